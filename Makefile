@@ -1,0 +1,99 @@
+# Lightpath: `make demo` runs the product, `make test` runs every test suite.
+# Both bootstrap a fresh Debian machine: system packages, a virtualenv, the Rust engine,
+# the frontend, and a project-local PostgreSQL and Redis under .local/ (own ports).
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.lightpath
+DEVSTACK := backend/scripts/devstack.sh
+WITH_ENV := eval "$$($(DEVSTACK) env)";
+ENGINE_SOURCES := $(shell find workers/engine -path workers/engine/target -prune -o -type f \( -name '*.rs' -o -name 'Cargo.*' -o -name '*.toml' -o -name '*.pyi' -o -name 'py.typed' -o -name '*.py' \) -print)
+FRONTEND_SOURCES := $(shell find frontend -path frontend/node_modules -prune -o -path frontend/dist -prune -o -type f -print)
+export LIGHTPATH_PORT ?= 8000
+
+.PHONY: help bootstrap system-deps python engine frontend services stop-services migrate demo test test-rust test-python test-frontend test-e2e lint bench clean
+
+help:
+	@echo "make demo   - bootstrap, start PostgreSQL, Redis, web and a worker, load demo data (Ctrl-C stops)"
+	@echo "make test   - bootstrap, then cargo test, pytest (real PostgreSQL, Redis, worker), vitest, Playwright"
+	@echo "make lint   - ruff, mypy, cargo fmt --check, clippy -D warnings, eslint, tsc"
+	@echo "make bench  - engine and API benchmarks (see BENCHMARKS.md)"
+
+bootstrap: system-deps python engine frontend
+
+system-deps:
+	@$(DEVSTACK) deps
+
+# Stamps live inside the virtualenv: deleting .venv redoes every install step.
+$(STAMP)/python: requirements.txt cli/pyproject.toml fixtures/pyproject.toml workers/pyproject.toml
+	@test -x $(PY) || python3 -m venv $(VENV)
+	@mkdir -p $(STAMP)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --no-deps -e fixtures -e cli -e workers
+	@touch $@
+
+python: $(STAMP)/python
+
+$(STAMP)/engine: $(STAMP)/python $(ENGINE_SOURCES)
+	$(PY) -m pip install -q --no-deps ./workers/engine/lightpath-py
+	@touch $@
+
+engine: $(STAMP)/engine
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+
+frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES)
+	cd frontend && npm run build --silent
+
+frontend: frontend/dist/index.html
+
+services: system-deps
+	@$(DEVSTACK) start
+
+stop-services:
+	@$(DEVSTACK) stop
+
+migrate: services python engine
+	@$(WITH_ENV) cd backend && ../$(PY) manage.py migrate --noinput -v 0
+
+demo: bootstrap migrate
+	@$(WITH_ENV) export LIGHTPATH_DEMO=1; cd backend && ../$(PY) manage.py load_demo
+	@LIGHTPATH_DEMO=1 backend/scripts/run-stack.sh
+
+test: export LIGHTPATH_NEED_BROWSER := 1
+test: bootstrap services test-rust test-python test-frontend test-e2e
+
+test-rust:
+	cd workers/engine && cargo test --workspace --quiet
+
+# The suite runs on its own Celery queue so that a running demo worker never takes its tasks.
+test-python: services python engine
+	@$(WITH_ENV) export LIGHTPATH_QUEUE=lightpath-test; $(PY) -m pytest -q
+
+test-frontend: frontend/node_modules/.package-lock.json
+	cd frontend && npm test --silent
+
+e2e/node_modules/.package-lock.json: e2e/package-lock.json
+	cd e2e && npm ci --no-audit --no-fund --loglevel=error
+
+test-e2e: bootstrap services e2e/node_modules/.package-lock.json
+	@backend/scripts/e2e.sh
+
+lint: python frontend/node_modules/.package-lock.json
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy backend cli/lightpath_cli fixtures/lightpath_fixtures workers/lightpath_worker
+	cd workers/engine && cargo fmt --all --check && cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cd frontend && npm run lint --silent && npm run typecheck --silent
+
+bench: bootstrap services
+	cd workers/engine && cargo bench -p lightpath-core
+	@$(WITH_ENV) $(PY) backend/scripts/bench_api.py
+
+clean: stop-services
+	rm -rf .local frontend/dist workers/engine/target

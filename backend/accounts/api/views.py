@@ -1,0 +1,77 @@
+from django.contrib.auth import authenticate, login, logout
+from django.middleware.csrf import get_token
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .serializers import CredentialsSerializer, TokenSerializer, UserSerializer
+
+
+def _authenticate(request):
+    credentials = CredentialsSerializer(data=request.data)
+    credentials.is_valid(raise_exception=True)
+    user = authenticate(request, **credentials.validated_data)
+    if user is None:
+        raise serializers.ValidationError({"non_field_errors": ["Invalid username or password."]})
+    return user
+
+
+@method_decorator(ensure_csrf_cookie, name="dispatch")
+class CsrfView(APIView):
+    """Sets the csrftoken cookie the browser UI sends back in X-CSRFToken."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=inline_serializer("Csrf", {"csrf_token": serializers.CharField()}))
+    def get(self, request):
+        return Response({"csrf_token": get_token(request)})
+
+
+@method_decorator(csrf_protect, name="dispatch")
+class LoginView(APIView):
+    """Session login for the browser UI."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=CredentialsSerializer, responses=UserSerializer)
+    def post(self, request):
+        user = _authenticate(request)
+        login(request, user)
+        return Response(UserSerializer(user).data)
+
+
+class LogoutView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request):
+        logout(request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=UserSerializer)
+    def get(self, request):
+        return Response(UserSerializer(request.user).data)
+
+
+class TokenView(APIView):
+    """API token for scripts and the CLI: the same token on every call until it is revoked."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=CredentialsSerializer, responses=TokenSerializer)
+    def post(self, request):
+        user = _authenticate(request)
+        token, _ = Token.objects.get_or_create(user=user)
+        data = UserSerializer(user).data
+        return Response({**data, "token": token.key})

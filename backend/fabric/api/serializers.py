@@ -1,0 +1,138 @@
+from rest_framework import serializers
+
+from lightpath.api.serializers import BriefModelSerializer
+
+from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
+from ..services import check_link_ends
+
+
+class FabricSerializer(BriefModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="fabric-detail")
+    tiers = serializers.ListField(child=serializers.CharField(max_length=32), min_length=2)
+    switch_count = serializers.IntegerField(read_only=True)
+    link_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Fabric
+        fields = ["id", "url", "name", "description", "tiers", "capacity_constraint", "switch_count", "link_count", "created", "updated"]
+        brief_fields = ("id", "url", "name")
+
+    def validate_tiers(self, tiers):
+        if len(set(tiers)) != len(tiers):
+            raise serializers.ValidationError("tier names must be unique")
+        if self.instance is not None:
+            highest = self.instance.switches.order_by("-tier").values_list("tier", flat=True).first()
+            if highest is not None and highest >= len(tiers):
+                raise serializers.ValidationError(f"switches exist on tier {highest}; the fabric needs at least {highest + 1} tiers")
+        return tiers
+
+
+class SwitchSerializer(BriefModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="switch-detail")
+    effective_capacity_constraint = serializers.FloatField(read_only=True)
+
+    class Meta:
+        model = Switch
+        fields = [
+            "id", "url", "fabric", "name", "tier", "pod", "plane", "rack", "vendor", "model",
+            "capacity_constraint", "effective_capacity_constraint",
+        ]  # fmt: skip
+        brief_fields = ("id", "url", "name", "tier")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is not None:  # a switch's place in the fabric is fixed once it exists
+            for name in ("fabric", "tier"):
+                if name in fields:
+                    fields[name].read_only = True
+        return fields
+
+    def validate(self, attrs):
+        fabric = attrs.get("fabric") or getattr(self.instance, "fabric", None)
+        tier = attrs.get("tier", getattr(self.instance, "tier", None))
+        if fabric is not None and tier is not None and tier >= len(fabric.tiers):
+            raise serializers.ValidationError({"tier": [f"must be below {len(fabric.tiers)} (the fabric's tier count)"]})
+        return attrs
+
+
+class LinkSerializer(BriefModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="link-detail")
+    a_switch_name = serializers.CharField(source="a_switch.name", read_only=True)
+    z_switch_name = serializers.CharField(source="z_switch.name", read_only=True)
+    admin_changed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Link
+        fields = [
+            "id", "url", "fabric", "a_switch", "a_switch_name", "a_port", "z_switch", "z_switch_name", "z_port",
+            "length_m", "fiber", "speed_gbps", "admin_state", "admin_reason", "admin_changed_by",
+            "admin_changed_at", "oper_state",
+        ]  # fmt: skip
+        read_only_fields = ["admin_changed_at"]
+        brief_fields = ("id", "url", "a_switch_name", "a_port", "z_switch_name", "z_port", "admin_state", "oper_state")
+        # Port uniqueness is checked across both ends in validate(); the per-side DB
+        # constraints remain as a last line of defence.
+        validators: list = []
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is not None:  # ends are fixed; recable by deleting and creating a link
+            for name in ("fabric", "a_switch", "a_port", "z_switch", "z_port"):
+                if name in fields:
+                    fields[name].read_only = True
+        return fields
+
+    def validate(self, attrs):
+        if self.instance is not None:
+            return attrs
+        fabric, a, z = attrs["fabric"], attrs["a_switch"], attrs["z_switch"]
+        errors = {}
+        for key, switch in (("a_switch", a), ("z_switch", z)):
+            if switch.fabric_id != fabric.pk:
+                errors[key] = [f"switch '{switch.name}' belongs to another fabric"]
+        if not errors:
+            problem = check_link_ends(a.tier, z.tier)
+            if problem:
+                errors["z_switch"] = [problem]
+        if not errors:
+            if a.tier > z.tier:  # side A is always the lower tier
+                attrs["a_switch"], attrs["z_switch"] = z, a
+                attrs["a_port"], attrs["z_port"] = attrs["z_port"], attrs["a_port"]
+            for side in ("a", "z"):
+                switch, port = attrs[f"{side}_switch"], attrs[f"{side}_port"]
+                if Link.objects.filter(a_switch=switch, a_port=port).exists() or Link.objects.filter(
+                    z_switch=switch, z_port=port
+                ).exists():
+                    errors[f"{side}_port"] = [f"port {switch.name}:{port} is already used by another link"]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
+
+
+class TransceiverModelSerializer(BriefModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="transceivermodel-detail")
+
+    class Meta:
+        model = TransceiverModel
+        fields = [
+            "id", "url", "name", "speed_gbps", "fiber", "reach_m", "price_usd",
+            "rx_power_min_dbm", "rx_power_max_dbm", "tx_power_min_dbm", "tx_power_max_dbm",
+        ]  # fmt: skip
+        brief_fields = ("id", "url", "name")
+
+
+class TransceiverSerializer(BriefModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="transceiver-detail")
+    model_name = serializers.CharField(source="model.name", read_only=True)
+
+    class Meta:
+        model = Transceiver
+        fields = ["id", "url", "link", "side", "model", "model_name", "serial", "installed_at", "last_reseated_at"]
+        brief_fields = ("id", "url", "link", "side", "model_name")
+
+
+class InterchangeErrorSerializer(serializers.Serializer):
+    section = serializers.CharField()
+    index = serializers.IntegerField(allow_null=True)
+    field = serializers.CharField(allow_null=True)
+    message = serializers.CharField()

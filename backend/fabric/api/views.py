@@ -1,0 +1,135 @@
+from django.db import transaction
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN
+from audit import services as audit
+from jobs import services as jobs
+from jobs.api.serializers import JobSerializer
+from lightpath.api.viewsets import AuditedModelViewSet
+
+from .. import services
+from ..filtersets import FabricFilterSet, LinkFilterSet, SwitchFilterSet, TransceiverFilterSet, TransceiverModelFilterSet
+from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
+from .serializers import (
+    FabricSerializer,
+    InterchangeErrorSerializer,
+    LinkSerializer,
+    SwitchSerializer,
+    TransceiverModelSerializer,
+    TransceiverSerializer,
+)
+
+TOPOLOGY_WRITERS = {PLANNER, OPERATOR}
+
+
+def _count(model, **outer):
+    """A correlated COUNT subquery: two plain joins would multiply switches by links."""
+    rows = model.objects.filter(**outer).order_by().values("fabric").annotate(n=Count("id")).values("n")
+    return Coalesce(Subquery(rows, output_field=IntegerField()), 0)
+
+
+class FabricViewSet(AuditedModelViewSet):
+    queryset = Fabric.objects.annotate(
+        switch_count=_count(Switch, fabric=OuterRef("pk")), link_count=_count(Link, fabric=OuterRef("pk"))
+    )
+    serializer_class = FabricSerializer
+    filterset_class = FabricFilterSet
+    write_roles = {
+        "create": TOPOLOGY_WRITERS,
+        "update": TOPOLOGY_WRITERS,
+        "partial_update": TOPOLOGY_WRITERS,
+        "destroy": {ADMIN},
+        "import_document": TOPOLOGY_WRITERS,
+    }
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def topology(self, request, pk=None):
+        """Switches and links in a compact form for drawing."""
+        return Response(services.fabric_topology(self.get_object()))
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def capacity(self, request, pk=None):
+        """Per-ToR up-paths to the top tier over usable links, against the design count."""
+        return Response(services.fabric_capacity(self.get_object()))
+
+    @extend_schema(
+        parameters=[OpenApiParameter("format", str, enum=["json", "csv"], description="json document or links CSV")],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+    )
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def export(self, request, pk=None):
+        fabric = self.get_object()
+        fmt = request.query_params.get("format", "json")
+        if fmt == "csv":
+            response = HttpResponse(services.export_links_csv(fabric), content_type="text/csv; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{fabric.name}-links.csv"'
+            return response
+        if fmt != "json":
+            raise serializers.ValidationError({"format": ["must be json or csv"]})
+        return Response(services.export_document(fabric))
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        parameters=[OpenApiParameter("background", bool, description="run as a job and answer 202 with it")],
+        responses={
+            201: FabricSerializer,
+            202: JobSerializer,
+            400: inline_serializer("ImportErrors", {"errors": InterchangeErrorSerializer(many=True)}),
+        },
+    )
+    @action(detail=False, methods=["post"], url_path="import", filterset_class=None, pagination_class=None)
+    def import_document(self, request):
+        """Import a fabric interchange document: all of it, or nothing and every error."""
+        document = request.data
+        try:
+            if request.query_params.get("background", "").lower() in {"1", "true", "yes"}:
+                services.validate_document(document)  # fail fast; the job validates again
+                job = jobs.submit("fabric.import", user=request.user, params={"document": document})
+                return Response(JobSerializer(job, context=self.get_serializer_context()).data, status=status.HTTP_202_ACCEPTED)
+            fabric = services.import_document(document, user=request.user)
+        except services.InterchangeError as exc:
+            return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(self.get_serializer(self.get_queryset().get(pk=fabric.pk)).data, status=status.HTTP_201_CREATED)
+
+
+class SwitchViewSet(AuditedModelViewSet):
+    queryset = Switch.objects.select_related("fabric")
+    serializer_class = SwitchSerializer
+    filterset_class = SwitchFilterSet
+    write_roles = {"create": TOPOLOGY_WRITERS, "update": TOPOLOGY_WRITERS, "partial_update": TOPOLOGY_WRITERS, "destroy": {ADMIN}}
+
+
+class LinkViewSet(AuditedModelViewSet):
+    queryset = Link.objects.select_related("a_switch", "z_switch", "admin_changed_by")
+    serializer_class = LinkSerializer
+    filterset_class = LinkFilterSet
+    write_roles = {"create": TOPOLOGY_WRITERS, "update": {OPERATOR}, "partial_update": {OPERATOR}, "destroy": {ADMIN}}
+
+    @transaction.atomic
+    def perform_update(self, serializer):
+        before = audit.snapshot(serializer.instance)
+        link = services.update_link(serializer.instance, dict(serializer.validated_data), self.request.user)
+        audit.record(self.request.user, audit.UPDATE, link, before=before)
+
+
+class TransceiverModelViewSet(AuditedModelViewSet):
+    queryset = TransceiverModel.objects.all()
+    serializer_class = TransceiverModelSerializer
+    filterset_class = TransceiverModelFilterSet
+    write_roles = {"create": {PLANNER}, "update": {PLANNER}, "partial_update": {PLANNER}, "destroy": {ADMIN}}
+
+
+class TransceiverViewSet(AuditedModelViewSet):
+    queryset = Transceiver.objects.select_related("model")
+    serializer_class = TransceiverSerializer
+    filterset_class = TransceiverFilterSet
+    write_roles = {"create": {TECHNICIAN, OPERATOR}, "update": {TECHNICIAN, OPERATOR}, "partial_update": {TECHNICIAN, OPERATOR}, "destroy": {ADMIN}}

@@ -1,0 +1,47 @@
+import django_filters
+from django.db.models import Q
+
+from lightpath.api.filters import LightpathFilterSet
+
+from .models import Fabric, Link, Switch, Transceiver, TransceiverModel
+
+
+class FabricFilterSet(LightpathFilterSet):
+    class Meta:
+        model = Fabric
+        fields = ["name", "capacity_constraint", "created"]
+
+
+class SwitchFilterSet(LightpathFilterSet):
+    class Meta:
+        model = Switch
+        fields = ["fabric", "name", "tier", "pod", "plane", "rack", "vendor", "model", "capacity_constraint"]
+
+
+class LinkFilterSet(LightpathFilterSet):
+    switch = django_filters.ModelMultipleChoiceFilter(
+        queryset=Switch.objects.all(), method="filter_switch", label="Either end"
+    )
+
+    class Meta:
+        model = Link
+        fields = ["fabric", "a_switch", "z_switch", "admin_state", "oper_state", "fiber", "speed_gbps", "length_m"]
+
+    def filter_switch(self, queryset, name, value):
+        if not value:
+            return queryset
+        return queryset.filter(Q(a_switch__in=value) | Q(z_switch__in=value))
+
+
+class TransceiverModelFilterSet(LightpathFilterSet):
+    class Meta:
+        model = TransceiverModel
+        fields = ["name", "speed_gbps", "fiber", "reach_m"]
+
+
+class TransceiverFilterSet(LightpathFilterSet):
+    fabric = django_filters.NumberFilter(field_name="link__fabric")
+
+    class Meta:
+        model = Transceiver
+        fields = ["link", "side", "model", "serial"]

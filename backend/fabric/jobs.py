@@ -1,0 +1,46 @@
+"""Background job kinds of the fabric domain."""
+
+from accounts.roles import OPERATOR, PLANNER, ROLES
+from jobs.registry import job_kind
+from jobs.services import JobFailed
+
+from . import services
+from .models import Fabric
+
+
+@job_kind(
+    "fabric.import",
+    roles={PLANNER, OPERATOR},
+    description="Import a fabric interchange document (atomic; large fabrics report progress).",
+    needs_fabric=False,
+)
+def import_fabric(job, context) -> dict:
+    try:
+        fabric = services.import_document(job.params.get("document"), user=job.created_by, progress=context.progress)
+    except services.InterchangeError as exc:
+        raise JobFailed(f"the document has {len(exc.errors)} problem(s)", {"errors": exc.errors}) from exc
+    type(job).objects.filter(pk=job.pk).update(fabric=fabric)
+    return {"fabric": fabric.pk, "name": fabric.name}
+
+
+@job_kind(
+    "fabric.capacity_report",
+    roles=set(ROLES),
+    description="Per-ToR up-path capacity against the constraints, with a per-pod summary.",
+)
+def capacity_report(job, context) -> dict:
+    fabric = Fabric.objects.get(pk=job.fabric_id)
+    context.progress(0.1, "counting up-paths")
+    capacity = services.fabric_capacity(fabric)
+    context.progress(0.8, "summarising pods")
+    pods: dict = {}
+    for tor in capacity["tors"]:
+        pod = pods.setdefault(tor["pod"], {"pod": tor["pod"], "tors": 0, "below_constraint": 0, "min_fraction": 1.0})
+        pod["tors"] += 1
+        pod["below_constraint"] += tor["below_constraint"]
+        pod["min_fraction"] = min(pod["min_fraction"], tor["fraction"])
+    return {
+        "summary": capacity["summary"],
+        "pods": sorted(pods.values(), key=lambda p: (p["pod"] is None, p["pod"])),
+        "below_constraint": [tor for tor in capacity["tors"] if tor["below_constraint"]],
+    }

@@ -1,0 +1,146 @@
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+FRACTION = [MinValueValidator(0.0), MaxValueValidator(1.0)]
+
+
+class Fiber(models.TextChoices):
+    MMF = "MMF", "multi-mode fiber"
+    SMF = "SMF", "single-mode fiber"
+
+
+class Fabric(models.Model):
+    """A multi-tier Clos network. Tier 0 holds the ToRs; the last tier is the top."""
+
+    name = models.CharField(max_length=100, unique=True)
+    description = models.TextField(blank=True)
+    tiers = ArrayField(models.CharField(max_length=32), help_text="Tier names bottom-up, e.g. tor, fabric, spine.")
+    capacity_constraint = models.FloatField(
+        default=0.75,
+        validators=FRACTION,
+        help_text="Fraction of each ToR's up-paths to the top tier that must stay available.",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Switch(models.Model):
+    fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="switches")
+    name = models.CharField(max_length=100)
+    tier = models.PositiveSmallIntegerField(help_text="0 = ToR.")
+    pod = models.IntegerField(null=True, blank=True)
+    plane = models.IntegerField(null=True, blank=True, help_text="Spine plane, for fabrics built in planes.")
+    rack = models.CharField(max_length=100, blank=True, help_text="Rack or location.")
+    vendor = models.CharField(max_length=100, blank=True)
+    model = models.CharField(max_length=100, blank=True)
+    capacity_constraint = models.FloatField(
+        null=True, blank=True, validators=FRACTION, help_text="Per-ToR override of the fabric's constraint."
+    )
+
+    class Meta:
+        ordering = ["fabric", "tier", "pod", "name"]
+        constraints = [models.UniqueConstraint(fields=["fabric", "name"], name="switch_unique_name_per_fabric")]
+        indexes = [models.Index(fields=["fabric", "tier"])]
+        verbose_name_plural = "switches"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def effective_capacity_constraint(self) -> float:
+        if self.capacity_constraint is not None:
+            return self.capacity_constraint
+        return self.fabric.capacity_constraint
+
+
+class Link(models.Model):
+    """An optical link between adjacent tiers; side A is always the lower tier."""
+
+    class AdminState(models.TextChoices):
+        ENABLED = "enabled"
+        DISABLED = "disabled"
+
+    class OperState(models.TextChoices):
+        UP = "up"
+        DOWN = "down"
+
+    fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="links")
+    a_switch = models.ForeignKey(Switch, on_delete=models.CASCADE, related_name="links_up")
+    a_port = models.CharField(max_length=64)
+    z_switch = models.ForeignKey(Switch, on_delete=models.CASCADE, related_name="links_down")
+    z_port = models.CharField(max_length=64)
+    length_m = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0.0)])
+    fiber = models.CharField(max_length=3, choices=Fiber.choices, blank=True)
+    speed_gbps = models.PositiveIntegerField(null=True, blank=True)
+    admin_state = models.CharField(max_length=8, choices=AdminState.choices, default=AdminState.ENABLED)
+    admin_reason = models.CharField(max_length=200, blank=True)
+    admin_changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    admin_changed_at = models.DateTimeField(null=True, blank=True)
+    oper_state = models.CharField(max_length=4, choices=OperState.choices, default=OperState.UP)
+
+    class Meta:
+        ordering = ["fabric", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["a_switch", "a_port"], name="link_unique_a_port"),
+            models.UniqueConstraint(fields=["z_switch", "z_port"], name="link_unique_z_port"),
+        ]
+        indexes = [models.Index(fields=["fabric", "admin_state"])]
+
+    def __str__(self) -> str:
+        return f"{self.a_switch.name}:{self.a_port} - {self.z_switch.name}:{self.z_port}"
+
+    @property
+    def usable(self) -> bool:
+        return self.admin_state == self.AdminState.ENABLED and self.oper_state == self.OperState.UP
+
+
+class TransceiverModel(models.Model):
+    """A catalog entry: an optic technology with its rated reach and power thresholds."""
+
+    name = models.CharField(max_length=64, unique=True)
+    speed_gbps = models.PositiveIntegerField()
+    fiber = models.CharField(max_length=3, choices=Fiber.choices)
+    reach_m = models.FloatField(validators=[MinValueValidator(0.0)], help_text="Rated reach in metres.")
+    price_usd = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    rx_power_min_dbm = models.FloatField(null=True, blank=True)
+    rx_power_max_dbm = models.FloatField(null=True, blank=True)
+    tx_power_min_dbm = models.FloatField(null=True, blank=True)
+    tx_power_max_dbm = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["speed_gbps", "reach_m", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Transceiver(models.Model):
+    """The optic plugged into one end of a link."""
+
+    class Side(models.TextChoices):
+        A = "a"
+        Z = "z"
+
+    link = models.ForeignKey(Link, on_delete=models.CASCADE, related_name="transceivers")
+    side = models.CharField(max_length=1, choices=Side.choices)
+    model = models.ForeignKey(TransceiverModel, on_delete=models.PROTECT, related_name="transceivers")
+    serial = models.CharField(max_length=64, blank=True)
+    installed_at = models.DateTimeField(null=True, blank=True)
+    last_reseated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["link", "side"]
+        constraints = [models.UniqueConstraint(fields=["link", "side"], name="transceiver_one_per_link_end")]
+
+    def __str__(self) -> str:
+        return f"{self.model.name} on link {self.link_id} side {self.side}"

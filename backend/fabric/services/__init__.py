@@ -1,0 +1,27 @@
+"""Fabric domain logic: topology rules, the interchange document, capacity."""
+
+from .capacity import fabric_capacity
+from .interchange import (
+    FORMAT,
+    InterchangeError,
+    export_document,
+    export_links_csv,
+    import_document,
+    parse_links_csv,
+    validate_document,
+)
+from .topology import check_link_ends, fabric_topology, update_link
+
+__all__ = [
+    "FORMAT",
+    "InterchangeError",
+    "check_link_ends",
+    "export_document",
+    "export_links_csv",
+    "fabric_capacity",
+    "fabric_topology",
+    "import_document",
+    "parse_links_csv",
+    "update_link",
+    "validate_document",
+]

@@ -1,0 +1,386 @@
+"""The fabric interchange document ("lightpath-fabric/1"): validation, atomic import, export.
+
+Validation runs over the whole document before anything is written and reports every bad
+row (section, index, field, message). Cost is O(switches + links) in Python; the import
+then writes with bulk inserts in one transaction, so an error or a cancellation leaves the
+database as it was.
+"""
+
+import csv
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from audit import services as audit
+
+from ..models import Fabric, Fiber, Link, Switch, Transceiver, TransceiverModel
+from .topology import check_link_ends
+
+FORMAT = "lightpath-fabric/1"
+LINK_CSV_COLUMNS = ["a", "a_port", "b", "b_port", "length_m", "speed_gbps", "fiber", "transceiver_model"]
+FABRIC_KEYS = {"format", "name", "description", "tiers", "capacity_constraint", "switches", "links", "links_csv", "transceiver_models"}
+SWITCH_KEYS = {"name", "tier", "pod", "plane", "rack", "vendor", "model", "capacity_constraint"}
+LINK_KEYS = {*LINK_CSV_COLUMNS, "admin_state", "oper_state"}
+MODEL_KEYS = {
+    "name", "speed_gbps", "fiber", "reach_m", "price_usd",
+    "rx_power_min_dbm", "rx_power_max_dbm", "tx_power_min_dbm", "tx_power_max_dbm",
+}  # fmt: skip
+WRITE_BATCH = 5000
+
+Progress = Callable[[float, str], None]
+
+
+class InterchangeError(Exception):
+    """The document is invalid; `errors` lists every problem found."""
+
+    def __init__(self, errors: list[dict]):
+        super().__init__(f"{len(errors)} problem(s) in the fabric document")
+        self.errors = errors
+
+
+@dataclass
+class ValidatedDocument:
+    fabric: dict
+    switches: list[dict]
+    links: list[dict]
+    new_models: list[dict]
+    model_names: set[str] = field(default_factory=set)
+
+
+class _Checker:
+    """Collects errors while reading typed values out of untrusted rows."""
+
+    def __init__(self) -> None:
+        self.errors: list[dict] = []
+
+    def error(self, section: str, index: int | None, field_name: str | None, message: str) -> None:
+        self.errors.append({"section": section, "index": index, "field": field_name, "message": message})
+
+    def unknown_keys(self, row: dict, allowed: set[str], section: str, index: int | None) -> None:
+        for key in sorted(set(row) - allowed):
+            self.error(section, index, key, f"unknown field '{key}'")
+
+    def string(self, row, key, section, index, *, required=False, max_length=100) -> str:
+        value = row.get(key)
+        if value is None or value == "":
+            if required:
+                self.error(section, index, key, "is required")
+            return ""
+        if not isinstance(value, str):
+            self.error(section, index, key, "must be a string")
+            return ""
+        if len(value) > max_length:
+            self.error(section, index, key, f"must be at most {max_length} characters")
+        return value
+
+    def integer(self, row, key, section, index, *, required=False, minimum=None) -> int | None:
+        value = row.get(key)
+        if value is None or value == "":
+            if required:
+                self.error(section, index, key, "is required")
+            return None
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(section, index, key, "must be an integer")
+            return None
+        if minimum is not None and value < minimum:
+            self.error(section, index, key, f"must be at least {minimum}")
+            return None
+        return value
+
+    def number(self, row, key, section, index, *, required=False, minimum=None, maximum=None) -> float | None:
+        value = row.get(key)
+        if value is None or value == "":
+            if required:
+                self.error(section, index, key, "is required")
+            return None
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            self.error(section, index, key, "must be a number")
+            return None
+        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+            bounds = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
+            self.error(section, index, key, f"must be {bounds}")
+            return None
+        return float(value)
+
+    def choice(self, row, key, section, index, choices, default: str = "") -> str:
+        value = row.get(key)
+        if value is None or value == "":
+            return default
+        if value not in choices:
+            self.error(section, index, key, f"must be one of {', '.join(choices)}")
+            return default
+        return value
+
+    def rows(self, doc: dict, key: str) -> list:
+        value = doc.get(key, [])
+        if not isinstance(value, list):
+            self.error("fabric", None, key, "must be a list")
+            return []
+        return value
+
+
+def parse_links_csv(text: str) -> list[dict]:
+    """Rows of a links CSV (header: a,a_port,b,b_port,length_m,speed_gbps,fiber,transceiver_model).
+    Values stay strings; validation converts and reports them."""
+    reader = csv.DictReader(io.StringIO(text))
+    rows = []
+    for row in reader:
+        rows.append({key: value for key, value in row.items() if key is not None and value not in (None, "")})
+    return rows
+
+
+def validate_document(doc: Any) -> ValidatedDocument:
+    check = _Checker()
+    if not isinstance(doc, dict):
+        raise InterchangeError([{"section": "fabric", "index": None, "field": None, "message": "the document must be a JSON object"}])
+    check.unknown_keys(doc, FABRIC_KEYS, "fabric", None)
+    fmt = doc.get("format", FORMAT)
+    if fmt != FORMAT:
+        check.error("fabric", None, "format", f"unsupported format '{fmt}'; expected '{FORMAT}'")
+
+    name = check.string(doc, "name", "fabric", None, required=True)
+    if name and Fabric.objects.filter(name=name).exists():
+        check.error("fabric", None, "name", f"a fabric named '{name}' already exists")
+    tiers = doc.get("tiers")
+    if not isinstance(tiers, list) or len(tiers) < 2 or not all(isinstance(t, str) and t and len(t) <= 32 for t in tiers):
+        check.error("fabric", None, "tiers", "must be a list of at least two tier names (bottom-up, at most 32 characters each)")
+        tiers = []
+    elif len(set(tiers)) != len(tiers):
+        check.error("fabric", None, "tiers", "tier names must be unique")
+    constraint = check.number(doc, "capacity_constraint", "fabric", None, minimum=0.0, maximum=1.0)
+    fabric = {
+        "name": name,
+        "description": check.string(doc, "description", "fabric", None, max_length=10_000),
+        "tiers": tiers,
+        "capacity_constraint": 0.75 if constraint is None else constraint,
+    }
+
+    # Transceiver catalog: entries already in the catalog are reused as they are.
+    existing_models = set(TransceiverModel.objects.values_list("name", flat=True))
+    new_models, model_names = [], set(existing_models)
+    for index, row in enumerate(check.rows(doc, "transceiver_models")):
+        if not isinstance(row, dict):
+            check.error("transceiver_models", index, None, "must be an object")
+            continue
+        check.unknown_keys(row, MODEL_KEYS, "transceiver_models", index)
+        model_name = check.string(row, "name", "transceiver_models", index, required=True, max_length=64)
+        if not model_name:
+            continue
+        if model_name in model_names and model_name not in existing_models:
+            check.error("transceiver_models", index, "name", f"duplicate transceiver model '{model_name}'")
+            continue
+        model = {
+            "name": model_name,
+            "speed_gbps": check.integer(row, "speed_gbps", "transceiver_models", index, required=True, minimum=1),
+            "fiber": check.choice(row, "fiber", "transceiver_models", index, Fiber.values),
+            "reach_m": check.number(row, "reach_m", "transceiver_models", index, required=True, minimum=0.0),
+            "price_usd": check.number(row, "price_usd", "transceiver_models", index, minimum=0.0),
+        }
+        for key in ("rx_power_min_dbm", "rx_power_max_dbm", "tx_power_min_dbm", "tx_power_max_dbm"):
+            model[key] = check.number(row, key, "transceiver_models", index)
+        if not model["fiber"]:
+            check.error("transceiver_models", index, "fiber", "is required")
+        model_names.add(model_name)
+        if model_name not in existing_models:
+            new_models.append(model)
+
+    switches, tier_of = [], {}
+    for index, row in enumerate(check.rows(doc, "switches")):
+        if not isinstance(row, dict):
+            check.error("switches", index, None, "must be an object")
+            continue
+        check.unknown_keys(row, SWITCH_KEYS, "switches", index)
+        switch_name = check.string(row, "name", "switches", index, required=True)
+        tier = check.integer(row, "tier", "switches", index, required=True, minimum=0)
+        if tier is not None and tiers and tier >= len(tiers):
+            check.error("switches", index, "tier", f"must be below {len(tiers)} (the fabric has {len(tiers)} tiers)")
+            tier = None
+        if switch_name in tier_of:
+            check.error("switches", index, "name", f"duplicate switch name '{switch_name}'")
+            continue
+        switch = {
+            "name": switch_name,
+            "tier": tier,
+            "pod": check.integer(row, "pod", "switches", index),
+            "plane": check.integer(row, "plane", "switches", index),
+            "rack": check.string(row, "rack", "switches", index),
+            "vendor": check.string(row, "vendor", "switches", index),
+            "model": check.string(row, "model", "switches", index),
+            "capacity_constraint": check.number(row, "capacity_constraint", "switches", index, minimum=0.0, maximum=1.0),
+        }
+        if switch_name:
+            tier_of[switch_name] = tier
+            switches.append(switch)
+
+    link_rows = check.rows(doc, "links")
+    if "links_csv" in doc:
+        if not isinstance(doc["links_csv"], str):
+            check.error("fabric", None, "links_csv", "must be CSV text")
+        else:
+            link_rows = link_rows + parse_links_csv(doc["links_csv"])
+    links, used_ports = [], {}
+    for index, row in enumerate(link_rows):
+        if not isinstance(row, dict):
+            check.error("links", index, None, "must be an object")
+            continue
+        check.unknown_keys(row, LINK_KEYS, "links", index)
+        ends = []
+        for switch_key, port_key in (("a", "a_port"), ("b", "b_port")):
+            switch_name = check.string(row, switch_key, "links", index, required=True)
+            port = check.string(row, port_key, "links", index, required=True, max_length=64)
+            if switch_name and switch_name not in tier_of:
+                check.error("links", index, switch_key, f"unknown switch '{switch_name}'")
+            elif switch_name and port:
+                previous = used_ports.setdefault((switch_name, port), index)
+                if previous != index:
+                    check.error("links", index, port_key, f"port {switch_name}:{port} is already used by link {previous}")
+            ends.append((switch_name, port))
+        model_name = row.get("transceiver_model") or None
+        if model_name is not None and model_name not in model_names:
+            check.error("links", index, "transceiver_model", f"unknown transceiver model '{model_name}'")
+        link = {
+            "length_m": check.number(row, "length_m", "links", index, minimum=0.0),
+            "speed_gbps": check.integer(row, "speed_gbps", "links", index, minimum=1),
+            "fiber": check.choice(row, "fiber", "links", index, Fiber.values),
+            "admin_state": check.choice(row, "admin_state", "links", index, Link.AdminState.values, Link.AdminState.ENABLED),
+            "oper_state": check.choice(row, "oper_state", "links", index, Link.OperState.values, Link.OperState.UP),
+            "transceiver_model": model_name,
+        }
+        (a_name, a_port), (b_name, b_port) = ends
+        a_tier, b_tier = tier_of.get(a_name), tier_of.get(b_name)
+        if a_tier is None or b_tier is None:
+            continue
+        problem = check_link_ends(a_tier, b_tier)
+        if problem:
+            check.error("links", index, "b", problem)
+            continue
+        if a_tier > b_tier:  # side A is stored as the lower tier
+            (a_name, a_port), (b_name, b_port) = (b_name, b_port), (a_name, a_port)
+        links.append({**link, "a": a_name, "a_port": a_port, "z": b_name, "z_port": b_port})
+
+    if check.errors:
+        raise InterchangeError(check.errors)
+    return ValidatedDocument(fabric=fabric, switches=switches, links=links, new_models=new_models, model_names=model_names)
+
+
+def import_document(doc: Any, user=None, progress: Progress | None = None) -> Fabric:
+    """Validate, then write the whole fabric in one transaction (all or nothing)."""
+    plan = validate_document(doc)
+    report = progress or (lambda fraction, message: None)
+    report(0.05, f"validated {len(plan.switches)} switches and {len(plan.links)} links")
+    try:
+        with transaction.atomic():
+            fabric = Fabric.objects.create(**plan.fabric)
+            TransceiverModel.objects.bulk_create(TransceiverModel(**model) for model in plan.new_models)
+            model_ids = dict(TransceiverModel.objects.filter(name__in=plan.model_names).values_list("name", "id"))
+            switch_objects = Switch.objects.bulk_create(
+                (Switch(fabric=fabric, **switch) for switch in plan.switches), batch_size=WRITE_BATCH
+            )
+            switch_ids = {switch.name: switch.pk for switch in switch_objects}
+            report(0.1, f"wrote {len(switch_objects)} switches")
+            total = max(len(plan.links), 1)
+            for start in range(0, len(plan.links), WRITE_BATCH):
+                batch = plan.links[start : start + WRITE_BATCH]
+                created = Link.objects.bulk_create(
+                    Link(
+                        fabric=fabric,
+                        a_switch_id=switch_ids[row["a"]],
+                        a_port=row["a_port"],
+                        z_switch_id=switch_ids[row["z"]],
+                        z_port=row["z_port"],
+                        length_m=row["length_m"],
+                        speed_gbps=row["speed_gbps"],
+                        fiber=row["fiber"],
+                        admin_state=row["admin_state"],
+                        oper_state=row["oper_state"],
+                    )
+                    for row in batch
+                )
+                Transceiver.objects.bulk_create(
+                    Transceiver(link=link, side=side, model_id=model_ids[row["transceiver_model"]])
+                    for link, row in zip(created, batch, strict=True)
+                    if row["transceiver_model"]
+                    for side in (Transceiver.Side.A, Transceiver.Side.Z)
+                )
+                done = start + len(batch)
+                report(0.1 + 0.85 * done / total, f"wrote {done} of {len(plan.links)} links")
+            audit.record(
+                user,
+                audit.IMPORT,
+                fabric,
+                after={
+                    **audit.snapshot(fabric),
+                    "switches": len(plan.switches),
+                    "links": len(plan.links),
+                    "transceiver_models_created": [model["name"] for model in plan.new_models],
+                },
+            )
+    except IntegrityError as exc:  # e.g. a fabric of the same name committed meanwhile
+        raise InterchangeError([{"section": "fabric", "index": None, "field": None, "message": f"conflicts with existing data: {exc}"}]) from exc
+    report(1.0, f"imported fabric '{fabric.name}'")
+    return fabric
+
+
+def export_document(fabric: Fabric) -> dict:
+    switch_names = {}
+    switches = []
+    for row in Switch.objects.filter(fabric=fabric).order_by("tier", "pod", "plane", "name").values(
+        "id", "name", "tier", "pod", "plane", "rack", "vendor", "model", "capacity_constraint"
+    ):
+        switch_names[row.pop("id")] = row["name"]
+        switches.append(row)
+    model_of_link = dict(
+        Transceiver.objects.filter(link__fabric=fabric, side=Transceiver.Side.A).values_list("link_id", "model__name")
+    )
+    links = [
+        {
+            "a": switch_names[row["a_switch_id"]],
+            "a_port": row["a_port"],
+            "b": switch_names[row["z_switch_id"]],
+            "b_port": row["z_port"],
+            "length_m": row["length_m"],
+            "speed_gbps": row["speed_gbps"],
+            "fiber": row["fiber"] or None,
+            "transceiver_model": model_of_link.get(row["id"]),
+            "admin_state": row["admin_state"],
+            "oper_state": row["oper_state"],
+        }
+        for row in Link.objects.filter(fabric=fabric).order_by("id").values(
+            "id", "a_switch_id", "a_port", "z_switch_id", "z_port", "length_m", "speed_gbps", "fiber", "admin_state", "oper_state"
+        )
+    ]
+    used_models = set(model_of_link.values())
+    models = [
+        {**row, "price_usd": float(row["price_usd"]) if row["price_usd"] is not None else None}
+        for row in TransceiverModel.objects.filter(name__in=used_models).values(*sorted(MODEL_KEYS))
+    ]
+    return {
+        "format": FORMAT,
+        "name": fabric.name,
+        "description": fabric.description,
+        "tiers": list(fabric.tiers),
+        "capacity_constraint": fabric.capacity_constraint,
+        "switches": switches,
+        "links": links,
+        "transceiver_models": models,
+    }
+
+
+def export_links_csv(fabric: Fabric) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=LINK_CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for link in export_document(fabric)["links"]:
+        writer.writerow({key: "" if value is None else value for key, value in link.items()})
+    return out.getvalue()

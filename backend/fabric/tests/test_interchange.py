@@ -1,0 +1,113 @@
+"""Import, export and their errors, through the API as scripts and the CLI use them."""
+
+import json
+
+import pytest
+
+from audit.models import AuditEvent
+from fabric.models import Fabric, Link, Switch, Transceiver, TransceiverModel
+from lightpath.settings import REPO_ROOT
+
+pytestmark = pytest.mark.django_db
+FIXTURES = REPO_ROOT / "fixtures" / "data"
+
+
+def test_import_creates_everything_and_one_audit_row(client_for, small_document):
+    response = client_for("planner").post("/api/fabrics/import/", small_document, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["name"], body["switch_count"], body["link_count"]) == ("small", 9, 14)
+    fabric = Fabric.objects.get(name="small")
+    # top-down rows are stored with the lower tier as side A
+    link = Link.objects.get(fabric=fabric, z_switch__name="s0", a_switch__name="f0")
+    assert (link.a_port, link.z_port) == ("u0", "p0")
+    assert Transceiver.objects.filter(link__fabric=fabric).count() == 2  # both ends of the one link with a model
+    event = AuditEvent.objects.get(action="import", object_id=fabric.pk)
+    assert event.after["links"] == 14 and event.user.username.startswith("planner")
+
+
+def test_import_reports_every_bad_row_and_writes_nothing(client_for):
+    document = json.loads((FIXTURES / "bad-fabric.json").read_text())
+    before = (Fabric.objects.count(), Switch.objects.count(), Link.objects.count(), TransceiverModel.objects.count())
+    response = client_for("planner").post("/api/fabrics/import/", document, format="json")
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    messages = " | ".join(e["message"] for e in errors)
+    assert "adjacent tiers" in messages
+    assert "unknown switch" in messages
+    assert "already used" in messages
+    assert all({"section", "index", "field", "message"} <= set(e) for e in errors)
+    assert all(e["index"] is not None for e in errors if e["section"] == "links")
+    after = (Fabric.objects.count(), Switch.objects.count(), Link.objects.count(), TransceiverModel.objects.count())
+    assert before == after
+
+
+@pytest.mark.parametrize(
+    ("change", "section", "field", "text"),
+    [
+        (lambda d: d.update(tiers=["only"]), "fabric", "tiers", "at least two"),
+        (lambda d: d.update(capacity_constraint="high"), "fabric", "capacity_constraint", "number"),
+        (lambda d: d["switches"][0].update(tier=7), "switches", "tier", "below 3"),
+        (lambda d: d["switches"][1].update(name="t0"), "switches", "name", "duplicate"),
+        (lambda d: d["switches"][0].update(colour="red"), "switches", "colour", "unknown field"),
+        (lambda d: d["links"][0].update(length_m=-1), "links", "length_m", "at least"),
+        (lambda d: d["links"][0].update(fiber="copper"), "links", "fiber", "one of"),
+        (lambda d: d["links"][1].update(transceiver_model="nope"), "links", "transceiver_model", "unknown transceiver"),
+        (lambda d: d["links"][2].update(speed_gbps=True), "links", "speed_gbps", "integer"),
+        (lambda d: d.update(format="other/9"), "fabric", "format", "unsupported"),
+    ],
+)
+def test_import_field_errors(client_for, small_document, change, section, field, text):
+    change(small_document)
+    response = client_for("planner").post("/api/fabrics/import/", small_document, format="json")
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert any(e["section"] == section and e["field"] == field and text in e["message"] for e in errors), errors
+    assert not Fabric.objects.filter(name="small").exists()
+
+
+def test_import_refuses_a_duplicate_name(client_for, small_document, small_fabric):
+    response = client_for("planner").post("/api/fabrics/import/", small_document, format="json")
+    assert response.status_code == 400
+    assert "already exists" in response.json()["errors"][0]["message"]
+
+
+def test_import_rejects_non_objects(client_for):
+    client = client_for("planner")
+    assert client.post("/api/fabrics/import/", [1, 2], format="json").status_code == 400
+    response = client.post("/api/fabrics/import/", {"name": "x", "tiers": ["a", "b"], "links": "nope"}, format="json")
+    assert response.status_code == 400
+
+
+def test_links_csv_inside_the_document(client_for, small_document):
+    rows = small_document.pop("links")
+    header = "a,a_port,b,b_port,length_m,speed_gbps,fiber,transceiver_model"
+    lines = [f"{r['a']},{r['a_port']},{r['b']},{r['b_port']},{r.get('length_m', '')},,," for r in rows]
+    small_document["links_csv"] = "\n".join([header, *lines])
+    response = client_for("planner").post("/api/fabrics/import/", small_document, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["link_count"] == 14
+
+
+def test_export_round_trip(client_for, small_document, small_fabric):
+    client = client_for("viewer")
+    exported = client.get(f"/api/fabrics/{small_fabric.pk}/export/").json()
+    assert exported["format"] == "lightpath-fabric/1"
+    assert len(exported["switches"]) == 9 and len(exported["links"]) == 14
+    # importing the export under another name gives the same fabric
+    exported["name"] = "small-copy"
+    assert client_for("planner").post("/api/fabrics/import/", exported, format="json").status_code == 201
+    again = client.get(f"/api/fabrics/{Fabric.objects.get(name='small-copy').pk}/export/").json()
+    assert again["links"] == exported["links"] and again["switches"] == exported["switches"]
+    csv_text = client.get(f"/api/fabrics/{small_fabric.pk}/export/", {"format": "csv"}).content.decode()
+    assert csv_text.splitlines()[0] == "a,a_port,b,b_port,length_m,speed_gbps,fiber,transceiver_model"
+    assert len(csv_text.splitlines()) == 15
+    assert client.get(f"/api/fabrics/{small_fabric.pk}/export/", {"format": "xml"}).status_code == 400
+
+
+def test_canned_fixtures_import(client_for):
+    client = client_for("planner")
+    for name in ("demo-fb.json", "fat-tree-k4.json", "leaf-spine-4x2.json"):
+        document = json.loads((FIXTURES / name).read_text())
+        response = client.post("/api/fabrics/import/", document, format="json")
+        assert response.status_code == 201, (name, response.content[:500])

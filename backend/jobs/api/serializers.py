@@ -1,0 +1,38 @@
+from rest_framework import serializers
+
+from fabric.models import Fabric
+from lightpath.api.serializers import BriefModelSerializer
+
+from ..models import Job
+from ..registry import KINDS
+
+
+class JobSerializer(BriefModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="job-detail")
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    kind = serializers.ChoiceField(choices=[])
+    fabric = serializers.PrimaryKeyRelatedField(queryset=Fabric.objects.all(), required=False, allow_null=True)
+
+    class Meta:
+        model = Job
+        fields = [
+            "id", "url", "kind", "state", "progress", "message", "params", "result", "error",
+            "fabric", "created_by", "created", "started", "finished", "cancel_requested", "attempts",
+        ]  # fmt: skip
+        read_only_fields = [
+            "state", "progress", "message", "result", "error", "created", "started", "finished",
+            "cancel_requested", "attempts",
+        ]  # fmt: skip
+        brief_fields = ("id", "url", "kind", "state", "progress")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if "kind" in fields:
+            fields["kind"].choices = sorted(KINDS)
+        return fields
+
+    def validate(self, attrs):
+        kind = KINDS[attrs["kind"]]
+        if kind.needs_fabric and attrs.get("fabric") is None:
+            raise serializers.ValidationError({"fabric": [f"job kind '{kind.name}' needs a fabric"]})
+        return attrs

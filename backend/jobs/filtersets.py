@@ -1,0 +1,9 @@
+from lightpath.api.filters import LightpathFilterSet
+
+from .models import Job
+
+
+class JobFilterSet(LightpathFilterSet):
+    class Meta:
+        model = Job
+        fields = ["kind", "state", "fabric", "created_by", "created"]

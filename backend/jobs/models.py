@@ -1,0 +1,40 @@
+from django.conf import settings
+from django.db import models
+
+
+class Job(models.Model):
+    """State, progress, log and result of one background computation (a Celery task)."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    TERMINAL_STATES = (State.SUCCEEDED, State.FAILED, State.CANCELLED)
+
+    kind = models.CharField(max_length=64, db_index=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED, db_index=True)
+    progress = models.FloatField(default=0.0)
+    message = models.CharField(max_length=200, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    fabric = models.ForeignKey("fabric.Fabric", null=True, blank=True, on_delete=models.SET_NULL, related_name="jobs")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    cancel_requested = models.BooleanField(default=False)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Runs started; above 1 after a worker was lost.")
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.state})"
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.state in self.TERMINAL_STATES

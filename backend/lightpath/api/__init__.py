@@ -1,0 +1,1 @@
+"""REST plumbing shared by every app: pagination, parsing, errors, brief mode, filters, auditing."""

@@ -1,0 +1,51 @@
+from django.conf import settings
+from django.db import connection
+from django.http import FileResponse, Http404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from lightpath_worker import app as celery_app
+
+
+class HealthView(APIView):
+    """Liveness of the database, the broker and the engine; open to anonymous monitors."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        responses=inline_serializer(
+            "Health",
+            {name: serializers.CharField() for name in ("status", "database", "broker", "engine")},
+        )
+    )
+    def get(self, request):
+        import lightpath_engine
+
+        checks = {"database": "ok", "broker": "ok", "engine": lightpath_engine.__version__}
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        except Exception as exc:  # report, don't crash: this endpoint exists to say what is down
+            checks["database"] = f"error: {type(exc).__name__}"
+        try:
+            with celery_app.connection_for_write() as conn:
+                conn.ensure_connection(max_retries=1, timeout=2)
+        except Exception as exc:
+            checks["broker"] = f"error: {type(exc).__name__}"
+        healthy = checks["database"] == "ok" and checks["broker"] == "ok"
+        return Response(
+            {"status": "ok" if healthy else "degraded", **checks},
+            status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+
+
+def spa_index(request, path=""):
+    """The React app's index.html for every client-side route (assets come from WhiteNoise)."""
+    index = settings.FRONTEND_DIST / "index.html"
+    if not index.is_file():
+        raise Http404("The frontend is not built: run `make frontend`.")
+    return FileResponse(index.open("rb"), content_type="text/html; charset=utf-8")

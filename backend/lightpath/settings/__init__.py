@@ -1,0 +1,191 @@
+"""Lightpath settings. Everything that differs between machines comes from the environment.
+
+Required: DJANGO_SECRET_KEY, LIGHTPATH_DB_PASSWORD (with LIGHTPATH_DB_HOST/PORT/NAME/USER),
+CELERY_BROKER_URL. `make` writes random values for a local checkout into .local/secrets.env.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+BACKEND_DIR = Path(__file__).resolve().parents[2]
+REPO_ROOT = BACKEND_DIR.parent
+# Migrations of every app live in the top-level migrations/ package (MIGRATION_MODULES below).
+if str(REPO_ROOT) not in sys.path:
+    sys.path.append(str(REPO_ROOT))
+
+
+def env(name: str, default: str | None = None) -> str:
+    value = os.environ.get(name, default)
+    if value is None:
+        raise ImproperlyConfigured(f"environment variable {name} is required")
+    return value
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    return os.environ.get(name, "1" if default else "0").lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+SECRET_KEY = env("DJANGO_SECRET_KEY")
+DEBUG = env_bool("DJANGO_DEBUG")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+# Demo mode creates the demo users (one per role, printed by `make demo`); never set it in production.
+LIGHTPATH_DEMO = env_bool("LIGHTPATH_DEMO")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "accounts",
+    "audit",
+    "fabric",
+    "jobs",
+]
+LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs"]
+MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "lightpath.urls"
+WSGI_APPLICATION = "lightpath.wsgi.application"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ]
+        },
+    }
+]
+
+_database = {
+    "ENGINE": "django.db.backends.postgresql",
+    "HOST": env("LIGHTPATH_DB_HOST", "127.0.0.1"),
+    "PORT": env("LIGHTPATH_DB_PORT", "55432"),
+    "NAME": env("LIGHTPATH_DB_NAME", "lightpath"),
+    "USER": env("LIGHTPATH_DB_USER", "lightpath"),
+    "PASSWORD": env("LIGHTPATH_DB_PASSWORD"),
+    "CONN_MAX_AGE": 60,
+    "CONN_HEALTH_CHECKS": True,
+    "TEST": {"NAME": env("LIGHTPATH_TEST_DB_NAME", "test_lightpath")},
+}
+DATABASES = {
+    "default": _database,
+    # A second connection to the same database, in autocommit, so that a job running inside
+    # one long transaction (an atomic import) can still publish its progress and see a
+    # cancellation request.
+    "progress": {**_database, "TEST": {"MIRROR": "default"}},
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+# WhiteNoise serves app static files (admin, Swagger UI's sidecar) straight from the apps;
+# set LIGHTPATH_STATIC_ROOT and run collectstatic for a production image instead.
+STATIC_ROOT = os.environ.get("LIGHTPATH_STATIC_ROOT") or None
+WHITENOISE_USE_FINDERS = STATIC_ROOT is None
+# The built React app (frontend/dist) is served at / by WhiteNoise; index.html answers
+# every other non-API path so client-side routes survive a reload.
+FRONTEND_DIST = Path(env("LIGHTPATH_FRONTEND_DIST", str(REPO_ROOT / "frontend" / "dist")))
+WHITENOISE_ROOT = FRONTEND_DIST if FRONTEND_DIST.is_dir() else None
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES")
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# Request bodies above this size are refused with 413 (a 100K-link fabric document is ~20 MB).
+LIGHTPATH_MAX_BODY_BYTES = int(env("LIGHTPATH_MAX_BODY_BYTES", str(64 * 1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = LIGHTPATH_MAX_BODY_BYTES
+
+REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header makes DRF answer 401 (not 403) to anonymous requests.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.RolePermission"],
+    "DEFAULT_PAGINATION_CLASS": "lightpath.api.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    "DEFAULT_PARSER_CLASSES": ["lightpath.api.parsers.BoundedJSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "lightpath.api.exceptions.exception_handler",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # `?format=` belongs to the export endpoint (json|csv), not to renderer selection.
+    "URL_FORMAT_OVERRIDE": None,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Lightpath API",
+    "DESCRIPTION": "Topology, optical telemetry, CorrOpt decisions, RAIL planning and circuit schedules.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["accounts.permissions.RolePermission"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+CELERY_BROKER_URL = env("CELERY_BROKER_URL")
+CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
+CELERY_TASK_DEFAULT_QUEUE = env("LIGHTPATH_QUEUE", "lightpath")
+# A task is acknowledged only when it finished, so a worker that dies mid-job hands the job
+# to another worker; job handlers are idempotent for that reason.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env("LIGHTPATH_LOG_LEVEL", "INFO")},
+}

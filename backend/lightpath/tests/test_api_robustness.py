@@ -1,0 +1,60 @@
+"""Client mistakes get clear 4xx answers, never a 500; the documentation endpoints work."""
+
+import pytest
+from django.test import override_settings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_malformed_json_is_a_400(client_for):
+    response = client_for("planner").generic("POST", "/api/fabrics/", "{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert "JSON parse error" in response.json()["detail"]
+
+
+def test_wrong_types_list_every_field(client_for):
+    response = client_for("planner").post("/api/fabrics/", {"name": 5.5, "tiers": "tor", "capacity_constraint": "x"}, format="json")
+    assert response.status_code == 400
+    assert {"tiers", "capacity_constraint"} <= set(response.json())
+
+
+def test_unknown_foreign_keys_are_400(client_for):
+    response = client_for("planner").post(
+        "/api/links/", {"fabric": 999, "a_switch": 998, "a_port": "x", "z_switch": 997, "z_port": "y"}, format="json"
+    )
+    assert response.status_code == 400
+    assert {"fabric", "a_switch", "z_switch"} <= set(response.json())
+
+
+def test_unsupported_media_type(client_for):
+    response = client_for("planner").generic("POST", "/api/fabrics/", "name=x", content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 415
+
+
+@override_settings(LIGHTPATH_MAX_BODY_BYTES=1000)
+def test_oversized_body_is_413(client_for, small_document):
+    response = client_for("planner").post("/api/fabrics/import/", small_document, format="json")
+    assert response.status_code == 413
+    assert "exceeds" in response.json()["detail"]
+
+
+def test_health(anonymous):
+    body = anonymous.get("/api/health/").json()
+    assert body["status"] == "ok" and body["database"] == "ok" and body["broker"] == "ok"
+    assert body["engine"]
+
+
+def test_schema_and_swagger_ui_work_offline(client_for):
+    client = client_for("viewer")
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert schema.status_code == 200
+    paths = schema.json()["paths"]
+    assert {"/api/fabrics/", "/api/fabrics/import/", "/api/fabrics/{id}/capacity/", "/api/jobs/{id}/cancel/"} <= set(paths)
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"/static/drf_spectacular_sidecar/" in docs.content  # served locally, no CDN
+
+
+def test_unknown_api_path_is_json_404_not_the_app(client_for):
+    response = client_for("viewer").get("/api/nothing-here/")
+    assert response.status_code == 404

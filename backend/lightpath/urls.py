@@ -1,0 +1,30 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from audit.api.views import AuditEventViewSet
+from fabric.api.views import FabricViewSet, LinkViewSet, SwitchViewSet, TransceiverModelViewSet, TransceiverViewSet
+from jobs.api.views import JobViewSet
+
+from .api.views import HealthView, spa_index
+
+router = DefaultRouter()
+router.register("fabrics", FabricViewSet)
+router.register("switches", SwitchViewSet)
+router.register("links", LinkViewSet)
+router.register("transceiver-models", TransceiverModelViewSet)
+router.register("transceivers", TransceiverViewSet)
+router.register("jobs", JobViewSet)
+router.register("audit", AuditEventViewSet)
+
+urlpatterns = [
+    path("api/health/", HealthView.as_view(), name="health"),
+    path("api/auth/", include("accounts.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/", include(router.urls)),
+    path("admin/", admin.site.urls),
+    # Everything else is a route of the single-page app.
+    re_path(r"^(?!api/|admin/|static/)(?P<path>.*)$", spa_index, name="spa"),
+]

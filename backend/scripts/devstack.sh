@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Project-local services for development, tests and the demo: a PostgreSQL cluster and a
+# Redis server under .local/, on their own loopback ports, never the system services.
+# Usage: devstack.sh deps|secrets|start|stop|status|env
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+LOCAL="$ROOT/.local"
+PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
+PG_PORT="${LIGHTPATH_DB_PORT:-55432}"
+REDIS_PORT="${LIGHTPATH_REDIS_PORT:-56379}"
+PGDATA="$LOCAL/pgdata"
+PGRUN="$LOCAL/pgrun"
+SECRETS="$LOCAL/secrets.env"
+
+log() { printf 'devstack: %s\n' "$*" >&2; }
+
+# PostgreSQL refuses to run as root: as root, run it as the postgres system user.
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+deps() {
+  local missing=()
+  [ -x "$PG_BIN/pg_ctl" ] || missing+=(postgresql)
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  if [ "${LIGHTPATH_NEED_BROWSER:-0}" = 1 ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]} with apt-get"
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+# Random secrets made once per checkout; the settings read them from the environment.
+secrets() {
+  mkdir -p "$LOCAL"
+  if [ ! -f "$SECRETS" ]; then
+    umask 077
+    {
+      echo "DJANGO_SECRET_KEY=$(head -c 48 /dev/urandom | base64 | tr -d '\n/+=')"
+      echo "LIGHTPATH_DB_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr -d '\n/+=')"
+      echo "LIGHTPATH_REDIS_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr -d '\n/+=')"
+    } > "$SECRETS"
+  fi
+}
+
+env_lines() {
+  secrets
+  # shellcheck disable=SC1090
+  . "$SECRETS"
+  cat <<EOV
+export DJANGO_SECRET_KEY='$DJANGO_SECRET_KEY'
+export LIGHTPATH_DB_HOST=127.0.0.1
+export LIGHTPATH_DB_PORT=$PG_PORT
+export LIGHTPATH_DB_NAME=lightpath
+export LIGHTPATH_DB_USER=lightpath
+export LIGHTPATH_DB_PASSWORD='$LIGHTPATH_DB_PASSWORD'
+export CELERY_BROKER_URL='redis://:$LIGHTPATH_REDIS_PASSWORD@127.0.0.1:$REDIS_PORT/0'
+export CELERY_RESULT_BACKEND='redis://:$LIGHTPATH_REDIS_PASSWORD@127.0.0.1:$REDIS_PORT/1'
+EOV
+}
+
+start_pg() {
+  secrets
+  # shellcheck disable=SC1090
+  . "$SECRETS"
+  mkdir -p "$PGDATA" "$PGRUN"
+  [ "$(id -u)" = 0 ] && chown postgres:postgres "$PGDATA" "$PGRUN" && chmod 700 "$PGDATA"
+  if [ ! -f "$PGDATA/PG_VERSION" ]; then
+    log "initialising PostgreSQL cluster in $PGDATA"
+    local pwfile; pwfile="$(mktemp)"; printf '%s\n' "$LIGHTPATH_DB_PASSWORD" > "$pwfile"
+    [ "$(id -u)" = 0 ] && chown postgres "$pwfile"
+    as_pg "$PG_BIN/initdb" -D "$PGDATA" -U lightpath --auth=scram-sha-256 --pwfile="$pwfile" -E UTF8 --locale=C.UTF-8 >/dev/null
+    rm -f "$pwfile"
+  fi
+  if as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1; then
+    log "PostgreSQL already running on $PG_PORT"
+  else
+    # fsync off: this cluster holds only development and test data.
+    as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$PGDATA/server.log" -w -t 60 start \
+      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$PGRUN -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" >/dev/null
+    log "PostgreSQL started on 127.0.0.1:$PG_PORT"
+  fi
+  if ! PGPASSWORD="$LIGHTPATH_DB_PASSWORD" psql -h 127.0.0.1 -p "$PG_PORT" -U lightpath -d postgres -tAc "select 1 from pg_database where datname='lightpath'" | grep -q 1; then
+    PGPASSWORD="$LIGHTPATH_DB_PASSWORD" psql -h 127.0.0.1 -p "$PG_PORT" -U lightpath -d postgres -qc "create database lightpath" >/dev/null
+  fi
+}
+
+start_redis() {
+  secrets
+  # shellcheck disable=SC1090
+  . "$SECRETS"
+  mkdir -p "$LOCAL/redis"
+  if redis-cli -p "$REDIS_PORT" -a "$LIGHTPATH_REDIS_PASSWORD" --no-auth-warning ping 2>/dev/null | grep -q PONG; then
+    log "Redis already running on $REDIS_PORT"
+    return
+  fi
+  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --requirepass "$LIGHTPATH_REDIS_PASSWORD" \
+    --dir "$LOCAL/redis" --save "" --appendonly no --daemonize yes \
+    --pidfile "$LOCAL/redis/redis.pid" --logfile "$LOCAL/redis/redis.log"
+  for _ in $(seq 50); do
+    redis-cli -p "$REDIS_PORT" -a "$LIGHTPATH_REDIS_PASSWORD" --no-auth-warning ping 2>/dev/null | grep -q PONG && break
+    sleep 0.1
+  done
+  log "Redis started on 127.0.0.1:$REDIS_PORT"
+}
+
+stop() {
+  if [ -f "$PGDATA/PG_VERSION" ] && as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1; then
+    as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null && log "PostgreSQL stopped"
+  fi
+  if [ -f "$LOCAL/redis/redis.pid" ]; then
+    kill "$(cat "$LOCAL/redis/redis.pid")" 2>/dev/null && log "Redis stopped" || true
+    rm -f "$LOCAL/redis/redis.pid"
+  fi
+}
+
+status() {
+  as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1 && echo "postgresql: running on $PG_PORT" || echo "postgresql: stopped"
+  [ -f "$LOCAL/redis/redis.pid" ] && kill -0 "$(cat "$LOCAL/redis/redis.pid")" 2>/dev/null && echo "redis: running on $REDIS_PORT" || echo "redis: stopped"
+}
+
+case "${1:-}" in
+  deps) deps ;;
+  secrets) secrets ;;
+  start) deps; start_pg; start_redis ;;
+  stop) stop ;;
+  status) status ;;
+  env) env_lines ;;
+  *) echo "usage: $0 deps|secrets|start|stop|status|env" >&2; exit 2 ;;
+esac

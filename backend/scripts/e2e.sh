@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Playwright suite against a real stack (gunicorn + Celery worker) on a fresh database with
+# the demo data, on its own port and queue so a running `make demo` is left alone.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+DEVSTACK="$ROOT/backend/scripts/devstack.sh"
+eval "$("$DEVSTACK" env)"
+export LIGHTPATH_DB_NAME=lightpath_e2e LIGHTPATH_QUEUE=lightpath-e2e LIGHTPATH_DEMO=1
+export LIGHTPATH_PORT="${LIGHTPATH_E2E_PORT:-8765}"
+export LIGHTPATH_URL="http://127.0.0.1:$LIGHTPATH_PORT"
+
+PGPASSWORD="$LIGHTPATH_DB_PASSWORD" psql -h 127.0.0.1 -p "$LIGHTPATH_DB_PORT" -U lightpath -d postgres -q \
+  -c "drop database if exists lightpath_e2e with (force)" -c "create database lightpath_e2e"
+(cd backend && ../.venv/bin/python manage.py migrate --noinput -v 0 && ../.venv/bin/python manage.py load_demo)
+
+mkdir -p .local/logs
+backend/scripts/run-stack.sh > .local/logs/e2e-stack.log 2>&1 &
+stack=$!
+trap 'kill -TERM $stack 2>/dev/null; wait $stack 2>/dev/null || true' EXIT
+for _ in $(seq 120); do
+  curl -fsS "$LIGHTPATH_URL/api/health/" >/dev/null 2>&1 && break
+  kill -0 $stack 2>/dev/null || { cat .local/logs/e2e-stack.log >&2; exit 1; }
+  sleep 0.5
+done
+cd e2e && npx playwright test

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs Lightpath's web server (gunicorn, which also serves the built UI) and a Celery worker
+# in the foreground. Ctrl-C stops everything this script started, including PostgreSQL and
+# Redis when they were not already running.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+DEVSTACK="$ROOT/backend/scripts/devstack.sh"
+PORT="${LIGHTPATH_PORT:-8000}"
+export LIGHTPATH_QUEUE="${LIGHTPATH_QUEUE:-lightpath}"
+
+started_services=0
+if "$DEVSTACK" status | grep -q stopped; then started_services=1; fi
+"$DEVSTACK" start
+eval "$("$DEVSTACK" env)"
+mkdir -p .local/logs
+
+pids=()
+cleanup() {
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  if [ "$started_services" = 1 ]; then "$DEVSTACK" stop; fi
+  echo "lightpath: stopped" >&2
+}
+trap cleanup EXIT INT TERM
+
+.venv/bin/gunicorn lightpath.wsgi --chdir backend --bind "127.0.0.1:$PORT" --workers 2 --threads 4 \
+  --timeout 120 --access-logfile .local/logs/web-access.log --error-logfile .local/logs/web.log &
+pids+=($!)
+.venv/bin/celery --workdir backend -A lightpath_worker worker --queues "$LIGHTPATH_QUEUE" --concurrency 2 \
+  --loglevel INFO --logfile .local/logs/worker.log &
+pids+=($!)
+
+for _ in $(seq 120); do
+  curl -fsS "http://127.0.0.1:$PORT/api/health/" >/dev/null 2>&1 && break
+  sleep 0.5
+done
+curl -fsS "http://127.0.0.1:$PORT/api/health/" >/dev/null || { echo "lightpath: web did not become healthy; see .local/logs/web.log" >&2; exit 1; }
+
+cat <<MSG
+Lightpath is running at http://127.0.0.1:$PORT/   (API docs: http://127.0.0.1:$PORT/api/docs/)
+MSG
+if [ "${LIGHTPATH_DEMO:-0}" = 1 ]; then
+  echo "Demo users, password 'lightpath-demo': viewer, technician, planner, operator, admin"
+fi
+echo "Logs in .local/logs/. Press Ctrl-C to stop."
+# Stop everything as soon as one process exits.
+wait -n "${pids[@]}"
