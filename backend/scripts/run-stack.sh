@@ -26,10 +26,10 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 .venv/bin/gunicorn lightpath.wsgi --chdir backend --bind "127.0.0.1:$PORT" --workers 2 --threads 4 \
-  --timeout 120 --access-logfile .local/logs/web-access.log --error-logfile .local/logs/web.log &
+  --timeout 120 --access-logfile "$ROOT/.local/logs/web-access.log" --error-logfile "$ROOT/.local/logs/web.log" &
 pids+=($!)
 .venv/bin/celery --workdir backend -A lightpath_worker worker --queues "$LIGHTPATH_QUEUE" --concurrency 2 \
-  --loglevel INFO --logfile .local/logs/worker.log &
+  --loglevel INFO --logfile "$ROOT/.local/logs/worker.log" &
 pids+=($!)
 
 for _ in $(seq 120); do

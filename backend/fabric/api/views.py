@@ -29,6 +29,10 @@ from .serializers import (
 TOPOLOGY_WRITERS = {PLANNER, OPERATOR}
 
 
+def _flag(request, name: str) -> bool:
+    return request.query_params.get(name, "").lower() in {"1", "true", "yes"}
+
+
 def _count(model, **outer):
     """A correlated COUNT subquery: two plain joins would multiply switches by links."""
     rows = model.objects.filter(**outer).order_by().values("fabric").annotate(n=Count("id")).values("n")
@@ -79,8 +83,16 @@ class FabricViewSet(AuditedModelViewSet):
 
     @extend_schema(
         request=OpenApiTypes.OBJECT,
-        parameters=[OpenApiParameter("background", bool, description="run as a job and answer 202 with it")],
+        parameters=[
+            OpenApiParameter("background", bool, description="run as a job and answer 202 with it"),
+            OpenApiParameter("dry_run", bool, description="only validate: 200 with a summary, or 400 with every error"),
+        ],
         responses={
+            200: inline_serializer(
+                "ImportDryRun",
+                {"valid": serializers.BooleanField(), "switches": serializers.IntegerField(),
+                 "links": serializers.IntegerField(), "transceiver_models_created": serializers.ListField(child=serializers.CharField())},
+            ),
             201: FabricSerializer,
             202: JobSerializer,
             400: inline_serializer("ImportErrors", {"errors": InterchangeErrorSerializer(many=True)}),
@@ -91,7 +103,13 @@ class FabricViewSet(AuditedModelViewSet):
         """Import a fabric interchange document: all of it, or nothing and every error."""
         document = request.data
         try:
-            if request.query_params.get("background", "").lower() in {"1", "true", "yes"}:
+            if _flag(request, "dry_run"):
+                plan = services.validate_document(document)
+                return Response(
+                    {"valid": True, "switches": len(plan.switches), "links": len(plan.links),
+                     "transceiver_models_created": [model["name"] for model in plan.new_models]}
+                )  # fmt: skip
+            if _flag(request, "background"):
                 services.validate_document(document)  # fail fast; the job validates again
                 job = jobs.submit("fabric.import", user=request.user, params={"document": document})
                 return Response(JobSerializer(job, context=self.get_serializer_context()).data, status=status.HTTP_202_ACCEPTED)

@@ -7,6 +7,7 @@ import pytest
 from audit.models import AuditEvent
 from fabric.models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from lightpath.settings import REPO_ROOT
+from lightpath_fixtures import fat_tree, fb_fabric, leaf_spine
 
 pytestmark = pytest.mark.django_db
 FIXTURES = REPO_ROOT / "fixtures" / "data"
@@ -40,6 +41,42 @@ def test_import_reports_every_bad_row_and_writes_nothing(client_for):
     assert all(e["index"] is not None for e in errors if e["section"] == "links")
     after = (Fabric.objects.count(), Switch.objects.count(), Link.objects.count(), TransceiverModel.objects.count())
     assert before == after
+
+
+def test_bad_fabric_fixture_has_exactly_its_three_deliberate_faults():
+    from fabric.services import InterchangeError, validate_document
+    from lightpath_fixtures.canned import BAD_FABRIC_FAULTS
+
+    with pytest.raises(InterchangeError) as caught:
+        validate_document(json.loads((FIXTURES / "bad-fabric.json").read_text()))
+    errors = caught.value.errors
+    assert [(e["section"], e["index"]) for e in errors] == [("links", i) for i in sorted(BAD_FABRIC_FAULTS.values())]
+    by_index = {e["index"]: e["message"] for e in errors}
+    assert "adjacent tiers" in by_index[BAD_FABRIC_FAULTS["non_adjacent_tiers"]]
+    assert "unknown switch 'p0-fab9'" in by_index[BAD_FABRIC_FAULTS["unknown_switch"]]
+    assert "already used" in by_index[BAD_FABRIC_FAULTS["duplicate_port"]]
+
+
+@pytest.mark.parametrize(
+    "document",
+    [fat_tree(8), fb_fabric(4, tors_per_pod=16), leaf_spine(8, 4)],
+    ids=["fat_tree", "fb_fabric", "leaf_spine"],
+)
+def test_generated_documents_pass_the_import_rules(document):
+    from fabric.services import validate_document
+
+    plan = validate_document(document)
+    assert (len(plan.switches), len(plan.links)) == (len(document["switches"]), len(document["links"]))
+
+
+def test_dry_run_validates_without_writing(client_for, small_document):
+    client = client_for("planner")
+    response = client.post("/api/fabrics/import/?dry_run=1", small_document, format="json")
+    assert response.status_code == 200
+    assert response.json() == {"valid": True, "switches": 9, "links": 14, "transceiver_models_created": ["100G-SR4"]}
+    assert not Fabric.objects.exists()
+    bad = client.post("/api/fabrics/import/?dry_run=1", {**small_document, "tiers": ["x"]}, format="json")
+    assert bad.status_code == 400 and bad.json()["errors"]
 
 
 @pytest.mark.parametrize(

@@ -1,43 +1,15 @@
 """Task flows through a real Celery worker process on the real Redis broker."""
 
-import os
-import socket
-import subprocess
-import sys
 import time
 
 import pytest
-from django.conf import settings
-from django.db import connections
 
 from fabric.models import Fabric
 from jobs import services
 from jobs.models import Job
 from lightpath_fixtures.generators import fb_fabric
-from lightpath_worker import app as celery_app
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True, databases=["default", "progress"])]
-
-
-@pytest.fixture(scope="session")
-def worker(django_db_setup, tmp_path_factory):
-    """A worker on the test database and the test queue, as a separate process."""
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    env = {**os.environ, "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"], "LIGHTPATH_QUEUE": queue}
-    log = tmp_path_factory.mktemp("worker") / "worker.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker", "worker",
-             "--queues", queue, "--concurrency", "1", "--loglevel", "INFO", "--hostname", f"test-{os.getpid()}@%h"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not celery_app.control.ping(timeout=0.5, destination=[f"test-{os.getpid()}@{socket.gethostname()}"]):
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()}")
-    yield process
-    process.terminate()
-    process.wait(timeout=30)
 
 
 def wait_for(job: Job, states: set[str], timeout: float = 60) -> Job:

@@ -1,0 +1,3 @@
+from lightpath_cli.app import main
+
+main()

@@ -1,0 +1,102 @@
+"""The `lightpath` command: global options, error handling, and the command groups."""
+
+from __future__ import annotations
+
+import errno
+import os
+from typing import Annotated, Any
+
+import httpx
+import typer
+from typer.core import TyperGroup
+
+from . import __version__
+from .commands import auth, fabric, fixtures, jobs
+from .config import OUTPUT_ENV, SERVER_ENV
+from .context import CliContext
+from .errors import CliError
+from .options import new_app
+from .output import OutputFormat
+
+DEBUG_ENV = "LIGHTPATH_DEBUG"
+
+
+class LightpathGroup(TyperGroup):
+    """Root group that turns stray exceptions into one `error:` line instead of a traceback."""
+
+    def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except CliError as error:
+            error.show()
+            raise typer.Exit(error.exit_code) from None
+        # Usage errors, --help, typer.Exit and Ctrl-C keep their usual handling.
+        except (typer.TyperException, typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except OSError as exc:
+            if exc.errno == errno.EPIPE or os.environ.get(DEBUG_ENV):  # `| head` closes the pipe: exit quietly
+                raise
+            where = f"{exc.filename}: " if exc.filename else ""
+            _fail(f"{where}{exc.strerror or exc}")
+        except httpx.HTTPError as exc:
+            _fail(f"HTTP request failed: {exc}")
+        except Exception as exc:
+            if os.environ.get(DEBUG_ENV):
+                raise
+            _fail(f"unexpected {type(exc).__name__}: {exc} (set {DEBUG_ENV}=1 for a traceback)")
+
+
+def _fail(message: str) -> None:
+    CliError(message).show()
+    raise typer.Exit(1) from None
+
+
+app = new_app(
+    cls=LightpathGroup,
+    name="lightpath",
+    help="Lightpath: operations for optical links in datacenter Clos fabrics.",
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"lightpath {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            envvar=SERVER_ENV,
+            show_default=False,
+            help="API server URL [default: the logged-in server, else http://127.0.0.1:8000].",
+        ),
+    ] = None,
+    output: Annotated[
+        OutputFormat,
+        typer.Option("--output", envvar=OUTPUT_ENV, case_sensitive=False, help="Output format: table, json or csv."),
+    ] = OutputFormat.table,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    ctx.obj = CliContext(server_option=server, output=output)
+
+
+app.command("login")(auth.login)
+app.command("logout")(auth.logout)
+app.command("whoami")(auth.whoami)
+app.add_typer(fabric.app, name="fabric", help="List, show, import, export and check fabrics.")
+app.add_typer(jobs.app, name="jobs", help="List, watch and cancel background jobs.")
+app.add_typer(fixtures.app, name="fixtures", help="Generate fabric documents offline (no server needed).")
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,156 @@
+"""A small synchronous client for the Lightpath REST API that turns every failure into a CliError."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from . import __version__
+from .config import TOKEN_ENV
+from .errors import ApiError, CliError, validation_messages
+
+# Tests install an httpx.MockTransport here to play a server without a network.
+TRANSPORT: httpx.BaseTransport | None = None
+
+DEFAULT_TIMEOUT_S = 30.0
+# The API's max_limit: list pages are fetched this many rows at a time.
+PAGE_SIZE = 1000
+NOT_LOGGED_IN = f"not logged in (run `lightpath login` or set {TOKEN_ENV})"
+# DRF's messages when authentication fails but the server answers 403 rather than 401.
+_AUTH_FAILURE_HINTS = ("credentials were not provided", "invalid token", "user inactive or deleted")
+
+
+def _connect_reason(exc: Exception) -> str:
+    text = re.sub(r"^\[Errno -?\d+\]\s*", "", str(exc)) or type(exc).__name__
+    return text[:1].lower() + text[1:]
+
+
+def _detail(payload: Any, response: httpx.Response) -> str:
+    if isinstance(payload, dict) and isinstance(payload.get("detail"), str):
+        return str(payload["detail"])
+    text = " ".join(response.text.split())
+    return text[:200] if text else response.reason_phrase
+
+
+class ApiClient:
+    def __init__(
+        self,
+        server: str,
+        token: str | None = None,
+        *,
+        token_source: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
+        self.server = server
+        self.token = token
+        self.token_source = token_source
+        headers = {"Accept": "application/json", "User-Agent": f"lightpath-cli/{__version__}"}
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        self._http = httpx.Client(base_url=server, headers=headers, timeout=timeout, transport=TRANSPORT)
+
+    def __enter__(self) -> ApiClient:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        timeout: float | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        extra: dict[str, Any] = {}
+        if timeout is not None:
+            extra["timeout"] = timeout
+        try:
+            response = self._http.request(method, path, params=params, json=json, headers=headers, **extra)
+        except httpx.ConnectError as exc:
+            raise CliError(f"cannot reach {self.server}: {_connect_reason(exc)}") from exc
+        except httpx.TimeoutException as exc:
+            waited = timeout if timeout is not None else self._http.timeout.read
+            raise CliError(f"{self.server} did not answer {method} {path} within {waited:g} s") from exc
+        except httpx.HTTPError as exc:
+            raise CliError(f"request to {self.server} failed: {exc}") from exc
+        if response.status_code >= 400:
+            raise self._error(method, path, response)
+        return response
+
+    def _error(self, method: str, path: str, response: httpx.Response) -> ApiError:
+        status = response.status_code
+        try:
+            payload: Any = response.json()
+        except ValueError:
+            payload = None
+        detail = _detail(payload, response)
+        if status == 401 or (
+            status == 403 and (not self.token or any(hint in detail.lower() for hint in _AUTH_FAILURE_HINTS))
+        ):
+            if not self.token:
+                message = NOT_LOGGED_IN
+            else:
+                message = f"{self.server} rejected the token from {self.token_source} (run `lightpath login` again)"
+            return ApiError(message, status=status, payload=payload)
+        if status == 403:
+            return ApiError(f"permission denied: {detail}", status=status, payload=payload)
+        if status == 404:
+            return ApiError(f"not found: {method} {path}", status=status, payload=payload)
+        if status == 400:
+            error = ApiError(f"{method} {path} was rejected", status=status, payload=payload)
+            error.details = validation_messages(payload) if payload is not None else [detail]
+            return error
+        if status >= 500:
+            return ApiError(f"server error {status} on {method} {path}: {detail}", status=status, payload=payload)
+        return ApiError(f"{method} {path} failed with HTTP {status}: {detail}", status=status, payload=payload)
+
+    @staticmethod
+    def _json(response: httpx.Response) -> Any:
+        if response.status_code == 204 or not response.content:
+            return None
+        try:
+            return response.json()
+        except ValueError as exc:
+            raise CliError(
+                f"unexpected non-JSON answer from {response.request.method} {response.request.url.path}"
+            ) from exc
+
+    def get(self, path: str, params: Mapping[str, Any] | None = None, *, timeout: float | None = None) -> Any:
+        return self._json(self.request("GET", path, params=params, timeout=timeout))
+
+    def post(
+        self,
+        path: str,
+        body: Any = None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        return self._json(self.request("POST", path, params=params, json=body, timeout=timeout))
+
+    def iterate(self, path: str, params: Mapping[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+        """Every row of a paginated list, page by page (offset arithmetic, not the `next` URL)."""
+        offset = 0
+        while True:
+            page = self.get(path, {**(params or {}), "limit": PAGE_SIZE, "offset": offset})
+            if isinstance(page, list):  # an unpaginated list endpoint
+                yield from page
+                return
+            results = page.get("results") or []
+            yield from results
+            offset += len(results)
+            if not results or offset >= int(page.get("count") or 0):
+                return

@@ -1,0 +1,339 @@
+"""fabric list|show|import|export|capacity|validate."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from lightpath_fixtures import document_json
+
+from ..client import ApiClient
+from ..context import get_context
+from ..errors import ApiError, CliError, format_error_row
+from ..lookup import resolve_fabric
+from ..options import OutFileOption, OutputOption, new_app
+from ..output import (
+    Column,
+    OutputFormat,
+    fraction,
+    print_json,
+    print_record,
+    print_rows,
+    stdout_console,
+    timestamp,
+)
+from .jobs import (
+    JOB_DETAIL_COLUMNS,
+    JOB_KEYS,
+    CancelOnInterruptOption,
+    IntervalOption,
+    job_failure,
+    watch_job,
+)
+
+app = new_app()
+
+# Importing or exporting 100K links takes a while on the server; everything else uses the default.
+TRANSFER_TIMEOUT_S = 600.0
+
+FABRIC_KEYS = (
+    "id",
+    "name",
+    "description",
+    "tiers",
+    "capacity_constraint",
+    "switch_count",
+    "link_count",
+    "created",
+    "updated",
+)
+FABRIC_LIST_COLUMNS = (
+    Column("id", "ID", justify="right"),
+    Column("name", "Name"),
+    Column("tiers", "Tiers"),
+    Column("switch_count", "Switches", justify="right"),
+    Column("link_count", "Links", justify="right"),
+    Column("capacity_constraint", "Constraint", render=fraction, justify="right"),
+    Column("updated", "Updated", render=timestamp),
+)
+FABRIC_DETAIL_COLUMNS = (
+    Column("id", "ID"),
+    Column("name", "Name"),
+    Column("description", "Description", render=lambda value: value or "-"),
+    Column("tiers", "Tiers"),
+    Column("capacity_constraint", "Constraint", render=fraction),
+    Column("switch_count", "Switches"),
+    Column("link_count", "Links"),
+    Column("created", "Created", render=timestamp),
+    Column("updated", "Updated", render=timestamp),
+)
+TOR_KEYS = (
+    "switch",
+    "name",
+    "pod",
+    "available_paths",
+    "total_paths",
+    "fraction",
+    "constraint",
+    "below_constraint",
+)
+TOR_COLUMNS = (
+    Column("name", "ToR"),
+    Column("pod", "Pod", justify="right"),
+    Column("paths", "Paths", justify="right"),
+    Column("fraction", "Fraction", render=fraction, justify="right"),
+    Column("constraint", "Constraint", render=fraction, justify="right"),
+    Column(
+        "below_constraint",
+        "Flag",
+        render=lambda below: Text("BELOW", style="bold red") if below else Text(""),
+    ),
+)
+
+NameOrIdArgument = Annotated[
+    str, typer.Argument(metavar="NAME_OR_ID", help="Fabric name or numeric id.", show_default=False)
+]
+DocumentArgument = Annotated[
+    str,
+    typer.Argument(metavar="FILE", help='A "lightpath-fabric/1" JSON document; "-" reads stdin.', show_default=False),
+]
+
+
+class ExportFormat(StrEnum):
+    json = "json"
+    csv = "csv"
+
+
+def read_document_file(file: str) -> dict[str, Any]:
+    if file.lower().endswith(".csv"):
+        raise CliError(
+            f"{file}: a links CSV has no switches or tiers, so it cannot be imported on its own; "
+            "use a JSON interchange document",
+            exit_code=2,
+        )
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read {file}: {exc.strerror or exc}") from exc
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{file} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    if not isinstance(doc, dict):
+        raise CliError(f"{file} is not an interchange document (expected a JSON object)")
+    return doc
+
+
+def _print_fabric(fmt: OutputFormat, fabric: dict[str, Any]) -> None:
+    print_record(fmt, fabric, FABRIC_DETAIL_COLUMNS, FABRIC_KEYS)
+
+
+@app.command("list")
+def list_fabrics(ctx: typer.Context, output: OutputOption = None) -> None:
+    """List every fabric."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        fabrics = list(client.iterate("/api/fabrics/"))
+    print_rows(cli.output_format(output), fabrics, FABRIC_LIST_COLUMNS, FABRIC_KEYS)
+
+
+@app.command("show")
+def show(ctx: typer.Context, name_or_id: NameOrIdArgument, output: OutputOption = None) -> None:
+    """Show one fabric."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        fabric = resolve_fabric(client, name_or_id)
+    _print_fabric(cli.output_format(output), fabric)
+
+
+def _import_rejected(file: str, error: ApiError) -> CliError:
+    if error.status != 400:
+        return error
+    count = len(error.details)
+    return CliError(f"import of {file} rejected: {count} error{'s' if count != 1 else ''}", details=error.details)
+
+
+def _imported_fabric(client: ApiClient, job: dict[str, Any], name: str) -> dict[str, Any]:
+    """The fabric a finished import job made: its `fabric` field, else the result's, else by name."""
+    result = job.get("result") if isinstance(job.get("result"), dict) else {}
+    reference = job.get("fabric") or (result or {}).get("fabric")
+    if isinstance(reference, dict) and reference.get("id") is not None:
+        reference = reference["id"]
+    return resolve_fabric(client, str(reference) if reference is not None else name)
+
+
+@app.command("import")
+def import_fabric(
+    ctx: typer.Context,
+    file: DocumentArgument,
+    name: Annotated[
+        str | None, typer.Option("--name", help="Import under this name instead of the document's.")
+    ] = None,
+    background: Annotated[
+        bool,
+        typer.Option(
+            "--background/--wait",
+            help="--background runs the import as a server job and follows its progress; --wait imports in one request.",
+        ),
+    ] = False,
+    detach: Annotated[
+        bool, typer.Option("--detach", help="With --background: print the job and return without following it.")
+    ] = False,
+    cancel_on_interrupt: CancelOnInterruptOption = False,
+    interval: IntervalOption = 1.0,
+    output: OutputOption = None,
+) -> None:
+    """Import a fabric document.
+
+    POST /api/fabrics/import/. A rejected document is reported row by row on stderr (exit 1).
+    """
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    doc = read_document_file(file)
+    if name:
+        doc["name"] = name
+    with cli.client() as client:
+        try:
+            if not background:
+                fabric = client.post("/api/fabrics/import/", doc, timeout=TRANSFER_TIMEOUT_S)
+            else:
+                job = client.post("/api/fabrics/import/", doc, params={"background": 1}, timeout=TRANSFER_TIMEOUT_S)
+        except ApiError as error:
+            raise _import_rejected(file, error) from error
+        if background:
+            if detach:
+                print_record(fmt, job, JOB_DETAIL_COLUMNS, JOB_KEYS)
+                typer.echo(f"import running as job {job['id']}: `lightpath jobs watch {job['id']}`", err=True)
+                return
+            job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel_on_interrupt)
+            if job.get("state") != "succeeded":
+                raise job_failure(job)
+            fabric = _imported_fabric(client, job, str(doc.get("name")))
+    if fmt is OutputFormat.table:
+        typer.echo(
+            f"Imported fabric {fabric.get('name')} (id {fabric.get('id')}): "
+            f"{fabric.get('switch_count')} switches, {fabric.get('link_count')} links"
+        )
+    else:
+        _print_fabric(fmt, fabric)
+
+
+@app.command("export")
+def export(
+    ctx: typer.Context,
+    name_or_id: NameOrIdArgument,
+    format: Annotated[
+        ExportFormat, typer.Option("--format", case_sensitive=False, help="json: the whole document; csv: links only.")
+    ] = ExportFormat.json,
+    out_file: OutFileOption = None,
+    compact: Annotated[bool, typer.Option("--compact", help="JSON without indentation (smaller, faster).")] = False,
+) -> None:
+    """Export a fabric document (or its links as CSV)."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        fabric = resolve_fabric(client, name_or_id)
+        response = client.request(
+            "GET",
+            f"/api/fabrics/{fabric['id']}/export/",
+            params={"format": format.value},
+            timeout=TRANSFER_TIMEOUT_S,
+            # Asks for CSV without ruling out a JSON-only negotiator that reads ?format= itself.
+            headers={"Accept": "text/csv, application/json;q=0.9, */*;q=0.8"} if format is ExportFormat.csv else None,
+        )
+    if format is ExportFormat.json:
+        try:
+            text = document_json(response.json(), indent=None if compact else 2)
+        except ValueError as exc:
+            raise CliError(f"the export of fabric {fabric['name']!r} is not JSON") from exc
+    else:
+        text = response.text if response.text.endswith("\n") else response.text + "\n"
+    if out_file is None:
+        sys.stdout.write(text)
+    else:
+        out_file.write_text(text, encoding="utf-8")
+        typer.echo(f"exported fabric {fabric['name']} to {out_file}", err=True)
+
+
+@app.command("capacity")
+def capacity(
+    ctx: typer.Context,
+    name_or_id: NameOrIdArgument,
+    below_only: Annotated[bool, typer.Option("--below-only", help="Only ToRs under their constraint.")] = False,
+    output: OutputOption = None,
+) -> None:
+    """Per-ToR capacity against the constraint.
+
+    For each ToR: usable / total upward paths, the fraction, its constraint, and a BELOW flag.
+    """
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    with cli.client() as client:
+        fabric = resolve_fabric(client, name_or_id)
+        report = client.get(f"/api/fabrics/{fabric['id']}/capacity/")
+    tors = [tor for tor in report.get("tors") or [] if tor.get("below_constraint") or not below_only]
+    summary = report.get("summary") or {}
+    if fmt is OutputFormat.json:
+        print_json(
+            {
+                "fabric": {"id": fabric["id"], "name": fabric["name"]},
+                "capacity_constraint": report.get("capacity_constraint"),
+                "summary": {key: summary.get(key) for key in ("tors", "below_constraint", "min_fraction")},
+                "tors": [{key: tor.get(key) for key in TOR_KEYS} for tor in tors],
+            }
+        )
+        return
+    if fmt is OutputFormat.csv:
+        print_rows(fmt, tors, TOR_COLUMNS, TOR_KEYS)
+        return
+    table_rows = [{**tor, "paths": f"{tor.get('available_paths')}/{tor.get('total_paths')}"} for tor in tors]
+    print_rows(fmt, table_rows, TOR_COLUMNS, TOR_KEYS)
+    stdout_console().print(
+        f"{summary.get('tors')} ToRs, {summary.get('below_constraint')} below their constraint, "
+        f"lowest fraction {fraction(summary.get('min_fraction'))} "
+        f"(fabric constraint {fraction(report.get('capacity_constraint'))})",
+        highlight=False,
+    )
+
+
+@app.command("validate")
+def validate(ctx: typer.Context, file: DocumentArgument, output: OutputOption = None) -> None:
+    """Check a document against the server's import rules without writing anything.
+
+    POST /api/fabrics/import/?dry_run=1; exits 1 if the import would be rejected.
+    """
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    doc = read_document_file(file)
+    errors: list[dict[str, Any]] = []
+    summary: dict[str, Any] = {}
+    with cli.client() as client:
+        try:
+            summary = client.post("/api/fabrics/import/", doc, params={"dry_run": 1}, timeout=TRANSFER_TIMEOUT_S)
+        except ApiError as error:
+            if error.status != 400 or not isinstance(error.payload, dict) or "errors" not in error.payload:
+                raise
+            errors = error.payload["errors"]
+    switches, links = summary.get("switches", 0), summary.get("links", 0)
+    if fmt is OutputFormat.json:
+        print_json({"file": file, "valid": not errors, "switches": switches, "links": links, "errors": errors})
+        if errors:
+            raise typer.Exit(1)
+        return
+    if fmt is OutputFormat.csv:
+        print_rows(fmt, errors, (), ("section", "index", "field", "message"))
+        if errors:
+            raise typer.Exit(1)
+        return
+    if errors:
+        count = len(errors)
+        raise CliError(
+            f"{file}: {count} problem{'s' if count != 1 else ''}",
+            details=[format_error_row(row) for row in errors],
+        )
+    typer.echo(f"{file}: valid ({switches} switches, {links} links)")

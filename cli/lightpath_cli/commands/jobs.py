@@ -1,0 +1,248 @@
+"""jobs list|show|watch|cancel: background jobs (imports, capacity reports, ...) and their progress."""
+
+from __future__ import annotations
+
+import time
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from ..client import ApiClient
+from ..context import get_context
+from ..errors import ApiError, CliError, validation_messages
+from ..lookup import resolve_fabric
+from ..options import OutputOption, new_app
+from ..output import Column, OutputFormat, print_record, print_rows, stderr_console, timestamp
+
+app = new_app()
+
+TERMINAL_STATES = frozenset({"succeeded", "failed", "cancelled"})
+INTERRUPTED_EXIT_CODE = 130  # the shell's code for Ctrl-C
+# Indirection so tests can replace the wait between polls.
+_sleep = time.sleep
+
+
+class JobState(StrEnum):
+    queued = "queued"
+    running = "running"
+    succeeded = "succeeded"
+    failed = "failed"
+    cancelled = "cancelled"
+
+
+STATE_STYLES = {"queued": "cyan", "running": "yellow", "succeeded": "green", "failed": "red", "cancelled": "magenta"}
+
+JOB_KEYS = (
+    "id",
+    "kind",
+    "state",
+    "progress",
+    "message",
+    "result",
+    "error",
+    "fabric",
+    "created_by",
+    "created",
+    "started",
+    "finished",
+)
+
+
+def _state_cell(state: Any) -> Text:
+    return Text(str(state or "-"), style=STATE_STYLES.get(str(state), ""))
+
+
+def _percent(progress: Any) -> str:
+    return "-" if progress is None else f"{float(progress) * 100:.0f}%"
+
+
+JOB_LIST_COLUMNS = (
+    Column("id", "ID", justify="right"),
+    Column("kind", "Kind"),
+    Column("state", "State", render=_state_cell),
+    Column("progress", "Progress", render=_percent, justify="right"),
+    Column("fabric", "Fabric", justify="right"),
+    Column("created", "Created", render=timestamp),
+    Column("message", "Message"),
+)
+JOB_DETAIL_COLUMNS = (
+    Column("id", "ID"),
+    Column("kind", "Kind"),
+    Column("state", "State", render=_state_cell),
+    Column("progress", "Progress", render=_percent),
+    Column("message", "Message"),
+    Column("error", "Error", render=lambda value: value or "-"),
+    Column("fabric", "Fabric"),
+    Column("created_by", "Created by"),
+    Column("created", "Created", render=timestamp),
+    Column("started", "Started", render=timestamp),
+    Column("finished", "Finished", render=timestamp),
+)
+
+JobIdArgument = Annotated[int, typer.Argument(metavar="JOB_ID", help="Job id.", min=1)]
+IntervalOption = Annotated[float, typer.Option("--interval", min=0.1, help="Seconds between polls.")]
+CancelOnInterruptOption = Annotated[
+    bool,
+    typer.Option("--cancel-on-interrupt", help="On Ctrl-C, cancel the job (default: detach and leave it running)."),
+]
+
+
+def _fetch(client: ApiClient, job_id: int) -> dict[str, Any]:
+    job: dict[str, Any] = client.get(f"/api/jobs/{job_id}/")
+    return job
+
+
+def _get_job(client: ApiClient, job_id: int) -> dict[str, Any]:
+    try:
+        return _fetch(client, job_id)
+    except ApiError as error:
+        if error.status == 404:
+            raise CliError(f"job {job_id} not found") from error
+        raise
+
+
+def _describe(job: dict[str, Any]) -> str:
+    return f"job {job.get('id')} {job.get('kind') or ''} {job.get('state')}".replace("  ", " ")
+
+
+def _watch_with_bar(client: ApiClient, job: dict[str, Any], interval: float) -> dict[str, Any]:
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[message]}"),
+    )
+    with Progress(*columns, console=stderr_console(), transient=False) as bar:
+        task = bar.add_task(_describe(job), total=1.0, completed=0, message="")
+        while True:
+            bar.update(
+                task,
+                description=_describe(job),
+                completed=float(job.get("progress") or 0.0),
+                message=job.get("message") or "",
+            )
+            if job.get("state") in TERMINAL_STATES:
+                return job
+            _sleep(interval)
+            job = _fetch(client, int(job["id"]))
+
+
+def _watch_with_lines(client: ApiClient, job: dict[str, Any], interval: float) -> dict[str, Any]:
+    # Off a terminal (CI logs, pipes) a redrawn bar is noise: print a line whenever something changes.
+    last_line = None
+    while True:
+        line = f"{_describe(job)} {_percent(job.get('progress'))} {job.get('message') or ''}".rstrip()
+        if line != last_line:
+            typer.echo(line, err=True)
+            last_line = line
+        if job.get("state") in TERMINAL_STATES:
+            return job
+        _sleep(interval)
+        job = _fetch(client, int(job["id"]))
+
+
+def watch_job(client: ApiClient, job_id: int, *, interval: float, cancel_on_interrupt: bool) -> dict[str, Any]:
+    """Poll /api/jobs/ID/ until the job ends, drawing progress on stderr; returns the final job.
+
+    Ctrl-C detaches (exit 130) and leaves the job running, or with cancel_on_interrupt asks the
+    server to cancel it first.
+    """
+    job = _get_job(client, job_id)
+    try:
+        if stderr_console().is_terminal:
+            return _watch_with_bar(client, job, interval)
+        return _watch_with_lines(client, job, interval)
+    except KeyboardInterrupt:
+        if cancel_on_interrupt:
+            cancelled = client.post(f"/api/jobs/{job_id}/cancel/")
+            state = cancelled.get("state") if isinstance(cancelled, dict) else None
+            typer.echo(f"interrupted: asked the server to cancel job {job_id} (state now {state})", err=True)
+        else:
+            typer.echo(
+                f"detached from job {job_id}; it keeps running (follow it with `lightpath jobs watch {job_id}`)",
+                err=True,
+            )
+        raise typer.Exit(INTERRUPTED_EXIT_CODE) from None
+
+
+def job_failure(job: dict[str, Any]) -> CliError:
+    reason = job.get("error") or job.get("message") or ""
+    result = job.get("result")
+    details = validation_messages(result) if isinstance(result, dict) and "errors" in result else []
+    return CliError(f"job {job.get('id')} {job.get('state')}" + (f": {reason}" if reason else ""), details=details)
+
+
+def finish_watched_job(fmt: OutputFormat, job: dict[str, Any]) -> None:
+    """Print the final job; exit 1 unless it succeeded."""
+    print_record(fmt, job, JOB_DETAIL_COLUMNS, JOB_KEYS)
+    if job.get("state") != "succeeded":
+        raise job_failure(job)
+
+
+@app.command("list")
+def list_jobs(
+    ctx: typer.Context,
+    state: Annotated[
+        JobState | None, typer.Option("--state", case_sensitive=False, help="Only jobs in this state.")
+    ] = None,
+    kind: Annotated[str | None, typer.Option("--kind", help="Only jobs of this kind, e.g. fabric.import.")] = None,
+    fabric: Annotated[str | None, typer.Option("--fabric", help="Only jobs of this fabric (name or id).")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="At most this many jobs.")] = 50,
+    output: OutputOption = None,
+) -> None:
+    """List jobs, as the server orders them."""
+    cli = get_context(ctx)
+    params: dict[str, Any] = {"limit": limit}
+    if state is not None:
+        params["state"] = state.value
+    if kind:
+        params["kind"] = kind
+    with cli.client() as client:
+        if fabric:
+            params["fabric"] = resolve_fabric(client, fabric)["id"]
+        page = client.get("/api/jobs/", params)
+    rows = page if isinstance(page, list) else page.get("results") or []
+    print_rows(cli.output_format(output), rows[:limit], JOB_LIST_COLUMNS, JOB_KEYS)
+
+
+@app.command("show")
+def show_job(ctx: typer.Context, job_id: JobIdArgument, output: OutputOption = None) -> None:
+    """Show one job."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        job = _get_job(client, job_id)
+    print_record(cli.output_format(output), job, JOB_DETAIL_COLUMNS, JOB_KEYS)
+
+
+@app.command("watch")
+def watch(
+    ctx: typer.Context,
+    job_id: JobIdArgument,
+    cancel_on_interrupt: CancelOnInterruptOption = False,
+    interval: IntervalOption = 1.0,
+    output: OutputOption = None,
+) -> None:
+    """Follow a job with a progress bar until it ends.
+
+    Exit 0 if it succeeded, 1 if it failed or was cancelled. Ctrl-C detaches (exit 130) and leaves
+    the job running, unless --cancel-on-interrupt.
+    """
+    cli = get_context(ctx)
+    with cli.client() as client:
+        job = watch_job(client, job_id, interval=interval, cancel_on_interrupt=cancel_on_interrupt)
+    finish_watched_job(cli.output_format(output), job)
+
+
+@app.command("cancel")
+def cancel(ctx: typer.Context, job_id: JobIdArgument, output: OutputOption = None) -> None:
+    """Ask the server to cancel a job."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        _get_job(client, job_id)
+        job = client.post(f"/api/jobs/{job_id}/cancel/")
+    print_record(cli.output_format(output), job, JOB_DETAIL_COLUMNS, JOB_KEYS)

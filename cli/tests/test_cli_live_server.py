@@ -1,0 +1,251 @@
+"""The CLI against the real backend: pytest-django's live_server, a real database, real tokens.
+
+Run from the repository root (the root pyproject.toml sets DJANGO_SETTINGS_MODULE and puts backend/
+on the path) with the local PostgreSQL and Redis up, e.g. `make test-python`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_testing import FIXTURE_DATA, Cli
+
+from lightpath_fixtures import read_document, tor_capacity
+
+if not os.environ.get("DJANGO_SETTINGS_MODULE"):
+    pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
+
+# live_server serves from another thread, so the data must be committed: transactional tests.
+# "__all__" because the backend also reads through a second ("progress") database alias.
+pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
+
+PASSWORD = "cli-live-test-password"
+LINK_FIELDS = ("length_m", "speed_gbps", "fiber", "transceiver_model", "admin_state", "oper_state")
+SWITCH_DEFAULTS = {"pod": None, "plane": None, "rack": "", "vendor": "", "model": "", "capacity_constraint": None}
+
+
+@pytest.fixture
+def make_role_user(django_user_model: Any) -> Callable[[str, str], Any]:
+    """A user in the Django group named after `role` (the group is created if missing)."""
+    from django.contrib.auth.models import Group
+
+    def make(username: str, role: str) -> Any:
+        user = django_user_model.objects.create_user(username=username, password=PASSWORD)
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+        return user
+
+    return make
+
+
+def logged_in_as(cli: Cli, server_url: str, username: str) -> Cli:
+    result = cli("--server", server_url, "login", "--username", username, "--password", PASSWORD)
+    assert result.exit_code == 0, result.stderr
+    return cli
+
+
+@pytest.fixture
+def planner(cli: Cli, live_server: Any, make_role_user: Callable[[str, str], Any]) -> Cli:
+    make_role_user("cli-planner", "planner")
+    return logged_in_as(cli, live_server.url, "cli-planner")
+
+
+@pytest.fixture
+def viewer(cli: Cli, live_server: Any, make_role_user: Callable[[str, str], Any]) -> Cli:
+    make_role_user("cli-viewer", "viewer")
+    return logged_in_as(cli, live_server.url, "cli-viewer")
+
+
+def import_file(cli: Cli, path: Path, *extra: str) -> dict[str, Any]:
+    result = cli("--output", "json", "fabric", "import", str(path), *extra)
+    assert result.exit_code == 0, result.stderr
+    fabric: dict[str, Any] = json.loads(result.stdout)
+    return fabric
+
+
+def test_login_saves_a_working_token(planner: Cli, live_server: Any) -> None:
+    assert stat.S_IMODE(planner.config_file.stat().st_mode) == 0o600
+    assert f'server = "{live_server.url}"' in planner.config_file.read_text()
+    me = planner.json("whoami")
+    assert me["username"] == "cli-planner" and me["roles"] == ["planner"]
+
+
+def test_wrong_password(cli: Cli, live_server: Any, make_role_user: Callable[[str, str], Any]) -> None:
+    make_role_user("cli-someone", "viewer")
+    result = cli("--server", live_server.url, "login", "-u", "cli-someone", "-p", "not-the-password")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: login to {live_server.url} failed: ")
+    assert not cli.config_file.exists()
+
+
+def test_anonymous_is_told_to_log_in(cli: Cli, live_server: Any) -> None:
+    result = cli("--server", live_server.url, "fabric", "list")
+    assert result.exit_code == 1
+    assert result.stderr == "error: not logged in (run `lightpath login` or set LIGHTPATH_TOKEN)\n"
+
+
+def test_import_list_show(planner: Cli) -> None:
+    created = import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
+    assert (created["name"], created["switch_count"], created["link_count"]) == ("fat-tree-k4", 20, 32)
+    assert created["tiers"] == ["tor", "aggregation", "core"]
+
+    listed = planner.json("fabric", "list")
+    assert [row["name"] for row in listed] == ["fat-tree-k4"]
+    assert planner.json("fabric", "show", "fat-tree-k4")["id"] == created["id"]
+    assert planner.json("fabric", "show", str(created["id"]))["name"] == "fat-tree-k4"
+
+    table = planner("fabric", "list")
+    assert table.exit_code == 0 and "fat-tree-k4" in table.stdout
+
+
+def test_export_round_trips_the_imported_document(planner: Cli, tmp_path: Path) -> None:
+    original = read_document(FIXTURE_DATA / "fat-tree-k4.json")
+    import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
+    target = tmp_path / "export.json"
+    result = planner("fabric", "export", "fat-tree-k4", "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    exported = read_document(target)
+
+    for key in ("name", "description", "tiers", "capacity_constraint"):
+        assert exported[key] == original[key], key
+    assert exported["format"] == "lightpath-fabric/1"
+
+    def switches(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        return {s["name"]: {**SWITCH_DEFAULTS, **s} for s in doc["switches"]}
+
+    assert switches(exported) == switches(original)
+
+    def links(doc: dict[str, Any]) -> dict[tuple[str, str, str, str], tuple[Any, ...]]:
+        return {
+            (link["a"], link["a_port"], link["b"], link["b_port"]): tuple(link.get(field) for field in LINK_FIELDS)
+            for link in doc["links"]
+        }
+
+    assert links(exported) == links(original)
+
+    # The export carries the models its links use, with the values the import gave them.
+    originals = {model["name"]: model for model in original["transceiver_models"]}
+    assert exported["transceiver_models"]
+    for model in exported["transceiver_models"]:
+        assert {key: model[key] for key in originals[model["name"]]} == originals[model["name"]]
+
+    as_csv = planner("fabric", "export", "fat-tree-k4", "--format", "csv")
+    assert as_csv.exit_code == 0, as_csv.stderr
+    lines = as_csv.stdout.splitlines()
+    assert lines[0] == "a,a_port,b,b_port,length_m,speed_gbps,fiber,transceiver_model"
+    assert len(lines) == 1 + 32
+
+
+def test_capacity_of_a_healthy_fat_tree(planner: Cli) -> None:
+    import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
+    report = planner.json("fabric", "capacity", "fat-tree-k4")
+    assert report["summary"] == {"tors": 8, "below_constraint": 0, "min_fraction": 1.0}
+    # k=4: each ToR has 2 aggregation uplinks, each aggregation switch 2 cores.
+    assert {(tor["available_paths"], tor["total_paths"]) for tor in report["tors"]} == {(4, 4)}
+
+    table = planner("fabric", "capacity", "fat-tree-k4")
+    assert table.exit_code == 0 and "p0-tor0" in table.stdout and "BELOW" not in table.stdout
+
+
+def test_capacity_of_the_demo_fabric_matches_the_fixture_reference(planner: Cli) -> None:
+    document = read_document(FIXTURE_DATA / "demo-fb.json")
+    import_file(planner, FIXTURE_DATA / "demo-fb.json", "--name", "demo-fb-cli-test")
+    report = planner.json("fabric", "capacity", "demo-fb-cli-test")
+    expected = {row["name"]: row for row in tor_capacity(document)}
+    assert report["summary"]["tors"] == len(expected) == 32
+    assert report["summary"]["below_constraint"] == 1
+    for tor in report["tors"]:
+        reference = expected[tor["name"]]
+        assert (tor["available_paths"], tor["total_paths"]) == (reference["available_paths"], reference["total_paths"])
+        assert tor["constraint"] == reference["constraint"]
+        assert tor["below_constraint"] == reference["below_constraint"]
+
+    below = planner("fabric", "capacity", "demo-fb-cli-test", "--below-only")
+    assert next(line for line in below.stdout.splitlines() if "BELOW" in line).split()[0] == "p1-tor3"
+
+
+def test_bad_document_is_rejected_with_every_error(planner: Cli) -> None:
+    path = FIXTURE_DATA / "bad-fabric.json"
+    result = planner("fabric", "import", str(path))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"error: import of {path} rejected: ")
+    rows = [line.strip() for line in lines[1:]]
+    # links[6]: tiers 0 and 2; links[7]: unknown switch; links[8]: a port used twice.
+    for index in (6, 7, 8):
+        assert any(row.startswith(f"links[{index}]") for row in rows), (index, rows)
+    assert any("p0-fab9" in row for row in rows)
+    # Atomic: nothing was created.
+    assert planner.json("fabric", "list") == []
+
+
+def test_validate_accepts_a_good_document(planner: Cli) -> None:
+    result = planner("fabric", "validate", str(FIXTURE_DATA / "fat-tree-k4.json"))
+    assert result.exit_code == 0
+    assert "valid (20 switches, 32 links)" in result.stdout
+
+
+def test_validate_lists_every_problem_of_the_bad_document(planner: Cli) -> None:
+    result = planner("fabric", "validate", str(FIXTURE_DATA / "bad-fabric.json"))
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("error: ") and "3 problems" in lines[0]
+    assert [line.strip().split(":")[0] for line in lines[1:]] == ["links[6].b", "links[7].b", "links[8].a_port"]
+
+    as_json = planner("--output", "json", "fabric", "validate", str(FIXTURE_DATA / "bad-fabric.json"))
+    assert as_json.exit_code == 1
+    report = json.loads(as_json.stdout)
+    assert report["valid"] is False and [e["index"] for e in report["errors"]] == [6, 7, 8]
+
+
+def test_viewer_cannot_import(viewer: Cli) -> None:
+    result = viewer("fabric", "import", str(FIXTURE_DATA / "fat-tree-k4.json"))
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: permission denied: ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_viewer_can_read(
+    planner: Cli, live_server: Any, make_role_user: Callable[[str, str], Any], tmp_path: Path
+) -> None:
+    import_file(planner, FIXTURE_DATA / "leaf-spine-4x2.json")
+    make_role_user("cli-reader", "viewer")
+    reader = Cli(config_file=tmp_path / "reader.toml", env={"LIGHTPATH_CONFIG": str(tmp_path / "reader.toml")})
+    logged_in_as(reader, live_server.url, "cli-reader")
+    assert [row["name"] for row in reader.json("fabric", "list")] == ["leaf-spine-4x2"]
+    assert reader.json("fabric", "capacity", "leaf-spine-4x2")["summary"]["tors"] == 4
+
+
+def test_unknown_fabric(planner: Cli) -> None:
+    result = planner("fabric", "show", "no-such-fabric")
+    assert result.exit_code == 1
+    assert result.stderr == "error: fabric 'no-such-fabric' not found\n"
+
+
+def test_logout_then_commands_need_a_login(planner: Cli) -> None:
+    assert planner("logout").exit_code == 0
+    result = planner("fabric", "list")
+    assert result.exit_code == 1
+    assert "not logged in" in result.stderr
+
+
+@pytest.mark.integration
+def test_background_import_follows_the_job(planner: Cli, worker: Any) -> None:
+    result = planner(
+        "--output", "json", "fabric", "import", str(FIXTURE_DATA / "demo-fb.json"), "--background", "--interval", "0.2"
+    )
+    assert result.exit_code == 0, result.stderr
+    fabric = json.loads(result.stdout)
+    assert (fabric["name"], fabric["link_count"]) == ("demo-fb", 192)
+    assert "succeeded 100%" in result.stderr
+
+    jobs = planner.json("jobs", "list", "--kind", "fabric.import", "--fabric", "demo-fb")
+    assert [job["state"] for job in jobs] == ["succeeded"]
+    watched = planner("jobs", "watch", str(jobs[0]["id"]), "--output", "json")
+    assert watched.exit_code == 0 and json.loads(watched.stdout)["fabric"] == fabric["id"]

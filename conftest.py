@@ -1,0 +1,35 @@
+"""Fixtures shared by every test folder (backend, cli)."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def worker(django_db_setup, tmp_path_factory):
+    """A real Celery worker process on the test database and the test queue."""
+    from django.conf import settings
+    from django.db import connections
+
+    from lightpath_worker import app as celery_app
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    env = {**os.environ, "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"], "LIGHTPATH_QUEUE": queue}
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker", "worker",
+             "--queues", queue, "--concurrency", "1", "--loglevel", "INFO", "--hostname", f"test-{os.getpid()}@%h"],
+            env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not celery_app.control.ping(timeout=0.5, destination=[f"test-{os.getpid()}@{socket.gethostname()}"]):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()}")
+    yield process
+    process.terminate()
+    process.wait(timeout=30)
