@@ -87,7 +87,7 @@ test-e2e: bootstrap services e2e/node_modules/.package-lock.json
 lint: python frontend/node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy backend cli/lightpath_cli fixtures/lightpath_fixtures workers/lightpath_worker
+	@$(WITH_ENV) $(VENV)/bin/mypy backend cli/lightpath_cli fixtures/lightpath_fixtures workers/lightpath_worker
 	cd workers/engine && cargo fmt --all --check && cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cd frontend && npm run lint --silent && npm run typecheck --silent
 

@@ -28,7 +28,16 @@ SMALL_DOCUMENT = {
         {"name": "s1", "tier": 2, "plane": 1},
     ],
     "links": [
-        {"a": "t0", "a_port": "up0", "b": "f0", "b_port": "d0", "length_m": 10, "fiber": "MMF", "speed_gbps": 100, "transceiver_model": "100G-SR4"},
+        {
+            "a": "t0",
+            "a_port": "up0",
+            "b": "f0",
+            "b_port": "d0",
+            "length_m": 10,
+            "fiber": "MMF",
+            "speed_gbps": 100,
+            "transceiver_model": "100G-SR4",
+        },
         {"a": "t0", "a_port": "up1", "b": "f1", "b_port": "d0", "length_m": 12},
         {"a": "t1", "a_port": "up0", "b": "f0", "b_port": "d1"},
         {"a": "t1", "a_port": "up1", "b": "f1", "b_port": "d1"},
@@ -45,7 +54,14 @@ SMALL_DOCUMENT = {
         {"a": "f3", "a_port": "u1", "b": "s1", "b_port": "p3"},
     ],
     "transceiver_models": [
-        {"name": "100G-SR4", "speed_gbps": 100, "fiber": "MMF", "reach_m": 70, "rx_power_min_dbm": -10.3, "rx_power_max_dbm": 2.4}
+        {
+            "name": "100G-SR4",
+            "speed_gbps": 100,
+            "fiber": "MMF",
+            "reach_m": 70,
+            "rx_power_min_dbm": -10.3,
+            "rx_power_max_dbm": 2.4,
+        }
     ],
 }
 

@@ -1,3 +1,5 @@
+from typing import Any
+
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from .roles import ADMIN, user_roles
@@ -20,7 +22,7 @@ class RolePermission(BasePermission):
 
 
 def required_write_roles(view) -> frozenset[str]:
-    rules = getattr(view, "write_roles", frozenset())
+    rules: Any = getattr(view, "write_roles", frozenset())
     if isinstance(rules, dict):
         rules = rules.get(getattr(view, "action", None), rules.get("*", frozenset()))
     return frozenset(rules)

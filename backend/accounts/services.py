@@ -6,7 +6,7 @@ from django.db import transaction
 
 from .roles import ROLES
 
-DEMO_PASSWORD = "lightpath-demo"
+DEMO_PASSWORD = "lightpath-demo"  # noqa: S105  (demo mode only; create_demo_users refuses otherwise)
 
 
 @transaction.atomic

@@ -17,7 +17,9 @@ def snapshot(instance: models.Model) -> dict:
     return json.loads(json.dumps(model_to_dict(instance), cls=DjangoJSONEncoder))
 
 
-def record(user, action: str, instance: models.Model, *, before: dict | None = None, after: dict | None = None) -> AuditEvent:
+def record(
+    user, action: str, instance: models.Model, *, before: dict | None = None, after: dict | None = None
+) -> AuditEvent:
     if after is None and action != DELETE:
         after = snapshot(instance)
     return AuditEvent.objects.create(

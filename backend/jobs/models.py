@@ -22,7 +22,9 @@ class Job(models.Model):
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
     fabric = models.ForeignKey("fabric.Fabric", null=True, blank=True, on_delete=models.SET_NULL, related_name="jobs")
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)

@@ -94,7 +94,12 @@ def run(job_id: int) -> str:
     except JobFailed as exc:
         _finish(job, Job.State.FAILED, error=str(exc), result=exc.result, message="failed")
     except Exception as exc:  # a failed job records why; the worker stays up
-        _finish(job, Job.State.FAILED, error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}", message="failed")
+        _finish(
+            job,
+            Job.State.FAILED,
+            error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}",
+            message="failed",
+        )
     else:
         _finish(job, Job.State.SUCCEEDED, result=result, progress=1.0, message="done")
     return Job.objects.values_list("state", flat=True).get(pk=job_id)

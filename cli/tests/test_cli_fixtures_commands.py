@@ -7,7 +7,7 @@ import io
 import json
 from pathlib import Path
 
-from cli_testing import FIXTURE_DATA, Cli
+from cli_testing import Cli
 
 from lightpath_fixtures import LINK_CSV_COLUMNS
 

@@ -4,7 +4,7 @@ from ..models import AuditEvent
 
 
 class AuditEventSerializer(serializers.ModelSerializer):
-    user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    user: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:
         model = AuditEvent

@@ -14,7 +14,18 @@ class FabricSerializer(BriefModelSerializer):
 
     class Meta:
         model = Fabric
-        fields = ["id", "url", "name", "description", "tiers", "capacity_constraint", "switch_count", "link_count", "created", "updated"]
+        fields = [
+            "id",
+            "url",
+            "name",
+            "description",
+            "tiers",
+            "capacity_constraint",
+            "switch_count",
+            "link_count",
+            "created",
+            "updated",
+        ]
         brief_fields = ("id", "url", "name")
 
     def validate_tiers(self, tiers):
@@ -23,7 +34,9 @@ class FabricSerializer(BriefModelSerializer):
         if self.instance is not None:
             highest = self.instance.switches.order_by("-tier").values_list("tier", flat=True).first()
             if highest is not None and highest >= len(tiers):
-                raise serializers.ValidationError(f"switches exist on tier {highest}; the fabric needs at least {highest + 1} tiers")
+                raise serializers.ValidationError(
+                    f"switches exist on tier {highest}; the fabric needs at least {highest + 1} tiers"
+                )
         return tiers
 
 
@@ -51,7 +64,9 @@ class SwitchSerializer(BriefModelSerializer):
         fabric = attrs.get("fabric") or getattr(self.instance, "fabric", None)
         tier = attrs.get("tier", getattr(self.instance, "tier", None))
         if fabric is not None and tier is not None and tier >= len(fabric.tiers):
-            raise serializers.ValidationError({"tier": [f"must be below {len(fabric.tiers)} (the fabric's tier count)"]})
+            raise serializers.ValidationError(
+                {"tier": [f"must be below {len(fabric.tiers)} (the fabric's tier count)"]}
+            )
         return attrs
 
 
@@ -59,7 +74,7 @@ class LinkSerializer(BriefModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="link-detail")
     a_switch_name = serializers.CharField(source="a_switch.name", read_only=True)
     z_switch_name = serializers.CharField(source="z_switch.name", read_only=True)
-    admin_changed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    admin_changed_by: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:
         model = Link
@@ -100,9 +115,10 @@ class LinkSerializer(BriefModelSerializer):
                 attrs["a_port"], attrs["z_port"] = attrs["z_port"], attrs["a_port"]
             for side in ("a", "z"):
                 switch, port = attrs[f"{side}_switch"], attrs[f"{side}_port"]
-                if Link.objects.filter(a_switch=switch, a_port=port).exists() or Link.objects.filter(
-                    z_switch=switch, z_port=port
-                ).exists():
+                if (
+                    Link.objects.filter(a_switch=switch, a_port=port).exists()
+                    or Link.objects.filter(z_switch=switch, z_port=port).exists()
+                ):
                     errors[f"{side}_port"] = [f"port {switch.name}:{port} is already used by another link"]
         if errors:
             raise serializers.ValidationError(errors)

@@ -15,7 +15,13 @@ from jobs.api.serializers import JobSerializer
 from lightpath.api.viewsets import AuditedModelViewSet
 
 from .. import services
-from ..filtersets import FabricFilterSet, LinkFilterSet, SwitchFilterSet, TransceiverFilterSet, TransceiverModelFilterSet
+from ..filtersets import (
+    FabricFilterSet,
+    LinkFilterSet,
+    SwitchFilterSet,
+    TransceiverFilterSet,
+    TransceiverModelFilterSet,
+)
 from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from .serializers import (
     FabricSerializer,
@@ -90,8 +96,12 @@ class FabricViewSet(AuditedModelViewSet):
         responses={
             200: inline_serializer(
                 "ImportDryRun",
-                {"valid": serializers.BooleanField(), "switches": serializers.IntegerField(),
-                 "links": serializers.IntegerField(), "transceiver_models_created": serializers.ListField(child=serializers.CharField())},
+                {
+                    "valid": serializers.BooleanField(),
+                    "switches": serializers.IntegerField(),
+                    "links": serializers.IntegerField(),
+                    "transceiver_models_created": serializers.ListField(child=serializers.CharField()),
+                },
             ),
             201: FabricSerializer,
             202: JobSerializer,
@@ -112,7 +122,9 @@ class FabricViewSet(AuditedModelViewSet):
             if _flag(request, "background"):
                 services.validate_document(document)  # fail fast; the job validates again
                 job = jobs.submit("fabric.import", user=request.user, params={"document": document})
-                return Response(JobSerializer(job, context=self.get_serializer_context()).data, status=status.HTTP_202_ACCEPTED)
+                return Response(
+                    JobSerializer(job, context=self.get_serializer_context()).data, status=status.HTTP_202_ACCEPTED
+                )
             fabric = services.import_document(document, user=request.user)
         except services.InterchangeError as exc:
             return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
@@ -123,7 +135,12 @@ class SwitchViewSet(AuditedModelViewSet):
     queryset = Switch.objects.select_related("fabric")
     serializer_class = SwitchSerializer
     filterset_class = SwitchFilterSet
-    write_roles = {"create": TOPOLOGY_WRITERS, "update": TOPOLOGY_WRITERS, "partial_update": TOPOLOGY_WRITERS, "destroy": {ADMIN}}
+    write_roles = {
+        "create": TOPOLOGY_WRITERS,
+        "update": TOPOLOGY_WRITERS,
+        "partial_update": TOPOLOGY_WRITERS,
+        "destroy": {ADMIN},
+    }
 
 
 class LinkViewSet(AuditedModelViewSet):
@@ -150,4 +167,9 @@ class TransceiverViewSet(AuditedModelViewSet):
     queryset = Transceiver.objects.select_related("model")
     serializer_class = TransceiverSerializer
     filterset_class = TransceiverFilterSet
-    write_roles = {"create": {TECHNICIAN, OPERATOR}, "update": {TECHNICIAN, OPERATOR}, "partial_update": {TECHNICIAN, OPERATOR}, "destroy": {ADMIN}}
+    write_roles = {
+        "create": {TECHNICIAN, OPERATOR},
+        "update": {TECHNICIAN, OPERATOR},
+        "partial_update": {TECHNICIAN, OPERATOR},
+        "destroy": {ADMIN},
+    }

@@ -1,6 +1,7 @@
 """Per-ToR capacity: up-paths to the top tier over usable links, against the design count."""
 
 import math
+from typing import Any
 
 import lightpath_engine
 
@@ -28,7 +29,7 @@ def fabric_capacity(fabric: Fabric) -> dict:
         usable.append(admin_state == Link.AdminState.ENABLED and oper_state == Link.OperState.UP)
 
     graph = lightpath_engine.FabricGraph(len(fabric.tiers), [row[2] for row in switches], lower, upper)
-    tors = []
+    tors: list[dict[str, Any]] = []
     for index, available, total in graph.tor_capacity(usable):
         switch_id, name, _tier, pod, override = switches[index]
         constraint = override if override is not None else fabric.capacity_constraint

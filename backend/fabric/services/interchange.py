@@ -6,6 +6,7 @@ then writes with bulk inserts in one transaction, so an error or a cancellation 
 database as it was.
 """
 
+import contextlib
 import csv
 import io
 import math
@@ -22,7 +23,17 @@ from .topology import check_link_ends
 
 FORMAT = "lightpath-fabric/1"
 LINK_CSV_COLUMNS = ["a", "a_port", "b", "b_port", "length_m", "speed_gbps", "fiber", "transceiver_model"]
-FABRIC_KEYS = {"format", "name", "description", "tiers", "capacity_constraint", "switches", "links", "links_csv", "transceiver_models"}
+FABRIC_KEYS = {
+    "format",
+    "name",
+    "description",
+    "tiers",
+    "capacity_constraint",
+    "switches",
+    "links",
+    "links_csv",
+    "transceiver_models",
+}
 SWITCH_KEYS = {"name", "tier", "pod", "plane", "rack", "vendor", "model", "capacity_constraint"}
 LINK_KEYS = {*LINK_CSV_COLUMNS, "admin_state", "oper_state"}
 MODEL_KEYS = {
@@ -100,10 +111,8 @@ class _Checker:
                 self.error(section, index, key, "is required")
             return None
         if isinstance(value, str):
-            try:
+            with contextlib.suppress(ValueError):  # a non-numeric string is reported just below
                 value = float(value)
-            except ValueError:
-                pass
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             self.error(section, index, key, "must be a number")
             return None
@@ -143,7 +152,9 @@ def parse_links_csv(text: str) -> list[dict]:
 def validate_document(doc: Any) -> ValidatedDocument:
     check = _Checker()
     if not isinstance(doc, dict):
-        raise InterchangeError([{"section": "fabric", "index": None, "field": None, "message": "the document must be a JSON object"}])
+        raise InterchangeError(
+            [{"section": "fabric", "index": None, "field": None, "message": "the document must be a JSON object"}]
+        )
     check.unknown_keys(doc, FABRIC_KEYS, "fabric", None)
     fmt = doc.get("format", FORMAT)
     if fmt != FORMAT:
@@ -153,8 +164,14 @@ def validate_document(doc: Any) -> ValidatedDocument:
     if name and Fabric.objects.filter(name=name).exists():
         check.error("fabric", None, "name", f"a fabric named '{name}' already exists")
     tiers = doc.get("tiers")
-    if not isinstance(tiers, list) or len(tiers) < 2 or not all(isinstance(t, str) and t and len(t) <= 32 for t in tiers):
-        check.error("fabric", None, "tiers", "must be a list of at least two tier names (bottom-up, at most 32 characters each)")
+    if (
+        not isinstance(tiers, list)
+        or len(tiers) < 2
+        or not all(isinstance(t, str) and t and len(t) <= 32 for t in tiers)
+    ):
+        check.error(
+            "fabric", None, "tiers", "must be a list of at least two tier names (bottom-up, at most 32 characters each)"
+        )
         tiers = []
     elif len(set(tiers)) != len(tiers):
         check.error("fabric", None, "tiers", "tier names must be unique")
@@ -217,7 +234,9 @@ def validate_document(doc: Any) -> ValidatedDocument:
             "rack": check.string(row, "rack", "switches", index),
             "vendor": check.string(row, "vendor", "switches", index),
             "model": check.string(row, "model", "switches", index),
-            "capacity_constraint": check.number(row, "capacity_constraint", "switches", index, minimum=0.0, maximum=1.0),
+            "capacity_constraint": check.number(
+                row, "capacity_constraint", "switches", index, minimum=0.0, maximum=1.0
+            ),
         }
         if switch_name:
             tier_of[switch_name] = tier
@@ -229,7 +248,8 @@ def validate_document(doc: Any) -> ValidatedDocument:
             check.error("fabric", None, "links_csv", "must be CSV text")
         else:
             link_rows = link_rows + parse_links_csv(doc["links_csv"])
-    links, used_ports = [], {}
+    links: list[dict] = []
+    used_ports: dict[tuple[str, str], int] = {}
     for index, row in enumerate(link_rows):
         if not isinstance(row, dict):
             check.error("links", index, None, "must be an object")
@@ -244,18 +264,22 @@ def validate_document(doc: Any) -> ValidatedDocument:
             elif switch_name and port:
                 previous = used_ports.setdefault((switch_name, port), index)
                 if previous != index:
-                    check.error("links", index, port_key, f"port {switch_name}:{port} is already used by link {previous}")
+                    check.error(
+                        "links", index, port_key, f"port {switch_name}:{port} is already used by link {previous}"
+                    )
             ends.append((switch_name, port))
-        model_name = row.get("transceiver_model") or None
-        if model_name is not None and model_name not in model_names:
-            check.error("links", index, "transceiver_model", f"unknown transceiver model '{model_name}'")
+        link_model = row.get("transceiver_model") or None
+        if link_model is not None and link_model not in model_names:
+            check.error("links", index, "transceiver_model", f"unknown transceiver model '{link_model}'")
         link = {
             "length_m": check.number(row, "length_m", "links", index, minimum=0.0),
             "speed_gbps": check.integer(row, "speed_gbps", "links", index, minimum=1),
             "fiber": check.choice(row, "fiber", "links", index, Fiber.values),
-            "admin_state": check.choice(row, "admin_state", "links", index, Link.AdminState.values, Link.AdminState.ENABLED),
+            "admin_state": check.choice(
+                row, "admin_state", "links", index, Link.AdminState.values, Link.AdminState.ENABLED
+            ),
             "oper_state": check.choice(row, "oper_state", "links", index, Link.OperState.values, Link.OperState.UP),
-            "transceiver_model": model_name,
+            "transceiver_model": link_model,
         }
         (a_name, a_port), (b_name, b_port) = ends
         a_tier, b_tier = tier_of.get(a_name), tier_of.get(b_name)
@@ -271,7 +295,9 @@ def validate_document(doc: Any) -> ValidatedDocument:
 
     if check.errors:
         raise InterchangeError(check.errors)
-    return ValidatedDocument(fabric=fabric, switches=switches, links=links, new_models=new_models, model_names=model_names)
+    return ValidatedDocument(
+        fabric=fabric, switches=switches, links=links, new_models=new_models, model_names=model_names
+    )
 
 
 def import_document(doc: Any, user=None, progress: Progress | None = None) -> Fabric:
@@ -327,19 +353,23 @@ def import_document(doc: Any, user=None, progress: Progress | None = None) -> Fa
                 },
             )
     except IntegrityError as exc:  # e.g. a fabric of the same name committed meanwhile
-        raise InterchangeError([{"section": "fabric", "index": None, "field": None, "message": f"conflicts with existing data: {exc}"}]) from exc
+        raise InterchangeError(
+            [{"section": "fabric", "index": None, "field": None, "message": f"conflicts with existing data: {exc}"}]
+        ) from exc
     report(1.0, f"imported fabric '{fabric.name}'")
     return fabric
 
 
 def export_document(fabric: Fabric) -> dict:
-    switch_names = {}
+    switch_names: dict[int, str] = {}
     switches = []
-    for row in Switch.objects.filter(fabric=fabric).order_by("tier", "pod", "plane", "name").values(
-        "id", "name", "tier", "pod", "plane", "rack", "vendor", "model", "capacity_constraint"
+    for row in (
+        Switch.objects.filter(fabric=fabric)
+        .order_by("tier", "pod", "plane", "name")
+        .values("id", "name", "tier", "pod", "plane", "rack", "vendor", "model", "capacity_constraint")
     ):
-        switch_names[row.pop("id")] = row["name"]
-        switches.append(row)
+        switch_names[row["id"]] = row["name"]
+        switches.append({key: value for key, value in row.items() if key != "id"})
     model_of_link = dict(
         Transceiver.objects.filter(link__fabric=fabric, side=Transceiver.Side.A).values_list("link_id", "model__name")
     )
@@ -356,8 +386,19 @@ def export_document(fabric: Fabric) -> dict:
             "admin_state": row["admin_state"],
             "oper_state": row["oper_state"],
         }
-        for row in Link.objects.filter(fabric=fabric).order_by("id").values(
-            "id", "a_switch_id", "a_port", "z_switch_id", "z_port", "length_m", "speed_gbps", "fiber", "admin_state", "oper_state"
+        for row in Link.objects.filter(fabric=fabric)
+        .order_by("id")
+        .values(
+            "id",
+            "a_switch_id",
+            "a_port",
+            "z_switch_id",
+            "z_port",
+            "length_m",
+            "speed_gbps",
+            "fiber",
+            "admin_state",
+            "oper_state",
         )
     ]
     used_models = set(model_of_link.values())

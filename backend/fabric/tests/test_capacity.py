@@ -27,7 +27,11 @@ def test_disabled_and_down_links_reduce_capacity(client_for, small_fabric):
     Switch.objects.filter(name="t1").update(capacity_constraint=0.5)
     body = client_for("viewer").get(f"/api/fabrics/{small_fabric.pk}/capacity/").json()
     by_name = {t["name"]: t for t in body["tors"]}
-    assert (by_name["t0"]["available_paths"], by_name["t0"]["fraction"], by_name["t0"]["below_constraint"]) == (3, 0.75, False)
+    assert (by_name["t0"]["available_paths"], by_name["t0"]["fraction"], by_name["t0"]["below_constraint"]) == (
+        3,
+        0.75,
+        False,
+    )
     assert by_name["t0"]["headroom_paths"] == 0
     assert (by_name["t1"]["constraint"], by_name["t1"]["headroom_paths"]) == (0.5, 1)
     assert (by_name["t2"]["available_paths"], by_name["t2"]["below_constraint"]) == (2, True)

@@ -21,12 +21,16 @@ class TestFabricAPI(APIViewTestBase):
         assert (body["switch_count"], body["link_count"]) == (9, 14)
 
     def test_constraint_must_be_a_fraction(self, client_for):
-        response = client_for("planner").post(self.endpoint, {"name": "x", "tiers": ["a", "b"], "capacity_constraint": 1.5}, format="json")
+        response = client_for("planner").post(
+            self.endpoint, {"name": "x", "tiers": ["a", "b"], "capacity_constraint": 1.5}, format="json"
+        )
         assert response.status_code == 400
         assert "capacity_constraint" in response.json()
 
     def test_tiers_cannot_shrink_below_existing_switches(self, client_for, small_fabric):
-        response = client_for("planner").patch(f"/api/fabrics/{small_fabric.pk}/", {"tiers": ["tor", "fabric"]}, format="json")
+        response = client_for("planner").patch(
+            f"/api/fabrics/{small_fabric.pk}/", {"tiers": ["tor", "fabric"]}, format="json"
+        )
         assert response.status_code == 400
         assert "tier 2" in str(response.json()["tiers"])
 
@@ -47,7 +51,9 @@ class TestSwitchAPI(APIViewTestBase):
         return [{"fabric": self.fabric.pk, "name": f"tor-{i}", "tier": 0, "pod": 1} for i in range(3)]
 
     def test_tier_must_exist_in_fabric(self, client_for):
-        response = client_for("planner").post(self.endpoint, {"fabric": self.fabric.pk, "name": "x", "tier": 3}, format="json")
+        response = client_for("planner").post(
+            self.endpoint, {"fabric": self.fabric.pk, "name": "x", "tier": 3}, format="json"
+        )
         assert response.status_code == 400
         assert "tier" in response.json()
 
@@ -58,7 +64,9 @@ class TestSwitchAPI(APIViewTestBase):
         client = client_for("viewer")
 
         def names(**params):
-            return sorted(s["name"] for s in client.get(self.endpoint, {"fabric": self.fabric.pk, **params}).json()["results"])
+            return sorted(
+                s["name"] for s in client.get(self.endpoint, {"fabric": self.fabric.pk, **params}).json()["results"]
+            )
 
         assert names(name__ic="ALP") == ["alpha"]
         assert names(tier__gte=1) == ["beta", "gamma"]
@@ -84,30 +92,64 @@ class TestLinkAPI(APIViewTestBase):
 
     def create_data(self):
         return [
-            {"fabric": self.fabric.pk, "a_switch": self.tor.pk, "a_port": f"p{i}", "z_switch": self.agg.pk, "z_port": f"p{i}", "length_m": 5.0}
+            {
+                "fabric": self.fabric.pk,
+                "a_switch": self.tor.pk,
+                "a_port": f"p{i}",
+                "z_switch": self.agg.pk,
+                "z_port": f"p{i}",
+                "length_m": 5.0,
+            }
             for i in range(3)
         ]
 
     def test_admin_state_change_records_who_and_when(self, client_for):
         link = self.make_objects(1)[0]
-        body = client_for("operator").patch(f"{self.endpoint}{link.pk}/", {"admin_state": "disabled"}, format="json").json()
+        body = (
+            client_for("operator")
+            .patch(f"{self.endpoint}{link.pk}/", {"admin_state": "disabled"}, format="json")
+            .json()
+        )
         assert body["admin_changed_by"].startswith("operator")
         assert body["admin_changed_at"] is not None
 
     def test_links_only_join_adjacent_tiers(self, client_for):
-        data = {"fabric": self.fabric.pk, "a_switch": self.tor.pk, "a_port": "x", "z_switch": self.spine.pk, "z_port": "x"}
+        data = {
+            "fabric": self.fabric.pk,
+            "a_switch": self.tor.pk,
+            "a_port": "x",
+            "z_switch": self.spine.pk,
+            "z_port": "x",
+        }
         response = client_for("planner").post(self.endpoint, data, format="json")
         assert response.status_code == 400
         assert "adjacent tiers" in str(response.json())
 
     def test_side_a_is_the_lower_tier(self, client_for):
-        data = {"fabric": self.fabric.pk, "a_switch": self.spine.pk, "a_port": "s1", "z_switch": self.agg.pk, "z_port": "u1"}
+        data = {
+            "fabric": self.fabric.pk,
+            "a_switch": self.spine.pk,
+            "a_port": "s1",
+            "z_switch": self.agg.pk,
+            "z_port": "u1",
+        }
         body = client_for("planner").post(self.endpoint, data, format="json").json()
-        assert (body["a_switch_name"], body["a_port"], body["z_switch_name"], body["z_port"]) == ("agg", "u1", "spine", "s1")
+        assert (body["a_switch_name"], body["a_port"], body["z_switch_name"], body["z_port"]) == (
+            "agg",
+            "u1",
+            "spine",
+            "s1",
+        )
 
     def test_a_port_carries_one_link(self, client_for):
         client = client_for("planner")
-        data = {"fabric": self.fabric.pk, "a_switch": self.tor.pk, "a_port": "p", "z_switch": self.agg.pk, "z_port": "q"}
+        data = {
+            "fabric": self.fabric.pk,
+            "a_switch": self.tor.pk,
+            "a_port": "p",
+            "z_switch": self.agg.pk,
+            "z_port": "q",
+        }
         assert client.post(self.endpoint, data, format="json").status_code == 201
         # the aggregation port "p" is free as a Z end, but "q" is taken
         again = {**data, "a_port": "other", "z_port": "q"}

@@ -9,7 +9,7 @@ from ..registry import KINDS
 
 class JobSerializer(BriefModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="job-detail")
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
     kind = serializers.ChoiceField(choices=[])
     fabric = serializers.PrimaryKeyRelatedField(queryset=Fabric.objects.all(), required=False, allow_null=True)
 

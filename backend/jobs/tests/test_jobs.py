@@ -4,7 +4,6 @@ import pytest
 
 from fabric.models import Fabric
 from jobs import services
-from jobs.models import Job
 
 DBS = ["default", "progress"]
 
@@ -28,9 +27,15 @@ def test_submission_errors(client_for, small_fabric):
     assert client.post("/api/jobs/", {"kind": "nope"}, format="json").status_code == 400
     missing = client.post("/api/jobs/", {"kind": "fabric.capacity_report"}, format="json")
     assert missing.status_code == 400 and "fabric" in missing.json()
-    assert client.post("/api/jobs/", {"kind": "fabric.capacity_report", "fabric": 999999}, format="json").status_code == 400
+    assert (
+        client.post("/api/jobs/", {"kind": "fabric.capacity_report", "fabric": 999999}, format="json").status_code
+        == 400
+    )
     # a viewer may not start an import job
-    assert client_for("viewer").post("/api/jobs/", {"kind": "fabric.import", "params": {}}, format="json").status_code == 403
+    assert (
+        client_for("viewer").post("/api/jobs/", {"kind": "fabric.import", "params": {}}, format="json").status_code
+        == 403
+    )
 
 
 @pytest.mark.django_db

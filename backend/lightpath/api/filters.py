@@ -66,7 +66,9 @@ class LightpathFilterSet(django_filters.FilterSet):
             filters[f"{name}__n"] = _exact_filter(field, name, exclude=True)
             if isinstance(field, (models.IntegerField, models.FloatField, models.DateTimeField)):
                 filter_class = (
-                    django_filters.IsoDateTimeFilter if isinstance(field, models.DateTimeField) else django_filters.NumberFilter
+                    django_filters.IsoDateTimeFilter
+                    if isinstance(field, models.DateTimeField)
+                    else django_filters.NumberFilter
                 )
                 for lookup in RANGE_LOOKUPS:
                     filters[f"{name}__{lookup}"] = filter_class(field_name=name, lookup_expr=lookup)

@@ -1,16 +1,15 @@
 from django.db import transaction
-from rest_framework import viewsets
+from rest_framework import generics, viewsets
 
 from audit import services as audit
 
 
-class BriefModeMixin:
+class BriefModeMixin(generics.GenericAPIView):
     """`?brief=1` switches the serializer to its Meta.brief_fields (NetBox's brief mode)."""
 
     def get_serializer_context(self):
-        context = super().get_serializer_context()
-        context["brief"] = self.request.query_params.get("brief", "").lower() in {"1", "true", "yes"}
-        return context
+        brief = self.request.query_params.get("brief", "").lower() in {"1", "true", "yes"}
+        return {**super().get_serializer_context(), "brief": brief}
 
 
 class AuditedModelViewSet(BriefModeMixin, viewsets.ModelViewSet):

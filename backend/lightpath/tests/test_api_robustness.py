@@ -13,7 +13,9 @@ def test_malformed_json_is_a_400(client_for):
 
 
 def test_wrong_types_list_every_field(client_for):
-    response = client_for("planner").post("/api/fabrics/", {"name": 5.5, "tiers": "tor", "capacity_constraint": "x"}, format="json")
+    response = client_for("planner").post(
+        "/api/fabrics/", {"name": 5.5, "tiers": "tor", "capacity_constraint": "x"}, format="json"
+    )
     assert response.status_code == 400
     assert {"tiers", "capacity_constraint"} <= set(response.json())
 
@@ -27,7 +29,9 @@ def test_unknown_foreign_keys_are_400(client_for):
 
 
 def test_unsupported_media_type(client_for):
-    response = client_for("planner").generic("POST", "/api/fabrics/", "name=x", content_type="application/x-www-form-urlencoded")
+    response = client_for("planner").generic(
+        "POST", "/api/fabrics/", "name=x", content_type="application/x-www-form-urlencoded"
+    )
     assert response.status_code == 415
 
 
@@ -49,7 +53,9 @@ def test_schema_and_swagger_ui_work_offline(client_for):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
     paths = schema.json()["paths"]
-    assert {"/api/fabrics/", "/api/fabrics/import/", "/api/fabrics/{id}/capacity/", "/api/jobs/{id}/cancel/"} <= set(paths)
+    assert {"/api/fabrics/", "/api/fabrics/import/", "/api/fabrics/{id}/capacity/", "/api/jobs/{id}/cancel/"} <= set(
+        paths
+    )
     docs = client.get("/api/docs/")
     assert docs.status_code == 200
     assert b"/static/drf_spectacular_sidecar/" in docs.content  # served locally, no CDN

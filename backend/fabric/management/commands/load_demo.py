@@ -27,4 +27,4 @@ class Command(BaseCommand):
                 raise CommandError(f"demo fabric is invalid: {exc.errors}") from exc
             jobs.submit("fabric.capacity_report", fabric=fabric)
             self.stdout.write(f"loaded fabric '{fabric.name}'")
-        self.stdout.write("demo users (password '%s'): %s" % (DEMO_PASSWORD, ", ".join(users)))
+        self.stdout.write(f"demo users (password '{DEMO_PASSWORD}'): {', '.join(users)}")
