@@ -25,6 +25,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include(router.urls)),
     path("admin/", admin.site.urls),
-    # Everything else is a route of the single-page app.
-    re_path(r"^(?!api/|admin/|static/)(?P<path>.*)$", spa_index, name="spa"),
+    # Everything else is a route of the single-page app; a missing bundle under assets/ stays a 404.
+    re_path(r"^(?!api/|admin/|static/|assets/)(?P<path>.*)$", spa_index, name="spa"),
 ]

@@ -64,3 +64,13 @@ def test_schema_and_swagger_ui_work_offline(client_for):
 def test_unknown_api_path_is_json_404_not_the_app(client_for):
     response = client_for("viewer").get("/api/nothing-here/")
     assert response.status_code == 404
+
+
+def test_client_routes_get_the_app_and_missing_assets_stay_404(client, settings, tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html><div id=root></div>")
+    settings.FRONTEND_DIST = tmp_path
+    for route in ("/", "/fabrics/3", "/jobs"):
+        response = client.get(route)
+        assert response.status_code == 200
+        assert b"id=root" in b"".join(response.streaming_content)
+    assert client.get("/assets/index-missing.js").status_code == 404

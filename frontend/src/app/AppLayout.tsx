@@ -1,0 +1,65 @@
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import type { CurrentUser } from '@/features/auth/api/types';
+import { useLogout } from '@/features/auth/api/useLogout';
+
+const NAV_ITEMS = [
+  { to: '/fabrics', label: 'Fabrics' },
+  { to: '/links', label: 'Links' },
+  { to: '/tickets', label: 'Tickets' },
+  { to: '/planning', label: 'Planning' },
+  { to: '/circuits', label: 'Circuits' },
+  { to: '/jobs', label: 'Jobs' },
+] as const;
+
+export function AppLayout({ user, children }: { user: CurrentUser; children: ReactNode }) {
+  const logout = useLogout();
+  const roles = user.roles.length > 0 ? user.roles : user.is_admin ? ['admin'] : [];
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">Lightpath</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV_ITEMS.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to}>{item.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="user" data-testid="current-user">
+          <span className="user-name">{user.username}</span>
+          <span className="user-roles" aria-label="Roles">
+            {roles.length > 0 ? (
+              roles.map((role) => (
+                <span key={role} className="role">
+                  {role}
+                </span>
+              ))
+            ) : (
+              <span className="role">no role</span>
+            )}
+          </span>
+          <button type="button" onClick={() => logout.mutate()} disabled={logout.isPending}>
+            {logout.isPending ? 'Logging out…' : 'Logout'}
+          </button>
+        </div>
+      </header>
+      {logout.error ? (
+        <div className="content">
+          <ErrorList error={logout.error} title="Could not log out." />
+        </div>
+      ) : null}
+      <main id="main" className="content">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+
+import { LoginPage } from '@/features/auth/routes/LoginPage';
+import { FabricDetailPage } from '@/features/fabrics/routes/FabricDetailPage';
+import { FabricsPage } from '@/features/fabrics/routes/FabricsPage';
+import { JobsPage } from '@/features/jobs/routes/JobsPage';
+import { LinksPage } from '@/features/links/routes/LinksPage';
+import { CircuitsPage } from '@/features/planned/routes/CircuitsPage';
+import { PlanningPage } from '@/features/planned/routes/PlanningPage';
+import { TicketsPage } from '@/features/planned/routes/TicketsPage';
+
+import { NotFoundPage } from './NotFoundPage';
+import { RequireAuth } from './RequireAuth';
+
+export const router = createBrowserRouter([
+  { path: '/login', element: <LoginPage /> },
+  {
+    element: <RequireAuth />,
+    children: [
+      { index: true, element: <Navigate to="/fabrics" replace /> },
+      { path: 'fabrics', element: <FabricsPage /> },
+      { path: 'fabrics/:fabricId', element: <FabricDetailPage /> },
+      { path: 'links', element: <LinksPage /> },
+      { path: 'tickets', element: <TicketsPage /> },
+      { path: 'planning', element: <PlanningPage /> },
+      { path: 'circuits', element: <CircuitsPage /> },
+      { path: 'jobs', element: <JobsPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);

@@ -1,0 +1,65 @@
+export interface Fabric {
+  id: number;
+  url: string;
+  name: string;
+  description: string;
+  /** Tier names bottom-up: index 0 is the ToR tier. */
+  tiers: string[];
+  capacity_constraint: number;
+  switch_count: number;
+  link_count: number;
+  created: string;
+  updated: string;
+}
+
+export interface FabricBrief {
+  id: number;
+  url: string;
+  name: string;
+}
+
+export interface TopologySwitch {
+  id: number;
+  name: string;
+  tier: number;
+  pod: number | null;
+  plane: number | null;
+}
+
+export type AdminState = 'enabled' | 'disabled';
+export type OperState = 'up' | 'down';
+
+export interface TopologyLink {
+  id: number;
+  /** Switch ids; `a` is the lower tier. */
+  a: number;
+  z: number;
+  admin_state: AdminState;
+  oper_state: OperState;
+}
+
+export interface FabricTopology {
+  fabric: number;
+  tiers: string[];
+  switches: TopologySwitch[];
+  links: TopologyLink[];
+}
+
+export interface TorCapacity {
+  switch: number;
+  name: string;
+  pod: number | null;
+  available_paths: number;
+  total_paths: number;
+  /** Fraction of ToR-to-top paths available, 0..1. */
+  fraction: number;
+  constraint: number;
+  below_constraint: boolean;
+}
+
+export interface FabricCapacity {
+  fabric: number;
+  capacity_constraint: number;
+  summary: { tors: number; below_constraint: number; min_fraction: number | null };
+  tors: TorCapacity[];
+}

@@ -1,0 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { apiClient } from '@/lib/api-client';
+
+import type { Fabric } from './types';
+
+export function useFabric(fabricId: number) {
+  return useQuery({
+    queryKey: ['fabrics', 'detail', fabricId],
+    queryFn: ({ signal }) => apiClient.get<Fabric>(`/api/fabrics/${fabricId}/`, undefined, { signal }),
+  });
+}

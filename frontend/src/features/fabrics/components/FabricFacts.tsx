@@ -1,0 +1,36 @@
+import type { Fabric } from '../api/types';
+
+function formatDate(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+}
+
+export function FabricFacts({ fabric }: { fabric: Fabric }) {
+  return (
+    <>
+      {fabric.description ? <p className="lede">{fabric.description}</p> : null}
+      <dl className="facts" data-testid="fabric-facts">
+        <div>
+          <dt>Tiers (bottom up)</dt>
+          <dd>{fabric.tiers.join(' → ')}</dd>
+        </div>
+        <div>
+          <dt>Switches</dt>
+          <dd>{fabric.switch_count.toLocaleString('en-US')}</dd>
+        </div>
+        <div>
+          <dt>Links</dt>
+          <dd>{fabric.link_count.toLocaleString('en-US')}</dd>
+        </div>
+        <div>
+          <dt>Capacity constraint</dt>
+          <dd>{fabric.capacity_constraint.toFixed(2)} of paths</dd>
+        </div>
+        <div>
+          <dt>Updated</dt>
+          <dd>{formatDate(fabric.updated)}</dd>
+        </div>
+      </dl>
+    </>
+  );
+}

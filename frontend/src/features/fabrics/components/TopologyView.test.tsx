@@ -1,0 +1,32 @@
+/** @vitest-environment jsdom */
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+
+import { buildClos } from './testFabric';
+import { TopologyView } from './TopologyView';
+
+describe('TopologyView', () => {
+  it('draws every link as an SVG line coloured by state, with a legend', () => {
+    const topology = buildClos({ pods: 2, torsPerPod: 3, fabricsPerPod: 2, spinesPerPlane: 2 });
+    topology.links[0] = { ...topology.links[0]!, oper_state: 'down' };
+    topology.links[1] = { ...topology.links[1]!, admin_state: 'disabled' };
+    render(
+      <MemoryRouter>
+        <TopologyView topology={topology} fabricId={1} fabricName="demo-fb" />
+      </MemoryRouter>,
+    );
+
+    const root = screen.getByTestId('topology');
+    const drawing = screen.getByTestId('topology-svg');
+    expect(root).toHaveAttribute('data-renderer', 'svg');
+    expect(drawing.querySelectorAll('line.topology-link')).toHaveLength(topology.links.length);
+    expect(drawing.querySelectorAll('line.topology-link[data-state="down"]')).toHaveLength(1);
+    expect(drawing.querySelectorAll('line.topology-link[data-state="disabled"]')).toHaveLength(1);
+    expect(drawing.querySelectorAll('circle.topology-node')).toHaveLength(topology.switches.length);
+    expect(screen.getByRole('img', { name: /^Topology of demo-fb: 3 tiers/ })).toBeInTheDocument();
+    expect(screen.getByTestId('legend-down')).toHaveTextContent('Enabled, down (1)');
+    expect(screen.getByText('pod 1')).toBeInTheDocument();
+    expect(screen.getByText('plane 0')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,70 @@
+import type { FabricTopology, TopologyLink } from '../api/types';
+import { countLinkStates, linksByState, linkState, type LinkState } from './linkState';
+import { groupLabel, type PlacedSwitch, type TierLayout } from './tierLayout';
+
+export interface LinkSegment {
+  id: number;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/** Link end points in px, bucketed by state; links to unknown switches are dropped. */
+export function linkSegments(layout: TierLayout, links: readonly TopologyLink[]): Record<LinkState, LinkSegment[]> {
+  const buckets = linksByState(links);
+  const toSegments = (bucket: TopologyLink[]) => {
+    const segments: LinkSegment[] = [];
+    for (const link of bucket) {
+      const a = layout.positions.get(link.a);
+      const z = layout.positions.get(link.z);
+      if (!a || !z) continue;
+      segments.push({ id: link.id, x1: a.x, y1: a.y, x2: z.x, y2: z.y });
+    }
+    return segments;
+  };
+  return { up: toSegments(buckets.up), disabled: toSegments(buckets.disabled), down: toSegments(buckets.down) };
+}
+
+/** Links touching each switch, for hover highlighting. */
+export function linksBySwitch(links: readonly TopologyLink[]): Map<number, TopologyLink[]> {
+  const adjacency = new Map<number, TopologyLink[]>();
+  const add = (switchId: number, link: TopologyLink) => {
+    const list = adjacency.get(switchId);
+    if (list) list.push(link);
+    else adjacency.set(switchId, [link]);
+  };
+  for (const link of links) {
+    add(link.a, link);
+    add(link.z, link);
+  }
+  return adjacency;
+}
+
+function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** The accessible name of the drawing: what a sighted user takes in at a glance. */
+export function topologySummary(fabricName: string, topology: FabricTopology): string {
+  const counts = countLinkStates(topology.links);
+  return (
+    `Topology of ${fabricName}: ${plural(topology.tiers.length, 'tier')} ` +
+    `(${topology.tiers.join(', ')}), ${plural(topology.switches.length, 'switch', 'switches')}, ` +
+    `${plural(topology.links.length, 'link')}: ${counts.up.toLocaleString('en-US')} enabled and up, ` +
+    `${counts.disabled.toLocaleString('en-US')} admin-disabled, ${counts.down.toLocaleString('en-US')} enabled but down.`
+  );
+}
+
+/** One line about a switch under the pointer: where it sits and how its links are doing. */
+export function describeSwitch(sw: PlacedSwitch, tierName: string, links: readonly TopologyLink[]): string {
+  const counts: Record<LinkState, number> = { up: 0, disabled: 0, down: 0 };
+  for (const link of links) counts[linkState(link)] += 1;
+  const where = [tierName];
+  if (sw.pod !== null) where.push(groupLabel({ kind: 'pod', value: sw.pod }));
+  if (sw.plane !== null) where.push(groupLabel({ kind: 'plane', value: sw.plane }));
+  const states = [`${counts.up} up`];
+  if (counts.disabled) states.push(`${counts.disabled} disabled`);
+  if (counts.down) states.push(`${counts.down} down`);
+  return `${sw.name} (${where.join(', ')}): ${plural(links.length, 'link')}, ${states.join(', ')}`;
+}

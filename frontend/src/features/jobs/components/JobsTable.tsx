@@ -1,0 +1,88 @@
+import { ProgressBar } from '@/components/ProgressBar';
+
+import type { Job } from '../api/types';
+import { displayedProgress, isActive, progressTone } from '../jobState';
+
+interface JobsTableProps {
+  jobs: Job[];
+  fabricNames: Map<number, string>;
+  canCancel: boolean;
+  cancellingJobId: number | null;
+  onCancel: (jobId: number) => void;
+}
+
+function formatTime(value: string | null): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+}
+
+export function JobsTable({ jobs, fabricNames, canCancel, cancellingJobId, onCancel }: JobsTableProps) {
+  return (
+    <table className="data-table" data-testid="jobs-table">
+      <caption className="visually-hidden">Jobs</caption>
+      <thead>
+        <tr>
+          <th scope="col">Job</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Fabric</th>
+          <th scope="col">State</th>
+          <th scope="col" className="progress-column">
+            Progress
+          </th>
+          <th scope="col">Message</th>
+          <th scope="col">Error</th>
+          <th scope="col">Created</th>
+          <th scope="col">Finished</th>
+          {canCancel ? <th scope="col">Action</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {jobs.map((job) => (
+          <tr key={job.id} data-testid="job-row" data-job-id={job.id} data-state={job.state}>
+            <th scope="row">#{job.id}</th>
+            <td>
+              <code>{job.kind}</code>
+            </td>
+            <td>{job.fabric === null ? '—' : (fabricNames.get(job.fabric) ?? job.fabric)}</td>
+            <td>
+              <span className={`badge badge-${job.state}`} data-testid="job-state">
+                {job.state}
+              </span>
+            </td>
+            <td>
+              <ProgressBar
+                value={displayedProgress(job)}
+                tone={progressTone(job.state)}
+                label={`Job ${job.id} progress`}
+                testId="job-progress"
+              />
+            </td>
+            <td>{job.message || '—'}</td>
+            <td className="job-error">{job.error || '—'}</td>
+            <td>
+              {formatTime(job.created)}
+              {job.created_by ? <div className="muted">by {job.created_by}</div> : null}
+            </td>
+            <td>{formatTime(job.finished)}</td>
+            {canCancel ? (
+              <td>
+                {isActive(job) ? (
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => onCancel(job.id)}
+                    disabled={cancellingJobId === job.id}
+                    aria-label={`Cancel job ${job.id}`}
+                  >
+                    {cancellingJobId === job.id ? 'Cancelling…' : 'Cancel'}
+                  </button>
+                ) : null}
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

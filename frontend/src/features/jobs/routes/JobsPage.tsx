@@ -1,0 +1,95 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import { Loading } from '@/components/Loading';
+import { Pagination } from '@/components/Pagination';
+import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
+import { canWrite } from '@/features/auth/roles';
+import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { pageOffset, parsePageParam } from '@/lib/pagination';
+
+import type { JobState } from '../api/types';
+import { useCancelJob } from '../api/useCancelJob';
+import { useJobs } from '../api/useJobs';
+import { JobsTable } from '../components/JobsTable';
+import { isActive, JOB_STATES } from '../jobState';
+
+const PAGE_SIZE = 25;
+
+export function JobsPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const page = parsePageParam(searchParams.get('page'));
+  const state = JOB_STATES.find((candidate) => candidate === searchParams.get('state'));
+  const jobs = useJobs({ state, limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
+  const cancelJob = useCancelJob();
+  const user = useCurrentUser();
+  const fabricChoices = useFabricChoices();
+  const fabricNames = useMemo(
+    () => new Map((fabricChoices.data?.results ?? []).map((fabric) => [fabric.id, fabric.name])),
+    [fabricChoices.data],
+  );
+  const activeCount = jobs.data?.results.filter(isActive).length ?? 0;
+
+  const setState = (next: JobState | undefined) => {
+    const params = new URLSearchParams();
+    if (next) params.set('state', next);
+    setSearchParams(params);
+  };
+
+  return (
+    <section aria-labelledby="jobs-heading">
+      <h1 id="jobs-heading">Jobs</h1>
+      <p className="lede">
+        Background work (imports, capacity reports, planners). The list refreshes every second while a job is queued or
+        running{activeCount > 0 ? ` (${activeCount} active now)` : ''}.
+      </p>
+      <form className="filters" aria-label="Job filters" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          State
+          <select
+            value={state ?? ''}
+            onChange={(event) => setState(JOB_STATES.find((candidate) => candidate === event.target.value))}
+          >
+            <option value="">Any</option>
+            {JOB_STATES.map((candidate) => (
+              <option key={candidate} value={candidate}>
+                {candidate}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <ErrorList error={cancelJob.error} title="Could not cancel the job." />
+      {jobs.isPending ? <Loading label="Loading jobs…" /> : null}
+      <ErrorList error={jobs.error} title="Could not load jobs." />
+      {jobs.data ? (
+        jobs.data.count === 0 ? (
+          <p data-testid="jobs-empty">No jobs{state ? ` in state “${state}”` : ''} yet.</p>
+        ) : (
+          <>
+            <JobsTable
+              jobs={jobs.data.results}
+              fabricNames={fabricNames}
+              canCancel={canWrite(user.data)}
+              cancellingJobId={cancelJob.isPending ? (cancelJob.variables ?? null) : null}
+              onCancel={(jobId) => cancelJob.mutate(jobId)}
+            />
+            <Pagination
+              label="Jobs pages"
+              total={jobs.data.count}
+              page={page}
+              pageSize={PAGE_SIZE}
+              shown={jobs.data.results.length}
+              onPageChange={(next) => {
+                const params = new URLSearchParams(searchParams);
+                params.set('page', String(next));
+                setSearchParams(params);
+              }}
+            />
+          </>
+        )
+      ) : null}
+    </section>
+  );
+}
