@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Project-local services for development, tests and the demo: a PostgreSQL cluster and a
 # Redis server under .local/, on their own loopback ports, never the system services.
-# Usage: devstack.sh deps|secrets|start|stop|status|env
+# Usage: devstack.sh deps|secrets|start|stop|status|env|wait-healthy URL [SECONDS]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -50,15 +50,16 @@ env_lines() {
   secrets
   # shellcheck disable=SC1090
   . "$SECRETS"
+  # Values already in the environment win (e2e.sh points the stack at its own database).
   cat <<EOV
-export DJANGO_SECRET_KEY='$DJANGO_SECRET_KEY'
-export LIGHTPATH_DB_HOST=127.0.0.1
-export LIGHTPATH_DB_PORT=$PG_PORT
-export LIGHTPATH_DB_NAME=lightpath
-export LIGHTPATH_DB_USER=lightpath
-export LIGHTPATH_DB_PASSWORD='$LIGHTPATH_DB_PASSWORD'
-export CELERY_BROKER_URL='redis://:$LIGHTPATH_REDIS_PASSWORD@127.0.0.1:$REDIS_PORT/0'
-export CELERY_RESULT_BACKEND='redis://:$LIGHTPATH_REDIS_PASSWORD@127.0.0.1:$REDIS_PORT/1'
+export DJANGO_SECRET_KEY="\${DJANGO_SECRET_KEY:-$DJANGO_SECRET_KEY}"
+export LIGHTPATH_DB_HOST="\${LIGHTPATH_DB_HOST:-127.0.0.1}"
+export LIGHTPATH_DB_PORT="\${LIGHTPATH_DB_PORT:-$PG_PORT}"
+export LIGHTPATH_DB_NAME="\${LIGHTPATH_DB_NAME:-lightpath}"
+export LIGHTPATH_DB_USER="\${LIGHTPATH_DB_USER:-lightpath}"
+export LIGHTPATH_DB_PASSWORD="\${LIGHTPATH_DB_PASSWORD:-$LIGHTPATH_DB_PASSWORD}"
+export CELERY_BROKER_URL="\${CELERY_BROKER_URL:-redis://:$LIGHTPATH_REDIS_PASSWORD@127.0.0.1:$REDIS_PORT/0}"
+export CELERY_RESULT_BACKEND="\${CELERY_RESULT_BACKEND:-redis://:$LIGHTPATH_REDIS_PASSWORD@127.0.0.1:$REDIS_PORT/1}"
 EOV
 }
 
@@ -122,6 +123,25 @@ status() {
   [ -f "$LOCAL/redis/redis.pid" ] && kill -0 "$(cat "$LOCAL/redis/redis.pid")" 2>/dev/null && echo "redis: running on $REDIS_PORT" || echo "redis: stopped"
 }
 
+# Wait until URL answers 200 (Python's urllib, so curl need not be installed).
+wait_healthy() {
+  local url="$1" seconds="${2:-60}"
+  "$ROOT/.venv/bin/python" - "$url" "$seconds" <<'PY'
+import sys, time, urllib.request
+url, deadline = sys.argv[1], time.monotonic() + float(sys.argv[2])
+while True:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            if response.status == 200:
+                sys.exit(0)
+    except OSError:
+        pass
+    if time.monotonic() > deadline:
+        sys.exit(f"devstack: {url} did not answer in time")
+    time.sleep(0.5)
+PY
+}
+
 case "${1:-}" in
   deps) deps ;;
   secrets) secrets ;;
@@ -129,5 +149,6 @@ case "${1:-}" in
   stop) stop ;;
   status) status ;;
   env) env_lines ;;
-  *) echo "usage: $0 deps|secrets|start|stop|status|env" >&2; exit 2 ;;
+  wait-healthy) shift; wait_healthy "$@" ;;
+  *) echo "usage: $0 deps|secrets|start|stop|status|env|wait-healthy URL [SECONDS]" >&2; exit 2 ;;
 esac

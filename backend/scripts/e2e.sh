@@ -18,9 +18,5 @@ mkdir -p .local/logs
 backend/scripts/run-stack.sh > .local/logs/e2e-stack.log 2>&1 &
 stack=$!
 trap 'kill -TERM $stack 2>/dev/null; wait $stack 2>/dev/null || true' EXIT
-for _ in $(seq 120); do
-  curl -fsS "$LIGHTPATH_URL/api/health/" >/dev/null 2>&1 && break
-  kill -0 $stack 2>/dev/null || { cat .local/logs/e2e-stack.log >&2; exit 1; }
-  sleep 0.5
-done
+"$DEVSTACK" wait-healthy "$LIGHTPATH_URL/api/health/" 90 || { cat .local/logs/e2e-stack.log >&2; exit 1; }
 cd e2e && npx playwright test

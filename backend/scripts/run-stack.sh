@@ -32,11 +32,8 @@ pids+=($!)
   --loglevel INFO --logfile "$ROOT/.local/logs/worker.log" &
 pids+=($!)
 
-for _ in $(seq 120); do
-  curl -fsS "http://127.0.0.1:$PORT/api/health/" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-curl -fsS "http://127.0.0.1:$PORT/api/health/" >/dev/null || { echo "lightpath: web did not become healthy; see .local/logs/web.log" >&2; exit 1; }
+"$DEVSTACK" wait-healthy "http://127.0.0.1:$PORT/api/health/" 60 \
+  || { echo "lightpath: web did not become healthy; see .local/logs/web.log" >&2; exit 1; }
 
 cat <<MSG
 Lightpath is running at http://127.0.0.1:$PORT/   (API docs: http://127.0.0.1:$PORT/api/docs/)
