@@ -59,7 +59,7 @@ def main() -> None:
         timed("GET /api/fabrics/{id}/topology/", lambda: client.get(f"/api/fabrics/{fabric.pk}/topology/"), 5)
         timed("export document", lambda: services.export_document(fabric), 3)
     finally:
-        timed("delete fabric", lambda: Fabric.objects.filter(pk=fabric.pk).delete())
+        timed("delete fabric", lambda: services.delete_fabric(fabric))
         get_user_model().objects.filter(username="bench-viewer").delete()
 
 

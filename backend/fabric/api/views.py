@@ -59,6 +59,11 @@ class FabricViewSet(AuditedModelViewSet):
         "import_document": TOPOLOGY_WRITERS,
     }
 
+    @transaction.atomic
+    def perform_destroy(self, instance):
+        audit.record(self.request.user, audit.DELETE, instance, before=audit.snapshot(instance))
+        services.delete_fabric(instance)
+
     @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def topology(self, request, pk=None):

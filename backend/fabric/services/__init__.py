@@ -10,12 +10,13 @@ from .interchange import (
     parse_links_csv,
     validate_document,
 )
-from .topology import check_link_ends, fabric_topology, update_link
+from .topology import check_link_ends, delete_fabric, fabric_topology, update_link
 
 __all__ = [
     "FORMAT",
     "InterchangeError",
     "check_link_ends",
+    "delete_fabric",
     "export_document",
     "export_links_csv",
     "fabric_capacity",

@@ -2,8 +2,8 @@
 
 Validation runs over the whole document before anything is written and reports every bad
 row (section, index, field, message). Cost is O(switches + links) in Python; the import
-then writes with bulk inserts in one transaction, so an error or a cancellation leaves the
-database as it was.
+then writes in one transaction (links and transceivers with COPY), so an error or a
+cancellation leaves the database as it was.
 """
 
 import contextlib
@@ -17,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from audit import services as audit
+from lightpath.db import copy_rows
 
 from ..models import Fabric, Fiber, Link, Switch, Transceiver, TransceiverModel
 from .topology import check_link_ends
@@ -41,6 +42,10 @@ MODEL_KEYS = {
     "rx_power_min_dbm", "rx_power_max_dbm", "tx_power_min_dbm", "tx_power_max_dbm",
 }  # fmt: skip
 WRITE_BATCH = 5000
+# Choice lists read once: Django's Choices.values builds a new list on every access.
+FIBERS = tuple(Fiber.values)
+ADMIN_STATES = tuple(Link.AdminState.values)
+OPER_STATES = tuple(Link.OperState.values)
 
 Progress = Callable[[float, str], None]
 
@@ -200,7 +205,7 @@ def validate_document(doc: Any) -> ValidatedDocument:
         model = {
             "name": model_name,
             "speed_gbps": check.integer(row, "speed_gbps", "transceiver_models", index, required=True, minimum=1),
-            "fiber": check.choice(row, "fiber", "transceiver_models", index, Fiber.values),
+            "fiber": check.choice(row, "fiber", "transceiver_models", index, FIBERS),
             "reach_m": check.number(row, "reach_m", "transceiver_models", index, required=True, minimum=0.0),
             "price_usd": check.number(row, "price_usd", "transceiver_models", index, minimum=0.0),
         }
@@ -274,11 +279,9 @@ def validate_document(doc: Any) -> ValidatedDocument:
         link = {
             "length_m": check.number(row, "length_m", "links", index, minimum=0.0),
             "speed_gbps": check.integer(row, "speed_gbps", "links", index, minimum=1),
-            "fiber": check.choice(row, "fiber", "links", index, Fiber.values),
-            "admin_state": check.choice(
-                row, "admin_state", "links", index, Link.AdminState.values, Link.AdminState.ENABLED
-            ),
-            "oper_state": check.choice(row, "oper_state", "links", index, Link.OperState.values, Link.OperState.UP),
+            "fiber": check.choice(row, "fiber", "links", index, FIBERS),
+            "admin_state": check.choice(row, "admin_state", "links", index, ADMIN_STATES, Link.AdminState.ENABLED),
+            "oper_state": check.choice(row, "oper_state", "links", index, OPER_STATES, Link.OperState.UP),
             "transceiver_model": link_model,
         }
         (a_name, a_port), (b_name, b_port) = ends
@@ -315,32 +318,7 @@ def import_document(doc: Any, user=None, progress: Progress | None = None) -> Fa
             )
             switch_ids = {switch.name: switch.pk for switch in switch_objects}
             report(0.1, f"wrote {len(switch_objects)} switches")
-            total = max(len(plan.links), 1)
-            for start in range(0, len(plan.links), WRITE_BATCH):
-                batch = plan.links[start : start + WRITE_BATCH]
-                created = Link.objects.bulk_create(
-                    Link(
-                        fabric=fabric,
-                        a_switch_id=switch_ids[row["a"]],
-                        a_port=row["a_port"],
-                        z_switch_id=switch_ids[row["z"]],
-                        z_port=row["z_port"],
-                        length_m=row["length_m"],
-                        speed_gbps=row["speed_gbps"],
-                        fiber=row["fiber"],
-                        admin_state=row["admin_state"],
-                        oper_state=row["oper_state"],
-                    )
-                    for row in batch
-                )
-                Transceiver.objects.bulk_create(
-                    Transceiver(link=link, side=side, model_id=model_ids[row["transceiver_model"]])
-                    for link, row in zip(created, batch, strict=True)
-                    if row["transceiver_model"]
-                    for side in (Transceiver.Side.A, Transceiver.Side.Z)
-                )
-                done = start + len(batch)
-                report(0.1 + 0.85 * done / total, f"wrote {done} of {len(plan.links)} links")
+            _write_links(fabric, plan.links, switch_ids, model_ids, report)
             audit.record(
                 user,
                 audit.IMPORT,
@@ -356,8 +334,45 @@ def import_document(doc: Any, user=None, progress: Progress | None = None) -> Fa
         raise InterchangeError(
             [{"section": "fabric", "index": None, "field": None, "message": f"conflicts with existing data: {exc}"}]
         ) from exc
-    report(1.0, f"imported fabric '{fabric.name}'")
+    # No progress report after the commit: it could raise a late cancellation for a fabric
+    # that is already written. The job runner marks the job done.
     return fabric
+
+
+def _write_links(fabric: Fabric, links: list[dict], switch_ids: dict, model_ids: dict, report: Progress) -> None:
+    """Links, then the transceivers at both ends of each, with COPY (see lightpath.db)."""
+    total = max(len(links), 1)
+
+    def link_rows():
+        for index, row in enumerate(links, start=1):
+            yield (fabric.pk, switch_ids[row["a"]], row["a_port"], switch_ids[row["z"]], row["z_port"],
+                   row["length_m"], row["speed_gbps"], row["fiber"], row["admin_state"], "", row["oper_state"])  # fmt: skip
+            if index % WRITE_BATCH == 0:
+                report(0.1 + 0.6 * index / total, f"wrote {index} of {len(links)} links")
+
+    copy_rows(
+        Link,
+        ["fabric", "a_switch", "a_port", "z_switch", "z_port", "length_m", "speed_gbps", "fiber",
+         "admin_state", "admin_reason", "oper_state"],
+        link_rows(),
+    )  # fmt: skip
+    report(0.7, f"wrote {len(links)} links; writing transceivers")
+    link_ids = {
+        (a_switch, a_port): link_id
+        for link_id, a_switch, a_port in Link.objects.filter(fabric=fabric).values_list("id", "a_switch_id", "a_port")
+    }
+
+    def transceiver_rows():
+        for index, row in enumerate(links, start=1):
+            if row["transceiver_model"]:
+                link_id = link_ids[(switch_ids[row["a"]], row["a_port"])]
+                model_id = model_ids[row["transceiver_model"]]
+                yield (link_id, Transceiver.Side.A.value, model_id, "")
+                yield (link_id, Transceiver.Side.Z.value, model_id, "")
+            if index % WRITE_BATCH == 0:
+                report(0.7 + 0.25 * index / total, f"wrote transceivers of {index} of {len(links)} links")
+
+    copy_rows(Transceiver, ["link", "side", "model", "serial"], transceiver_rows())
 
 
 def export_document(fabric: Fabric) -> dict:

@@ -1,6 +1,7 @@
+from django.db import connection, transaction
 from django.utils import timezone
 
-from ..models import Fabric, Link, Switch
+from ..models import Fabric, Link, Switch, Transceiver
 
 
 def check_link_ends(lower_tier: int, upper_tier: int) -> str | None:
@@ -40,3 +41,21 @@ def fabric_topology(fabric: Fabric) -> dict:
         .values_list("id", "a_switch_id", "z_switch_id", "admin_state", "oper_state")
     ]
     return {"fabric": fabric.pk, "tiers": list(fabric.tiers), "switches": switches, "links": links}
+
+
+def delete_fabric(fabric: Fabric) -> None:
+    """Delete a fabric and everything in it with three set-based statements.
+
+    The ORM's cascade collector would load every switch, link and transceiver first (about
+    ten seconds for the 100K-link fabric); these have no dependents besides each other.
+    """
+    quote = connection.ops.quote_name
+    transceivers, links, switches = (quote(m._meta.db_table) for m in (Transceiver, Link, Switch))
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {transceivers} WHERE link_id IN (SELECT id FROM {links} WHERE fabric_id = %s)",  # noqa: S608
+            [fabric.pk],
+        )
+        cursor.execute(f"DELETE FROM {links} WHERE fabric_id = %s", [fabric.pk])  # noqa: S608
+        cursor.execute(f"DELETE FROM {switches} WHERE fabric_id = %s", [fabric.pk])  # noqa: S608
+        fabric.delete()  # the rest (jobs pointing at it) follows the model's on_delete rules

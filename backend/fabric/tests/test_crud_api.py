@@ -194,3 +194,20 @@ class TestTransceiverAPI(APIViewTestBase):
     def create_data(self):
         model = TransceiverModelFactory()
         return [{"link": LinkFactory().pk, "side": "a", "model": model.pk, "serial": f"SN{i}"} for i in range(3)]
+
+
+def test_deleting_a_fabric_removes_everything_in_it_and_keeps_its_jobs(client_for, small_fabric, small_document):
+    from fabric.models import Link, Switch, Transceiver
+    from jobs import services as jobs
+
+    job = jobs.submit("fabric.capacity_report", fabric=small_fabric)
+    other = client_for("planner").post("/api/fabrics/import/", {**small_document, "name": "other"}, format="json")
+    assert client_for("admin").delete(f"/api/fabrics/{small_fabric.pk}/").status_code == 204
+    assert not Switch.objects.filter(fabric=small_fabric.pk).exists()
+    assert not Link.objects.filter(fabric=small_fabric.pk).exists()
+    assert not Transceiver.objects.filter(link__fabric=small_fabric.pk).exists()
+    job.refresh_from_db()
+    assert job.fabric is None  # the job's record outlives the fabric
+    # the other fabric is untouched
+    assert Link.objects.filter(fabric=other.json()["id"]).count() == 14
+    assert Transceiver.objects.filter(link__fabric=other.json()["id"]).count() == 2
