@@ -61,9 +61,9 @@ stop-services:
 migrate: services python engine
 	@$(WITH_ENV) cd backend && ../$(PY) manage.py migrate --noinput -v 0
 
-demo: bootstrap migrate
-	@$(WITH_ENV) export LIGHTPATH_DEMO=1; cd backend && ../$(PY) manage.py load_demo
-	@LIGHTPATH_DEMO=1 backend/scripts/run-stack.sh
+# The stack script starts the services itself, so that Ctrl-C stops exactly what it started.
+demo: bootstrap
+	@backend/scripts/run-stack.sh --demo
 
 test: export LIGHTPATH_NEED_BROWSER := 1
 test: bootstrap services test-rust test-python test-frontend test-e2e

@@ -6,16 +6,15 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 DEVSTACK="$ROOT/backend/scripts/devstack.sh"
 eval "$("$DEVSTACK" env)"
-export LIGHTPATH_DB_NAME=lightpath_e2e LIGHTPATH_QUEUE=lightpath-e2e LIGHTPATH_DEMO=1
+export LIGHTPATH_DB_NAME=lightpath_e2e LIGHTPATH_QUEUE=lightpath-e2e
 export LIGHTPATH_PORT="${LIGHTPATH_E2E_PORT:-8765}"
 export LIGHTPATH_URL="http://127.0.0.1:$LIGHTPATH_PORT"
 
 PGPASSWORD="$LIGHTPATH_DB_PASSWORD" psql -h 127.0.0.1 -p "$LIGHTPATH_DB_PORT" -U lightpath -d postgres -q \
   -c "drop database if exists lightpath_e2e with (force)" -c "create database lightpath_e2e"
-(cd backend && ../.venv/bin/python manage.py migrate --noinput -v 0 && ../.venv/bin/python manage.py load_demo)
 
 mkdir -p .local/logs
-backend/scripts/run-stack.sh > .local/logs/e2e-stack.log 2>&1 &
+backend/scripts/run-stack.sh --demo > .local/logs/e2e-stack.log 2>&1 &
 stack=$!
 trap 'kill -TERM $stack 2>/dev/null; wait $stack 2>/dev/null || true' EXIT
 "$DEVSTACK" wait-healthy "$LIGHTPATH_URL/api/health/" 90 || { cat .local/logs/e2e-stack.log >&2; exit 1; }

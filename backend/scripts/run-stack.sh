@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Runs Lightpath's web server (gunicorn, which also serves the built UI) and a Celery worker
-# in the foreground. Ctrl-C stops everything this script started, including PostgreSQL and
-# Redis when they were not already running.
+# Runs Lightpath in the foreground: starts PostgreSQL and Redis if needed, migrates, and runs
+# the web server (gunicorn, which also serves the built UI) and a Celery worker. With --demo it
+# also loads the demo fabric and demo users. Ctrl-C stops everything this script started,
+# including PostgreSQL and Redis when they were not already running.
+# Usage: run-stack.sh [--demo]   (database, port and queue from the environment)
 set -euo pipefail
+demo=0
+[ "${1:-}" = --demo ] && demo=1
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 DEVSTACK="$ROOT/backend/scripts/devstack.sh"
@@ -25,11 +29,17 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+(cd backend && ../.venv/bin/python manage.py migrate --noinput -v 0)
+if [ "$demo" = 1 ]; then
+  export LIGHTPATH_DEMO=1
+  (cd backend && ../.venv/bin/python manage.py load_demo -v 0)
+fi
+
 .venv/bin/gunicorn lightpath.wsgi --chdir backend --bind "127.0.0.1:$PORT" --workers 2 --threads 4 \
   --timeout 120 --access-logfile "$ROOT/.local/logs/web-access.log" --error-logfile "$ROOT/.local/logs/web.log" &
 pids+=($!)
 .venv/bin/celery --workdir backend -A lightpath_worker worker --queues "$LIGHTPATH_QUEUE" --concurrency 2 \
-  --loglevel INFO --logfile "$ROOT/.local/logs/worker.log" &
+  --loglevel INFO > "$ROOT/.local/logs/worker.log" 2>&1 &
 pids+=($!)
 
 "$DEVSTACK" wait-healthy "http://127.0.0.1:$PORT/api/health/" 60 \

@@ -26,5 +26,7 @@ class Command(BaseCommand):
             except services.InterchangeError as exc:
                 raise CommandError(f"demo fabric is invalid: {exc.errors}") from exc
             jobs.submit("fabric.capacity_report", fabric=fabric)
-            self.stdout.write(f"loaded fabric '{fabric.name}'")
-        self.stdout.write(f"demo users (password '{DEMO_PASSWORD}'): {', '.join(users)}")
+            if options["verbosity"] >= 1:
+                self.stdout.write(f"loaded fabric '{fabric.name}'")
+        if options["verbosity"] >= 1:
+            self.stdout.write(f"demo users (password '{DEMO_PASSWORD}'): {', '.join(users)}")
