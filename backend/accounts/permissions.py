@@ -7,7 +7,8 @@ from .roles import ADMIN, user_roles
 
 class RolePermission(BasePermission):
     """Every endpoint's permission: any role may read; a write needs one of the view's
-    `write_roles` (a set, or a dict from viewset action to set, with "*" as fallback).
+    `write_roles` (a set, or a dict from viewset action to set, with "*" as fallback;
+    partial_update follows update).
     Admin may always write. Anonymous requests get 401, users without a role 403."""
 
     message = "Your role does not allow this action."
@@ -24,5 +25,8 @@ class RolePermission(BasePermission):
 def required_write_roles(view) -> frozenset[str]:
     rules: Any = getattr(view, "write_roles", frozenset())
     if isinstance(rules, dict):
-        rules = rules.get(getattr(view, "action", None), rules.get("*", frozenset()))
+        action = getattr(view, "action", None)
+        if action == "partial_update" and action not in rules:
+            action = "update"  # PATCH follows PUT unless a view says otherwise
+        rules = rules.get(action, rules.get("*", frozenset()))
     return frozenset(rules)

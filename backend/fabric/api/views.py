@@ -54,7 +54,6 @@ class FabricViewSet(AuditedModelViewSet):
     write_roles = {
         "create": TOPOLOGY_WRITERS,
         "update": TOPOLOGY_WRITERS,
-        "partial_update": TOPOLOGY_WRITERS,
         "destroy": {ADMIN},
         "import_document": TOPOLOGY_WRITERS,
     }
@@ -143,7 +142,6 @@ class SwitchViewSet(AuditedModelViewSet):
     write_roles = {
         "create": TOPOLOGY_WRITERS,
         "update": TOPOLOGY_WRITERS,
-        "partial_update": TOPOLOGY_WRITERS,
         "destroy": {ADMIN},
     }
 
@@ -152,7 +150,7 @@ class LinkViewSet(AuditedModelViewSet):
     queryset = Link.objects.select_related("a_switch", "z_switch", "admin_changed_by")
     serializer_class = LinkSerializer
     filterset_class = LinkFilterSet
-    write_roles = {"create": TOPOLOGY_WRITERS, "update": {OPERATOR}, "partial_update": {OPERATOR}, "destroy": {ADMIN}}
+    write_roles = {"create": TOPOLOGY_WRITERS, "update": {OPERATOR}, "destroy": {ADMIN}}
 
     @transaction.atomic
     def perform_update(self, serializer):
@@ -165,7 +163,7 @@ class TransceiverModelViewSet(AuditedModelViewSet):
     queryset = TransceiverModel.objects.all()
     serializer_class = TransceiverModelSerializer
     filterset_class = TransceiverModelFilterSet
-    write_roles = {"create": {PLANNER}, "update": {PLANNER}, "partial_update": {PLANNER}, "destroy": {ADMIN}}
+    write_roles = {"create": {PLANNER}, "update": {PLANNER}, "destroy": {ADMIN}}
 
 
 class TransceiverViewSet(AuditedModelViewSet):
@@ -175,6 +173,5 @@ class TransceiverViewSet(AuditedModelViewSet):
     write_roles = {
         "create": {TECHNICIAN, OPERATOR},
         "update": {TECHNICIAN, OPERATOR},
-        "partial_update": {TECHNICIAN, OPERATOR},
         "destroy": {ADMIN},
     }
