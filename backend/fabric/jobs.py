@@ -15,12 +15,20 @@ from .models import Fabric
     needs_fabric=False,
 )
 def import_fabric(job, context) -> dict:
+    if "document" not in job.params:
+        raise JobFailed("the job holds no document (it was dropped after an earlier run)")
     try:
-        fabric = services.import_document(job.params.get("document"), user=job.created_by, progress=context.progress)
+        fabric = services.import_document(job.params["document"], user=job.created_by, progress=context.progress)
     except services.InterchangeError as exc:
+        _drop_document(job)
         raise JobFailed(f"the document has {len(exc.errors)} problem(s)", {"errors": exc.errors}) from exc
-    type(job).objects.filter(pk=job.pk).update(fabric=fabric)
+    _drop_document(job, fabric=fabric)
     return {"fabric": fabric.pk, "name": fabric.name}
+
+
+def _drop_document(job, **changes) -> None:
+    """The document can be tens of megabytes; once imported (or refused) it is not kept."""
+    type(job).objects.filter(pk=job.pk).update(params={"document_name": job.params["document"].get("name")}, **changes)
 
 
 @job_kind(

@@ -47,7 +47,7 @@ def submit(kind: str, *, user=None, fabric=None, params: dict | None = None) -> 
     if kind not in KINDS:
         raise UnknownJob(kind)
     job = Job.objects.create(kind=kind, fabric=fabric, params=params or {}, created_by=user)
-    from .tasks import run_job
+    from .tasks import run_job  # here, not at the top: tasks imports this module
 
     transaction.on_commit(lambda: run_job.delay(job.pk))
     return job

@@ -12,6 +12,9 @@ class JobSerializer(BriefModelSerializer):
     created_by: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
     kind = serializers.ChoiceField(choices=[])
     fabric = serializers.PrimaryKeyRelatedField(queryset=Fabric.objects.all(), required=False, allow_null=True)
+    # Input only: an import job's params hold the whole fabric document, too big to echo
+    # back on every poll of the jobs list.
+    params = serializers.JSONField(required=False, write_only=True)
 
     class Meta:
         model = Job

@@ -31,22 +31,20 @@ def test_capacity_report_through_the_worker(worker, small_fabric):
 
 
 def test_import_reports_progress_and_cancel_rolls_back(worker):
-    # ~38K links: several write batches, so the worker reports progress between them
-    document = fb_fabric(100, seed=1, name="big-cancelled")
+    # The 100K-link fabric: its links take seconds to write, so a cancellation requested once
+    # progress shows them being written lands well before the import could finish.
+    document = fb_fabric(261, seed=1, name="big-cancelled")
     job = services.submit("fabric.import", params={"document": document})
-    seen = set()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         job.refresh_from_db()
-        seen.add(round(job.progress, 2))
-        if job.state == "running" and 0.1 <= job.progress < 0.5:
-            break
+        if job.state == "running" and 0.1 <= job.progress < 0.7:
+            break  # progress is visible while the import transaction is still open
         assert job.state in ("queued", "running"), (job.state, job.error)
         time.sleep(0.02)
     services.cancel(job)
     job = wait_for(job, set(Job.TERMINAL_STATES), timeout=120)
     assert job.state == "cancelled"
-    assert len(seen) >= 2  # progress was visible while the import transaction was open
     assert not Fabric.objects.filter(name="big-cancelled").exists()
 
 
