@@ -7,6 +7,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import lightpath_engine
 from lightpath_worker import app as celery_app
 
 
@@ -23,8 +24,6 @@ class HealthView(APIView):
         )
     )
     def get(self, request):
-        import lightpath_engine
-
         checks = {"database": "ok", "broker": "ok", "engine": lightpath_engine.__version__}
         try:
             with connection.cursor() as cursor:
