@@ -101,7 +101,9 @@ def run(job_id: int) -> str:
             message="failed",
         )
     else:
-        _finish(job, Job.State.SUCCEEDED, result=result, progress=1.0, message="done")
+        late = Job.objects.filter(pk=job.pk, cancel_requested=True).exists()
+        message = "done (the cancel request came after its last checkpoint)" if late else "done"
+        _finish(job, Job.State.SUCCEEDED, result=result, progress=1.0, message=message)
     return Job.objects.values_list("state", flat=True).get(pk=job_id)
 
 

@@ -13,9 +13,6 @@ from . import __version__
 from .config import TOKEN_ENV
 from .errors import ApiError, CliError, validation_messages
 
-# Tests install an httpx.MockTransport here to play a server without a network.
-TRANSPORT: httpx.BaseTransport | None = None
-
 DEFAULT_TIMEOUT_S = 30.0
 # The API's max_limit: list pages are fetched this many rows at a time.
 PAGE_SIZE = 1000
@@ -51,7 +48,7 @@ class ApiClient:
         headers = {"Accept": "application/json", "User-Agent": f"lightpath-cli/{__version__}"}
         if token:
             headers["Authorization"] = f"Token {token}"
-        self._http = httpx.Client(base_url=server, headers=headers, timeout=timeout, transport=TRANSPORT)
+        self._http = httpx.Client(base_url=server, headers=headers, timeout=timeout)
 
     def __enter__(self) -> ApiClient:
         return self
@@ -88,6 +85,15 @@ class ApiClient:
             raise CliError(f"request to {self.server} failed: {exc}") from exc
         if response.status_code >= 400:
             raise self._error(method, path, response)
+        if 300 <= response.status_code < 400:
+            # Not followed: a token must not go wherever a Location header points (http -> https
+            # redirects included), and a redirect means the server URL is not the API's.
+            where = response.headers.get("location") or "elsewhere"
+            raise ApiError(
+                f"{self.server} redirected {method} {path} to {where} (check the server URL)",
+                status=response.status_code,
+                payload=None,
+            )
         return response
 
     def _error(self, method: str, path: str, response: httpx.Response) -> ApiError:

@@ -1,51 +1,51 @@
-"""Helpers for the CLI tests: an in-process runner and a scripted API.
+"""Helpers for the CLI tests: an in-process runner and what the tests against the real server share.
 
 A uniquely named module rather than conftest.py, so tests can import it without clashing with other
-conftest modules in the repository.
+conftest modules in the repository. Nothing here imports Django: the offline tests use it too.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 from typer.testing import CliRunner, Result
 
 from lightpath_cli.app import app
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_DATA = REPO_ROOT / "fixtures" / "data"
+PASSWORD = "cli-live-test-password"
 
-Handler = Callable[[httpx.Request], httpx.Response]
-
-
-@dataclass
-class FakeApi:
-    """A scripted REST API: routes map (METHOD, path) to a handler, and every request is kept."""
-
-    routes: dict[tuple[str, str], Handler] = field(default_factory=dict)
-    requests: list[httpx.Request] = field(default_factory=list)
-
-    def route(self, method: str, path: str, handler: Handler | Any, status: int = 200) -> None:
-        """Register a handler, or a fixed JSON body answered with `status`."""
-        if callable(handler):
-            self.routes[(method, path)] = handler
-        else:
-            self.routes[(method, path)] = lambda request, body=handler: httpx.Response(status, json=body)
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        handler = self.routes.get((request.method, request.url.path))
-        if handler is None:
-            return httpx.Response(404, json={"detail": "Not found."})
-        return handler(request)
-
-    def sent(self, method: str, path: str) -> list[httpx.Request]:
-        return [r for r in self.requests if r.method == method and r.url.path == path]
+FABRIC_KEYS = [
+    "id",
+    "name",
+    "description",
+    "tiers",
+    "capacity_constraint",
+    "switch_count",
+    "link_count",
+    "created",
+    "updated",
+]
+JOB_KEYS = [
+    "id",
+    "kind",
+    "state",
+    "progress",
+    "message",
+    "result",
+    "error",
+    "fabric",
+    "created_by",
+    "created",
+    "started",
+    "finished",
+]
 
 
 @dataclass
@@ -62,3 +62,35 @@ class Cli:
         result = self(*args, "--output", "json")
         assert result.exit_code == 0, result.stderr
         return json.loads(result.stdout)
+
+
+def logged_in_as(cli: Cli, server_url: str, username: str) -> Cli:
+    """`lightpath login` against the real server; later calls use the saved server and token."""
+    result = cli("--server", server_url, "login", "--username", username, "--password", PASSWORD)
+    assert result.exit_code == 0, result.stderr
+    return cli
+
+
+def import_file(cli: Cli, path: Path, *extra: str) -> dict[str, Any]:
+    """`lightpath fabric import` (JSON output); returns the new fabric."""
+    result = cli("--output", "json", "fabric", "import", str(path), *extra)
+    assert result.exit_code == 0, result.stderr
+    fabric: dict[str, Any] = json.loads(result.stdout)
+    return fabric
+
+
+def cells(line: str) -> list[str]:
+    """The cells of one row of a rich table, e.g. ['p1-tor3', '1', '8/16', ...]."""
+    return line.replace("\u2502", " ").split()
+
+
+def wait_until(condition: Callable[[], Any], *, timeout: float = 60.0, what: str = "the condition") -> Any:
+    """Poll until condition() is truthy and return its value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.05)

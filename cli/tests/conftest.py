@@ -1,15 +1,21 @@
-"""Fixtures for the CLI tests (helpers live in cli_testing.py)."""
+"""Fixtures for the CLI tests (helpers live in cli_testing.py).
+
+The fixtures that need a server run the real backend through pytest-django's `live_server`; Django
+is imported inside them, so the offline tests run without it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from cli_testing import Cli, FakeApi
+from cli_testing import PASSWORD, Cli, logged_in_as
 
-from lightpath_cli import client as client_module
+# Logins hash the password on the live server: the fast hasher keeps each test's setup short.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -23,7 +29,40 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
 
 
 @pytest.fixture
-def fake_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeApi]:
-    api = FakeApi()
-    monkeypatch.setattr(client_module, "TRANSPORT", httpx.MockTransport(api))
-    yield api
+def make_role_user(django_user_model: Any, settings: Any) -> Callable[..., Any]:
+    """A user in the Django group named after `role` (the group is created if missing)."""
+    from django.contrib.auth.models import Group
+
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+
+    def make(username: str, role: str | None, password: str = PASSWORD) -> Any:
+        user = django_user_model.objects.create_user(username=username, password=password)
+        if role:
+            user.groups.add(Group.objects.get_or_create(name=role)[0])
+        return user
+
+    return make
+
+
+@pytest.fixture
+def planner(cli: Cli, live_server: Any, make_role_user: Callable[..., Any]) -> Cli:
+    """The CLI logged in to the live server as a planner (may import fabrics and start jobs)."""
+    make_role_user("cli-planner", "planner")
+    return logged_in_as(cli, live_server.url, "cli-planner")
+
+
+@pytest.fixture
+def viewer(cli: Cli, live_server: Any, make_role_user: Callable[..., Any]) -> Cli:
+    """The CLI logged in to the live server as a viewer (read-only)."""
+    make_role_user("cli-viewer", "viewer")
+    return logged_in_as(cli, live_server.url, "cli-viewer")
+
+
+@pytest.fixture
+def planner_api(planner: Cli, live_server: Any) -> Iterator[httpx.Client]:
+    """The REST API as the planner, for requests no CLI command makes (e.g. POST /api/jobs/)."""
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.get(user__username="cli-planner").key
+    with httpx.Client(base_url=live_server.url, headers={"Authorization": f"Token {token}"}) as client:
+        yield client

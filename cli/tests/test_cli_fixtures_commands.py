@@ -113,6 +113,13 @@ def test_unreadable_and_non_json_files(cli: Cli, tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: {broken} is not valid JSON: ") and "line 2" in result.stderr
 
+    # Python's json module reads NaN, but it is not JSON and no request could carry it.
+    not_a_number = tmp_path / "nan.json"
+    not_a_number.write_text('{"name": "x", "capacity_constraint": NaN}')
+    nan = cli("fabric", "validate", str(not_a_number))
+    assert nan.exit_code == 1
+    assert nan.stderr == f"error: {not_a_number} is not valid JSON: NaN is not a JSON number\n"
+
     links_only = tmp_path / "links.csv"
     links_only.write_text(",".join(LINK_CSV_COLUMNS) + "\n")
     as_csv = cli("fabric", "validate", str(links_only))

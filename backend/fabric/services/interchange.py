@@ -91,6 +91,9 @@ class _Checker:
             return ""
         if len(value) > max_length:
             self.error(section, index, key, f"must be at most {max_length} characters")
+        if "\x00" in value:
+            self.error(section, index, key, "must not contain NUL characters")
+            return ""
         return value
 
     def integer(self, row, key, section, index, *, required=False, minimum=None) -> int | None:

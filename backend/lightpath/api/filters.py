@@ -11,8 +11,10 @@ RANGE_LOOKUPS = ("gte", "lte", "gt", "lt")
 
 
 class _AnyValueMultipleField(forms.MultipleChoiceField):
+    """Any text is a valid choice, except NUL, which PostgreSQL text cannot hold."""
+
     def valid_value(self, value):
-        return True
+        return "\x00" not in str(value)
 
 
 class _IntegerMultipleField(forms.MultipleChoiceField):

@@ -28,6 +28,19 @@ def test_unknown_foreign_keys_are_400(client_for):
     assert {"fabric", "a_switch", "z_switch"} <= set(response.json())
 
 
+def test_nul_characters_are_400_not_500(client_for, small_fabric, small_document):
+    client = client_for("planner")
+    assert client.get("/api/fabrics/", {"name": "a\x00b"}).status_code == 400
+    assert client.get("/api/switches/", {"rack": "r\x00"}).status_code == 400
+    assert client.get("/api/switches/", {"name__ic": "t\x00"}).status_code == 400
+    small_document["name"] = "nul\x00name"
+    small_document["links"][0]["a_port"] = "eth\x00"
+    response = client.post("/api/fabrics/import/", small_document, format="json")
+    assert response.status_code == 400
+    assert {(e["section"], e["field"]) for e in response.json()["errors"]} == {("fabric", "name"), ("links", "a_port")}
+    assert client.post("/api/fabrics/", {"name": "x\x00", "tiers": ["a", "b"]}, format="json").status_code == 400
+
+
 def test_unsupported_media_type(client_for):
     response = client_for("planner").generic(
         "POST", "/api/fabrics/", "name=x", content_type="application/x-www-form-urlencoded"

@@ -110,6 +110,10 @@ class ExportFormat(StrEnum):
     csv = "csv"
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def read_document_file(file: str) -> dict[str, Any]:
     if file.lower().endswith(".csv"):
         raise CliError(
@@ -122,9 +126,12 @@ def read_document_file(file: str) -> dict[str, Any]:
     except OSError as exc:
         raise CliError(f"cannot read {file}: {exc.strerror or exc}") from exc
     try:
-        doc = json.loads(text)
+        # NaN and Infinity are not JSON: Python would read them, but the request could not carry them.
+        doc = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise CliError(f"{file} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    except ValueError as exc:
+        raise CliError(f"{file} is not valid JSON: {exc}") from exc
     if not isinstance(doc, dict):
         raise CliError(f"{file} is not an interchange document (expected a JSON object)")
     return doc
