@@ -5,6 +5,7 @@
 //! for Python, and other front ends can use it directly.
 #![forbid(unsafe_code)]
 
+pub mod corropt;
 pub mod fabric;
 
 pub use fabric::{

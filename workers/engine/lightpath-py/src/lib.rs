@@ -6,12 +6,14 @@ use lightpath_core::{FabricGraph as CoreGraph, PathError};
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 
+mod corropt;
+
 /// Switch graph of a multi-tier Clos fabric (tier 0 = ToR, top tier =
 /// num_tiers - 1); link i joins switch link_lower[i] to switch link_upper[i]
 /// one tier above it.
 #[pyclass(frozen, module = "lightpath_engine", name = "FabricGraph")]
 struct FabricGraph {
-    inner: CoreGraph,
+    pub(crate) inner: CoreGraph,
 }
 
 #[pymethods]
@@ -136,10 +138,14 @@ fn path_error(err: PathError) -> PyErr {
     }
 }
 
-/// Native engine of Lightpath: path counting and capacity on Clos fabrics.
+/// Native engine of Lightpath: path counting, capacity and CorrOpt link
+/// disabling on Clos fabrics.
 #[pymodule]
 fn lightpath_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<FabricGraph>()?;
+    m.add_function(wrap_pyfunction!(corropt::corropt_check, m)?)?;
+    m.add_function(wrap_pyfunction!(corropt::corropt_switch_local, m)?)?;
+    m.add_function(wrap_pyfunction!(corropt::corropt_optimize, m)?)?;
     Ok(())
 }

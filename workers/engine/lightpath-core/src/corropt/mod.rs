@@ -1,0 +1,31 @@
+//! CorrOpt: which corrupting links to disable so that the remaining corruption
+//! penalty is smallest while every ToR keeps its required share of up-paths
+//! (Zhuo et al., SIGCOMM 2017; see `shared/reference/corropt.md`).
+//!
+//! [`CorrOptState`] holds the link states of one fabric and its live up-path
+//! counts. On it run the three deciders of the paper:
+//! - the fast checker ([`CorrOptState::check`], [`CorrOptState::check_batch`]):
+//!   disable a new corrupting link if and only if no ToR below it falls under
+//!   its threshold; each decision costs the link's down-cone, not the fabric;
+//! - the switch-local baseline ([`CorrOptState::switch_local`]): each switch
+//!   may disable `floor(m (1 - s))` of its `m` up-links;
+//! - the exact optimizer ([`CorrOptState::optimize`]): prune, segment, then
+//!   branch and bound, with an optional time budget.
+//!
+//! Capacity constraint. ToR `t` must keep `required(t) = ceil(c_t * design(t))`
+//! up-paths over enabled links, `design(t)` counting every link as usable.
+//! A ToR already below that (links down, thresholds raised) must not lose any
+//! more: its floor is `min(required(t), current(t))`, which is exactly what
+//! "disable iff no ToR falls under its threshold" means for the fast checker.
+
+mod checker;
+mod error;
+mod model;
+mod optimizer;
+mod state;
+
+pub use checker::{Decision, Refusal, TorImpact, switch_local_share};
+pub use error::CorrOptError;
+pub use model::{CorruptingLink, LinkState, Penalty, Thresholds};
+pub use optimizer::Optimization;
+pub use state::CorrOptState;

@@ -1,0 +1,315 @@
+//! Property tests of the CorrOpt deciders on random small fabrics, link
+//! states and corrupting sets, against brute force over every subset:
+//! - the optimizer's remaining penalty equals the brute-force optimum, and is
+//!   never worse than the fast checker's or (when that is feasible) the
+//!   switch-local baseline's;
+//! - no decision of the fast checker or the optimizer leaves a ToR under its
+//!   floor, and switch-local never exceeds a switch's allowance;
+//! - with a zero time budget the optimizer is still feasible and its bound is
+//!   a true lower bound.
+
+use std::time::Duration;
+
+use lightpath_core::FabricGraph;
+use lightpath_core::corropt::{
+    CorrOptState, CorruptingLink, LinkState, Penalty, Refusal, Thresholds, switch_local_share,
+};
+use lightpath_core::fabric::generators::{facebook_fabric, fat_tree};
+use proptest::prelude::*;
+use proptest::sample::{Index, select, subsequence};
+
+/// A random valid fabric: 2 to 4 tiers of 1 to 4 switches, 1 to 10 random
+/// links (parallel allowed) between adjacent tiers.
+fn fabric() -> impl Strategy<Value = FabricGraph> {
+    prop::collection::vec(1u32..=4, 2..=4)
+        .prop_flat_map(|sizes| {
+            let links = prop::collection::vec(
+                prop::collection::vec((any::<Index>(), any::<Index>()), 1..=10),
+                sizes.len() - 1,
+            );
+            (Just(sizes), links)
+        })
+        .prop_map(|(sizes, links)| {
+            let mut tiers = Vec::new();
+            let mut members = Vec::new();
+            for (t, &size) in sizes.iter().enumerate() {
+                let first = tiers.len() as u32;
+                members.push((first..first + size).collect::<Vec<u32>>());
+                tiers.extend(std::iter::repeat_n(t as u32, size as usize));
+            }
+            let (mut lower, mut upper) = (Vec::new(), Vec::new());
+            for (t, pairs) in links.iter().enumerate() {
+                for (a, b) in pairs {
+                    lower.push(*a.get(&members[t]));
+                    upper.push(*b.get(&members[t + 1]));
+                }
+            }
+            FabricGraph::new(sizes.len() as u32, tiers, lower, upper).unwrap()
+        })
+}
+
+#[derive(Debug, Clone)]
+struct Instance {
+    graph: FabricGraph,
+    states: Vec<LinkState>,
+    corrupting: Vec<CorruptingLink>,
+    threshold: f64,
+    override_tor: Option<(Index, f64)>,
+    penalty: Penalty,
+}
+
+impl Instance {
+    fn state(&self) -> CorrOptState<'_> {
+        let mut t = Thresholds::new(self.threshold).unwrap();
+        if let Some((which, fraction)) = self.override_tor
+            && !self.graph.tors().is_empty()
+        {
+            t = t
+                .with_override(*which.get(self.graph.tors()), fraction)
+                .unwrap();
+        }
+        CorrOptState::new(&self.graph, self.states.clone(), &t).unwrap()
+    }
+
+    fn enabled_corrupting(&self) -> Vec<CorruptingLink> {
+        self.corrupting
+            .iter()
+            .copied()
+            .filter(|c| self.states[c.link as usize] == LinkState::Enabled)
+            .collect()
+    }
+}
+
+const FRACTIONS: [f64; 8] = [0.0, 0.25, 0.5, 0.6, 0.7, 0.75, 0.9, 1.0];
+const RATES: [f64; 7] = [1e-8, 3e-7, 1e-6, 2e-5, 1e-4, 7e-4, 1e-2];
+
+fn instance() -> impl Strategy<Value = Instance> {
+    fabric().prop_flat_map(|graph| {
+        let n = graph.num_links();
+        let states = prop::collection::vec(
+            prop::sample::select(vec![
+                LinkState::Enabled,
+                LinkState::Enabled,
+                LinkState::Enabled,
+                LinkState::Enabled,
+                LinkState::Enabled,
+                LinkState::Enabled,
+                LinkState::Disabled,
+                LinkState::Down,
+            ]),
+            n,
+        );
+        // Between half and all of the links (at most 12) corrupt.
+        let most = n.min(12);
+        let links = subsequence((0..n as u32).collect::<Vec<_>>(), most / 2..=most).prop_shuffle();
+        let rates = prop::collection::vec(select(RATES.to_vec()), 12);
+        (
+            Just(graph),
+            states,
+            links,
+            rates,
+            select(FRACTIONS.to_vec()),
+            prop::option::of((any::<Index>(), select(FRACTIONS.to_vec()))),
+            select(vec![Penalty::Linear, Penalty::Log, Penalty::Step]),
+        )
+            .prop_map(
+                |(graph, states, links, rates, threshold, override_tor, penalty)| Instance {
+                    graph,
+                    states,
+                    corrupting: links
+                        .iter()
+                        .zip(&rates)
+                        .map(|(&link, &loss_rate)| CorruptingLink { link, loss_rate })
+                        .collect(),
+                    threshold,
+                    override_tor,
+                    penalty,
+                },
+            )
+    })
+}
+
+/// Up-paths each ToR must keep: its requirement, or what it has if less.
+fn floors(state: &CorrOptState<'_>) -> Vec<(u32, u64)> {
+    state
+        .fabric()
+        .tors()
+        .iter()
+        .map(|&t| (t, state.required_paths(t).min(state.up_paths()[t as usize])))
+        .collect()
+}
+
+fn meets_floors(graph: &FabricGraph, usable: &[bool], floors: &[(u32, u64)]) -> bool {
+    let counts = graph.up_paths(usable).unwrap();
+    floors.iter().all(|&(t, f)| counts[t as usize] >= f)
+}
+
+fn usable(states: &[LinkState]) -> Vec<bool> {
+    states.iter().map(|&s| s == LinkState::Enabled).collect()
+}
+
+/// The least penalty left enabled over every feasible subset of `candidates`.
+fn brute_force(state: &CorrOptState<'_>, candidates: &[CorruptingLink], penalty: Penalty) -> f64 {
+    let graph = state.fabric();
+    let floors = floors(state);
+    let base = usable(state.link_states());
+    let total: f64 = candidates.iter().map(|c| penalty.of(c.loss_rate)).sum();
+    let mut best = f64::INFINITY;
+    for mask in 0u32..1 << candidates.len() {
+        let mut mask_usable = base.clone();
+        let mut removed = 0.0;
+        for (i, c) in candidates.iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                mask_usable[c.link as usize] = false;
+                removed += penalty.of(c.loss_rate);
+            }
+        }
+        if total - removed < best && meets_floors(graph, &mask_usable, &floors) {
+            best = total - removed;
+        }
+    }
+    best
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn optimizer_matches_brute_force_and_beats_greedy(inst in instance()) {
+        let state = inst.state();
+        let opt = state.optimize(&inst.corrupting, inst.penalty, None).unwrap();
+        prop_assert!(opt.proven_optimal);
+        prop_assert!(close(opt.remaining_penalty_lower_bound, opt.remaining_penalty));
+        let enabled = inst.enabled_corrupting();
+        let best = brute_force(&state, &enabled, inst.penalty);
+        prop_assert!(close(opt.remaining_penalty, best), "{} vs brute force {}", opt.remaining_penalty, best);
+
+        let floors = floors(&state);
+        let mut applied = state.clone();
+        applied.apply(&opt).unwrap();
+        prop_assert!(meets_floors(&inst.graph, &usable(applied.link_states()), &floors));
+        prop_assert_eq!(opt.disable.len() + opt.keep_enabled.len(), enabled.len());
+
+        let mut greedy = state.clone();
+        let decisions = greedy.check_batch(&enabled, inst.penalty).unwrap();
+        let greedy_left: f64 = decisions.iter().filter(|d| !d.disabled).map(|d| d.penalty).sum();
+        prop_assert!(opt.remaining_penalty <= greedy_left + 1e-9 * greedy_left.max(1.0));
+
+        let mut local = state.clone();
+        let share = switch_local_share(inst.threshold, inst.graph.num_tiers() - 1);
+        let decisions = local.switch_local(&enabled, inst.penalty, share).unwrap();
+        if meets_floors(&inst.graph, &usable(local.link_states()), &floors) {
+            let local_left: f64 = decisions.iter().filter(|d| !d.disabled).map(|d| d.penalty).sum();
+            prop_assert!(opt.remaining_penalty <= local_left + 1e-9 * local_left.max(1.0));
+        }
+    }
+
+    #[test]
+    fn fast_checker_never_breaks_a_floor(inst in instance()) {
+        let mut state = inst.state();
+        let floors = floors(&state);
+        let enabled = inst.enabled_corrupting();
+        let decisions = state.check_batch(&enabled, inst.penalty).unwrap();
+        prop_assert!(meets_floors(&inst.graph, &usable(state.link_states()), &floors));
+        for d in &decisions {
+            prop_assert_eq!(
+                d.disabled,
+                state.link_states()[d.link as usize] == LinkState::Disabled
+            );
+            match &d.refusal {
+                None => prop_assert!(d.disabled),
+                Some(Refusal::TorCapacity { tors }) => {
+                    prop_assert!(!tors.is_empty());
+                    for t in tors {
+                        let impact = d.affected.iter().find(|i| i.tor == *t).unwrap();
+                        prop_assert!(impact.paths_after < impact.required_paths);
+                    }
+                }
+                Some(other) => prop_assert!(false, "unexpected refusal {:?}", other),
+            }
+        }
+        // Maximal: no refused link could be disabled now.
+        for d in decisions.iter().filter(|d| !d.disabled) {
+            let mut trial = usable(state.link_states());
+            trial[d.link as usize] = false;
+            prop_assert!(!meets_floors(&inst.graph, &trial, &floors));
+        }
+    }
+
+    #[test]
+    fn switch_local_keeps_each_switch_allowance(inst in instance(), share in select(FRACTIONS.to_vec())) {
+        let mut state = inst.state();
+        let initial = state.link_states().to_vec();
+        let enabled = inst.enabled_corrupting();
+        state.switch_local(&enabled, inst.penalty, share).unwrap();
+        for s in 0..inst.graph.num_switches() as u32 {
+            let up = inst.graph.up_links(s);
+            let allowance = (up.len() as f64 * (1.0 - share) + 1e-9).floor() as usize;
+            let out = |states: &[LinkState]| up.iter().filter(|&&l| states[l as usize] != LinkState::Enabled).count();
+            let newly = out(state.link_states()) - out(&initial);
+            prop_assert!(newly <= allowance.saturating_sub(out(&initial)));
+        }
+    }
+
+    #[test]
+    fn zero_budget_is_feasible_with_a_true_bound(inst in instance()) {
+        let state = inst.state();
+        let opt = state.optimize(&inst.corrupting, inst.penalty, Some(Duration::ZERO)).unwrap();
+        let best = brute_force(&state, &inst.enabled_corrupting(), inst.penalty);
+        prop_assert!(opt.remaining_penalty >= best - 1e-9 * best.max(1.0));
+        prop_assert!(opt.remaining_penalty_lower_bound <= best + 1e-9 * best.max(1.0));
+        let floors = floors(&state);
+        let mut applied = state.clone();
+        applied.apply(&opt).unwrap();
+        prop_assert!(meets_floors(&inst.graph, &usable(applied.link_states()), &floors));
+    }
+
+    #[test]
+    fn switch_local_with_root_share_is_safe_on_uniform_fabrics(
+        uniform in select(vec![0usize, 1]),
+        threshold in select(FRACTIONS.to_vec()),
+        picks in prop::collection::vec(any::<Index>(), 0..40),
+    ) {
+        let graph = if uniform == 0 { fat_tree(4) } else { facebook_fabric(2, 3, 4, 5) };
+        let mut state = CorrOptState::all_enabled(&graph, &Thresholds::new(threshold).unwrap()).unwrap();
+        let mut links: Vec<u32> = picks.iter().map(|i| i.index(graph.num_links()) as u32).collect();
+        links.sort_unstable();
+        links.dedup();
+        let corrupting: Vec<CorruptingLink> =
+            links.iter().map(|&link| CorruptingLink { link, loss_rate: 1e-5 }).collect();
+        state.switch_local(&corrupting, Penalty::Linear, switch_local_share(threshold, 2)).unwrap();
+        prop_assert!(state.tors_below_threshold().is_empty());
+    }
+}
+
+/// 18 candidates in one segment: every link of a 1-pod fabric with 3 ToRs, 3
+/// fabric switches and 3 spines per plane (9 paths per ToR, 5 required).
+#[test]
+fn optimizer_matches_brute_force_on_18_candidates() {
+    let graph = facebook_fabric(1, 3, 3, 3);
+    assert_eq!(graph.num_links(), 18);
+    let state = CorrOptState::all_enabled(&graph, &Thresholds::new(0.5).unwrap()).unwrap();
+    // Deterministic spread of rates over four orders of magnitude.
+    let corrupting: Vec<CorruptingLink> = (0..18u32)
+        .map(|link| CorruptingLink {
+            link,
+            loss_rate: 1e-7 * 10f64.powf(f64::from((link * 7) % 18) / 4.5),
+        })
+        .collect();
+    for penalty in [Penalty::Linear, Penalty::Step] {
+        let opt = state.optimize(&corrupting, penalty, None).unwrap();
+        assert!(opt.proven_optimal);
+        assert_eq!(opt.segments, 1);
+        assert_eq!(opt.largest_segment, 18);
+        let best = brute_force(&state, &corrupting, penalty);
+        assert!(
+            close(opt.remaining_penalty, best),
+            "{} vs {best}",
+            opt.remaining_penalty
+        );
+    }
+}
