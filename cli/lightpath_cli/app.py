@@ -11,7 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import __version__
-from .commands import auth, fabric, fixtures, jobs
+from .commands import auth, corropt, fabric, fixtures, jobs
 from .config import OUTPUT_ENV, SERVER_ENV
 from .context import CliContext
 from .errors import CliError
@@ -96,6 +96,7 @@ app.command("whoami")(auth.whoami)
 app.add_typer(fabric.app, name="fabric", help="List, show, import, export and check fabrics.")
 app.add_typer(jobs.app, name="jobs", help="List, watch and cancel background jobs.")
 app.add_typer(fixtures.app, name="fixtures", help="Generate fabric documents offline (no server needed).")
+app.add_typer(corropt.app, name="corropt", help="CorrOpt link-disabling decisions on files, offline (no server).")
 
 
 def main() -> None:
