@@ -1,15 +1,17 @@
 """Native engine of Lightpath: path counting, capacity and CorrOpt link
 disabling on Clos fabrics."""
 
-from collections.abc import Mapping, Sequence
-from typing import Literal, TypedDict, final, type_check_only
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal, NotRequired, TypedDict, final, type_check_only
 
 __all__ = [
     "FabricGraph",
     "__version__",
     "corropt_check",
     "corropt_optimize",
+    "corropt_simulate",
     "corropt_switch_local",
+    "corropt_trace",
 ]
 
 __version__: str
@@ -56,6 +58,7 @@ class FabricGraph:
 # Stub-only names: the functions return plain dicts and take plain strings.
 LinkStateName = Literal["enabled", "disabled", "down"]
 PenaltyName = Literal["linear", "log", "step"]
+PolicyName = Literal["corropt", "fast-checker", "switch-local"]
 
 @type_check_only
 class TorImpact(TypedDict):
@@ -163,4 +166,99 @@ def corropt_optimize(
     answer found is returned when the budget runs out, with
     ``proven_optimal`` False and a valid ``remaining_penalty_lower_bound``.
     Raises like :func:`corropt_check`.
+    """
+
+@type_check_only
+class SimSeries(TypedDict):
+    """Step functions: entry ``i`` holds from ``time_s[i]`` until
+    ``time_s[i + 1]`` (the last until the horizon); a new entry is recorded
+    only when a value changes."""
+
+    time_s: list[float]
+    penalty: list[float]
+    active_corrupting: list[int]
+    disabled: list[int]
+    worst_fraction: list[float]
+
+@type_check_only
+class SimCounts(TypedDict):
+    """Event counts of one simulation run."""
+
+    onsets: int
+    absorbed_onsets: int
+    refused_arrivals: int
+    disables: int
+    repairs: int
+    second_rounds: int
+    optimizer_runs: int
+    optimizer_unproven: int
+    threshold_breaches: int
+
+@type_check_only
+class SimResult(TypedDict):
+    """Outcome of :func:`corropt_simulate`. Integrals are over
+    ``[0, horizon_s]``: ``penalty_seconds`` is penalty x seconds,
+    ``active_corrupting_seconds`` and ``disabled_seconds`` link x seconds."""
+
+    policy: PolicyName
+    share: NotRequired[float]
+    horizon_s: float
+    series: SimSeries
+    penalty_seconds: float
+    active_corrupting_seconds: float
+    disabled_seconds: float
+    lowest_worst_fraction: float
+    counts: SimCounts
+
+def corropt_trace(graph: FabricGraph, mttf_hours: float, hours: float, seed: int = 0) -> list[tuple[float, int, float]]:
+    """Synthetic corruption onsets ``(time_s, link, loss_rate)``, sorted by
+    time: each link starts corrupting as a Poisson process with mean time
+    between onsets ``mttf_hours``, over ``hours`` hours. Loss rates: a bucket
+    of CorrOpt's Table 3.1 by its share (47.23% in [1e-8, 1e-5), 18.43% in
+    [1e-5, 1e-4), 21.66% in [1e-4, 1e-3), 12.67% in [1e-3, 1e-2)), then
+    log-uniform within it. Deterministic in ``seed`` (SplitMix64).
+
+    Raises ``ValueError`` unless ``mttf_hours > 0``, ``hours >= 0`` (both
+    finite) and ``0 <= seed < 2**64``.
+    """
+
+def corropt_simulate(
+    graph: FabricGraph,
+    trace: Sequence[tuple[float, int, float]],
+    policy: PolicyName = "corropt",
+    capacity: float = 0.75,
+    overrides: Mapping[int, float] | None = None,
+    penalty: PenaltyName = "linear",
+    share: float | None = None,
+    repair_delay_s: float = 172800.0,
+    fix_probability: float = 0.8,
+    seed: int = 0,
+    progress: Callable[[float], object] | None = None,
+    horizon_s: float | None = None,
+    time_budget_s: float | None = None,
+) -> SimResult:
+    """Replays ``trace`` (``(time_s, link, loss_rate)`` sorted by time; all
+    links start enabled and clean) under a policy and returns the penalty,
+    corrupting and disabled link counts and worst ToR fraction over time,
+    their integrals and event counts.
+
+    Policies: ``"switch-local"`` (share ``share``, default
+    ``capacity ** (1 / r)``), ``"fast-checker"`` (the fast checker on arrival
+    and again after every repair), ``"corropt"`` (fast checker on arrival,
+    optimizer after every repair; ``time_budget_s`` bounds each optimizer
+    run). A disabled link is repaired after ``repair_delay_s`` with
+    probability ``fix_probability``, else after twice that; repair coins
+    follow ``seed``. Onsets on links already faulty are absorbed. The window
+    ends at ``horizon_s`` (default: the last onset).
+
+    ``progress``, if given (``TypeError`` if not callable), is called with the
+    simulated fraction (increasing, at most about 100 times, last 1.0); the
+    GIL is released in between. An exception it raises is re-raised when the
+    run ends, and it is not called again.
+
+    Raises ``ValueError`` for an unknown policy or penalty, ``share`` with a
+    policy other than switch-local, thresholds or probabilities outside
+    [0, 1], a non-positive repair delay, or a trace onset that is unsorted,
+    names an unknown link or has a loss rate outside [0, 1] (the message
+    names the onset's index).
     """

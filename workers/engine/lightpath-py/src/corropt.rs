@@ -55,29 +55,8 @@ impl Inputs {
                 Ok(CorruptingLink { link, loss_rate })
             })
             .collect::<PyResult<_>>()?;
-        let mut thresholds = Thresholds::new(capacity).map_err(corropt_error)?;
-        let mut overrides: Vec<(i64, f64)> = overrides.unwrap_or_default().into_iter().collect();
-        overrides.sort_by_key(|&(tor, _)| tor);
-        for (tor, fraction) in overrides {
-            let tor = u32::try_from(tor).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "threshold override for switch {tor}, which is not a ToR (tier 0) of the fabric"
-                ))
-            })?;
-            thresholds = thresholds
-                .with_override(tor, fraction)
-                .map_err(corropt_error)?;
-        }
-        let penalty = match penalty {
-            "linear" => Penalty::Linear,
-            "log" => Penalty::Log,
-            "step" => Penalty::Step,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "penalty must be 'linear', 'log' or 'step', got {other:?}"
-                )));
-            }
-        };
+        let thresholds = thresholds(capacity, overrides)?;
+        let penalty = penalty_function(penalty)?;
         Ok(Self {
             states,
             corrupting,
@@ -88,6 +67,38 @@ impl Inputs {
 
     fn state<'g>(&self, graph: &'g CoreGraph) -> Result<CorrOptState<'g>, CorrOptError> {
         CorrOptState::new(graph, self.states.clone(), &self.thresholds)
+    }
+}
+
+/// `capacity` for every ToR, with per-ToR `overrides` keyed by switch index.
+pub(crate) fn thresholds(
+    capacity: f64,
+    overrides: Option<HashMap<i64, f64>>,
+) -> PyResult<Thresholds> {
+    let mut thresholds = Thresholds::new(capacity).map_err(corropt_error)?;
+    let mut overrides: Vec<(i64, f64)> = overrides.unwrap_or_default().into_iter().collect();
+    overrides.sort_by_key(|&(tor, _)| tor);
+    for (tor, fraction) in overrides {
+        let tor = u32::try_from(tor).map_err(|_| {
+            PyValueError::new_err(format!(
+                "threshold override for switch {tor}, which is not a ToR (tier 0) of the fabric"
+            ))
+        })?;
+        thresholds = thresholds
+            .with_override(tor, fraction)
+            .map_err(corropt_error)?;
+    }
+    Ok(thresholds)
+}
+
+pub(crate) fn penalty_function(name: &str) -> PyResult<Penalty> {
+    match name {
+        "linear" => Ok(Penalty::Linear),
+        "log" => Ok(Penalty::Log),
+        "step" => Ok(Penalty::Step),
+        other => Err(PyValueError::new_err(format!(
+            "penalty must be 'linear', 'log' or 'step', got {other:?}"
+        ))),
     }
 }
 
@@ -102,7 +113,7 @@ fn link_state(link: usize, name: &str) -> PyResult<LinkState> {
     }
 }
 
-fn corropt_error(err: CorrOptError) -> PyErr {
+pub(crate) fn corropt_error(err: CorrOptError) -> PyErr {
     match err {
         CorrOptError::Path(PathError::Overflow { .. }) => PyOverflowError::new_err(err.to_string()),
         _ => PyValueError::new_err(err.to_string()),

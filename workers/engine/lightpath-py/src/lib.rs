@@ -7,6 +7,7 @@ use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 
 mod corropt;
+mod corropt_sim;
 
 /// Switch graph of a multi-tier Clos fabric (tier 0 = ToR, top tier =
 /// num_tiers - 1); link i joins switch link_lower[i] to switch link_upper[i]
@@ -147,5 +148,7 @@ fn lightpath_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(corropt::corropt_check, m)?)?;
     m.add_function(wrap_pyfunction!(corropt::corropt_switch_local, m)?)?;
     m.add_function(wrap_pyfunction!(corropt::corropt_optimize, m)?)?;
+    m.add_function(wrap_pyfunction!(corropt_sim::corropt_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(corropt_sim::corropt_simulate, m)?)?;
     Ok(())
 }

@@ -61,6 +61,23 @@ pub enum CorrOptError {
         /// The value given.
         value: f64,
     },
+    /// A numeric parameter of the trace generator or simulator is out of
+    /// range.
+    Parameter {
+        /// The parameter's name.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// An onset of a simulated trace is unusable.
+    TraceOnset {
+        /// Position of the onset in the trace.
+        index: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
 }
 
 impl fmt::Display for CorrOptError {
@@ -104,6 +121,14 @@ impl fmt::Display for CorrOptError {
             ),
             CorrOptError::LocalShare { value } => {
                 write!(f, "switch-local share {value} is not a fraction in [0, 1]")
+            }
+            CorrOptError::Parameter {
+                name,
+                value,
+                expected,
+            } => write!(f, "{name} must be {expected}, got {value}"),
+            CorrOptError::TraceOnset { index, problem } => {
+                write!(f, "trace onset {index}: {problem}")
             }
         }
     }

@@ -12,6 +12,10 @@
 //! - the exact optimizer ([`CorrOptState::optimize`]): prune, segment, then
 //!   branch and bound, with an optional time budget.
 //!
+//! Around them, [`generate_trace`] draws synthetic corruption onsets and
+//! [`simulate`] replays a trace under a policy with a repair model
+//! (section 3.6), recording penalty and capacity over time.
+//!
 //! Capacity constraint. ToR `t` must keep `required(t) = ceil(c_t * design(t))`
 //! up-paths over enabled links, `design(t)` counting every link as usable.
 //! A ToR already below that (links down, thresholds raised) must not lose any
@@ -22,10 +26,17 @@ mod checker;
 mod error;
 mod model;
 mod optimizer;
+mod sim;
 mod state;
+mod trace;
 
 pub use checker::{Decision, Refusal, TorImpact, switch_local_share};
 pub use error::CorrOptError;
 pub use model::{CorruptingLink, LinkState, Penalty, Thresholds};
 pub use optimizer::Optimization;
+pub use sim::{
+    DEFAULT_FIX_PROBABILITY, DEFAULT_REPAIR_DELAY_S, Policy, PolicyComparison, SimConfig,
+    SimCounts, SimResult, SimSeries, compare_policies, simulate,
+};
 pub use state::CorrOptState;
+pub use trace::{LossBucket, Onset, TABLE_3_1_CORRUPTION, generate_trace};
