@@ -36,11 +36,11 @@ from collections.abc import Callable
 from typing import Literal
 
 import networkx as nx
+from bench_tor_capacity import PLANES, PODS, SPINES_PER_PLANE, TORS_PER_POD, facebook_arrays
 
 import lightpath_engine
 from lightpath_engine import FabricGraph, corropt_check
 
-PODS, TORS_PER_POD, PLANES, SPINES_PER_PLANE = 261, 48, 4, 48
 CAPACITY = 0.75
 SINGLE_LINKS = 200
 SINGLE_RUNS = 5
@@ -48,24 +48,6 @@ BATCH = 2000
 BATCH_RUNS = 3
 
 LinkState = Literal["enabled", "disabled", "down"]
-
-
-def facebook_arrays() -> tuple[list[int], list[int], list[int]]:
-    tors, fabric_switches = PODS * TORS_PER_POD, PODS * PLANES
-    switch_tiers = [0] * tors + [1] * fabric_switches + [2] * (PLANES * SPINES_PER_PLANE)
-    lower: list[int] = []
-    upper: list[int] = []
-    for pod in range(PODS):
-        for tor in range(TORS_PER_POD):
-            for plane in range(PLANES):
-                lower.append(pod * TORS_PER_POD + tor)
-                upper.append(tors + pod * PLANES + plane)
-    for pod in range(PODS):
-        for plane in range(PLANES):
-            for spine in range(SPINES_PER_PLANE):
-                lower.append(tors + pod * PLANES + plane)
-                upper.append(tors + fabric_switches + plane * SPINES_PER_PLANE + spine)
-    return switch_tiers, lower, upper
 
 
 def required(fraction: float, design: int) -> int:

@@ -7,6 +7,9 @@
 //! - on a fixed mid-size scenario, CorrOpt leaves no more penalty than the
 //!   fast checker, which leaves far less than switch-local.
 
+mod common;
+
+use common::fabric;
 use lightpath_core::FabricGraph;
 use lightpath_core::corropt::{
     Onset, Penalty, Policy, SimConfig, SimResult, Thresholds, compare_policies, generate_trace,
@@ -14,37 +17,6 @@ use lightpath_core::corropt::{
 };
 use lightpath_core::fabric::generators::{facebook_fabric, fat_tree};
 use proptest::prelude::*;
-use proptest::sample::Index;
-
-/// A random valid fabric: 2 to 4 tiers of 1 to 4 switches, 1 to 10 random
-/// links (parallel allowed) between adjacent tiers.
-fn fabric() -> impl Strategy<Value = FabricGraph> {
-    prop::collection::vec(1u32..=4, 2..=4)
-        .prop_flat_map(|sizes| {
-            let links = prop::collection::vec(
-                prop::collection::vec((any::<Index>(), any::<Index>()), 1..=10),
-                sizes.len() - 1,
-            );
-            (Just(sizes), links)
-        })
-        .prop_map(|(sizes, links)| {
-            let mut tiers = Vec::new();
-            let mut members = Vec::new();
-            for (t, &size) in sizes.iter().enumerate() {
-                let first = tiers.len() as u32;
-                members.push((first..first + size).collect::<Vec<u32>>());
-                tiers.extend(std::iter::repeat_n(t as u32, size as usize));
-            }
-            let (mut lower, mut upper) = (Vec::new(), Vec::new());
-            for (t, pairs) in links.iter().enumerate() {
-                for (a, b) in pairs {
-                    lower.push(*a.get(&members[t]));
-                    upper.push(*b.get(&members[t + 1]));
-                }
-            }
-            FabricGraph::new(sizes.len() as u32, tiers, lower, upper).unwrap()
-        })
-}
 
 /// A uniform Clos: a fat tree or a small Facebook-style fabric.
 fn uniform_fabric() -> impl Strategy<Value = FabricGraph> {
