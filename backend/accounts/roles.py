@@ -1,10 +1,12 @@
 """The five roles, stored as Django groups of the same name.
 
-viewer      reads everything
-technician  + records transceiver work (reseats, replacements)
-planner     + builds fabrics (import, create), edits the transceiver catalog
-operator    + changes link admin state and capacity constraints
-admin       everything, including deleting fabrics
+Every role reads everything. What each may write is declared by each view's `write_roles`
+(see accounts.permissions); in short:
+viewer      nothing
+technician  transceivers (reseats, replacements)
+planner     fabrics, switches, new links, the transceiver catalog
+operator    fabrics, switches, new links, link admin state, transceivers
+admin       everything, including deletions
 """
 
 VIEWER = "viewer"
