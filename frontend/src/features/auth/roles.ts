@@ -1,9 +1,9 @@
 import type { CurrentUser } from './api/types';
 
-/** Roles that may change things; viewers only read (the backend enforces this, the UI hides buttons). */
-const WRITER_ROLES = new Set(['technician', 'planner', 'operator', 'admin']);
-
-export function canWrite(user: CurrentUser | undefined): boolean {
+/** Mirrors the API: a job may be cancelled by whoever started it, an operator or an admin. */
+export function canCancelJob(user: CurrentUser | undefined, job: { created_by: string | null }): boolean {
   if (!user) return false;
-  return user.is_admin || user.roles.some((role) => WRITER_ROLES.has(role));
+  return (
+    user.is_admin || user.roles.includes('operator') || user.roles.includes('admin') || job.created_by === user.username
+  );
 }

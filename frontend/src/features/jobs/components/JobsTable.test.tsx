@@ -33,7 +33,7 @@ describe('JobsTable', () => {
       <JobsTable
         jobs={jobs}
         fabricNames={new Map([[7, 'demo-fb']])}
-        canCancel={false}
+        canCancel={() => false}
         cancellingJobId={null}
         onCancel={() => {}}
       />,
@@ -47,12 +47,26 @@ describe('JobsTable', () => {
     expect(screen.getAllByText('demo-fb')).toHaveLength(3);
   });
 
-  it('offers Cancel only to writers and only for active jobs', () => {
+  it('offers Cancel only where the user may cancel and only for active jobs', () => {
     const { rerender } = render(
-      <JobsTable jobs={jobs} fabricNames={new Map()} canCancel={false} cancellingJobId={null} onCancel={() => {}} />,
+      <JobsTable
+        jobs={jobs}
+        fabricNames={new Map()}
+        canCancel={() => false}
+        cancellingJobId={null}
+        onCancel={() => {}}
+      />,
     );
     expect(screen.queryByRole('button', { name: /Cancel job/ })).toBeNull();
-    rerender(<JobsTable jobs={jobs} fabricNames={new Map()} canCancel cancellingJobId={null} onCancel={() => {}} />);
+    rerender(
+      <JobsTable
+        jobs={jobs}
+        fabricNames={new Map()}
+        canCancel={() => true}
+        cancellingJobId={null}
+        onCancel={() => {}}
+      />,
+    );
     expect(
       screen.getAllByRole('button', { name: /Cancel job/ }).map((button) => button.getAttribute('aria-label')),
     ).toEqual(['Cancel job 1']);

@@ -6,7 +6,8 @@ import { displayedProgress, isActive, progressTone } from '../jobState';
 interface JobsTableProps {
   jobs: Job[];
   fabricNames: Map<number, string>;
-  canCancel: boolean;
+  /** Whether this user may cancel this job (the API's rule, see canCancelJob). */
+  canCancel: (job: Job) => boolean;
   cancellingJobId: number | null;
   onCancel: (jobId: number) => void;
 }
@@ -34,7 +35,7 @@ export function JobsTable({ jobs, fabricNames, canCancel, cancellingJobId, onCan
           <th scope="col">Error</th>
           <th scope="col">Created</th>
           <th scope="col">Finished</th>
-          {canCancel ? <th scope="col">Action</th> : null}
+          <th scope="col">Action</th>
         </tr>
       </thead>
       <tbody>
@@ -65,21 +66,19 @@ export function JobsTable({ jobs, fabricNames, canCancel, cancellingJobId, onCan
               {job.created_by ? <div className="muted">by {job.created_by}</div> : null}
             </td>
             <td>{formatTime(job.finished)}</td>
-            {canCancel ? (
-              <td>
-                {isActive(job) ? (
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => onCancel(job.id)}
-                    disabled={cancellingJobId === job.id}
-                    aria-label={`Cancel job ${job.id}`}
-                  >
-                    {cancellingJobId === job.id ? 'Cancelling…' : 'Cancel'}
-                  </button>
-                ) : null}
-              </td>
-            ) : null}
+            <td>
+              {isActive(job) && canCancel(job) ? (
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => onCancel(job.id)}
+                  disabled={cancellingJobId === job.id}
+                  aria-label={`Cancel job ${job.id}`}
+                >
+                  {cancellingJobId === job.id ? 'Cancelling…' : 'Cancel'}
+                </button>
+              ) : null}
+            </td>
           </tr>
         ))}
       </tbody>

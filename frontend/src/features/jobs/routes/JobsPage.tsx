@@ -5,7 +5,7 @@ import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
 import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { canWrite } from '@/features/auth/roles';
+import { canCancelJob } from '@/features/auth/roles';
 import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
 import { pageOffset, parsePageParam } from '@/lib/pagination';
 
@@ -71,7 +71,7 @@ export function JobsPage() {
             <JobsTable
               jobs={jobs.data.results}
               fabricNames={fabricNames}
-              canCancel={canWrite(user.data)}
+              canCancel={(job) => canCancelJob(user.data, job)}
               cancellingJobId={cancelJob.isPending ? (cancelJob.variables ?? null) : null}
               onCancel={(jobId) => cancelJob.mutate(jobId)}
             />
