@@ -1,4 +1,4 @@
-"""corropt check|optimize|switch-local: CorrOpt link-disabling decisions on files, offline.
+"""corropt check|optimize|switch-local|trace|simulate: CorrOpt on files, offline.
 
 The fabric is an interchange document; the engine (lightpath_engine) decides, no server is involved.
 Switch index = position in `switches`, link index = position in `links`; a link is named
@@ -7,22 +7,36 @@ Switch index = position in `switches`, link index = position in `links`; a link 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import math
+import os
+import sys
+import tempfile
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from ..context import get_context
 from ..errors import CliError
-from ..options import OutputOption, new_app
-from ..output import Column, OutputFormat, fraction, print_json, print_rows, stdout_console
+from ..options import OutFileOption, OutputOption, new_app
+from ..output import (
+    Column,
+    OutputFormat,
+    fraction,
+    print_csv,
+    print_json,
+    print_rows,
+    stderr_console,
+    stdout_console,
+)
 from .fabric import read_document_file
 
 app = new_app()
@@ -639,3 +653,439 @@ def switch_local(
     """
     report = run(Command.switch_local, fabric, state, corrupting, capacity, penalty, share=share)
     _print(get_context(ctx).output_format(output), report)
+
+
+# ---------------------------------------------------------------------------------------------
+# Traces: corruption onsets (time_s, link, loss_rate) for the simulator
+
+TRACE_HEADER = ("time_s", "link", "loss_rate")
+HOUR_S = 3600.0
+MAX_SEED = 2**64 - 1
+
+
+class Policy(StrEnum):
+    corropt = "corropt"
+    fast_checker = "fast-checker"
+    switch_local = "switch-local"
+
+
+COUNT_KEYS = (
+    "onsets",
+    "absorbed_onsets",
+    "refused_arrivals",
+    "disables",
+    "repairs",
+    "second_rounds",
+    "optimizer_runs",
+    "optimizer_unproven",
+    "threshold_breaches",
+)
+SIM_POLICY_KEYS = (
+    "policy",
+    "share",
+    "penalty_seconds",
+    "active_corrupting_seconds",
+    "disabled_seconds",
+    "lowest_worst_fraction",
+    "counts",
+    "penalty_ratio_vs_corropt",
+)
+SERIES_HEADER = ("policy", "time_s", "penalty", "active_corrupting", "disabled", "worst_fraction")
+
+
+def _number(value: Any) -> str:
+    return "-" if value is None else f"{float(value):.4g}"
+
+
+SIM_COLUMNS = (
+    Column("policy", "Policy"),
+    Column("penalty_seconds", "Penalty·s", render=_number, justify="right"),
+    Column("penalty_ratio_vs_corropt", "vs corropt", render=_number, justify="right"),
+    Column("active_corrupting_seconds", "Corrupting link·s", render=_number, justify="right"),
+    Column("disabled_seconds", "Disabled link·s", render=_number, justify="right"),
+    Column("lowest_worst_fraction", "Lowest worst ToR", render=fraction, justify="right"),
+    Column("disables", "Disables", justify="right"),
+    Column("refused_arrivals", "Refused", justify="right"),
+    Column("repairs", "Repairs", justify="right"),
+    Column("absorbed_onsets", "Absorbed", justify="right"),
+    Column("optimizer_runs", "Optimizer runs", justify="right"),
+    Column("threshold_breaches", "Breaches", justify="right"),
+)
+
+SeedOption = Annotated[
+    int,
+    typer.Option("--seed", min=0, max=MAX_SEED, help="Random seed; the same seed gives the same answer."),
+]
+
+
+def _finite(value: float | None, option: str) -> None:
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a finite number", param_hint=f"'{option}'")
+
+
+def _build_graph(engine: Any, fabric: Fabric) -> Any:
+    try:
+        return engine.FabricGraph(fabric.num_tiers, fabric.switch_tiers, fabric.link_lower, fabric.link_upper)
+    except (ValueError, OverflowError) as exc:
+        raise CliError(f"{fabric.file}: {exc}") from exc
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to a temporary file next to `path`, then rename it over `path` (readers never see half)."""
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; give the file the mode a plain open() would
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def trace_csv(trace: list[tuple[float, int, float]], fabric: Fabric, names: bool) -> str:
+    """The trace as `time_s,link,loss_rate` CSV; floats are written exactly (shortest round-trip repr)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(TRACE_HEADER)
+    for time_s, link, rate in trace:
+        writer.writerow((repr(float(time_s)), fabric.link_names[link] if names else link, repr(float(rate))))
+    return out.getvalue()
+
+
+def read_trace(path: Path, fabric: Fabric) -> list[tuple[float, int, float]]:
+    """TRACE.csv: header time_s,link,loss_rate, then one onset per row, sorted by time.
+
+    time_s: seconds, finite, >= 0 and never before the previous row's (an unsorted trace is an error
+    rather than silently reordered: it usually means two files were pasted together). link: index or
+    `a:a_port-b:b_port`. loss_rate: a fraction in (0, 1]. A link may appear on several rows (an onset
+    on a link that is still faulty is absorbed by the simulator). Blank lines are ignored.
+    """
+    text = _read_text(path)
+    rows = csv.reader(io.StringIO(text))
+    expected = ",".join(TRACE_HEADER)
+    result: list[tuple[float, int, float]] = []
+    try:
+        header = next(rows, None)
+        if header is None:
+            raise CliError(f"{path}: empty file, expected the header '{expected}'")
+        if tuple(cell.strip().lower() for cell in header) != TRACE_HEADER:
+            raise CliError(f"{path} line 1: expected the header '{expected}', got {','.join(header)!r}")
+        previous: tuple[float, int] | None = None
+        for row in rows:
+            line = rows.line_num
+            if not row or all(not cell.strip() for cell in row):
+                continue
+            where = f"{path} line {line}"
+            if len(row) != len(TRACE_HEADER):
+                raise CliError(f"{where}: expected {len(TRACE_HEADER)} fields ({expected}), got {len(row)}")
+            time_text, link_text, rate_text = (cell.strip() for cell in row)
+            try:
+                time_s = float(time_text)
+            except ValueError:
+                raise CliError(f"{where}: time {time_text!r} is not a number") from None
+            if not (math.isfinite(time_s) and time_s >= 0.0):
+                raise CliError(f"{where}: time {time_text} is not a finite number of seconds >= 0")
+            if previous is not None and time_s < previous[0]:
+                raise CliError(
+                    f"{where}: time {time_text} s is before line {previous[1]}'s {previous[0]!r} s "
+                    "(the trace must be sorted by time)"
+                )
+            index = fabric.resolve_link(link_text)
+            if index is None:
+                raise CliError(f"{where}: unknown link {link_text!r}")
+            try:
+                rate = float(rate_text)
+            except ValueError:
+                raise CliError(f"{where}: loss rate {rate_text!r} is not a number") from None
+            if not 0.0 < rate <= 1.0:  # also rejects nan
+                raise CliError(f"{where}: loss rate {rate_text} is not a fraction in (0, 1]")
+            previous = (time_s, line)
+            result.append((time_s, index, rate))
+    except csv.Error as exc:
+        raise CliError(f"{path} line {rows.line_num}: {exc}") from exc
+    return result
+
+
+def _run_policies(
+    engine: Any, graph: Any, trace: list[tuple[float, int, float]], runs: list[dict[str, Any]]
+) -> list[Any]:
+    """corropt_simulate once per keyword set; a progress bar per run on stderr when it is a terminal."""
+    try:
+        if not stderr_console().is_terminal:
+            return [engine.corropt_simulate(graph, trace, **kwargs) for kwargs in runs]
+        columns = (
+            SpinnerColumn(),
+            TextColumn("{task.description:<13}"),
+            BarColumn(),
+            TaskProgressColumn(),
+            TimeElapsedColumn(),
+        )
+        results = []
+        with Progress(*columns, console=stderr_console(), transient=False) as bar:
+            for kwargs in runs:
+                task = bar.add_task(kwargs["policy"], total=1.0)
+
+                def advance(done: float, task: Any = task) -> None:
+                    bar.update(task, completed=done)
+
+                results.append(engine.corropt_simulate(graph, trace, progress=advance, **kwargs))
+                bar.update(task, completed=1.0)
+        return results
+    except (ValueError, OverflowError) as exc:
+        raise CliError(str(exc)) from exc
+
+
+def _ratio(penalty: float, reference: float | None) -> float | None:
+    """penalty / reference; 1.0 when both are 0, null when only the reference is 0 or there is none."""
+    if reference is None:
+        return None
+    if reference > 0:
+        return penalty / reference
+    return 1.0 if penalty == 0 else None
+
+
+def _series_csv(results: list[Any]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SERIES_HEADER)
+    for result in results:
+        series = result["series"]
+        for row in zip(*(series[key] for key in SERIES_HEADER[1:]), strict=True):
+            writer.writerow((result["policy"], *row))
+    return out.getvalue()
+
+
+def _print_simulation(fmt: OutputFormat, report: dict[str, Any]) -> None:
+    policies = report["policies"]
+    if fmt is OutputFormat.json:
+        print_json(report)
+        return
+    if fmt is OutputFormat.csv:
+        print_csv(policies, SIM_POLICY_KEYS)
+        return
+    print_rows(fmt, [{**row, **row["counts"]} for row in policies], SIM_COLUMNS, [])
+    trace, settings = report["trace"], report["settings"]
+    horizon = trace["horizon_s"]
+    lines = [
+        f"{report['fabric']}: {trace['onsets']} onsets from {trace['file']} over {horizon:.6g} s "
+        f"({horizon / HOUR_S:.4g} h)",
+        f"capacity {fraction(settings['capacity'])}, {settings['penalty_function']} penalty, repair after "
+        f"{settings['repair_delay_s'] / HOUR_S:g} h fixed with probability {settings['fix_probability']:g} "
+        f"(else another round), seed {settings['seed']}",
+    ]
+    local = next((row for row in policies if row["policy"] == Policy.switch_local.value), None)
+    if local is not None and local["share"] is not None:
+        lines.append(f"switch-local share {fraction(local['share'])}")
+    for line in lines:
+        stdout_console().print(line, highlight=False)
+
+
+@app.command("trace")
+def trace_command(
+    fabric: FabricOption,
+    mttf_hours: Annotated[
+        float,
+        typer.Option("--mttf-hours", metavar="H", help="Mean time between corruption onsets of one link, in hours."),
+    ],
+    hours: Annotated[float, typer.Option("--hours", metavar="N", min=0.0, help="Length of the trace, in hours.")],
+    seed: SeedOption = 0,
+    names: Annotated[
+        bool, typer.Option("--names", help="Write links as a:a_port-b:b_port instead of their index.")
+    ] = False,
+    out_file: OutFileOption = None,
+) -> None:
+    """Synthetic corruption onsets as time_s,link,loss_rate CSV.
+
+    Each link starts corrupting as a Poisson process with mean time between onsets --mttf-hours; loss
+    rates follow the buckets of CorrOpt's Table 3.1, log-uniform within a bucket. The same seed gives
+    the same trace. A summary line goes to stderr.
+    """
+    _finite(hours, "--hours")
+    if not (math.isfinite(mttf_hours) and mttf_hours > 0):
+        raise typer.BadParameter(f"{mttf_hours} is not a finite number above 0", param_hint="'--mttf-hours'")
+    engine = _engine()
+    loaded = load_fabric(fabric)
+    graph = _build_graph(engine, loaded)
+    try:
+        trace = engine.corropt_trace(graph, mttf_hours, hours, seed)
+    except (ValueError, OverflowError) as exc:
+        raise CliError(str(exc)) from exc
+    text = trace_csv(trace, loaded, names)
+    summary = (
+        f"{len(trace)} onsets on {len({link for _, link, _ in trace})} of {len(loaded.link_names)} links "
+        f"over {hours:g} h (horizon {hours * HOUR_S:.6g} s; MTTF {mttf_hours:g} h, seed {seed})"
+    )
+    if out_file is None:
+        sys.stdout.write(text)
+        typer.echo(summary, err=True)
+    else:
+        write_atomically(out_file, text)
+        typer.echo(f"wrote {out_file}: {summary}", err=True)
+
+
+@app.command("simulate")
+def simulate_command(
+    ctx: typer.Context,
+    fabric: FabricOption,
+    trace: Annotated[
+        Path,
+        typer.Option(
+            "--trace",
+            metavar="TRACE.csv",
+            help="Onsets: header time_s,link,loss_rate, sorted by time (e.g. from `corropt trace`).",
+        ),
+    ],
+    policy: Annotated[
+        list[Policy] | None,
+        typer.Option(
+            "--policy",
+            metavar="corropt|fast-checker|switch-local",
+            case_sensitive=False,
+            show_default=False,
+            help="A policy to run; repeat for several [default: corropt, fast-checker and switch-local].",
+        ),
+    ] = None,
+    capacity: CapacityOption = None,
+    penalty: PenaltyOption = PenaltyName.linear,
+    share: Annotated[
+        float | None,
+        typer.Option(
+            "--share",
+            min=0.0,
+            max=1.0,
+            show_default=False,
+            help="switch-local: share of its up-links each switch keeps [default: capacity^(1/r)].",
+        ),
+    ] = None,
+    repair_delay_hours: Annotated[
+        float,
+        typer.Option("--repair-delay-hours", metavar="H", help="Time a disabled link waits for a repair attempt."),
+    ] = 48.0,
+    fix_probability: Annotated[
+        float,
+        typer.Option(
+            "--fix-probability",
+            min=0.0,
+            max=1.0,
+            help="Chance the first repair attempt fixes a link (else it takes another round).",
+        ),
+    ] = 0.8,
+    seed: SeedOption = 0,
+    horizon_hours: Annotated[
+        float | None,
+        typer.Option(
+            "--horizon-hours",
+            metavar="H",
+            min=0.0,
+            show_default=False,
+            help="End of the simulated window [default: the last onset]. Onsets after it are not counted.",
+        ),
+    ] = None,
+    time_budget: Annotated[
+        float | None,
+        typer.Option(
+            "--time-budget",
+            metavar="SECONDS",
+            min=0.0,
+            show_default=False,
+            help="corropt: bound each optimizer run (the best answer found is used) [default: run to optimality].",
+        ),
+    ] = None,
+    series: Annotated[
+        Path | None,
+        typer.Option(
+            "--series",
+            metavar="FILE.csv",
+            dir_okay=False,
+            help="Also write the step series of every policy as CSV: policy,time_s,penalty,active_corrupting,"
+            "disabled,worst_fraction (a row holds until the next one of its policy, the last until the horizon).",
+        ),
+    ] = None,
+    output: OutputOption = None,
+) -> None:
+    """Replay a corruption trace under each policy and compare them.
+
+    All links start enabled and clean. switch-local: the per-switch up-link allowance; fast-checker:
+    the fast checker on every arrival and after every repair; corropt: the fast checker on arrival and
+    the optimizer after every repair. A disabled link is repaired after --repair-delay-hours with
+    probability --fix-probability, else after another round. Prints per policy the integrals over the
+    window (penalty x s, corrupting and disabled link x s), the lowest worst ToR fraction, event counts
+    and the penalty ratio against corropt.
+    """
+    for value, option in (
+        (repair_delay_hours, "--repair-delay-hours"),
+        (horizon_hours, "--horizon-hours"),
+        (time_budget, "--time-budget"),
+    ):
+        _finite(value, option)
+    if not repair_delay_hours > 0:
+        raise typer.BadParameter(f"{repair_delay_hours} is not above 0", param_hint="'--repair-delay-hours'")
+    policies = list(dict.fromkeys(policy or list(Policy)))
+    if share is not None and Policy.switch_local not in policies:
+        raise typer.BadParameter("applies only to --policy switch-local", param_hint="'--share'")
+    fmt = get_context(ctx).output_format(output)
+
+    engine = _engine()
+    loaded = load_fabric(fabric)
+    onsets = read_trace(trace, loaded)
+    graph = _build_graph(engine, loaded)
+    threshold = loaded.capacity if capacity is None else capacity
+    common: dict[str, Any] = {
+        "capacity": threshold,
+        "overrides": loaded.overrides,
+        "penalty": penalty.value,
+        "repair_delay_s": repair_delay_hours * HOUR_S,
+        "fix_probability": fix_probability,
+        "seed": seed,
+        "horizon_s": None if horizon_hours is None else horizon_hours * HOUR_S,
+    }
+    runs = []
+    for name in policies:
+        kwargs = {**common, "policy": name.value}
+        if name is Policy.switch_local:
+            kwargs["share"] = share
+        if name is Policy.corropt:
+            kwargs["time_budget_s"] = time_budget
+        runs.append(kwargs)
+    results = _run_policies(engine, graph, onsets, runs)
+
+    reference = next((r["penalty_seconds"] for r in results if r["policy"] == Policy.corropt.value), None)
+    rows = [
+        {
+            "policy": result["policy"],
+            "share": result.get("share"),
+            "penalty_seconds": result["penalty_seconds"],
+            "active_corrupting_seconds": result["active_corrupting_seconds"],
+            "disabled_seconds": result["disabled_seconds"],
+            "lowest_worst_fraction": result["lowest_worst_fraction"],
+            "counts": {key: result["counts"][key] for key in COUNT_KEYS},
+            "penalty_ratio_vs_corropt": _ratio(result["penalty_seconds"], reference),
+        }
+        for result in results
+    ]
+    report = {
+        "fabric": loaded.name,
+        "trace": {"file": str(trace), "onsets": len(onsets), "horizon_s": results[0]["horizon_s"]},
+        "settings": {
+            "capacity": threshold,
+            "penalty_function": penalty.value,
+            "repair_delay_s": common["repair_delay_s"],
+            "fix_probability": fix_probability,
+            "seed": seed,
+            "time_budget_s": time_budget,
+        },
+        "policies": rows,
+    }
+    if series is not None:
+        write_atomically(series, _series_csv(results))
+        steps = sum(len(result["series"]["time_s"]) for result in results)
+        typer.echo(f"wrote {series}: {steps} steps of {len(results)} policies", err=True)
+    _print_simulation(fmt, report)
