@@ -351,19 +351,13 @@ def read_corrupting(path: Path, fabric: Fabric) -> list[Corrupting]:
 
 
 def penalty_of(name: str, loss_rate: float) -> float:
-    """I(f) as the engine computes it (lightpath_engine.corropt_check's docstring)."""
-    if name == "log":
-        return math.log10(1.0 + loss_rate / 1e-8)
-    if name == "step":
-        return float(sum(loss_rate >= bound for bound in (1e-8, 1e-5, 1e-4, 1e-3)))
-    return loss_rate
+    """I(f), computed by the engine so that the CLI never disagrees with its decisions."""
+    return float(_engine().corropt_penalty(name, loss_rate))
 
 
 def required_paths(threshold: float, design: int) -> int:
-    """ceil(threshold * design), products within 1e-9 of a whole number snapped (as the engine does)."""
-    x = threshold * design
-    nearest = round(x)
-    return nearest if abs(x - nearest) <= 1e-9 * max(nearest, 1) else math.ceil(x)
+    """The paths a ToR must keep: the engine's ceil(threshold * design), snapped within 1e-9."""
+    return int(_engine().corropt_required_paths(threshold, design))
 
 
 class Command(StrEnum):

@@ -2,13 +2,16 @@
 disabling on Clos fabrics."""
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal, NotRequired, TypedDict, final, type_check_only
+from typing import Literal, NotRequired, TypedDict, final, overload, type_check_only
 
 __all__ = [
+    "CorrOptSession",
     "FabricGraph",
     "__version__",
     "corropt_check",
     "corropt_optimize",
+    "corropt_penalty",
+    "corropt_required_paths",
     "corropt_simulate",
     "corropt_switch_local",
     "corropt_trace",
@@ -167,6 +170,131 @@ def corropt_optimize(
     ``proven_optimal`` False and a valid ``remaining_penalty_lower_bound``.
     Raises like :func:`corropt_check`.
     """
+
+def corropt_penalty(name: PenaltyName, loss_rate: float) -> float:
+    """Penalty ``I(loss_rate)`` exactly as the deciders compute it (the
+    ``penalty`` of a decision): ``"linear"`` = f, ``"log"`` =
+    log10(1 + f / 1e-8), ``"step"`` = the Table 3.1 bucket, 0 to 4.
+
+    Raises ``ValueError`` for an unknown name or a loss rate outside [0, 1].
+    """
+
+def corropt_required_paths(capacity: float, design_paths: int) -> int:
+    """Up-paths a ToR with ``design_paths`` up-paths must keep at threshold
+    ``capacity``: ``ceil(capacity * design_paths)``, a product within a
+    relative 1e-9 of a whole number taken as that number (0.7 of 10 is 7).
+    The ``required_paths`` of an ``affected`` entry.
+
+    Raises ``ValueError`` unless ``0 <= capacity <= 1`` and
+    ``0 <= design_paths < 2**64``.
+    """
+
+@type_check_only
+class CorrOptBriefDecision(TypedDict):
+    """A decision of :class:`CorrOptSession` with ``include_affected=False``:
+    :class:`CorrOptDecision` without ``affected``."""
+
+    link: int
+    penalty: float
+    disabled: bool
+    refusal: CorrOptRefusal | None
+
+LinkStates = bytes | bytearray | Sequence[LinkStateName]
+
+@final
+class CorrOptSession:
+    """CorrOpt state of one fabric kept between calls.
+
+    The ``corropt_*`` functions rebuild the engine's state (a full up-path
+    count and the conversion of every link state) on each call; a session
+    builds it once, so one fast-checker decision costs microseconds. Decisions
+    that disable a link, :meth:`set_link_state` and ``optimize(apply=True)``
+    change the session's state; nothing else does. Its decisions equal
+    :func:`corropt_check`'s on the same state.
+
+    ``link_states``: None (all enabled), a sequence of ``"enabled"``,
+    ``"disabled"``, ``"down"``, or ``bytes`` / ``bytearray`` with one byte per
+    link: ``b"e"`` or ``0`` enabled, ``b"d"`` or ``1`` disabled, ``b"D"`` or
+    ``2`` down (the fast way to build a session on a large fabric).
+    ``capacity``, ``overrides`` and ``penalty`` as for :func:`corropt_check`.
+
+    The session keeps the graph alive. The GIL is released while the engine
+    works; a session is not for concurrent use (a call made while another
+    runs raises ``RuntimeError``). Raises ``ValueError`` naming the bad link,
+    switch or value, ``TypeError`` if ``link_states`` is a ``str``.
+    """
+
+    def __new__(
+        cls,
+        graph: FabricGraph,
+        link_states: LinkStates | None = None,
+        capacity: float = 0.75,
+        overrides: Mapping[int, float] | None = None,
+        penalty: PenaltyName = "linear",
+    ) -> CorrOptSession: ...
+    @property
+    def graph(self) -> FabricGraph: ...
+    @property
+    def capacity(self) -> float: ...
+    @property
+    def penalty(self) -> PenaltyName: ...
+    @overload
+    def check(self, link: int, loss_rate: float, include_affected: Literal[True] = True) -> CorrOptDecision:
+        """Fast checker for one newly corrupting link (must be enabled):
+        disables it in the session if and only if no ToR below it falls
+        under its threshold. Returns one decision as :func:`corropt_check`
+        does; without ``affected`` if ``include_affected`` is False (cheaper:
+        a spine link affects 48 ToRs). Raises ``ValueError`` for an unknown
+        or not enabled link or a loss rate outside [0, 1].
+        """
+    @overload
+    def check(self, link: int, loss_rate: float, include_affected: Literal[False]) -> CorrOptBriefDecision: ...
+    @overload
+    def check(self, link: int, loss_rate: float, include_affected: bool) -> CorrOptDecision | CorrOptBriefDecision: ...
+    @overload
+    def check_batch(
+        self, corrupting: Sequence[tuple[int, float]], include_affected: Literal[True] = True
+    ) -> list[CorrOptDecision]:
+        """:func:`corropt_check` on the session's state: ``(link,
+        loss_rate)`` pairs in decreasing penalty (ties by link index), each
+        disable applied before the next decision; without ``affected`` if
+        ``include_affected`` is False. Invalid input (unknown, duplicate or
+        not enabled link, bad loss rate) raises ``ValueError`` before
+        anything changes.
+        """
+    @overload
+    def check_batch(
+        self, corrupting: Sequence[tuple[int, float]], include_affected: Literal[False]
+    ) -> list[CorrOptBriefDecision]: ...
+    @overload
+    def check_batch(
+        self, corrupting: Sequence[tuple[int, float]], include_affected: bool
+    ) -> list[CorrOptDecision] | list[CorrOptBriefDecision]: ...
+    def optimize(
+        self,
+        corrupting: Sequence[tuple[int, float]],
+        time_budget_s: float | None = None,
+        apply: bool = False,
+    ) -> CorrOptOptimization:
+        """:func:`corropt_optimize` on the session's state. The state is
+        unchanged unless ``apply``, which disables the links in ``disable``.
+        """
+    def set_link_state(self, link: int, state: LinkStateName) -> list[int]:
+        """Sets one link's state unconditionally (repair, failure, operator)
+        and returns the ToRs whose capacity changed."""
+    def link_state(self, link: int) -> LinkStateName:
+        """The link's current state."""
+    def link_states(self) -> bytes:
+        """Every link's state, one byte per link: ``b"e"``, ``b"d"`` or
+        ``b"D"`` (accepted back as ``link_states``)."""
+    def capacity_fraction(self, tor: int) -> float:
+        """Current up-paths of ``tor`` over enabled links divided by its
+        design up-paths (1.0 if it has none). Any switch index is accepted."""
+    def worst_tor(self) -> tuple[int, float] | None:
+        """``(tor, fraction)`` of the ToR with the smallest capacity fraction
+        (lowest index on ties); None if the fabric has no ToRs."""
+    def tors_below_threshold(self) -> list[int]:
+        """ToRs now below their required up-paths, ascending."""
 
 @type_check_only
 class SimSeries(TypedDict):

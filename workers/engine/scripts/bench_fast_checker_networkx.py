@@ -22,6 +22,12 @@ Timed, median of repeated runs:
 Single-decision figures are the median over passes of the mean time per link in the pass.
 Both sides must reach the same decisions; the script says so or exits 1.
 
+lightpath_engine.CorrOptSession keeps the engine's state between calls (built once, from link states
+as bytes), so its rows are the cost of one decision from Python: session.check(link, rate) with and
+without the `affected` dicts, timed call by call (a disable is undone, untimed, so that every link is
+decided on the same state), and the batches through session.check_batch and through one
+session.check call per arrival.
+
 Run: .venv/bin/python workers/engine/scripts/bench_fast_checker_networkx.py  (about 30 s)
 """
 
@@ -39,7 +45,7 @@ import networkx as nx
 from bench_tor_capacity import PLANES, PODS, SPINES_PER_PLANE, TORS_PER_POD, facebook_arrays
 
 import lightpath_engine
-from lightpath_engine import FabricGraph, corropt_check
+from lightpath_engine import CorrOptSession, FabricGraph, corropt_check
 
 CAPACITY = 0.75
 SINGLE_LINKS = 200
@@ -120,6 +126,18 @@ def median_ms(runs: int, fn: Callable[[], object]) -> float:
     return statistics.median(times)
 
 
+def session_pass(session: CorrOptSession, links: list[int], include_affected: bool) -> list[float]:
+    """Seconds of each session.check decision over `links`, all on the same state (disables undone, untimed)."""
+    times = []
+    for link in links:
+        start = time.perf_counter_ns()
+        decision = session.check(link, 1e-4, include_affected=include_affected)
+        times.append((time.perf_counter_ns() - start) * 1e-9)
+        if decision["disabled"]:
+            session.set_link_state(link, "enabled")
+    return times
+
+
 def main() -> int:
     tiers, lower, upper = facebook_arrays()
     n = len(lower)
@@ -140,6 +158,12 @@ def main() -> int:
     print(f"lightpath_engine {lightpath_engine.__version__}, networkx {nx.__version__}: {graph!r}, c = {CAPACITY}")
     print(f"state build: engine FabricGraph {engine_build_s * 1e3:.1f} ms, networkx graph + path counts "
           f"{python_build_s * 1e3:.0f} ms")  # fmt: skip
+    state_bytes = bytes(b"edD"[["enabled", "disabled", "down"].index(s)] for s in states)
+    session_build = {}
+    for kind, link_states in (("link_states as 100K str", states), ("as bytes", state_bytes)):
+        session_build[kind] = median_ms(5, lambda link_states=link_states: CorrOptSession(graph, link_states, CAPACITY))
+    session = CorrOptSession(graph, state_bytes, CAPACITY)
+    print("CorrOptSession build: " + ", ".join(f"{kind} {ms:.1f} ms" for kind, ms in session_build.items()))
 
     rng = random.Random(0)  # noqa: S311 (seeded sampling, not cryptography)
     enabled = [link for link in range(n) if states[link] == "enabled"]
@@ -148,7 +172,13 @@ def main() -> int:
     single = rng.sample(pod0, SINGLE_LINKS // 2) + rng.sample(enabled, SINGLE_LINKS // 2)
     engine_single = [corropt_check(graph, [(link, 1e-4)], states, capacity=CAPACITY)[0]["disabled"] for link in single]
     python_single = [python.can_disable(link)[0] for link in single]
-    if engine_single != python_single:
+    session_single = []
+    for link in single:
+        decision = session.check(link, 1e-4)
+        session_single.append(decision["disabled"])
+        if decision["disabled"]:
+            session.set_link_state(link, "enabled")
+    if engine_single != python_single or session_single != python_single:
         print("MISMATCH: single decisions differ", file=sys.stderr)
         return 1
     print(f"single decisions agree on {len(single)} links ({engine_single.count(False)} refused)")
@@ -178,6 +208,23 @@ def main() -> int:
 
             cells.append(median_ms(SINGLE_RUNS, one_pass) * 1e3 / len(links))
         print(f"  {name:52s} {cells[0]:12.1f} {cells[1]:12.1f}")
+    medians = []
+    for include_affected in (False, True):
+        name = f"engine CorrOptSession.check, include_affected={include_affected}"
+        cells = []
+        for links in (uplinks, spine_links):
+            passes = [session_pass(session, links, include_affected) for _ in range(SINGLE_RUNS)]
+            cells.append(statistics.median(statistics.fmean(p) for p in passes) * 1e6)
+            medians.append(statistics.median(t for p in passes for t in p) * 1e6)
+        print(f"  {name:52s} {cells[0]:12.1f} {cells[1]:12.1f}")
+    print(
+        "  median single session.check call (issue #3 target < 50 us): "
+        f"without affected {medians[0]:.1f} / {medians[1]:.1f} us, "
+        f"with affected {medians[2]:.1f} / {medians[3]:.1f} us (ToR up-link / spine link)"
+    )
+    if session.link_states() != state_bytes:
+        print("MISMATCH: the session's state changed", file=sys.stderr)
+        return 1
 
     batch = rng.sample(pod0, len(pod0) // 2) + rng.sample(enabled, BATCH - len(pod0) // 2)
     batch = list(dict.fromkeys(batch))
@@ -196,15 +243,32 @@ def main() -> int:
         return decisions
 
     python_times, engine_times = [], []
+    session_times: dict[str, list[float]] = {"check_batch": [], "check_batch brief": [], "check": []}
+    session_decisions: dict[str, list[bool]] = {}
     for _ in range(BATCH_RUNS):
         python_decisions = python_batch()
         python_times.append(python_batch.elapsed)  # type: ignore[attr-defined]
         start = time.perf_counter()
         result = corropt_check(graph, arrivals, states, capacity=CAPACITY)
         engine_times.append(time.perf_counter() - start)
+        for include_affected, key in ((True, "check_batch"), (False, "check_batch brief")):
+            fresh = CorrOptSession(graph, state_bytes, CAPACITY)
+            start = time.perf_counter()
+            decisions = fresh.check_batch(arrivals, include_affected=include_affected)
+            session_times[key].append(time.perf_counter() - start)
+            session_decisions[key] = [d["disabled"] for d in decisions]
+        fresh = CorrOptSession(graph, state_bytes, CAPACITY)
+        rates = dict(arrivals)
+        start = time.perf_counter()
+        decisions = [fresh.check(link, rates[link], include_affected=False) for link in ordered]
+        session_times["check"].append(time.perf_counter() - start)
+        session_decisions["check"] = [d["disabled"] for d in decisions]
     engine_decisions = [d["disabled"] for d in result]
     if [d["link"] for d in result] != ordered or engine_decisions != python_decisions:
         print("MISMATCH: batch decisions differ", file=sys.stderr)
+        return 1
+    if any(decisions != python_decisions for decisions in session_decisions.values()):
+        print("MISMATCH: session batch decisions differ", file=sys.stderr)
         return 1
     print(
         f"batch of {len(ordered)} arrivals in decreasing penalty, median of {BATCH_RUNS} "
@@ -216,6 +280,12 @@ def main() -> int:
         f"  engine corropt_check, per decision (incl. state)   {statistics.median(engine_times) * per:10.1f} us"
         f"   (whole call {statistics.median(engine_times) * 1e3:.1f} ms)"
     )
+    for key, label in (
+        ("check_batch", "session.check_batch, per decision"),
+        ("check_batch brief", "session.check_batch, no affected"),
+        ("check", "session.check per arrival, no affected"),
+    ):
+        print(f"  engine {label:44s}{statistics.median(session_times[key]) * per:10.1f} us")
 
     # Where the engine's batch time goes: a spine-link decision reports its 48 ToRs as `affected` dicts.
     print(f"batch of {BATCH} by link kind, all links enabled, no link_states (per decision, median of {BATCH_RUNS}):")
@@ -224,8 +294,12 @@ def main() -> int:
         pool = [link for link in range(n) if tiers[lower[link]] == tier]
         arrivals = [(link, 10 ** rng.uniform(-8, -2)) for link in rng.sample(pool, BATCH)]
         ordered = [link for link, _ in sorted(arrivals, key=lambda a: (-a[1], a[0]))]
-        python_times, engine_times = [], []
+        python_times, engine_times, session_times_kind = [], [], []
         for _ in range(BATCH_RUNS):
+            fresh = CorrOptSession(graph, None, CAPACITY)
+            start = time.perf_counter()
+            session_result = fresh.check_batch(arrivals)
+            session_times_kind.append(time.perf_counter() - start)
             checker = NetworkxChecker.__new__(NetworkxChecker)
             checker.__dict__.update(all_enabled.__dict__)
             checker.graph = all_enabled.graph.copy()
@@ -237,13 +311,14 @@ def main() -> int:
             start = time.perf_counter()
             result = corropt_check(graph, arrivals, capacity=CAPACITY)
             engine_times.append(time.perf_counter() - start)
-        if [d["disabled"] for d in result] != python_decisions:
+        if [d["disabled"] for d in result] != python_decisions or session_result != result:
             print(f"MISMATCH: {kind} batch decisions differ", file=sys.stderr)
             return 1
         affected = sum(len(d["affected"]) for d in result)
         print(
             f"  {kind:13s} networkx {statistics.median(python_times) * 1e6 / BATCH:7.1f} us   "
             f"engine {statistics.median(engine_times) * 1e6 / BATCH:7.1f} us   "
+            f"session.check_batch {statistics.median(session_times_kind) * 1e6 / BATCH:7.1f} us   "
             f"({affected} affected-ToR records returned)"
         )
     return 0

@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use lightpath_core::corropt::{
     CorrOptError, CorrOptState, CorruptingLink, Decision, LinkState, Optimization, Penalty,
-    Refusal, Thresholds, TorImpact, switch_local_share,
+    Refusal, Thresholds, TorImpact, required_paths, switch_local_share,
 };
 use lightpath_core::{FabricGraph as CoreGraph, PathError};
 use pyo3::exceptions::{PyOverflowError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -102,7 +103,7 @@ pub(crate) fn penalty_function(name: &str) -> PyResult<Penalty> {
     }
 }
 
-fn link_state(link: usize, name: &str) -> PyResult<LinkState> {
+pub(crate) fn link_state(link: usize, name: &str) -> PyResult<LinkState> {
     match name {
         "enabled" => Ok(LinkState::Enabled),
         "disabled" => Ok(LinkState::Disabled),
@@ -135,7 +136,7 @@ pub(crate) fn corropt_check<'py>(
     overrides: Option<HashMap<i64, f64>>,
     penalty: &str,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let graph = &graph.get().inner;
+    let graph: &CoreGraph = &graph.get().inner;
     let inputs = Inputs::convert(graph, link_states, corrupting, capacity, overrides, penalty)?;
     let decisions = py
         .detach(|| {
@@ -144,7 +145,10 @@ pub(crate) fn corropt_check<'py>(
                 .check_batch(&inputs.corrupting, inputs.penalty)
         })
         .map_err(corropt_error)?;
-    decisions.iter().map(|d| decision_dict(py, d)).collect()
+    decisions
+        .iter()
+        .map(|d| decision_dict(py, d, true))
+        .collect()
 }
 
 /// Switch-local baseline: in decreasing penalty, disables a corrupting link
@@ -164,7 +168,7 @@ pub(crate) fn corropt_switch_local<'py>(
     penalty: &str,
     share: Option<f64>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let graph = &graph.get().inner;
+    let graph: &CoreGraph = &graph.get().inner;
     let inputs = Inputs::convert(graph, link_states, corrupting, capacity, overrides, penalty)?;
     let share = share.unwrap_or_else(|| switch_local_share(capacity, graph.num_tiers() - 1));
     let decisions = py
@@ -174,7 +178,10 @@ pub(crate) fn corropt_switch_local<'py>(
                 .switch_local(&inputs.corrupting, inputs.penalty, share)
         })
         .map_err(corropt_error)?;
-    decisions.iter().map(|d| decision_dict(py, d)).collect()
+    decisions
+        .iter()
+        .map(|d| decision_dict(py, d, true))
+        .collect()
 }
 
 /// Exact optimizer: the enabled corrupting links to disable so that the
@@ -195,17 +202,9 @@ pub(crate) fn corropt_optimize<'py>(
     penalty: &str,
     time_budget_s: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let graph = &graph.get().inner;
+    let graph: &CoreGraph = &graph.get().inner;
     let inputs = Inputs::convert(graph, link_states, corrupting, capacity, overrides, penalty)?;
-    let budget = time_budget_s
-        .map(|s| {
-            Duration::try_from_secs_f64(s).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "time_budget_s must be a non-negative number of seconds, got {s}"
-                ))
-            })
-        })
-        .transpose()?;
+    let budget = time_budget(time_budget_s)?;
     let optimization = py
         .detach(|| {
             inputs
@@ -216,23 +215,72 @@ pub(crate) fn corropt_optimize<'py>(
     optimization_dict(py, &optimization)
 }
 
-fn decision_dict<'py>(py: Python<'py>, d: &Decision) -> PyResult<Bound<'py, PyDict>> {
+/// Penalty `I(loss_rate)` under the named penalty function, exactly as the
+/// deciders compute it.
+#[pyfunction]
+pub(crate) fn corropt_penalty(name: &str, loss_rate: f64) -> PyResult<f64> {
+    let penalty = penalty_function(name)?;
+    if !(0.0..=1.0).contains(&loss_rate) {
+        return Err(PyValueError::new_err(format!(
+            "loss rate {loss_rate} is not a fraction in [0, 1]"
+        )));
+    }
+    Ok(penalty.of(loss_rate))
+}
+
+/// Up-paths a ToR with `design_paths` up-paths must keep at threshold
+/// `capacity`: `ceil(capacity * design_paths)`, with products within a
+/// relative 1e-9 of a whole number snapped to it, as the deciders do.
+#[pyfunction]
+pub(crate) fn corropt_required_paths(capacity: f64, design_paths: i128) -> PyResult<u64> {
+    Thresholds::new(capacity).map_err(corropt_error)?;
+    let design = u64::try_from(design_paths).map_err(|_| {
+        PyValueError::new_err(format!(
+            "design_paths must be a whole number in [0, 2**64 - 1], got {design_paths}"
+        ))
+    })?;
+    Ok(required_paths(capacity, design))
+}
+
+/// `time_budget_s` as a duration (None: no budget).
+pub(crate) fn time_budget(time_budget_s: Option<f64>) -> PyResult<Option<Duration>> {
+    time_budget_s
+        .map(|s| {
+            Duration::try_from_secs_f64(s).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "time_budget_s must be a non-negative number of seconds, got {s}"
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// One decision as a dict; `affected` is left out unless `include_affected`.
+/// Keys are interned: a spine-link decision builds 48 `affected` dicts, and
+/// creating the key strings afresh would dominate its cost.
+pub(crate) fn decision_dict<'py>(
+    py: Python<'py>,
+    d: &Decision,
+    include_affected: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    dict.set_item("link", d.link)?;
-    dict.set_item("penalty", d.penalty)?;
-    dict.set_item("disabled", d.disabled)?;
-    let affected = d
-        .affected
-        .iter()
-        .map(|i| impact_dict(py, i))
-        .collect::<PyResult<Vec<_>>>()?;
-    dict.set_item("affected", affected)?;
+    dict.set_item(intern!(py, "link"), d.link)?;
+    dict.set_item(intern!(py, "penalty"), d.penalty)?;
+    dict.set_item(intern!(py, "disabled"), d.disabled)?;
+    if include_affected {
+        let affected = d
+            .affected
+            .iter()
+            .map(|i| impact_dict(py, i))
+            .collect::<PyResult<Vec<_>>>()?;
+        dict.set_item(intern!(py, "affected"), affected)?;
+    }
     let refusal = match &d.refusal {
         None => None,
         Some(Refusal::TorCapacity { tors }) => {
             let r = PyDict::new(py);
-            r.set_item("kind", "tor_capacity")?;
-            r.set_item("tors", tors)?;
+            r.set_item(intern!(py, "kind"), intern!(py, "tor_capacity"))?;
+            r.set_item(intern!(py, "tors"), tors)?;
             Some(r)
         }
         Some(Refusal::SwitchAllowance {
@@ -241,31 +289,34 @@ fn decision_dict<'py>(py: Python<'py>, d: &Decision) -> PyResult<Bound<'py, PyDi
             allowance,
         }) => {
             let r = PyDict::new(py);
-            r.set_item("kind", "switch_allowance")?;
-            r.set_item("switch", switch)?;
-            r.set_item("out_of_service", out_of_service)?;
-            r.set_item("allowance", allowance)?;
+            r.set_item(intern!(py, "kind"), intern!(py, "switch_allowance"))?;
+            r.set_item(intern!(py, "switch"), switch)?;
+            r.set_item(intern!(py, "out_of_service"), out_of_service)?;
+            r.set_item(intern!(py, "allowance"), allowance)?;
             Some(r)
         }
     };
-    dict.set_item("refusal", refusal)?;
+    dict.set_item(intern!(py, "refusal"), refusal)?;
     Ok(dict)
 }
 
 fn impact_dict<'py>(py: Python<'py>, i: &TorImpact) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    dict.set_item("tor", i.tor)?;
-    dict.set_item("paths_before", i.paths_before)?;
-    dict.set_item("paths_after", i.paths_after)?;
-    dict.set_item("design_paths", i.design_paths)?;
-    dict.set_item("required_paths", i.required_paths)?;
-    dict.set_item("fraction_before", i.fraction_before)?;
-    dict.set_item("fraction_after", i.fraction_after)?;
-    dict.set_item("threshold", i.threshold)?;
+    dict.set_item(intern!(py, "tor"), i.tor)?;
+    dict.set_item(intern!(py, "paths_before"), i.paths_before)?;
+    dict.set_item(intern!(py, "paths_after"), i.paths_after)?;
+    dict.set_item(intern!(py, "design_paths"), i.design_paths)?;
+    dict.set_item(intern!(py, "required_paths"), i.required_paths)?;
+    dict.set_item(intern!(py, "fraction_before"), i.fraction_before)?;
+    dict.set_item(intern!(py, "fraction_after"), i.fraction_after)?;
+    dict.set_item(intern!(py, "threshold"), i.threshold)?;
     Ok(dict)
 }
 
-fn optimization_dict<'py>(py: Python<'py>, o: &Optimization) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn optimization_dict<'py>(
+    py: Python<'py>,
+    o: &Optimization,
+) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("disable", &o.disable)?;
     dict.set_item("keep_enabled", &o.keep_enabled)?;

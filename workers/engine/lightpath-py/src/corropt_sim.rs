@@ -27,7 +27,7 @@ pub(crate) fn corropt_trace(
     hours: f64,
     seed: i128,
 ) -> PyResult<Vec<(f64, u32, f64)>> {
-    let graph = &graph.get().inner;
+    let graph: &lightpath_core::FabricGraph = &graph.get().inner;
     let seed = seed_value(seed)?;
     let trace = py
         .detach(|| generate_trace(graph, mttf_hours, hours, seed))
@@ -63,7 +63,7 @@ pub(crate) fn corropt_simulate<'py>(
     horizon_s: Option<f64>,
     time_budget_s: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let graph = &graph.get().inner;
+    let graph: &lightpath_core::FabricGraph = &graph.get().inner;
     if let Some(callback) = &progress
         && !callback.bind(py).is_callable()
     {

@@ -1,12 +1,15 @@
 //! Python bindings of `lightpath-core`: argument conversion, error mapping and
 //! releasing the GIL around the computation. No algorithm lives here.
 
+use std::sync::Arc;
+
 use lightpath_core::fabric::MAX_TIERS;
 use lightpath_core::{FabricGraph as CoreGraph, PathError};
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 
 mod corropt;
+mod corropt_session;
 mod corropt_sim;
 
 /// Switch graph of a multi-tier Clos fabric (tier 0 = ToR, top tier =
@@ -14,7 +17,8 @@ mod corropt_sim;
 /// one tier above it.
 #[pyclass(frozen, module = "lightpath_engine", name = "FabricGraph")]
 struct FabricGraph {
-    pub(crate) inner: CoreGraph,
+    /// Shared with the `CorrOptSession`s built on this graph.
+    pub(crate) inner: Arc<CoreGraph>,
 }
 
 #[pymethods]
@@ -56,7 +60,9 @@ impl FabricGraph {
         let inner = py
             .detach(|| CoreGraph::new(num_tiers, switch_tiers, link_lower, link_upper))
             .map_err(|err| PyValueError::new_err(err.to_string()))?;
-        Ok(Self { inner })
+        Ok(Self {
+            inner: Arc::new(inner),
+        })
     }
 
     /// Number of switches.
@@ -81,7 +87,7 @@ impl FabricGraph {
     /// switch, over the links whose `usable` entry is True (all links if None).
     #[pyo3(signature = (usable=None))]
     fn up_paths(&self, py: Python<'_>, usable: Option<Vec<bool>>) -> PyResult<Vec<u64>> {
-        let graph = &self.inner;
+        let graph: &CoreGraph = &self.inner;
         py.detach(|| match usable {
             Some(mask) => graph.up_paths(&mask),
             None => graph.total_up_paths(),
@@ -97,7 +103,7 @@ impl FabricGraph {
         py: Python<'_>,
         usable: Option<Vec<bool>>,
     ) -> PyResult<Vec<(u32, u64, u64)>> {
-        let graph = &self.inner;
+        let graph: &CoreGraph = &self.inner;
         let capacity = py
             .detach(|| {
                 let mask = usable.unwrap_or_else(|| vec![true; graph.num_links()]);
@@ -148,6 +154,9 @@ fn lightpath_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(corropt::corropt_check, m)?)?;
     m.add_function(wrap_pyfunction!(corropt::corropt_switch_local, m)?)?;
     m.add_function(wrap_pyfunction!(corropt::corropt_optimize, m)?)?;
+    m.add_function(wrap_pyfunction!(corropt::corropt_penalty, m)?)?;
+    m.add_function(wrap_pyfunction!(corropt::corropt_required_paths, m)?)?;
+    m.add_class::<corropt_session::CorrOptSession>()?;
     m.add_function(wrap_pyfunction!(corropt_sim::corropt_trace, m)?)?;
     m.add_function(wrap_pyfunction!(corropt_sim::corropt_simulate, m)?)?;
     Ok(())

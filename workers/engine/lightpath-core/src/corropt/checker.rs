@@ -182,7 +182,7 @@ impl CorrOptState<'_> {
     /// Disables `link` unless a ToR would drop below its floor; the counts are
     /// restored when refused.
     fn try_disable(&mut self, link: LinkId, penalty: f64) -> Result<Decision, CorrOptError> {
-        let changes = self.paths.set_link_usable(self.fabric, link, false)?;
+        let changes = self.paths.set_link_usable(&self.fabric, link, false)?;
         let affected = self.tor_impacts(&changes);
         let blocking: Vec<SwitchId> = affected
             .iter()
@@ -200,7 +200,7 @@ impl CorrOptState<'_> {
             });
         }
         // Restores exactly the counts just computed, so it cannot overflow.
-        self.paths.set_link_usable(self.fabric, link, true)?;
+        self.paths.set_link_usable(&self.fabric, link, true)?;
         let mut tors = blocking;
         tors.sort_unstable();
         Ok(Decision {

@@ -32,7 +32,7 @@ mod trace;
 
 pub use checker::{Decision, Refusal, TorImpact, switch_local_share};
 pub use error::CorrOptError;
-pub use model::{CorruptingLink, LinkState, Penalty, Thresholds};
+pub use model::{CorruptingLink, LinkState, Penalty, Thresholds, required_paths};
 pub use optimizer::Optimization;
 pub use sim::{
     DEFAULT_FIX_PROBABILITY, DEFAULT_REPAIR_DELAY_S, Policy, PolicyComparison, SimConfig,

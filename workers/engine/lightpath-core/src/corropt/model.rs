@@ -119,12 +119,14 @@ fn check_fraction(tor: Option<SwitchId>, value: f64) -> Result<(), CorrOptError>
     }
 }
 
-/// The smallest whole number at least `fraction * design`.
+/// Up-paths a ToR with `design` up-paths must keep at threshold `fraction`:
+/// the smallest whole number at least `fraction * design`.
 ///
 /// A product within a relative 1e-9 of a whole number is taken as that
 /// number, so that 0.7 of 10 paths means 7 even though `0.7 * 10.0` is
-/// 7.000000000000001 in floating point.
-pub(crate) fn required_paths(fraction: f64, design: u64) -> u64 {
+/// 7.000000000000001 in floating point. This is the one rounding every
+/// CorrOpt decider uses.
+pub fn required_paths(fraction: f64, design: u64) -> u64 {
     at_least(fraction * design as f64)
 }
 

@@ -85,7 +85,7 @@ impl CorrOptState<'_> {
             .collect();
         let total_penalty: f64 = candidates.iter().map(|c| c.1).sum();
 
-        let fabric = self.fabric;
+        let fabric: &FabricGraph = &self.fabric;
         let current = self.paths.counts();
         let mut floor = vec![0u64; fabric.num_switches()];
         for &t in fabric.tors() {
@@ -185,7 +185,7 @@ impl CorrOptState<'_> {
     /// into segments sharing no constrained ToR. Each segment lists candidate
     /// indices in ascending order, hence in decreasing penalty.
     fn segments(&self, candidates: &[(LinkId, f64)], constrained: &[SwitchId]) -> Vec<Vec<usize>> {
-        let fabric = self.fabric;
+        let fabric: &FabricGraph = &self.fabric;
         let mut by_lower: HashMap<SwitchId, Vec<usize>> = HashMap::new();
         for (c, &(l, _)) in candidates.iter().enumerate() {
             by_lower.entry(fabric.lower(l)).or_default().push(c);

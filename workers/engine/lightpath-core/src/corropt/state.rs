@@ -2,18 +2,44 @@
 //! requirements.
 
 use std::collections::HashSet;
+use std::ops::Deref;
+use std::sync::Arc;
 
 use super::checker::TorImpact;
 use super::model::required_paths;
 use super::{CorrOptError, CorruptingLink, LinkState, Thresholds};
 use crate::fabric::{CountChange, FabricGraph, LinkId, PathCounts, SwitchId};
 
+/// How a [`CorrOptState`] holds its fabric: borrowed for `'g`, or shared
+/// through an [`Arc`] so that the state owns it (`CorrOptState<'static>`,
+/// which can live in a long-lived object such as a Python session).
+#[derive(Debug, Clone)]
+pub(crate) enum FabricHandle<'g> {
+    Borrowed(&'g FabricGraph),
+    Shared(Arc<FabricGraph>),
+}
+
+impl Deref for FabricHandle<'_> {
+    type Target = FabricGraph;
+
+    fn deref(&self) -> &FabricGraph {
+        match self {
+            FabricHandle::Borrowed(fabric) => fabric,
+            FabricHandle::Shared(fabric) => fabric,
+        }
+    }
+}
+
 /// The state CorrOpt decides on: every link's [`LinkState`], up-path counts
 /// over enabled links (kept current incrementally), and each ToR's design
 /// count and required count.
+///
+/// The state either borrows its fabric ([`CorrOptState::new`]) or shares
+/// ownership of it ([`CorrOptState::new_shared`], giving a
+/// `CorrOptState<'static>`); both behave identically.
 #[derive(Debug, Clone)]
 pub struct CorrOptState<'g> {
-    pub(crate) fabric: &'g FabricGraph,
+    pub(crate) fabric: FabricHandle<'g>,
     pub(crate) states: Vec<LinkState>,
     /// Counts with `usable[l] == (states[l] == Enabled)`.
     pub(crate) paths: PathCounts,
@@ -31,15 +57,23 @@ impl<'g> CorrOptState<'g> {
         states: Vec<LinkState>,
         thresholds: &Thresholds,
     ) -> Result<Self, CorrOptError> {
+        Self::with_handle(FabricHandle::Borrowed(fabric), states, thresholds)
+    }
+
+    fn with_handle(
+        fabric: FabricHandle<'g>,
+        states: Vec<LinkState>,
+        thresholds: &Thresholds,
+    ) -> Result<Self, CorrOptError> {
         if states.len() != fabric.num_links() {
             return Err(CorrOptError::StatesLength {
                 expected: fabric.num_links(),
                 got: states.len(),
             });
         }
-        thresholds.check_against(fabric)?;
+        thresholds.check_against(&fabric)?;
         let usable = states.iter().map(|&s| s == LinkState::Enabled).collect();
-        let paths = PathCounts::new(fabric, usable)?;
+        let paths = PathCounts::new(&fabric, usable)?;
         let design = fabric.total_up_paths()?;
         let mut required = vec![0; fabric.num_switches()];
         let mut threshold = vec![0.0; fabric.num_switches()];
@@ -70,9 +104,19 @@ impl<'g> CorrOptState<'g> {
         )
     }
 
+    /// Like [`CorrOptState::new`], but the state shares ownership of `fabric`
+    /// instead of borrowing it, so it can be kept for as long as needed.
+    pub fn new_shared(
+        fabric: Arc<FabricGraph>,
+        states: Vec<LinkState>,
+        thresholds: &Thresholds,
+    ) -> Result<CorrOptState<'static>, CorrOptError> {
+        CorrOptState::with_handle(FabricHandle::Shared(fabric), states, thresholds)
+    }
+
     /// The fabric this state belongs to.
-    pub fn fabric(&self) -> &'g FabricGraph {
-        self.fabric
+    pub fn fabric(&self) -> &FabricGraph {
+        &self.fabric
     }
 
     /// State of every link, indexed by link.
@@ -132,9 +176,9 @@ impl<'g> CorrOptState<'g> {
         state: LinkState,
     ) -> Result<Vec<TorImpact>, CorrOptError> {
         self.check_link(link)?;
-        let changes = self
-            .paths
-            .set_link_usable(self.fabric, link, state == LinkState::Enabled)?;
+        let changes =
+            self.paths
+                .set_link_usable(&self.fabric, link, state == LinkState::Enabled)?;
         self.states[link as usize] = state;
         Ok(self.tor_impacts(&changes))
     }
@@ -206,6 +250,7 @@ pub(crate) fn fraction(available: u64, design: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corropt::Penalty;
     use crate::fabric::generators::fat_tree;
 
     #[test]
@@ -237,6 +282,35 @@ mod tests {
         let impacts = state.set_link_state(agg_link, LinkState::Enabled).unwrap();
         assert_eq!(impacts[0].paths_after, 4);
         assert_eq!(state.link_states()[agg_link as usize], LinkState::Enabled);
+    }
+
+    #[test]
+    fn shared_state_owns_its_fabric_and_decides_like_a_borrowed_one() {
+        let g = fat_tree(4);
+        let t = Thresholds::new(0.5).unwrap();
+        let mut states = vec![LinkState::Enabled; g.num_links()];
+        states[g.up_links(0)[0] as usize] = LinkState::Down;
+        let mut borrowed = CorrOptState::new(&g, states.clone(), &t).unwrap();
+        // Built from a fabric that goes out of scope: the state keeps it alive.
+        let owned = |states| -> CorrOptState<'static> {
+            CorrOptState::new_shared(Arc::new(fat_tree(4)), states, &t).unwrap()
+        };
+        let mut shared = owned(states);
+        let links: Vec<LinkId> = (0..shared.fabric().num_links() as LinkId).collect();
+        for &link in &links {
+            if shared.link_states()[link as usize] != LinkState::Enabled {
+                continue;
+            }
+            let c = CorruptingLink {
+                link,
+                loss_rate: 1e-4,
+            };
+            let a = borrowed.check(c, Penalty::Linear).unwrap();
+            let b = shared.check(c, Penalty::Linear).unwrap();
+            assert_eq!(a, b);
+        }
+        assert_eq!(borrowed.link_states(), shared.link_states());
+        assert_eq!(borrowed.up_paths(), shared.up_paths());
     }
 
     #[test]

@@ -1,0 +1,339 @@
+//! `CorrOptSession`: one fabric's CorrOpt state kept between Python calls.
+//!
+//! The `corropt_*` functions rebuild the state (a full path count, and the
+//! conversion of every link state) on each call. A session builds it once and
+//! then pays only for the decision: its core state shares ownership of the
+//! `FabricGraph`'s `Arc`, so it needs no borrow of the Python object and no
+//! unsafe code.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use lightpath_core::corropt::{CorrOptState, CorruptingLink, LinkState, Penalty};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
+
+use crate::FabricGraph;
+use crate::corropt::{
+    corropt_error, decision_dict, link_state, optimization_dict, penalty_function, thresholds,
+    time_budget,
+};
+
+/// CorrOpt state of one fabric kept between calls: link states, live
+/// up-path counts and per-ToR requirements. Decisions that disable a link
+/// change the state; later calls see it.
+#[pyclass(module = "lightpath_engine", name = "CorrOptSession")]
+pub(crate) struct CorrOptSession {
+    state: CorrOptState<'static>,
+    penalty: Penalty,
+    penalty_name: &'static str,
+    capacity: f64,
+    graph: Py<FabricGraph>,
+}
+
+#[pymethods]
+impl CorrOptSession {
+    #[new]
+    #[pyo3(signature = (graph, link_states=None, capacity=0.75, overrides=None, penalty="linear"))]
+    fn new(
+        py: Python<'_>,
+        graph: &Bound<'_, FabricGraph>,
+        link_states: Option<&Bound<'_, PyAny>>,
+        capacity: f64,
+        overrides: Option<HashMap<i64, f64>>,
+        penalty: &str,
+    ) -> PyResult<Self> {
+        let fabric = Arc::clone(&graph.get().inner);
+        let states = match link_states {
+            None => vec![LinkState::Enabled; fabric.num_links()],
+            Some(states) => link_states_from(states)?,
+        };
+        let thresholds = thresholds(capacity, overrides)?;
+        let (penalty, penalty_name) = penalty_with_name(penalty)?;
+        let state = py
+            .detach(|| CorrOptState::new_shared(fabric, states, &thresholds))
+            .map_err(corropt_error)?;
+        Ok(Self {
+            state,
+            penalty,
+            penalty_name,
+            capacity,
+            graph: graph.clone().unbind(),
+        })
+    }
+
+    /// The fabric of this session.
+    #[getter]
+    fn graph(&self, py: Python<'_>) -> Py<FabricGraph> {
+        self.graph.clone_ref(py)
+    }
+
+    /// The default threshold fraction.
+    #[getter]
+    fn capacity(&self) -> f64 {
+        self.capacity
+    }
+
+    /// The penalty function's name.
+    #[getter]
+    fn penalty(&self) -> &'static str {
+        self.penalty_name
+    }
+
+    /// Fast checker for one newly corrupting, enabled link: disables it (in
+    /// this session) if and only if no ToR below it falls under its
+    /// threshold. Returns the decision dict of `corropt_check`, without
+    /// `affected` unless `include_affected`.
+    #[pyo3(signature = (link, loss_rate, include_affected=true))]
+    fn check<'py>(
+        &mut self,
+        py: Python<'py>,
+        link: i64,
+        loss_rate: f64,
+        include_affected: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let link = self.link_id(link)?;
+        let (state, penalty) = (&mut self.state, self.penalty);
+        let decision = py
+            .detach(|| state.check(CorruptingLink { link, loss_rate }, penalty))
+            .map_err(corropt_error)?;
+        decision_dict(py, &decision, include_affected)
+    }
+
+    /// Fast checker for `(link, loss_rate)` pairs arriving together, in
+    /// decreasing penalty (ties by link index), each disable applied before
+    /// the next decision. Decisions come back in that order. Nothing is
+    /// changed if an input is invalid.
+    #[pyo3(signature = (corrupting, include_affected=true))]
+    fn check_batch<'py>(
+        &mut self,
+        py: Python<'py>,
+        corrupting: Vec<(i64, f64)>,
+        include_affected: bool,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let corrupting = self.corrupting(corrupting)?;
+        let (state, penalty) = (&mut self.state, self.penalty);
+        let decisions = py
+            .detach(|| state.check_batch(&corrupting, penalty))
+            .map_err(corropt_error)?;
+        decisions
+            .iter()
+            .map(|d| decision_dict(py, d, include_affected))
+            .collect()
+    }
+
+    /// Exact optimizer on the session's state: the dict of
+    /// `corropt_optimize`. The state is unchanged unless `apply`, which
+    /// disables the links in `disable`.
+    #[pyo3(signature = (corrupting, time_budget_s=None, apply=false))]
+    fn optimize<'py>(
+        &mut self,
+        py: Python<'py>,
+        corrupting: Vec<(i64, f64)>,
+        time_budget_s: Option<f64>,
+        apply: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let corrupting = self.corrupting(corrupting)?;
+        let budget = time_budget(time_budget_s)?;
+        let (state, penalty) = (&mut self.state, self.penalty);
+        let optimization = py
+            .detach(|| {
+                let optimization = state.optimize(&corrupting, penalty, budget)?;
+                if apply {
+                    state.apply(&optimization)?;
+                }
+                Ok(optimization)
+            })
+            .map_err(corropt_error)?;
+        optimization_dict(py, &optimization)
+    }
+
+    /// Sets one link's state unconditionally (a repair, a failure, an
+    /// operator's action) and returns the ToRs whose capacity changed, in
+    /// the order the engine updated them.
+    fn set_link_state(&mut self, py: Python<'_>, link: i64, state: &str) -> PyResult<Vec<u32>> {
+        let link = self.link_id(link)?;
+        let new_state = link_state(link as usize, state)?;
+        let session = &mut self.state;
+        let impacts = py
+            .detach(|| session.set_link_state(link, new_state))
+            .map_err(corropt_error)?;
+        Ok(impacts.iter().map(|i| i.tor).collect())
+    }
+
+    /// State of one link: "enabled", "disabled" or "down".
+    fn link_state(&self, link: i64) -> PyResult<&'static str> {
+        let link = self.link_id(link)?;
+        self.state
+            .link_states()
+            .get(link as usize)
+            .map(|&s| state_name(s))
+            .ok_or_else(|| self.unknown_link(i64::from(link)))
+    }
+
+    /// Every link's state as bytes, one per link: b"e" enabled, b"d"
+    /// disabled, b"D" down (accepted back as `link_states`).
+    fn link_states<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let codes: Vec<u8> = self
+            .state
+            .link_states()
+            .iter()
+            .map(|&s| match s {
+                LinkState::Enabled => b'e',
+                LinkState::Disabled => b'd',
+                LinkState::Down => b'D',
+            })
+            .collect();
+        PyBytes::new(py, &codes)
+    }
+
+    /// Current up-paths of `tor` over enabled links divided by its design
+    /// up-paths (1.0 if it has none). Any switch index is accepted.
+    fn capacity_fraction(&self, tor: i64) -> PyResult<f64> {
+        let switch = self.switch_id(tor)?;
+        Ok(self.state.capacity_fraction(switch))
+    }
+
+    /// `(tor, fraction)` of the ToR with the smallest capacity fraction
+    /// (lowest index on ties), or None if the fabric has no ToRs.
+    fn worst_tor(&self) -> Option<(u32, f64)> {
+        self.state.worst_tor()
+    }
+
+    /// ToRs currently below their required up-paths, ascending.
+    fn tors_below_threshold(&self) -> Vec<u32> {
+        self.state.tors_below_threshold()
+    }
+
+    fn __repr__(&self) -> String {
+        let states = self.state.link_states();
+        let count = |s: LinkState| states.iter().filter(|&&x| x == s).count();
+        format!(
+            "CorrOptSession(num_links={}, capacity={}, penalty='{}', disabled={}, down={})",
+            states.len(),
+            self.capacity,
+            self.penalty_name,
+            count(LinkState::Disabled),
+            count(LinkState::Down)
+        )
+    }
+}
+
+impl CorrOptSession {
+    fn num_links(&self) -> usize {
+        self.state.link_states().len()
+    }
+
+    fn unknown_link(&self, link: i64) -> PyErr {
+        PyValueError::new_err(format!(
+            "link {link} does not exist (the fabric has {} links)",
+            self.num_links()
+        ))
+    }
+
+    /// A link index that fits the core's type; the core checks the range.
+    fn link_id(&self, link: i64) -> PyResult<u32> {
+        u32::try_from(link).map_err(|_| self.unknown_link(link))
+    }
+
+    fn switch_id(&self, switch: i64) -> PyResult<u32> {
+        let num_switches = self.state.fabric().num_switches();
+        u32::try_from(switch)
+            .ok()
+            .filter(|&s| (s as usize) < num_switches)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "switch {switch} does not exist (the fabric has {num_switches} switches)"
+                ))
+            })
+    }
+
+    fn corrupting(&self, corrupting: Vec<(i64, f64)>) -> PyResult<Vec<CorruptingLink>> {
+        corrupting
+            .into_iter()
+            .map(|(link, loss_rate)| {
+                Ok(CorruptingLink {
+                    link: self.link_id(link)?,
+                    loss_rate,
+                })
+            })
+            .collect()
+    }
+}
+
+fn penalty_with_name(name: &str) -> PyResult<(Penalty, &'static str)> {
+    let penalty = penalty_function(name)?;
+    let name = match penalty {
+        Penalty::Linear => "linear",
+        Penalty::Log => "log",
+        Penalty::Step => "step",
+    };
+    Ok((penalty, name))
+}
+
+fn state_name(state: LinkState) -> &'static str {
+    match state {
+        LinkState::Enabled => "enabled",
+        LinkState::Disabled => "disabled",
+        LinkState::Down => "down",
+    }
+}
+
+/// Link states from `bytes` / `bytearray` (one byte per link: b"e" or 0
+/// enabled, b"d" or 1 disabled, b"D" or 2 down) or from a sequence of the
+/// names "enabled", "disabled", "down". The length is checked by the core.
+fn link_states_from(states: &Bound<'_, PyAny>) -> PyResult<Vec<LinkState>> {
+    if let Ok(bytes) = states.cast::<PyBytes>() {
+        return link_states_from_codes(bytes.as_bytes());
+    }
+    if let Ok(bytes) = states.cast::<PyByteArray>() {
+        return link_states_from_codes(&bytes.to_vec());
+    }
+    if states.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "link_states must be bytes or a sequence of state names, not a str",
+        ));
+    }
+    let mut converted = Vec::with_capacity(states.len().unwrap_or(0));
+    // Lists of states usually repeat the same few string objects: the last
+    // one seen is kept (alive, so that identity is meaningful) with its state.
+    let mut last: Option<(Bound<'_, PyAny>, LinkState)> = None;
+    for (link, item) in states.try_iter()?.enumerate() {
+        let item = item?;
+        if let Some((seen, state)) = &last
+            && seen.is(&item)
+        {
+            converted.push(*state);
+            continue;
+        }
+        let state = match item.cast::<PyString>() {
+            Ok(name) => link_state(link, name.to_str()?)?,
+            Err(_) => {
+                return Err(PyValueError::new_err(format!(
+                    "link {link}: state must be 'enabled', 'disabled' or 'down', got {}",
+                    item.repr()?
+                )));
+            }
+        };
+        converted.push(state);
+        last = Some((item, state));
+    }
+    Ok(converted)
+}
+
+fn link_states_from_codes(codes: &[u8]) -> PyResult<Vec<LinkState>> {
+    codes
+        .iter()
+        .enumerate()
+        .map(|(link, &code)| match code {
+            b'e' | 0 => Ok(LinkState::Enabled),
+            b'd' | 1 => Ok(LinkState::Disabled),
+            b'D' | 2 => Ok(LinkState::Down),
+            other => Err(PyValueError::new_err(format!(
+                "link {link}: state byte {other:#04x} is not b'e' or 0 (enabled), \
+                 b'd' or 1 (disabled), b'D' or 2 (down)"
+            ))),
+        })
+        .collect()
+}
