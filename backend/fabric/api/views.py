@@ -1,4 +1,3 @@
-from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse
@@ -9,7 +8,6 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN
-from audit import services as audit
 from jobs import services as jobs
 from jobs.api.serializers import JobSerializer
 from lightpath.api.viewsets import AuditedModelViewSet
@@ -58,9 +56,7 @@ class FabricViewSet(AuditedModelViewSet):
         "import_document": TOPOLOGY_WRITERS,
     }
 
-    @transaction.atomic
-    def perform_destroy(self, instance):
-        audit.record(self.request.user, audit.DELETE, instance, before=audit.snapshot(instance))
+    def delete_instance(self, instance) -> None:
         services.delete_fabric(instance)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
@@ -152,11 +148,8 @@ class LinkViewSet(AuditedModelViewSet):
     filterset_class = LinkFilterSet
     write_roles = {"create": TOPOLOGY_WRITERS, "update": {OPERATOR}, "destroy": {ADMIN}}
 
-    @transaction.atomic
-    def perform_update(self, serializer):
-        before = audit.snapshot(serializer.instance)
-        link = services.update_link(serializer.instance, dict(serializer.validated_data), self.request.user)
-        audit.record(self.request.user, audit.UPDATE, link, before=before)
+    def save_update(self, serializer):
+        return services.update_link(serializer.instance, dict(serializer.validated_data), self.request.user)
 
 
 class TransceiverModelViewSet(AuditedModelViewSet):

@@ -15,7 +15,8 @@ class BriefModeMixin(generics.GenericAPIView):
 class AuditedModelViewSet(BriefModeMixin, viewsets.ModelViewSet):
     """CRUD viewset that writes an audit row (who, what, before, after) for every change.
 
-    Bulk create: POSTing a JSON list creates every object or none.
+    Bulk create: POSTing a JSON list creates every object or none. A view whose domain has its
+    own way to save or delete overrides `save_update` or `delete_instance`; auditing stays here.
     """
 
     def get_serializer(self, *args, **kwargs):
@@ -32,10 +33,16 @@ class AuditedModelViewSet(BriefModeMixin, viewsets.ModelViewSet):
     @transaction.atomic
     def perform_update(self, serializer):
         before = audit.snapshot(serializer.instance)
-        instance = serializer.save()
+        instance = self.save_update(serializer)
         audit.record(self.request.user, audit.UPDATE, instance, before=before)
 
     @transaction.atomic
     def perform_destroy(self, instance):
         audit.record(self.request.user, audit.DELETE, instance, before=audit.snapshot(instance))
+        self.delete_instance(instance)
+
+    def save_update(self, serializer):
+        return serializer.save()
+
+    def delete_instance(self, instance) -> None:
         instance.delete()
