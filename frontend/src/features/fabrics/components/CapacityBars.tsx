@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 
+import { LineSwatch } from '@/components/LineSwatch';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { FabricCapacity } from '../api/types';
@@ -39,17 +40,7 @@ export function CapacityBars({ capacity, width: fixedWidth }: CapacityBarsProps)
           Below constraint
         </li>
         <li>
-          <svg width="28" height="10" aria-hidden="true">
-            <line
-              x1="1"
-              y1="5"
-              x2="27"
-              y2="5"
-              stroke={CAPACITY_COLOURS.constraint}
-              strokeWidth="2"
-              strokeDasharray="6 3"
-            />
-          </svg>
+          <LineSwatch colour={CAPACITY_COLOURS.constraint} width={2} dash="6 3" />
           Capacity constraint (fraction of paths that must stay available)
         </li>
       </ul>

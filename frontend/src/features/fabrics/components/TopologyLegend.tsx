@@ -1,3 +1,5 @@
+import { LineSwatch } from '@/components/LineSwatch';
+
 import { LINK_STATES, LINK_STATE_STYLE, type LinkState } from './linkState';
 
 export function TopologyLegend({ counts }: { counts: Record<LinkState, number> }) {
@@ -7,17 +9,7 @@ export function TopologyLegend({ counts }: { counts: Record<LinkState, number> }
         const style = LINK_STATE_STYLE[state];
         return (
           <li key={state} data-testid={`legend-${state}`}>
-            <svg width="28" height="10" aria-hidden="true">
-              <line
-                x1="1"
-                y1="5"
-                x2="27"
-                y2="5"
-                stroke={style.colour}
-                strokeWidth="3"
-                strokeDasharray={style.dashed ? '5 3' : undefined}
-              />
-            </svg>
+            <LineSwatch colour={style.colour} width={3} dash={style.dashed ? '5 3' : undefined} />
             {style.label} <span className="legend-count">({counts[state].toLocaleString('en-US')})</span>
           </li>
         );
