@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ DECISION_KEYS = [
     "link",
     "name",
     "loss_rate",
+    "loss_rate_down",
     "penalty",
     "state",
     "action",
@@ -215,6 +217,33 @@ def test_link_states_from_the_document_and_the_state_file(cli: Cli, files: dict[
     assert report["summary"]["disabled"] == 0
 
 
+@pytest.mark.parametrize("command", ["check", "optimize"])
+def test_both_directions_cost_two_penalties_not_one_summed_rate(cli: Cli, files: dict[str, Path], command: str) -> None:
+    """T keeps 15 of its 25 paths at c = 0.6: two of its five up-links may go.
+
+    T->A corrupts at 1e-5 both ways, T->B and T->C at 1e-4 one way. With log penalties T->A costs
+    2 * log10(1001) ~ 6 > 4 and goes; written as one summed rate (2e-5, log 3.3) it would stay."""
+    files["corrupting"].write_text(
+        "link,loss_rate,loss_rate_down\nT:up0-A:down0,1e-5,1e-5\nT:up1-B:down0,1e-4,\nT:up2-C:down0,0,1e-4\n"
+    )
+    report = corropt(cli, command, files, "--penalty", "log")
+    pair_linear = corropt(cli, command, files)["decisions"]
+    disabled = sorted(d["name"] for d in report["decisions"] if d["disabled"])
+    assert disabled[0] == "T:up0-A:down0" and len(disabled) == 2
+    a = next(d for d in report["decisions"] if d["name"] == "T:up0-A:down0")
+    assert (a["loss_rate"], a["loss_rate_down"]) == (1e-5, 1e-5)
+    assert a["penalty"] == pytest.approx(2 * math.log10(1001))
+    assert report["summary"]["remaining_penalty"] == pytest.approx(4.0, rel=1e-4)
+
+    files["corrupting"].write_text("link,loss_rate\nT:up0-A:down0,2e-5\nT:up1-B:down0,1e-4\nT:up2-C:down0,1e-4\n")
+    summed = corropt(cli, command, files, "--penalty", "log")
+    assert sorted(d["name"] for d in summed["decisions"] if d["disabled"]) == ["T:up1-B:down0", "T:up2-C:down0"]
+    # Linear: both forms are the same (2e-5 < 1e-4): T->B and T->C go.
+    linear = {d["name"]: d["disabled"] for d in pair_linear}
+    assert linear == {d["name"]: d["disabled"] for d in corropt(cli, command, files)["decisions"]}
+    assert linear == {"T:up0-A:down0": False, "T:up1-B:down0": True, "T:up2-C:down0": True}
+
+
 def test_time_budget_gives_an_answer_with_a_bound(cli: Cli, files: dict[str, Path]) -> None:
     summary = corropt(cli, "optimize", files, "--time-budget", "0")["summary"]
     assert summary["remaining_penalty_lower_bound"] <= summary["remaining_penalty"]
@@ -231,8 +260,24 @@ def run_bad(cli: Cli, files: dict[str, Path], command: str = "check", *extra: st
 @pytest.mark.parametrize(
     ("lines", "message"),
     [
-        ([], "corrupting.csv: empty file, expected the header 'link,loss_rate'"),
-        (["link,rate", "0,1e-4"], "corrupting.csv line 1: expected the header 'link,loss_rate', got 'link,rate'"),
+        ([], "corrupting.csv: empty file, expected the header 'link,loss_rate' or 'link,loss_rate,loss_rate_down'"),
+        (
+            ["link,rate", "0,1e-4"],
+            "corrupting.csv line 1: expected the header 'link,loss_rate' or 'link,loss_rate,loss_rate_down', "
+            "got 'link,rate'",
+        ),
+        (
+            ["link,loss_rate,loss_rate_down", "0,1e-4"],
+            "corrupting.csv line 2: expected 3 fields (link,loss_rate,loss_rate_down), got 2",
+        ),
+        (
+            ["link,loss_rate,loss_rate_down", "0,1e-4,much"],
+            "corrupting.csv line 2: downward loss rate 'much' is not a number",
+        ),
+        (
+            ["link,loss_rate,loss_rate_down", "0,1e-4,-1"],
+            "corrupting.csv line 2: downward loss rate -1 is not a fraction in [0, 1]",
+        ),
         (["link,loss_rate", "0,1e-4", "x:1-y:2,1e-6"], "corrupting.csv line 3: unknown link 'x:1-y:2'"),
         (["link,loss_rate", "0,1e-4", "", "99,1e-6"], "corrupting.csv line 4: unknown link '99'"),
         (["link,loss_rate", "0,lots"], "corrupting.csv line 2: loss rate 'lots' is not a number"),

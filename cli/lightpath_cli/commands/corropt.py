@@ -44,11 +44,13 @@ app = new_app()
 LINK_STATES = ("enabled", "disabled", "down")
 DEFAULT_CAPACITY = 0.75
 CORRUPTING_HEADER = ("link", "loss_rate")
+CORRUPTING_HEADER_BOTH = ("link", "loss_rate", "loss_rate_down")
 
 DECISION_KEYS = (
     "link",
     "name",
     "loss_rate",
+    "loss_rate_down",
     "penalty",
     "state",
     "action",
@@ -90,6 +92,7 @@ DECISION_COLUMNS = (
     Column("link", "#", justify="right"),
     Column("name", "Link"),
     Column("loss_rate", "Loss rate", render=_rate, justify="right"),
+    Column("loss_rate_down", "Down", render=_rate, justify="right"),
     Column("penalty", "Penalty", render=_rate, justify="right"),
     Column("action", "Decision", render=_action_cell),
     Column("blocked_by", "Blocked by"),
@@ -116,7 +119,13 @@ StateOption = Annotated[
 ]
 CorruptingOption = Annotated[
     Path,
-    typer.Option("--corrupting", metavar="CORRUPTING.csv", help="CSV with header link,loss_rate (fractions, 1e-6)."),
+    typer.Option(
+        "--corrupting",
+        metavar="CORRUPTING.csv",
+        help="CSV with header link,loss_rate (fractions, 1e-6), or link,loss_rate,loss_rate_down to give the "
+        "upward (lower-tier to upper-tier switch) and downward directions apart; a link's penalty is "
+        "I(loss_rate) + I(loss_rate_down).",
+    ),
 ]
 CapacityOption = Annotated[
     float | None,
@@ -305,54 +314,77 @@ class Corrupting:
     link: int
     loss_rate: float
     line: int
+    loss_rate_down: float = 0.0
+
+    def engine_entry(self) -> tuple[int, float, float]:
+        """(link, loss_rate_up, loss_rate_down) as the engine takes it."""
+        return (self.link, self.loss_rate, self.loss_rate_down)
 
 
 def read_corrupting(path: Path, fabric: Fabric) -> list[Corrupting]:
-    """CORRUPTING.csv: header link,loss_rate; one link (index or name) and loss-rate fraction per row."""
+    """CORRUPTING.csv: one link (index or name) and its loss-rate fractions per row.
+
+    Header `link,loss_rate` (one rate per link), or `link,loss_rate,loss_rate_down` with the upward
+    direction (from the lower-tier switch to the upper-tier one) in loss_rate and the downward one in
+    loss_rate_down (an empty cell is 0). The link's penalty is I(loss_rate) + I(loss_rate_down): for the
+    log and step penalties that is not the penalty of the summed rate.
+    """
     text = _read_text(path)
     rows = csv.reader(io.StringIO(text))
+    expected = "'link,loss_rate' or 'link,loss_rate,loss_rate_down'"
     try:
         header = next(rows, None)
         if header is None:
-            raise CliError(f"{path}: empty file, expected the header 'link,loss_rate'")
-        if tuple(cell.strip().lower() for cell in header) != CORRUPTING_HEADER:
-            raise CliError(f"{path} line 1: expected the header 'link,loss_rate', got {','.join(header)!r}")
+            raise CliError(f"{path}: empty file, expected the header {expected}")
+        columns = tuple(cell.strip().lower() for cell in header)
+        if columns not in (CORRUPTING_HEADER, CORRUPTING_HEADER_BOTH):
+            raise CliError(f"{path} line 1: expected the header {expected}, got {','.join(header)!r}")
         result: list[Corrupting] = []
         seen: dict[int, int] = {}
         for row in rows:
             line = rows.line_num
             if not row or all(not cell.strip() for cell in row):
                 continue
-            if len(row) != 2:
-                raise CliError(f"{path} line {line}: expected 2 fields (link,loss_rate), got {len(row)}")
-            link_text, rate_text = row[0].strip(), row[1].strip()
+            if len(row) != len(columns):
+                raise CliError(
+                    f"{path} line {line}: expected {len(columns)} fields ({','.join(columns)}), got {len(row)}"
+                )
+            link_text = row[0].strip()
             index = fabric.resolve_link(link_text)
             if index is None:
                 raise CliError(f"{path} line {line}: unknown link {link_text!r}")
-            try:
-                rate = float(rate_text)
-            except ValueError:
-                raise CliError(f"{path} line {line}: loss rate {rate_text!r} is not a number") from None
-            if not 0.0 <= rate <= 1.0:  # also rejects nan
-                raise CliError(f"{path} line {line}: loss rate {rate_text} is not a fraction in [0, 1]")
+            rate = _loss_rate(path, line, row[1].strip(), "loss rate")
+            down = _loss_rate(path, line, row[2].strip(), "downward loss rate", empty=0.0) if len(row) > 2 else 0.0
             if index in seen:
                 raise CliError(
                     f"{path} line {line}: link {fabric.link_names[index]!r} is already listed on line {seen[index]}"
                 )
             seen[index] = line
-            result.append(Corrupting(index, rate, line))
+            result.append(Corrupting(index, rate, line, down))
     except csv.Error as exc:
         raise CliError(f"{path} line {rows.line_num}: {exc}") from exc
     return result
+
+
+def _loss_rate(path: Path, line: int, text: str, what: str, empty: float | None = None) -> float:
+    if not text and empty is not None:
+        return empty
+    try:
+        rate = float(text)
+    except ValueError:
+        raise CliError(f"{path} line {line}: {what} {text!r} is not a number") from None
+    if not 0.0 <= rate <= 1.0:  # also rejects nan
+        raise CliError(f"{path} line {line}: {what} {text} is not a fraction in [0, 1]")
+    return rate
 
 
 # ---------------------------------------------------------------------------------------------
 # Deciding
 
 
-def penalty_of(name: str, loss_rate: float) -> float:
-    """I(f), computed by the engine so that the CLI never disagrees with its decisions."""
-    return float(_engine().corropt_penalty(name, loss_rate))
+def penalty_of(name: str, c: Corrupting) -> float:
+    """I(up) + I(down), computed by the engine so that the CLI never disagrees with its decisions."""
+    return float(_engine().corropt_penalty(name, c.loss_rate, c.loss_rate_down))
 
 
 def required_paths(threshold: float, design: int) -> int:
@@ -400,7 +432,7 @@ def run(
 
     before = fabric.states
     candidates = [c for c in corrupting if before[c.link] == "enabled"]
-    pairs = [(c.link, c.loss_rate) for c in candidates]
+    pairs = [c.engine_entry() for c in candidates]
     common: dict[str, Any] = {
         "link_states": before,
         "capacity": threshold,
@@ -420,9 +452,9 @@ def run(
             refusals = _why_kept(
                 engine, graph, [c for c in candidates if c.link in keep], {**common, "link_states": after}
             )
-            for c in sorted(candidates, key=lambda c: (-penalty_of(penalty.value, c.loss_rate), c.link)):
+            for c in sorted(candidates, key=lambda c: (-penalty_of(penalty.value, c), c.link)):
                 refusal = refusals.get(c.link)
-                rows[c.link] = _row(fabric, c, penalty_of(penalty.value, c.loss_rate), c.link not in keep, refusal)
+                rows[c.link] = _row(fabric, c, penalty_of(penalty.value, c), c.link not in keep, refusal)
             bound = result["remaining_penalty_lower_bound"]
             proven = result["proven_optimal"]
             remaining = result["remaining_penalty"]
@@ -444,7 +476,7 @@ def run(
 
     skipped = [c for c in corrupting if before[c.link] != "enabled"]
     decision_rows = list(rows.values()) + [
-        {**_row(fabric, c, penalty_of(penalty.value, c.loss_rate), False, None), "action": "skip"} for c in skipped
+        {**_row(fabric, c, penalty_of(penalty.value, c), False, None), "action": "skip"} for c in skipped
     ]
     worst: dict[str, Any] | None = None
     below: list[str] = []
@@ -493,10 +525,10 @@ def _why_kept(engine: Any, graph: Any, kept: list[Corrupting], options: dict[str
     is the one-link check. Otherwise (zero penalties, or an answer cut short by the time budget) check
     each link on its own.
     """
-    batch = engine.corropt_check(graph, [(c.link, c.loss_rate) for c in kept], **options)
+    batch = engine.corropt_check(graph, [c.engine_entry() for c in kept], **options)
     if not any(decision["disabled"] for decision in batch):
         return {decision["link"]: decision["refusal"] for decision in batch}
-    return {c.link: engine.corropt_check(graph, [(c.link, c.loss_rate)], **options)[0]["refusal"] for c in kept}
+    return {c.link: engine.corropt_check(graph, [c.engine_entry()], **options)[0]["refusal"] for c in kept}
 
 
 def _row(fabric: Fabric, c: Corrupting, penalty: float, disabled: bool, refusal: Any) -> dict[str, Any]:
@@ -510,6 +542,7 @@ def _row(fabric: Fabric, c: Corrupting, penalty: float, disabled: bool, refusal:
         "link": c.link,
         "name": fabric.link_names[c.link],
         "loss_rate": c.loss_rate,
+        "loss_rate_down": c.loss_rate_down,
         "penalty": penalty,
         "state": fabric.states[c.link],
         "action": "disable" if disabled else "keep",

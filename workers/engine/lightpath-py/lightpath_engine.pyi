@@ -62,6 +62,9 @@ class FabricGraph:
 LinkStateName = Literal["enabled", "disabled", "down"]
 PenaltyName = Literal["linear", "log", "step"]
 PolicyName = Literal["corropt", "fast-checker", "switch-local"]
+# A corrupting link: (link, loss_rate) for one direction, or (link, loss_rate_up, loss_rate_down)
+# per direction (None = 0). Its penalty is I(loss_rate_up) + I(loss_rate_down).
+CorruptingLink = tuple[int, float] | tuple[int, float | None, float | None]
 
 @type_check_only
 class TorImpact(TypedDict):
@@ -115,7 +118,7 @@ class CorrOptOptimization(TypedDict):
 
 def corropt_check(
     graph: FabricGraph,
-    corrupting: Sequence[tuple[int, float]],
+    corrupting: Sequence[CorruptingLink],
     link_states: Sequence[LinkStateName] | None = None,
     capacity: float = 0.75,
     overrides: Mapping[int, float] | None = None,
@@ -123,8 +126,11 @@ def corropt_check(
 ) -> list[CorrOptDecision]:
     """CorrOpt fast checker.
 
-    ``corrupting`` lists ``(link, loss_rate)`` pairs (loss rates as fractions);
-    every link must be enabled in ``link_states`` (all enabled if None). They
+    ``corrupting`` lists ``(link, loss_rate)`` pairs (loss rates as fractions)
+    or ``(link, loss_rate_up, loss_rate_down)`` triples, one rate per
+    direction (up = from the link's lower to its upper switch; ``None`` or 0 =
+    clean); a link's penalty is ``I(up) + I(down)``, not ``I(up + down)``.
+    Every link must be enabled in ``link_states`` (all enabled if None). They
     are considered in decreasing penalty; each is disabled if and only if no
     ToR below it falls under its threshold (``capacity``, or its entry in
     ``overrides`` keyed by ToR switch index). A ToR's threshold requires
@@ -139,7 +145,7 @@ def corropt_check(
 
 def corropt_switch_local(
     graph: FabricGraph,
-    corrupting: Sequence[tuple[int, float]],
+    corrupting: Sequence[CorruptingLink],
     link_states: Sequence[LinkStateName] | None = None,
     capacity: float = 0.75,
     overrides: Mapping[int, float] | None = None,
@@ -155,7 +161,7 @@ def corropt_switch_local(
 
 def corropt_optimize(
     graph: FabricGraph,
-    corrupting: Sequence[tuple[int, float]],
+    corrupting: Sequence[CorruptingLink],
     link_states: Sequence[LinkStateName] | None = None,
     capacity: float = 0.75,
     overrides: Mapping[int, float] | None = None,
@@ -171,10 +177,11 @@ def corropt_optimize(
     Raises like :func:`corropt_check`.
     """
 
-def corropt_penalty(name: PenaltyName, loss_rate: float) -> float:
-    """Penalty ``I(loss_rate)`` exactly as the deciders compute it (the
-    ``penalty`` of a decision): ``"linear"`` = f, ``"log"`` =
-    log10(1 + f / 1e-8), ``"step"`` = the Table 3.1 bucket, 0 to 4.
+def corropt_penalty(name: PenaltyName, loss_rate: float, loss_rate_down: float = 0.0) -> float:
+    """Penalty ``I(loss_rate) + I(loss_rate_down)`` of a link exactly as the
+    deciders compute it (the ``penalty`` of a decision): ``"linear"`` = f,
+    ``"log"`` = log10(1 + f / 1e-8), ``"step"`` = the Table 3.1 bucket, 0 to
+    4; ``I(0) = 0``.
 
     Raises ``ValueError`` for an unknown name or a loss rate outside [0, 1].
     """
@@ -239,24 +246,32 @@ class CorrOptSession:
     @property
     def penalty(self) -> PenaltyName: ...
     @overload
-    def check(self, link: int, loss_rate: float, include_affected: Literal[True] = True) -> CorrOptDecision:
+    def check(
+        self, link: int, loss_rate: float, include_affected: Literal[True] = True, loss_rate_down: float = 0.0
+    ) -> CorrOptDecision:
         """Fast checker for one newly corrupting link (must be enabled):
         disables it in the session if and only if no ToR below it falls
         under its threshold. Returns one decision as :func:`corropt_check`
         does; without ``affected`` if ``include_affected`` is False (cheaper:
-        a spine link affects 48 ToRs). Raises ``ValueError`` for an unknown
-        or not enabled link or a loss rate outside [0, 1].
+        a spine link affects 48 ToRs). ``loss_rate_down``: the other
+        direction's rate (penalty ``I(loss_rate) + I(loss_rate_down)``).
+        Raises ``ValueError`` for an unknown or not enabled link or a loss
+        rate outside [0, 1].
         """
     @overload
-    def check(self, link: int, loss_rate: float, include_affected: Literal[False]) -> CorrOptBriefDecision: ...
+    def check(
+        self, link: int, loss_rate: float, include_affected: Literal[False], loss_rate_down: float = 0.0
+    ) -> CorrOptBriefDecision: ...
     @overload
-    def check(self, link: int, loss_rate: float, include_affected: bool) -> CorrOptDecision | CorrOptBriefDecision: ...
+    def check(
+        self, link: int, loss_rate: float, include_affected: bool, loss_rate_down: float = 0.0
+    ) -> CorrOptDecision | CorrOptBriefDecision: ...
     @overload
     def check_batch(
-        self, corrupting: Sequence[tuple[int, float]], include_affected: Literal[True] = True
+        self, corrupting: Sequence[CorruptingLink], include_affected: Literal[True] = True
     ) -> list[CorrOptDecision]:
         """:func:`corropt_check` on the session's state: ``(link,
-        loss_rate)`` pairs in decreasing penalty (ties by link index), each
+        loss_rate)`` pairs or ``(link, up, down)`` triples in decreasing penalty (ties by link index), each
         disable applied before the next decision; without ``affected`` if
         ``include_affected`` is False. Invalid input (unknown, duplicate or
         not enabled link, bad loss rate) raises ``ValueError`` before
@@ -264,15 +279,15 @@ class CorrOptSession:
         """
     @overload
     def check_batch(
-        self, corrupting: Sequence[tuple[int, float]], include_affected: Literal[False]
+        self, corrupting: Sequence[CorruptingLink], include_affected: Literal[False]
     ) -> list[CorrOptBriefDecision]: ...
     @overload
     def check_batch(
-        self, corrupting: Sequence[tuple[int, float]], include_affected: bool
+        self, corrupting: Sequence[CorruptingLink], include_affected: bool
     ) -> list[CorrOptDecision] | list[CorrOptBriefDecision]: ...
     def optimize(
         self,
-        corrupting: Sequence[tuple[int, float]],
+        corrupting: Sequence[CorruptingLink],
         time_budget_s: float | None = None,
         apply: bool = False,
     ) -> CorrOptOptimization:

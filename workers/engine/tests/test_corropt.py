@@ -56,8 +56,13 @@ class Reference:
         return usable
 
 
+def link_penalty(entry, penalty: str) -> float:
+    """I(up) + I(down) of a (link, rate) or (link, up, down) entry; None means a clean direction."""
+    return sum(PENALTIES[penalty](rate or 0.0) for rate in entry[1:])
+
+
 def order(corrupting, penalty):
-    return sorted(((link, PENALTIES[penalty](f)) for link, f in corrupting), key=lambda x: (-x[1], x[0]))
+    return sorted(((c[0], link_penalty(c, penalty)) for c in corrupting), key=lambda x: (-x[1], x[0]))
 
 
 def random_instance(seed: int):
@@ -66,7 +71,13 @@ def random_instance(seed: int):
     n = len(fabric.link_lower)
     states = [rng.choice(["enabled"] * 6 + ["disabled", "down"]) for _ in range(n)]
     links = rng.sample(range(n), min(n, rng.randint(0, 10)))
-    corrupting = [(link, 10 ** rng.uniform(-8, -2)) for link in links]
+    # Half of the links are given per direction; the downward one is clean (0 or None) half of the time.
+    corrupting = [
+        (link, 10 ** rng.uniform(-8, -2))
+        if rng.random() < 0.5
+        else (link, 10 ** rng.uniform(-8, -2), rng.choice([0.0, None, 10 ** rng.uniform(-8, -2)]))
+        for link in links
+    ]
     capacity = rng.choice([0.25, 0.5, 0.6, 0.75, 0.9])
     tors = [s for s, tier in enumerate(fabric.switch_tiers) if tier == 0]
     overrides = {rng.choice(tors): rng.choice([0.0, 0.5, 1.0])} if tors and rng.random() < 0.5 else {}
@@ -78,7 +89,7 @@ def random_instance(seed: int):
 def test_optimizer_matches_brute_force(seed):
     fabric, states, corrupting, capacity, overrides, penalty = random_instance(seed)
     ref = Reference(fabric, states, capacity, overrides)
-    candidates = [(link, PENALTIES[penalty](f)) for link, f in corrupting if states[link] == "enabled"]
+    candidates = [(c[0], link_penalty(c, penalty)) for c in corrupting if states[c[0]] == "enabled"]
     total = sum(p for _, p in candidates)
     best = min(
         total - sum(p for _, p in subset)
@@ -99,7 +110,7 @@ def test_optimizer_matches_brute_force(seed):
 @pytest.mark.parametrize("seed", range(60))
 def test_fast_checker_matches_greedy_reference(seed):
     fabric, states, corrupting, capacity, overrides, penalty = random_instance(seed)
-    corrupting = [(link, f) for link, f in corrupting if states[link] == "enabled"]
+    corrupting = [c for c in corrupting if states[c[0]] == "enabled"]
     ref = Reference(fabric, states, capacity, overrides)
     expected, disabled = [], []
     for link, _ in order(corrupting, penalty):
@@ -123,7 +134,7 @@ def test_fast_checker_matches_greedy_reference(seed):
 @pytest.mark.parametrize("seed", range(40))
 def test_switch_local_matches_reference(seed):
     fabric, states, corrupting, capacity, _, penalty = random_instance(seed)
-    corrupting = [(link, f) for link, f in corrupting if states[link] == "enabled"]
+    corrupting = [c for c in corrupting if states[c[0]] == "enabled"]
     share = capacity ** (1 / (fabric.num_tiers - 1))
     current = list(states)
     expected = []
@@ -137,6 +148,35 @@ def test_switch_local_matches_reference(seed):
         expected.append((link, ok))
     decisions = corropt_switch_local(fabric.graph(), corrupting, states, capacity=capacity, penalty=penalty)
     assert [(d["link"], d["disabled"]) for d in decisions] == expected
+
+
+def test_both_directions_are_two_penalties_not_one_summed_rate():
+    """ToR 0 of a k=4 fat tree keeps 2 of 4 paths at c = 0.5: one of its up-links a, b may go.
+
+    a corrupts at 1e-5 both ways, b at 1e-4 one way. Linear: a costs 2e-5 < 1e-4, b goes. Log: a costs
+    2 * log10(1001) ~ 6 > 4, step: 2 + 2 > 3, so a goes; with a's rates summed into one (2e-5: log 3.3,
+    step 2) b would go instead."""
+    graph = fat_tree(4).graph()
+    a, b = 0, 1  # ToR 0's up-links
+    pair = [(a, 1e-5, 1e-5), (b, 1e-4)]
+    summed = [(a, 2e-5), (b, 1e-4)]
+
+    def chosen(corrupting, penalty):
+        decisions = corropt_check(graph, corrupting, capacity=0.5, penalty=penalty)
+        optimum = corropt_optimize(graph, corrupting, capacity=0.5, penalty=penalty)
+        local = corropt_switch_local(graph, corrupting, capacity=0.5, penalty=penalty, share=0.5)
+        assert [d["link"] for d in local if d["disabled"]] == optimum["disable"]
+        assert [d["link"] for d in decisions if d["disabled"]] == optimum["disable"]
+        return optimum["disable"]
+
+    assert chosen(pair, "linear") == [b] == chosen(summed, "linear")
+    for penalty in ("log", "step"):
+        assert chosen(pair, penalty) == [a]
+        assert chosen(summed, penalty) == [b]
+    decision = corropt_check(graph, [(a, 1e-5, 1e-5)], capacity=0.5, penalty="log")[0]
+    assert decision["penalty"] == pytest.approx(2 * math.log10(1001))
+    # One direction given as a triple is the same as the pair form.
+    assert corropt_check(graph, [(a, None, 1e-4)], penalty="step") == corropt_check(graph, [(a, 1e-4)], penalty="step")
 
 
 def figure_3_10():
@@ -186,6 +226,10 @@ def test_time_budget_returns_a_feasible_answer_with_a_bound():
         (lambda g: corropt_check(g, [(9, 1e-4)]), "link 9 does not exist (the fabric has 2 links)"),
         (lambda g: corropt_check(g, [(-1, 1e-4)]), "link -1 does not exist (the fabric has 2 links)"),
         (lambda g: corropt_check(g, [(0, 1.5)]), "link 0: loss rate 1.5 is not a fraction in [0, 1]"),
+        (lambda g: corropt_check(g, [(0, 0, -1e-4)]), "link 0: downward loss rate -0.0001 is not a fraction in [0, 1]"),
+        (lambda g: corropt_optimize(g, [(0, 1e-4, 1e-5, 1e-6)]), "corrupting[0]: expected (link, loss_rate) or"),
+        (lambda g: corropt_check(g, [(1, 1e-4), 0]), "corrupting[1]: expected (link, loss_rate) or"),
+        (lambda g: corropt_check(g, [("a", 1e-4)]), "corrupting[0]: expected (link, loss_rate) or"),
         (lambda g: corropt_check(g, [(0, 1e-4), (0, 1e-5)]), "link 0 is listed more than once"),
         (lambda g: corropt_check(g, [(0, 1e-4)], ["down", "enabled"]), "link 0 is Down, not Enabled"),
         (lambda g: corropt_check(g, [], ["up", "enabled"]), "link 0: state must be 'enabled', 'disabled' or 'down'"),

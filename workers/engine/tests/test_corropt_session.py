@@ -32,7 +32,7 @@ def without_affected(decision: dict) -> dict:
 @pytest.mark.parametrize("seed", range(60))
 def test_batch_equals_corropt_check(seed):
     fabric, states, corrupting, capacity, overrides, penalty = random_instance(seed)
-    corrupting = [(link, f) for link, f in corrupting if states[link] == "enabled"]
+    corrupting = [c for c in corrupting if states[c[0]] == "enabled"]
     graph = fabric.graph()
     expected = corropt_check(graph, corrupting, states, capacity=capacity, overrides=overrides, penalty=penalty)
     session = CorrOptSession(graph, states, capacity=capacity, overrides=overrides, penalty=penalty)
@@ -48,18 +48,19 @@ def test_batch_equals_corropt_check(seed):
 @pytest.mark.parametrize("seed", range(60))
 def test_single_checks_equal_corropt_check_on_the_current_state(seed):
     fabric, states, corrupting, capacity, overrides, penalty = random_instance(seed)
-    corrupting = [(link, f) for link, f in corrupting if states[link] == "enabled"]
+    corrupting = [c for c in corrupting if states[c[0]] == "enabled"]
     graph = fabric.graph()
     session = CorrOptSession(graph, states, capacity=capacity, overrides=overrides, penalty=penalty)
     batch = corropt_check(graph, corrupting, states, capacity=capacity, overrides=overrides, penalty=penalty)
-    rates = dict(corrupting)
+    entries = {c[0]: c for c in corrupting}
     for want in batch:
         link = want["link"]
         current = names(session)
         same_state = corropt_check(
-            graph, [(link, rates[link])], current, capacity=capacity, overrides=overrides, penalty=penalty
+            graph, [entries[link]], current, capacity=capacity, overrides=overrides, penalty=penalty
         )
-        got = session.check(link, rates[link])
+        up, down = (*entries[link][1:], 0.0)[:2]
+        got = session.check(link, up or 0.0, loss_rate_down=down or 0.0)
         assert got == same_state[0] == want
 
 
@@ -151,6 +152,13 @@ def test_penalty_helper_matches_the_engine(penalty):
         decision = session.check(link, rate)
         assert decision["penalty"] == corropt_penalty(penalty, rate)
         assert corropt_penalty(penalty, rate) == pytest.approx(PENALTIES[penalty](rate), rel=1e-12)
+    # Both directions: one penalty per direction, summed.
+    session = CorrOptSession(graph, capacity=0.0, penalty=penalty)
+    for link, rate in enumerate(rates):
+        down = rates[-1 - link]
+        decision = session.check(link, rate, loss_rate_down=down)
+        assert decision["penalty"] == corropt_penalty(penalty, rate, down)
+        assert decision["penalty"] == pytest.approx(PENALTIES[penalty](rate) + PENALTIES[penalty](down), rel=1e-12)
 
 
 def test_required_paths_helper_matches_the_engine():
@@ -204,6 +212,9 @@ def test_session_keeps_its_graph_alive():
         (lambda s: s.check(9, 1e-4), "link 9 does not exist (the fabric has 2 links)"),
         (lambda s: s.check(-1, 1e-4), "link -1 does not exist (the fabric has 2 links)"),
         (lambda s: s.check(0, 1.5), "link 0: loss rate 1.5 is not a fraction in [0, 1]"),
+        (lambda s: s.check(0, 0.0, loss_rate_down=2.0), "link 0: downward loss rate 2 is not a fraction in [0, 1]"),
+        (lambda s: s.check_batch([(0, 1e-4, 1.5)]), "link 0: downward loss rate 1.5 is not a fraction"),
+        (lambda s: s.check_batch([(0,)]), "corrupting[0]: expected (link, loss_rate) or (link, loss_rate_up,"),
         (lambda s: s.check(1, 1e-4), "link 1 is Down, not Enabled; nothing to decide"),
         (lambda s: s.check_batch([(0, 1e-4), (0, 1e-5)]), "link 0 is listed more than once"),
         (lambda s: s.check_batch([(0, 1e-4), (1, 1e-5)]), "link 1 is Down, not Enabled"),
@@ -255,6 +266,7 @@ def test_link_states_as_a_str_is_a_type_error():
         (lambda: corropt_penalty("square", 1e-4), "penalty must be 'linear', 'log' or 'step'"),
         (lambda: corropt_penalty("linear", 1.5), "loss rate 1.5 is not a fraction in [0, 1]"),
         (lambda: corropt_penalty("log", float("nan")), "loss rate NaN is not a fraction in [0, 1]"),
+        (lambda: corropt_penalty("log", 0.0, 3.0), "downward loss rate 3 is not a fraction in [0, 1]"),
         (lambda: corropt_required_paths(1.5, 10), "capacity threshold 1.5 is not a fraction in [0, 1]"),
         (lambda: corropt_required_paths(0.5, -1), "design_paths must be a whole number in [0, 2**64 - 1], got -1"),
         (lambda: corropt_required_paths(0.5, 2**64), "design_paths must be a whole number in [0, 2**64 - 1]"),

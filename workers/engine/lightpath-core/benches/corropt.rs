@@ -46,10 +46,7 @@ fn corrupting(rng: &mut SplitMix, pool: &[u32], count: usize) -> Vec<CorruptingL
     while links.len() < count {
         let link = pool[rng.below(pool.len() as u64) as usize];
         if chosen.insert(link) {
-            links.push(CorruptingLink {
-                link,
-                loss_rate: rng.loss_rate(),
-            });
+            links.push(CorruptingLink::new(link, rng.loss_rate()));
         }
     }
     links
@@ -74,13 +71,7 @@ fn fast_checker(c: &mut Criterion) {
                 for _ in 0..iters {
                     let start = Instant::now();
                     let d = state
-                        .check(
-                            CorruptingLink {
-                                link,
-                                loss_rate: 1e-4,
-                            },
-                            Penalty::Linear,
-                        )
+                        .check(CorruptingLink::new(link, 1e-4), Penalty::Linear)
                         .unwrap();
                     total += start.elapsed();
                     assert!(d.disabled);
@@ -99,13 +90,7 @@ fn fast_checker(c: &mut Criterion) {
     group.bench_function("refuse_spine_link", |b| {
         b.iter(|| {
             let d = state
-                .check(
-                    CorruptingLink {
-                        link: spine_link,
-                        loss_rate: 1e-4,
-                    },
-                    Penalty::Linear,
-                )
+                .check(CorruptingLink::new(spine_link, 1e-4), Penalty::Linear)
                 .unwrap();
             assert!(!d.disabled);
             d

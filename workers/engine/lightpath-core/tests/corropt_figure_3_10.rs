@@ -49,36 +49,18 @@ fn spine_link(x: u32, j: u32) -> u32 {
 
 fn corrupting() -> Vec<CorruptingLink> {
     let mut links = vec![
-        CorruptingLink {
-            link: tor_link(D),
-            loss_rate: 2e-4,
-        },
-        CorruptingLink {
-            link: tor_link(E),
-            loss_rate: 2e-4,
-        },
-        CorruptingLink {
-            link: tor_link(A),
-            loss_rate: 1e-4,
-        },
-        CorruptingLink {
-            link: tor_link(B),
-            loss_rate: 1e-4,
-        },
+        CorruptingLink::new(tor_link(D), 2e-4),
+        CorruptingLink::new(tor_link(E), 2e-4),
+        CorruptingLink::new(tor_link(A), 1e-4),
+        CorruptingLink::new(tor_link(B), 1e-4),
     ];
     for x in [A, B] {
         for j in 0..5 {
-            links.push(CorruptingLink {
-                link: spine_link(x, j),
-                loss_rate: 1e-4,
-            });
+            links.push(CorruptingLink::new(spine_link(x, j), 1e-4));
         }
     }
     for j in 0..2 {
-        links.push(CorruptingLink {
-            link: spine_link(C, j),
-            loss_rate: 1e-4,
-        });
+        links.push(CorruptingLink::new(spine_link(C, j), 1e-4));
     }
     links
 }

@@ -75,7 +75,8 @@ fn instance() -> impl Strategy<Value = Instance> {
         // Between half and all of the links (at most 12) corrupt.
         let most = n.min(12);
         let links = subsequence((0..n as u32).collect::<Vec<_>>(), most / 2..=most).prop_shuffle();
-        let rates = prop::collection::vec(select(RATES.to_vec()), 12);
+        // The downward direction is clean on about half the links.
+        let rates = prop::collection::vec((select(RATES.to_vec()), down_rate()), 12);
         (
             Just(graph),
             states,
@@ -92,7 +93,7 @@ fn instance() -> impl Strategy<Value = Instance> {
                     corrupting: links
                         .iter()
                         .zip(&rates)
-                        .map(|(&link, &loss_rate)| CorruptingLink { link, loss_rate })
+                        .map(|(&link, &(up, down))| CorruptingLink::both_directions(link, up, down))
                         .collect(),
                     threshold,
                     override_tor,
@@ -100,6 +101,17 @@ fn instance() -> impl Strategy<Value = Instance> {
                 },
             )
     })
+}
+
+/// A downward loss rate: 0 (clean) half of the time, else one of `RATES`.
+fn down_rate() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(0.0), select(RATES.to_vec())]
+}
+
+/// The penalty of a link, written out independently of the engine's
+/// `CorruptingLink::penalty`: one `I` per direction.
+fn link_penalty(c: &CorruptingLink, penalty: Penalty) -> f64 {
+    penalty.of(c.loss_rate) + penalty.of(c.loss_rate_down)
 }
 
 /// Up-paths each ToR must keep: its requirement, or what it has if less.
@@ -126,7 +138,7 @@ fn brute_force(state: &CorrOptState<'_>, candidates: &[CorruptingLink], penalty:
     let graph = state.fabric();
     let floors = floors(state);
     let base = usable(state.link_states());
-    let total: f64 = candidates.iter().map(|c| penalty.of(c.loss_rate)).sum();
+    let total: f64 = candidates.iter().map(|c| link_penalty(c, penalty)).sum();
     let mut best = f64::INFINITY;
     for mask in 0u32..1 << candidates.len() {
         let mut mask_usable = base.clone();
@@ -134,7 +146,7 @@ fn brute_force(state: &CorrOptState<'_>, candidates: &[CorruptingLink], penalty:
         for (i, c) in candidates.iter().enumerate() {
             if mask & (1 << i) != 0 {
                 mask_usable[c.link as usize] = false;
-                removed += penalty.of(c.loss_rate);
+                removed += link_penalty(c, penalty);
             }
         }
         if total - removed < best && meets_floors(graph, &mask_usable, &floors) {
@@ -253,7 +265,7 @@ proptest! {
         links.sort_unstable();
         links.dedup();
         let corrupting: Vec<CorruptingLink> =
-            links.iter().map(|&link| CorruptingLink { link, loss_rate: 1e-5 }).collect();
+            links.iter().map(|&link| CorruptingLink::new(link, 1e-5 )).collect();
         state.switch_local(&corrupting, Penalty::Linear, switch_local_share(threshold, 2)).unwrap();
         prop_assert!(state.tors_below_threshold().is_empty());
     }
@@ -268,10 +280,7 @@ fn optimizer_matches_brute_force_on_18_candidates() {
     let state = CorrOptState::all_enabled(&graph, &Thresholds::new(0.5).unwrap()).unwrap();
     // Deterministic spread of rates over four orders of magnitude.
     let corrupting: Vec<CorruptingLink> = (0..18u32)
-        .map(|link| CorruptingLink {
-            link,
-            loss_rate: 1e-7 * 10f64.powf(f64::from((link * 7) % 18) / 4.5),
-        })
+        .map(|link| CorruptingLink::new(link, 1e-7 * 10f64.powf(f64::from((link * 7) % 18) / 4.5)))
         .collect();
     for penalty in [Penalty::Linear, Penalty::Step] {
         let opt = state.optimize(&corrupting, penalty, None).unwrap();

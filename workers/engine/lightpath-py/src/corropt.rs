@@ -11,10 +11,10 @@ use lightpath_core::corropt::{
     Refusal, Thresholds, TorImpact, required_paths, switch_local_share,
 };
 use lightpath_core::{FabricGraph as CoreGraph, PathError};
-use pyo3::exceptions::{PyOverflowError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 
 use crate::FabricGraph;
 
@@ -31,7 +31,7 @@ impl Inputs {
     fn convert(
         graph: &CoreGraph,
         link_states: Option<Vec<String>>,
-        corrupting: Vec<(i64, f64)>,
+        corrupting: &Bound<'_, PyAny>,
         capacity: f64,
         overrides: Option<HashMap<i64, f64>>,
         penalty: &str,
@@ -44,18 +44,7 @@ impl Inputs {
                 .map(|(link, name)| link_state(link, name))
                 .collect::<PyResult<_>>()?,
         };
-        let corrupting = corrupting
-            .into_iter()
-            .map(|(link, loss_rate)| {
-                let link = u32::try_from(link).map_err(|_| {
-                    PyValueError::new_err(format!(
-                        "link {link} does not exist (the fabric has {} links)",
-                        graph.num_links()
-                    ))
-                })?;
-                Ok(CorruptingLink { link, loss_rate })
-            })
-            .collect::<PyResult<_>>()?;
+        let corrupting = corrupting_links(corrupting, graph.num_links())?;
         let thresholds = thresholds(capacity, overrides)?;
         let penalty = penalty_function(penalty)?;
         Ok(Self {
@@ -90,6 +79,53 @@ pub(crate) fn thresholds(
             .map_err(corropt_error)?;
     }
     Ok(thresholds)
+}
+
+/// Corrupting links from a sequence of `(link, loss_rate)` (one direction)
+/// or `(link, loss_rate_up, loss_rate_down)` tuples; a rate of None means 0.
+/// The core checks the ranges.
+pub(crate) fn corrupting_links(
+    corrupting: &Bound<'_, PyAny>,
+    num_links: usize,
+) -> PyResult<Vec<CorruptingLink>> {
+    if corrupting.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "corrupting must be a sequence of (link, loss_rate) or (link, loss_rate_up, loss_rate_down) tuples, not a str",
+        ));
+    }
+    let mut links = Vec::with_capacity(corrupting.len().unwrap_or(0));
+    for (index, item) in corrupting.try_iter()?.enumerate() {
+        let item = item?;
+        let bad = || {
+            PyValueError::new_err(format!(
+                "corrupting[{index}]: expected (link, loss_rate) or (link, loss_rate_up, \
+                 loss_rate_down) with an integer link and rates as numbers or None, got {}",
+                item.repr()
+                    .map_or_else(|_| "?".to_owned(), |r| r.to_string())
+            ))
+        };
+        let (link, up, down) = match item.len() {
+            Ok(2) => {
+                let (link, up) = item.extract::<(i64, Option<f64>)>().map_err(|_| bad())?;
+                (link, up, None)
+            }
+            Ok(3) => item
+                .extract::<(i64, Option<f64>, Option<f64>)>()
+                .map_err(|_| bad())?,
+            _ => return Err(bad()),
+        };
+        let link = u32::try_from(link).map_err(|_| {
+            PyValueError::new_err(format!(
+                "link {link} does not exist (the fabric has {num_links} links)"
+            ))
+        })?;
+        links.push(CorruptingLink::both_directions(
+            link,
+            up.unwrap_or(0.0),
+            down.unwrap_or(0.0),
+        ));
+    }
+    Ok(links)
 }
 
 pub(crate) fn penalty_function(name: &str) -> PyResult<Penalty> {
@@ -130,7 +166,7 @@ pub(crate) fn corropt_error(err: CorrOptError) -> PyErr {
 pub(crate) fn corropt_check<'py>(
     py: Python<'py>,
     graph: &Bound<'py, FabricGraph>,
-    corrupting: Vec<(i64, f64)>,
+    corrupting: &Bound<'py, PyAny>,
     link_states: Option<Vec<String>>,
     capacity: f64,
     overrides: Option<HashMap<i64, f64>>,
@@ -161,7 +197,7 @@ pub(crate) fn corropt_check<'py>(
 pub(crate) fn corropt_switch_local<'py>(
     py: Python<'py>,
     graph: &Bound<'py, FabricGraph>,
-    corrupting: Vec<(i64, f64)>,
+    corrupting: &Bound<'py, PyAny>,
     link_states: Option<Vec<String>>,
     capacity: f64,
     overrides: Option<HashMap<i64, f64>>,
@@ -195,7 +231,7 @@ pub(crate) fn corropt_switch_local<'py>(
 pub(crate) fn corropt_optimize<'py>(
     py: Python<'py>,
     graph: &Bound<'py, FabricGraph>,
-    corrupting: Vec<(i64, f64)>,
+    corrupting: &Bound<'py, PyAny>,
     link_states: Option<Vec<String>>,
     capacity: f64,
     overrides: Option<HashMap<i64, f64>>,
@@ -215,17 +251,20 @@ pub(crate) fn corropt_optimize<'py>(
     optimization_dict(py, &optimization)
 }
 
-/// Penalty `I(loss_rate)` under the named penalty function, exactly as the
-/// deciders compute it.
+/// Penalty `I(loss_rate) + I(loss_rate_down)` of a link under the named
+/// penalty function, exactly as the deciders compute it.
 #[pyfunction]
-pub(crate) fn corropt_penalty(name: &str, loss_rate: f64) -> PyResult<f64> {
+#[pyo3(signature = (name, loss_rate, loss_rate_down=0.0))]
+pub(crate) fn corropt_penalty(name: &str, loss_rate: f64, loss_rate_down: f64) -> PyResult<f64> {
     let penalty = penalty_function(name)?;
-    if !(0.0..=1.0).contains(&loss_rate) {
-        return Err(PyValueError::new_err(format!(
-            "loss rate {loss_rate} is not a fraction in [0, 1]"
-        )));
+    for (value, what) in [(loss_rate, ""), (loss_rate_down, "downward ")] {
+        if !(0.0..=1.0).contains(&value) {
+            return Err(PyValueError::new_err(format!(
+                "{what}loss rate {value} is not a fraction in [0, 1]"
+            )));
+        }
     }
-    Ok(penalty.of(loss_rate))
+    Ok(CorruptingLink::both_directions(0, loss_rate, loss_rate_down).penalty(penalty))
 }
 
 /// Up-paths a ToR with `design_paths` up-paths must keep at threshold

@@ -16,8 +16,8 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
 
 use crate::FabricGraph;
 use crate::corropt::{
-    corropt_error, decision_dict, link_state, optimization_dict, penalty_function, thresholds,
-    time_budget,
+    corropt_error, corrupting_links, decision_dict, link_state, optimization_dict,
+    penalty_function, thresholds, time_budget,
 };
 
 /// CorrOpt state of one fabric kept between calls: link states, live
@@ -84,19 +84,22 @@ impl CorrOptSession {
     /// Fast checker for one newly corrupting, enabled link: disables it (in
     /// this session) if and only if no ToR below it falls under its
     /// threshold. Returns the decision dict of `corropt_check`, without
-    /// `affected` unless `include_affected`.
-    #[pyo3(signature = (link, loss_rate, include_affected=true))]
+    /// `affected` unless `include_affected`. `loss_rate_down`: the other
+    /// direction's rate (the link's penalty is `I(loss_rate) + I(loss_rate_down)`).
+    #[pyo3(signature = (link, loss_rate, include_affected=true, loss_rate_down=0.0))]
     fn check<'py>(
         &mut self,
         py: Python<'py>,
         link: i64,
         loss_rate: f64,
         include_affected: bool,
+        loss_rate_down: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let link = self.link_id(link)?;
+        let corrupting = CorruptingLink::both_directions(link, loss_rate, loss_rate_down);
         let (state, penalty) = (&mut self.state, self.penalty);
         let decision = py
-            .detach(|| state.check(CorruptingLink { link, loss_rate }, penalty))
+            .detach(|| state.check(corrupting, penalty))
             .map_err(corropt_error)?;
         decision_dict(py, &decision, include_affected)
     }
@@ -109,7 +112,7 @@ impl CorrOptSession {
     fn check_batch<'py>(
         &mut self,
         py: Python<'py>,
-        corrupting: Vec<(i64, f64)>,
+        corrupting: &Bound<'py, PyAny>,
         include_affected: bool,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let corrupting = self.corrupting(corrupting)?;
@@ -130,7 +133,7 @@ impl CorrOptSession {
     fn optimize<'py>(
         &mut self,
         py: Python<'py>,
-        corrupting: Vec<(i64, f64)>,
+        corrupting: &Bound<'py, PyAny>,
         time_budget_s: Option<f64>,
         apply: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
@@ -249,16 +252,8 @@ impl CorrOptSession {
             })
     }
 
-    fn corrupting(&self, corrupting: Vec<(i64, f64)>) -> PyResult<Vec<CorruptingLink>> {
-        corrupting
-            .into_iter()
-            .map(|(link, loss_rate)| {
-                Ok(CorruptingLink {
-                    link: self.link_id(link)?,
-                    loss_rate,
-                })
-            })
-            .collect()
+    fn corrupting(&self, corrupting: &Bound<'_, PyAny>) -> PyResult<Vec<CorruptingLink>> {
+        corrupting_links(corrupting, self.num_links())
     }
 }
 

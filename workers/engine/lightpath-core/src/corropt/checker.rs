@@ -72,15 +72,14 @@ pub fn switch_local_share(capacity: f64, tiers_above_tor: u32) -> f64 {
 }
 
 /// Corrupting links in the order the checkers consider them: decreasing
-/// penalty, then ascending link index so that the order is deterministic.
+/// penalty (both directions, [`CorruptingLink::penalty`]), then ascending
+/// link index so that the order is deterministic.
 pub(crate) fn by_decreasing_penalty(
     links: &[CorruptingLink],
     penalty: Penalty,
 ) -> Vec<(LinkId, f64)> {
-    let mut order: Vec<(LinkId, f64)> = links
-        .iter()
-        .map(|c| (c.link, penalty.of(c.loss_rate)))
-        .collect();
+    let mut order: Vec<(LinkId, f64)> =
+        links.iter().map(|c| (c.link, c.penalty(penalty))).collect();
     order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     order
 }
@@ -98,7 +97,7 @@ impl CorrOptState<'_> {
     ) -> Result<Decision, CorrOptError> {
         self.check_corrupting(std::slice::from_ref(&link))?;
         self.check_enabled(link.link)?;
-        self.try_disable(link.link, penalty.of(link.loss_rate))
+        self.try_disable(link.link, link.penalty(penalty))
     }
 
     /// Fast checker for corrupting links arriving together: each in turn, in
@@ -220,7 +219,7 @@ mod tests {
     use crate::fabric::generators::fat_tree;
 
     fn corrupting(link: LinkId, loss_rate: f64) -> CorruptingLink {
-        CorruptingLink { link, loss_rate }
+        CorruptingLink::new(link, loss_rate)
     }
 
     #[test]
@@ -286,6 +285,43 @@ mod tests {
         // b first (disabled), then the agg link (ToR 0 does not use it any
         // more; ToR 1 goes to 3 of 4), then a (would leave ToR 0 with 0).
         assert_eq!(order, vec![(b, true), (agg_link, true), (a, false)]);
+    }
+
+    #[test]
+    fn both_directions_count_as_two_penalties_not_one_summed_rate() {
+        // ToR 0 may lose one of its two up-links at c = 0.5. Link a corrupts
+        // at 1e-5 both ways, link b at 1e-4 one way. Linear: a costs 2e-5 <
+        // 1e-4, so b goes. Log: a costs 2 * 3.0 = 6 > 4, step: 2 + 2 = 4 > 3,
+        // so a goes; summing a's rates first (2e-5: log 3.3, step 2) would
+        // wrongly pick b.
+        let g = fat_tree(4);
+        let [a, b] = [g.up_links(0)[0], g.up_links(0)[1]];
+        let pair = [
+            CorruptingLink::both_directions(a, 1e-5, 1e-5),
+            CorruptingLink::new(b, 1e-4),
+        ];
+        let summed = [CorruptingLink::new(a, 2e-5), CorruptingLink::new(b, 1e-4)];
+        let disabled = |links: &[CorruptingLink], penalty| {
+            let mut state = CorrOptState::all_enabled(&g, &Thresholds::new(0.5).unwrap()).unwrap();
+            let decisions = state.check_batch(links, penalty).unwrap();
+            assert_eq!(decisions.iter().filter(|d| d.disabled).count(), 1);
+            decisions.iter().find(|d| d.disabled).unwrap().link
+        };
+        assert_eq!(disabled(&pair, Penalty::Linear), b);
+        for penalty in [Penalty::Log, Penalty::Step] {
+            assert_eq!(disabled(&pair, penalty), a, "{penalty:?}");
+            assert_eq!(disabled(&summed, penalty), b, "{penalty:?}");
+        }
+        let mut state = CorrOptState::all_enabled(&g, &Thresholds::new(0.5).unwrap()).unwrap();
+        let d = state.check(pair[0], Penalty::Step).unwrap();
+        assert_eq!(d.penalty, 4.0);
+        let err = state
+            .check(CorruptingLink::both_directions(b, 0.0, 1.5), Penalty::Log)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("link {b}: downward loss rate 1.5 is not a fraction in [0, 1]")
+        );
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub enum CorrOptError {
         link: LinkId,
         /// The value given.
         value: f64,
+        /// Whether it is the downward direction's rate.
+        down: bool,
     },
     /// The fast checker or switch-local check was asked about a link that is
     /// not enabled, so there is nothing to decide.
@@ -95,9 +97,10 @@ impl fmt::Display for CorrOptError {
             CorrOptError::DuplicateLink { link } => {
                 write!(f, "link {link} is listed more than once")
             }
-            CorrOptError::LossRate { link, value } => write!(
+            CorrOptError::LossRate { link, value, down } => write!(
                 f,
-                "link {link}: loss rate {value} is not a fraction in [0, 1]"
+                "link {link}: {}loss rate {value} is not a fraction in [0, 1]",
+                if *down { "downward " } else { "" }
             ),
             CorrOptError::NotEnabled { link, state } => {
                 write!(

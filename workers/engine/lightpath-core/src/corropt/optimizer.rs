@@ -392,7 +392,7 @@ mod tests {
     fn corrupting(links: &[(LinkId, f64)]) -> Vec<CorruptingLink> {
         links
             .iter()
-            .map(|&(link, loss_rate)| CorruptingLink { link, loss_rate })
+            .map(|&(link, loss_rate)| CorruptingLink::new(link, loss_rate))
             .collect()
     }
 
@@ -442,6 +442,32 @@ mod tests {
         let mut applied = state.clone();
         applied.apply(&opt).unwrap();
         assert!(applied.tors_below_threshold().is_empty());
+    }
+
+    #[test]
+    fn minimises_the_sum_of_both_directions_penalties() {
+        // As the checker's test: ToR 0 keeps one of a (1e-5 both ways) and b
+        // (1e-4 one way). Under log the optimum keeps b (4 < 6); with a's
+        // rates summed into one (log 3.3) it would keep a.
+        let g = fat_tree(4);
+        let state = CorrOptState::all_enabled(&g, &Thresholds::new(0.5).unwrap()).unwrap();
+        let [a, b] = [g.up_links(0)[0], g.up_links(0)[1]];
+        let pair = [
+            CorruptingLink::both_directions(a, 1e-5, 1e-5),
+            CorruptingLink::new(b, 1e-4),
+        ];
+        let opt = state.optimize(&pair, Penalty::Log, None).unwrap();
+        assert_eq!(
+            (opt.disable.clone(), opt.keep_enabled.clone()),
+            (vec![a], vec![b])
+        );
+        assert!((opt.remaining_penalty - Penalty::Log.of(1e-4)).abs() < 1e-12);
+        let summed = [CorruptingLink::new(a, 2e-5), CorruptingLink::new(b, 1e-4)];
+        let opt = state.optimize(&summed, Penalty::Log, None).unwrap();
+        assert_eq!(opt.keep_enabled, vec![a]);
+        let opt = state.optimize(&pair, Penalty::Linear, None).unwrap();
+        assert_eq!(opt.keep_enabled, vec![a]);
+        assert!((opt.remaining_penalty - 2e-5).abs() < 1e-18);
     }
 
     #[test]

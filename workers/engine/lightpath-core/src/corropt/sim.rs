@@ -370,15 +370,12 @@ fn validate_trace(fabric: &FabricGraph, trace: &[Onset]) -> Result<(), CorrOptEr
 /// 16 significant digits; 2^47 of headroom covers any realistic total.
 const PENALTY_UNIT: f64 = (1u128 << 80) as f64;
 
-/// A link's rate while it is enabled and corrupting.
-const NOT_ACTIVE: f64 = -1.0;
-
 struct Simulation<'g> {
     fabric: &'g FabricGraph,
     state: CorrOptState<'g>,
     config: &'g SimConfig,
-    /// Loss rate of each enabled corrupting link, `NOT_ACTIVE` otherwise.
-    active_rate: Vec<f64>,
+    /// Each enabled corrupting link with its loss rates, `None` otherwise.
+    active: Vec<Option<CorruptingLink>>,
     active_count: u32,
     penalty_fixed: i128,
     disabled_count: u32,
@@ -403,7 +400,7 @@ impl<'g> Simulation<'g> {
             fabric,
             state,
             config,
-            active_rate: vec![NOT_ACTIVE; fabric.num_links()],
+            active: vec![None; fabric.num_links()],
             active_count: 0,
             penalty_fixed: 0,
             disabled_count: 0,
@@ -425,31 +422,26 @@ impl<'g> Simulation<'g> {
             .map(|Reverse((bits, _))| f64::from_bits(*bits))
     }
 
-    fn penalty_units(&self, loss_rate: f64) -> i128 {
-        (self.config.penalty.of(loss_rate) * PENALTY_UNIT).round() as i128
+    /// The link's penalty (both directions) in fixed point.
+    fn penalty_units(&self, link: &CorruptingLink) -> i128 {
+        (link.penalty(self.config.penalty) * PENALTY_UNIT).round() as i128
     }
 
-    fn activate(&mut self, link: LinkId, loss_rate: f64) {
-        self.active_rate[link as usize] = loss_rate;
+    fn activate(&mut self, corrupting: CorruptingLink) {
+        self.penalty_fixed += self.penalty_units(&corrupting);
+        self.active[corrupting.link as usize] = Some(corrupting);
         self.active_count += 1;
-        self.penalty_fixed += self.penalty_units(loss_rate);
     }
 
     fn deactivate(&mut self, link: LinkId) {
-        let rate = std::mem::replace(&mut self.active_rate[link as usize], NOT_ACTIVE);
-        self.active_count -= 1;
-        self.penalty_fixed -= self.penalty_units(rate);
+        if let Some(corrupting) = self.active[link as usize].take() {
+            self.active_count -= 1;
+            self.penalty_fixed -= self.penalty_units(&corrupting);
+        }
     }
 
     fn is_active(&self, link: LinkId) -> bool {
-        self.active_rate[link as usize] != NOT_ACTIVE
-    }
-
-    fn corrupting(&self, link: LinkId) -> CorruptingLink {
-        CorruptingLink {
-            link,
-            loss_rate: self.active_rate[link as usize],
-        }
+        self.active[link as usize].is_some()
     }
 
     /// New onsets at one instant: the clean enabled links among them become
@@ -463,8 +455,9 @@ impl<'g> Simulation<'g> {
                 self.counts.absorbed_onsets += 1;
                 continue;
             }
-            self.activate(onset.link, onset.loss_rate);
-            arrivals.push(self.corrupting(onset.link));
+            let corrupting = CorruptingLink::new(onset.link, onset.loss_rate);
+            self.activate(corrupting);
+            arrivals.push(corrupting);
         }
         let decisions = self.decide_arrivals(&arrivals)?;
         self.counts.refused_arrivals += decisions.iter().filter(|d| !d.disabled).count() as u64;
@@ -541,8 +534,7 @@ impl<'g> Simulation<'g> {
         }
         let candidates = if self.config.exhaustive_reruns {
             (0..self.fabric.num_links() as LinkId)
-                .filter(|&l| self.is_active(l))
-                .map(|l| self.corrupting(l))
+                .filter_map(|l| self.active[l as usize])
                 .collect()
         } else {
             match self.config.policy {
@@ -588,8 +580,8 @@ impl<'g> Simulation<'g> {
             }
             self.visited[switch as usize] = self.visit;
             for &l in self.fabric.up_links(switch) {
-                if self.is_active(l) {
-                    found.push(self.corrupting(l));
+                if let Some(corrupting) = self.active[l as usize] {
+                    found.push(corrupting);
                 }
             }
         }
@@ -613,11 +605,8 @@ impl<'g> Simulation<'g> {
                 if states[l as usize] != LinkState::Enabled {
                     continue;
                 }
-                if self.active_rate[l as usize] != NOT_ACTIVE {
-                    found.push(CorruptingLink {
-                        link: l,
-                        loss_rate: self.active_rate[l as usize],
-                    });
+                if let Some(corrupting) = self.active[l as usize] {
+                    found.push(corrupting);
                 }
                 let upper = self.fabric.upper(l);
                 if self.visited[upper as usize] != self.visit {

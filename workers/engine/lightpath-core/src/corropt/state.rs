@@ -199,11 +199,14 @@ impl<'g> CorrOptState<'g> {
         let mut seen = HashSet::with_capacity(links.len());
         for c in links {
             self.check_link(c.link)?;
-            if !(0.0..=1.0).contains(&c.loss_rate) {
-                return Err(CorrOptError::LossRate {
-                    link: c.link,
-                    value: c.loss_rate,
-                });
+            for (value, down) in [(c.loss_rate, false), (c.loss_rate_down, true)] {
+                if !(0.0..=1.0).contains(&value) {
+                    return Err(CorrOptError::LossRate {
+                        link: c.link,
+                        value,
+                        down,
+                    });
+                }
             }
             if !seen.insert(c.link) {
                 return Err(CorrOptError::DuplicateLink { link: c.link });
@@ -301,10 +304,7 @@ mod tests {
             if shared.link_states()[link as usize] != LinkState::Enabled {
                 continue;
             }
-            let c = CorruptingLink {
-                link,
-                loss_rate: 1e-4,
-            };
+            let c = CorruptingLink::new(link, 1e-4);
             let a = borrowed.check(c, Penalty::Linear).unwrap();
             let b = shared.check(c, Penalty::Linear).unwrap();
             assert_eq!(a, b);
