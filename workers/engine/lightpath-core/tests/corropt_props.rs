@@ -6,18 +6,21 @@
 //! - no decision of the fast checker or the optimizer leaves a ToR under its
 //!   floor, and switch-local never exceeds a switch's allowance;
 //! - with a zero time budget the optimizer is still feasible and its bound is
-//!   a true lower bound.
+//!   a true lower bound;
+//! - on larger fabrics with 13 to 20 enabled candidates (fewer cases), the
+//!   optimizer still equals brute force over all 2^20 subsets, walked in
+//!   Gray-code order so that each subset costs one incremental recount.
 
 mod common;
 
 use std::time::Duration;
 
-use common::fabric;
-use lightpath_core::FabricGraph;
+use common::{fabric, fabric_sized};
 use lightpath_core::corropt::{
     CorrOptState, CorruptingLink, LinkState, Penalty, Refusal, Thresholds, switch_local_share,
 };
 use lightpath_core::fabric::generators::{facebook_fabric, fat_tree};
+use lightpath_core::{FabricGraph, PathCounts};
 use proptest::prelude::*;
 use proptest::sample::{Index, select, subsequence};
 
@@ -156,6 +159,111 @@ fn brute_force(state: &CorrOptState<'_>, candidates: &[CorruptingLink], penalty:
     best
 }
 
+/// Brute force for up to 20+ candidates: every subset of `candidates`, in
+/// Gray-code order (consecutive subsets differ in one link), so each costs one
+/// incremental recount of that link's down-cone instead of a full count.
+/// Returns the least penalty left enabled and a subset achieving it. The
+/// incremental counts are themselves checked against enumeration in
+/// `path_counting_props`; the caller re-checks the returned subset with a full
+/// count.
+fn brute_force_gray(
+    state: &CorrOptState<'_>,
+    candidates: &[CorruptingLink],
+    penalty: Penalty,
+) -> (f64, Vec<u32>) {
+    let graph = state.fabric();
+    let floors = floors(state);
+    let mut counts = PathCounts::new(graph, usable(state.link_states())).unwrap();
+    let penalties: Vec<f64> = candidates
+        .iter()
+        .map(|c| link_penalty(c, penalty))
+        .collect();
+    let total: f64 = penalties.iter().sum();
+    let feasible = |counts: &PathCounts| {
+        floors
+            .iter()
+            .all(|&(t, f)| counts.counts()[t as usize] >= f)
+    };
+    // The empty subset is always feasible (floors are at most the current counts).
+    let (mut best, mut best_mask) = (total, 0u32);
+    let (mut mask, mut removed) = (0u32, 0.0);
+    for step in 1u32..1 << candidates.len() {
+        let bit = step.trailing_zeros() as usize;
+        mask ^= 1 << bit;
+        let now_disabled = mask & (1 << bit) != 0;
+        counts
+            .set_link_usable(graph, candidates[bit].link, !now_disabled)
+            .unwrap();
+        removed += if now_disabled {
+            penalties[bit]
+        } else {
+            -penalties[bit]
+        };
+        if total - removed < best && feasible(&counts) {
+            best = total - removed;
+            best_mask = mask;
+        }
+    }
+    // Recompute the best subset's penalty exactly (the running sum drifts).
+    let disabled: Vec<u32> = (0..candidates.len())
+        .filter(|i| best_mask & (1 << i) != 0)
+        .map(|i| candidates[i].link)
+        .collect();
+    let left = (0..candidates.len())
+        .filter(|i| best_mask & (1 << i) == 0)
+        .map(|i| penalties[i])
+        .sum();
+    (left, disabled)
+}
+
+/// 13 to 20 corrupting links, all enabled, on a 3- or 4-tier fabric of 7 to
+/// 10 links per layer (other links enabled, disabled or down at random).
+fn large_instance() -> impl Strategy<Value = Instance> {
+    fabric_sized(3..=4, 7..=10).prop_flat_map(|graph| {
+        let n = graph.num_links();
+        let most = n.min(20);
+        let states = prop::collection::vec(
+            prop::sample::select(vec![
+                LinkState::Enabled,
+                LinkState::Enabled,
+                LinkState::Enabled,
+                LinkState::Enabled,
+                LinkState::Enabled,
+                LinkState::Disabled,
+                LinkState::Down,
+            ]),
+            n,
+        );
+        let links = subsequence((0..n as u32).collect::<Vec<_>>(), 13..=most).prop_shuffle();
+        let rates = prop::collection::vec((select(RATES.to_vec()), down_rate()), 20);
+        (
+            Just(graph),
+            states,
+            links,
+            rates,
+            select(FRACTIONS[1..7].to_vec()),
+            select(vec![Penalty::Linear, Penalty::Log, Penalty::Step]),
+        )
+            .prop_map(|(graph, mut states, links, rates, threshold, penalty)| {
+                for &l in &links {
+                    states[l as usize] = LinkState::Enabled;
+                }
+                Instance {
+                    graph,
+                    states,
+                    corrupting: links
+                        .iter()
+                        .zip(&rates)
+                        .map(|(&link, &(up, down))| CorruptingLink::both_directions(link, up, down))
+                        .collect(),
+                    threshold,
+                    override_tor: None,
+                    penalty,
+                }
+            })
+    })
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
@@ -268,6 +376,45 @@ proptest! {
             links.iter().map(|&link| CorruptingLink::new(link, 1e-5 )).collect();
         state.switch_local(&corrupting, Penalty::Linear, switch_local_share(threshold, 2)).unwrap();
         prop_assert!(state.tors_below_threshold().is_empty());
+    }
+}
+
+proptest! {
+    // Up to 2^20 subsets per case: fewer cases than the small properties.
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn optimizer_matches_brute_force_on_up_to_20_candidates(inst in large_instance()) {
+        let state = inst.state();
+        let candidates = inst.enabled_corrupting();
+        prop_assert!((13..=20).contains(&candidates.len()));
+        let opt = state.optimize(&inst.corrupting, inst.penalty, None).unwrap();
+        prop_assert!(opt.proven_optimal);
+        let (best, best_disabled) = brute_force_gray(&state, &candidates, inst.penalty);
+        let floors = floors(&state);
+        let mut check = usable(state.link_states());
+        for &l in &best_disabled {
+            check[l as usize] = false;
+        }
+        prop_assert!(meets_floors(&inst.graph, &check, &floors), "brute force's subset is infeasible");
+        prop_assert!(close(opt.remaining_penalty, best), "{} vs brute force {}", opt.remaining_penalty, best);
+
+        let mut applied = state.clone();
+        applied.apply(&opt).unwrap();
+        prop_assert!(meets_floors(&inst.graph, &usable(applied.link_states()), &floors));
+
+        let mut greedy = state.clone();
+        let decisions = greedy.check_batch(&candidates, inst.penalty).unwrap();
+        let greedy_left: f64 = decisions.iter().filter(|d| !d.disabled).map(|d| d.penalty).sum();
+        prop_assert!(opt.remaining_penalty <= greedy_left + 1e-9 * greedy_left.max(1.0));
+
+        let mut local = state.clone();
+        let share = switch_local_share(inst.threshold, inst.graph.num_tiers() - 1);
+        let decisions = local.switch_local(&candidates, inst.penalty, share).unwrap();
+        if meets_floors(&inst.graph, &usable(local.link_states()), &floors) {
+            let local_left: f64 = decisions.iter().filter(|d| !d.disabled).map(|d| d.penalty).sum();
+            prop_assert!(opt.remaining_penalty <= local_left + 1e-9 * local_left.max(1.0));
+        }
     }
 }
 

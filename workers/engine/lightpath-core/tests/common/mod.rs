@@ -6,11 +6,22 @@ use proptest::sample::Index;
 
 /// A random valid fabric: 2 to 4 tiers of 1 to 4 switches, 1 to 10 random
 /// links (parallel allowed) between adjacent tiers.
+#[allow(dead_code)] // each test binary compiles this module; not all use both
 pub fn fabric() -> impl Strategy<Value = FabricGraph> {
-    prop::collection::vec(1u32..=4, 2..=4)
-        .prop_flat_map(|sizes| {
+    fabric_sized(2..=4, 1..=10)
+}
+
+/// A random valid fabric with `tiers` tiers of 1 to 4 switches and
+/// `links_per_layer` random links (parallel allowed) between each pair of
+/// adjacent tiers.
+pub fn fabric_sized(
+    tiers: std::ops::RangeInclusive<usize>,
+    links_per_layer: std::ops::RangeInclusive<usize>,
+) -> impl Strategy<Value = FabricGraph> {
+    prop::collection::vec(1u32..=4, tiers)
+        .prop_flat_map(move |sizes| {
             let links = prop::collection::vec(
-                prop::collection::vec((any::<Index>(), any::<Index>()), 1..=10),
+                prop::collection::vec((any::<Index>(), any::<Index>()), links_per_layer.clone()),
                 sizes.len() - 1,
             );
             (Just(sizes), links)
