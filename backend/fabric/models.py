@@ -22,6 +22,19 @@ class Fabric(models.Model):
         validators=FRACTION,
         help_text="Fraction of each ToR's up-paths to the top tier that must stay available.",
     )
+    # Telemetry derivation settings (docs/telemetry.md): loss rates are fractions, never percentages.
+    telemetry_window_s = models.PositiveIntegerField(
+        default=900, validators=[MinValueValidator(60)], help_text="Window over which counter deltas give a loss rate."
+    )
+    corruption_action_threshold = models.FloatField(
+        default=1e-6, validators=FRACTION, help_text="Corruption loss rate at which a direction is corrupting."
+    )
+    corruption_report_threshold = models.FloatField(
+        default=1e-8, validators=FRACTION, help_text="Corruption loss rate at which a direction is lossy."
+    )
+    telemetry_min_packets = models.PositiveIntegerField(
+        default=1000, help_text="Fewest packets in a window for its corruption rate to count."
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -72,6 +85,14 @@ class Link(models.Model):
         UP = "up"
         DOWN = "down"
 
+    class Health(models.TextChoices):
+        """The worse of the link's two directions, derived from telemetry (docs/telemetry.md)."""
+
+        UNKNOWN = "unknown"
+        CLEAN = "clean"
+        LOSSY = "lossy"
+        CORRUPTING = "corrupting"
+
     fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="links")
     a_switch = models.ForeignKey(Switch, on_delete=models.CASCADE, related_name="links_up")
     a_port = models.CharField(max_length=64)
@@ -87,6 +108,9 @@ class Link(models.Model):
     )
     admin_changed_at = models.DateTimeField(null=True, blank=True)
     oper_state = models.CharField(max_length=4, choices=OperState.choices, default=OperState.UP)
+    # Kept current by the telemetry ingest, so that filtering and drawing 100K links needs no join.
+    health = models.CharField(max_length=10, choices=Health.choices, db_default=Health.UNKNOWN, editable=False)
+    rx_low = models.BooleanField(db_default=False, editable=False, help_text="Some side's Rx is low or dark.")
 
     class Meta:
         ordering = ["fabric", "id"]
@@ -94,7 +118,7 @@ class Link(models.Model):
             models.UniqueConstraint(fields=["a_switch", "a_port"], name="link_unique_a_port"),
             models.UniqueConstraint(fields=["z_switch", "z_port"], name="link_unique_z_port"),
         ]
-        indexes = [models.Index(fields=["fabric", "admin_state"])]
+        indexes = [models.Index(fields=["fabric", "admin_state"]), models.Index(fields=["fabric", "health"])]
 
     def __str__(self) -> str:
         return f"{self.a_switch.name}:{self.a_port} - {self.z_switch.name}:{self.z_port}"

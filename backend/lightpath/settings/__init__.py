@@ -56,8 +56,9 @@ INSTALLED_APPS = [
     "audit",
     "fabric",
     "jobs",
+    "telemetry",
 ]
-LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs"]
+LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry"]
 MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}
 
 MIDDLEWARE = [
@@ -189,3 +190,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("LIGHTPATH_LOG_LEVEL", "INFO")},
 }
+
+# Telemetry (docs/telemetry.md): raw samples are kept this many days, hourly aggregates longer.
+TELEMETRY_RAW_RETENTION_DAYS = int(env("LIGHTPATH_TELEMETRY_RAW_DAYS", "30"))
+TELEMETRY_HOURLY_RETENTION_DAYS = int(env("LIGHTPATH_TELEMETRY_HOURLY_DAYS", "400"))
+# A sample stamped further ahead than this is refused: a device clock is wrong.
+TELEMETRY_MAX_CLOCK_SKEW_S = 300
+# Samples in one POST /api/telemetry/ batch (the CLI sends 10,000 at a time).
+TELEMETRY_MAX_BATCH_SAMPLES = 100_000

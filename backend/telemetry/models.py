@@ -1,0 +1,175 @@
+"""Optical telemetry: raw samples, the derivation state of every link end, health, events.
+
+See docs/telemetry.md for what each field means and how rates and health are derived.
+"""
+
+from django.db import models
+
+from fabric.models import Link
+
+# Counters are SNMP Counter64: unsigned, beyond bigint's range.
+COUNTER_DIGITS = 20
+
+
+class Side(models.TextChoices):
+    A = "a"
+    Z = "z"
+
+
+class Direction(models.TextChoices):
+    """Side A is the lower tier, so a_to_z is the upward direction."""
+
+    A_TO_Z = "a_to_z"
+    Z_TO_A = "z_to_a"
+
+
+class PowerClass(models.TextChoices):
+    OK = "ok"
+    LOW = "low"
+    HIGH = "high"
+    UNKNOWN = "unknown"
+
+
+class Sample(models.Model):
+    """One poll of one link end. The table is partitioned by day (see the migration), and is
+    written by the ingest service with COPY, never through the ORM."""
+
+    pk = models.CompositePrimaryKey("link_id", "side", "time")
+    time = models.DateTimeField()
+    link = models.ForeignKey(Link, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    side = models.CharField(max_length=1, choices=Side.choices)
+    input_power_dbm = models.FloatField(null=True)
+    output_power_dbm = models.FloatField(null=True)
+    input_power_channels_dbm = models.JSONField(null=True)  # real[] in the table; read through SQL
+    output_power_channels_dbm = models.JSONField(null=True)
+    laser_bias_current_ma = models.FloatField(null=True)
+    laser_bias_current_channels_ma = models.JSONField(null=True)
+    temperature_c = models.FloatField(null=True)
+    supply_voltage_v = models.FloatField(null=True)
+    rx_no_light = models.BooleanField(default=False)
+    tx_no_light = models.BooleanField(default=False)
+    in_pkts = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
+    in_fcs_errors = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
+    in_discards = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
+    out_pkts = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
+    out_discards = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
+
+    class Meta:
+        managed = False
+        db_table = "telemetry_sample"
+
+    def __str__(self) -> str:
+        return f"link {self.link_id} side {self.side} at {self.time:%Y-%m-%d %H:%M:%S}"
+
+
+class EndState(models.Model):
+    """The latest of one link end: newest optical readings and their classes, and the counters
+    the next window's deltas are taken from."""
+
+    link = models.ForeignKey(Link, on_delete=models.CASCADE, related_name="end_states")
+    side = models.CharField(max_length=1, choices=Side.choices)
+    optical_time = models.DateTimeField(null=True)
+    input_power_dbm = models.FloatField(null=True)
+    input_power_min_channel_dbm = models.FloatField(null=True, help_text="Lowest lane, what classes use.")
+    output_power_dbm = models.FloatField(null=True)
+    output_power_min_channel_dbm = models.FloatField(null=True)
+    laser_bias_current_ma = models.FloatField(null=True)
+    temperature_c = models.FloatField(null=True)
+    supply_voltage_v = models.FloatField(null=True)
+    rx_no_light = models.BooleanField(default=False)
+    tx_no_light = models.BooleanField(default=False)
+    rx_class = models.CharField(max_length=7, choices=PowerClass.choices, default=PowerClass.UNKNOWN)
+    tx_class = models.CharField(max_length=7, choices=PowerClass.choices, default=PowerClass.UNKNOWN)
+    # The newest counter sample (for wrap and reset detection) and the window's first one.
+    counter_time = models.DateTimeField(null=True)
+    counters = models.JSONField(null=True, help_text="in_pkts, in_fcs_errors, in_discards, out_pkts, out_discards")
+    window_time = models.DateTimeField(null=True)
+    window_counters = models.JSONField(null=True)
+
+    class Meta:
+        ordering = ["link", "side"]
+        constraints = [models.UniqueConstraint(fields=["link", "side"], name="end_state_one_per_link_end")]
+
+    def __str__(self) -> str:
+        return f"link {self.link_id} side {self.side}"
+
+
+class DirectionHealth(models.Model):
+    """Loss rates and health of one direction of a link, from its newest complete window."""
+
+    link = models.ForeignKey(Link, on_delete=models.CASCADE, related_name="direction_health")
+    direction = models.CharField(max_length=6, choices=Direction.choices)
+    health = models.CharField(max_length=10, choices=Link.Health.choices, default=Link.Health.UNKNOWN)
+    corruption_rate = models.FloatField(null=True)
+    corruption_time = models.DateTimeField(null=True, help_text="End of the window the rate comes from.")
+    congestion_rate = models.FloatField(null=True)
+    congestion_time = models.DateTimeField(null=True)
+    health_since = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["link", "direction"]
+        constraints = [models.UniqueConstraint(fields=["link", "direction"], name="one_health_per_direction")]
+
+    def __str__(self) -> str:
+        return f"link {self.link_id} {self.direction}: {self.health}"
+
+
+class PowerThreshold(models.Model):
+    """Rx/Tx power limits of one link end's optic, reported by the device or set by hand.
+
+    The catalog's values (TransceiverModel) are the third, lowest-priority source; a manual
+    row wins over a device row, and ingest only ever writes device rows."""
+
+    class Source(models.TextChoices):
+        DEVICE = "device"
+        MANUAL = "manual"
+
+    link = models.ForeignKey(Link, on_delete=models.CASCADE, related_name="power_thresholds")
+    side = models.CharField(max_length=1, choices=Side.choices)
+    source = models.CharField(max_length=6, choices=Source.choices)
+    input_power_lower_dbm = models.FloatField(null=True, blank=True)
+    input_power_upper_dbm = models.FloatField(null=True, blank=True)
+    output_power_lower_dbm = models.FloatField(null=True, blank=True)
+    output_power_upper_dbm = models.FloatField(null=True, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["link", "side", "source"]
+        constraints = [
+            models.UniqueConstraint(fields=["link", "side", "source"], name="one_threshold_per_end_and_source")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source} thresholds of link {self.link_id} side {self.side}"
+
+
+class CorruptionEvent(models.Model):
+    """One episode of a direction being corrupting: opened on the transition to corrupting,
+    ended on the transition back. The mitigation workflow consumes open events."""
+
+    link = models.ForeignKey(Link, on_delete=models.CASCADE, related_name="corruption_events")
+    direction = models.CharField(max_length=6, choices=Direction.choices)
+    rate = models.FloatField(help_text="Corruption loss rate of the window that opened the event.")
+    first_seen = models.DateTimeField()
+    last_rate = models.FloatField()
+    peak_rate = models.FloatField()
+    last_seen = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-first_seen", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["link", "direction"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_open_event_per_direction",
+            )
+        ]
+        indexes = [models.Index(fields=["ended_at", "first_seen"])]
+
+    def __str__(self) -> str:
+        return f"corruption on link {self.link_id} {self.direction} from {self.first_seen:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None

@@ -1,0 +1,156 @@
+"""Ingest through the real database: validation lists every bad sample and writes nothing,
+re-sent samples merge, windows give rates, health and corruption events follow."""
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+
+from fabric.models import Link
+from telemetry.models import CorruptionEvent, DirectionHealth, EndState, PowerThreshold
+from telemetry.services.ingest import TelemetryRejected, ingest
+
+T0 = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.UTC)
+NOW = T0 + dt.timedelta(days=1)
+WINDOW = dt.timedelta(minutes=15)
+
+
+def sample(switch="t0", port="up0", minutes=0.0, **values):
+    return {"switch": switch, "port": port, "time": T0 + dt.timedelta(minutes=minutes), **values}
+
+
+def stored_rows():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM telemetry_sample")
+        return cursor.fetchone()[0]
+
+
+def link(fabric, switch="t0", port="up0"):
+    return Link.objects.get(fabric=fabric, a_switch__name=switch, a_port=port)
+
+
+def counters_into_z(polls, *, errors_per_poll, packets_per_poll=1_000_000, start=0):
+    """Samples of the Z end (f0:d0) of t0:up0 receiving `packets_per_poll` frames per poll."""
+    out = []
+    pkts = fcs = start
+    for i in range(polls):
+        out.append(sample("f0", "d0", minutes=15 * i, in_pkts=pkts, in_fcs_errors=fcs, out_pkts=pkts, out_discards=0))
+        pkts += packets_per_poll
+        fcs += errors_per_poll(i) if callable(errors_per_poll) else errors_per_poll
+    return out
+
+
+@pytest.mark.django_db
+class TestValidation:
+    def test_every_bad_sample_is_listed_and_nothing_is_written(self, small_fabric):
+        batch = [
+            sample(input_power_dbm=-2.0),  # good
+            sample("nope", "up0", minutes=1, input_power_dbm=-2.0),
+            sample("t0", "eth9", minutes=2, input_power_dbm=-2.0),
+            sample(minutes=3, input_power_dbm=12.5),
+            sample(minutes=4, temperature_c=400.0),
+            {"switch": "t0", "port": "up0", "time": NOW + dt.timedelta(hours=1), "in_pkts": 1},
+            sample(minutes=5),
+            sample(minutes=0, output_power_dbm=-1.0),  # same end and time as the first
+        ]
+        with pytest.raises(TelemetryRejected) as caught:
+            ingest(small_fabric, batch, now=NOW)
+        reasons = {(e["index"], e["field"]): e["reason"] for e in caught.value.errors}
+        assert set(reasons) == {(1, "switch"), (2, "port"), (3, "input_power_dbm"), (4, "temperature_c"),
+                                (5, "time"), (6, None), (7, None)}  # fmt: skip
+        assert "unknown switch 'nope'" in reasons[(1, "switch")]
+        assert "no link on port 'eth9'" in reasons[(2, "port")]
+        assert "out of range" in reasons[(3, "input_power_dbm")]
+        assert "future" in reasons[(5, "time")]
+        assert "no measurement" in reasons[(6, None)]
+        assert "sample 0" in reasons[(7, None)]
+        assert stored_rows() == 0
+
+    def test_no_light_values_are_flagged_not_stored_as_power(self, small_fabric):
+        ingest(small_fabric, [sample(input_power_dbm=-40.0, output_power_dbm=0.0),
+                              sample(minutes=5, input_power_dbm=float("-inf"))], now=NOW)  # fmt: skip
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT input_power_dbm, rx_no_light, tx_no_light FROM telemetry_sample ORDER BY time")
+            assert cursor.fetchall() == [(None, True, True), (None, True, False)]
+        end = EndState.objects.get(link=link(small_fabric), side="a")
+        assert end.rx_no_light and end.rx_class == "low"
+        assert link(small_fabric).rx_low
+
+
+@pytest.mark.django_db
+class TestStorage:
+    def test_resending_merges_instead_of_duplicating(self, small_fabric):
+        first = ingest(small_fabric, [sample(input_power_dbm=-2.0), sample(minutes=5, input_power_dbm=-2.1)], now=NOW)
+        again = ingest(small_fabric, [sample(in_pkts=10, in_fcs_errors=0)], now=NOW)
+        assert (first.inserted, first.merged) == (2, 0)
+        assert (again.inserted, again.merged) == (0, 1)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT input_power_dbm, in_pkts FROM telemetry_sample ORDER BY time")
+            rows = cursor.fetchall()
+        assert len(rows) == 2
+        assert rows[0][0] == pytest.approx(-2.0) and rows[0][1] == 10
+
+    def test_lanes_give_the_average_in_milliwatts_and_the_lowest_lane(self, small_fabric):
+        ingest(small_fabric, [sample(input_power_channels_dbm=[0.5, -3.0, -1.0, -2.0])], now=NOW)
+        end = EndState.objects.get(link=link(small_fabric), side="a")
+        assert end.input_power_min_channel_dbm == pytest.approx(-3.0)
+        # mean of 1.122, 0.501, 0.794, 0.631 mW = 0.762 mW = -1.18 dBm
+        assert end.input_power_dbm == pytest.approx(-1.18, abs=0.01)
+
+
+@pytest.mark.django_db
+class TestDerivation:
+    def test_a_corrupting_window_opens_an_event_and_a_clean_one_ends_it(self, small_fabric):
+        errors = [0, 0, 50, 50, 0, 0]  # per poll: 0, then 5e-5, then 0
+        result = ingest(small_fabric, counters_into_z(7, errors_per_poll=lambda i: errors[i] if i < 6 else 0), now=NOW)
+        assert result.windows == 6
+        event = CorruptionEvent.objects.get()
+        assert event.direction == "a_to_z"  # corruption received at Z travels from A to Z
+        assert event.rate == pytest.approx(50 / 1_000_050)
+        assert event.first_seen == T0 + 3 * WINDOW
+        assert event.ended_at == T0 + 5 * WINDOW
+        health = DirectionHealth.objects.get(link=link(small_fabric), direction="a_to_z")
+        assert health.health == "clean" and health.corruption_rate == 0.0
+        assert link(small_fabric).health == "clean"
+
+    def test_event_stays_open_across_batches_and_tracks_its_peak(self, small_fabric):
+        polls = counters_into_z(4, errors_per_poll=lambda i: [10, 100, 10, 0][i])
+        ingest(small_fabric, polls[:2], now=NOW)
+        ingest(small_fabric, polls[2:], now=NOW)
+        event = CorruptionEvent.objects.get()
+        assert event.ended_at is None
+        assert event.peak_rate == pytest.approx(100 / 1_000_100)
+        assert event.last_rate == pytest.approx(10 / 1_000_010)
+        assert link(small_fabric).health == "corrupting"
+
+    def test_counter_reset_skips_the_window(self, small_fabric):
+        polls = counters_into_z(3, errors_per_poll=0, start=5_000_000)
+        polls.append(sample("f0", "d0", minutes=45, in_pkts=10, in_fcs_errors=9, out_pkts=10, out_discards=0))
+        polls.append(
+            sample("f0", "d0", minutes=60, in_pkts=2_000_010, in_fcs_errors=9, out_pkts=2_000_010, out_discards=0)
+        )
+        result = ingest(small_fabric, polls, now=NOW)
+        assert result.windows == 3  # two before the reset, one after; none across it
+        assert not CorruptionEvent.objects.exists()
+
+    def test_a_gap_leaves_no_rate(self, small_fabric):
+        polls = [
+            sample("f0", "d0", minutes=0, in_pkts=0, in_fcs_errors=0),
+            sample("f0", "d0", minutes=15 * 5, in_pkts=10_000_000, in_fcs_errors=500),
+        ]
+        assert ingest(small_fabric, polls, now=NOW).windows == 0
+        assert DirectionHealth.objects.count() == 0
+        assert link(small_fabric).health == "unknown"
+
+    def test_a_window_with_too_few_packets_has_no_corruption_rate(self, small_fabric):
+        polls = counters_into_z(2, errors_per_poll=1, packets_per_poll=100)
+        assert ingest(small_fabric, polls, now=NOW).windows == 0
+
+    def test_device_thresholds_classify_until_a_manual_override(self, small_fabric):
+        the_link = link(small_fabric)
+        ingest(small_fabric, [sample(input_power_dbm=-9.0, input_power_lower_dbm=-8.0)], now=NOW)
+        assert EndState.objects.get(link=the_link, side="a").rx_class == "low"
+        PowerThreshold.objects.create(link=the_link, side="a", source="manual", input_power_lower_dbm=-12.0)
+        ingest(small_fabric, [sample(minutes=5, input_power_dbm=-9.0, input_power_lower_dbm=-8.0)], now=NOW)
+        assert EndState.objects.get(link=the_link, side="a").rx_class == "ok"
+        assert PowerThreshold.objects.get(link=the_link, side="a", source="manual").input_power_lower_dbm == -12.0
