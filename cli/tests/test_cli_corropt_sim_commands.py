@@ -150,6 +150,9 @@ def test_json_shape_and_the_policy_comparison(cli: Cli, trace_file: Path) -> Non
         "fix_probability": 0.8,
         "seed": 0,
         "time_budget_s": None,
+        "state_file": None,
+        "initially_disabled": 0,
+        "initially_down": 0,
     }
     rows = report["policies"]
     assert [row["policy"] for row in rows] == POLICIES
@@ -202,6 +205,47 @@ def test_hand_checked_trace_with_the_series_file(cli: Cli, tmp_path: Path) -> No
     assert [int(row[3]) for row in corropt_rows] == [0, 1, 1, 1, 0]  # disabled links
     assert [float(row[4]) for row in corropt_rows] == [1.0, 0.5, 0.5, 0.5, 1.0]
     assert {row[0] for row in rows[1:]} == set(POLICIES)
+
+
+def test_simulation_starts_from_the_document_and_the_state_file(cli: Cli, tmp_path: Path) -> None:
+    """p0-tor0 (capacity 0.5) may lose one of its two up-links, links 0 and 1; link 1 corrupts at t=20 s.
+
+    With link 0 disabled by the state file, link 1 is refused until link 0's repair at 360 s (then
+    disabled, back at 720 s); with link 0 down in the document it corrupts to the horizon at 3600 s."""
+    trace_file = tmp_path / "one.csv"
+    trace_file.write_text("time_s,link,loss_rate\n20,1,1e-5\n")
+    extra = ("--capacity", "0.5", "--repair-delay-hours", "0.1", "--fix-probability", "1", "--horizon-hours", "1")
+    extra += ("--policy", "corropt", "--policy", "fast-checker")
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"links": {"p0-tor0:eth2/1-p0-agg0:eth1/1": "disabled"}}))
+    report = simulate(cli, trace_file, *extra, "--state", str(state))
+    settings = report["settings"]
+    assert (settings["state_file"], settings["initially_disabled"], settings["initially_down"]) == (str(state), 1, 0)
+    for row in report["policies"]:
+        assert row["penalty_seconds"] == pytest.approx(1e-5 * 340)
+        assert row["disabled_seconds"] == pytest.approx(360 + 360)  # link 0 to 360 s, link 1 from 360 s to 720 s
+        assert row["counts"]["repairs"] == 2 and row["counts"]["disables"] == 1
+    assert simulate(cli, trace_file, *extra)["policies"][0]["penalty_seconds"] == 0.0  # all enabled: link 1 goes
+
+    doc = json.loads(FABRIC.read_text())
+    doc["links"][0]["oper_state"] = "down"
+    fabric = tmp_path / "fabric.json"
+    fabric.write_text(json.dumps(doc))
+    args = ("corropt", "simulate", "--fabric", str(fabric), "--trace", str(trace_file), *extra, "--output", "json")
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr
+    down = json.loads(result.stdout)
+    assert down["settings"]["initially_down"] == 1
+    for row in down["policies"]:
+        assert row["penalty_seconds"] == pytest.approx(1e-5 * 3580)
+        assert row["disabled_seconds"] == 0.0
+    table = cli(*args[:-2], "--output", "table").stdout
+    assert "start: 0 links disabled (awaiting repair), 1 down" in table
+    # A bad state file names its line, as for check.
+    state.write_text('{"links": {\n  "nope": "down"\n}}')
+    result = cli("corropt", "simulate", "--fabric", str(FABRIC), "--trace", str(trace_file), "--state", str(state))
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {state} line 2: unknown link 'nope'\n"
 
 
 def test_csv_and_table_output(cli: Cli, trace_file: Path) -> None:

@@ -908,6 +908,11 @@ def _print_simulation(fmt: OutputFormat, report: dict[str, Any]) -> None:
         f"{settings['repair_delay_s'] / HOUR_S:g} h fixed with probability {settings['fix_probability']:g} "
         f"(else another round), seed {settings['seed']}",
     ]
+    if settings["initially_disabled"] or settings["initially_down"]:
+        lines.append(
+            f"start: {settings['initially_disabled']} links disabled (awaiting repair), "
+            f"{settings['initially_down']} down"
+        )
     local = next((row for row in policies if row["policy"] == Policy.switch_local.value), None)
     if local is not None and local["share"] is not None:
         lines.append(f"switch-local share {fraction(local['share'])}")
@@ -1005,6 +1010,7 @@ def simulate_command(
             help="Chance the first repair attempt fixes a link (else it takes another round).",
         ),
     ] = 0.8,
+    state: StateOption = None,
     seed: SeedOption = 0,
     horizon_hours: Annotated[
         float | None,
@@ -1040,7 +1046,9 @@ def simulate_command(
 ) -> None:
     """Replay a corruption trace under each policy and compare them.
 
-    All links start enabled and clean. switch-local: the per-switch up-link allowance; fast-checker:
+    Links start in the document's states (admin_state disabled: disabled; oper_state down: down) with
+    --state's overrides, clean. A link disabled at the start awaits repair from time 0; a link down stays
+    down. switch-local: the per-switch up-link allowance; fast-checker:
     the fast checker on every arrival and after every repair; corropt: the fast checker on arrival and
     the optimizer after every repair. A disabled link is repaired after --repair-delay-hours with
     probability --fix-probability, else after another round. Prints per policy the integrals over the
@@ -1062,10 +1070,13 @@ def simulate_command(
 
     engine = _engine()
     loaded = load_fabric(fabric)
+    if state is not None:
+        apply_state_file(state, loaded)
     onsets = read_trace(trace, loaded)
     graph = _build_graph(engine, loaded)
     threshold = loaded.capacity if capacity is None else capacity
     common: dict[str, Any] = {
+        "link_states": loaded.states,
         "capacity": threshold,
         "overrides": loaded.overrides,
         "penalty": penalty.value,
@@ -1108,6 +1119,9 @@ def simulate_command(
             "fix_probability": fix_probability,
             "seed": seed,
             "time_budget_s": time_budget,
+            "state_file": None if state is None else str(state),
+            "initially_disabled": loaded.states.count("disabled"),
+            "initially_down": loaded.states.count("down"),
         },
         "policies": rows,
     }

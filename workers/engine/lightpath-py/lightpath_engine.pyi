@@ -379,9 +379,11 @@ def corropt_simulate(
     progress: Callable[[float], object] | None = None,
     horizon_s: float | None = None,
     time_budget_s: float | None = None,
+    link_states: LinkStates | None = None,
 ) -> SimResult:
-    """Replays ``trace`` (``(time_s, link, loss_rate)`` sorted by time; all
-    links start enabled and clean) under a policy and returns the penalty,
+    """Replays ``trace`` (``(time_s, link, loss_rate)`` sorted by time) from
+    ``link_states`` (None: every link enabled; else names or bytes as for
+    :class:`CorrOptSession`) under a policy and returns the penalty,
     corrupting and disabled link counts and worst ToR fraction over time,
     their integrals and event counts.
 
@@ -391,8 +393,10 @@ def corropt_simulate(
     optimizer after every repair; ``time_budget_s`` bounds each optimizer
     run). A disabled link is repaired after ``repair_delay_s`` with
     probability ``fix_probability``, else after twice that; repair coins
-    follow ``seed``. Onsets on links already faulty are absorbed. The window
-    ends at ``horizon_s`` (default: the last onset).
+    follow ``seed``. A link disabled at the start awaits repair from time 0;
+    a link down at the start stays down. Onsets on links already faulty (or
+    not enabled) are absorbed. The window ends at ``horizon_s`` (default: the
+    last onset).
 
     ``progress``, if given (``TypeError`` if not callable), is called with the
     simulated fraction (increasing, at most about 100 times, last 1.0); the

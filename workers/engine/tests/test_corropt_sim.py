@@ -109,6 +109,37 @@ def test_repair_model_on_a_hand_checked_trace():
     assert slow["counts"]["second_rounds"] == slow["counts"]["disables"]
 
 
+def test_simulation_starts_from_the_given_link_states():
+    """ToR 0's up-link 0 starts disabled (awaiting repair) or down; link 1 starts corrupting at t=10.
+
+    Disabled: ToR 0 is at its floor (2 of 4 paths) until link 0 is repaired at t=100; the re-run then
+    disables link 1, back at t=200. Down: link 0 never comes back, so link 1 corrupts to the horizon."""
+    graph = fat_tree(4).graph()
+    trace = [(10.0, 1, 1e-5)]
+    options = {"capacity": 0.5, "repair_delay_s": 100.0, "fix_probability": 1.0, "horizon_s": 1000.0}
+    states = ["enabled"] * graph.num_links
+    states[0] = "disabled"
+    from_disabled = corropt_simulate(graph, trace, link_states=states, **options)
+    assert from_disabled["series"] == {
+        "time_s": [0.0, 10.0, 100.0, 200.0],
+        "penalty": [0.0, 1e-5, 0.0, 0.0],
+        "active_corrupting": [0, 1, 0, 0],
+        "disabled": [1, 1, 1, 0],
+        "worst_fraction": [0.5, 0.5, 0.5, 1.0],
+    }
+    assert from_disabled["counts"]["repairs"] == 2 and from_disabled["counts"]["disables"] == 1
+    # The same state as bytes (what CorrOptSession.link_states() returns) gives the same run.
+    as_bytes = bytes([1]) + bytes(graph.num_links - 1)
+    assert corropt_simulate(graph, trace, link_states=as_bytes, **options) == from_disabled
+    assert corropt_simulate(graph, trace, link_states=b"d" + b"e" * (graph.num_links - 1), **options) == from_disabled
+    for policy in POLICIES:
+        from_down = corropt_simulate(graph, trace, policy=policy, link_states=b"D" + b"e" * 31, **options)
+        assert from_down["series"]["disabled"] == [0] * len(from_down["series"]["time_s"])
+        assert from_down["penalty_seconds"] == pytest.approx(1e-5 * 990)
+        assert from_down["lowest_worst_fraction"] == 0.5
+    assert corropt_simulate(graph, trace, **options)["penalty_seconds"] == 0.0
+
+
 def test_progress_increases_to_one(graph, trace):
     seen = []
     corropt_simulate(graph, trace, progress=seen.append)
@@ -146,6 +177,8 @@ def test_progress_exception_is_raised_after_the_run(graph, trace):
         ({"seed": -1}, "seed must be an integer in [0, 2**64), got -1"),
         ({"horizon_s": math.inf}, "horizon_s must be a finite number at least 0, got inf"),
         ({"time_budget_s": -1.0}, "time_budget_s must be a non-negative number of seconds"),
+        ({"link_states": b"e"}, "link states have length 1 but the fabric has 256 links"),
+        ({"link_states": ["enabled", "up"]}, "link 1: state must be 'enabled', 'disabled' or 'down', got \"up\""),
     ],
 )
 def test_bad_arguments_raise_value_error(graph, trace, kwargs, message):

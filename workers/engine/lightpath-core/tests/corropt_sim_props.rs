@@ -3,6 +3,8 @@
 //!   neither does switch-local with share `c^(1/r)` on uniform fabrics;
 //! - re-running only where a repair can change a decision gives the same
 //!   result as re-running over every corrupting link, for every policy;
+//! - the same holds from a random initial state with links disabled (awaiting
+//!   repair) or down;
 //! - the same inputs give the same output;
 //! - on a fixed mid-size scenario, CorrOpt leaves no more penalty than the
 //!   fast checker, which leaves far less than switch-local.
@@ -12,8 +14,8 @@ mod common;
 use common::fabric;
 use lightpath_core::FabricGraph;
 use lightpath_core::corropt::{
-    Onset, Penalty, Policy, SimConfig, SimResult, Thresholds, compare_policies, generate_trace,
-    simulate, switch_local_share,
+    LinkState, Onset, Penalty, Policy, SimConfig, SimResult, Thresholds, compare_policies,
+    generate_trace, simulate, switch_local_share,
 };
 use lightpath_core::fabric::generators::{facebook_fabric, fat_tree};
 use proptest::prelude::*;
@@ -84,6 +86,45 @@ proptest! {
             let result = run(&graph, &trace, &config);
             prop_assert_eq!(result.counts.threshold_breaches, 0);
             prop_assert_eq!(result.counts.onsets, trace.len() as u64);
+            let full = run(&graph, &trace, &SimConfig { exhaustive_reruns: true, ..config });
+            assert_same_run(&result, &full);
+        }
+    }
+
+    #[test]
+    fn from_a_given_state_nothing_breaches_and_restricted_reruns_match_full_ones(
+        (graph, states) in fabric().prop_flat_map(|graph| {
+            let n = graph.num_links();
+            let states = prop::collection::vec(
+                prop::sample::select(vec![
+                    LinkState::Enabled,
+                    LinkState::Enabled,
+                    LinkState::Enabled,
+                    LinkState::Disabled,
+                    LinkState::Down,
+                ]),
+                n,
+            );
+            (Just(graph), states)
+        }),
+        mttf_hours in 20.0f64..500.0,
+        capacity in 0.0f64..=1.0,
+        share in 0.0f64..=1.0,
+        penalty in penalty(),
+        seed in any::<u64>(),
+    ) {
+        let trace = trace(&graph, mttf_hours, seed);
+        let disabled = states.iter().filter(|&&s| s == LinkState::Disabled).count() as u32;
+        for policy in [Policy::FastChecker, Policy::CorrOpt, Policy::SwitchLocal { share }] {
+            let config = SimConfig {
+                initial_states: Some(states.clone()),
+                ..config(policy, capacity, penalty, seed)
+            };
+            let result = run(&graph, &trace, &config);
+            prop_assert_eq!(result.series.disabled[0], disabled);
+            if !matches!(policy, Policy::SwitchLocal { .. }) {
+                prop_assert_eq!(result.counts.threshold_breaches, 0);
+            }
             let full = run(&graph, &trace, &SimConfig { exhaustive_reruns: true, ..config });
             assert_same_run(&result, &full);
         }

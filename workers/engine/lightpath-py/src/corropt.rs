@@ -14,7 +14,7 @@ use lightpath_core::{FabricGraph as CoreGraph, PathError};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
 
 use crate::FabricGraph;
 
@@ -370,4 +370,62 @@ pub(crate) fn optimization_dict<'py>(
     dict.set_item("largest_segment", o.largest_segment)?;
     dict.set_item("nodes", o.nodes)?;
     Ok(dict)
+}
+
+/// Link states from `bytes` / `bytearray` (one byte per link: b"e" or 0
+/// enabled, b"d" or 1 disabled, b"D" or 2 down) or from a sequence of the
+/// names "enabled", "disabled", "down". The length is checked by the core.
+pub(crate) fn link_states_from(states: &Bound<'_, PyAny>) -> PyResult<Vec<LinkState>> {
+    if let Ok(bytes) = states.cast::<PyBytes>() {
+        return link_states_from_codes(bytes.as_bytes());
+    }
+    if let Ok(bytes) = states.cast::<PyByteArray>() {
+        return link_states_from_codes(&bytes.to_vec());
+    }
+    if states.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "link_states must be bytes or a sequence of state names, not a str",
+        ));
+    }
+    let mut converted = Vec::with_capacity(states.len().unwrap_or(0));
+    // Lists of states usually repeat the same few string objects: the last
+    // one seen is kept (alive, so that identity is meaningful) with its state.
+    let mut last: Option<(Bound<'_, PyAny>, LinkState)> = None;
+    for (link, item) in states.try_iter()?.enumerate() {
+        let item = item?;
+        if let Some((seen, state)) = &last
+            && seen.is(&item)
+        {
+            converted.push(*state);
+            continue;
+        }
+        let state = match item.cast::<PyString>() {
+            Ok(name) => link_state(link, name.to_str()?)?,
+            Err(_) => {
+                return Err(PyValueError::new_err(format!(
+                    "link {link}: state must be 'enabled', 'disabled' or 'down', got {}",
+                    item.repr()?
+                )));
+            }
+        };
+        converted.push(state);
+        last = Some((item, state));
+    }
+    Ok(converted)
+}
+
+fn link_states_from_codes(codes: &[u8]) -> PyResult<Vec<LinkState>> {
+    codes
+        .iter()
+        .enumerate()
+        .map(|(link, &code)| match code {
+            b'e' | 0 => Ok(LinkState::Enabled),
+            b'd' | 1 => Ok(LinkState::Disabled),
+            b'D' | 2 => Ok(LinkState::Down),
+            other => Err(PyValueError::new_err(format!(
+                "link {link}: state byte {other:#04x} is not b'e' or 0 (enabled), \
+                 b'd' or 1 (disabled), b'D' or 2 (down)"
+            ))),
+        })
+        .collect()
 }

@@ -10,14 +10,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use lightpath_core::corropt::{CorrOptState, CorruptingLink, LinkState, Penalty};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict};
 
 use crate::FabricGraph;
 use crate::corropt::{
-    corropt_error, corrupting_links, decision_dict, link_state, optimization_dict,
-    penalty_function, thresholds, time_budget,
+    corropt_error, corrupting_links, decision_dict, link_state, link_states_from,
+    optimization_dict, penalty_function, thresholds, time_budget,
 };
 
 /// CorrOpt state of one fabric kept between calls: link states, live
@@ -273,62 +273,4 @@ fn state_name(state: LinkState) -> &'static str {
         LinkState::Disabled => "disabled",
         LinkState::Down => "down",
     }
-}
-
-/// Link states from `bytes` / `bytearray` (one byte per link: b"e" or 0
-/// enabled, b"d" or 1 disabled, b"D" or 2 down) or from a sequence of the
-/// names "enabled", "disabled", "down". The length is checked by the core.
-fn link_states_from(states: &Bound<'_, PyAny>) -> PyResult<Vec<LinkState>> {
-    if let Ok(bytes) = states.cast::<PyBytes>() {
-        return link_states_from_codes(bytes.as_bytes());
-    }
-    if let Ok(bytes) = states.cast::<PyByteArray>() {
-        return link_states_from_codes(&bytes.to_vec());
-    }
-    if states.is_instance_of::<PyString>() {
-        return Err(PyTypeError::new_err(
-            "link_states must be bytes or a sequence of state names, not a str",
-        ));
-    }
-    let mut converted = Vec::with_capacity(states.len().unwrap_or(0));
-    // Lists of states usually repeat the same few string objects: the last
-    // one seen is kept (alive, so that identity is meaningful) with its state.
-    let mut last: Option<(Bound<'_, PyAny>, LinkState)> = None;
-    for (link, item) in states.try_iter()?.enumerate() {
-        let item = item?;
-        if let Some((seen, state)) = &last
-            && seen.is(&item)
-        {
-            converted.push(*state);
-            continue;
-        }
-        let state = match item.cast::<PyString>() {
-            Ok(name) => link_state(link, name.to_str()?)?,
-            Err(_) => {
-                return Err(PyValueError::new_err(format!(
-                    "link {link}: state must be 'enabled', 'disabled' or 'down', got {}",
-                    item.repr()?
-                )));
-            }
-        };
-        converted.push(state);
-        last = Some((item, state));
-    }
-    Ok(converted)
-}
-
-fn link_states_from_codes(codes: &[u8]) -> PyResult<Vec<LinkState>> {
-    codes
-        .iter()
-        .enumerate()
-        .map(|(link, &code)| match code {
-            b'e' | 0 => Ok(LinkState::Enabled),
-            b'd' | 1 => Ok(LinkState::Disabled),
-            b'D' | 2 => Ok(LinkState::Down),
-            other => Err(PyValueError::new_err(format!(
-                "link {link}: state byte {other:#04x} is not b'e' or 0 (enabled), \
-                 b'd' or 1 (disabled), b'D' or 2 (down)"
-            ))),
-        })
-        .collect()
 }

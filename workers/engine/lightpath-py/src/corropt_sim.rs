@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::FabricGraph;
-use crate::corropt::{corropt_error, penalty_function, thresholds};
+use crate::corropt::{corropt_error, link_states_from, penalty_function, thresholds};
 
 /// Synthetic corruption onsets: each link starts corrupting as a Poisson
 /// process with mean time between onsets `mttf_hours`, over `hours` hours;
@@ -39,12 +39,13 @@ pub(crate) fn corropt_trace(
 }
 
 /// Replays a trace of `(time_s, link, loss_rate)` onsets under a policy and
-/// the repair model; returns the series, their integrals and event counts.
+/// the repair model, from `link_states` (all enabled if None); returns the
+/// series, their integrals and event counts.
 #[pyfunction]
 #[pyo3(signature = (
     graph, trace, policy="corropt", capacity=0.75, overrides=None, penalty="linear",
     share=None, repair_delay_s=172_800.0, fix_probability=0.8, seed=0, progress=None,
-    horizon_s=None, time_budget_s=None,
+    horizon_s=None, time_budget_s=None, link_states=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn corropt_simulate<'py>(
@@ -62,6 +63,7 @@ pub(crate) fn corropt_simulate<'py>(
     progress: Option<Py<PyAny>>,
     horizon_s: Option<f64>,
     time_budget_s: Option<f64>,
+    link_states: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let graph: &lightpath_core::FabricGraph = &graph.get().inner;
     if let Some(callback) = &progress
@@ -124,6 +126,7 @@ pub(crate) fn corropt_simulate<'py>(
         horizon_s,
         optimizer_budget,
         exhaustive_reruns: false,
+        initial_states: link_states.map(link_states_from).transpose()?,
     };
 
     // The simulation runs without the GIL; the progress callable needs it,

@@ -3,7 +3,14 @@
 //! corrupting links, disabled links and the worst ToR's capacity over time.
 //!
 //! Model.
-//! - Every link starts enabled and clean. An onset makes an enabled, clean
+//! - Every link starts enabled and clean, unless [`SimConfig::initial_states`]
+//!   says otherwise: a link `Disabled` at the start is out of service awaiting
+//!   repair, so it enters the repair queue at time 0 like a link disabled
+//!   then; a link `Down` stays down for the whole run (the simulator repairs
+//!   corruption, not other failures). Neither counts as a disable of the
+//!   policy. ToRs may then start under their threshold; the deciders keep
+//!   them from losing more (their floor is what they have).
+//! - An onset makes an enabled, clean
 //!   link corrupting at the onset's rate. An onset on a link that is already
 //!   corrupting, or disabled awaiting repair, is absorbed (counted, otherwise
 //!   ignored): the link is already faulty.
@@ -108,6 +115,9 @@ pub struct SimConfig {
     /// instead of only those the repair can affect. Same result, slower; for
     /// tests.
     pub exhaustive_reruns: bool,
+    /// State of every link at time 0 (one per link); `None` means all
+    /// enabled. Disabled links await repair from time 0, down links stay down.
+    pub initial_states: Option<Vec<LinkState>>,
 }
 
 impl SimConfig {
@@ -124,6 +134,7 @@ impl SimConfig {
             horizon_s: None,
             optimizer_budget: None,
             exhaustive_reruns: false,
+            initial_states: None,
         }
     }
 
@@ -394,7 +405,11 @@ struct Simulation<'g> {
 
 impl<'g> Simulation<'g> {
     fn new(fabric: &'g FabricGraph, config: &'g SimConfig) -> Result<Self, CorrOptError> {
-        let state = CorrOptState::all_enabled(fabric, &config.thresholds)?;
+        let states = match &config.initial_states {
+            Some(states) => states.clone(),
+            None => vec![LinkState::Enabled; fabric.num_links()],
+        };
+        let state = CorrOptState::new(fabric, states, &config.thresholds)?;
         let worst = WorstTor::new(&state);
         let mut sim = Self {
             fabric,
@@ -412,6 +427,12 @@ impl<'g> Simulation<'g> {
             series: SimSeries::default(),
             counts: SimCounts::default(),
         };
+        for link in 0..fabric.num_links() as LinkId {
+            if sim.state.link_states()[link as usize] == LinkState::Disabled {
+                sim.disabled_count += 1;
+                sim.schedule_repair(link, 0.0);
+            }
+        }
         sim.record(0.0);
         Ok(sim)
     }
@@ -496,6 +517,11 @@ impl<'g> Simulation<'g> {
                 self.counts.threshold_breaches += 1;
             }
         }
+        self.schedule_repair(link, time);
+    }
+
+    /// Puts `link`, disabled at `time`, in the repair queue.
+    fn schedule_repair(&mut self, link: LinkId, time: f64) {
         let attempt = &mut self.times_disabled[link as usize];
         let coin = mix64(mix64(self.config.seed) ^ ((u64::from(link) << 32) | u64::from(*attempt)));
         *attempt += 1;
@@ -783,6 +809,58 @@ mod tests {
             assert_eq!(r.counts.refused_arrivals, 1);
             assert_eq!(r.counts.threshold_breaches, 0);
         }
+    }
+
+    #[test]
+    fn starts_from_the_given_link_states() {
+        // k=4 fat tree at c = 0.5: ToR 0 keeps 2 of its 4 paths, so it may
+        // lose one of its two up-links a, b.
+        let g = fat_tree(4);
+        let [a, b] = [g.up_links(0)[0], g.up_links(0)[1]];
+        let trace = [onset(10.0, b, 1e-5)];
+        let with_states = |initial: LinkState| SimConfig {
+            initial_states: Some(
+                (0..g.num_links() as LinkId)
+                    .map(|l| if l == a { initial } else { LinkState::Enabled })
+                    .collect(),
+            ),
+            ..config(Policy::FastChecker, 0.5)
+        };
+        // a disabled at the start: repaired at t=100, when the re-run takes b
+        // (refused at t=10), which is back at t=200.
+        let r = simulate(&g, &trace, &with_states(LinkState::Disabled), |_| {}).unwrap();
+        assert_eq!(r.series.time_s, vec![0.0, 10.0, 100.0, 200.0]);
+        assert_eq!(r.series.disabled, vec![1, 1, 1, 0]);
+        assert_eq!(r.series.active_corrupting, vec![0, 1, 0, 0]);
+        assert_eq!(r.series.worst_fraction, vec![0.5, 0.5, 0.5, 1.0]);
+        assert!((r.penalty_seconds - 1e-5 * 90.0).abs() < 1e-18);
+        assert_eq!((r.counts.disables, r.counts.repairs), (1, 2));
+        assert_eq!(r.counts.refused_arrivals, 1);
+        // a down: never repaired, so b stays enabled to the horizon (1000 s).
+        for policy in [Policy::FastChecker, Policy::CorrOpt] {
+            let config = SimConfig {
+                policy,
+                ..with_states(LinkState::Down)
+            };
+            let r = simulate(&g, &trace, &config, |_| {}).unwrap();
+            assert_eq!(r.series.disabled, vec![0, 0]);
+            assert_eq!(r.lowest_worst_fraction, 0.5);
+            assert!((r.penalty_seconds - 1e-5 * 990.0).abs() < 1e-18);
+            assert_eq!(r.counts.threshold_breaches, 0);
+        }
+        // All enabled (the default): b goes at once.
+        let r = simulate(&g, &trace, &config(Policy::FastChecker, 0.5), |_| {}).unwrap();
+        assert_eq!(r.penalty_seconds, 0.0);
+
+        let bad = SimConfig {
+            initial_states: Some(vec![LinkState::Enabled; 3]),
+            ..config(Policy::CorrOpt, 0.5)
+        };
+        let err = simulate(&g, &trace, &bad, |_| {}).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "link states have length 3 but the fabric has 32 links"
+        );
     }
 
     #[test]
