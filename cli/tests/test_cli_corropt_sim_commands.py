@@ -16,7 +16,7 @@ from lightpath_cli.commands.corropt import load_fabric
 
 FABRIC = FIXTURE_DATA / "fat-tree-k4.json"  # 32 links; links 0 and 1 are p0-tor0's two up-links
 POLICIES = ["corropt", "fast-checker", "switch-local"]
-REPORT_KEYS = ["fabric", "trace", "settings", "policies"]
+REPORT_KEYS = ["fabric", "trace", "settings", "policies", "corropt_penalty_seconds"]
 POLICY_KEYS = [
     "policy",
     "share",
@@ -168,6 +168,7 @@ def test_json_shape_and_the_policy_comparison(cli: Cli, trace_file: Path) -> Non
     assert corropt["penalty_ratio_vs_corropt"] == 1.0
     assert local["penalty_ratio_vs_corropt"] == pytest.approx(local["penalty_seconds"] / corropt["penalty_seconds"])
     assert local["penalty_ratio_vs_corropt"] >= 1.0
+    assert report["corropt_penalty_seconds"] == corropt["penalty_seconds"]
 
 
 def test_policy_selection_settings_and_horizon(cli: Cli, trace_file: Path) -> None:
@@ -175,7 +176,16 @@ def test_policy_selection_settings_and_horizon(cli: Cli, trace_file: Path) -> No
     report = simulate(cli, trace_file, *extra, "--share", "0.5", "--horizon-hours", "800", "--penalty", "log")
     rows = report["policies"]
     assert [row["policy"] for row in rows] == ["switch-local", "fast-checker"]  # in order, duplicates dropped
-    assert all(row["penalty_ratio_vs_corropt"] is None for row in rows)  # no corropt run to compare with
+    # corropt is not listed but still runs as the reference of the ratios.
+    reference = report["corropt_penalty_seconds"]
+    direct = lightpath_engine.corropt_simulate(
+        engine_graph(),
+        lightpath_engine.corropt_trace(engine_graph(), 500.0, 720.0, 1),
+        horizon_s=800 * 3600.0,
+        penalty="log",
+    )
+    assert reference == direct["penalty_seconds"] > 0
+    assert [row["penalty_ratio_vs_corropt"] for row in rows] == [row["penalty_seconds"] / reference for row in rows]
     assert rows[0]["share"] == 0.5
     assert report["trace"]["horizon_s"] == 800 * 3600.0
     assert report["settings"]["penalty_function"] == "log"
@@ -246,6 +256,17 @@ def test_simulation_starts_from_the_document_and_the_state_file(cli: Cli, tmp_pa
     result = cli("corropt", "simulate", "--fabric", str(FABRIC), "--trace", str(trace_file), "--state", str(state))
     assert result.exit_code == 1
     assert result.stderr == f"error: {state} line 2: unknown link 'nope'\n"
+
+
+def test_ratio_against_a_corropt_penalty_of_zero_is_null(cli: Cli, tmp_path: Path) -> None:
+    # capacity 0.5: corropt disables link 0 at once (no penalty); switch-local at share sqrt(0.5) may not.
+    trace_file = tmp_path / "one.csv"
+    trace_file.write_text("time_s,link,loss_rate\n10,0,1e-3\n")
+    report = simulate(cli, trace_file, "--capacity", "0.5", "--horizon-hours", "1")
+    corropt, checker, local = report["policies"]
+    assert report["corropt_penalty_seconds"] == corropt["penalty_seconds"] == 0.0
+    assert checker["penalty_ratio_vs_corropt"] == 1.0  # 0 / 0
+    assert local["penalty_seconds"] > 0 and local["penalty_ratio_vs_corropt"] is None
 
 
 def test_csv_and_table_output(cli: Cli, trace_file: Path) -> None:

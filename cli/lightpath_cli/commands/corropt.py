@@ -841,42 +841,43 @@ def read_trace(path: Path, fabric: Fabric) -> list[tuple[float, int, float]]:
     return result
 
 
-def _run_policies(
-    engine: Any, graph: Any, trace: list[tuple[float, int, float]], runs: list[dict[str, Any]]
-) -> list[Any]:
-    """corropt_simulate once per keyword set; a progress bar per run on stderr when it is a terminal."""
+def _compare(
+    engine: Any, graph: Any, trace: list[tuple[float, int, float]], policies: list[str], options: dict[str, Any]
+) -> dict[str, Any]:
+    """One engine call (corropt_compare) runs every policy; a progress bar per run on stderr when it is a
+    terminal. CorrOpt runs as the reference of the ratios even when not asked for (labelled so)."""
     try:
         if not stderr_console().is_terminal:
-            return [engine.corropt_simulate(graph, trace, **kwargs) for kwargs in runs]
+            return dict(engine.corropt_compare(graph, trace, policies, **options))
         columns = (
             SpinnerColumn(),
-            TextColumn("{task.description:<13}"),
+            TextColumn("{task.description:<21}"),
             BarColumn(),
             TaskProgressColumn(),
             TimeElapsedColumn(),
         )
-        results = []
+        labels = [*policies, *([] if Policy.corropt.value in policies else ["corropt (reference)"])]
         with Progress(*columns, console=stderr_console(), transient=False) as bar:
-            for kwargs in runs:
-                task = bar.add_task(kwargs["policy"], total=1.0)
+            tasks = [bar.add_task(label, total=1.0, start=False) for label in labels]
+            current = [0]
 
-                def advance(done: float, task: Any = task) -> None:
-                    bar.update(task, completed=done)
+            def advance(policy: str, done: float) -> None:
+                # Runs report in order, each ending at 1.0; the next report belongs to the next run.
+                task = tasks[min(current[0], len(tasks) - 1)]
+                bar.start_task(task)
+                bar.update(task, completed=done)
+                if done >= 1.0:
+                    current[0] += 1
 
-                results.append(engine.corropt_simulate(graph, trace, progress=advance, **kwargs))
-                bar.update(task, completed=1.0)
-        return results
+            comparison = dict(engine.corropt_compare(graph, trace, policies, progress=advance, **options))
+        return comparison
     except (ValueError, OverflowError) as exc:
         raise CliError(str(exc)) from exc
 
 
-def _ratio(penalty: float, reference: float | None) -> float | None:
-    """penalty / reference; 1.0 when both are 0, null when only the reference is 0 or there is none."""
-    if reference is None:
-        return None
-    if reference > 0:
-        return penalty / reference
-    return 1.0 if penalty == 0 else None
+def _finite_or_none(value: float) -> float | None:
+    """JSON has no infinity: a ratio against a CorrOpt penalty of 0 is null."""
+    return value if math.isfinite(value) else None
 
 
 def _series_csv(results: list[Any]) -> str:
@@ -1053,7 +1054,7 @@ def simulate_command(
     the optimizer after every repair. A disabled link is repaired after --repair-delay-hours with
     probability --fix-probability, else after another round. Prints per policy the integrals over the
     window (penalty x s, corrupting and disabled link x s), the lowest worst ToR fraction, event counts
-    and the penalty ratio against corropt.
+    and the penalty ratio against corropt (which runs as the reference even when not among --policy).
     """
     for value, option in (
         (repair_delay_hours, "--repair-delay-hours"),
@@ -1085,17 +1086,13 @@ def simulate_command(
         "seed": seed,
         "horizon_s": None if horizon_hours is None else horizon_hours * HOUR_S,
     }
-    runs = []
-    for name in policies:
-        kwargs = {**common, "policy": name.value}
-        if name is Policy.switch_local:
-            kwargs["share"] = share
-        if name is Policy.corropt:
-            kwargs["time_budget_s"] = time_budget
-        runs.append(kwargs)
-    results = _run_policies(engine, graph, onsets, runs)
-
-    reference = next((r["penalty_seconds"] for r in results if r["policy"] == Policy.corropt.value), None)
+    options = {
+        **common,
+        "share": share if Policy.switch_local in policies else None,
+        "time_budget_s": time_budget,
+    }
+    comparison = _compare(engine, graph, onsets, [name.value for name in policies], options)
+    results = comparison["results"]
     rows = [
         {
             "policy": result["policy"],
@@ -1105,9 +1102,9 @@ def simulate_command(
             "disabled_seconds": result["disabled_seconds"],
             "lowest_worst_fraction": result["lowest_worst_fraction"],
             "counts": {key: result["counts"][key] for key in COUNT_KEYS},
-            "penalty_ratio_vs_corropt": _ratio(result["penalty_seconds"], reference),
+            "penalty_ratio_vs_corropt": _finite_or_none(ratio),
         }
-        for result in results
+        for result, ratio in zip(results, comparison["penalty_ratio"], strict=True)
     ]
     report = {
         "fabric": loaded.name,
@@ -1124,6 +1121,7 @@ def simulate_command(
             "initially_down": loaded.states.count("down"),
         },
         "policies": rows,
+        "corropt_penalty_seconds": comparison["corropt_penalty_seconds"],
     }
     if series is not None:
         write_atomically(series, _series_csv(results))

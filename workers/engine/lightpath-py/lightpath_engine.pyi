@@ -9,6 +9,7 @@ __all__ = [
     "FabricGraph",
     "__version__",
     "corropt_check",
+    "corropt_compare",
     "corropt_optimize",
     "corropt_penalty",
     "corropt_required_paths",
@@ -119,12 +120,17 @@ class CorrOptOptimization(TypedDict):
 def corropt_check(
     graph: FabricGraph,
     corrupting: Sequence[CorruptingLink],
-    link_states: Sequence[LinkStateName] | None = None,
+    link_states: LinkStates | None = None,
     capacity: float = 0.75,
     overrides: Mapping[int, float] | None = None,
     penalty: PenaltyName = "linear",
 ) -> list[CorrOptDecision]:
     """CorrOpt fast checker.
+
+    ``link_states``: None (all enabled), a sequence of ``"enabled"``,
+    ``"disabled"``, ``"down"``, or ``bytes`` with one byte per link as
+    :meth:`CorrOptSession.link_states` returns (``b"e"``/0, ``b"d"``/1,
+    ``b"D"``/2), which skips converting a string per link.
 
     ``corrupting`` lists ``(link, loss_rate)`` pairs (loss rates as fractions)
     or ``(link, loss_rate_up, loss_rate_down)`` triples, one rate per
@@ -146,7 +152,7 @@ def corropt_check(
 def corropt_switch_local(
     graph: FabricGraph,
     corrupting: Sequence[CorruptingLink],
-    link_states: Sequence[LinkStateName] | None = None,
+    link_states: LinkStates | None = None,
     capacity: float = 0.75,
     overrides: Mapping[int, float] | None = None,
     penalty: PenaltyName = "linear",
@@ -162,7 +168,7 @@ def corropt_switch_local(
 def corropt_optimize(
     graph: FabricGraph,
     corrupting: Sequence[CorruptingLink],
-    link_states: Sequence[LinkStateName] | None = None,
+    link_states: LinkStates | None = None,
     capacity: float = 0.75,
     overrides: Mapping[int, float] | None = None,
     penalty: PenaltyName = "linear",
@@ -408,4 +414,41 @@ def corropt_simulate(
     [0, 1], a non-positive repair delay, or a trace onset that is unsorted,
     names an unknown link or has a loss rate outside [0, 1] (the message
     names the onset's index).
+    """
+
+@type_check_only
+class PolicyComparison(TypedDict):
+    """Outcome of :func:`corropt_compare`: one :class:`SimResult` per policy asked for, in that order,
+    and each one's ``penalty_seconds`` divided by CorrOpt's (1.0 when both are 0, ``inf`` when only
+    CorrOpt's is)."""
+
+    results: list[SimResult]
+    corropt_penalty_seconds: float
+    penalty_ratio: list[float]
+
+def corropt_compare(
+    graph: FabricGraph,
+    trace: Sequence[tuple[float, int, float]],
+    policies: Sequence[PolicyName] = ("corropt", "fast-checker", "switch-local"),
+    capacity: float = 0.75,
+    overrides: Mapping[int, float] | None = None,
+    penalty: PenaltyName = "linear",
+    share: float | None = None,
+    repair_delay_s: float = 172800.0,
+    fix_probability: float = 0.8,
+    seed: int = 0,
+    progress: Callable[[PolicyName, float], object] | None = None,
+    horizon_s: float | None = None,
+    time_budget_s: float | None = None,
+    link_states: LinkStates | None = None,
+) -> PolicyComparison:
+    """:func:`corropt_simulate` of each of ``policies`` on one trace, in one call (the GIL released
+    throughout), with the penalty ratio of each to CorrOpt. If ``"corropt"`` is not among
+    ``policies`` it runs once more as the reference (its result is not listed). ``share`` applies to
+    switch-local, ``time_budget_s`` to CorrOpt's optimizer; the other arguments as for
+    :func:`corropt_simulate`. ``progress(policy, fraction)`` reports each run in turn (the extra
+    reference run as ``"corropt"``).
+
+    Raises ``ValueError`` as :func:`corropt_simulate` does, and for an empty or repeated policy list
+    or a ``share`` without switch-local.
     """

@@ -179,6 +179,25 @@ def test_both_directions_are_two_penalties_not_one_summed_rate():
     assert corropt_check(graph, [(a, None, 1e-4)], penalty="step") == corropt_check(graph, [(a, 1e-4)], penalty="step")
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_link_states_as_bytes_equal_names(seed):
+    fabric, states, corrupting, capacity, overrides, penalty = random_instance(seed)
+    graph = fabric.graph()
+    codes = {"enabled": 0, "disabled": 1, "down": 2}
+    as_bytes = bytes(codes[s] for s in states)
+    as_letters = "".join({"enabled": "e", "disabled": "d", "down": "D"}[s] for s in states).encode()
+    options = {"capacity": capacity, "overrides": overrides, "penalty": penalty}
+    enabled = [c for c in corrupting if states[c[0]] == "enabled"]
+    for link_states in (as_bytes, as_letters, bytearray(as_bytes)):
+        assert corropt_optimize(graph, corrupting, link_states, **options) == corropt_optimize(
+            graph, corrupting, states, **options
+        )
+        assert corropt_check(graph, enabled, link_states, **options) == corropt_check(graph, enabled, states, **options)
+        assert corropt_switch_local(graph, enabled, link_states, **options) == corropt_switch_local(
+            graph, enabled, states, **options
+        )
+
+
 def figure_3_10():
     """CorrOpt Figure 3.10: ToR 0 -> A..E (1..5) -> spines 6..10, 16 corrupting links."""
     lower = [0] * 5 + [x for x in range(1, 6) for _ in range(5)]
@@ -234,6 +253,8 @@ def test_time_budget_returns_a_feasible_answer_with_a_bound():
         (lambda g: corropt_check(g, [(0, 1e-4)], ["down", "enabled"]), "link 0 is Down, not Enabled"),
         (lambda g: corropt_check(g, [], ["up", "enabled"]), "link 0: state must be 'enabled', 'disabled' or 'down'"),
         (lambda g: corropt_check(g, [], ["enabled"]), "link states have length 1 but the fabric has 2 links"),
+        (lambda g: corropt_check(g, [], b"e"), "link states have length 1 but the fabric has 2 links"),
+        (lambda g: corropt_optimize(g, [], b"e\x07"), "link 1: state byte 0x07 is not b'e' or 0 (enabled)"),
         (lambda g: corropt_check(g, [], capacity=75), "capacity threshold 75 is not a fraction in [0, 1]"),
         (lambda g: corropt_check(g, [], overrides={2: 0.5}), "threshold override for switch 2, which is not a ToR"),
         (lambda g: corropt_check(g, [], penalty="square"), "penalty must be 'linear', 'log' or 'step'"),

@@ -9,7 +9,7 @@ import re
 import pytest
 from test_engine import fat_tree
 
-from lightpath_engine import corropt_simulate, corropt_trace
+from lightpath_engine import corropt_compare, corropt_simulate, corropt_trace
 
 POLICIES = ["corropt", "fast-checker", "switch-local"]
 SERIES_KEYS = ["time_s", "penalty", "active_corrupting", "disabled", "worst_fraction"]
@@ -138,6 +138,72 @@ def test_simulation_starts_from_the_given_link_states():
         assert from_down["penalty_seconds"] == pytest.approx(1e-5 * 990)
         assert from_down["lowest_worst_fraction"] == 0.5
     assert corropt_simulate(graph, trace, **options)["penalty_seconds"] == 0.0
+
+
+def test_compare_equals_one_simulation_per_policy(graph, trace):
+    options = {"capacity": 0.7, "penalty": "log", "seed": 4, "horizon_s": 300 * HOUR}
+    states = b"e" * 10 + b"d" + b"e" * 20 + b"D" + b"e" * (graph.num_links - 32)
+    seen = []
+    comparison = corropt_compare(
+        graph, trace, link_states=states, share=0.6, progress=lambda *a: seen.append(a), **options
+    )
+    assert list(comparison) == ["results", "corropt_penalty_seconds", "penalty_ratio"]
+    alone = {
+        policy: corropt_simulate(
+            graph, trace, policy=policy, link_states=states, share=0.6 if policy == "switch-local" else None, **options
+        )
+        for policy in POLICIES
+    }
+    assert comparison["results"] == [alone[policy] for policy in POLICIES]
+    reference = alone["corropt"]["penalty_seconds"]
+    assert comparison["corropt_penalty_seconds"] == reference > 0
+    assert comparison["penalty_ratio"] == [alone[p]["penalty_seconds"] / reference for p in POLICIES]
+    assert comparison["penalty_ratio"][0] == 1.0
+    # Progress: each policy in turn, increasing to 1.0.
+    assert [policy for policy, fraction in seen if fraction == 1.0] == POLICIES
+    for policy in POLICIES:
+        fractions = [fraction for name, fraction in seen if name == policy]
+        assert all(a < b for a, b in itertools.pairwise(fractions))
+
+
+def test_compare_without_corropt_still_runs_it_as_the_reference(graph, trace):
+    seen = []
+    comparison = corropt_compare(graph, trace, ["switch-local"], progress=lambda *a: seen.append(a))
+    local = corropt_simulate(graph, trace, policy="switch-local")
+    assert comparison["results"] == [local]
+    reference = corropt_simulate(graph, trace)["penalty_seconds"]
+    assert comparison["corropt_penalty_seconds"] == reference
+    assert comparison["penalty_ratio"] == [local["penalty_seconds"] / reference]
+    assert [name for name, fraction in seen if fraction == 1.0] == ["switch-local", "corropt"]
+    # Only CorrOpt's penalty is 0: the ratio is infinite. Both 0: 1.0.
+    small = fat_tree(4).graph()
+    one = [(10.0, 0, 1e-3), (20.0, 1, 1e-5)]  # ToR 0 may lose one of links 0, 1 at c = 0.5
+    ratios = corropt_compare(small, one, ["switch-local", "fast-checker"], capacity=0.5, share=0.9)["penalty_ratio"]
+    assert ratios == [math.inf, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"policies": []}, "policies must name at least one policy"),
+        ({"policies": ["corropt", "corropt"]}, 'policy "corropt" is listed more than once'),
+        ({"policies": ["greedy"]}, "policy must be 'corropt', 'fast-checker' or 'switch-local', got \"greedy\""),
+        ({"policies": ["corropt"], "share": 0.5}, "share applies only to 'switch-local', which is not among"),
+        ({"fix_probability": 2.0}, "fix_probability must be a probability in [0, 1], got 2"),
+        ({"link_states": b"x"}, "link 0: state byte 0x78 is not"),
+    ],
+)
+def test_compare_bad_arguments_raise_value_error(graph, trace, kwargs, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        corropt_compare(graph, trace, **kwargs)
+
+
+def test_compare_progress_exception_is_raised_after_the_run(graph, trace):
+    def progress(policy, fraction):
+        raise RuntimeError(f"stop {policy}")
+
+    with pytest.raises(RuntimeError, match="stop corropt"):
+        corropt_compare(graph, trace, progress=progress)
 
 
 def test_progress_increases_to_one(graph, trace):

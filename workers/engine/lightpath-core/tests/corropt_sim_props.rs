@@ -232,6 +232,7 @@ fn corropt_at_most_fast_checker_at_most_switch_local_on_a_mid_size_fabric() {
             Policy::FastChecker,
             Policy::SwitchLocal { share },
         ],
+        |_, _| {},
     )
     .unwrap();
     let [corropt, checker, local] = [0, 1, 2].map(|i| cmp.results[i].penalty_seconds);

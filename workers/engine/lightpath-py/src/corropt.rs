@@ -1,7 +1,8 @@
 //! Python bindings of `lightpath_core::corropt`: the fast checker, the
 //! switch-local baseline and the exact optimizer as functions taking a
-//! `FabricGraph`, link states as strings and corrupting links as
-//! `(link, loss_rate)` pairs, and returning plain dicts.
+//! `FabricGraph`, link states as names or bytes and corrupting links as
+//! `(link, loss_rate)` pairs or `(link, up, down)` triples, and returning
+//! plain dicts.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -30,7 +31,7 @@ struct Inputs {
 impl Inputs {
     fn convert(
         graph: &CoreGraph,
-        link_states: Option<Vec<String>>,
+        link_states: Option<&Bound<'_, PyAny>>,
         corrupting: &Bound<'_, PyAny>,
         capacity: f64,
         overrides: Option<HashMap<i64, f64>>,
@@ -38,11 +39,7 @@ impl Inputs {
     ) -> PyResult<Self> {
         let states = match link_states {
             None => vec![LinkState::Enabled; graph.num_links()],
-            Some(names) => names
-                .iter()
-                .enumerate()
-                .map(|(link, name)| link_state(link, name))
-                .collect::<PyResult<_>>()?,
+            Some(states) => link_states_from(states)?,
         };
         let corrupting = corrupting_links(corrupting, graph.num_links())?;
         let thresholds = thresholds(capacity, overrides)?;
@@ -167,7 +164,7 @@ pub(crate) fn corropt_check<'py>(
     py: Python<'py>,
     graph: &Bound<'py, FabricGraph>,
     corrupting: &Bound<'py, PyAny>,
-    link_states: Option<Vec<String>>,
+    link_states: Option<&Bound<'py, PyAny>>,
     capacity: f64,
     overrides: Option<HashMap<i64, f64>>,
     penalty: &str,
@@ -198,7 +195,7 @@ pub(crate) fn corropt_switch_local<'py>(
     py: Python<'py>,
     graph: &Bound<'py, FabricGraph>,
     corrupting: &Bound<'py, PyAny>,
-    link_states: Option<Vec<String>>,
+    link_states: Option<&Bound<'py, PyAny>>,
     capacity: f64,
     overrides: Option<HashMap<i64, f64>>,
     penalty: &str,
@@ -232,7 +229,7 @@ pub(crate) fn corropt_optimize<'py>(
     py: Python<'py>,
     graph: &Bound<'py, FabricGraph>,
     corrupting: &Bound<'py, PyAny>,
-    link_states: Option<Vec<String>>,
+    link_states: Option<&Bound<'py, PyAny>>,
     capacity: f64,
     overrides: Option<HashMap<i64, f64>>,
     penalty: &str,

@@ -2,17 +2,18 @@
 //! simulation runs without the GIL).
 
 use std::collections::HashMap;
-use std::time::Duration;
 
+use lightpath_core::FabricGraph as CoreGraph;
 use lightpath_core::corropt::{
-    Onset, Policy, SimConfig, SimResult, generate_trace, simulate, switch_local_share,
+    CorrOptError, Onset, Policy, SimConfig, SimResult, compare_policies, generate_trace, simulate,
+    switch_local_share,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::FabricGraph;
-use crate::corropt::{corropt_error, link_states_from, penalty_function, thresholds};
+use crate::corropt::{corropt_error, link_states_from, penalty_function, thresholds, time_budget};
 
 /// Synthetic corruption onsets: each link starts corrupting as a Poisson
 /// process with mean time between onsets `mttf_hours`, over `hours` hours;
@@ -36,6 +37,129 @@ pub(crate) fn corropt_trace(
         .into_iter()
         .map(|o| (o.time_s, o.link, o.loss_rate))
         .collect())
+}
+
+/// Everything of a simulation but the policy, converted before the GIL is
+/// released.
+struct SimArgs {
+    trace: Vec<Onset>,
+    config: SimConfig,
+    share: Option<f64>,
+    progress: Option<Py<PyAny>>,
+}
+
+impl SimArgs {
+    #[allow(clippy::too_many_arguments)]
+    fn convert(
+        py: Python<'_>,
+        graph: &CoreGraph,
+        trace: Vec<(f64, i64, f64)>,
+        capacity: f64,
+        overrides: Option<HashMap<i64, f64>>,
+        penalty: &str,
+        share: Option<f64>,
+        repair_delay_s: f64,
+        fix_probability: f64,
+        seed: i128,
+        progress: Option<Py<PyAny>>,
+        horizon_s: Option<f64>,
+        time_budget_s: Option<f64>,
+        link_states: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        if let Some(callback) = &progress
+            && !callback.bind(py).is_callable()
+        {
+            return Err(PyTypeError::new_err(
+                "progress must be a callable taking the simulated fraction",
+            ));
+        }
+        let trace = trace
+            .into_iter()
+            .enumerate()
+            .map(|(index, (time_s, link, loss_rate))| {
+                let link = u32::try_from(link).map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "trace onset {index}: link {link} does not exist (the fabric has {} links)",
+                        graph.num_links()
+                    ))
+                })?;
+                Ok(Onset {
+                    time_s,
+                    link,
+                    loss_rate,
+                })
+            })
+            .collect::<PyResult<Vec<Onset>>>()?;
+        let config = SimConfig {
+            policy: Policy::CorrOpt,
+            thresholds: thresholds(capacity, overrides)?,
+            penalty: penalty_function(penalty)?,
+            repair_delay_s,
+            fix_probability,
+            seed: seed_value(seed)?,
+            horizon_s,
+            optimizer_budget: time_budget(time_budget_s)?,
+            exhaustive_reruns: false,
+            initial_states: link_states.map(link_states_from).transpose()?,
+        };
+        Ok(Self {
+            trace,
+            config,
+            share,
+            progress,
+        })
+    }
+
+    /// The named policy; switch-local's share defaults to `c^(1/r)`.
+    fn policy(&self, graph: &CoreGraph, name: &str, capacity: f64) -> PyResult<Policy> {
+        match name {
+            "switch-local" => Ok(Policy::SwitchLocal {
+                share: self
+                    .share
+                    .unwrap_or_else(|| switch_local_share(capacity, graph.num_tiers() - 1)),
+            }),
+            "fast-checker" => Ok(Policy::FastChecker),
+            "corropt" => Ok(Policy::CorrOpt),
+            other => Err(PyValueError::new_err(format!(
+                "policy must be 'corropt', 'fast-checker' or 'switch-local', got {other:?}"
+            ))),
+        }
+    }
+}
+
+/// Runs `run` without the GIL, with a reporter that calls the Python
+/// `progress` callable (if any) with the arguments `args(report)` builds. The
+/// callable needs the GIL, so each report (about a hundred per run) attaches
+/// briefly. The first exception it raises is kept, later reports are
+/// skipped, and the exception is raised once the run ends.
+fn run_detached<T, R: Copy + Send>(
+    py: Python<'_>,
+    progress: Option<&Py<PyAny>>,
+    args: impl Fn(Python<'_>, R) -> PyResult<Bound<'_, PyTuple>> + Sync,
+    run: impl FnOnce(&mut dyn FnMut(R)) -> Result<T, CorrOptError> + Send,
+) -> PyResult<T>
+where
+    T: Send,
+{
+    let mut callback_error: Option<PyErr> = None;
+    let result = py.detach(|| {
+        run(&mut |report: R| {
+            if let Some(callback) = progress
+                && callback_error.is_none()
+            {
+                Python::attach(|py| {
+                    if let Err(err) = args(py, report).and_then(|a| callback.call1(py, a)) {
+                        callback_error = Some(err);
+                    }
+                });
+            }
+        })
+    });
+    let result = result.map_err(corropt_error)?;
+    match callback_error {
+        Some(err) => Err(err),
+        None => Ok(result),
+    }
 }
 
 /// Replays a trace of `(time_s, link, loss_rate)` onsets under a policy and
@@ -65,93 +189,137 @@ pub(crate) fn corropt_simulate<'py>(
     time_budget_s: Option<f64>,
     link_states: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let graph: &lightpath_core::FabricGraph = &graph.get().inner;
-    if let Some(callback) = &progress
-        && !callback.bind(py).is_callable()
-    {
-        return Err(PyTypeError::new_err(
-            "progress must be a callable taking the simulated fraction",
-        ));
-    }
-    let policy = match (policy, share) {
-        ("switch-local", share) => Policy::SwitchLocal {
-            share: share.unwrap_or_else(|| switch_local_share(capacity, graph.num_tiers() - 1)),
-        },
-        ("fast-checker" | "corropt", Some(_)) => {
-            return Err(PyValueError::new_err(
-                "share applies only to policy='switch-local'",
-            ));
-        }
-        ("fast-checker", None) => Policy::FastChecker,
-        ("corropt", None) => Policy::CorrOpt,
-        (other, _) => {
-            return Err(PyValueError::new_err(format!(
-                "policy must be 'corropt', 'fast-checker' or 'switch-local', got {other:?}"
-            )));
-        }
-    };
-    let trace = trace
-        .into_iter()
-        .enumerate()
-        .map(|(index, (time_s, link, loss_rate))| {
-            let link = u32::try_from(link).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "trace onset {index}: link {link} does not exist (the fabric has {} links)",
-                    graph.num_links()
-                ))
-            })?;
-            Ok(Onset {
-                time_s,
-                link,
-                loss_rate,
-            })
-        })
-        .collect::<PyResult<Vec<Onset>>>()?;
-    let optimizer_budget = time_budget_s
-        .map(|s| {
-            Duration::try_from_secs_f64(s).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "time_budget_s must be a non-negative number of seconds, got {s}"
-                ))
-            })
-        })
-        .transpose()?;
-    let config = SimConfig {
-        policy,
-        thresholds: thresholds(capacity, overrides)?,
-        penalty: penalty_function(penalty)?,
+    let graph: &CoreGraph = &graph.get().inner;
+    let args = SimArgs::convert(
+        py,
+        graph,
+        trace,
+        capacity,
+        overrides,
+        penalty,
+        share,
         repair_delay_s,
         fix_probability,
-        seed: seed_value(seed)?,
+        seed,
+        progress,
         horizon_s,
-        optimizer_budget,
-        exhaustive_reruns: false,
-        initial_states: link_states.map(link_states_from).transpose()?,
-    };
-
-    // The simulation runs without the GIL; the progress callable needs it,
-    // so each report (about a hundred per run) attaches briefly. The first
-    // exception it raises is kept, later reports are skipped, and the
-    // exception is raised once the run ends.
-    let mut callback_error: Option<PyErr> = None;
-    let result = py.detach(|| {
-        simulate(graph, &trace, &config, |fraction| {
-            if let Some(callback) = &progress
-                && callback_error.is_none()
-            {
-                Python::attach(|py| {
-                    if let Err(err) = callback.call1(py, (fraction,)) {
-                        callback_error = Some(err);
-                    }
-                });
-            }
-        })
-    });
-    let result = result.map_err(corropt_error)?;
-    if let Some(err) = callback_error {
-        return Err(err);
+        time_budget_s,
+        link_states,
+    )?;
+    let policy = args.policy(graph, policy, capacity)?;
+    if share.is_some() && !matches!(policy, Policy::SwitchLocal { .. }) {
+        return Err(PyValueError::new_err(
+            "share applies only to policy='switch-local'",
+        ));
     }
+    let config = SimConfig {
+        policy,
+        ..args.config.clone()
+    };
+    let trace = &args.trace;
+    let result = run_detached(
+        py,
+        args.progress.as_ref(),
+        |py, fraction: f64| PyTuple::new(py, [fraction]),
+        |report| simulate(graph, trace, &config, report),
+    )?;
     result_dict(py, &result)
+}
+
+/// Runs several policies on one trace (the core's `compare_policies`) and
+/// returns their results side by side with each one's penalty ratio to
+/// CorrOpt (which runs once more as the reference if not among `policies`).
+#[pyfunction]
+#[pyo3(signature = (
+    graph, trace, policies=vec!["corropt".to_owned(), "fast-checker".to_owned(), "switch-local".to_owned()],
+    capacity=0.75, overrides=None, penalty="linear", share=None, repair_delay_s=172_800.0,
+    fix_probability=0.8, seed=0, progress=None, horizon_s=None, time_budget_s=None, link_states=None,
+))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn corropt_compare<'py>(
+    py: Python<'py>,
+    graph: &Bound<'py, FabricGraph>,
+    trace: Vec<(f64, i64, f64)>,
+    policies: Vec<String>,
+    capacity: f64,
+    overrides: Option<HashMap<i64, f64>>,
+    penalty: &str,
+    share: Option<f64>,
+    repair_delay_s: f64,
+    fix_probability: f64,
+    seed: i128,
+    progress: Option<Py<PyAny>>,
+    horizon_s: Option<f64>,
+    time_budget_s: Option<f64>,
+    link_states: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let graph: &CoreGraph = &graph.get().inner;
+    let args = SimArgs::convert(
+        py,
+        graph,
+        trace,
+        capacity,
+        overrides,
+        penalty,
+        share,
+        repair_delay_s,
+        fix_probability,
+        seed,
+        progress,
+        horizon_s,
+        time_budget_s,
+        link_states,
+    )?;
+    if policies.is_empty() {
+        return Err(PyValueError::new_err(
+            "policies must name at least one policy",
+        ));
+    }
+    let mut chosen: Vec<Policy> = Vec::with_capacity(policies.len());
+    for name in &policies {
+        let policy = args.policy(graph, name, capacity)?;
+        if chosen.iter().any(|p| p.name() == policy.name()) {
+            return Err(PyValueError::new_err(format!(
+                "policy {name:?} is listed more than once"
+            )));
+        }
+        chosen.push(policy);
+    }
+    if share.is_some()
+        && !chosen
+            .iter()
+            .any(|p| matches!(p, Policy::SwitchLocal { .. }))
+    {
+        return Err(PyValueError::new_err(
+            "share applies only to 'switch-local', which is not among the policies",
+        ));
+    }
+    let trace = &args.trace;
+    let config = &args.config;
+    let names: Vec<&'static str> = chosen
+        .iter()
+        .map(Policy::name)
+        .chain([Policy::CorrOpt.name()])
+        .collect();
+    let comparison = run_detached(
+        py,
+        args.progress.as_ref(),
+        |py, (run, fraction): (usize, f64)| (names[run], fraction).into_pyobject(py),
+        |report| compare_policies(graph, trace, config, &chosen, |run, f| report((run, f))),
+    )?;
+    let dict = PyDict::new(py);
+    let results = comparison
+        .results
+        .iter()
+        .map(|r| result_dict(py, r))
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("results", results)?;
+    dict.set_item(
+        "corropt_penalty_seconds",
+        comparison.corropt_penalty_seconds,
+    )?;
+    dict.set_item("penalty_ratio", &comparison.penalty_ratio)?;
+    Ok(dict)
 }
 
 fn seed_value(seed: i128) -> PyResult<u64> {

@@ -159,5 +159,6 @@ fn lightpath_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<corropt_session::CorrOptSession>()?;
     m.add_function(wrap_pyfunction!(corropt_sim::corropt_trace, m)?)?;
     m.add_function(wrap_pyfunction!(corropt_sim::corropt_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(corropt_sim::corropt_compare, m)?)?;
     Ok(())
 }

@@ -311,25 +311,33 @@ pub fn simulate(
     Ok(sim.finish(horizon_s))
 }
 
-/// Simulates each of `policies` on `trace` with the rest of `config`, and
-/// CorrOpt as the reference of the penalty ratios.
+/// Simulates each of `policies` on `trace` with the rest of `config` (its
+/// `policy` is ignored), and CorrOpt as the reference of the penalty ratios:
+/// if CorrOpt is not among `policies`, it runs once more for the reference.
+/// `progress(run, fraction)` reports each run as [`simulate`] does; `run` is
+/// the index in `policies`, or `policies.len()` for the extra CorrOpt run.
 pub fn compare_policies(
     fabric: &FabricGraph,
     trace: &[Onset],
     config: &SimConfig,
     policies: &[Policy],
+    mut progress: impl FnMut(usize, f64),
 ) -> Result<PolicyComparison, CorrOptError> {
-    let run = |policy: Policy| {
+    let mut run = |index: usize, policy: Policy| {
         let config = SimConfig {
             policy,
             ..config.clone()
         };
-        simulate(fabric, trace, &config, |_| {})
+        simulate(fabric, trace, &config, |fraction| progress(index, fraction))
     };
-    let results: Vec<SimResult> = policies.iter().map(|&p| run(p)).collect::<Result<_, _>>()?;
+    let results: Vec<SimResult> = policies
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| run(i, p))
+        .collect::<Result<_, _>>()?;
     let corropt_penalty_seconds = match results.iter().find(|r| r.policy == Policy::CorrOpt) {
         Some(r) => r.penalty_seconds,
-        None => run(Policy::CorrOpt)?.penalty_seconds,
+        None => run(policies.len(), Policy::CorrOpt)?.penalty_seconds,
     };
     let penalty_ratio = results
         .iter()
@@ -956,13 +964,18 @@ mod tests {
         let g = fat_tree(4);
         let [a, b] = [g.up_links(0)[0], g.up_links(0)[1]];
         let trace = [onset(10.0, a, 1e-3), onset(20.0, b, 1e-5)];
+        let mut reports = Vec::new();
         let cmp = compare_policies(
             &g,
             &trace,
             &config(Policy::CorrOpt, 0.5),
             &[Policy::FastChecker, Policy::SwitchLocal { share: 0.0 }],
+            |run, fraction| reports.push((run, fraction)),
         )
         .unwrap();
+        // Both policies, then the CorrOpt reference run, each ending at 1.0.
+        let ends: Vec<usize> = reports.iter().filter(|r| r.1 == 1.0).map(|r| r.0).collect();
+        assert_eq!(ends, vec![0, 1, 2]);
         assert_eq!(cmp.penalty_ratio[0], 1.0);
         // Share 0 lets switch-local disable both up-links: no penalty at all.
         assert_eq!(cmp.results[1].penalty_seconds, 0.0);
