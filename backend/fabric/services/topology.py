@@ -35,10 +35,10 @@ def fabric_topology(fabric: Fabric) -> dict:
         .values_list("id", "name", "tier", "pod", "plane")
     ]
     links = [
-        {"id": lid, "a": a, "z": z, "admin_state": admin, "oper_state": oper}
-        for lid, a, z, admin, oper in Link.objects.filter(fabric=fabric)
+        {"id": lid, "a": a, "z": z, "admin_state": admin, "oper_state": oper, "health": health}
+        for lid, a, z, admin, oper, health in Link.objects.filter(fabric=fabric)
         .order_by("id")
-        .values_list("id", "a_switch_id", "z_switch_id", "admin_state", "oper_state")
+        .values_list("id", "a_switch_id", "z_switch_id", "admin_state", "oper_state", "health")
     ]
     return {"fabric": fabric.pk, "tiers": list(fabric.tiers), "switches": switches, "links": links}
 

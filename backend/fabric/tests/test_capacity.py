@@ -58,4 +58,14 @@ def test_topology_is_compact_and_complete(client_for, small_fabric):
     assert len(body["switches"]) == 9 and len(body["links"]) == 14
     ids = {s["id"] for s in body["switches"]}
     assert all(link["a"] in ids and link["z"] in ids for link in body["links"])
-    assert set(body["links"][0]) == {"id", "a", "z", "admin_state", "oper_state"}
+    assert set(body["links"][0]) == {"id", "a", "z", "admin_state", "oper_state", "health"}
+    assert {link["health"] for link in body["links"]} == {"unknown"}  # no telemetry yet
+
+
+def test_topology_carries_link_health(client_for, small_fabric):
+    corrupting = Link.objects.filter(fabric=small_fabric).order_by("id").first()
+    Link.objects.filter(pk=corrupting.pk).update(health=Link.Health.CORRUPTING)
+    body = client_for("viewer").get(f"/api/fabrics/{small_fabric.pk}/topology/").json()
+    health = {link["id"]: link["health"] for link in body["links"]}
+    assert health.pop(corrupting.pk) == "corrupting"
+    assert set(health.values()) == {"unknown"}
