@@ -42,7 +42,6 @@ from .fabric import read_document_file
 app = new_app()
 
 LINK_STATES = ("enabled", "disabled", "down")
-DEFAULT_CAPACITY = 0.75
 CORRUPTING_HEADER = ("link", "loss_rate")
 CORRUPTING_HEADER_BOTH = ("link", "loss_rate", "loss_rate_down")
 
@@ -163,6 +162,7 @@ class Fabric:
     states: list[str]
     overrides: dict[int, float]
     link_ids: dict[str, int] = field(default_factory=dict)
+    graph: Any = None  # the engine's FabricGraph, built by the reader
 
     def resolve_link(self, text: str) -> int | None:
         text = text.strip()
@@ -172,103 +172,31 @@ class Fabric:
         return self.link_ids.get(text)
 
 
-def _bad(file: str, where: str, message: str) -> CliError:
-    return CliError(f"{file}: {where}: {message}")
-
-
-def _fraction_value(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0
-
-
 def load_fabric(path: Path) -> Fabric:
+    """Read FABRIC.json through the engine's reader (lightpath_engine.read_fabric_document), which holds
+    the one document -> arrays mapping; its errors name the field (`links[3].a: unknown switch 'x'`)."""
     file = str(path)
     if file.lower().endswith(".csv"):
         raise CliError(f"{file}: a links CSV has no switches or tiers; --fabric needs a JSON interchange document")
     doc = read_document_file(file)
-    tiers = doc.get("tiers")
-    if not isinstance(tiers, list) or len(tiers) < 2:
-        raise _bad(file, "tiers", "expected a list of at least 2 tier names")
-    num_tiers = len(tiers)
-    capacity = doc.get("capacity_constraint", DEFAULT_CAPACITY)
-    if capacity is None:
-        capacity = DEFAULT_CAPACITY
-    if not _fraction_value(capacity):
-        raise _bad(file, "capacity_constraint", f"{capacity!r} is not a fraction in [0, 1]")
-    switches, links = doc.get("switches"), doc.get("links")
-    if not isinstance(switches, list):
-        raise _bad(file, "switches", "expected a list")
-    if not isinstance(links, list):
-        raise _bad(file, "links", "expected a list")
-
-    names: list[str] = []
-    tiers_of: list[int] = []
-    index_of: dict[str, int] = {}
-    overrides: dict[int, float] = {}
-    for i, switch in enumerate(switches):
-        if not isinstance(switch, dict):
-            raise _bad(file, f"switches[{i}]", "expected an object")
-        name, tier = switch.get("name"), switch.get("tier")
-        if not isinstance(name, str) or not name:
-            raise _bad(file, f"switches[{i}].name", "expected a non-empty string")
-        if name in index_of:
-            raise _bad(file, f"switches[{i}].name", f"duplicate switch name {name!r}")
-        if not isinstance(tier, int) or isinstance(tier, bool) or not 0 <= tier < num_tiers:
-            raise _bad(file, f"switches[{i}].tier", f"{tier!r} is not a tier index in 0..{num_tiers - 1}")
-        override = switch.get("capacity_constraint")
-        if override is not None:
-            if not _fraction_value(override):
-                raise _bad(file, f"switches[{i}].capacity_constraint", f"{override!r} is not a fraction in [0, 1]")
-            if tier == 0:  # thresholds only mean something for ToRs
-                overrides[i] = float(override)
-        index_of[name] = i
-        names.append(name)
-        tiers_of.append(tier)
-
-    lower: list[int] = []
-    upper: list[int] = []
-    link_names: list[str] = []
-    states: list[str] = []
-    link_ids: dict[str, int] = {}
-    for i, link in enumerate(links):
-        if not isinstance(link, dict):
-            raise _bad(file, f"links[{i}]", "expected an object")
-        ends = []
-        for end in ("a", "b"):
-            switch_name = link.get(end)
-            if not isinstance(switch_name, str) or switch_name not in index_of:
-                raise _bad(file, f"links[{i}].{end}", f"unknown switch {switch_name!r}")
-            ends.append(index_of[switch_name])
-        a, b = ends
-        if abs(tiers_of[a] - tiers_of[b]) != 1:
-            raise _bad(file, f"links[{i}]", f"{names[a]!r} and {names[b]!r} are not on adjacent tiers")
-        lo, hi = (a, b) if tiers_of[a] < tiers_of[b] else (b, a)
-        lower.append(lo)
-        upper.append(hi)
-        a_port, b_port = link.get("a_port", ""), link.get("b_port", "")
-        name = f"{names[a]}:{a_port}-{names[b]}:{b_port}"
-        link_names.append(name)
-        link_ids.setdefault(name, i)
-        link_ids.setdefault(f"{names[b]}:{b_port}-{names[a]}:{a_port}", i)
-        admin, oper = link.get("admin_state", "enabled"), link.get("oper_state", "up")
-        if admin not in ("enabled", "disabled", None):
-            raise _bad(file, f"links[{i}].admin_state", f"{admin!r} is not 'enabled' or 'disabled'")
-        if oper not in ("up", "down", None):
-            raise _bad(file, f"links[{i}].oper_state", f"{oper!r} is not 'up' or 'down'")
-        states.append("disabled" if admin == "disabled" else "down" if oper == "down" else "enabled")
-
+    try:
+        read = _engine().read_fabric_document(doc)
+    except (ValueError, OverflowError) as exc:
+        raise CliError(f"{file}: {exc}") from exc
     return Fabric(
         file=file,
-        name=str(doc.get("name") or path.stem),
-        num_tiers=num_tiers,
-        capacity=float(capacity),
-        switch_names=names,
-        switch_tiers=tiers_of,
-        link_lower=lower,
-        link_upper=upper,
-        link_names=link_names,
-        states=states,
-        overrides=overrides,
-        link_ids=link_ids,
+        name=str(read["name"] or path.stem),
+        num_tiers=len(read["tiers"]),
+        capacity=float(read["capacity"]),
+        switch_names=read["switch_names"],
+        switch_tiers=read["switch_tiers"],
+        link_lower=read["link_lower"],
+        link_upper=read["link_upper"],
+        link_names=read["link_names"],
+        states=read["link_states"],
+        overrides=read["overrides"],
+        link_ids=read["link_ids"],
+        graph=read["graph"],
     )
 
 
@@ -425,10 +353,7 @@ def run(
         apply_state_file(state_path, fabric)
     corrupting = read_corrupting(corrupting_path, fabric)
     threshold = fabric.capacity if capacity is None else capacity
-    try:
-        graph = engine.FabricGraph(fabric.num_tiers, fabric.switch_tiers, fabric.link_lower, fabric.link_upper)
-    except (ValueError, OverflowError) as exc:
-        raise CliError(f"{fabric.file}: {exc}") from exc
+    graph = _build_graph(engine, fabric)
 
     before = fabric.states
     candidates = [c for c in corrupting if before[c.link] == "enabled"]
@@ -751,6 +676,9 @@ def _finite(value: float | None, option: str) -> None:
 
 
 def _build_graph(engine: Any, fabric: Fabric) -> Any:
+    """The graph the document reader built (or, for a Fabric made by hand, one from its arrays)."""
+    if fabric.graph is not None:
+        return fabric.graph
     try:
         return engine.FabricGraph(fabric.num_tiers, fabric.switch_tiers, fabric.link_lower, fabric.link_upper)
     except (ValueError, OverflowError) as exc:

@@ -16,6 +16,7 @@ __all__ = [
     "corropt_simulate",
     "corropt_switch_local",
     "corropt_trace",
+    "read_fabric_document",
 ]
 
 __version__: str
@@ -451,4 +452,37 @@ def corropt_compare(
 
     Raises ``ValueError`` as :func:`corropt_simulate` does, and for an empty or repeated policy list
     or a ``share`` without switch-local.
+    """
+
+@type_check_only
+class FabricDocument(TypedDict):
+    """What :func:`read_fabric_document` returns. Switch ``i`` is ``switches[i]`` of the document, link
+    ``j`` is ``links[j]`` (then the rows of ``links_csv``)."""
+
+    graph: FabricGraph
+    name: str | None
+    tiers: list[str]
+    switch_names: list[str]
+    switch_tiers: list[int]
+    link_lower: list[int]
+    link_upper: list[int]
+    link_names: list[str]
+    link_ids: dict[str, int]
+    link_states: list[LinkStateName]
+    capacity: float
+    overrides: dict[int, float]
+
+def read_fabric_document(doc: Mapping[str, object]) -> FabricDocument:
+    """Reads a ``"lightpath-fabric/1"`` interchange document (a dict as ``json.load`` gives it) into the
+    engine's :class:`FabricGraph` (``graph``) and what callers need around it: switch and link names
+    (``a:a_port-b:b_port`` as written; ``link_ids`` maps both orders to the index), per-link states
+    (``"disabled"`` if ``admin_state`` is disabled, else ``"down"`` if ``oper_state`` is down, else
+    ``"enabled"``), the fabric's ``capacity_constraint`` (default 0.75) and the ToRs' own
+    ``capacity_constraint`` as ``overrides`` keyed by switch index. The arrays are the ones the graph
+    was built from; each link's lower end is the switch on the lower tier.
+
+    Checks what shapes the graph, as the backend's import does: unique tier and switch names, tiers in
+    range, links between known switches on adjacent tiers, each port used once, states and fractions
+    from their allowed values. Other fields are not read. Raises ``ValueError`` naming the path of
+    the first problem, e.g. ``links[3].a: unknown switch 'x'``.
     """

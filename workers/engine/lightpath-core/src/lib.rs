@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod corropt;
+pub mod document;
 pub mod fabric;
 
 pub use fabric::{

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 mod corropt;
 mod corropt_session;
 mod corropt_sim;
+mod document;
 
 /// Switch graph of a multi-tier Clos fabric (tier 0 = ToR, top tier =
 /// num_tiers - 1); link i joins switch link_lower[i] to switch link_upper[i]
@@ -160,5 +161,6 @@ fn lightpath_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(corropt_sim::corropt_trace, m)?)?;
     m.add_function(wrap_pyfunction!(corropt_sim::corropt_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(corropt_sim::corropt_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(document::read_fabric_document, m)?)?;
     Ok(())
 }
