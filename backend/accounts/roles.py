@@ -1,4 +1,4 @@
-"""The five roles, stored as Django groups of the same name.
+"""The roles, stored as Django groups of the same name.
 
 Every role reads everything. What each may write is declared by each view's `write_roles`
 (see accounts.permissions); in short:
@@ -7,6 +7,7 @@ technician  transceivers (reseats, replacements)
 planner     fabrics, switches, new links, the transceiver catalog
 operator    fabrics, switches, new links, link admin state, transceivers
 admin       everything, including deletions
+collector   telemetry batches only (the account a poller or gNMI collector pushes with)
 """
 
 VIEWER = "viewer"
@@ -14,7 +15,8 @@ TECHNICIAN = "technician"
 PLANNER = "planner"
 OPERATOR = "operator"
 ADMIN = "admin"
-ROLES = (VIEWER, TECHNICIAN, PLANNER, OPERATOR, ADMIN)
+COLLECTOR = "collector"
+ROLES = (VIEWER, TECHNICIAN, PLANNER, OPERATOR, ADMIN, COLLECTOR)
 
 
 def user_roles(user) -> frozenset[str]:

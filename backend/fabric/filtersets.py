@@ -25,7 +25,10 @@ class LinkFilterSet(LightpathFilterSet):
 
     class Meta:
         model = Link
-        fields = ["fabric", "a_switch", "z_switch", "admin_state", "oper_state", "fiber", "speed_gbps", "length_m"]
+        fields = [
+            "fabric", "a_switch", "z_switch", "admin_state", "oper_state", "fiber", "speed_gbps", "length_m", "health",
+            "rx_low",
+        ]  # fmt: skip
 
     def filter_switch(self, queryset, name, value):
         if not value:

@@ -41,6 +41,10 @@ pids+=($!)
 .venv/bin/celery --workdir backend -A lightpath_worker worker --queues "$LIGHTPATH_QUEUE" --concurrency 2 \
   --loglevel INFO > "$ROOT/.local/logs/worker.log" 2>&1 &
 pids+=($!)
+# Beat schedules the periodic tasks (telemetry partitions, roll-ups and retention).
+.venv/bin/celery --workdir backend -A lightpath_worker beat --schedule "$ROOT/.local/celerybeat-schedule-$PORT" \
+  --loglevel INFO > "$ROOT/.local/logs/beat.log" 2>&1 &
+pids+=($!)
 
 "$DEVSTACK" wait-healthy "http://127.0.0.1:$PORT/api/health/" 60 \
   || { echo "lightpath: web did not become healthy; see .local/logs/web.log" >&2; exit 1; }

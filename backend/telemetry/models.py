@@ -3,6 +3,7 @@
 See docs/telemetry.md for what each field means and how rates and health are derived.
 """
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 from fabric.models import Link
@@ -30,9 +31,18 @@ class PowerClass(models.TextChoices):
     UNKNOWN = "unknown"
 
 
+def _counter():
+    return models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
+
+
+def _lanes():
+    return ArrayField(models.FloatField(null=True), null=True)
+
+
 class Sample(models.Model):
-    """One poll of one link end. The table is partitioned by day (see the migration), and is
-    written by the ingest service with COPY, never through the ORM."""
+    """One poll of one link end. The table is partitioned by day, created by SQL in the
+    migration (Django cannot declare partitions), and written by the ingest service with COPY.
+    The database's foreign key deletes a link's samples with the link."""
 
     pk = models.CompositePrimaryKey("link_id", "side", "time")
     time = models.DateTimeField()
@@ -40,26 +50,54 @@ class Sample(models.Model):
     side = models.CharField(max_length=1, choices=Side.choices)
     input_power_dbm = models.FloatField(null=True)
     output_power_dbm = models.FloatField(null=True)
-    input_power_channels_dbm = models.JSONField(null=True)  # real[] in the table; read through SQL
-    output_power_channels_dbm = models.JSONField(null=True)
+    input_power_channels_dbm = _lanes()
+    output_power_channels_dbm = _lanes()
     laser_bias_current_ma = models.FloatField(null=True)
-    laser_bias_current_channels_ma = models.JSONField(null=True)
+    laser_bias_current_channels_ma = _lanes()
     temperature_c = models.FloatField(null=True)
     supply_voltage_v = models.FloatField(null=True)
     rx_no_light = models.BooleanField(default=False)
     tx_no_light = models.BooleanField(default=False)
-    in_pkts = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
-    in_fcs_errors = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
-    in_discards = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
-    out_pkts = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
-    out_discards = models.DecimalField(max_digits=COUNTER_DIGITS, decimal_places=0, null=True)
+    in_pkts = _counter()
+    in_fcs_errors = _counter()
+    in_discards = _counter()
+    out_pkts = _counter()
+    out_discards = _counter()
 
     class Meta:
-        managed = False
         db_table = "telemetry_sample"
 
     def __str__(self) -> str:
         return f"link {self.link_id} side {self.side} at {self.time:%Y-%m-%d %H:%M:%S}"
+
+
+class HourlyAggregate(models.Model):
+    """One hour of one link end, kept after the raw samples expire; partitioned by month.
+    Counter columns are sums of valid poll-to-poll deltas (see services.maintenance)."""
+
+    pk = models.CompositePrimaryKey("link_id", "side", "hour")
+    hour = models.DateTimeField()
+    link = models.ForeignKey(Link, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+")
+    side = models.CharField(max_length=1, choices=Side.choices)
+    optical_samples = models.IntegerField(default=0)
+    input_power_dbm_avg = models.FloatField(null=True)
+    input_power_dbm_min = models.FloatField(null=True)
+    input_power_dbm_max = models.FloatField(null=True)
+    output_power_dbm_avg = models.FloatField(null=True)
+    output_power_dbm_min = models.FloatField(null=True)
+    output_power_dbm_max = models.FloatField(null=True)
+    rx_no_light_samples = models.IntegerField(default=0)
+    in_pkts = _counter()
+    in_fcs_errors = _counter()
+    in_discards = _counter()
+    out_pkts = _counter()
+    out_discards = _counter()
+
+    class Meta:
+        db_table = "telemetry_hourly"
+
+    def __str__(self) -> str:
+        return f"link {self.link_id} side {self.side} hour {self.hour:%Y-%m-%d %H}:00"
 
 
 class EndState(models.Model):

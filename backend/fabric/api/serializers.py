@@ -21,12 +21,25 @@ class FabricSerializer(BriefModelSerializer):
             "description",
             "tiers",
             "capacity_constraint",
+            "telemetry_window_s",
+            "corruption_action_threshold",
+            "corruption_report_threshold",
+            "telemetry_min_packets",
             "switch_count",
             "link_count",
             "created",
             "updated",
         ]
         brief_fields = ("id", "url", "name")
+
+    def validate(self, attrs):
+        action = attrs.get("corruption_action_threshold", getattr(self.instance, "corruption_action_threshold", 1e-6))
+        report = attrs.get("corruption_report_threshold", getattr(self.instance, "corruption_report_threshold", 1e-8))
+        if report > action:
+            raise serializers.ValidationError(
+                {"corruption_report_threshold": ["must not exceed corruption_action_threshold"]}
+            )
+        return attrs
 
     def validate_tiers(self, tiers):
         if len(set(tiers)) != len(tiers):
@@ -81,10 +94,12 @@ class LinkSerializer(BriefModelSerializer):
         fields = [
             "id", "url", "fabric", "a_switch", "a_switch_name", "a_port", "z_switch", "z_switch_name", "z_port",
             "length_m", "fiber", "speed_gbps", "admin_state", "admin_reason", "admin_changed_by",
-            "admin_changed_at", "oper_state",
+            "admin_changed_at", "oper_state", "health", "rx_low",
         ]  # fmt: skip
         read_only_fields = ["admin_changed_at"]
-        brief_fields = ("id", "url", "a_switch_name", "a_port", "z_switch_name", "z_port", "admin_state", "oper_state")
+        brief_fields = (
+            "id", "url", "a_switch_name", "a_port", "z_switch_name", "z_port", "admin_state", "oper_state", "health",
+        )  # fmt: skip
         # Port uniqueness is checked across both ends in validate(); the per-side DB
         # constraints remain as a last line of defence.
         validators: list = []

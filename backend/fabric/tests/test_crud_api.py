@@ -77,7 +77,17 @@ class TestSwitchAPI(APIViewTestBase):
 
 class TestLinkAPI(APIViewTestBase):
     endpoint = "/api/links/"
-    brief_fields = ("id", "url", "a_switch_name", "a_port", "z_switch_name", "z_port", "admin_state", "oper_state")
+    brief_fields = (
+        "id",
+        "url",
+        "a_switch_name",
+        "a_port",
+        "z_switch_name",
+        "z_port",
+        "admin_state",
+        "oper_state",
+        "health",
+    )
     update_data = {"admin_state": "disabled", "admin_reason": "corruption"}
 
     @pytest.fixture(autouse=True)

@@ -182,6 +182,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Celery beat (`celery -A lightpath_worker beat`, started by run-stack.sh and docker-compose).
+CELERY_BEAT_SCHEDULE = {
+    "telemetry-maintenance": {
+        "task": "telemetry.maintain",
+        "schedule": 15 * 60,
+        "options": {"queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
+}
 
 LOGGING = {
     "version": 1,

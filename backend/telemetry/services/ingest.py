@@ -538,6 +538,22 @@ def _derive(fabric: Fabric, rows: list[Row], result: IngestResult) -> None:
     result.health_changes = _update_links(link_ids, health, ends)
 
 
+def reclassify(link_ids: Sequence[int]) -> int:
+    """Classify the newest readings again after thresholds changed; returns links whose
+    rx_low flag changed."""
+    ids = sorted(set(link_ids))
+    ends = _load_end_states(ids)
+    _classify(ids, ends, set(ends))
+    if ends:
+        update_rows(
+            "telemetry_endstate",
+            ["link_id", "side"],
+            ["rx_class", "tx_class"],
+            ((s["link_id"], s["side"], s["rx_class"], s["tx_class"]) for s in ends.values()),
+        )
+    return _update_links(ids, _load_direction_health(ids), ends)
+
+
 def _empty_end(link_id: int, side: str) -> dict[str, Any]:
     state: dict[str, Any] = dict.fromkeys(END_COLUMNS)
     state.update(
