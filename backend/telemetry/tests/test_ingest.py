@@ -154,3 +154,15 @@ class TestDerivation:
         ingest(small_fabric, [sample(minutes=5, input_power_dbm=-9.0, input_power_lower_dbm=-8.0)], now=NOW)
         assert EndState.objects.get(link=the_link, side="a").rx_class == "ok"
         assert PowerThreshold.objects.get(link=the_link, side="a", source="manual").input_power_lower_dbm == -12.0
+
+
+@pytest.mark.django_db
+def test_deleting_a_fabric_takes_its_telemetry_with_it(small_fabric):
+    from fabric.services import delete_fabric
+
+    ingest(small_fabric, counters_into_z(4, errors_per_poll=50), now=NOW)
+    assert CorruptionEvent.objects.exists() and EndState.objects.exists()
+    delete_fabric(small_fabric)
+    assert not CorruptionEvent.objects.exists() and not EndState.objects.exists()
+    assert not DirectionHealth.objects.exists()
+    assert stored_rows() == 0
