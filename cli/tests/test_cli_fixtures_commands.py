@@ -5,9 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from cli_testing import Cli
+from cli_testing import FIXTURE_DATA, Cli
+from typer.testing import Result
 
 from lightpath_fixtures import LINK_CSV_COLUMNS
 
@@ -125,3 +127,108 @@ def test_unreadable_and_non_json_files(cli: Cli, tmp_path: Path) -> None:
     as_csv = cli("fabric", "validate", str(links_only))
     assert as_csv.exit_code == 2
     assert "cannot be imported on its own" in as_csv.stderr
+
+
+# -- fixtures telemetry -----------------------------------------------------------------------------
+
+FAT_TREE_K4 = FIXTURE_DATA / "fat-tree-k4.json"
+TELEMETRY_START = "2026-11-22T10:00:00Z"
+
+
+def telemetry(cli: Cli, *args: str) -> Result:
+    return cli("fixtures", "telemetry", "--fabric", str(FAT_TREE_K4), "--start", TELEMETRY_START, *args)
+
+
+def test_telemetry_csv_to_stdout_covers_every_link_end_and_poll(cli: Cli) -> None:
+    result = telemetry(cli, "--hours", "1", "--format", "csv")
+    assert result.exit_code == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert len(rows) == 32 * 2 * 12  # 32 links, both ends, a poll every 5 minutes
+    assert rows[0]["time"] == TELEMETRY_START
+    assert {row["time"] for row in rows if row["in_pkts"]} == {f"2026-11-22T10:{m:02d}:00Z" for m in (0, 15, 30, 45)}
+    assert len(rows[0]["input_power_channels_dbm"].split(";")) == 4
+    assert result.stderr == ""
+
+
+def test_telemetry_same_seed_same_bytes(cli: Cli) -> None:
+    first = telemetry(cli, "--hours", "0.5", "--seed", "4", "--faults", "bent_fiber=1").stdout
+    second = telemetry(cli, "--hours", "0.5", "--seed", "4", "--faults", "bent_fiber=1").stdout
+    other = telemetry(cli, "--hours", "0.5", "--seed", "5", "--faults", "bent_fiber=1").stdout
+    assert first == second != other
+    assert json.loads(first)["fabric"] == "fat-tree-k4"
+
+
+def test_telemetry_to_files_with_the_truth(cli: Cli, tmp_path: Path) -> None:
+    out, truth_file = tmp_path / "t.json", tmp_path / "truth.json"
+    result = telemetry(
+        cli,
+        "--hours",
+        "2",
+        "--faults",
+        "dirty_connector=2,shared_component=1",
+        "--anomalies",
+        "reset=1",
+        "-o",
+        str(out),
+        "--truth",
+        str(truth_file),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert "1536 samples of 64 link ends" in result.stderr and "3 faults" in result.stderr
+    body = json.loads(out.read_text())
+    truth = json.loads(truth_file.read_text())
+    assert len(body["samples"]) == 1536
+    assert [fault["kind"] for fault in truth["faults"]] == ["dirty_connector", "dirty_connector", "shared_component"]
+    assert [anomaly["kind"] for anomaly in truth["anomalies"]] == ["reset"]
+    # The dirty connector's receiver reads under 100G-SR4's -10.3 dBm once the fault has started.
+    fault = truth["faults"][0]
+    switch, _, port = fault["rx_low"][0].rpartition(":")
+    late = [
+        s
+        for s in body["samples"]
+        if (s["switch"], s["port"]) == (switch, port) and s["time"] >= fault["onset"] and "input_power_dbm" in s
+    ]
+    assert late and all(s["input_power_dbm"] < -10.3 for s in late)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["t.json", "truth.json"]  # no temporary left
+
+
+def test_telemetry_openconfig_and_prometheus(cli: Cli) -> None:
+    gnmi = telemetry(cli, "--hours", "0.25", "--format", "openconfig")
+    assert gnmi.exit_code == 0, gnmi.stderr
+    notifications = json.loads(gnmi.stdout)
+    assert len(notifications) == 20 * 3  # every switch, at each of the three 5-minute polls
+    assert notifications[0]["prefix"] == {"target": "p0-tor0"}
+    prometheus = telemetry(cli, "--hours", "0.25", "--format", "prometheus")
+    assert prometheus.exit_code == 0, prometheus.stderr
+    first = prometheus.stdout.splitlines()[0]
+    assert first.startswith('interfaces_interface_state_counters_in_pkts{source="p0-tor0",interface_name="eth2/1"} ')
+    assert first.endswith(" 1795341600000")
+
+
+def test_telemetry_default_range_ends_at_the_last_counter_poll(cli: Cli) -> None:
+    result = cli("fixtures", "telemetry", "--fabric", str(FAT_TREE_K4), "--hours", "0.25", "--format", "csv")
+    assert result.exit_code == 0, result.stderr
+    first = datetime.fromisoformat(result.stdout.splitlines()[1].split(",")[0].replace("Z", "+00:00"))
+    now = datetime.now(UTC)
+    assert first.minute % 15 == 0 and first.second == 0
+    assert now - timedelta(minutes=31) < first <= now - timedelta(minutes=15)
+
+
+def test_telemetry_bad_options_are_one_line_errors(cli: Cli, tmp_path: Path) -> None:
+    typo = telemetry(cli, "--faults", "bent_fiber=1,dirty_conector=2")
+    assert typo.exit_code == 2
+    assert typo.stderr.startswith("error: --faults: unknown fault kind 'dirty_conector' in 'dirty_conector=2'")
+    count = telemetry(cli, "--faults", "bent_fiber=many")
+    assert count.stderr == "error: --faults: 'bent_fiber=many': the count must be a whole number\n"
+    anomaly = telemetry(cli, "--anomalies", "glitch=1")
+    assert anomaly.exit_code == 2 and anomaly.stderr.startswith("error: --anomalies: unknown anomaly kind 'glitch'")
+    start = cli("fixtures", "telemetry", "--fabric", str(FAT_TREE_K4), "--start", "yesterday")
+    assert start.exit_code == 2 and "'yesterday' is not an ISO 8601 time" in start.stderr
+    missing = cli("fixtures", "telemetry", "--fabric", str(tmp_path / "nope.json"))
+    assert missing.exit_code == 1 and missing.stderr.startswith("error: cannot read ")
+    too_many = telemetry(cli, "--faults", "shared_component=40")
+    assert too_many.exit_code == 2 and "no breakout group with at least 2 healthy links" in too_many.stderr
+    for result in (typo, count, anomaly, start, missing, too_many):
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+        assert result.stdout == ""

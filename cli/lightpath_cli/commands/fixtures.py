@@ -1,19 +1,27 @@
-"""fixtures fat-tree|fb-fabric|leaf-spine: write generated fabric documents (offline)."""
+"""fixtures fat-tree|fb-fabric|leaf-spine|telemetry: write generated fabric documents and telemetry (offline)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 
 from lightpath_fixtures import document_json, fat_tree, fb_fabric, leaf_spine, links_csv
+from lightpath_fixtures.telemetry import generate_telemetry, parse_anomaly_counts, parse_fault_counts, write_telemetry
 
+from ..errors import CliError
 from ..options import OutFileOption, new_app
+from .fabric import read_document_file
 
 app = new_app()
 
@@ -132,3 +140,138 @@ def leaf_spine_command(
         format,
         compact,
     )
+
+
+class TelemetryFormat(StrEnum):
+    json = "json"
+    csv = "csv"
+    openconfig = "openconfig"
+    prometheus = "prometheus"
+
+
+def _parse_start(text: str | None, hours: float, interval_s: int) -> datetime:
+    """--start as an aware UTC time; without it, the range ends at the last counter poll before now."""
+    if text is None:
+        now = int(time.time())
+        return datetime.fromtimestamp(now - now % interval_s, UTC) - timedelta(hours=hours)
+    try:
+        start = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise CliError(f"--start: '{text}' is not an ISO 8601 time (e.g. 2026-11-22T10:00:00Z)", exit_code=2) from None
+    return start if start.tzinfo else start.replace(tzinfo=UTC)  # no offset given: UTC
+
+
+@contextlib.contextmanager
+def _atomic_text_file(path: Path) -> Iterator[TextIO]:
+    """A temporary file next to `path`, renamed over it only once everything is written."""
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; give the file the mode a plain open() would
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            yield handle
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+@app.command("telemetry")
+def telemetry_command(
+    fabric: Annotated[
+        Path,
+        typer.Option("--fabric", metavar="FABRIC.json", help='A "lightpath-fabric/1" interchange document.'),
+    ],
+    hours: Annotated[float, typer.Option("--hours", help="Length of the time range.")] = 24.0,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--start",
+            metavar="ISO",
+            show_default=False,
+            help="First poll, ISO 8601 (UTC when no offset) [default: the range ends at the last 15-minute poll before now].",
+        ),
+    ] = None,
+    seed: SeedOption = 0,
+    faults: Annotated[
+        str,
+        typer.Option(
+            "--faults",
+            metavar="KIND=N,...",
+            help="Faults on random links: dirty_connector, bent_fiber, decaying_transmitter, loose_transceiver, "
+            "shared_component (e.g. dirty_connector=2,bent_fiber=1).",
+        ),
+    ] = "",
+    anomalies: Annotated[
+        str,
+        typer.Option(
+            "--anomalies", metavar="KIND=N,...", help="Counter anomalies on random link ends: reset, wrap, gap."
+        ),
+    ] = "",
+    format: Annotated[
+        TelemetryFormat, typer.Option("--format", case_sensitive=False, help="The ingest format (docs/telemetry.md).")
+    ] = TelemetryFormat.json,
+    counter_interval: Annotated[int, typer.Option("--counter-interval", help="Seconds between counter polls.")] = 900,
+    optical_interval: Annotated[int, typer.Option("--optical-interval", help="Seconds between optical polls.")] = 300,
+    congested: Annotated[
+        float, typer.Option("--congested", help="Share of link directions whose drops follow utilisation.")
+    ] = 0.1,
+    out_file: OutFileOption = None,
+    truth: Annotated[
+        Path | None,
+        typer.Option(
+            "--truth", metavar="TRUTH.json", dir_okay=False, help="Write the injected faults and anomalies here."
+        ),
+    ] = None,
+) -> None:
+    """Synthetic optical telemetry for every link of a fabric document, with injected faults.
+
+    Healthy links follow the seed's optical margins; faults follow CorrOpt's Table 3.2 with Table
+    3.1 loss rates. The same document, options and seed give the same file.
+    """
+    started = time.perf_counter()
+    try:
+        fault_specs = parse_fault_counts(faults)
+    except ValueError as exc:
+        raise CliError(f"--faults: {exc}", exit_code=2) from None
+    try:
+        anomaly_specs = parse_anomaly_counts(anomalies)
+    except ValueError as exc:
+        raise CliError(f"--anomalies: {exc}", exit_code=2) from None
+    first = _parse_start(start, hours, counter_interval)
+    doc = read_document_file(str(fabric))
+    try:
+        telemetry = generate_telemetry(
+            doc,
+            start=first,
+            hours=hours,
+            seed=seed,
+            faults=fault_specs,
+            anomalies=anomaly_specs,
+            counter_interval_s=counter_interval,
+            optical_interval_s=optical_interval,
+            congested_fraction=congested,
+        )
+    except ValueError as exc:
+        raise CliError(f"{fabric}: {exc}", exit_code=2) from None
+    if out_file is None:
+        write_telemetry(telemetry, sys.stdout, format.value)
+    else:
+        with _atomic_text_file(out_file) as handle:
+            write_telemetry(telemetry, handle, format.value)
+    if truth is not None:
+        with _atomic_text_file(truth) as handle:
+            handle.write(json.dumps(telemetry.truth, indent=2, ensure_ascii=False) + "\n")
+    if out_file is not None:
+        elapsed = time.perf_counter() - started
+        typer.echo(
+            f"wrote {out_file}: {telemetry.sample_count} samples of {len(telemetry.ends)} link ends, "
+            f"{hours:g} h from {telemetry.truth['start']}, {len(telemetry.truth['faults'])} faults ({elapsed:.2f} s)",
+            err=True,
+        )
