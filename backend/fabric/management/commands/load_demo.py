@@ -1,12 +1,29 @@
+import datetime as dt
 import json
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from accounts.services import DEMO_PASSWORD, create_demo_users
 from fabric import services
 from fabric.models import Fabric
 from jobs import services as jobs
+from lightpath_fixtures.telemetry import FaultSpec, generate_telemetry
+from telemetry.models import EndState
+from telemetry.services.ingest import ingest
+
+# A day of synthetic telemetry with one fault of each root cause of the seed's Table 3.2, at
+# rates an operator acts on (Table 3.1's upper buckets), so the demo shows corrupting links.
+DEMO_TELEMETRY_HOURS = 24
+DEMO_FAULTS = (
+    FaultSpec("dirty_connector", loss_rate=3e-5),
+    FaultSpec("bent_fiber", loss_rate=2e-4),
+    FaultSpec("decaying_transmitter", loss_rate=8e-6),
+    FaultSpec("loose_transceiver", loss_rate=5e-4),
+    FaultSpec("shared_component", loss_rate=4e-5, component="breakout"),
+)
+BATCH = 50_000
 
 DEMO_DOCUMENT = settings.REPO_ROOT / "fixtures" / "data" / "demo-fb.json"
 
@@ -28,5 +45,29 @@ class Command(BaseCommand):
             jobs.submit("fabric.capacity_report", fabric=fabric)
             if options["verbosity"] >= 1:
                 self.stdout.write(f"loaded fabric '{fabric.name}'")
+        if not EndState.objects.filter(link__fabric=fabric).exists():
+            samples = self._telemetry(fabric, document)
+            if options["verbosity"] >= 1:
+                self.stdout.write(f"loaded {samples:,} telemetry samples for '{fabric.name}'")
         if options["verbosity"] >= 1:
             self.stdout.write(f"demo users (password '{DEMO_PASSWORD}'): {', '.join(users)}")
+
+    def _telemetry(self, fabric: Fabric, document: dict) -> int:
+        end = timezone.now().replace(second=0, microsecond=0)
+        telemetry = generate_telemetry(
+            document,
+            start=end - dt.timedelta(hours=DEMO_TELEMETRY_HOURS),
+            hours=DEMO_TELEMETRY_HOURS,
+            seed=7,
+            faults=DEMO_FAULTS,
+        )
+        batch: list[dict] = []
+        total = 0
+        for sample in telemetry:  # time-ordered, so each batch advances the windows
+            batch.append(sample)
+            if len(batch) == BATCH:
+                total += ingest(fabric, batch).samples
+                batch = []
+        if batch:
+            total += ingest(fabric, batch).samples
+        return total
