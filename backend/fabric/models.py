@@ -23,17 +23,27 @@ class Fabric(models.Model):
         help_text="Fraction of each ToR's up-paths to the top tier that must stay available.",
     )
     # Telemetry derivation settings (docs/telemetry.md): loss rates are fractions, never percentages.
+    # Defaults live in the database too, for rows written by SQL.
     telemetry_window_s = models.PositiveIntegerField(
-        default=900, validators=[MinValueValidator(60)], help_text="Window over which counter deltas give a loss rate."
+        default=900,
+        db_default=900,
+        validators=[MinValueValidator(60)],
+        help_text="Window over which counter deltas give a loss rate.",
     )
     corruption_action_threshold = models.FloatField(
-        default=1e-6, validators=FRACTION, help_text="Corruption loss rate at which a direction is corrupting."
+        default=1e-6,
+        db_default=1e-6,
+        validators=FRACTION,
+        help_text="Corruption loss rate at which a direction is corrupting.",
     )
     corruption_report_threshold = models.FloatField(
-        default=1e-8, validators=FRACTION, help_text="Corruption loss rate at which a direction is lossy."
+        default=1e-8,
+        db_default=1e-8,
+        validators=FRACTION,
+        help_text="Corruption loss rate at which a direction is lossy.",
     )
     telemetry_min_packets = models.PositiveIntegerField(
-        default=1000, help_text="Fewest packets in a window for its corruption rate to count."
+        default=1000, db_default=1000, help_text="Fewest packets in a window for its corruption rate to count."
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
