@@ -68,12 +68,16 @@ class ApiClient:
         *,
         params: Mapping[str, Any] | None = None,
         json: Any = None,
+        content: bytes | None = None,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> httpx.Response:
+        """One request; `json` sends a JSON body, `content` raw bytes (set Content-Type in `headers`)."""
         extra: dict[str, Any] = {}
         if timeout is not None:
             extra["timeout"] = timeout
+        if content is not None:
+            extra["content"] = content
         try:
             response = self._http.request(method, path, params=params, json=json, headers=headers, **extra)
         except httpx.ConnectError as exc:
