@@ -1,0 +1,446 @@
+"""links list|show: links with their health from telemetry, and one link's newest readings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ..client import PAGE_SIZE, ApiClient
+from ..context import get_context
+from ..errors import ApiError, CliError
+from ..lookup import resolve_fabric
+from ..options import OutputOption, new_app
+from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
+
+app = new_app()
+
+
+class Health(StrEnum):
+    corrupting = "corrupting"
+    lossy = "lossy"
+    clean = "clean"
+    unknown = "unknown"
+
+
+class AdminState(StrEnum):
+    enabled = "enabled"
+    disabled = "disabled"
+
+
+class OperState(StrEnum):
+    up = "up"
+    down = "down"
+
+
+HEALTH_STYLES = {"corrupting": "bold red", "lossy": "yellow", "clean": "green", "unknown": "dim"}
+
+LINK_KEYS = (
+    "id",
+    "fabric",
+    "a_switch",
+    "a_switch_name",
+    "a_port",
+    "z_switch",
+    "z_switch_name",
+    "z_port",
+    "length_m",
+    "fiber",
+    "speed_gbps",
+    "admin_state",
+    "admin_reason",
+    "oper_state",
+    "health",
+    "rx_low",
+)
+EVENT_KEYS = ("id", "direction", "rate", "first_seen", "last_rate", "peak_rate", "last_seen")
+DIRECTIONS = ("a_to_z", "z_to_a")
+DIRECTION_NAMES = {"a_to_z": "A -> Z", "z_to_a": "Z -> A"}
+
+
+def _health_cell(value: Any) -> Text:
+    return Text(str(value or "-"), style=HEALTH_STYLES.get(str(value), ""))
+
+
+def _rx_low_cell(value: Any) -> Text:
+    return Text("LOW", style="bold red") if value else Text("")
+
+
+def _rate(value: Any) -> str:
+    return "-" if value is None else f"{float(value):.2e}"
+
+
+LINK_LIST_COLUMNS = (
+    Column("id", "ID", justify="right"),
+    Column("a_end", "A end"),
+    Column("z_end", "Z end"),
+    Column("admin_state", "Admin"),
+    Column("oper_state", "Oper"),
+    Column("health", "Health", render=_health_cell),
+    Column("rx_low", "Rx", render=_rx_low_cell),
+)
+
+
+def end_name(link: dict[str, Any], side: str) -> str:
+    return f"{link.get(f'{side}_switch_name')}:{link.get(f'{side}_port')}"
+
+
+def link_name(link: dict[str, Any]) -> str:
+    return f"{end_name(link, 'a')}-{end_name(link, 'z')}"
+
+
+@app.command("list")
+def list_links(
+    ctx: typer.Context,
+    fabric: Annotated[str | None, typer.Option("--fabric", help="Only links of this fabric (name or id).")] = None,
+    health: Annotated[
+        list[Health] | None,
+        typer.Option(
+            "--health",
+            metavar="corrupting|lossy|clean|unknown",
+            case_sensitive=False,
+            help="Only links of this health; repeat for any of several.",
+        ),
+    ] = None,
+    rx_low: Annotated[bool, typer.Option("--rx-low", help="Only links with a low or dark receiver.")] = False,
+    admin_state: Annotated[
+        list[AdminState] | None,
+        typer.Option(
+            "--admin-state",
+            metavar="enabled|disabled",
+            case_sensitive=False,
+            help="Only links in this admin state; repeatable.",
+        ),
+    ] = None,
+    oper_state: Annotated[
+        list[OperState] | None,
+        typer.Option(
+            "--oper-state", metavar="up|down", case_sensitive=False, help="Only links in this oper state; repeatable."
+        ),
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many links.")] = 1000,
+    output: OutputOption = None,
+) -> None:
+    """List links in server order (fabric, id), page by page, with both ends, states and health.
+
+    When more links match than --limit, a note on stderr says how many.
+    """
+    cli = get_context(ctx)
+    params: dict[str, Any] = {}
+    if health:
+        params["health"] = [value.value for value in health]
+    if rx_low:
+        params["rx_low"] = "true"
+    if admin_state:
+        params["admin_state"] = [value.value for value in admin_state]
+    if oper_state:
+        params["oper_state"] = [value.value for value in oper_state]
+    with cli.client() as client:
+        if fabric:
+            params["fabric"] = resolve_fabric(client, fabric)["id"]
+        links, total = _first_links(client, params, limit)
+    fmt = cli.output_format(output)
+    rows = links if fmt is not OutputFormat.table else [_with_ends(link) for link in links]
+    print_rows(fmt, rows, LINK_LIST_COLUMNS, LINK_KEYS)
+    if total > len(links):
+        typer.echo(f"showing the first {len(links)} of {total} links (raise --limit for more)", err=True)
+
+
+def _with_ends(link: dict[str, Any]) -> dict[str, Any]:
+    return {**link, "a_end": end_name(link, "a"), "z_end": end_name(link, "z")}
+
+
+def _first_links(client: ApiClient, params: dict[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
+    """Up to `limit` links, a page of at most PAGE_SIZE per request, and how many match in all."""
+    links: list[dict[str, Any]] = []
+    total = 0
+    while len(links) < limit:
+        page = client.get("/api/links/", {**params, "limit": min(PAGE_SIZE, limit - len(links)), "offset": len(links)})
+        results = page.get("results") or []
+        total = int(page.get("count") or 0)
+        links.extend(results)
+        if not results or len(links) >= total:
+            break
+    return links[:limit], total
+
+
+# ----------------------------------------------------------------------------------------------
+# Finding a link by what the user typed
+
+
+class _Finder:
+    def __init__(self, client: ApiClient, fabric: dict[str, Any] | None) -> None:
+        self.client = client
+        self.fabric = fabric
+        self._switches: dict[str, dict[str, Any] | None] = {}
+        self.unknown_switches: list[str] = []
+
+    def switch(self, name: str) -> dict[str, Any] | None:
+        if name not in self._switches:
+            params: dict[str, Any] = {"name": name}
+            if self.fabric is not None:
+                params["fabric"] = self.fabric["id"]
+            found = [s for s in self.client.iterate("/api/switches/", params) if s.get("name") == name]
+            if len(found) > 1:
+                names = sorted(str(self._fabric_name(s.get("fabric"))) for s in found)
+                raise CliError(f"switch {name!r} is in {len(found)} fabrics ({', '.join(names)}): choose with --fabric")
+            self._switches[name] = found[0] if found else None
+            if not found:
+                self.unknown_switches.append(name)
+        return self._switches[name]
+
+    def _fabric_name(self, fabric_id: Any) -> Any:
+        try:
+            return self.client.get(f"/api/fabrics/{fabric_id}/").get("name", fabric_id)
+        except ApiError:
+            return fabric_id
+
+    def end(self, reference: str) -> dict[str, Any] | None:
+        """The link with the end SWITCH:PORT (split at the first colon: ports may hold colons)."""
+        switch_name, _, port = reference.partition(":")
+        switch = self.switch(switch_name.strip()) if switch_name.strip() and port.strip() else None
+        if switch is None:
+            return None
+        port = port.strip()
+        for link in self.client.iterate("/api/links/", {"switch": switch["id"]}):
+            if (link.get("a_switch") == switch["id"] and link.get("a_port") == port) or (
+                link.get("z_switch") == switch["id"] and link.get("z_port") == port
+            ):
+                return link
+        return None
+
+    def by_id(self, reference: str) -> dict[str, Any] | None:
+        try:
+            link: dict[str, Any] = self.client.get(f"/api/links/{reference}/")
+        except ApiError as error:
+            if error.status == 404:
+                return None
+            raise
+        return link
+
+
+def _pairs(reference: str) -> list[tuple[str, str]]:
+    """Every way to read `reference` as END-END with a colon on each side (names may hold dashes)."""
+    return [
+        (reference[:i].strip(), reference[i + 1 :].strip())
+        for i, char in enumerate(reference)
+        if char == "-" and ":" in reference[:i] and ":" in reference[i + 1 :]
+    ]
+
+
+def _same_end(link: dict[str, Any], side: str, reference: str) -> bool:
+    switch_name, _, port = reference.partition(":")
+    return link.get(f"{side}_switch_name") == switch_name.strip() and link.get(f"{side}_port") == port.strip()
+
+
+def resolve_link(client: ApiClient, reference: str, fabric: dict[str, Any] | None) -> dict[str, Any]:
+    """The link named by an id, SWITCH:PORT of either end, or A_SWITCH:A_PORT-Z_SWITCH:Z_PORT."""
+    finder = _Finder(client, fabric)
+    link: dict[str, Any] | None = None
+    if reference.isdigit():
+        link = finder.by_id(reference)
+        if link is not None and fabric is not None and link.get("fabric") != fabric["id"]:
+            raise CliError(f"link {reference} is not in fabric {fabric['name']!r}")
+    else:
+        for first, second in _pairs(reference):
+            candidate = finder.end(first)
+            if candidate is not None and any(
+                _same_end(candidate, a, first) and _same_end(candidate, z, second) for a, z in (("a", "z"), ("z", "a"))
+            ):
+                link = candidate
+                break
+        if link is None and ":" in reference:
+            link = finder.end(reference)
+    if link is not None:
+        return link
+    where = f" in fabric {fabric['name']!r}" if fabric is not None else ""
+    if ":" not in reference and not reference.isdigit():
+        raise CliError(f"{reference!r} is not a link: give an id, SWITCH:PORT or A_SWITCH:A_PORT-Z_SWITCH:Z_PORT")
+    if finder.unknown_switches and not _pairs(reference):
+        raise CliError(f"no switch named {finder.unknown_switches[0]!r}{where}")
+    raise CliError(f"link {reference!r} not found{where}")
+
+
+# ----------------------------------------------------------------------------------------------
+# links show
+
+
+def _link_status(client: ApiClient, link_id: int) -> dict[str, Any]:
+    # The status is what `show` needs; a one-minute range keeps the chart series beside it empty.
+    to = datetime.now(UTC).replace(microsecond=0)
+    iso = "%Y-%m-%dT%H:%M:%SZ"
+    answer = client.get(
+        f"/api/links/{link_id}/telemetry/",
+        {"from": (to - timedelta(minutes=1)).strftime(iso), "to": to.strftime(iso), "resolution": "raw"},
+    )
+    status: dict[str, Any] = answer.get("status") or {}
+    return status
+
+
+@app.command("show")
+def show(
+    ctx: typer.Context,
+    name: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME",
+            help="Link id, SWITCH:PORT of either end, or A_SWITCH:A_PORT-Z_SWITCH:Z_PORT.",
+            show_default=False,
+        ),
+    ],
+    fabric: Annotated[
+        str | None,
+        typer.Option("--fabric", help="Fabric name or id; needed when the switch name is in several fabrics."),
+    ] = None,
+    output: OutputOption = None,
+) -> None:
+    """Show a link: ends, states and health, the newest optical readings per side with their Rx/Tx
+    classes and thresholds (and where each threshold comes from), loss rates and health per
+    direction, and the open corruption events."""
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    with cli.client() as client:
+        fabric_row = resolve_fabric(client, fabric) if fabric else None
+        link = resolve_link(client, name, fabric_row)
+        status = _link_status(client, int(link["id"]))
+        events = list(client.iterate("/api/corruption-events/", {"link": link["id"], "open": "true"}))
+        fabric_name = fabric_row["name"] if fabric_row else _fabric_name(client, link.get("fabric"))
+    data = {
+        "link": {key: link.get(key) for key in LINK_KEYS},
+        "status": status,
+        "open_events": [{key: event.get(key) for key in EVENT_KEYS} for event in events],
+    }
+    if fmt is OutputFormat.json:
+        print_json(data)
+    elif fmt is OutputFormat.csv:
+        print_csv([{"field": key, "value": value} for key, value in _flatten(data)], ("field", "value"))
+    else:
+        _print_link(data, fabric_name)
+
+
+def _fabric_name(client: ApiClient, fabric_id: Any) -> str:
+    fabric: dict[str, Any] = client.get(f"/api/fabrics/{fabric_id}/")
+    return str(fabric.get("name"))
+
+
+def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """`link.a_port`, `status.sides.a.thresholds.input_power_lower_dbm.value`, `open_events.0.rate`."""
+    if isinstance(value, dict):
+        items: list[tuple[str, Any]] = []
+        for key, inner in value.items():
+            items.extend(_flatten(inner, f"{prefix}.{key}" if prefix else str(key)))
+        return items
+    if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+        return [pair for index, item in enumerate(value) for pair in _flatten(item, f"{prefix}.{index}")]
+    return [(prefix, value)]
+
+
+def _dbm(value: Any) -> str:
+    return "-" if value is None else f"{float(value):.2f}"
+
+
+def _number(value: Any, digits: int = 1) -> str:
+    return "-" if value is None else f"{float(value):.{digits}f}"
+
+
+def _power(side: dict[str, Any], kind: str) -> str:
+    """`-2.50` dBm, with the lowest lane when it differs, or `no light`."""
+    if side.get("rx_no_light" if kind == "input" else "tx_no_light"):
+        return "no light"
+    average = side.get(f"{kind}_power_dbm")
+    lowest = side.get(f"{kind}_power_min_channel_dbm")
+    text = _dbm(average)
+    if lowest is not None and (average is None or abs(float(lowest) - float(average)) >= 0.005):
+        text += f" (lowest lane {_dbm(lowest)})"
+    return text
+
+
+def _class_cell(value: Any) -> Text:
+    styles = {"low": "bold red", "high": "bold red", "ok": "green"}
+    return Text(str(value or "-"), style=styles.get(str(value), ""))
+
+
+def _threshold(side: dict[str, Any], name: str) -> str:
+    entry = (side.get("thresholds") or {}).get(name) or {}
+    if entry.get("value") is None:
+        return "-"
+    return f"{_dbm(entry['value'])} ({entry.get('provenance') or '?'})"
+
+
+def _print_link(data: dict[str, Any], fabric_name: str) -> None:
+    console = stdout_console()
+    link, status = data["link"], data["status"]
+    head = Table(show_header=False, show_edge=False, box=None, padding=(0, 2, 0, 0))
+    head.add_column(style="bold")
+    head.add_column()
+    head.add_row("Link", f"{link['id']}: {end_name(link, 'a')} - {end_name(link, 'z')}")
+    head.add_row("Fabric", fabric_name)
+    admin = str(link.get("admin_state") or "-") + (f" ({link['admin_reason']})" if link.get("admin_reason") else "")
+    head.add_row("Admin state", admin)
+    head.add_row("Oper state", str(link.get("oper_state") or "-"))
+    head.add_row("Health", _health_cell(status.get("health") or link.get("health")))
+    head.add_row("Rx low", "yes" if status.get("rx_low", link.get("rx_low")) else "no")
+    console.print(head)
+
+    sides = status.get("sides") or {}
+    a, z = sides.get("a") or {}, sides.get("z") or {}
+    readings = Table(show_edge=False, header_style="bold", title="Newest readings", title_justify="left")
+    readings.add_column("")
+    readings.add_column(f"A {end_name(link, 'a')}")
+    readings.add_column(f"Z {end_name(link, 'z')}")
+    rows: list[tuple[str, Any, Any]] = [
+        ("Rx power (dBm)", _power(a, "input"), _power(z, "input")),
+        ("Rx class", _class_cell(a.get("rx_class")), _class_cell(z.get("rx_class"))),
+        ("Rx lower threshold", _threshold(a, "input_power_lower_dbm"), _threshold(z, "input_power_lower_dbm")),
+        ("Rx upper threshold", _threshold(a, "input_power_upper_dbm"), _threshold(z, "input_power_upper_dbm")),
+        ("Tx power (dBm)", _power(a, "output"), _power(z, "output")),
+        ("Tx class", _class_cell(a.get("tx_class")), _class_cell(z.get("tx_class"))),
+        ("Tx lower threshold", _threshold(a, "output_power_lower_dbm"), _threshold(z, "output_power_lower_dbm")),
+        ("Tx upper threshold", _threshold(a, "output_power_upper_dbm"), _threshold(z, "output_power_upper_dbm")),
+        ("Laser bias (mA)", _number(a.get("laser_bias_current_ma")), _number(z.get("laser_bias_current_ma"))),
+        ("Temperature (C)", _number(a.get("temperature_c")), _number(z.get("temperature_c"))),
+        ("Supply (V)", _number(a.get("supply_voltage_v"), 2), _number(z.get("supply_voltage_v"), 2)),
+        ("Optical time", timestamp(a.get("optical_time")), timestamp(z.get("optical_time"))),
+        ("Counter time", timestamp(a.get("counter_time")), timestamp(z.get("counter_time"))),
+    ]
+    for row in rows:
+        readings.add_row(*row)
+    console.print()
+    console.print(readings)
+
+    directions = Table(show_edge=False, header_style="bold", title="Per direction", title_justify="left")
+    for header in ("Direction", "Health", "Corruption", "Congestion", "Health since"):
+        directions.add_column(header)
+    for key in DIRECTIONS:
+        entry = (status.get("directions") or {}).get(key) or {}
+        directions.add_row(
+            DIRECTION_NAMES[key],
+            _health_cell(entry.get("health") or "unknown"),  # no rate yet in this direction
+            _rate(entry.get("corruption_rate")),
+            _rate(entry.get("congestion_rate")),
+            timestamp(entry.get("health_since")),
+        )
+    console.print()
+    console.print(directions)
+
+    console.print()
+    if not data["open_events"]:
+        console.print("No open corruption events.")
+        return
+    events = Table(show_edge=False, header_style="bold", title="Open corruption events", title_justify="left")
+    for header in ("ID", "Direction", "Rate", "Peak", "First seen", "Last seen"):
+        events.add_column(header)
+    for event in data["open_events"]:
+        events.add_row(
+            str(event["id"]),
+            DIRECTION_NAMES.get(str(event.get("direction")), str(event.get("direction"))),
+            _rate(event.get("rate")),
+            _rate(event.get("peak_rate")),
+            timestamp(event.get("first_seen")),
+            timestamp(event.get("last_seen")),
+        )
+    console.print(events)
