@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 from audit.api.views import AuditEventViewSet
 from fabric.api.views import FabricViewSet, LinkViewSet, SwitchViewSet, TransceiverModelViewSet, TransceiverViewSet
 from jobs.api.views import JobViewSet
+from telemetry.api.views import CorruptionEventViewSet, PowerThresholdViewSet
 
 from .api.views import HealthView, spa_index
 
@@ -17,12 +18,15 @@ router.register("transceiver-models", TransceiverModelViewSet)
 router.register("transceivers", TransceiverViewSet)
 router.register("jobs", JobViewSet)
 router.register("audit", AuditEventViewSet)
+router.register("corruption-events", CorruptionEventViewSet)
+router.register("power-thresholds", PowerThresholdViewSet)
 
 urlpatterns = [
     path("api/health/", HealthView.as_view(), name="health"),
     path("api/auth/", include("accounts.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/", include("telemetry.api.urls")),
     path("api/", include(router.urls)),
     path("admin/", admin.site.urls),
     # Everything else is a route of the single-page app; a missing bundle under assets/ stays a 404.

@@ -208,7 +208,7 @@ def validate(
     for index, sample in enumerate(samples):
         problems: list[tuple[str | None, str]] = []
         switch, port, time = sample.get("switch"), sample.get("port"), sample.get("time")
-        end = ends.get((switch, port))
+        end = ends.get((switch, port)) if isinstance(switch, str) and isinstance(port, str) else None
         if end is None:
             if switch not in known_switches:
                 problems.append(("switch", f"unknown switch {switch!r} in fabric {fabric.name!r}"))
@@ -268,7 +268,8 @@ def validate(
                             lit.append(value)
                 values[name] = stored
                 if lit:
-                    minimum[average] = min(lit) if minimum[average] is None else min(minimum[average], *lit)
+                    known = minimum[average]
+                    minimum[average] = min(lit) if known is None else min(known, *lit)
                     if average not in values:
                         values[average] = derive.mean_dbm(lit)
             else:

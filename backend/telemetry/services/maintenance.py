@@ -52,7 +52,7 @@ def rollup_hours(start: dt.datetime, end: dt.datetime) -> int:
                        sum(d_in_discards) AS in_discards, sum(d_out_pkts) AS out_pkts,
                        sum(d_out_discards) AS out_discards
                   FROM counters
-                 WHERE time >= %(start)s AND gap <= %(max_gap)s
+                 WHERE time >= %(start)s AND gap <= make_interval(secs => %(max_gap_s)s)
                    AND d_in_pkts >= 0 AND coalesce(d_in_fcs_errors, 0) >= 0 AND coalesce(d_in_discards, 0) >= 0
                    AND coalesce(d_out_pkts, 0) >= 0 AND coalesce(d_out_discards, 0) >= 0
                  GROUP BY 1, 2, 3
@@ -94,7 +94,7 @@ def rollup_hours(start: dt.datetime, end: dt.datetime) -> int:
                 "start": start,
                 "end": end,
                 "lookback": start - dt.timedelta(seconds=_MAX_DELTA_S),
-                "max_gap": dt.timedelta(seconds=_MAX_DELTA_S),
+                "max_gap_s": _MAX_DELTA_S,
             },
         )
         return cursor.rowcount

@@ -1,0 +1,151 @@
+import datetime as dt
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.roles import COLLECTOR, OPERATOR, TECHNICIAN
+from audit import services as audit
+from fabric.models import Fabric, Link
+from lightpath.api.parsers import raw_parser
+from lightpath.api.viewsets import AuditedModelViewSet, BriefModeMixin
+
+from .. import formats
+from ..filtersets import CorruptionEventFilterSet, PowerThresholdFilterSet
+from ..models import CorruptionEvent, PowerThreshold
+from ..services import ingest as ingest_service
+from ..services import series
+from .serializers import CorruptionEventSerializer, PowerThresholdSerializer
+
+
+def _fabric(value: str | None) -> Fabric:
+    if not value:
+        raise serializers.ValidationError({"fabric": ["name the fabric: ?fabric=NAME (or its id)"]})
+    fabric = Fabric.objects.filter(name=value).first()
+    if fabric is None and value.isdigit():
+        fabric = Fabric.objects.filter(pk=int(value)).first()
+    if fabric is None:
+        raise serializers.ValidationError({"fabric": [f"no fabric named {value!r}"]})
+    return fabric
+
+
+def _time(request, name: str, default: dt.datetime) -> dt.datetime:
+    text = request.query_params.get(name)
+    if not text:
+        return default
+    value = parse_datetime(text.replace(" ", "+"))  # a '+' in a query string arrives as a space
+    if value is None or value.tzinfo is None:
+        raise serializers.ValidationError({name: [f"{text!r} is not an ISO 8601 time with a UTC offset"]})
+    return value
+
+
+class TelemetryIngestView(APIView):
+    """Ingest one batch of samples (docs/telemetry.md): all of them, or none and every error."""
+
+    parser_classes = [raw_parser(media_type) for media_type in formats.MEDIA_TYPES.values()]
+    write_roles = {OPERATOR, COLLECTOR}
+
+    @extend_schema(
+        request=dict.fromkeys(formats.MEDIA_TYPES.values(), OpenApiTypes.BINARY),
+        parameters=[
+            OpenApiParameter("fabric", str, required=True, description="fabric name (or id)"),
+            OpenApiParameter("time", str, description="time of Prometheus samples without a timestamp"),
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+    )
+    def post(self, request):
+        default_time = _time(request, "time", timezone.now())
+        try:
+            parsed = formats.parse(request.content_type, request.data, default_time=default_time)
+        except formats.FormatError as exc:
+            return Response({"detail": str(exc), "errors": [{"reason": str(exc)}]}, status=status.HTTP_400_BAD_REQUEST)
+        query_fabric = request.query_params.get("fabric")
+        if parsed.fabric and query_fabric and parsed.fabric != query_fabric:
+            raise serializers.ValidationError(
+                {"fabric": [f"the body names fabric {parsed.fabric!r} but the query names {query_fabric!r}"]}
+            )
+        fabric = _fabric(query_fabric or parsed.fabric)
+        try:
+            result = ingest_service.ingest(
+                fabric,
+                parsed.samples,
+                where=parsed.where,
+                parse_errors=parsed.errors,
+                skipped_updates=parsed.skipped,
+            )
+        except ingest_service.TelemetryRejected as exc:
+            return Response(
+                {"detail": f"{len(exc.errors)} problem(s); nothing was written.", "errors": exc.errors},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return Response({"fabric": fabric.name, **result.as_dict()})
+
+
+class LinkTelemetryView(APIView):
+    """A link's telemetry over a range, for charts; `status` gives the newest readings."""
+
+    write_roles: set[str] = set()
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("from", str, description="ISO 8601 start (default: 24 hours before 'to')"),
+            OpenApiParameter("to", str, description="ISO 8601 end (default: now)"),
+            OpenApiParameter("resolution", str, enum=list(series.RESOLUTIONS), description="raw, hour or auto"),
+        ],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request, pk: int):
+        link = get_object_or_404(Link.objects.select_related("fabric"), pk=pk)
+        end = _time(request, "to", timezone.now())
+        start = _time(request, "from", end - dt.timedelta(hours=24))
+        try:
+            data = series.link_series(link, start, end, request.query_params.get("resolution", "auto"))
+        except series.RangeError as exc:
+            raise serializers.ValidationError({"range": [str(exc)]}) from None
+        return Response({**data, "status": series.link_status(link)})
+
+
+class CorruptionEventViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
+    """Episodes of corruption per link direction, opened and ended by telemetry ingest."""
+
+    queryset = CorruptionEvent.objects.select_related("link__a_switch", "link__z_switch")
+    serializer_class = CorruptionEventSerializer
+    filterset_class = CorruptionEventFilterSet
+    ordering_fields = ["first_seen", "rate", "peak_rate", "last_seen"]
+
+
+class PowerThresholdViewSet(AuditedModelViewSet):
+    """Rx/Tx limits per link end: device-reported rows (read-only) and manual overrides."""
+
+    queryset = PowerThreshold.objects.all()
+    serializer_class = PowerThresholdSerializer
+    filterset_class = PowerThresholdFilterSet
+    write_roles = {"create": {OPERATOR, TECHNICIAN}, "update": {OPERATOR, TECHNICIAN}, "destroy": {OPERATOR}}
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.action in ("update", "partial_update", "destroy"):
+            return queryset.filter(source=PowerThreshold.Source.MANUAL)  # device rows are the device's
+        return queryset
+
+    @transaction.atomic
+    def perform_create(self, serializer):
+        instance = serializer.save(source=PowerThreshold.Source.MANUAL)
+        audit.record(self.request.user, audit.CREATE, instance)
+        ingest_service.reclassify([instance.link_id])
+
+    def save_update(self, serializer):
+        instance = serializer.save()
+        ingest_service.reclassify([instance.link_id])
+        return instance
+
+    def delete_instance(self, instance) -> None:
+        link_id = instance.link_id
+        instance.delete()
+        ingest_service.reclassify([link_id])

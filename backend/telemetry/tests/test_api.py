@@ -1,0 +1,187 @@
+"""The telemetry API as a collector, a technician and a script see it."""
+
+import datetime as dt
+import json
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from accounts.roles import ADMIN, COLLECTOR, OPERATOR, ROLES
+from fabric.models import Link
+from telemetry.models import PowerThreshold
+from telemetry.services import maintenance
+
+pytestmark = pytest.mark.django_db
+
+
+def now_minus(minutes: float) -> dt.datetime:
+    return (timezone.now() - dt.timedelta(minutes=minutes)).replace(microsecond=0)
+
+
+def iso(t: dt.datetime) -> str:
+    return t.isoformat().replace("+00:00", "Z")
+
+
+def push(client, body, *, fabric="small", content_type="application/json"):
+    data = json.dumps(body) if not isinstance(body, (str, bytes)) else body
+    return client.post(f"/api/telemetry/?fabric={fabric}", data=data, content_type=content_type)
+
+
+def corrupting_polls(start: dt.datetime, polls: int, errors: int):
+    """f0:d0 (side Z of t0:up0) receiving 1M frames per 15-minute poll with `errors` FCS errors each."""
+    return [
+        {
+            "time": iso(start + dt.timedelta(minutes=15 * i)),
+            "switch": "f0",
+            "port": "d0",
+            "in_pkts": 1_000_000 * i,
+            "in_fcs_errors": errors * i,
+            "input_power_dbm": -2.5,
+        }
+        for i in range(polls)
+    ]
+
+
+def the_link(fabric) -> Link:
+    return Link.objects.get(fabric=fabric, a_switch__name="t0", a_port="up0")
+
+
+class TestIngestEndpoint:
+    def test_a_collector_pushes_json_and_the_link_becomes_corrupting(self, small_fabric, client_for):
+        response = push(client_for(COLLECTOR), {"samples": corrupting_polls(now_minus(60), 4, errors=20)})
+        assert response.status_code == 200, response.content
+        body = response.json()
+        assert body["samples"] == 4 and body["inserted"] == 4 and body["windows"] == 3
+        assert len(body["events_opened"]) == 1
+        links = client_for("viewer").get("/api/links/", {"fabric": small_fabric.pk, "health": "corrupting"}).json()
+        assert [row["id"] for row in links["results"]] == [the_link(small_fabric).pk]
+        events = client_for("viewer").get("/api/corruption-events/", {"open": "true"}).json()["results"]
+        assert events[0]["direction"] == "a_to_z" and events[0]["rate"] == pytest.approx(20 / 1_000_020)
+
+    def test_csv_with_a_bad_row_is_refused_whole_with_its_line(self, small_fabric, client_for):
+        t = iso(now_minus(30))
+        body = f"time,switch,port,input_power_dbm\n{t},t0,up0,-3.1\n{t},t0,up1,99\n"
+        response = push(client_for(OPERATOR), body, content_type="text/csv")
+        assert response.status_code == 400
+        errors = response.json()["errors"]
+        assert len(errors) == 1 and errors[0]["index"] == 1 and errors[0]["line"] == 3
+        assert "out of range" in errors[0]["reason"]
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM telemetry_sample")
+            assert cursor.fetchone()[0] == 0
+
+    def test_unknown_fabric_and_media_type_are_clear_400s_and_415s(self, small_fabric, client_for):
+        client = client_for(COLLECTOR)
+        response = push(client, {"samples": []}, fabric="nope")
+        assert response.status_code == 400 and "no fabric named 'nope'" in response.json()["fabric"][0]
+        assert push(client, "x", content_type="application/xml").status_code == 415
+        response = push(client, "{not json", content_type="application/json")
+        assert response.status_code == 400 and response.json()["errors"]
+
+    @pytest.mark.parametrize("role", ROLES)
+    def test_only_collectors_operators_and_admins_may_push(self, small_fabric, client_for, role):
+        body = {"samples": [{"time": iso(now_minus(5)), "switch": "t0", "port": "up0", "input_power_dbm": -2.0}]}
+        expected = 200 if role in (COLLECTOR, OPERATOR, ADMIN) else 403
+        assert push(client_for(role), body).status_code == expected
+
+    def test_a_collector_may_not_edit_topology(self, small_fabric, client_for):
+        response = client_for(COLLECTOR).patch(
+            f"/api/links/{the_link(small_fabric).pk}/", {"admin_state": "disabled"}, format="json"
+        )
+        assert response.status_code == 403
+
+    def test_anonymous_gets_401(self, small_fabric, anonymous):
+        assert push(anonymous, {"samples": []}).status_code == 401
+
+
+class TestLinkTelemetry:
+    def test_chart_series_has_power_and_loss_per_direction(self, small_fabric, client_for):
+        start = now_minus(120)
+        push(client_for(COLLECTOR), {"samples": corrupting_polls(start, 5, errors=3)})
+        link = the_link(small_fabric)
+        response = client_for("viewer").get(
+            f"/api/links/{link.pk}/telemetry/", {"from": iso(start - dt.timedelta(minutes=1))}
+        )
+        assert response.status_code == 200, response.content
+        body = response.json()
+        assert body["resolution"] == "raw"
+        assert body["sides"]["z"]["input_power_dbm"] == [-2.5] * 5
+        corruption = body["loss"]["a_to_z"]["corruption"]
+        assert len(corruption["time"]) == 4
+        assert corruption["rate"] == [pytest.approx(3 / 1_000_003)] * 4
+        assert body["status"]["directions"]["a_to_z"]["health"] == "corrupting"
+        assert body["corruption_action_threshold"] == 1e-6
+
+    def test_hour_resolution_reads_the_rollup(self, small_fabric, client_for):
+        start = now_minus(180).replace(minute=0, second=0)
+        push(client_for(COLLECTOR), {"samples": corrupting_polls(start, 9, errors=3)})
+        maintenance.rollup_hours(start, timezone.now())
+        link = the_link(small_fabric)
+        body = (
+            client_for("viewer")
+            .get(f"/api/links/{link.pk}/telemetry/", {"from": iso(start), "resolution": "hour"})
+            .json()
+        )
+        assert body["resolution"] == "hour"
+        rates = body["loss"]["a_to_z"]["corruption"]["rate"]
+        assert rates and all(r == pytest.approx(3 / 1_000_003) for r in rates)
+        assert body["sides"]["z"]["input_power_dbm_avg"][0] == pytest.approx(-2.5)
+
+    def test_bad_range_is_a_400(self, small_fabric, client_for):
+        link = the_link(small_fabric)
+        client = client_for("viewer")
+        assert client.get(f"/api/links/{link.pk}/telemetry/", {"from": "yesterday"}).status_code == 400
+        response = client.get(
+            f"/api/links/{link.pk}/telemetry/", {"from": "2026-01-02T00:00:00Z", "to": "2026-01-01T00:00:00Z"}
+        )
+        assert response.status_code == 400 and "before" in response.json()["range"][0]
+        assert client.get(f"/api/links/{link.pk}/telemetry/", {"resolution": "minute"}).status_code == 400
+        assert client.get("/api/links/999999/telemetry/").status_code == 404
+
+
+class TestThresholds:
+    def test_a_manual_override_reclassifies_and_survives_reingest(self, small_fabric, client_for):
+        link = the_link(small_fabric)
+        # The catalog's 100G-SR4 has rx_power_min_dbm -10.3 on both ends of t0:up0.
+        sample = {"time": iso(now_minus(10)), "switch": "t0", "port": "up0", "input_power_dbm": -11.0}
+        push(client_for(COLLECTOR), {"samples": [sample]})
+        assert (
+            client_for("viewer").get("/api/links/", {"rx_low": "true", "fabric": small_fabric.pk}).json()["count"] == 1
+        )
+        response = client_for("technician").post(
+            "/api/power-thresholds/", {"link": link.pk, "side": "a", "input_power_lower_dbm": -12.0}, format="json"
+        )
+        assert response.status_code == 201, response.content
+        assert response.json()["source"] == "manual"
+        link.refresh_from_db()
+        assert not link.rx_low
+        status = client_for("viewer").get(f"/api/links/{link.pk}/telemetry/").json()["status"]
+        assert status["sides"]["a"]["thresholds"]["input_power_lower_dbm"] == {"value": -12.0, "provenance": "manual"}
+        push(client_for(COLLECTOR), {"samples": [{**sample, "time": iso(now_minus(5)), "input_power_lower_dbm": -9.0}]})
+        assert PowerThreshold.objects.get(link=link, side="a", source="manual").input_power_lower_dbm == -12.0
+        link.refresh_from_db()
+        assert not link.rx_low
+
+    def test_device_rows_are_read_only(self, small_fabric, client_for):
+        link = the_link(small_fabric)
+        sample = {"time": iso(now_minus(10)), "switch": "t0", "port": "up0", "input_power_lower_dbm": -9.0}
+        push(client_for(COLLECTOR), {"samples": [sample]})
+        device = PowerThreshold.objects.get(link=link, source="device")
+        response = client_for(OPERATOR).patch(
+            f"/api/power-thresholds/{device.pk}/", {"input_power_lower_dbm": -1}, format="json"
+        )
+        assert response.status_code == 404
+
+    def test_bad_override_lists_its_problems(self, small_fabric, client_for):
+        link = the_link(small_fabric)
+        response = client_for(OPERATOR).post(
+            "/api/power-thresholds/",
+            {"link": link.pk, "side": "a", "input_power_lower_dbm": -3.0, "input_power_upper_dbm": -5.0},
+            format="json",
+        )
+        assert response.status_code == 400 and "input_power_upper_dbm" in response.json()
+        response = client_for(OPERATOR).post(
+            "/api/power-thresholds/", {"link": link.pk, "side": "a", "output_power_lower_dbm": -90}, format="json"
+        )
+        assert response.status_code == 400 and "output_power_lower_dbm" in response.json()
