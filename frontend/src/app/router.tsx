@@ -4,6 +4,7 @@ import { LoginPage } from '@/features/auth/routes/LoginPage';
 import { FabricDetailPage } from '@/features/fabrics/routes/FabricDetailPage';
 import { FabricsPage } from '@/features/fabrics/routes/FabricsPage';
 import { JobsPage } from '@/features/jobs/routes/JobsPage';
+import { LinkDetailPage } from '@/features/links/routes/LinkDetailPage';
 import { LinksPage } from '@/features/links/routes/LinksPage';
 import { CircuitsPage } from '@/features/planned/routes/CircuitsPage';
 import { PlanningPage } from '@/features/planned/routes/PlanningPage';
@@ -21,6 +22,7 @@ export const router = createBrowserRouter([
       { path: 'fabrics', element: <FabricsPage /> },
       { path: 'fabrics/:fabricId', element: <FabricDetailPage /> },
       { path: 'links', element: <LinksPage /> },
+      { path: 'links/:linkId', element: <LinkDetailPage /> },
       { path: 'tickets', element: <TicketsPage /> },
       { path: 'planning', element: <PlanningPage /> },
       { path: 'circuits', element: <CircuitsPage /> },

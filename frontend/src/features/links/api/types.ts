@@ -1,3 +1,5 @@
+import type { LinkHealth } from '@/lib/linkHealth';
+
 export interface FabricLink {
   id: number;
   url: string;
@@ -16,6 +18,9 @@ export interface FabricLink {
   admin_changed_by: string | null;
   admin_changed_at: string | null;
   oper_state: 'up' | 'down';
+  health: LinkHealth;
+  /** Some side's Rx is below its lower limit or dark. */
+  rx_low: boolean;
 }
 
 export interface LinkFilters {
@@ -24,4 +29,8 @@ export interface LinkFilters {
   oper_state?: 'up' | 'down';
   /** Either end of the link. */
   switch?: number;
+  /** Any of these (the API ORs a repeated parameter). */
+  health?: LinkHealth[];
+  /** Only links with a low or dark receiver. */
+  rx_low?: true;
 }

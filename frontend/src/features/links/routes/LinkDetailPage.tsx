@@ -1,0 +1,192 @@
+import { useCallback, useMemo } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import { HealthBadge } from '@/components/HealthBadge';
+import { Loading } from '@/components/Loading';
+import { useFabric } from '@/features/fabrics/api/useFabric';
+import { useCorruptionEvents } from '@/features/telemetry/api/useCorruptionEvents';
+import { useLinkTelemetry } from '@/features/telemetry/api/useLinkTelemetry';
+import { CorruptionEventsTable } from '@/features/telemetry/components/CorruptionEventsTable';
+import { DirectionStatusTable } from '@/features/telemetry/components/DirectionStatusTable';
+import { LossChart } from '@/features/telemetry/components/LossChart';
+import { PowerChart } from '@/features/telemetry/components/PowerChart';
+import { RangeControls } from '@/features/telemetry/components/RangeControls';
+import { SideReadings } from '@/features/telemetry/components/SideReadings';
+import {
+  brushedRange,
+  rangeFromSearchParams,
+  searchParamsWithRange,
+  telemetryQuery,
+  type TimeRange,
+} from '@/features/telemetry/timeRange';
+
+import type { FabricLink } from '../api/types';
+import { useLink } from '../api/useLink';
+
+const EVENTS_SHOWN = 50;
+
+export function LinkDetailPage() {
+  const { linkId: rawId } = useParams();
+  const linkId = Number(rawId);
+  if (!Number.isInteger(linkId) || linkId <= 0) {
+    return (
+      <section>
+        <h1>Link not found</h1>
+        <p>
+          “{rawId}” is not a link id. <Link to="/links">Back to links</Link>
+        </p>
+      </section>
+    );
+  }
+  return <LinkDetail linkId={linkId} />;
+}
+
+function endName(link: FabricLink, side: 'a' | 'z'): string {
+  return side === 'a' ? `${link.a_switch_name} ${link.a_port}` : `${link.z_switch_name} ${link.z_port}`;
+}
+
+function LinkDetail({ linkId }: { linkId: number }) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const range = useMemo(() => rangeFromSearchParams(searchParams), [searchParams]);
+  const query = useMemo(() => telemetryQuery(range), [range]);
+
+  const link = useLink(linkId);
+  const telemetry = useLinkTelemetry(linkId, query);
+  const events = useCorruptionEvents(linkId, { limit: EVENTS_SHOWN });
+  const fabric = useFabric(link.data?.fabric ?? 0, { enabled: link.data !== undefined });
+
+  const sideNames = useMemo(
+    () => (link.data ? { a: endName(link.data, 'a'), z: endName(link.data, 'z') } : null),
+    [link.data],
+  );
+  const changeRange = useCallback(
+    (next: TimeRange | null) => setSearchParams((current) => searchParamsWithRange(current, next)),
+    [setSearchParams],
+  );
+  const zoomTo = useCallback((start: Date, end: Date) => changeRange(brushedRange(start, end)), [changeRange]);
+
+  const title = link.data ? `${endName(link.data, 'a')} ↔ ${endName(link.data, 'z')}` : `Link ${linkId}`;
+  const status = telemetry.data?.status;
+
+  return (
+    <article aria-labelledby="link-heading" className="link-page">
+      <p className="breadcrumb">
+        <Link to="/links">Links</Link>
+        {link.data ? (
+          <>
+            {' / '}
+            <Link to={`/links?fabric=${link.data.fabric}`}>{fabric.data?.name ?? `fabric ${link.data.fabric}`}</Link>
+          </>
+        ) : null}
+      </p>
+      <h1 id="link-heading">{title}</h1>
+      {link.isPending ? <Loading label="Loading link…" /> : null}
+      <ErrorList error={link.error} title="Could not load the link." />
+      {link.data ? (
+        <dl className="facts" data-testid="link-facts">
+          <div>
+            <dt>A end (lower tier)</dt>
+            <dd>{endName(link.data, 'a')}</dd>
+          </div>
+          <div>
+            <dt>Z end</dt>
+            <dd>{endName(link.data, 'z')}</dd>
+          </div>
+          <div>
+            <dt>Health</dt>
+            <dd data-testid="link-health">
+              <HealthBadge health={status?.health ?? link.data.health} />
+              {(status?.rx_low ?? link.data.rx_low) ? <span className="badge badge-rx-low">Rx low</span> : null}
+            </dd>
+          </div>
+          <div>
+            <dt>Admin state</dt>
+            <dd>
+              <span className={`badge badge-${link.data.admin_state}`}>{link.data.admin_state}</span>
+              {link.data.admin_reason ? <span className="reason"> {link.data.admin_reason}</span> : null}
+            </dd>
+          </div>
+          <div>
+            <dt>Oper state</dt>
+            <dd>
+              <span className={`badge badge-${link.data.oper_state}`}>{link.data.oper_state}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Cable</dt>
+            <dd>
+              {[
+                link.data.length_m === null ? null : `${link.data.length_m} m`,
+                link.data.fiber,
+                link.data.speed_gbps === null ? null : `${link.data.speed_gbps} Gb/s`,
+              ]
+                .filter(Boolean)
+                .join(' · ') || '—'}
+            </dd>
+          </div>
+        </dl>
+      ) : null}
+
+      <section className="panel" aria-labelledby="readings-heading">
+        <h2 id="readings-heading">Newest readings</h2>
+        {telemetry.isPending ? <Loading label="Loading telemetry…" /> : null}
+        {status && sideNames && link.data ? (
+          <>
+            <div className="sides">
+              <SideReadings sideLabel="A" endName={sideNames.a} status={status.sides.a} />
+              <SideReadings sideLabel="Z" endName={sideNames.z} status={status.sides.z} />
+            </div>
+            <DirectionStatusTable
+              status={status}
+              switchNames={{ a: link.data.a_switch_name, z: link.data.z_switch_name }}
+            />
+          </>
+        ) : null}
+      </section>
+
+      <section className="panel" aria-labelledby="telemetry-heading">
+        <h2 id="telemetry-heading">Telemetry</h2>
+        <RangeControls
+          range={range}
+          shown={telemetry.data ?? null}
+          onChange={changeRange}
+          busy={telemetry.isFetching && telemetry.isPlaceholderData}
+        />
+        <ErrorList error={telemetry.error} title="Could not load telemetry." />
+        {telemetry.data && sideNames ? (
+          <>
+            <section aria-labelledby="power-heading" className="chart-section">
+              <h3 id="power-heading">Optical power, Tx and Rx of both ends</h3>
+              <PowerChart telemetry={telemetry.data} sideNames={sideNames} onZoom={zoomTo} />
+            </section>
+            <section aria-labelledby="loss-heading" className="chart-section">
+              <h3 id="loss-heading">Loss rate per direction</h3>
+              <LossChart telemetry={telemetry.data} onZoom={zoomTo} />
+            </section>
+          </>
+        ) : null}
+      </section>
+
+      <section className="panel" aria-labelledby="events-heading">
+        <h2 id="events-heading">Corruption events</h2>
+        {events.isPending ? <Loading label="Loading corruption events…" /> : null}
+        <ErrorList error={events.error} title="Could not load corruption events." />
+        {events.data ? (
+          events.data.count === 0 ? (
+            <p data-testid="corruption-events-empty">No corruption events on this link.</p>
+          ) : (
+            <>
+              <CorruptionEventsTable events={events.data.results} />
+              {events.data.count > events.data.results.length ? (
+                <p className="muted">
+                  The newest {events.data.results.length} of {events.data.count.toLocaleString('en-US')} events.
+                </p>
+              ) : null}
+            </>
+          )
+        ) : null}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,46 @@
+import type { CorruptionEvent } from '../api/types';
+import { DIRECTION_LABEL, formatRate } from './lossChart';
+import { formatUtc } from './timeSeries';
+
+/** Episodes of corruption on one link, newest first: when each began, how bad it got, whether it ended. */
+export function CorruptionEventsTable({ events }: { events: CorruptionEvent[] }) {
+  return (
+    <div className="table-scroll">
+      <table className="data-table" data-testid="corruption-events">
+        <caption className="visually-hidden">Corruption events</caption>
+        <thead>
+          <tr>
+            <th scope="col">Direction</th>
+            <th scope="col">First seen</th>
+            <th scope="col" className="numeric">
+              Rate at onset
+            </th>
+            <th scope="col" className="numeric">
+              Peak rate
+            </th>
+            <th scope="col" className="numeric">
+              Last rate
+            </th>
+            <th scope="col">Last seen</th>
+            <th scope="col">Ended</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.id} data-testid="corruption-event" data-direction={event.direction}>
+              <th scope="row">{DIRECTION_LABEL[event.direction]}</th>
+              <td>{formatUtc(event.first_seen)}</td>
+              <td className="numeric">{formatRate(event.rate)}</td>
+              <td className="numeric">{formatRate(event.peak_rate)}</td>
+              <td className="numeric">{formatRate(event.last_rate)}</td>
+              <td>{formatUtc(event.last_seen)}</td>
+              <td>
+                {event.ended_at ? formatUtc(event.ended_at) : <span className="badge badge-ongoing">ongoing</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

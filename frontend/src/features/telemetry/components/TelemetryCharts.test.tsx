@@ -1,0 +1,116 @@
+/** @vitest-environment jsdom */
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+
+import { LossChart } from './LossChart';
+import { PowerChart } from './PowerChart';
+import { RangeControls } from './RangeControls';
+import { SideReadings } from './SideReadings';
+import { hourlyTelemetry, linkStatus, rawTelemetry } from './testTelemetry';
+
+const SIDE_NAMES = { a: 'p0-tor0 eth2/1', z: 'p0-fab0 eth1/1' };
+
+describe('PowerChart', () => {
+  it('draws the four power lines with a legend, threshold lines, and marks the dark sample', () => {
+    render(<PowerChart telemetry={rawTelemetry()} sideNames={SIDE_NAMES} onZoom={() => {}} width={720} />);
+    const chart = screen.getByTestId('power-chart');
+    const legend = within(chart).getByRole('list', { name: 'Optical power legend' });
+    expect(within(legend).getByText('A Rx (p0-tor0 eth2/1)')).toBeInTheDocument();
+    expect(within(legend).getByText('Z Tx (p0-fab0 eth1/1)')).toBeInTheDocument();
+    expect(within(legend).getByText('Rx lower limit')).toBeInTheDocument();
+
+    const lines = chart.querySelectorAll('[data-testid="power-line"]');
+    expect([...lines].map((line) => line.getAttribute('data-series'))).toEqual(['a-rx', 'a-tx', 'z-rx', 'z-tx']);
+    for (const line of lines) expect(line.getAttribute('d')).toMatch(/^M.+L/);
+    expect(chart.querySelectorAll('[data-testid="power-threshold"]')).toHaveLength(2);
+    const marks = within(chart).getAllByTestId('no-light-mark');
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toHaveTextContent(/No light on Z Rx/);
+    expect(screen.getByRole('img', { name: /Tx and Rx optical power of both ends in dBm/ })).toBeInTheDocument();
+    expect(screen.getByText('Optical power (dBm)')).toBeInTheDocument();
+    expect(screen.getByText('Time (UTC)')).toBeInTheDocument();
+    // d3-brush has laid its overlay into the chart for drag-to-zoom.
+    expect(chart.querySelector('[data-testid="time-brush"] rect.overlay')).not.toBeNull();
+  });
+
+  it('draws min–max bands at hour resolution and says what they are', () => {
+    render(<PowerChart telemetry={hourlyTelemetry()} sideNames={SIDE_NAMES} onZoom={() => {}} width={720} />);
+    const chart = screen.getByTestId('power-chart');
+    expect(chart).toHaveAttribute('data-resolution', 'hour');
+    expect(chart.querySelectorAll('path.power-band').length).toBeGreaterThanOrEqual(2);
+    expect(within(chart).getByText('Hourly min–max (line: hourly average)')).toBeInTheDocument();
+  });
+
+  it('says so when the range holds no reading', () => {
+    const empty = rawTelemetry();
+    for (const side of ['a', 'z'] as const) {
+      empty.sides[side] = { time: [], input_power_dbm: [], output_power_dbm: [], rx_no_light: [], tx_no_light: [] };
+    }
+    render(<PowerChart telemetry={empty} sideNames={SIDE_NAMES} onZoom={() => {}} width={720} />);
+    expect(screen.getByTestId('power-empty')).toHaveTextContent('No optical readings in this range.');
+  });
+});
+
+describe('LossChart', () => {
+  it('draws four loss lines on a log axis with both thresholds, and explains the zero floor', () => {
+    render(<LossChart telemetry={rawTelemetry()} onZoom={() => {}} width={720} />);
+    const chart = screen.getByTestId('loss-chart');
+    const lines = chart.querySelectorAll('[data-testid="loss-line"]');
+    expect(lines).toHaveLength(4);
+    // Each line is broken once at the reported gap: two "M" moves.
+    for (const line of lines) expect(line.getAttribute('d')!.match(/M/g)).toHaveLength(2);
+    expect(chart.querySelector('[data-testid="loss-threshold-action"]')).not.toBeNull();
+    expect(chart.querySelector('[data-testid="loss-threshold-report"]')).not.toBeNull();
+    expect(within(chart).getByText('action 1×10⁻⁶')).toBeInTheDocument();
+    expect(within(chart).getByTestId('loss-legend-zero')).toHaveTextContent(
+      'Rate 0: drawn on the bottom line at 10⁻¹²',
+    );
+    expect(chart.querySelectorAll('[data-clamped="true"]').length).toBeGreaterThan(0);
+    expect(within(chart).getByText('Loss rate (fraction, log; 0 at floor)')).toBeInTheDocument();
+  });
+});
+
+describe('RangeControls', () => {
+  it('marks the 24 h preset by default and asks for a new range from a button', () => {
+    const onChange = vi.fn();
+    const shown = { from: '2026-11-21T12:00:00Z', to: '2026-11-22T12:00:00Z', resolution: 'raw' as const };
+    render(<RangeControls range={null} shown={shown} onChange={onChange} busy={false} />);
+    const group = screen.getByRole('group', { name: 'Time range' });
+    expect(within(group).getByRole('button', { name: '24 h' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(group).getByRole('button', { name: '7 d' })).toHaveAttribute('aria-pressed', 'false');
+    fireEvent.click(within(group).getByRole('button', { name: '6 h' }));
+    const range = onChange.mock.calls[0]![0] as { from: Date; to: Date };
+    expect(range.to.getTime() - range.from.getTime()).toBe(6 * 3_600_000);
+    fireEvent.click(within(group).getByRole('button', { name: 'Zoom out' }));
+    const wider = onChange.mock.calls[1]![0] as { from: Date; to: Date };
+    expect(wider.to.getTime() - wider.from.getTime()).toBeGreaterThan(24 * 3_600_000);
+    expect(screen.getByTestId('range-readout')).toHaveTextContent('2026-11-21 12:00 UTC to 2026-11-22 12:00 UTC');
+  });
+});
+
+describe('SideReadings', () => {
+  it('shows the newest readings with their class, and each limit with its source', () => {
+    const status = linkStatus();
+    render(<SideReadings sideLabel="Z" endName="p0-fab0 eth1/1" status={status.sides.z} />);
+    const side = screen.getByRole('region', { name: 'Z end p0-fab0 eth1/1' });
+    const rx = within(side).getByRole('row', { name: /Rx power/ });
+    expect(rx).toHaveTextContent('−11.8 dBm, lowest lane −12.4 dBm');
+    expect(rx).toHaveTextContent('low');
+    expect(within(side).getByTestId('threshold-input_power_lower_dbm')).toHaveTextContent('−11.0 dBmmanual');
+    expect(within(side).getByTestId('threshold-output_power_lower_dbm')).toHaveTextContent('device');
+    expect(within(side).getByTestId('threshold-input_power_upper_dbm')).toHaveTextContent('catalog');
+    expect(within(side).getByRole('row', { name: /Temperature/ })).toHaveTextContent('41.2 °C');
+  });
+
+  it('says "no light" for a dark receiver rather than a number', () => {
+    const status = linkStatus().sides.a;
+    render(
+      <SideReadings
+        sideLabel="A"
+        endName="p0-tor0 eth2/1"
+        status={{ ...status, input_power_dbm: null, rx_no_light: true }}
+      />,
+    );
+    expect(screen.getByRole('row', { name: /Rx power/ })).toHaveTextContent('no lightno light');
+  });
+});

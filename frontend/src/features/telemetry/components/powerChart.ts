@@ -1,0 +1,282 @@
+/**
+ * Scales and shapes of the optical power chart: Rx and Tx of both sides in dBm, the lower
+ * limits as horizontal lines, no-light samples as marks, hourly min–max as bands. D3 computes
+ * every position and path; PowerChart only turns the model into SVG elements.
+ */
+import { area, line, scaleLinear, type ScaleTime } from 'd3';
+
+import type { LinkTelemetry, Resolution, Side, SideThresholds, ThresholdField } from '../api/types';
+import {
+  type AxisTick,
+  breakAtGaps,
+  insertGaps,
+  labelBaselines,
+  type PlotArea,
+  plotArea,
+  timeScale,
+  timeTicks,
+  type TimePoint,
+  toPoints,
+} from './timeSeries';
+
+export type PowerKind = 'rx' | 'tx';
+
+export interface PowerSeriesStyle {
+  key: string;
+  side: Side;
+  kind: PowerKind;
+  colour: string;
+  dash?: string;
+}
+
+/** Four lines told apart by colour, and Tx also by dash, so they survive grey-scale printing. */
+export const POWER_SERIES: readonly PowerSeriesStyle[] = [
+  { key: 'a-rx', side: 'a', kind: 'rx', colour: '#1f5fa8' },
+  { key: 'a-tx', side: 'a', kind: 'tx', colour: '#2a9d8f', dash: '6 3' },
+  { key: 'z-rx', side: 'z', kind: 'rx', colour: '#7b3fa0' },
+  { key: 'z-tx', side: 'z', kind: 'tx', colour: '#c4661f', dash: '6 3' },
+];
+
+export const THRESHOLD_STYLE: Record<PowerKind, { colour: string; dash: string; label: string }> = {
+  rx: { colour: '#b3261e', dash: '2 3', label: 'Rx lower limit' },
+  tx: { colour: '#6b4e16', dash: '8 3 2 3', label: 'Tx lower limit' },
+};
+
+/** Shown when a range has no reading at all, so the axis still reads as dBm around normal levels. */
+const EMPTY_DOMAIN: [number, number] = [-15, 5];
+
+export interface PowerLine extends PowerSeriesStyle {
+  label: string;
+  /** SVG path of the values (average per hour at hour resolution); breaks at gaps. */
+  path: string;
+  /** SVG area of the hourly min–max, or null at raw resolution. */
+  band: string | null;
+  /** How many values were measured in the range. */
+  measured: number;
+}
+
+export interface NoLightMark {
+  key: string;
+  series: string;
+  colour: string;
+  x: number;
+  time: string;
+  /** Dark samples in that hour (hour resolution), 1 for a raw sample. */
+  samples: number;
+  text: string;
+}
+
+export interface ThresholdLine {
+  key: string;
+  kind: PowerKind;
+  value: number;
+  y: number;
+  colour: string;
+  dash: string;
+  text: string;
+  /** Baseline of the label, kept clear of the other thresholds' labels. */
+  labelY: number;
+}
+
+export interface PowerChartModel {
+  area: PlotArea;
+  x: ScaleTime<number, number>;
+  resolution: Resolution;
+  lines: PowerLine[];
+  noLight: NoLightMark[];
+  thresholds: ThresholdLine[];
+  xTicks: AxisTick[];
+  yTicks: AxisTick[];
+  /** Whether anything was measured in the range. */
+  hasData: boolean;
+}
+
+interface SideValues {
+  times: string[];
+  average: (number | null)[];
+  minimum: (number | null)[] | null;
+  maximum: (number | null)[] | null;
+  /** Dark samples per time: 0 where there was light. */
+  dark: number[];
+}
+
+const SIDE_LABEL: Record<Side, string> = { a: 'A', z: 'Z' };
+const KIND_LABEL: Record<PowerKind, string> = { rx: 'Rx', tx: 'Tx' };
+
+/** One side's Rx or Tx as columns, whatever the resolution. */
+export function sideValues(telemetry: LinkTelemetry, side: Side, kind: PowerKind): SideValues {
+  const field = kind === 'rx' ? 'input_power_dbm' : 'output_power_dbm';
+  if (telemetry.resolution === 'raw') {
+    const series = telemetry.sides[side];
+    const dark = kind === 'rx' ? series.rx_no_light : series.tx_no_light;
+    return {
+      times: series.time,
+      average: series[field],
+      minimum: null,
+      maximum: null,
+      dark: series.time.map((_, index) => (dark[index] ? 1 : 0)),
+    };
+  }
+  const series = telemetry.sides[side];
+  return {
+    times: series.time,
+    average: series[`${field}_avg`],
+    minimum: series[`${field}_min`],
+    maximum: series[`${field}_max`],
+    // The hourly rows count dark receivers only; a dark transmitter shows as its Rx partner going dark.
+    dark:
+      kind === 'rx' ? series.time.map((_, index) => series.rx_no_light_samples[index] ?? 0) : series.time.map(() => 0),
+  };
+}
+
+/** The lower limits worth drawing, one line per distinct value (both sides usually share the catalog's). */
+export function lowerLimits(
+  thresholds: Record<Side, SideThresholds>,
+): { kind: PowerKind; value: number; sides: Side[]; provenance: string[] }[] {
+  const limits: { kind: PowerKind; value: number; sides: Side[]; provenance: string[] }[] = [];
+  for (const kind of ['rx', 'tx'] as const) {
+    const field: ThresholdField = kind === 'rx' ? 'input_power_lower_dbm' : 'output_power_lower_dbm';
+    for (const side of ['a', 'z'] as const) {
+      const limit = thresholds[side][field];
+      if (limit.value === null) continue;
+      const same = limits.find((candidate) => candidate.kind === kind && candidate.value === limit.value);
+      const provenance = limit.provenance ?? 'unknown';
+      if (same) {
+        same.sides.push(side);
+        if (!same.provenance.includes(provenance)) same.provenance.push(provenance);
+      } else {
+        limits.push({ kind, value: limit.value, sides: [side], provenance: [provenance] });
+      }
+    }
+  }
+  return limits;
+}
+
+export function formatDbm(value: number): string {
+  return `${value.toFixed(1).replace('-', '−')} dBm`;
+}
+
+export function powerDomain(values: readonly number[]): [number, number] {
+  if (values.length === 0) return EMPTY_DOMAIN;
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  // A flat line gets room above and below; one dB of air keeps lines off the frame.
+  return [low - 1, high + 1];
+}
+
+export interface PowerChartOptions {
+  width: number;
+  plotHeight: number;
+  /** How each side is called in the legend, e.g. "p0-tor0 eth2/1". */
+  sideNames: Record<Side, string>;
+}
+
+export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOptions): PowerChartModel {
+  const plot = plotArea(options.width, options.plotHeight);
+  const x = timeScale(telemetry.from, telemetry.to, plot);
+
+  const series = POWER_SERIES.map((style) => ({ style, values: sideValues(telemetry, style.side, style.kind) }));
+  const limits = lowerLimits(telemetry.thresholds);
+
+  const everyValue: number[] = limits.map((limit) => limit.value);
+  for (const { values } of series) {
+    for (const column of [values.average, values.minimum, values.maximum]) {
+      for (const value of column ?? []) if (value !== null) everyValue.push(value);
+    }
+  }
+  const y = scaleLinear().domain(powerDomain(everyValue)).range([plot.bottom, plot.top]).nice();
+
+  const toPath = line<TimePoint>()
+    .defined((point) => point.v !== null)
+    .x((point) => x(point.t))
+    .y((point) => y(point.v ?? 0));
+
+  interface BandPoint {
+    t: number;
+    low: number | null;
+    high: number | null;
+  }
+  const toBand = area<BandPoint>()
+    .defined((point) => point.low !== null && point.high !== null)
+    .x((point) => x(point.t))
+    .y0((point) => y(point.low ?? 0))
+    .y1((point) => y(point.high ?? 0));
+
+  const lines: PowerLine[] = series.map(({ style, values }) => {
+    const points = breakAtGaps(toPoints(values.times, values.average));
+    let band: string | null = null;
+    if (values.minimum && values.maximum) {
+      const minimum = values.minimum;
+      const maximum = values.maximum;
+      // The band breaks where the line does: at missing values and at gaps in time.
+      const bandPoints = insertGaps<BandPoint>(
+        values.times.map((time, index) => ({
+          t: Date.parse(time),
+          low: minimum[index] ?? null,
+          high: maximum[index] ?? null,
+        })),
+        (t) => ({ t, low: null, high: null }),
+      );
+      band = toBand(bandPoints) ?? '';
+    }
+    return {
+      ...style,
+      label: `${SIDE_LABEL[style.side]} ${KIND_LABEL[style.kind]} (${options.sideNames[style.side]})`,
+      path: toPath(points) ?? '',
+      band,
+      measured: values.average.filter((value) => value !== null).length,
+    };
+  });
+
+  const noLight: NoLightMark[] = [];
+  for (const { style, values } of series) {
+    values.dark.forEach((samples, index) => {
+      if (samples <= 0) return;
+      const time = values.times[index]!;
+      const what = `${SIDE_LABEL[style.side]} ${KIND_LABEL[style.kind]} (${options.sideNames[style.side]})`;
+      noLight.push({
+        key: `${style.key}-${time}`,
+        series: style.key,
+        colour: style.colour,
+        x: x(Date.parse(time)),
+        time,
+        samples,
+        text:
+          telemetry.resolution === 'hour'
+            ? `No light on ${what}: ${samples} dark sample${samples === 1 ? '' : 's'} in the hour from ${time}`
+            : `No light on ${what} at ${time}`,
+      });
+    });
+  }
+
+  const thresholdYs = limits.map((limit) => y(limit.value));
+  const baselines = labelBaselines(thresholdYs, plot);
+  const thresholds: ThresholdLine[] = limits.map((limit, index) => ({
+    key: `${limit.kind}-${limit.value}`,
+    kind: limit.kind,
+    value: limit.value,
+    y: thresholdYs[index]!,
+    labelY: baselines[index]!,
+    colour: THRESHOLD_STYLE[limit.kind].colour,
+    dash: THRESHOLD_STYLE[limit.kind].dash,
+    text: `${KIND_LABEL[limit.kind]} low ${limit.sides.map((side) => SIDE_LABEL[side]).join(', ')}: ${formatDbm(limit.value)}`,
+  }));
+
+  const yTicks: AxisTick[] = y.ticks(Math.max(3, Math.floor(options.plotHeight / 40))).map((value) => ({
+    value,
+    position: y(value),
+    label: String(value).replace('-', '−'),
+  }));
+
+  return {
+    area: plot,
+    x,
+    resolution: telemetry.resolution,
+    lines,
+    noLight,
+    thresholds,
+    xTicks: timeTicks(x),
+    yTicks,
+    hasData: lines.some((powerLine) => powerLine.measured > 0) || noLight.length > 0,
+  };
+}
