@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { filtersFromSearchParams, searchParamsFromFilters } from './linkFilters';
+import { filtersFromSearchParams, searchParamsFromFilters, toggleHealth } from './linkFilters';
 
 describe('link filters in the URL', () => {
   it('reads valid filters and ignores junk', () => {
@@ -11,6 +11,8 @@ describe('link filters in the URL', () => {
       admin_state: 'disabled',
       oper_state: undefined,
       switch: undefined,
+      health: undefined,
+      rx_low: undefined,
     });
   });
 
@@ -19,5 +21,35 @@ describe('link filters in the URL', () => {
     expect(params.toString()).toBe('fabric=3&oper_state=down');
     expect(searchParamsFromFilters({ fabric: 3 }, 4).toString()).toBe('fabric=3&page=4');
     expect(filtersFromSearchParams(params)).toMatchObject({ fabric: 3, oper_state: 'down' });
+  });
+
+  it('reads a repeated health parameter as several values, dropping unknown words and repeats', () => {
+    const filters = filtersFromSearchParams(
+      new URLSearchParams('health=corrupting&health=bogus&health=lossy&health=corrupting'),
+    );
+    // Canonical order (least to most severe), whatever order the URL had.
+    expect(filters.health).toEqual(['lossy', 'corrupting']);
+    expect(filtersFromSearchParams(new URLSearchParams('health=bogus')).health).toBeUndefined();
+  });
+
+  it('writes health as a repeated parameter and rx_low only when set', () => {
+    const params = searchParamsFromFilters({ fabric: 2, health: ['lossy', 'corrupting'], rx_low: true });
+    expect(params.toString()).toBe('fabric=2&health=lossy&health=corrupting&rx_low=true');
+    expect(filtersFromSearchParams(params)).toMatchObject({ health: ['lossy', 'corrupting'], rx_low: true });
+  });
+
+  it('takes rx_low only as "true"', () => {
+    expect(filtersFromSearchParams(new URLSearchParams('rx_low=true')).rx_low).toBe(true);
+    expect(filtersFromSearchParams(new URLSearchParams('rx_low=false')).rx_low).toBeUndefined();
+    expect(filtersFromSearchParams(new URLSearchParams('rx_low=1')).rx_low).toBeUndefined();
+  });
+});
+
+describe('toggleHealth', () => {
+  it('adds and removes one health, keeping the canonical order, and empties to undefined', () => {
+    expect(toggleHealth(undefined, 'corrupting', true)).toEqual(['corrupting']);
+    expect(toggleHealth(['corrupting'], 'clean', true)).toEqual(['clean', 'corrupting']);
+    expect(toggleHealth(['clean', 'corrupting'], 'clean', false)).toEqual(['corrupting']);
+    expect(toggleHealth(['corrupting'], 'corrupting', false)).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import { LINK_HEALTHS, type LinkHealth } from '@/lib/linkHealth';
+
 import type { LinkFilters } from './api/types';
 
 const ADMIN_STATES = ['enabled', 'disabled'] as const;
@@ -13,6 +15,12 @@ function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T
   return allowed.find((candidate) => candidate === value);
 }
 
+/** Every known value of a repeated parameter, once each, in the canonical order. */
+function someOf<T extends string>(values: string[], allowed: readonly T[]): T[] | undefined {
+  const chosen = allowed.filter((candidate) => values.includes(candidate));
+  return chosen.length > 0 ? chosen : undefined;
+}
+
 /** Filters live in the URL so a filtered view can be shared and survives reload. */
 export function filtersFromSearchParams(params: URLSearchParams): LinkFilters {
   return {
@@ -20,14 +28,31 @@ export function filtersFromSearchParams(params: URLSearchParams): LinkFilters {
     admin_state: oneOf(params.get('admin_state'), ADMIN_STATES),
     oper_state: oneOf(params.get('oper_state'), OPER_STATES),
     switch: positiveInt(params.get('switch')),
+    health: someOf(params.getAll('health'), LINK_HEALTHS),
+    rx_low: params.get('rx_low') === 'true' ? true : undefined,
   };
 }
 
 export function searchParamsFromFilters(filters: LinkFilters, page = 1): URLSearchParams {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
+    if (value === undefined || value === '') continue;
+    // A repeated parameter means OR, as the API reads it.
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
   }
   if (page > 1) params.set('page', String(page));
   return params;
+}
+
+/** The health filter with one value switched on or off (undefined when none is left). */
+export function toggleHealth(
+  current: LinkHealth[] | undefined,
+  health: LinkHealth,
+  on: boolean,
+): LinkHealth[] | undefined {
+  const next = new Set(current ?? []);
+  if (on) next.add(health);
+  else next.delete(health);
+  const ordered = LINK_HEALTHS.filter((candidate) => next.has(candidate));
+  return ordered.length > 0 ? ordered : undefined;
 }

@@ -1,6 +1,8 @@
 import type { FabricBrief } from '@/features/fabrics/api/types';
+import { LINK_HEALTHS, LINK_HEALTH_STYLE } from '@/lib/linkHealth';
 
 import type { LinkFilters } from '../api/types';
+import { toggleHealth } from '../linkFilters';
 
 interface LinkFiltersFormProps {
   filters: LinkFilters;
@@ -53,6 +55,32 @@ export function LinkFiltersForm({ filters, fabrics, onChange }: LinkFiltersFormP
           <option value="down">down</option>
         </select>
       </label>
+      <fieldset className="filter-group">
+        <legend>Health</legend>
+        {LINK_HEALTHS.map((health) => (
+          <label key={health} className="check" title={LINK_HEALTH_STYLE[health].meaning}>
+            <input
+              type="checkbox"
+              checked={filters.health?.includes(health) ?? false}
+              onChange={(event) =>
+                onChange({ ...filters, health: toggleHealth(filters.health, health, event.target.checked) })
+              }
+            />
+            {health}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="filter-group">
+        <legend>Receiver</legend>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={filters.rx_low ?? false}
+            onChange={(event) => onChange({ ...filters, rx_low: event.target.checked ? true : undefined })}
+          />
+          Rx low or dark only
+        </label>
+      </fieldset>
     </form>
   );
 }
