@@ -1,3 +1,5 @@
+import type { LinkHealth } from '@/lib/linkHealth';
+
 export interface Fabric {
   id: number;
   url: string;
@@ -36,6 +38,8 @@ export interface TopologyLink {
   z: number;
   admin_state: AdminState;
   oper_state: OperState;
+  /** From telemetry; the line's colour in the drawing. */
+  health: LinkHealth;
 }
 
 export interface FabricTopology {

@@ -1,13 +1,12 @@
 import { useEffect, useRef } from 'react';
 
-import type { LinkState } from './linkState';
 import type { TierLayout } from './tierLayout';
 import { drawTopology } from './topologyCanvas';
-import type { LinkSegment } from './topologyModel';
+import type { LinkBuckets } from './topologyModel';
 
 interface TopologyCanvasLayerProps {
   layout: TierLayout;
-  segments: Record<LinkState, LinkSegment[]>;
+  segments: LinkBuckets;
   label: string;
 }
 

@@ -1,25 +1,55 @@
 import { LineSwatch } from '@/components/LineSwatch';
+import { LINK_HEALTH_STYLE, LINK_HEALTHS, type LinkHealth } from '@/lib/linkHealth';
 
-import { LINK_STATES, LINK_STATE_STYLE, type LinkState } from './linkState';
+import { dashArray, LINK_STATE_STYLE, LINK_STATES, type LinkState } from './linkState';
 
-export function TopologyLegend({ counts }: { counts: Record<LinkState, number> }) {
+/** Colour of the state samples: neutral, because in the drawing colour is health. */
+const STATE_SWATCH_COLOUR = '#24313f';
+
+interface TopologyLegendProps {
+  counts: Record<LinkState, number>;
+  healthCounts: Record<LinkHealth, number>;
+}
+
+export function TopologyLegend({ counts, healthCounts }: TopologyLegendProps) {
   return (
-    <ul className="legend" aria-label="Link states">
-      {LINK_STATES.map((state) => {
-        const style = LINK_STATE_STYLE[state];
-        return (
+    <div className="topology-legend">
+      <ul className="legend" aria-label="Link health (line colour)">
+        <li className="legend-heading" aria-hidden="true">
+          Colour: health
+        </li>
+        {LINK_HEALTHS.map((health) => {
+          const style = LINK_HEALTH_STYLE[health];
+          return (
+            <li key={health} data-testid={`legend-health-${health}`} title={style.meaning}>
+              <LineSwatch colour={style.colour} width={3} />
+              {style.label} <span className="legend-count">({healthCounts[health].toLocaleString('en-US')})</span>
+            </li>
+          );
+        })}
+      </ul>
+      <ul className="legend" aria-label="Link states (line pattern)">
+        <li className="legend-heading" aria-hidden="true">
+          Pattern: state
+        </li>
+        {LINK_STATES.map((state) => (
           <li key={state} data-testid={`legend-${state}`}>
-            <LineSwatch colour={style.colour} width={3} dash={style.dashed ? '5 3' : undefined} />
-            {style.label} <span className="legend-count">({counts[state].toLocaleString('en-US')})</span>
+            <LineSwatch
+              colour={STATE_SWATCH_COLOUR}
+              width={2 * LINK_STATE_STYLE[state].widthFactor}
+              dash={dashArray(state)}
+            />
+            {LINK_STATE_STYLE[state].label}{' '}
+            <span className="legend-count">({counts[state].toLocaleString('en-US')})</span>
           </li>
-        );
-      })}
-      <li>
-        <svg width="12" height="12" aria-hidden="true">
-          <circle cx="6" cy="6" r="4" className="legend-node" />
-        </svg>
-        Switch
-      </li>
-    </ul>
+        ))}
+        <li>
+          <svg width="12" height="12" aria-hidden="true">
+            <circle cx="6" cy="6" r="4" className="legend-node" />
+          </svg>
+          Switch
+        </li>
+      </ul>
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { useMemo, type MouseEvent } from 'react';
 import { labelStride } from '@/lib/labelStride';
 
 import type { TopologyLink } from '../api/types';
-import { LINK_STATE_STYLE, linkState } from './linkState';
+import { dashArray, linkHealth, linkState, lookColour } from './linkState';
 import type { LayoutGroup, PlacedSwitch, TierLayout } from './tierLayout';
 
 const HOVER_RADIUS_PX = 14;
@@ -88,7 +88,7 @@ export function TopologyOverlay({ layout, adjacency, hovered, onHover, onSelect 
             const a = layout.positions.get(link.a);
             const z = layout.positions.get(link.z);
             if (!a || !z) return null;
-            const style = LINK_STATE_STYLE[linkState(link)];
+            const look = { health: linkHealth(link), state: linkState(link) };
             return (
               <line
                 key={link.id}
@@ -96,9 +96,9 @@ export function TopologyOverlay({ layout, adjacency, hovered, onHover, onSelect 
                 y1={a.y}
                 x2={z.x}
                 y2={z.y}
-                stroke={style.colour}
+                stroke={lookColour(look)}
                 strokeWidth={2.5}
-                strokeDasharray={style.dashed ? '5 4' : undefined}
+                strokeDasharray={dashArray(look.state)}
               />
             );
           })}

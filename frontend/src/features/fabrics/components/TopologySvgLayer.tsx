@@ -1,12 +1,12 @@
 import { memo } from 'react';
 
-import { LINK_STATES, LINK_STATE_STYLE, type LinkState } from './linkState';
+import { dashArray, isQuietLook, LINK_LOOKS, lookColour, lookWidth } from './linkState';
 import type { TierLayout } from './tierLayout';
-import type { LinkSegment } from './topologyModel';
+import type { LinkBuckets } from './topologyModel';
 
 interface TopologySvgLayerProps {
   layout: TierLayout;
-  segments: Record<LinkState, LinkSegment[]>;
+  segments: LinkBuckets;
   label: string;
 }
 
@@ -22,21 +22,24 @@ export const TopologySvgLayer = memo(function TopologySvgLayer({ layout, segment
       aria-label={label}
       data-testid="topology-svg"
     >
-      {LINK_STATES.map((state) => {
-        const style = LINK_STATE_STYLE[state];
+      {LINK_LOOKS.map((look, index) => {
+        const bucket = segments[index] ?? [];
+        if (bucket.length === 0) return null;
+        const quiet = isQuietLook(look);
         return (
           <g
-            key={state}
-            stroke={style.colour}
-            strokeWidth={state === 'up' ? 1 : 1.75}
-            strokeOpacity={state === 'up' ? 0.55 : 0.95}
-            strokeDasharray={style.dashed ? '5 4' : undefined}
+            key={`${look.health}-${look.state}`}
+            stroke={lookColour(look)}
+            strokeWidth={lookWidth(look, 'svg')}
+            strokeOpacity={quiet ? 0.55 : 0.95}
+            strokeDasharray={dashArray(look.state)}
           >
-            {segments[state].map((segment) => (
+            {bucket.map((segment) => (
               <line
                 key={segment.id}
                 className="topology-link"
-                data-state={state}
+                data-state={look.state}
+                data-health={look.health}
                 x1={segment.x1}
                 y1={segment.y1}
                 x2={segment.x2}

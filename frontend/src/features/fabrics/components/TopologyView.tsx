@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { FabricTopology } from '../api/types';
-import { chooseRenderer, countLinkStates } from './linkState';
+import { chooseRenderer, countLinkHealth, countLinkStates } from './linkState';
 import { computeTierLayout, type PlacedSwitch } from './tierLayout';
 import { TopologyCanvasLayer } from './TopologyCanvasLayer';
 import { TopologyLegend } from './TopologyLegend';
@@ -30,6 +30,7 @@ export function TopologyView({ topology, fabricId, fabricName }: TopologyViewPro
   const segments = useMemo(() => linkSegments(layout, topology.links), [layout, topology.links]);
   const adjacency = useMemo(() => linksBySwitch(topology.links), [topology.links]);
   const counts = useMemo(() => countLinkStates(topology.links), [topology.links]);
+  const healthCounts = useMemo(() => countLinkHealth(topology.links), [topology.links]);
   const summary = useMemo(() => topologySummary(fabricName, topology), [fabricName, topology]);
   const renderer = chooseRenderer(topology.links.length);
 
@@ -43,7 +44,7 @@ export function TopologyView({ topology, fabricId, fabricName }: TopologyViewPro
       data-link-count={topology.links.length}
       data-switch-count={topology.switches.length}
     >
-      <TopologyLegend counts={counts} />
+      <TopologyLegend counts={counts} healthCounts={healthCounts} />
       <p className="topology-readout" aria-live="polite">
         {hovered
           ? describeSwitch(hovered, hoveredTier, adjacency.get(hovered.id) ?? [])

@@ -28,12 +28,19 @@ export function buildClos(shape: ClosShape): FabricTopology {
     const tors = Array.from({ length: shape.torsPerPod }, (_, t) => add(`p${pod}-tor${t}`, 0, pod, null));
     for (const tor of tors) {
       for (const fab of fabrics) {
-        links.push({ id: linkId++, a: tor.id, z: fab.id, admin_state: 'enabled', oper_state: 'up' });
+        links.push({ id: linkId++, a: tor.id, z: fab.id, admin_state: 'enabled', oper_state: 'up', health: 'unknown' });
       }
     }
     fabrics.forEach((fab, plane) => {
       for (const spine of spines[plane] ?? []) {
-        links.push({ id: linkId++, a: fab.id, z: spine.id, admin_state: 'enabled', oper_state: 'up' });
+        links.push({
+          id: linkId++,
+          a: fab.id,
+          z: spine.id,
+          admin_state: 'enabled',
+          oper_state: 'up',
+          health: 'unknown',
+        });
       }
     });
   }

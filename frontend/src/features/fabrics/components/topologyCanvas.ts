@@ -1,39 +1,39 @@
-import { LINK_STATES, LINK_STATE_STYLE, type LinkState } from './linkState';
+import { isQuietLook, LINK_LOOKS, LINK_STATE_STYLE, lookColour, lookWidth } from './linkState';
 import type { TierLayout } from './tierLayout';
-import type { LinkSegment } from './topologyModel';
+import type { LinkBuckets } from './topologyModel';
 
 /**
- * Paints a large topology on a 2D canvas: one path per link state, so 100K links
- * cost three stroke() calls instead of 100K DOM nodes.
+ * Paints a large topology on a 2D canvas: one path per look (health colour × state pattern),
+ * so 100K links cost at most twelve stroke() calls instead of 100K DOM nodes.
  */
 export function drawTopology(
   context: CanvasRenderingContext2D,
   layout: TierLayout,
-  segments: Record<LinkState, LinkSegment[]>,
+  buckets: LinkBuckets,
   pixelRatio: number,
 ): void {
   context.setTransform(pixelRatio, 0, 0, pixelRatio, 0, 0);
   context.clearRect(0, 0, layout.width, layout.height);
 
-  const total = LINK_STATES.reduce((sum, state) => sum + segments[state].length, 0);
-  // Dense healthy links fade into a texture; faults stay opaque so they stand out.
-  const upAlpha = Math.max(0.08, Math.min(0.6, 600 / Math.max(total, 1)));
+  const total = buckets.reduce((sum, bucket) => sum + bucket.length, 0);
+  // Dense unremarkable links fade into a texture; everything else stays opaque so it stands out.
+  const quietAlpha = Math.max(0.08, Math.min(0.6, 600 / Math.max(total, 1)));
 
-  for (const state of LINK_STATES) {
-    const bucket = segments[state];
-    if (bucket.length === 0) continue;
-    const style = LINK_STATE_STYLE[state];
+  LINK_LOOKS.forEach((look, index) => {
+    const bucket = buckets[index];
+    if (!bucket || bucket.length === 0) return;
+    const quiet = isQuietLook(look);
     context.beginPath();
     for (const segment of bucket) {
       context.moveTo(segment.x1, segment.y1);
       context.lineTo(segment.x2, segment.y2);
     }
-    context.strokeStyle = style.colour;
-    context.globalAlpha = state === 'up' ? upAlpha : 0.95;
-    context.lineWidth = state === 'up' ? 0.5 : 1.25;
-    context.setLineDash(style.dashed ? [4, 3] : []);
+    context.strokeStyle = lookColour(look);
+    context.globalAlpha = quiet ? quietAlpha : 0.95;
+    context.lineWidth = lookWidth(look, 'canvas');
+    context.setLineDash([...LINK_STATE_STYLE[look.state].dash]);
     context.stroke();
-  }
+  });
   context.setLineDash([]);
   context.globalAlpha = 1;
 

@@ -1,5 +1,7 @@
+import { LINK_HEALTHS } from '@/lib/linkHealth';
+
 import type { FabricTopology, TopologyLink } from '../api/types';
-import { countLinkStates, linksByState, linkState, type LinkState } from './linkState';
+import { countLinkHealth, countLinkStates, LINK_LOOKS, linkState, lookIndex, type LinkState } from './linkState';
 import { groupLabel, type PlacedSwitch, type TierLayout } from './tierLayout';
 
 export interface LinkSegment {
@@ -10,20 +12,19 @@ export interface LinkSegment {
   y2: number;
 }
 
-/** Link end points in px, bucketed by state; links to unknown switches are dropped. */
-export function linkSegments(layout: TierLayout, links: readonly TopologyLink[]): Record<LinkState, LinkSegment[]> {
-  const buckets = linksByState(links);
-  const toSegments = (bucket: TopologyLink[]) => {
-    const segments: LinkSegment[] = [];
-    for (const link of bucket) {
-      const a = layout.positions.get(link.a);
-      const z = layout.positions.get(link.z);
-      if (!a || !z) continue;
-      segments.push({ id: link.id, x1: a.x, y1: a.y, x2: z.x, y2: z.y });
-    }
-    return segments;
-  };
-  return { up: toSegments(buckets.up), disabled: toSegments(buckets.disabled), down: toSegments(buckets.down) };
+/** Segments per look, in drawing order: `buckets[i]` holds the links that look like LINK_LOOKS[i]. */
+export type LinkBuckets = LinkSegment[][];
+
+/** Link end points in px, bucketed by look (health × state); links to unknown switches are dropped. */
+export function linkSegments(layout: TierLayout, links: readonly TopologyLink[]): LinkBuckets {
+  const buckets: LinkBuckets = LINK_LOOKS.map(() => []);
+  for (const link of links) {
+    const a = layout.positions.get(link.a);
+    const z = layout.positions.get(link.z);
+    if (!a || !z) continue;
+    buckets[lookIndex(link)]!.push({ id: link.id, x1: a.x, y1: a.y, x2: z.x, y2: z.y });
+  }
+  return buckets;
 }
 
 /** Links touching each switch, for hover highlighting. */
@@ -45,14 +46,26 @@ function plural(count: number, singular: string, pluralForm = `${singular}s`): s
   return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
 }
 
+/** "3 corrupting, 1 lossy, 90 clean, 2 unknown": the health words with a count, worst first. */
+function healthCounts(links: readonly TopologyLink[]): string {
+  const counts = countLinkHealth(links);
+  return [...LINK_HEALTHS]
+    .reverse()
+    .filter((health) => counts[health] > 0)
+    .map((health) => `${counts[health].toLocaleString('en-US')} ${health}`)
+    .join(', ');
+}
+
 /** The accessible name of the drawing: what a sighted user takes in at a glance. */
 export function topologySummary(fabricName: string, topology: FabricTopology): string {
   const counts = countLinkStates(topology.links);
+  const health = healthCounts(topology.links);
   return (
     `Topology of ${fabricName}: ${plural(topology.tiers.length, 'tier')} ` +
     `(${topology.tiers.join(', ')}), ${plural(topology.switches.length, 'switch', 'switches')}, ` +
     `${plural(topology.links.length, 'link')}: ${counts.up.toLocaleString('en-US')} enabled and up, ` +
-    `${counts.disabled.toLocaleString('en-US')} admin-disabled, ${counts.down.toLocaleString('en-US')} enabled but down.`
+    `${counts.disabled.toLocaleString('en-US')} admin-disabled, ${counts.down.toLocaleString('en-US')} enabled but down.` +
+    (health ? ` Health: ${health}.` : '')
   );
 }
 
@@ -66,5 +79,5 @@ export function describeSwitch(sw: PlacedSwitch, tierName: string, links: readon
   const states = [`${counts.up} up`];
   if (counts.disabled) states.push(`${counts.disabled} disabled`);
   if (counts.down) states.push(`${counts.down} down`);
-  return `${sw.name} (${where.join(', ')}): ${plural(links.length, 'link')}, ${states.join(', ')}`;
+  return `${sw.name} (${where.join(', ')}): ${plural(links.length, 'link')}, ${states.join(', ')}; ${healthCounts(links)}`;
 }
