@@ -20,10 +20,13 @@ interface TimeBrushProps {
 export function TimeBrush({ x, area, onSelect }: TimeBrushProps) {
   const ref = useRef<SVGGElement>(null);
   const onSelectRef = useRef(onSelect);
+  const xRef = useRef(x);
 
+  // New data brings a new scale; the brush itself is kept, so a refetch never cuts a drag short.
   useEffect(() => {
     onSelectRef.current = onSelect;
-  }, [onSelect]);
+    xRef.current = x;
+  }, [onSelect, x]);
 
   useEffect(() => {
     const group = ref.current;
@@ -39,7 +42,7 @@ export function TimeBrush({ x, area, onSelect }: TimeBrushProps) {
         const [x0, x1] = event.selection as [number, number];
         select(group).call(brush.move, null);
         if (x1 - x0 < MIN_DRAG_PX) return;
-        onSelectRef.current(x.invert(x0), x.invert(x1));
+        onSelectRef.current(xRef.current.invert(x0), xRef.current.invert(x1));
       });
     const selection = select(group);
     selection.call(brush);
@@ -47,7 +50,7 @@ export function TimeBrush({ x, area, onSelect }: TimeBrushProps) {
       selection.on('.brush', null);
       selection.selectAll('*').remove();
     };
-  }, [x, area.left, area.right, area.top, area.bottom]);
+  }, [area.left, area.right, area.top, area.bottom]);
 
   return <g ref={ref} className="time-brush" data-testid="time-brush" aria-hidden="true" />;
 }
