@@ -52,3 +52,57 @@ export interface CapacityAnswer {
   summary: { tors: number; below_constraint: number; min_fraction: number | null };
   tors: { name: string; below_constraint: boolean }[];
 }
+
+export interface LinkRow {
+  id: number;
+  fabric: number;
+  a_switch_name: string;
+  a_port: string;
+  z_switch_name: string;
+  z_port: string;
+  health: 'unknown' | 'clean' | 'lossy' | 'corrupting';
+  rx_low: boolean;
+}
+
+/** The first link of a fabric matching the filters (the API's own query parameters). */
+export async function findLink(
+  request: APIRequestContext,
+  fabricId: number,
+  filters: Record<string, string> = {},
+): Promise<LinkRow> {
+  const response = await request.get('/api/links/', { params: { fabric: fabricId, limit: 1, ...filters } });
+  expect(response.ok(), `GET /api/links/ answered ${response.status()}`).toBeTruthy();
+  const page = (await response.json()) as ApiListPage<LinkRow>;
+  expect(page.results.length, `a link of fabric ${fabricId} with ${JSON.stringify(filters)}`).toBeGreaterThan(0);
+  return page.results[0]!;
+}
+
+/** One sample of docs/telemetry.md: a link end at one instant, any subset of the measurements. */
+export interface TelemetrySample {
+  time: string;
+  switch: string;
+  port: string;
+  [measurement: string]: string | number;
+}
+
+/** POST /api/telemetry/ as the logged-in user; fails the test with the API's errors if the batch is refused. */
+export async function pushTelemetry(page: Page, fabricName: string, samples: TelemetrySample[]): Promise<unknown> {
+  const token = await csrfToken(page.context(), page.request);
+  const response = await page.request.post(`/api/telemetry/?fabric=${encodeURIComponent(fabricName)}`, {
+    data: { samples },
+    headers: { 'X-CSRFToken': token, 'Content-Type': 'application/json' },
+  });
+  expect(response.ok(), `POST /api/telemetry/ answered ${response.status()}: ${await response.text()}`).toBeTruthy();
+  return response.json();
+}
+
+/** POST /api/fabrics/import/ as the logged-in user (planner or operator); the new fabric's row. */
+export async function importFabric(page: Page, document: Record<string, unknown>): Promise<FabricRow> {
+  const token = await csrfToken(page.context(), page.request);
+  const response = await page.request.post('/api/fabrics/import/', {
+    data: document,
+    headers: { 'X-CSRFToken': token, 'Content-Type': 'application/json' },
+  });
+  expect(response.status(), `POST /api/fabrics/import/ answered: ${await response.text()}`).toBe(201);
+  return (await response.json()) as FabricRow;
+}
