@@ -120,9 +120,17 @@ class EndState(models.Model):
     tx_class = models.CharField(max_length=7, choices=PowerClass.choices, default=PowerClass.UNKNOWN)
     # The newest counter sample (for wrap and reset detection) and the window's first one.
     counter_time = models.DateTimeField(null=True)
-    counters = models.JSONField(null=True, help_text="in_pkts, in_fcs_errors, in_discards, out_pkts, out_discards")
+    last_in_pkts = _counter()
+    last_in_fcs_errors = _counter()
+    last_in_discards = _counter()
+    last_out_pkts = _counter()
+    last_out_discards = _counter()
     window_time = models.DateTimeField(null=True)
-    window_counters = models.JSONField(null=True)
+    window_in_pkts = _counter()
+    window_in_fcs_errors = _counter()
+    window_in_discards = _counter()
+    window_out_pkts = _counter()
+    window_out_discards = _counter()
 
     class Meta:
         ordering = ["link", "side"]

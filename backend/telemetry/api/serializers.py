@@ -3,7 +3,7 @@ from rest_framework import serializers
 from lightpath.api.serializers import BriefModelSerializer
 
 from ..models import CorruptionEvent, PowerThreshold
-from ..services.derive import POWER_MAX_DBM, POWER_MIN_DBM
+from ..services.rules import POWER_MAX_DBM, POWER_MIN_DBM
 
 
 class CorruptionEventSerializer(BriefModelSerializer):

@@ -12,11 +12,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from . import partitions
-from .derive import MAX_GAP_WINDOWS
+from .rules import MAX_GAP_WINDOWS
 
 # Hours behind the clock that each run rolls up again, so late samples still reach the aggregates.
 ROLLUP_LOOKBACK_HOURS = 3
-# The longest fabric window (s) a poll-to-poll delta may span in an aggregate; see derive.
+# The longest fabric window (s) a poll-to-poll delta may span in an aggregate (rules.MAX_GAP_WINDOWS).
 _MAX_DELTA_S = MAX_GAP_WINDOWS * 3600
 
 

@@ -18,8 +18,8 @@ from django.utils import timezone
 from fabric.models import Link
 
 from ..models import DirectionHealth, EndState
-from .derive import MAX_GAP_WINDOWS
 from .ingest import INTO, OUT_OF
+from .rules import MAX_GAP_WINDOWS
 from .thresholds import LIMIT_FIELDS, Resolved, effective_limits
 
 RESOLUTIONS = ("auto", "raw", "hour")

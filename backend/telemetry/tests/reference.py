@@ -1,8 +1,6 @@
-"""Pure derivation rules: counter windows to loss rates, rates to health, power to classes.
-
-No database here: the ingest service feeds these functions and stores what they return, and
-tests drive them with hand-built counter sequences. docs/telemetry.md states the rules.
-"""
+"""The telemetry rules of docs/telemetry.md in plain Python: counter windows to loss rates,
+rates to health, power to classes. Ingest applies them set-based in SQL; the tests feed the
+same sequences to both and compare."""
 
 from __future__ import annotations
 
@@ -10,9 +8,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass, field
 
-COUNTERS = ("in_pkts", "in_fcs_errors", "in_discards", "out_pkts", "out_discards")
-# A gap longer than this many windows between two polls leaves a gap, not a rate.
-MAX_GAP_WINDOWS = 3
+from telemetry.services.rules import MAX_GAP_WINDOWS, NO_LIGHT_CEILING_DBM
 
 UNKNOWN, CLEAN, LOSSY, CORRUPTING = "unknown", "clean", "lossy", "corrupting"
 _SEVERITY = {UNKNOWN: 0, CLEAN: 1, LOSSY: 2, CORRUPTING: 3}
@@ -115,11 +111,6 @@ def worse(a: str, b: str) -> str:
 
 
 # --- Optical power -------------------------------------------------------------------------
-
-POWER_MIN_DBM = -50.0
-POWER_MAX_DBM = 10.0
-# Devices report a dark receiver as 0, as -40 (or lower) or as -inf.
-NO_LIGHT_CEILING_DBM = -40.0
 
 
 def is_no_light(value: float) -> bool:

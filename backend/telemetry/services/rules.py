@@ -1,0 +1,11 @@
+"""The numbers behind the telemetry rules of docs/telemetry.md, shared by ingest (which applies
+them in SQL), roll-ups, charts and the API. tests/reference.py restates the rules in plain
+Python, and the tests hold the SQL to it."""
+
+COUNTERS = ("in_pkts", "in_fcs_errors", "in_discards", "out_pkts", "out_discards")
+# A gap longer than this many windows between two polls leaves a gap, not a rate.
+MAX_GAP_WINDOWS = 3
+# Accepted optical power; devices report a dark receiver as 0, as -40 or lower, or as -inf.
+POWER_MIN_DBM = -50.0
+POWER_MAX_DBM = 10.0
+NO_LIGHT_CEILING_DBM = -40.0

@@ -1,0 +1,90 @@
+"""Ingest's SQL derivation against the plain-Python statement of the rules (reference.py), on
+random counter sequences with resets, wraps, gaps and out-of-order polls, split into random
+batches: the same windows, the same rates, the same health and the same corruption events."""
+
+import datetime as dt
+import random
+
+import pytest
+
+from fabric.models import Link
+from telemetry.models import CorruptionEvent, DirectionHealth
+from telemetry.services.ingest import ingest
+
+from . import reference
+
+T0 = dt.datetime(2026, 11, 20, 0, 0, tzinfo=dt.UTC)
+NOW = T0 + dt.timedelta(days=3)
+
+
+def random_polls(rng: random.Random, count: int) -> list[dict]:
+    """Counter polls of f0:d0 (side Z of t0:up0): mostly every 15 minutes, sometimes early,
+    late or very late; counters that grow, now and then reset or wrap; corruption that comes
+    and goes across the action threshold."""
+    polls, time, pkts, fcs, out, drops = [], T0, 10**12, 0, 10**12, 0
+    rate = 0.0
+    for _ in range(count):
+        time += dt.timedelta(minutes=rng.choice([15, 15, 15, 5, 10, 20, 30, 40, 50, 240]))
+        if rng.random() < 0.2:
+            rate = rng.choice([0.0, 0.0, 1e-9, 5e-8, 2e-6, 1e-4])
+        frames = rng.choice([500, 10**5, 10**6, 10**7])
+        errors = int(frames * rate + rng.random())
+        if rng.random() < 0.07:
+            pkts, fcs, out, drops = rng.randrange(100), 0, rng.randrange(100), 0  # device reset
+        elif rng.random() < 0.03:
+            pkts = 2**64 - 1 - rng.randrange(10**6)  # about to wrap
+        pkts = (pkts + frames) % 2**64
+        fcs += errors
+        out += frames
+        drops += rng.randrange(3) if rng.random() < 0.3 else 0
+        polls.append({"switch": "f0", "port": "d0", "time": time, "in_pkts": pkts, "in_fcs_errors": fcs,
+                      "out_pkts": out, "out_discards": drops})  # fmt: skip
+    return polls
+
+
+def reference_outcome(polls: list[dict], fabric):
+    settings = reference.WindowSettings.of(fabric)
+    state = reference.CounterWindow()
+    windows, corruption, health, events = 0, None, reference.UNKNOWN, []
+    for poll in sorted(polls, key=lambda p: p["time"]):
+        counters = {k: poll[k] for k in reference.COUNTERS if k in poll}
+        rates = reference.advance(state, poll["time"], counters, settings)
+        if rates is None:
+            continue
+        windows += 1
+        if rates.rx_corruption is None:
+            continue
+        corruption = rates.rx_corruption
+        after = reference.health_of(corruption, fabric.corruption_action_threshold, fabric.corruption_report_threshold)
+        if after == reference.CORRUPTING and health != reference.CORRUPTING:
+            events.append([rates.time, None])
+        elif after != reference.CORRUPTING and health == reference.CORRUPTING:
+            events[-1][1] = rates.time
+        health = after
+    return windows, corruption, health, [tuple(e) for e in events]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", range(25))
+def test_sql_derivation_equals_the_reference(small_fabric, seed):
+    rng = random.Random(seed)
+    polls = random_polls(rng, rng.randrange(5, 60))
+    expected_windows, expected_rate, expected_health, expected_events = reference_outcome(polls, small_fabric)
+
+    # Live polls arrive in order, in batches of any size (a backfill is one big batch).
+    windows, start = 0, 0
+    while start < len(polls):
+        size = rng.choice([1, 1, 2, 5, len(polls)])
+        windows += ingest(small_fabric, polls[start : start + size], now=NOW).windows
+        start += size
+
+    link = Link.objects.get(fabric=small_fabric, a_switch__name="t0", a_port="up0")
+    assert windows == expected_windows
+    health = DirectionHealth.objects.filter(link=link, direction="a_to_z").first()
+    if expected_rate is None:
+        assert health is None or health.corruption_rate is None
+    else:
+        assert health.corruption_rate == pytest.approx(expected_rate, rel=1e-12)
+        assert health.health == expected_health
+    events = [(e.first_seen, e.ended_at) for e in CorruptionEvent.objects.filter(link=link).order_by("first_seen")]
+    assert events == expected_events
