@@ -155,7 +155,7 @@ def test_list_pages_past_the_server_page(fabric_with_telemetry: Cli) -> None:
 def test_show_json_is_the_link_its_status_and_open_events(fabric_with_telemetry: Cli) -> None:
     cli = fabric_with_telemetry
     shown = cli.json("links", "show", "spine0:eth1/1")
-    assert list(shown) == ["link", "status", "open_events"]
+    assert list(shown) == ["link", "status", "open_events", "signatures"]
     assert list(shown["link"]) == LINK_KEYS
     assert (shown["link"]["a_switch_name"], shown["link"]["z_port"]) == ("leaf0", "eth1/1")
 
@@ -183,6 +183,11 @@ def test_show_json_is_the_link_its_status_and_open_events(fabric_with_telemetry:
     ]
     assert events[0]["direction"] == "a_to_z"
 
+    # Three 15-minute intervals of counters: too few for a loss signature.
+    corruption = shown["signatures"]["a_to_z"]["corruption"]
+    assert (corruption["intervals"], corruption["signature"]) == (3, "insufficient data")
+    assert shown["signatures"]["a_to_z"]["verdict"] == "insufficient data"
+
     # Every way of naming the link finds the same one.
     link_id = shown["link"]["id"]
     for name in (str(link_id), "leaf0:eth2/1", "leaf0:eth2/1-spine0:eth1/1", "spine0:eth1/1 - leaf0:eth2/1"):
@@ -207,6 +212,14 @@ def test_show_table_prints_classes_thresholds_rates_and_events(fabric_with_telem
     assert cells(row("A -> Z"))[3:5] == ["corrupting", "2.00e-05"]
     assert cells(row("Z -> A"))[3] == "unknown"
     assert any(line.strip() == "Open corruption events" for line in lines)
+    signatures = lines[next(i for i, line in enumerate(lines) if line.strip().startswith("Loss signatures")) :]
+    # A steady 2e-5 over three intervals: CV 0, no correlation below eight lossy intervals.
+    assert cells(next(line for line in signatures if line.strip().startswith("A -> Z")))[3:7] == [
+        "insufficient",
+        "data",
+        "0.00",
+        "-",
+    ]
 
 
 def test_show_dark_receiver_and_csv(fabric_with_telemetry: Cli) -> None:

@@ -20,7 +20,7 @@ from .. import formats
 from ..filtersets import CorruptionEventFilterSet, PowerThresholdFilterSet
 from ..models import CorruptionEvent, PowerThreshold
 from ..services import ingest as ingest_service
-from ..services import series
+from ..services import series, signatures
 from .serializers import CorruptionEventSerializer, PowerThresholdSerializer
 
 
@@ -88,7 +88,8 @@ class TelemetryIngestView(APIView):
 
 
 class LinkTelemetryView(APIView):
-    """A link's telemetry over a range, for charts; `status` gives the newest readings."""
+    """A link's telemetry over a range, for charts; `status` gives the newest readings and
+    `signatures` the corruption-versus-congestion statistics of each direction over the range."""
 
     write_roles: set[str] = set()
 
@@ -108,7 +109,13 @@ class LinkTelemetryView(APIView):
             data = series.link_series(link, start, end, request.query_params.get("resolution", "auto"))
         except series.RangeError as exc:
             raise serializers.ValidationError({"range": [str(exc)]}) from None
-        return Response({**data, "status": series.link_status(link)})
+        return Response(
+            {
+                **data,
+                "status": series.link_status(link),
+                "signatures": signatures.link_signatures(link, start, end),
+            }
+        )
 
 
 class CorruptionEventViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):

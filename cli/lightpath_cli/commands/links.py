@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -269,16 +270,26 @@ def resolve_link(client: ApiClient, reference: str, fabric: dict[str, Any] | Non
 # links show
 
 
-def _link_status(client: ApiClient, link_id: int) -> dict[str, Any]:
-    # The status is what `show` needs; a one-minute range keeps the chart series beside it empty.
+# Loss signatures need a day of 15-minute polls to say anything (the server wants 8 intervals).
+SIGNATURE_HOURS = 24
+
+
+def _link_telemetry(client: ApiClient, link_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The link's status and its loss signatures over the last SIGNATURE_HOURS.
+
+    Hourly resolution keeps the chart series that come along small; the signatures are computed
+    from the raw counters whatever the resolution."""
     to = datetime.now(UTC).replace(microsecond=0)
     iso = "%Y-%m-%dT%H:%M:%SZ"
     answer = client.get(
         f"/api/links/{link_id}/telemetry/",
-        {"from": (to - timedelta(minutes=1)).strftime(iso), "to": to.strftime(iso), "resolution": "raw"},
+        {
+            "from": (to - timedelta(hours=SIGNATURE_HOURS)).strftime(iso),
+            "to": to.strftime(iso),
+            "resolution": "hour",
+        },
     )
-    status: dict[str, Any] = answer.get("status") or {}
-    return status
+    return answer.get("status") or {}, answer.get("signatures") or {}
 
 
 @app.command("show")
@@ -300,19 +311,21 @@ def show(
 ) -> None:
     """Show a link: ends, states and health, the newest optical readings per side with their Rx/Tx
     classes and thresholds (and where each threshold comes from), loss rates and health per
-    direction, and the open corruption events."""
+    direction, the open corruption events, and each direction's loss signature over the last
+    24 hours (corruption-like: steady and independent of load; congestion-like: follows load)."""
     cli = get_context(ctx)
     fmt = cli.output_format(output)
     with cli.client() as client:
         fabric_row = resolve_fabric(client, fabric) if fabric else None
         link = resolve_link(client, name, fabric_row)
-        status = _link_status(client, int(link["id"]))
+        status, signatures = _link_telemetry(client, int(link["id"]))
         events = list(client.iterate("/api/corruption-events/", {"link": link["id"], "open": "true"}))
         fabric_name = fabric_row["name"] if fabric_row else _fabric_name(client, link.get("fabric"))
     data = {
         "link": {key: link.get(key) for key in LINK_KEYS},
         "status": status,
         "open_events": [{key: event.get(key) for key in EVENT_KEYS} for event in events],
+        "signatures": signatures,
     }
     if fmt is OutputFormat.json:
         print_json(data)
@@ -426,6 +439,7 @@ def _print_link(data: dict[str, Any], fabric_name: str) -> None:
         )
     console.print()
     console.print(directions)
+    _print_signatures(console, data["signatures"])
 
     console.print()
     if not data["open_events"]:
@@ -444,3 +458,23 @@ def _print_link(data: dict[str, Any], fabric_name: str) -> None:
             timestamp(event.get("last_seen")),
         )
     console.print(events)
+
+
+def _print_signatures(console: Console, signatures: dict[str, Any]) -> None:
+    title = f"Loss signatures, last {SIGNATURE_HOURS} h (CV of the rate, r with load)"
+    table = Table(show_edge=False, header_style="bold", title=title, title_justify="left")
+    for header in ("Direction", "Verdict", "Corruption CV", "Corruption r", "Congestion CV", "Congestion r"):
+        table.add_column(header)
+    for key in DIRECTIONS:
+        entry = signatures.get(key) or {}
+        corruption, congestion = entry.get("corruption") or {}, entry.get("congestion") or {}
+        table.add_row(
+            DIRECTION_NAMES[key],
+            str(entry.get("verdict") or "-"),
+            _number(corruption.get("cv"), 2),
+            _number(corruption.get("load_correlation"), 2),
+            _number(congestion.get("cv"), 2),
+            _number(congestion.get("load_correlation"), 2),
+        )
+    console.print()
+    console.print(table)
