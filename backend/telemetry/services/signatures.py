@@ -26,7 +26,7 @@ from django.db import connection
 from fabric.models import Link
 
 from .ingest import INTO, OUT_OF
-from .series import MAX_GAP_WINDOWS  # the charts' gap rule, so both skip the same intervals
+from .rules import MAX_GAP_WINDOWS
 
 # Fewer intervals than this (about two hours at the seed's 15-minute polls) say nothing about
 # stability or load; the same minimum applies to the lossy intervals the correlation uses.
