@@ -52,6 +52,21 @@ describe('link looks', () => {
     expect(LINK_LOOKS).toHaveLength(12);
     const index = lookIndex(link(1, 'disabled', 'down', 'lossy'));
     expect(LINK_LOOKS[index]).toEqual({ health: 'lossy', state: 'disabled' });
+    // Every combination lands on its own look, and an unknown word on an "unknown" look.
+    for (const health of ['unknown', 'clean', 'lossy', 'corrupting'] as const) {
+      for (const [admin, oper, state] of [
+        ['enabled', 'up', 'up'],
+        ['disabled', 'down', 'disabled'],
+        ['enabled', 'down', 'down'],
+      ] as const) {
+        expect(LINK_LOOKS[lookIndex(link(1, admin, oper, health))]).toEqual({ health, state });
+      }
+    }
+    expect(LINK_LOOKS[lookIndex(link(1, 'enabled', 'up', 'constructor' as TopologyLink['health']))]).toEqual({
+      health: 'unknown',
+      state: 'up',
+    });
+    expect(countLinkHealth([link(1, 'enabled', 'up', 'toString' as TopologyLink['health'])]).unknown).toBe(1);
     expect(lookIndex(link(2, 'enabled', 'up', 'corrupting'))).toBeGreaterThan(
       lookIndex(link(3, 'enabled', 'down', 'clean')),
     );
