@@ -92,8 +92,12 @@ test('an operator pushes corrupting telemetry for a link and sees it on the link
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Links', exact: true }).click();
   const filters = page.getByRole('form', { name: 'Link filters' });
   await filters.getByLabel('Fabric').selectOption({ label: fabricName });
-  await filters.getByRole('group', { name: 'Health' }).getByLabel('corrupting').check();
-  await expect(page).toHaveURL(/health=corrupting/);
+  await expect(page).toHaveURL(new RegExp(`fabric=${fabric.id}`));
+  // The box follows the URL, which the router updates in a transition: click, then wait for both.
+  const corruptingBox = filters.getByRole('group', { name: 'Health' }).getByLabel('corrupting');
+  await corruptingBox.click();
+  await expect(page).toHaveURL(new RegExp(`fabric=${fabric.id}&health=corrupting`));
+  await expect(corruptingBox).toBeChecked();
   const row = page.locator(`[data-testid="links-table"] tbody tr[data-link-id="${link.id}"]`);
   await expect(row).toBeVisible();
   await expect(row.getByTestId('health-badge')).toHaveText('corrupting');
