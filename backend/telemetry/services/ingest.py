@@ -270,27 +270,33 @@ def _resolve(cursor, fabric: Fabric) -> None:
               FROM fabric_link l JOIN fabric_switch s ON s.id = l.z_switch_id WHERE l.fabric_id = %(fabric)s
         ),
         lanes AS (
+            -- Lane functions run a subquery each: only where there are lanes.
             SELECT t.*, e.link_id, e.side,
-                   lightpath_lit(t.input_power_channels_dbm) AS rx_lanes,
-                   lightpath_lit(t.output_power_channels_dbm) AS tx_lanes
+                   CASE WHEN t.input_power_channels_dbm IS NOT NULL THEN lightpath_lit(t.input_power_channels_dbm) END AS rx_lanes,
+                   CASE WHEN t.output_power_channels_dbm IS NOT NULL THEN lightpath_lit(t.output_power_channels_dbm) END AS tx_lanes
               FROM tmp_ingest t JOIN ends e ON e.switch = t.switch AND e.port = t.port
         )
         SELECT time, link_id, side,
                CASE WHEN lightpath_dark(input_power_dbm) THEN NULL
-                    ELSE coalesce(input_power_dbm, lightpath_mean_dbm(rx_lanes)) END AS input_power_dbm,
+                    WHEN input_power_dbm IS NOT NULL OR rx_lanes IS NULL THEN input_power_dbm
+                    ELSE lightpath_mean_dbm(rx_lanes) END AS input_power_dbm,
                CASE WHEN lightpath_dark(output_power_dbm) THEN NULL
-                    ELSE coalesce(output_power_dbm, lightpath_mean_dbm(tx_lanes)) END AS output_power_dbm,
+                    WHEN output_power_dbm IS NOT NULL OR tx_lanes IS NULL THEN output_power_dbm
+                    ELSE lightpath_mean_dbm(tx_lanes) END AS output_power_dbm,
                rx_lanes AS input_power_channels_dbm,
                tx_lanes AS output_power_channels_dbm,
-               coalesce(laser_bias_current_ma,
-                        (SELECT avg(x) FROM unnest(laser_bias_current_channels_ma) AS x)) AS laser_bias_current_ma,
+               CASE WHEN laser_bias_current_ma IS NOT NULL OR laser_bias_current_channels_ma IS NULL
+                    THEN laser_bias_current_ma
+                    ELSE (SELECT avg(x) FROM unnest(laser_bias_current_channels_ma) AS x) END AS laser_bias_current_ma,
                laser_bias_current_channels_ma, temperature_c, supply_voltage_v,
-               coalesce(lightpath_dark(input_power_dbm), false) OR lightpath_any_dark(input_power_channels_dbm) AS rx_no_light,
-               coalesce(lightpath_dark(output_power_dbm), false) OR lightpath_any_dark(output_power_channels_dbm) AS tx_no_light,
+               coalesce(lightpath_dark(input_power_dbm), false)
+                 OR (input_power_channels_dbm IS NOT NULL AND lightpath_any_dark(input_power_channels_dbm)) AS rx_no_light,
+               coalesce(lightpath_dark(output_power_dbm), false)
+                 OR (output_power_channels_dbm IS NOT NULL AND lightpath_any_dark(output_power_channels_dbm)) AS tx_no_light,
                least(CASE WHEN lightpath_dark(input_power_dbm) THEN NULL ELSE input_power_dbm END,
-                     lightpath_min_lit(input_power_channels_dbm)) AS rx_min_channel,
+                     CASE WHEN rx_lanes IS NOT NULL THEN lightpath_min_lit(rx_lanes) END) AS rx_min_channel,
                least(CASE WHEN lightpath_dark(output_power_dbm) THEN NULL ELSE output_power_dbm END,
-                     lightpath_min_lit(output_power_channels_dbm)) AS tx_min_channel,
+                     CASE WHEN tx_lanes IS NOT NULL THEN lightpath_min_lit(tx_lanes) END) AS tx_min_channel,
                in_pkts, in_fcs_errors, in_discards, out_pkts, out_discards,
                input_power_lower_dbm, input_power_upper_dbm, output_power_lower_dbm, output_power_upper_dbm
           FROM lanes
@@ -530,35 +536,41 @@ def _apply_windows(cursor, params: dict[str, Any], result: IngestResult) -> None
     )
 
 
-CLASSES = """
-    rx_class = CASE WHEN e.rx_no_light THEN 'low'
-                    WHEN coalesce(e.input_power_min_channel_dbm, e.input_power_dbm) IS NULL
-                         OR (l.input_power_lower_dbm IS NULL AND l.input_power_upper_dbm IS NULL) THEN 'unknown'
-                    WHEN coalesce(e.input_power_min_channel_dbm, e.input_power_dbm) < l.input_power_lower_dbm THEN 'low'
-                    WHEN coalesce(e.input_power_min_channel_dbm, e.input_power_dbm) > l.input_power_upper_dbm THEN 'high'
-                    ELSE 'ok' END,
-    tx_class = CASE WHEN e.tx_no_light THEN 'low'
-                    WHEN coalesce(e.output_power_min_channel_dbm, e.output_power_dbm) IS NULL
-                         OR (l.output_power_lower_dbm IS NULL AND l.output_power_upper_dbm IS NULL) THEN 'unknown'
-                    WHEN coalesce(e.output_power_min_channel_dbm, e.output_power_dbm) <= l.output_power_lower_dbm THEN 'low'
-                    WHEN coalesce(e.output_power_min_channel_dbm, e.output_power_dbm) > l.output_power_upper_dbm THEN 'high'
-                    ELSE 'ok' END
-"""
+def _class_sql(value: str, dark: str, lower: str, upper: str, low_op: str) -> str:
+    return f"""CASE WHEN {dark} THEN 'low'
+                    WHEN {value} IS NULL OR ({lower} IS NULL AND {upper} IS NULL) THEN 'unknown'
+                    WHEN {value} {low_op} {lower} THEN 'low'
+                    WHEN {value} > {upper} THEN 'high'
+                    ELSE 'ok' END"""
+
+
 # Rx below its lower limit is low (Algorithm 1 compares Rx < ThreshRx), Tx at or below it
 # (Tx <= ThreshTx); the lowest lane decides where there are lanes.
+RX_CLASS = _class_sql(
+    "coalesce(s.input_power_min_channel_dbm, s.input_power_dbm)", "s.rx_no_light",
+    "l.input_power_lower_dbm", "l.input_power_upper_dbm", "<",
+)  # fmt: skip
+TX_CLASS = _class_sql(
+    "coalesce(s.output_power_min_channel_dbm, s.output_power_dbm)", "s.tx_no_light",
+    "l.output_power_lower_dbm", "l.output_power_upper_dbm", "<=",
+)  # fmt: skip
+
+
+def _scope(link_ids: Sequence[int] | None) -> str:
+    return "(SELECT DISTINCT link_id FROM tmp_rows)" if link_ids is None else "(SELECT unnest(%(ids)s::bigint[]))"
 
 
 def _classify(cursor, link_ids: Sequence[int] | None = None) -> None:
-    """Rx/Tx classes of the ends of this batch (or of `link_ids`) against their effective limits."""
-    scope = "(SELECT DISTINCT link_id FROM tmp_rows)" if link_ids is None else "(SELECT unnest(%(ids)s::bigint[]))"
+    """Rx/Tx classes of the ends of this batch (or of `link_ids`) against their effective
+    limits; only ends whose class changes are written."""
     cursor.execute(
         f"""
-        UPDATE telemetry_endstate e SET {CLASSES}
-          FROM (SELECT s.id, l.input_power_lower_dbm, l.input_power_upper_dbm, l.output_power_lower_dbm,
-                       l.output_power_upper_dbm
-                  FROM telemetry_endstate s LEFT JOIN telemetry_effective_limits l USING (link_id, side)
-                 WHERE s.link_id IN {scope}) l
-         WHERE e.id = l.id
+        UPDATE telemetry_endstate e SET rx_class = c.rx_class, tx_class = c.tx_class
+          FROM (SELECT s.id, {RX_CLASS} AS rx_class, {TX_CLASS} AS tx_class
+                  FROM telemetry_endstate s
+                  LEFT JOIN telemetry_effective_limits l ON l.link_id = s.link_id AND l.side = s.side
+                 WHERE s.link_id IN {_scope(link_ids)}) c
+         WHERE e.id = c.id AND (e.rx_class <> c.rx_class OR e.tx_class <> c.tx_class)
         """,
         {"ids": list(link_ids or [])},
     )
@@ -566,18 +578,24 @@ def _classify(cursor, link_ids: Sequence[int] | None = None) -> None:
 
 def _update_links(cursor, link_ids: Sequence[int] | None = None) -> int:
     """Each link's worse direction and its rx_low flag, where they changed."""
-    scope = "(SELECT DISTINCT link_id FROM tmp_rows)" if link_ids is None else "(SELECT unnest(%(ids)s::bigint[]))"
+    scope = _scope(link_ids)
     cursor.execute(
         f"""
-        WITH state AS (
-            SELECT l.id,
-                   coalesce((SELECT CASE max(CASE h.health WHEN 'corrupting' THEN 3 WHEN 'lossy' THEN 2
-                                                          WHEN 'clean' THEN 1 ELSE 0 END)
-                                    WHEN 3 THEN 'corrupting' WHEN 2 THEN 'lossy' WHEN 1 THEN 'clean' END
-                               FROM telemetry_directionhealth h WHERE h.link_id = l.id), 'unknown') AS health,
-                   coalesce((SELECT bool_or(e.rx_class = 'low') FROM telemetry_endstate e WHERE e.link_id = l.id),
-                            false) AS rx_low
-              FROM fabric_link l WHERE l.id IN {scope}
+        WITH health AS (
+            SELECT link_id, max(CASE health WHEN 'corrupting' THEN 3 WHEN 'lossy' THEN 2
+                                            WHEN 'clean' THEN 1 ELSE 0 END) AS severity
+              FROM telemetry_directionhealth WHERE link_id IN {scope} GROUP BY link_id
+        ),
+        rx AS (
+            SELECT link_id, bool_or(rx_class = 'low') AS rx_low
+              FROM telemetry_endstate WHERE link_id IN {scope} GROUP BY link_id
+        ),
+        state AS (
+            SELECT coalesce(h.link_id, r.link_id) AS id,
+                   CASE coalesce(h.severity, 0) WHEN 3 THEN 'corrupting' WHEN 2 THEN 'lossy'
+                                                WHEN 1 THEN 'clean' ELSE 'unknown' END AS health,
+                   coalesce(r.rx_low, false) AS rx_low
+              FROM health h FULL JOIN rx r ON r.link_id = h.link_id
         )
         UPDATE fabric_link l SET health = s.health, rx_low = s.rx_low FROM state s
          WHERE l.id = s.id AND (l.health <> s.health OR l.rx_low <> s.rx_low)

@@ -10,6 +10,7 @@ import pytest
 from fabric.models import Link
 from telemetry.models import CorruptionEvent, DirectionHealth
 from telemetry.services.ingest import ingest
+from telemetry.services.rules import COUNTERS
 
 from . import reference
 
@@ -47,7 +48,7 @@ def reference_outcome(polls: list[dict], fabric):
     state = reference.CounterWindow()
     windows, corruption, health, events = 0, None, reference.UNKNOWN, []
     for poll in sorted(polls, key=lambda p: p["time"]):
-        counters = {k: poll[k] for k in reference.COUNTERS if k in poll}
+        counters = {k: poll[k] for k in COUNTERS if k in poll}
         rates = reference.advance(state, poll["time"], counters, settings)
         if rates is None:
             continue

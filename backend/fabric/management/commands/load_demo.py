@@ -11,6 +11,7 @@ from fabric.models import Fabric
 from jobs import services as jobs
 from lightpath_fixtures.telemetry import FaultSpec, generate_telemetry
 from telemetry.models import EndState
+from telemetry.services import maintenance
 from telemetry.services.ingest import ingest
 
 # A day of synthetic telemetry with one fault of each root cause of the seed's Table 3.2, at
@@ -70,4 +71,6 @@ class Command(BaseCommand):
                 batch = []
         if batch:
             total += ingest(fabric, batch).samples
+        # The hourly aggregates too, so that ranges beyond the raw resolution have data at once.
+        maintenance.rollup_hours(end - dt.timedelta(hours=DEMO_TELEMETRY_HOURS), end)
         return total
