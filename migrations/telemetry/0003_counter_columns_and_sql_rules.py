@@ -67,8 +67,7 @@ class Migration(migrations.Migration):
             name="window_out_pkts",
             field=models.DecimalField(decimal_places=0, max_digits=20, null=True),
         ),
-        # The derivation rules of docs/telemetry.md that ingest applies set-based in SQL, and the
-        # effective power limits of every link end (manual, then device, then catalog).
+        # The optical rules of docs/telemetry.md that ingest applies set-based in SQL.
         migrations.RunSQL(
             sql="""
             CREATE FUNCTION lightpath_dark(p float8) RETURNS boolean
@@ -100,37 +99,8 @@ class Migration(migrations.Migration):
                 LANGUAGE sql IMMUTABLE PARALLEL SAFE
                 RETURN coalesce((SELECT bool_or(lightpath_dark(x)) FROM unnest(lanes) AS x), false);
 
-            CREATE VIEW telemetry_effective_limits AS
-            WITH ends AS (
-                SELECT link_id, side FROM fabric_transceiver
-                UNION
-                SELECT link_id, side FROM telemetry_powerthreshold
-            )
-            SELECT e.link_id, e.side,
-                   coalesce(m.input_power_lower_dbm, d.input_power_lower_dbm, c.rx_power_min_dbm) AS input_power_lower_dbm,
-                   CASE WHEN m.input_power_lower_dbm IS NOT NULL THEN 'manual'
-                        WHEN d.input_power_lower_dbm IS NOT NULL THEN 'device'
-                        WHEN c.rx_power_min_dbm IS NOT NULL THEN 'catalog' END AS input_power_lower_source,
-                   coalesce(m.input_power_upper_dbm, d.input_power_upper_dbm, c.rx_power_max_dbm) AS input_power_upper_dbm,
-                   CASE WHEN m.input_power_upper_dbm IS NOT NULL THEN 'manual'
-                        WHEN d.input_power_upper_dbm IS NOT NULL THEN 'device'
-                        WHEN c.rx_power_max_dbm IS NOT NULL THEN 'catalog' END AS input_power_upper_source,
-                   coalesce(m.output_power_lower_dbm, d.output_power_lower_dbm, c.tx_power_min_dbm) AS output_power_lower_dbm,
-                   CASE WHEN m.output_power_lower_dbm IS NOT NULL THEN 'manual'
-                        WHEN d.output_power_lower_dbm IS NOT NULL THEN 'device'
-                        WHEN c.tx_power_min_dbm IS NOT NULL THEN 'catalog' END AS output_power_lower_source,
-                   coalesce(m.output_power_upper_dbm, d.output_power_upper_dbm, c.tx_power_max_dbm) AS output_power_upper_dbm,
-                   CASE WHEN m.output_power_upper_dbm IS NOT NULL THEN 'manual'
-                        WHEN d.output_power_upper_dbm IS NOT NULL THEN 'device'
-                        WHEN c.tx_power_max_dbm IS NOT NULL THEN 'catalog' END AS output_power_upper_source
-              FROM ends e
-              LEFT JOIN telemetry_powerthreshold m ON m.link_id = e.link_id AND m.side = e.side AND m.source = 'manual'
-              LEFT JOIN telemetry_powerthreshold d ON d.link_id = e.link_id AND d.side = e.side AND d.source = 'device'
-              LEFT JOIN fabric_transceiver t ON t.link_id = e.link_id AND t.side = e.side
-              LEFT JOIN fabric_transceivermodel c ON c.id = t.model_id;
             """,
             reverse_sql="""
-            DROP VIEW telemetry_effective_limits;
             DROP FUNCTION lightpath_any_dark, lightpath_min_lit, lightpath_mean_dbm, lightpath_lit,
                           lightpath_power_ok, lightpath_dark;
             """,

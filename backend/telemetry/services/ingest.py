@@ -9,8 +9,8 @@ with Python loops over samples:
    the k-th counter sample of every end in the batch, so windows advance in time order
    (one round for a live poll, more for a backfill);
 5. optical classes and link health follow.
-Ingests of one fabric are serialised by an advisory lock; the SQL rules (no light, lane
-averages in mW, effective limits) live in migration 0003 of this app.
+Ingests of one fabric are serialised by an advisory lock; the SQL rules for no light and
+lane averages in mW live in migration 0003 of this app, the effective limits in thresholds.py.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from fabric.models import Fabric
 
 from . import partitions
 from .rules import COUNTERS, MAX_GAP_WINDOWS, POWER_MAX_DBM, POWER_MIN_DBM
+from .thresholds import limit_value, limits_from
 
 LANE_FIELDS = ("input_power_channels_dbm", "output_power_channels_dbm", "laser_bias_current_channels_ma")
 THRESHOLD_FIELDS = (
@@ -548,11 +549,11 @@ def _class_sql(value: str, dark: str, lower: str, upper: str, low_op: str) -> st
 # (Tx <= ThreshTx); the lowest lane decides where there are lanes.
 RX_CLASS = _class_sql(
     "coalesce(s.input_power_min_channel_dbm, s.input_power_dbm)", "s.rx_no_light",
-    "l.input_power_lower_dbm", "l.input_power_upper_dbm", "<",
+    limit_value("input_power_lower_dbm"), limit_value("input_power_upper_dbm"), "<",
 )  # fmt: skip
 TX_CLASS = _class_sql(
     "coalesce(s.output_power_min_channel_dbm, s.output_power_dbm)", "s.tx_no_light",
-    "l.output_power_lower_dbm", "l.output_power_upper_dbm", "<=",
+    limit_value("output_power_lower_dbm"), limit_value("output_power_upper_dbm"), "<=",
 )  # fmt: skip
 
 
@@ -567,8 +568,7 @@ def _classify(cursor, link_ids: Sequence[int] | None = None) -> None:
         f"""
         UPDATE telemetry_endstate e SET rx_class = c.rx_class, tx_class = c.tx_class
           FROM (SELECT s.id, {RX_CLASS} AS rx_class, {TX_CLASS} AS tx_class
-                  FROM telemetry_endstate s
-                  LEFT JOIN telemetry_effective_limits l ON l.link_id = s.link_id AND l.side = s.side
+                  FROM telemetry_endstate s {limits_from("s")}
                  WHERE s.link_id IN {_scope(link_ids)}) c
          WHERE e.id = c.id AND (e.rx_class <> c.rx_class OR e.tx_class <> c.tx_class)
         """,

@@ -1,7 +1,8 @@
 """Which Rx/Tx power limits apply to a link end, and where each one comes from.
 
 Each limit is resolved on its own: a manual override wins, then the value the device reports,
-then the catalog's value for the installed transceiver model.
+then the catalog's value for the installed transceiver model. LIMITS_FROM and
+limit_columns() are that rule in SQL, shared by ingest (which classifies with it) and the API.
 """
 
 from collections.abc import Iterable
@@ -10,6 +11,35 @@ from dataclasses import dataclass
 from django.db import connection
 
 LIMIT_FIELDS = ("input_power_lower_dbm", "input_power_upper_dbm", "output_power_lower_dbm", "output_power_upper_dbm")
+# The catalog names the same limits after the transceiver's receive and transmit sides.
+CATALOG_FIELDS = {
+    "input_power_lower_dbm": "rx_power_min_dbm",
+    "input_power_upper_dbm": "rx_power_max_dbm",
+    "output_power_lower_dbm": "tx_power_min_dbm",
+    "output_power_upper_dbm": "tx_power_max_dbm",
+}
+
+
+def limits_from(end: str) -> str:
+    """LEFT JOINs of the three sources onto a relation `end` with columns link_id and side."""
+    return f"""
+        LEFT JOIN telemetry_powerthreshold lim_m
+               ON lim_m.link_id = {end}.link_id AND lim_m.side = {end}.side AND lim_m.source = 'manual'
+        LEFT JOIN telemetry_powerthreshold lim_d
+               ON lim_d.link_id = {end}.link_id AND lim_d.side = {end}.side AND lim_d.source = 'device'
+        LEFT JOIN fabric_transceiver lim_t ON lim_t.link_id = {end}.link_id AND lim_t.side = {end}.side
+        LEFT JOIN fabric_transceivermodel lim_c ON lim_c.id = lim_t.model_id"""
+
+
+def limit_value(name: str) -> str:
+    return f"coalesce(lim_m.{name}, lim_d.{name}, lim_c.{CATALOG_FIELDS[name]})"
+
+
+def limit_source(name: str) -> str:
+    return (
+        f"CASE WHEN lim_m.{name} IS NOT NULL THEN 'manual' WHEN lim_d.{name} IS NOT NULL THEN 'device' "
+        f"WHEN lim_c.{CATALOG_FIELDS[name]} IS NOT NULL THEN 'catalog' END"
+    )
 
 
 @dataclass(frozen=True)
@@ -22,12 +52,16 @@ class Resolved:
 
 
 def effective_limits(link_ids: Iterable[int]) -> dict[tuple[int, str], dict[str, Resolved]]:
-    """Limits of every end of `link_ids` that has a transceiver or a threshold row, from the
-    telemetry_effective_limits view (the SQL that ingest classifies with)."""
-    columns = ", ".join(f"{name}, {name.removesuffix('_dbm')}_source" for name in LIMIT_FIELDS)
+    """The limits of both ends of every link of `link_ids`."""
+    columns = ", ".join(f"{limit_value(name)}, {limit_source(name)}" for name in LIMIT_FIELDS)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT link_id, side, {columns} FROM telemetry_effective_limits WHERE link_id = ANY(%s)",
+            f"""
+            SELECT e.link_id, e.side, {columns}
+              FROM (SELECT l.id AS link_id, s.side FROM fabric_link l CROSS JOIN (VALUES ('a'), ('z')) AS s(side)
+                     WHERE l.id = ANY(%s)) e
+              {limits_from("e")}
+            """,
             [list(link_ids)],
         )
         rows = cursor.fetchall()
