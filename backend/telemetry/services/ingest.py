@@ -251,6 +251,7 @@ def ingest(
             result.inserted, result.merged = _store_samples(cursor)
             _store_device_thresholds(cursor)
             _update_optical(cursor)
+            _track_health_links(cursor)
             _advance_windows(cursor, fabric, result)
             _classify(cursor)
             result.health_changes = _update_links(cursor)
@@ -394,6 +395,12 @@ def _update_optical(cursor) -> None:
     )
 
 
+def _track_health_links(cursor) -> None:
+    """tmp_health_links: the links whose direction health may have changed in this batch."""
+    cursor.execute("DROP TABLE IF EXISTS tmp_health_links")
+    cursor.execute("CREATE TEMP TABLE tmp_health_links (link_id bigint PRIMARY KEY) ON COMMIT DROP")
+
+
 def _advance_windows(cursor, fabric: Fabric, result: IngestResult) -> None:
     """Feed the batch's counter samples into each end's window, round by round; every
     completed window gives rates, health and events (tests/reference.py states the rules; tests hold
@@ -477,6 +484,10 @@ def _advance_windows(cursor, fabric: Fabric, result: IngestResult) -> None:
             params,
         )
         result.windows += cursor.fetchone()[0]
+        cursor.execute(
+            "INSERT INTO tmp_health_links SELECT DISTINCT link_id FROM tmp_windows WHERE kind = 'corruption' "
+            "ON CONFLICT DO NOTHING"
+        )
         _apply_windows(cursor, params, result)
 
 
@@ -563,22 +574,29 @@ def _scope(link_ids: Sequence[int] | None) -> str:
 
 def _classify(cursor, link_ids: Sequence[int] | None = None) -> None:
     """Rx/Tx classes of the ends of this batch (or of `link_ids`) against their effective
-    limits; only ends whose class changes are written."""
+    limits; only ends whose class changes are written, and their links noted in tmp_changed."""
+    cursor.execute("DROP TABLE IF EXISTS tmp_changed")
     cursor.execute(
         f"""
-        UPDATE telemetry_endstate e SET rx_class = c.rx_class, tx_class = c.tx_class
-          FROM (SELECT s.id, {RX_CLASS} AS rx_class, {TX_CLASS} AS tx_class
-                  FROM telemetry_endstate s {limits_from("s")}
-                 WHERE s.link_id IN {_scope(link_ids)}) c
-         WHERE e.id = c.id AND (e.rx_class <> c.rx_class OR e.tx_class <> c.tx_class)
+        CREATE TEMP TABLE tmp_changed ON COMMIT DROP AS
+        WITH changed AS (
+            UPDATE telemetry_endstate e SET rx_class = c.rx_class, tx_class = c.tx_class
+              FROM (SELECT s.id, {RX_CLASS} AS rx_class, {TX_CLASS} AS tx_class
+                      FROM telemetry_endstate s {limits_from("s")}
+                     WHERE s.link_id IN {_scope(link_ids)}) c
+             WHERE e.id = c.id AND (e.rx_class <> c.rx_class OR e.tx_class <> c.tx_class)
+            RETURNING e.link_id
+        )
+        SELECT DISTINCT link_id FROM changed
         """,
         {"ids": list(link_ids or [])},
     )
 
 
-def _update_links(cursor, link_ids: Sequence[int] | None = None) -> int:
-    """Each link's worse direction and its rx_low flag, where they changed."""
-    scope = _scope(link_ids)
+def _update_links(cursor) -> int:
+    """Each link's worse direction and its rx_low flag, where they changed: only links with a
+    new corruption window or a changed class can change."""
+    scope = "(SELECT link_id FROM tmp_changed UNION SELECT link_id FROM tmp_health_links)"
     cursor.execute(
         f"""
         WITH health AS (
@@ -599,8 +617,7 @@ def _update_links(cursor, link_ids: Sequence[int] | None = None) -> int:
         )
         UPDATE fabric_link l SET health = s.health, rx_low = s.rx_low FROM state s
          WHERE l.id = s.id AND (l.health <> s.health OR l.rx_low <> s.rx_low)
-        """,
-        {"ids": list(link_ids or [])},
+        """
     )
     return cursor.rowcount
 
@@ -608,5 +625,6 @@ def _update_links(cursor, link_ids: Sequence[int] | None = None) -> int:
 def reclassify(link_ids: Sequence[int]) -> int:
     """Classify the newest readings again after thresholds changed; returns links whose flags changed."""
     with transaction.atomic(), connection.cursor() as cursor:
+        _track_health_links(cursor)
         _classify(cursor, link_ids)
-        return _update_links(cursor, link_ids)
+        return _update_links(cursor)
