@@ -1,0 +1,206 @@
+"""Benchmarks of the telemetry pipeline: ingest from a file to committed rows, and chart reads.
+
+1. Ingest: three polls of every link end of the 100K-link Facebook-style fabric (200K ends)
+   written as CSV files, each pushed through the same path as POST /api/telemetry/ (parse,
+   validate, COPY and merge into the partitioned table, derive windows, health and events)
+   in batches of 100,000 samples. Polls 2 and 3 complete windows, so derivation is measured.
+2. Chart: a 7-day raw read of one link (GET /api/links/{id}/telemetry/) on a fabric of
+   LINKS links whose raw table holds DAYS full days at the real poll rates (counters every
+   15 min, optical power every 5 min), with a year of daily partitions present.
+
+Usage, from the repository root with the dev stack's environment (make bench runs it):
+
+    eval "$(backend/scripts/devstack.sh env)"; .venv/bin/python backend/scripts/bench_telemetry.py [--links 10000] [--days 8]
+
+It creates fabrics named bench-telemetry-* and removes them (and their samples) at the end.
+"""
+
+import argparse
+import csv
+import datetime as dt
+import io
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BACKEND = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(BACKEND))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lightpath.settings")
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from fabric import services as fabric_services  # noqa: E402
+from fabric.models import Fabric, Link  # noqa: E402
+from lightpath_fixtures.generators import fb_fabric  # noqa: E402
+from telemetry import formats  # noqa: E402
+from telemetry.services import partitions  # noqa: E402
+from telemetry.services.ingest import ingest  # noqa: E402
+
+BATCH = 100_000
+HEADER = ["time", "switch", "port", "input_power_dbm", "output_power_dbm", "laser_bias_current_ma",
+          "temperature_c", "in_pkts", "in_fcs_errors", "in_discards", "out_pkts", "out_discards"]  # fmt: skip
+
+
+def ends_of(fabric: Fabric) -> list[tuple[str, str]]:
+    ends = []
+    for a_name, a_port, z_name, z_port in Link.objects.filter(fabric=fabric).values_list(
+        "a_switch__name", "a_port", "z_switch__name", "z_port"
+    ):
+        ends.append((a_name, a_port))
+        ends.append((z_name, z_port))
+    return ends
+
+
+def poll_csv(ends: list[tuple[str, str]], when: dt.datetime, poll: int, rng: random.Random) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(HEADER)
+    stamp = when.isoformat().replace("+00:00", "Z")
+    for i, (switch, port) in enumerate(ends):
+        pkts = (poll * 50_000_000) + i
+        fcs = poll * 80 if i % 1000 == 7 else 0  # one end in a thousand corrupts at ~1.6e-6
+        writer.writerow([stamp, switch, port, f"{-2.0 - rng.random():.2f}", f"{-1.0 - rng.random() / 5:.2f}", "6.5",
+                         "41.0", pkts, fcs, 0, pkts, poll * (i % 3)])  # fmt: skip
+    return out.getvalue().encode()
+
+
+def bench_ingest(pods: int) -> None:
+    name = f"bench-telemetry-fb-{pods}"
+    Fabric.objects.filter(name=name).delete()
+    fabric = fabric_services.import_document(fb_fabric(pods, name=name, seed=1))
+    try:
+        ends = ends_of(fabric)
+        rng = random.Random(1)
+        start = (timezone.now() - dt.timedelta(hours=1)).replace(second=0, microsecond=0)
+        print(f"\nIngest: {len(ends):,} link ends of a {pods}-pod fabric, batches of {BATCH:,} samples")
+        print("| poll | samples | read + parse | validate + store + derive | total | samples/s | windows | events |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        folder = Path(tempfile.mkdtemp(prefix="bench-telemetry-"))
+        for poll in range(3):
+            body = poll_csv(ends, start + dt.timedelta(minutes=15 * poll), poll, rng)
+            path = folder / f"poll{poll}.csv"
+            path.write_bytes(body)
+            t0 = time.perf_counter()
+            data = path.read_bytes()
+            parsed = formats.parse("text/csv", data)
+            t1 = time.perf_counter()
+            windows = events = 0
+            for offset in range(0, len(parsed.samples), BATCH):
+                result = ingest(fabric, parsed.samples[offset : offset + BATCH])
+                windows += result.windows
+                events += len(result.events_opened)
+            t2 = time.perf_counter()
+            n = len(parsed.samples)
+            print(f"| {poll + 1} | {n:,} | {t1 - t0:.2f} s | {t2 - t1:.2f} s | {t2 - t0:.2f} s | "
+                  f"{n / (t2 - t0):,.0f} | {windows:,} | {events} |", flush=True)  # fmt: skip
+            path.unlink()
+        folder.rmdir()
+    finally:
+        fabric_services.delete_fabric(fabric)
+
+
+def fill_raw(fabric: Fabric, first_day: dt.date, days: int) -> int:
+    """Server-side generation of DAYS days of samples at the real poll rates for every end."""
+    partitions.ensure_partitions(first_day + dt.timedelta(days=d) for d in range(days))
+    start = dt.datetime.combine(first_day, dt.time(), dt.UTC)
+    with connection.cursor() as cursor:
+        for day in range(days):
+            t0 = start + dt.timedelta(days=day)
+            cursor.execute(
+                """
+                INSERT INTO telemetry_sample (time, link_id, side, input_power_dbm, output_power_dbm,
+                                              in_pkts, in_fcs_errors, out_pkts, out_discards)
+                SELECT t, l.id, s.side, -2.5 + random() * 0.2, -1.0,
+                       CASE WHEN extract(minute FROM t)::int %% 15 = 0
+                            THEN (extract(epoch FROM t) * 1000)::numeric END,
+                       CASE WHEN extract(minute FROM t)::int %% 15 = 0 THEN 0 END,
+                       CASE WHEN extract(minute FROM t)::int %% 15 = 0
+                            THEN (extract(epoch FROM t) * 1000)::numeric END,
+                       CASE WHEN extract(minute FROM t)::int %% 15 = 0 THEN 0 END
+                  FROM fabric_link l
+                 CROSS JOIN (VALUES ('a'), ('z')) AS s(side)
+                 CROSS JOIN generate_series(%s::timestamptz, %s::timestamptz - interval '1 second',
+                                            interval '5 minutes') AS t
+                 WHERE l.fabric_id = %s
+                """,
+                [t0, t0 + dt.timedelta(days=1), fabric.pk],
+            )
+        cursor.execute("ANALYZE telemetry_sample")
+        cursor.execute(
+            "SELECT count(*) FROM telemetry_sample WHERE time >= %s AND time < %s",
+            [start, start + dt.timedelta(days=days)],
+        )
+        return cursor.fetchone()[0]
+
+
+def bench_chart(links: int, days: int) -> None:
+    pods = max(1, round(links / (48 * 8)))  # an fb pod has 48 ToRs x 4 fabric uplinks + 4 x 48 spine links
+    name = f"bench-telemetry-chart-{pods}"
+    Fabric.objects.filter(name=name).delete()
+    fabric = fabric_services.import_document(fb_fabric(pods, name=name, seed=1))
+    link_count = Link.objects.filter(fabric=fabric).count()
+    today = timezone.now().date()
+    first_day = today - dt.timedelta(days=days - 1)
+    try:
+        year = partitions.ensure_partitions(today - dt.timedelta(days=d) for d in range(365))
+        t0 = time.perf_counter()
+        rows = fill_raw(fabric, first_day, days)
+        fill_s = time.perf_counter() - t0
+        print(f"\nChart read: {link_count:,} links, {rows:,} raw samples over {days} days "
+              f"(generated in {fill_s:.0f} s), {len(partitions.existing_partitions())} daily partitions")  # fmt: skip
+        user, _ = get_user_model().objects.get_or_create(username="bench-viewer", defaults={"is_superuser": True})
+        client = Client()
+        client.force_login(user)
+        ids = list(Link.objects.filter(fabric=fabric).values_list("id", flat=True))
+        rng = random.Random(2)
+        end = timezone.now()
+        params = {"from": (end - dt.timedelta(days=7)).isoformat(), "to": end.isoformat(), "resolution": "raw"}
+        samples = []
+        points = 0
+        for _ in range(50):
+            link_id = rng.choice(ids)
+            t = time.perf_counter()
+            response = client.get(f"/api/links/{link_id}/telemetry/", params)
+            samples.append(time.perf_counter() - t)
+            assert response.status_code == 200, response.content
+            points = len(response.json()["sides"]["a"]["time"])
+        print("| query | median | p95 | max | points per side |\n| --- | --- | --- | --- | --- |")
+        samples.sort()
+        print(f"| GET /api/links/{{id}}/telemetry/ 7 days raw (50 random links) | {statistics.median(samples) * 1000:.0f} ms "
+              f"| {samples[int(len(samples) * 0.95) - 1] * 1000:.0f} ms | {samples[-1] * 1000:.0f} ms | {points:,} |")  # fmt: skip
+        get_user_model().objects.filter(username="bench-viewer").delete()
+    finally:
+        with connection.cursor() as cursor:  # first: a cascade through millions of samples is slow
+            for name_ in year:
+                cursor.execute(f"DROP TABLE IF EXISTS {name_}")
+        fabric_services.delete_fabric(fabric)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pods", type=int, default=261, help="pods of the ingest fabric (261: 100K links)")
+    parser.add_argument("--links", type=int, default=10_000, help="links of the chart fabric")
+    parser.add_argument("--days", type=int, default=8, help="full days of raw samples for the chart read")
+    parser.add_argument("--skip-ingest", action="store_true")
+    parser.add_argument("--skip-chart", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_ingest:
+        bench_ingest(args.pods)
+    if not args.skip_chart:
+        bench_chart(args.links, args.days)
+
+
+if __name__ == "__main__":
+    main()
