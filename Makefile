@@ -96,6 +96,8 @@ bench: bootstrap services
 	$(PY) workers/engine/scripts/bench_tor_capacity.py
 	$(PY) -m lightpath_fixtures.benchmark
 	@$(WITH_ENV) $(PY) backend/scripts/bench_api.py
+	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry_formats.py 10000
+	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry.py
 
 clean: stop-services
 	rm -rf .local frontend/dist workers/engine/target
