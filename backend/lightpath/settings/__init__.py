@@ -57,8 +57,9 @@ INSTALLED_APPS = [
     "fabric",
     "jobs",
     "telemetry",
+    "corruption",
 ]
-LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry"]
+LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry", "corruption"]
 MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}
 
 MIDDLEWARE = [

@@ -255,6 +255,11 @@ def ingest(
             _advance_windows(cursor, fabric, result)
             _classify(cursor)
             result.health_changes = _update_links(cursor)
+        if result.events_opened:  # CorrOpt decides each new event once the batch is visible
+            from corruption.tasks import enqueue_decisions
+
+            opened = list(result.events_opened)
+            transaction.on_commit(lambda: enqueue_decisions(opened), robust=True)
     return result
 
 

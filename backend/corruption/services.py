@@ -1,0 +1,264 @@
+"""CorrOpt's fast checker on live fabrics: one decision per new corruption event.
+
+Flow (issue #5, reference corropt.md sections 0 and 3.4): telemetry ingest opens a
+CorruptionEvent and, once its batch commits, enqueues `corruption.decide_event`; the task calls
+`decide_event`, which
+
+1. takes a per-fabric PostgreSQL advisory lock for the rest of its transaction, so decisions on
+   one fabric run one at a time and each sees the links its predecessors disabled (without it,
+   two workers could each find a link safe that together break a ToR's constraint);
+2. skips the event if it already has a fast-checker decision (a re-delivered task), has ended,
+   or its link is not enabled and up (already disabled, or down);
+3. builds the engine's state from the database (the same graph as fabric capacity: a link is
+   usable when admin-enabled and oper-up; the design count has every link), with the fabric's
+   capacity constraint and the ToRs' own overrides;
+4. runs `CorrOptSession.check` with the link's corruption rate per direction (engine "up" =
+   lower to upper = our a_to_z, since side A is the lower tier);
+5. if safe, disables the link (admin_state disabled, admin_reason "corruption", changed by the
+   system) and audits it; if not, leaves it enabled: "corrupting, kept for capacity", with the
+   ToR that blocks it. Either way a Decision row records the affected ToRs' before/after fractions.
+
+The engine state is rebuilt from the database for every decision (two queries and an
+O(switches + links) pass): a cached graph would save only the graph's construction, since the
+link states have to be read fresh under the lock anyway, and would need invalidating on every
+topology change.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
+
+import lightpath_engine
+from audit import services as audit
+from fabric.models import Fabric, Link, Switch
+from telemetry.models import CorruptionEvent, Direction, DirectionHealth
+
+from .models import Decision
+
+logger = logging.getLogger(__name__)
+
+LOCK_NAMESPACE = 0xC022  # advisory-lock namespace of CorrOpt decisions (telemetry ingest uses 0x7E1E)
+ADMIN_REASON = "corruption"
+# Engine link-state bytes (see lightpath_engine.CorrOptSession).
+ENABLED, DISABLED, DOWN = b"e", b"d", b"D"
+
+
+@dataclass
+class FabricState:
+    """The engine's view of one fabric: switch and link indices, link states, thresholds."""
+
+    graph: lightpath_engine.FabricGraph
+    switch_ids: list[int]
+    switch_names: list[str]
+    link_index: dict[int, int]
+    link_states: bytes
+    capacity: float
+    overrides: dict[int, float]
+
+    def session(self) -> lightpath_engine.CorrOptSession:
+        return lightpath_engine.CorrOptSession(
+            self.graph, self.link_states, capacity=self.capacity, overrides=self.overrides
+        )
+
+
+def fabric_state(fabric: Fabric) -> FabricState:
+    """Read the fabric's switches and links (two queries) into the engine's state."""
+    switches = list(
+        Switch.objects.filter(fabric=fabric).order_by("id").values_list("id", "name", "tier", "capacity_constraint")
+    )
+    index_of = {row[0]: i for i, row in enumerate(switches)}
+    lower: list[int] = []
+    upper: list[int] = []
+    states = bytearray()
+    link_index: dict[int, int] = {}
+    for link_id, a_id, z_id, admin_state, oper_state in (
+        Link.objects.filter(fabric=fabric)
+        .order_by("id")
+        .values_list("id", "a_switch_id", "z_switch_id", "admin_state", "oper_state")
+    ):
+        link_index[link_id] = len(lower)
+        lower.append(index_of[a_id])
+        upper.append(index_of[z_id])
+        if admin_state != Link.AdminState.ENABLED:
+            states += DISABLED
+        elif oper_state != Link.OperState.UP:
+            states += DOWN
+        else:
+            states += ENABLED
+    graph = lightpath_engine.FabricGraph(len(fabric.tiers), [row[2] for row in switches], lower, upper)
+    return FabricState(
+        graph=graph,
+        switch_ids=[row[0] for row in switches],
+        switch_names=[row[1] for row in switches],
+        link_index=link_index,
+        link_states=bytes(states),
+        capacity=fabric.capacity_constraint,
+        overrides={i: row[3] for i, row in enumerate(switches) if row[3] is not None and row[2] == 0},
+    )
+
+
+def link_loss_rates(link: Link, event: CorruptionEvent) -> dict[str, float]:
+    """Corruption rate per direction: the event's newest rate for its own direction, and the
+    other direction's rate where its health is corrupting or lossy (0 otherwise)."""
+    rates = {Direction.A_TO_Z.value: 0.0, Direction.Z_TO_A.value: 0.0}
+    for direction, rate in DirectionHealth.objects.filter(
+        link=link,
+        health__in=[Link.Health.CORRUPTING, Link.Health.LOSSY],
+        corruption_rate__isnull=False,
+    ).values_list("direction", "corruption_rate"):
+        rates[direction] = rate or 0.0
+    rates[event.direction] = event.last_rate
+    # The engine refuses rates outside [0, 1]; a rate is a fraction of frames.
+    return {direction: min(max(rate, 0.0), 1.0) for direction, rate in rates.items()}
+
+
+@dataclass
+class Outcome:
+    """What decide_event did: a decision, or why it skipped the event."""
+
+    event: int
+    decision: Decision | None = None
+    skipped: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "decision": self.decision.pk if self.decision else None,
+            "action": self.decision.action if self.decision else None,
+            "skipped": self.skipped,
+        }
+
+
+def _lock_fabric(fabric_id: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric_id])
+
+
+def decide_event(event_id: int) -> Outcome:
+    """Run the fast checker for one corruption event (see the module docstring)."""
+    with transaction.atomic():
+        fabric_id = CorruptionEvent.objects.filter(pk=event_id).values_list("link__fabric_id", flat=True).first()
+        if fabric_id is None:
+            return Outcome(event_id, skipped="no such event")
+        _lock_fabric(fabric_id)
+        # Read everything after the lock: the previous decision on this fabric has committed.
+        event = CorruptionEvent.objects.filter(pk=event_id).first()
+        if event is None:
+            return Outcome(event_id, skipped="no such event")
+        if Decision.objects.filter(event=event, kind=Decision.Kind.FAST_CHECKER).exists():
+            return Outcome(event_id, skipped="already decided")
+        if event.ended_at is not None:
+            return Outcome(event_id, skipped="event ended")
+        link = Link.objects.select_for_update(of=("self",)).select_related("fabric").get(pk=event.link_id)
+        if not link.usable:
+            return Outcome(event_id, skipped=f"link is {link.admin_state} and {link.oper_state}")
+        decision = _check_and_apply(link, event)
+    logger.info("corruption event %s on link %s: %s", event_id, link.pk, decision.action)
+    return Outcome(event_id, decision=decision)
+
+
+def _check_and_apply(link: Link, event: CorruptionEvent) -> Decision:
+    rates = link_loss_rates(link, event)
+    started = time.perf_counter()
+    state = fabric_state(link.fabric)
+    result = state.session().check(
+        state.link_index[link.pk],
+        rates[Direction.A_TO_Z],
+        include_affected=True,
+        loss_rate_down=rates[Direction.Z_TO_A],
+    )
+    engine_ms = (time.perf_counter() - started) * 1000
+    affected = [
+        {
+            "switch": state.switch_ids[impact["tor"]],
+            "name": state.switch_names[impact["tor"]],
+            "paths_before": impact["paths_before"],
+            "paths_after": impact["paths_after"],
+            "design_paths": impact["design_paths"],
+            "required_paths": impact["required_paths"],
+            "fraction_before": impact["fraction_before"],
+            "fraction_after": impact["fraction_after"],
+            "threshold": impact["threshold"],
+        }
+        for impact in result["affected"]
+    ]
+    decision = Decision(
+        fabric=link.fabric,
+        link=link,
+        event=event,
+        kind=Decision.Kind.FAST_CHECKER,
+        loss_rate_a_to_z=rates[Direction.A_TO_Z],
+        loss_rate_z_to_a=rates[Direction.Z_TO_A],
+        penalty=result["penalty"],
+        affected=affected,
+        engine_ms=engine_ms,
+    )
+    if result["disabled"]:
+        decision.action = Decision.Action.DISABLED
+        before = audit.snapshot(link)
+        link.admin_state = Link.AdminState.DISABLED
+        link.admin_reason = ADMIN_REASON
+        link.admin_changed_at = timezone.now()
+        link.admin_changed_by = None  # the system
+        link.save(update_fields=["admin_state", "admin_reason", "admin_changed_at", "admin_changed_by"])
+        audit.record(None, audit.UPDATE, link, before=before)
+    else:
+        decision.action = Decision.Action.KEPT
+        blocking = _blocking_tor(result, affected)
+        if blocking is not None:
+            decision.blocking_tor_id = blocking["switch"]
+            decision.blocking_tor_fraction = blocking["fraction_before"]
+    decision.save()
+    return decision
+
+
+def _blocking_tor(result: Any, affected: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Of the ToRs that would fall under their threshold, the one closest to (or under) it now."""
+    refusal = result["refusal"] or {}
+    blocked = set(refusal.get("tors", []))
+    by_index = {impact["tor"]: row for impact, row in zip(result["affected"], affected, strict=True)}
+    candidates = [by_index[tor] for tor in blocked if tor in by_index]
+    if not candidates:
+        return None
+    return min(candidates, key=lambda row: (row["paths_before"] - row["required_paths"], row["name"]))
+
+
+def undecided_open_events(fabric: Fabric) -> QuerySet[CorruptionEvent]:
+    """Open events on the fabric's usable links that the fast checker has not decided, largest
+    rate first (reference section 6.6: several arrivals are processed in decreasing penalty)."""
+    decided = Decision.objects.filter(event=OuterRef("pk"), kind=Decision.Kind.FAST_CHECKER)
+    return (
+        CorruptionEvent.objects.filter(
+            link__fabric=fabric,
+            ended_at__isnull=True,
+            link__admin_state=Link.AdminState.ENABLED,
+            link__oper_state=Link.OperState.UP,
+        )
+        .exclude(Exists(decided))
+        .order_by("-last_rate", "id")
+    )
+
+
+def decide_open_events(fabric: Fabric) -> list[Outcome]:
+    """Decide every undecided open event of a fabric (after downtime of the workers, say);
+    each event in its own transaction, as the task would."""
+    return [decide_event(event_id) for event_id in undecided_open_events(fabric).values_list("pk", flat=True)]
+
+
+def kept_for_capacity(queryset: QuerySet[Decision] | None = None) -> QuerySet[Decision]:
+    """Decisions whose link is now "corrupting, kept for capacity": the link's newest decision
+    kept it, it is still admin-enabled, and the event is still open."""
+    queryset = Decision.objects.all() if queryset is None else queryset
+    newer = Decision.objects.filter(link=OuterRef("link"), pk__gt=OuterRef("pk"))
+    return queryset.filter(
+        action=Decision.Action.KEPT,
+        event__ended_at__isnull=True,
+        link__admin_state=Link.AdminState.ENABLED,
+    ).exclude(Exists(newer))
