@@ -1,0 +1,21 @@
+import django_filters
+
+from lightpath.api.filters import LightpathFilterSet
+
+from . import services
+from .models import Decision
+
+
+class DecisionFilterSet(LightpathFilterSet):
+    kept_for_capacity = django_filters.BooleanFilter(
+        method="filter_kept_for_capacity",
+        label="The link's newest decision kept it enabled for capacity, and it still is (event open, enabled)",
+    )
+
+    class Meta:
+        model = Decision
+        fields = ["fabric", "link", "event", "kind", "action", "blocking_tor", "penalty", "created"]
+
+    def filter_kept_for_capacity(self, queryset, name, value):
+        kept = services.kept_for_capacity(queryset)
+        return kept if value else queryset.exclude(pk__in=kept.values("pk"))
