@@ -1,0 +1,38 @@
+"""`python paused_worker.py <celery arguments>`: a Celery worker whose fast-checker decisions
+pause between reading the fabric's state and writing their outcome, a random 50 to 250 ms (random,
+so that the two processes cannot fall into a rhythm where one always reads just after the other
+commits). Without serialisation of decisions on one fabric, the pool test would then see a ToR
+broken or a decision made on stale state."""
+
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+BACKEND = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(BACKEND), str(BACKEND.parent)]
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lightpath.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from celery.__main__ import main  # noqa: E402
+
+from corruption import services  # noqa: E402
+
+read_state = services.fabric_state
+
+
+def paused_fabric_state(fabric):
+    state = read_state(fabric)
+    time.sleep(random.uniform(0.05, 0.25))
+    return state
+
+
+services.fabric_state = paused_fabric_state  # forked pool processes inherit it
+
+if __name__ == "__main__":
+    sys.argv[0] = "celery"
+    sys.exit(main())
