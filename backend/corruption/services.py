@@ -35,9 +35,9 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-import lightpath_engine
 from audit import services as audit
-from fabric.models import Fabric, Link, Switch
+from fabric.models import Fabric, Link
+from fabric.services.engine import engine_fabric
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
 from .models import Decision
@@ -46,62 +46,6 @@ logger = logging.getLogger(__name__)
 
 LOCK_NAMESPACE = 0xC022  # advisory-lock namespace of CorrOpt decisions (telemetry ingest uses 0x7E1E)
 ADMIN_REASON = "corruption"
-# Engine link-state bytes (see lightpath_engine.CorrOptSession).
-ENABLED, DISABLED, DOWN = b"e", b"d", b"D"
-
-
-@dataclass
-class FabricState:
-    """The engine's view of one fabric: switch and link indices, link states, thresholds."""
-
-    graph: lightpath_engine.FabricGraph
-    switch_ids: list[int]
-    switch_names: list[str]
-    link_index: dict[int, int]
-    link_states: bytes
-    capacity: float
-    overrides: dict[int, float]
-
-    def session(self) -> lightpath_engine.CorrOptSession:
-        return lightpath_engine.CorrOptSession(
-            self.graph, self.link_states, capacity=self.capacity, overrides=self.overrides
-        )
-
-
-def fabric_state(fabric: Fabric) -> FabricState:
-    """Read the fabric's switches and links (two queries) into the engine's state."""
-    switches = list(
-        Switch.objects.filter(fabric=fabric).order_by("id").values_list("id", "name", "tier", "capacity_constraint")
-    )
-    index_of = {row[0]: i for i, row in enumerate(switches)}
-    lower: list[int] = []
-    upper: list[int] = []
-    states = bytearray()
-    link_index: dict[int, int] = {}
-    for link_id, a_id, z_id, admin_state, oper_state in (
-        Link.objects.filter(fabric=fabric)
-        .order_by("id")
-        .values_list("id", "a_switch_id", "z_switch_id", "admin_state", "oper_state")
-    ):
-        link_index[link_id] = len(lower)
-        lower.append(index_of[a_id])
-        upper.append(index_of[z_id])
-        if admin_state != Link.AdminState.ENABLED:
-            states += DISABLED
-        elif oper_state != Link.OperState.UP:
-            states += DOWN
-        else:
-            states += ENABLED
-    graph = lightpath_engine.FabricGraph(len(fabric.tiers), [row[2] for row in switches], lower, upper)
-    return FabricState(
-        graph=graph,
-        switch_ids=[row[0] for row in switches],
-        switch_names=[row[1] for row in switches],
-        link_index=link_index,
-        link_states=bytes(states),
-        capacity=fabric.capacity_constraint,
-        overrides={i: row[3] for i, row in enumerate(switches) if row[3] is not None and row[2] == 0},
-    )
 
 
 def link_loss_rates(link: Link, event: CorruptionEvent) -> dict[str, float]:
@@ -167,7 +111,7 @@ def decide_event(event_id: int) -> Outcome:
 def _check_and_apply(link: Link, event: CorruptionEvent) -> Decision:
     rates = link_loss_rates(link, event)
     started = time.perf_counter()
-    state = fabric_state(link.fabric)
+    state = engine_fabric(link.fabric)
     result = state.session().check(
         state.link_index[link.pk],
         rates[Direction.A_TO_Z],

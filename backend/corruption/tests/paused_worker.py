@@ -22,16 +22,16 @@ from celery.__main__ import main  # noqa: E402
 
 from corruption import services  # noqa: E402
 
-read_state = services.fabric_state
+read_state = services.engine_fabric
 
 
-def paused_fabric_state(fabric):
+def paused_engine_fabric(fabric):
     state = read_state(fabric)
     time.sleep(random.uniform(0.05, 0.25))
     return state
 
 
-services.fabric_state = paused_fabric_state  # forked pool processes inherit it
+services.engine_fabric = paused_engine_fabric  # forked pool processes inherit it
 
 if __name__ == "__main__":
     sys.argv[0] = "celery"

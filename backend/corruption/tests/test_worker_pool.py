@@ -24,10 +24,11 @@ from django.db import connections
 from django.utils import timezone
 
 import lightpath_engine
-from corruption import services, tasks
+from corruption import tasks
 from corruption.models import Decision
 from fabric import services as fabric_services
 from fabric.models import Link
+from fabric.services.engine import engine_fabric
 from lightpath_fixtures.generators import fat_tree
 from lightpath_worker import app as celery_app
 from telemetry.models import CorruptionEvent
@@ -125,7 +126,7 @@ def test_fifty_simultaneous_events_on_one_fabric(worker_pool, monkeypatch):
         assert (decision.link.admin_state, decision.link.admin_reason) == expected
 
     # A kept link names a ToR that really was at its floor, and disabling it now still breaks it.
-    state = services.fabric_state(fabric)
+    state = engine_fabric(fabric)
     index_of_switch = {switch_id: i for i, switch_id in enumerate(state.switch_ids)}
     for decision in (d for d in decisions if d.action == "kept"):
         blocking = next(row for row in decision.affected if row["switch"] == decision.blocking_tor_id)

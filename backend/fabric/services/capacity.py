@@ -3,9 +3,8 @@
 import math
 from typing import Any
 
-import lightpath_engine
-
-from ..models import Fabric, Link, Switch
+from ..models import Fabric
+from .engine import engine_fabric
 
 
 def fabric_capacity(fabric: Fabric) -> dict:
@@ -14,31 +13,16 @@ def fabric_capacity(fabric: Fabric) -> dict:
     A link is usable when it is admin-enabled and operationally up; the design count has
     every link usable. Cost: two queries and O(switches + links) in the engine.
     """
-    switches = list(
-        Switch.objects.filter(fabric=fabric)
-        .order_by("id")
-        .values_list("id", "name", "tier", "pod", "capacity_constraint")
-    )
-    index_of = {row[0]: i for i, row in enumerate(switches)}
-    lower, upper, usable = [], [], []
-    for a_id, z_id, admin_state, oper_state in Link.objects.filter(fabric=fabric).values_list(
-        "a_switch_id", "z_switch_id", "admin_state", "oper_state"
-    ):
-        lower.append(index_of[a_id])
-        upper.append(index_of[z_id])
-        usable.append(admin_state == Link.AdminState.ENABLED and oper_state == Link.OperState.UP)
-
-    graph = lightpath_engine.FabricGraph(len(fabric.tiers), [row[2] for row in switches], lower, upper)
+    state = engine_fabric(fabric)
     tors: list[dict[str, Any]] = []
-    for index, available, total in graph.tor_capacity(usable):
-        switch_id, name, _tier, pod, override = switches[index]
-        constraint = override if override is not None else fabric.capacity_constraint
+    for index, available, total in state.graph.tor_capacity(state.usable()):
+        constraint = state.constraint(index)
         fraction = available / total if total else 0.0
         tors.append(
             {
-                "switch": switch_id,
-                "name": name,
-                "pod": pod,
+                "switch": state.switch_ids[index],
+                "name": state.switch_names[index],
+                "pod": state.switch_pods[index],
                 "available_paths": available,
                 "total_paths": total,
                 "fraction": fraction,
