@@ -30,6 +30,7 @@ SUMMARY_KEYS = [
     "inserted",
     "merged",
     "skipped_updates",
+    "skipped_samples",
     "windows",
     "events_opened",
     "events_ended",

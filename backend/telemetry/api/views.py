@@ -78,6 +78,7 @@ class TelemetryIngestView(APIView):
                 where=parsed.where,
                 parse_errors=parsed.errors,
                 skipped_updates=parsed.skipped,
+                skip_other_ports=formats.format_of(request.content_type) in ("openconfig", "prometheus"),
             )
         except ingest_service.TelemetryRejected as exc:
             return Response(

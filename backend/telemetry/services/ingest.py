@@ -66,6 +66,7 @@ class IngestResult:
     inserted: int = 0
     merged: int = 0
     skipped_updates: int = 0
+    skipped_samples: int = 0
     windows: int = 0
     events_opened: list[int] = field(default_factory=list)
     events_ended: list[int] = field(default_factory=list)
@@ -77,6 +78,7 @@ class IngestResult:
             "inserted": self.inserted,
             "merged": self.merged,
             "skipped_updates": self.skipped_updates,
+            "skipped_samples": self.skipped_samples,
             "windows": self.windows,
             "events_opened": self.events_opened,
             "events_ended": self.events_ended,
@@ -194,6 +196,20 @@ def _validation_sql() -> str:
     )
 
 
+def _drop_other_ports(fabric: Fabric) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            DELETE FROM tmp_ingest s USING fabric_switch w
+             WHERE w.fabric_id = %s AND w.name = s.switch
+               AND NOT EXISTS (SELECT 1 FROM fabric_link l WHERE l.a_switch_id = w.id AND l.a_port = s.port)
+               AND NOT EXISTS (SELECT 1 FROM fabric_link l WHERE l.z_switch_id = w.id AND l.z_port = s.port)
+            """,
+            [fabric.pk],
+        )
+        return cursor.rowcount
+
+
 def _validate(fabric: Fabric, now: dt.datetime) -> list[dict[str, Any]]:
     with connection.cursor() as cursor:
         cursor.execute(
@@ -221,9 +237,14 @@ def ingest(
     where: Sequence[dict[str, int]] | None = None,
     parse_errors: Sequence[dict[str, Any]] = (),
     skipped_updates: int = 0,
+    skip_other_ports: bool = False,
     now: dt.datetime | None = None,
 ) -> IngestResult:
-    """Validate and store one batch; raise TelemetryRejected with every error, writing nothing."""
+    """Validate and store one batch; raise TelemetryRejected with every error, writing nothing.
+
+    `skip_other_ports`: samples of a known switch on a port that is no link end (a management
+    port, a server port) are skipped and counted instead of rejected. Collectors subscribed
+    to a whole device (gNMI, Prometheus exporters) send those; our own formats do not."""
     limit = settings.TELEMETRY_MAX_BATCH_SAMPLES
     if len(samples) > limit:
         raise TelemetryRejected(
@@ -233,6 +254,9 @@ def ingest(
     result = IngestResult(samples=len(samples), skipped_updates=skipped_updates)
     with transaction.atomic():
         _stage(samples)
+        if skip_other_ports:
+            result.skipped_samples = _drop_other_ports(fabric)
+            result.samples -= result.skipped_samples
         errors = _validate(fabric, now)
         for error in errors:
             if where is not None and error["index"] < len(where):
@@ -240,7 +264,7 @@ def ingest(
         errors = sorted([*parse_errors, *errors], key=lambda e: (e.get("index", -1), e.get("line", 0)))
         if errors:
             raise TelemetryRejected(errors)
-        if not samples:
+        if not result.samples:
             return result
         with connection.cursor() as cursor:
             # Serialise the derivation of one fabric; other fabrics ingest in parallel.

@@ -185,3 +185,24 @@ class TestThresholds:
             "/api/power-thresholds/", {"link": link.pk, "side": "a", "output_power_lower_dbm": -90}, format="json"
         )
         assert response.status_code == 400 and "output_power_lower_dbm" in response.json()
+
+
+class TestDeviceWideCollectors:
+    def test_prometheus_lines_of_ports_without_links_are_skipped_and_counted(self, small_fabric, client_for):
+        ms = int(now_minus(10).timestamp() * 1000)
+        body = (
+            f'interfaces_interface_state_counters_in_pkts{{source="f0",interface_name="d0"}} 1000 {ms}\n'
+            f'interfaces_interface_state_counters_in_pkts{{source="f0",interface_name="mgmt0"}} 5 {ms}\n'
+        )
+        response = push(client_for(COLLECTOR), body, content_type="text/plain; version=0.0.4")
+        assert response.status_code == 200, response.content
+        assert (response.json()["samples"], response.json()["skipped_samples"]) == (1, 1)
+
+    def test_an_unknown_switch_is_still_an_error_and_json_batches_skip_nothing(self, small_fabric, client_for):
+        ms = int(now_minus(10).timestamp() * 1000)
+        body = f'interfaces_interface_state_counters_in_pkts{{source="nope",interface_name="d0"}} 1 {ms}\n'
+        response = push(client_for(COLLECTOR), body, content_type="text/plain; version=0.0.4")
+        assert response.status_code == 400 and "unknown switch 'nope'" in response.json()["errors"][0]["reason"]
+        sample = {"time": iso(now_minus(5)), "switch": "f0", "port": "mgmt0", "in_pkts": 1}
+        response = push(client_for(COLLECTOR), {"samples": [sample]})
+        assert response.status_code == 400 and "no link on port 'mgmt0'" in response.json()["errors"][0]["reason"]

@@ -70,12 +70,13 @@ SUMMARY_KEYS = (
     "inserted",
     "merged",
     "skipped_updates",
+    "skipped_samples",
     "windows",
     "events_opened",
     "events_ended",
     "health_changes",
 )
-COUNT_KEYS = ("samples", "inserted", "merged", "skipped_updates", "windows", "health_changes")
+COUNT_KEYS = ("samples", "inserted", "merged", "skipped_updates", "skipped_samples", "windows", "health_changes")
 
 
 def _events(ids: Any) -> str:
@@ -95,6 +96,7 @@ SUMMARY_COLUMNS = (
     Column("inserted", "Inserted"),
     Column("merged", "Merged"),
     Column("skipped_updates", "Skipped updates"),
+    Column("skipped_samples", "Skipped samples"),
     Column("windows", "Windows"),
     Column("events_opened", "Events opened", render=_events),
     Column("events_ended", "Events ended", render=_events),
