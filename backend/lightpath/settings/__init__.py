@@ -207,3 +207,18 @@ TELEMETRY_HOURLY_RETENTION_DAYS = int(env("LIGHTPATH_TELEMETRY_HOURLY_DAYS", "40
 TELEMETRY_MAX_CLOCK_SKEW_S = 300
 # Samples in one POST /api/telemetry/ batch (the CLI sends 10,000 at a time).
 TELEMETRY_MAX_BATCH_SAMPLES = 100_000
+
+# Repair recommendations (corruption/recommend.py; corropt.md §6 defaults 10-13). recommend()
+# takes per-call overrides of any key.
+CORRUPTION_RECOMMENDATION = {
+    # Ports (n - 1) // size of one prefix share a breakout cable: eth1/1-eth1/4, eth1/5-eth1/8.
+    "breakout_group_size": 4,
+    # Other links of one switch that must corrupt together (onsets and rates close) to blame it.
+    "cluster_min_links": 2,
+    "cluster_onset_window_s": 3600,
+    "cluster_rate_ratio": 10.0,
+    # A reseat this recent (or in the current fault episode) is not repeated: replace instead.
+    "reseat_recent_days": 7,
+    # Rx limit when no manual, device or catalog value exists (one global value, as deployed).
+    "global_rx_threshold_dbm": -10.0,
+}
