@@ -321,7 +321,9 @@ def _neighbours(ctx: _Context, side: str) -> list[_Neighbour]:
     port = ctx.port_of(side)
     size = int(ctx.config["breakout_group_size"])
     group, card = breakout_group(port, size), line_card(port)
-    onset, rate = ctx.onset(), ctx.rate(ctx.direction)
+    # Compared like with like: this link's opening rate against each neighbour's opening rate.
+    own = ctx.events.get(ctx.direction)
+    onset, rate = ctx.onset(), own.rate if own is not None else ctx.rate(ctx.direction)
     window = dt.timedelta(seconds=float(ctx.config["cluster_onset_window_s"]))
     ratio = float(ctx.config["cluster_rate_ratio"])
     events = (
