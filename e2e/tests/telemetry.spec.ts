@@ -152,6 +152,11 @@ test('an operator pushes corrupting telemetry for a link and sees it on the link
   await expect(event).toHaveCount(1);
   await expect(event).toContainText('ongoing');
 
+  // The loss signature of each direction over the chart's range (two hours: few intervals yet).
+  await expect(page.getByTestId('signature-a_to_z')).toHaveText(
+    /^(corruption-like|congestion-like|clean|unclear|insufficient data)/,
+  );
+
   // Zoom: the 6 h button puts the range in the URL and the charts keep their data.
   await page.getByRole('group', { name: 'Time range' }).getByRole('button', { name: '6 h' }).click();
   await expect(page).toHaveURL(/from=.+&to=.+/);

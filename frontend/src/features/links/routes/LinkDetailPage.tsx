@@ -139,6 +139,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
             </div>
             <DirectionStatusTable
               status={status}
+              signatures={telemetry.data?.signatures}
               switchNames={{ a: link.data.a_switch_name, z: link.data.z_switch_name }}
             />
           </>

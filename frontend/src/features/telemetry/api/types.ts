@@ -84,11 +84,29 @@ export interface LinkStatus {
   directions: Record<Direction, DirectionStatus>;
 }
 
+/** Statistics of one loss series over the range (docs/telemetry.md, "Loss signatures"). */
+export interface LossSeriesSignature {
+  intervals: number;
+  lossy_intervals: number;
+  mean_rate: number | null;
+  cv: number | null;
+  load_correlation: number | null;
+  signature: string;
+}
+
+export interface DirectionSignature {
+  corruption: LossSeriesSignature;
+  congestion: LossSeriesSignature;
+  /** 'corruption-like', 'congestion-like', 'clean', 'unclear' or 'insufficient data'. */
+  verdict: string;
+}
+
 interface LinkTelemetryCommon {
   link: number;
   from: string;
   to: string;
   loss: Record<Direction, DirectionLoss>;
+  signatures: Record<Direction, DirectionSignature>;
   thresholds: Record<Side, SideThresholds>;
   corruption_action_threshold: number;
   corruption_report_threshold: number;

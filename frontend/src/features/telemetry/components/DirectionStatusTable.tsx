@@ -1,17 +1,20 @@
 import { HealthBadge } from '@/components/HealthBadge';
 
-import type { Direction, LinkStatus } from '../api/types';
+import type { Direction, DirectionSignature, LinkStatus } from '../api/types';
 import { DIRECTION_LABEL, formatRate } from './lossChart';
+import { signatureDetail } from './signatureDetail';
 import { formatUtc } from './timeSeries';
 
 interface DirectionStatusTableProps {
   status: LinkStatus;
+  /** Corruption-versus-congestion statistics over the chart's range. */
+  signatures?: Record<Direction, DirectionSignature>;
   /** Switch names of the two ends, to say which way each direction goes. */
   switchNames: { a: string; z: string };
 }
 
 /** The newest loss rates and health of each direction. */
-export function DirectionStatusTable({ status, switchNames }: DirectionStatusTableProps) {
+export function DirectionStatusTable({ status, signatures, switchNames }: DirectionStatusTableProps) {
   const directions: { key: Direction; from: string; to: string }[] = [
     { key: 'a_to_z', from: switchNames.a, to: switchNames.z },
     { key: 'z_to_a', from: switchNames.z, to: switchNames.a },
@@ -31,6 +34,7 @@ export function DirectionStatusTable({ status, switchNames }: DirectionStatusTab
               Congestion (fraction)
             </th>
             <th scope="col">Health since</th>
+            <th scope="col">Loss signature (chart range)</th>
           </tr>
         </thead>
         <tbody>
@@ -50,6 +54,15 @@ export function DirectionStatusTable({ status, switchNames }: DirectionStatusTab
                 <td className="numeric">{formatRate(direction.corruption_rate)}</td>
                 <td className="numeric">{formatRate(direction.congestion_rate)}</td>
                 <td>{formatUtc(direction.health_since)}</td>
+                <td data-testid={`signature-${key}`}>
+                  {signatures ? (
+                    <>
+                      {signatures[key].verdict} <span className="muted">{signatureDetail(signatures[key])}</span>
+                    </>
+                  ) : (
+                    '—'
+                  )}
+                </td>
               </tr>
             );
           })}

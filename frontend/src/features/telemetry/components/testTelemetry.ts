@@ -1,9 +1,12 @@
 /** Builds link telemetry answers for tests, shaped as GET /api/links/{id}/telemetry/ returns them. */
 import type {
+  Direction,
   DirectionLoss,
+  DirectionSignature,
   HourlySideSeries,
   LinkStatus,
   LinkTelemetry,
+  LossSeriesSignature,
   RawSideSeries,
   SideStatus,
   SideThresholds,
@@ -104,6 +107,39 @@ export function linkStatus(overrides: Partial<LinkStatus> = {}): LinkStatus {
 }
 
 /** Two hours of raw telemetry: A healthy, Z's Rx falling and dark once, A→Z corrupting. */
+export function lossSignature(overrides: Partial<LossSeriesSignature> = {}): LossSeriesSignature {
+  return {
+    intervals: 8,
+    lossy_intervals: 0,
+    mean_rate: 0,
+    cv: null,
+    load_correlation: null,
+    signature: 'clean',
+    ...overrides,
+  };
+}
+
+export function signatures(): Record<Direction, DirectionSignature> {
+  return {
+    a_to_z: {
+      corruption: lossSignature({
+        lossy_intervals: 8,
+        mean_rate: 5e-5,
+        cv: 0.12,
+        load_correlation: 0.08,
+        signature: 'corruption-like',
+      }),
+      congestion: lossSignature(),
+      verdict: 'corruption-like',
+    },
+    z_to_a: {
+      corruption: lossSignature({ intervals: 3 }),
+      congestion: lossSignature({ intervals: 3 }),
+      verdict: 'insufficient data',
+    },
+  };
+}
+
 export function rawTelemetry(): LinkTelemetry {
   const zRx = Array.from({ length: 24 }, (_, index) => (index === 10 ? null : -9.5 - 0.1 * index));
   return {
@@ -126,6 +162,7 @@ export function rawTelemetry(): LinkTelemetry {
       z_to_a: { corruption: rates([0, 0, null, 0, 0]), congestion: rates([0, 1e-7, null, 0, 0]) },
     },
     thresholds: { a: catalogThresholds(), z: catalogThresholds() },
+    signatures: signatures(),
     corruption_action_threshold: 1e-6,
     corruption_report_threshold: 1e-8,
     status: linkStatus(),
@@ -163,6 +200,7 @@ export function hourlyTelemetry(): LinkTelemetry {
     sides: { a, z },
     loss: { a_to_z: EMPTY_LOSS, z_to_a: EMPTY_LOSS },
     thresholds: { a: catalogThresholds(), z: catalogThresholds(-11) },
+    signatures: signatures(),
     corruption_action_threshold: 1e-6,
     corruption_report_threshold: 1e-8,
     status: linkStatus({ health: 'clean', rx_low: false }),
