@@ -136,6 +136,9 @@ def _stage(samples: Sequence[dict[str, Any]]) -> None:
                         + "\n"
                     )
                 copy.write("".join(lines))
+        # Temporary tables have no statistics until analysed: without them the planner takes
+        # them for empty and joins 100,000 rows by nested index lookups.
+        cursor.execute("ANALYZE tmp_ingest")
 
 
 # ------------------------------------------------------------------------------------------
@@ -334,6 +337,7 @@ def _resolve(cursor, fabric: Fabric) -> None:
         """,
         {"fabric": fabric.pk},
     )
+    cursor.execute("ANALYZE tmp_rows")
 
 
 SAMPLE_COLUMNS = (
@@ -444,6 +448,7 @@ def _advance_windows(cursor, fabric: Fabric, result: IngestResult) -> None:
           FROM tmp_rows WHERE {present}
         """
     )
+    cursor.execute("ANALYZE tmp_counters")
     cursor.execute("SELECT coalesce(max(round), 0) FROM tmp_counters")
     rounds = cursor.fetchone()[0]
     params = {
@@ -472,6 +477,7 @@ def _advance_windows(cursor, fabric: Fabric, result: IngestResult) -> None:
             """,
             {**params, "round": round_},
         )
+        cursor.execute("ANALYZE tmp_step")
         # New ends first get a row; then every stepped end records its newest counters, and
         # restarts or completes its window.
         cursor.execute(
@@ -507,6 +513,7 @@ def _advance_windows(cursor, fabric: Fabric, result: IngestResult) -> None:
             """,
             params,
         )
+        cursor.execute("ANALYZE tmp_windows")
         cursor.execute(
             "SELECT count(*) FROM tmp_step WHERE complete AND NOT restart "
             "AND (coalesce(d_in_pkts + d_fcs >= %(min_packets)s, false) OR coalesce(d_out_pkts >= %(min_packets)s, false))",
