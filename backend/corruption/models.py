@@ -7,7 +7,9 @@ repeated event never decides twice); the optimizer (a later kind) may decide aga
 event and link.
 """
 
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from fabric.models import Fabric, Link, Switch
 from telemetry.models import CorruptionEvent
@@ -61,3 +63,94 @@ class Decision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.action} link {self.link_id}"
+
+
+class Ticket(models.Model):
+    """The repair of one link disabled for corruption (issue #5, "Tickets and the repair loop").
+
+    open -> in_progress -> awaiting_validation -> resolved; corruption during validation sends
+    it back to open with a new step, corruption within `reopen_days` of resolution to reopened.
+    At most one ticket per link is not resolved."""
+
+    class State(models.TextChoices):
+        OPEN = "open"
+        IN_PROGRESS = "in_progress", "in progress"
+        AWAITING_VALIDATION = "awaiting_validation", "awaiting validation"
+        RESOLVED = "resolved"
+        REOPENED = "reopened"
+
+    fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="tickets")
+    link = models.ForeignKey(Link, on_delete=models.CASCADE, related_name="tickets")
+    direction = models.CharField(max_length=6, help_text="Direction of the corruption that opened the ticket.")
+    state = models.CharField(max_length=19, choices=State.choices, default=State.OPEN)
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tickets"
+    )
+    decision = models.ForeignKey(
+        Decision, on_delete=models.PROTECT, related_name="opened_tickets", help_text="The decision that opened it."
+    )
+    validation_started_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["link"], condition=~models.Q(state="resolved"), name="one_unresolved_ticket_per_link"
+            )
+        ]
+        indexes = [models.Index(fields=["fabric", "state"])]
+
+    def __str__(self) -> str:
+        return f"ticket {self.pk} link {self.link_id} {self.state}"
+
+
+class TicketStep(models.Model):
+    """One repair attempt: what recommend() said (with its evidence), what the technician did."""
+
+    class Outcome(models.TextChoices):
+        PENDING = "pending"
+        FIXED = "fixed"
+        RECURRED = "recurred"
+
+    ticket = models.ForeignKey(Ticket, on_delete=models.CASCADE, related_name="steps")
+    number = models.PositiveIntegerField()
+    decision = models.OneToOneField(
+        Decision, on_delete=models.PROTECT, related_name="ticket_step", help_text="The decision that asked for it."
+    )
+    direction = models.CharField(max_length=6)
+    recommended_action = models.CharField(max_length=32)
+    rule = models.CharField(max_length=64)
+    explanation = models.TextField()
+    evidence = models.JSONField(default=dict)
+    action_taken = models.CharField(max_length=32, blank=True, help_text="Empty until the technician records it.")
+    followed = models.BooleanField(null=True, blank=True, help_text="action_taken == recommended_action.")
+    technician = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    notes = models.TextField(blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    acted_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.PENDING)
+
+    class Meta:
+        ordering = ["ticket", "number"]
+        constraints = [models.UniqueConstraint(fields=["ticket", "number"], name="one_step_number_per_ticket")]
+
+    def __str__(self) -> str:
+        return f"ticket {self.ticket_id} step {self.number}"
+
+
+class TicketComment(models.Model):
+    ticket = models.ForeignKey(Ticket, on_delete=models.CASCADE, related_name="comments")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    text = models.TextField()
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["ticket", "created", "id"]
+
+    def __str__(self) -> str:
+        return f"comment {self.pk} on ticket {self.ticket_id}"

@@ -16,7 +16,9 @@ CorruptionEvent and, once its batch commits, enqueues `corruption.decide_event`;
    lower to upper = our a_to_z, since side A is the lower tier);
 5. if safe, disables the link (admin_state disabled, admin_reason "corruption", changed by the
    system) and audits it; if not, leaves it enabled: "corrupting, kept for capacity", with the
-   ToR that blocks it. Either way a Decision row records the affected ToRs' before/after fractions.
+   ToR that blocks it. Either way a Decision row records the affected ToRs' before/after fractions;
+6. a disabled link gets its repair ticket, or a new step on it (corruption.tickets), in the same
+   transaction.
 
 The engine state is rebuilt from the database for every decision (two queries and an
 O(switches + links) pass): a cached graph would save only the graph's construction, since the
@@ -40,6 +42,7 @@ from fabric.models import Fabric, Link
 from fabric.services.engine import engine_fabric
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
+from . import tickets
 from .models import Decision
 
 logger = logging.getLogger(__name__)
@@ -104,6 +107,8 @@ def decide_event(event_id: int) -> Outcome:
         if not link.usable:
             return Outcome(event_id, skipped=f"link is {link.admin_state} and {link.oper_state}")
         decision = _check_and_apply(link, event)
+        if decision.action == Decision.Action.DISABLED:
+            tickets.open_or_add_step(decision, event)
     logger.info("corruption event %s on link %s: %s", event_id, link.pk, decision.action)
     return Outcome(event_id, decision=decision)
 

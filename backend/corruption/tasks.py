@@ -6,7 +6,7 @@ from celery import shared_task
 
 from telemetry.models import CorruptionEvent
 
-from . import services
+from . import services, tickets
 
 
 @shared_task(name="corruption.decide_event", acks_late=True, reject_on_worker_lost=True)
@@ -21,3 +21,9 @@ def enqueue_decisions(event_ids: Iterable[int], *, queue: str | None = None) -> 
     ordered = CorruptionEvent.objects.filter(pk__in=list(event_ids)).order_by("-last_rate", "id")
     for event_id in ordered.values_list("pk", flat=True):
         decide_event.apply_async((event_id,), queue=queue)
+
+
+@shared_task(name="corruption.validate_tickets")
+def validate_tickets() -> dict:
+    """Every 15 minutes (beat): resolve tickets whose link stayed clean for the validation window."""
+    return {"resolved": tickets.validate_tickets()}

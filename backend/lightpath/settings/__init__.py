@@ -190,6 +190,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 15 * 60,
         "options": {"queue": CELERY_TASK_DEFAULT_QUEUE},
     },
+    "corruption-validate-tickets": {
+        "task": "corruption.validate_tickets",
+        "schedule": 15 * 60,
+        "options": {"queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
 }
 
 LOGGING = {
@@ -222,3 +227,7 @@ CORRUPTION_RECOMMENDATION = {
     # Rx limit when no manual, device or catalog value exists (one global value, as deployed).
     "global_rx_threshold_dbm": -10.0,
 }
+
+# Repair tickets (corruption/tickets.py): a repaired link must stay clean this long to resolve
+# its ticket; corruption within reopen_days of resolution reopens it (the seed's success rule).
+CORRUPTION_TICKETS = {"validation_window_hours": 24, "reopen_days": 7}

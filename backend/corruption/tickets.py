@@ -1,0 +1,297 @@
+"""Repair tickets: the technician's loop around a link disabled for corruption (issue #5).
+
+    decide_event disables a link ──► open_or_add_step: a ticket (or a new step on the link's
+                                     unresolved ticket) with recommend()'s advice
+    start(ticket, user)          ──► in_progress (assigned to the user if nobody has it)
+    record_action(...)           ──► the step records what was done (followed or not), the link's
+                                     open corruption events end (the repair ends the episode), the
+                                     link is enabled again, awaiting_validation
+    corruption returns           ──► decide_event disables it again: same ticket, previous step
+                                     "recurred", new (escalated) step, state open
+    validate_tickets(now)        ──► clean for the validation window: resolved, step "fixed"
+    corruption within reopen_days of resolution ──► the same ticket, reopened; later: a new ticket
+
+"Clean" for validation: no open corruption event on the link, none that started since the
+window began, no direction with health `corrupting`, and the link admin-enabled; the window
+counts from the action (or, when the link stayed disabled for another reason then, from its
+re-enabling). Every change is
+audited (who did what); the settings are CORRUPTION_TICKETS.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.db import transaction
+from django.db.models import Avg, Count, F, Q
+from django.utils import timezone
+
+from audit import services as audit
+from fabric.models import Fabric, Link
+from fabric.services.topology import update_link
+from telemetry.models import CorruptionEvent, DirectionHealth
+
+from .models import Decision, Ticket, TicketComment, TicketStep
+from .recommend import Action, HistoryStep, recommend
+
+State = Ticket.State
+UNRESOLVED = [State.OPEN, State.IN_PROGRESS, State.AWAITING_VALIDATION, State.REOPENED]
+STARTABLE = [State.OPEN, State.REOPENED]
+ACTIONS = [str(action) for action in Action]
+
+
+class TicketStateError(Exception):
+    """The ticket is not in a state that allows this (the API answers 409)."""
+
+
+def config() -> dict[str, Any]:
+    return {"validation_window_hours": 24, "reopen_days": 7, **getattr(django_settings, "CORRUPTION_TICKETS", {})}
+
+
+def history(ticket: Ticket) -> list[HistoryStep]:
+    return [
+        HistoryStep(step.recommended_action, step.action_taken or None, step.acted_at or step.created, step.outcome)
+        for step in ticket.steps.order_by("number")
+    ]
+
+
+def open_or_add_step(decision: Decision, event: CorruptionEvent, now: dt.datetime | None = None) -> Ticket:
+    """Called by decide_event, in its transaction and under the fabric's lock, after it disabled
+    a link: the link's unresolved ticket (or one resolved within reopen_days) gets a new step;
+    otherwise a new ticket opens. A decision has at most one step (OneToOne), so a re-delivered
+    task never adds another."""
+    now = now or timezone.now()
+    existing = TicketStep.objects.filter(decision=decision).select_related("ticket").first()
+    if existing is not None:
+        return existing.ticket
+    link = decision.link
+    ticket = (
+        Ticket.objects.select_for_update()
+        .filter(link=link)
+        .filter(Q(state__in=UNRESOLVED) | Q(resolved_at__gte=now - dt.timedelta(days=config()["reopen_days"])))
+        .order_by("-created", "-id")
+        .first()
+    )
+    if ticket is None:
+        ticket = Ticket.objects.create(
+            fabric_id=decision.fabric_id, link=link, direction=event.direction, decision=decision, created=now
+        )
+        audit.record(None, audit.CREATE, ticket)
+    else:
+        before = audit.snapshot(ticket)
+        # A step "fixed" less than reopen_days ago did not fix it after all (the seed's success rule).
+        done = ticket.steps.filter(outcome__in=[TicketStep.Outcome.PENDING, TicketStep.Outcome.FIXED])
+        for step in done.exclude(action_taken=""):
+            step_before = audit.snapshot(step)
+            step.outcome = TicketStep.Outcome.RECURRED
+            step.save(update_fields=["outcome"])
+            audit.record(None, audit.UPDATE, step, before=step_before)
+        if ticket.state == State.RESOLVED:
+            ticket.state = State.REOPENED
+            ticket.resolved_at = None
+        elif ticket.state == State.AWAITING_VALIDATION:
+            ticket.state = State.OPEN
+        ticket.validation_started_at = None
+        ticket.save()
+        audit.record(None, audit.UPDATE, ticket, before=before)
+    _add_step(ticket, decision, event.direction, now)
+    return ticket
+
+
+def _add_step(ticket: Ticket, decision: Decision, direction: str, now: dt.datetime) -> TicketStep:
+    advice = recommend(ticket.link, direction, history=history(ticket), now=now)
+    step = TicketStep.objects.create(
+        ticket=ticket,
+        number=ticket.steps.count() + 1,
+        decision=decision,
+        direction=direction,
+        recommended_action=str(advice.action),
+        rule=advice.rule,
+        explanation=advice.explanation,
+        evidence=advice.evidence,
+        created=now,
+    )
+    audit.record(None, audit.CREATE, step)
+    return step
+
+
+def _locked(ticket: Ticket) -> Ticket:
+    return Ticket.objects.select_for_update().select_related("link").get(pk=ticket.pk)
+
+
+def _change(ticket: Ticket, user, **fields: Any) -> Ticket:
+    before = audit.snapshot(ticket)
+    for name, value in fields.items():
+        setattr(ticket, name, value)
+    ticket.save()
+    audit.record(user, audit.UPDATE, ticket, before=before)
+    return ticket
+
+
+def start(ticket: Ticket, user) -> Ticket:
+    """open or reopened -> in_progress; the user takes it if nobody has."""
+    with transaction.atomic():
+        ticket = _locked(ticket)
+        if ticket.state not in STARTABLE:
+            raise TicketStateError(f"ticket {ticket.pk} is {ticket.state}; only an open or reopened ticket can start")
+        return _change(ticket, user, state=State.IN_PROGRESS, assignee=ticket.assignee or user)
+
+
+@dataclass
+class ActionResult:
+    ticket: Ticket
+    step: TicketStep
+    link_enabled: bool
+    message: str
+
+
+def record_action(
+    ticket: Ticket, user, action_taken: str, notes: str = "", now: dt.datetime | None = None
+) -> ActionResult:
+    """The technician did `action_taken` on the current step: it is recorded (followed or not),
+    the link's open corruption events end, the link is enabled again and validation starts (unless the link is disabled for another
+    reason than corruption, which the message says: validation then starts when it is enabled)."""
+    if action_taken not in ACTIONS:
+        raise ValueError(f"action_taken must be one of {', '.join(ACTIONS)}, got {action_taken!r}")
+    now = now or timezone.now()
+    with transaction.atomic():
+        ticket = _locked(ticket)
+        if ticket.state != State.IN_PROGRESS:
+            raise TicketStateError(
+                f"ticket {ticket.pk} is {ticket.state}; record an action on a ticket in progress (start it first)"
+            )
+        step = ticket.steps.order_by("-number").first()
+        assert step is not None  # a ticket opens with its first step
+        before = audit.snapshot(step)
+        step.action_taken = action_taken
+        step.followed = action_taken == step.recommended_action
+        step.technician = user
+        step.notes = notes
+        step.acted_at = now
+        step.save()
+        audit.record(user, audit.UPDATE, step, before=before)
+        # The repair ends the fault episode: corruption after it opens a new event and decision.
+        CorruptionEvent.objects.filter(link=ticket.link, ended_at__isnull=True).update(ended_at=now)
+        link = Link.objects.select_for_update(of=("self",)).get(pk=ticket.link_id)
+        enabled, message = _enable_after_repair(link, user, action_taken)
+        _change(
+            ticket,
+            user,
+            state=State.AWAITING_VALIDATION,
+            validation_started_at=now if enabled else None,
+            assignee=ticket.assignee or user,
+        )
+    return ActionResult(ticket, step, enabled, message)
+
+
+def _enable_after_repair(link: Link, user, action_taken: str) -> tuple[bool, str]:
+    if link.admin_state == Link.AdminState.ENABLED:
+        return True, "The link is enabled; validation has started."
+    if link.admin_reason != "corruption":
+        reason = link.admin_reason or "no reason given"
+        return False, (
+            f"The link stays disabled for another reason ({reason}); validation starts once it is enabled again."
+        )
+    before = audit.snapshot(link)
+    update_link(link, {"admin_state": Link.AdminState.ENABLED, "admin_reason": f"repair: {action_taken}"}, user)
+    audit.record(user, audit.UPDATE, link, before=before)
+    return True, "The link is enabled again; validation has started."
+
+
+def comment(ticket: Ticket, user, text: str) -> TicketComment:
+    with transaction.atomic():
+        note = TicketComment.objects.create(ticket=ticket, author=user, text=text)
+        audit.record(user, audit.CREATE, note)
+    return note
+
+
+def assign(ticket: Ticket, user, assignee) -> Ticket:
+    with transaction.atomic():
+        ticket = _locked(ticket)
+        if ticket.state == State.RESOLVED:
+            raise TicketStateError(f"ticket {ticket.pk} is resolved; a resolved ticket cannot be assigned")
+        return _change(ticket, user, assignee=assignee)
+
+
+def _clean_since(ticket: Ticket) -> dt.datetime | None:
+    """When the validation window of an awaiting ticket began, or None if it is not clean now."""
+    link = ticket.link
+    if link.admin_state != Link.AdminState.ENABLED:
+        return None
+    # Kept disabled for another reason at the repair: the window starts when it was enabled.
+    since = ticket.validation_started_at or link.admin_changed_at
+    if since is None:
+        return None
+    events = CorruptionEvent.objects.filter(link=link)
+    if events.filter(Q(ended_at__isnull=True) | Q(first_seen__gte=since)).exists():
+        return None
+    if DirectionHealth.objects.filter(link=link, health=Link.Health.CORRUPTING).exists():
+        return None
+    return since
+
+
+def validate_tickets(now: dt.datetime | None = None, fabric: Fabric | None = None) -> list[int]:
+    """Resolve every ticket awaiting validation whose link has been clean for the validation
+    window; its last step's outcome becomes fixed. Returns the resolved tickets' ids."""
+    now = now or timezone.now()
+    window = dt.timedelta(hours=config()["validation_window_hours"])
+    awaiting = Ticket.objects.filter(state=State.AWAITING_VALIDATION).exclude(validation_started_at__gt=now - window)
+    if fabric is not None:
+        awaiting = awaiting.filter(fabric=fabric)
+    resolved = []
+    for ticket_id in awaiting.values_list("pk", flat=True):
+        with transaction.atomic():
+            ticket = _locked(Ticket(pk=ticket_id))
+            if ticket.state != State.AWAITING_VALIDATION:
+                continue
+            since = _clean_since(ticket)
+            if since is None or now - since < window:
+                continue
+            step = ticket.steps.order_by("-number").first()
+            if step is not None:
+                before = audit.snapshot(step)
+                step.outcome = TicketStep.Outcome.FIXED
+                step.save(update_fields=["outcome"])
+                audit.record(None, audit.UPDATE, step, before=before)
+            _change(ticket, None, state=State.RESOLVED, resolved_at=now)
+            resolved.append(ticket_id)
+    return resolved
+
+
+def metrics(fabric: Fabric | None = None) -> dict[str, Any]:
+    """First-attempt success (a ticket's first step fixed it), split by whether the technician
+    followed the recommendation; mean time to repair (ticket opened -> the action that fixed
+    it, resolved tickets only); unresolved tickets by state; disabled links."""
+    tickets = Ticket.objects.all() if fabric is None else Ticket.objects.filter(fabric=fabric)
+    links = Link.objects.all() if fabric is None else Link.objects.filter(fabric=fabric)
+    first = TicketStep.objects.filter(ticket__in=tickets, number=1, outcome__in=["fixed", "recurred"])
+
+    def rate(steps) -> dict[str, Any]:
+        counts = steps.aggregate(attempts=Count("pk"), fixed=Count("pk", filter=Q(outcome="fixed")))
+        attempts, fixed = counts["attempts"], counts["fixed"]
+        return {"attempts": attempts, "fixed": fixed, "rate": fixed / attempts if attempts else None}
+
+    repair = (
+        TicketStep.objects.filter(ticket__in=tickets, outcome="fixed", acted_at__isnull=False)
+        .annotate(duration=F("acted_at") - F("ticket__created"))
+        .aggregate(mean=Avg("duration"), count=Count("pk"))
+    )
+    by_state = dict(tickets.filter(state__in=UNRESOLVED).values_list("state").annotate(n=Count("pk")))
+    disabled = links.filter(admin_state=Link.AdminState.DISABLED)
+    return {
+        "fabric": fabric.pk if fabric else None,
+        "first_attempt": {
+            "all": rate(first),
+            "followed": rate(first.filter(followed=True)),
+            "not_followed": rate(first.filter(followed=False)),
+        },
+        "mean_time_to_repair_hours": repair["mean"].total_seconds() / 3600 if repair["mean"] else None,
+        "repaired_tickets": repair["count"],
+        "open_tickets": sum(by_state.values()),
+        "open_tickets_by_state": {str(state): by_state.get(state, 0) for state in UNRESOLVED},
+        "disabled_links": disabled.count(),
+        "disabled_links_for_corruption": disabled.filter(admin_reason="corruption").count(),
+    }
