@@ -1,9 +1,9 @@
 import django_filters
 
-from lightpath.api.filters import LightpathFilterSet
+from lightpath.api.filters import LightpathFilterSet, MultiValueCharFilter, MultiValueIntegerFilter
 
 from . import services
-from .models import Decision
+from .models import Decision, Ticket
 
 
 class DecisionFilterSet(LightpathFilterSet):
@@ -19,3 +19,12 @@ class DecisionFilterSet(LightpathFilterSet):
     def filter_kept_for_capacity(self, queryset, name, value):
         kept = services.kept_for_capacity(queryset)
         return kept if value else queryset.exclude(pk__in=kept.values("pk"))
+
+
+class TicketFilterSet(LightpathFilterSet):
+    pod = MultiValueIntegerFilter(field_name="link__a_switch__pod", label="Pod of the link's lower end (its ToR)")
+    assignee = MultiValueCharFilter(field_name="assignee__username", label="Assignee's username")
+
+    class Meta:
+        model = Ticket
+        fields = ["fabric", "link", "state", "direction", "created", "resolved_at"]

@@ -4,7 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from audit.api.views import AuditEventViewSet
-from corruption.api.views import DecisionViewSet
+from corruption.api.views import DecisionViewSet, TicketViewSet
 from fabric.api.views import FabricViewSet, LinkViewSet, SwitchViewSet, TransceiverModelViewSet, TransceiverViewSet
 from jobs.api.views import JobViewSet
 from telemetry.api.views import CorruptionEventViewSet, PowerThresholdViewSet
@@ -22,6 +22,7 @@ router.register("audit", AuditEventViewSet)
 router.register("corruption-events", CorruptionEventViewSet)
 router.register("power-thresholds", PowerThresholdViewSet)
 router.register("decisions", DecisionViewSet)
+router.register("tickets", TicketViewSet)
 
 urlpatterns = [
     path("api/health/", HealthView.as_view(), name="health"),

@@ -1,8 +1,11 @@
+from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from fabric.models import Link
 from lightpath.api.serializers import BriefModelSerializer
 
-from ..models import Decision
+from .. import tickets
+from ..models import Decision, Ticket, TicketComment, TicketStep
 
 
 class DecisionSerializer(BriefModelSerializer):
@@ -18,3 +21,110 @@ class DecisionSerializer(BriefModelSerializer):
         ]  # fmt: skip
         read_only_fields = fields
         brief_fields = ("id", "url", "link", "event", "kind", "action", "created")
+
+
+class TicketSerializer(BriefModelSerializer):
+    """A ticket in the queue: the list needs no per-row query (penalty, action and step count
+    are annotated by the view)."""
+
+    link_name = serializers.CharField(source="link.__str__", read_only=True)
+    pod = serializers.IntegerField(source="link.a_switch.pod", read_only=True, allow_null=True)
+    assignee = serializers.CharField(source="assignee.username", read_only=True, default=None)
+    penalty = serializers.FloatField(read_only=True)
+    recommended_action = serializers.CharField(read_only=True, allow_null=True)
+    step_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Ticket
+        fields = [
+            "id", "url", "fabric", "link", "link_name", "pod", "direction", "state", "assignee", "penalty",
+            "recommended_action", "step_count", "decision", "validation_started_at", "resolved_at", "created",
+            "updated",
+        ]  # fmt: skip
+        read_only_fields = fields
+        brief_fields = ("id", "url", "link", "state")
+
+
+class TicketStepSerializer(serializers.ModelSerializer):
+    technician = serializers.CharField(source="technician.username", read_only=True, default=None)
+
+    class Meta:
+        model = TicketStep
+        fields = [
+            "number", "decision", "direction", "recommended_action", "rule", "explanation", "evidence",
+            "action_taken", "followed", "technician", "notes", "created", "acted_at", "outcome",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class TicketCommentSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="author.username", read_only=True, default=None)
+
+    class Meta:
+        model = TicketComment
+        fields = ["id", "author", "text", "created"]
+        read_only_fields = fields
+
+
+def link_end(link: Link, side: str) -> dict:
+    switch = link.a_switch if side == "a" else link.z_switch
+    transceiver = next((t for t in link.transceivers.all() if t.side == side), None)
+    return {
+        "side": side,
+        "switch": switch.name,
+        "port": link.a_port if side == "a" else link.z_port,
+        "rack": switch.rack,
+        "pod": switch.pod,
+        "transceiver_model": transceiver.model.name if transceiver else None,
+        "transceiver_serial": transceiver.serial if transceiver else None,
+        "last_reseated_at": transceiver.last_reseated_at if transceiver else None,
+    }
+
+
+class TicketDetailSerializer(TicketSerializer):
+    ends = serializers.SerializerMethodField()
+    steps = TicketStepSerializer(many=True, read_only=True)
+    comments = TicketCommentSerializer(many=True, read_only=True)
+    recommendation = serializers.SerializerMethodField()
+
+    class Meta(TicketSerializer.Meta):
+        fields = [*TicketSerializer.Meta.fields, "ends", "recommendation", "steps", "comments"]
+        read_only_fields = fields
+
+    def get_ends(self, ticket: Ticket) -> list[dict]:
+        return [link_end(ticket.link, "a"), link_end(ticket.link, "z")]
+
+    def get_recommendation(self, ticket: Ticket) -> dict | None:
+        """The current step's advice, with its evidence."""
+        steps = list(ticket.steps.all())
+        if not steps:
+            return None
+        step = steps[-1]
+        return {
+            "step": step.number,
+            "action": step.recommended_action,
+            "rule": step.rule,
+            "explanation": step.explanation,
+            "evidence": step.evidence,
+        }
+
+
+class ActionSerializer(serializers.Serializer):
+    action_taken = serializers.ChoiceField(choices=tickets.ACTIONS)
+    notes = serializers.CharField(required=False, allow_blank=True, default="", max_length=10_000)
+
+
+class CommentSerializer(serializers.Serializer):
+    text = serializers.CharField(max_length=10_000)
+
+
+class AssignSerializer(serializers.Serializer):
+    username = serializers.CharField(allow_null=True)
+
+    def validate_username(self, value):
+        if value is None:
+            return None
+        user = get_user_model().objects.filter(username=value).first()
+        if user is None:
+            raise serializers.ValidationError(f"no user named {value!r}")
+        return user

@@ -1,10 +1,25 @@
-from rest_framework import viewsets
+from django.db.models import Count, F, OuterRef, Subquery
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.response import Response
 
+from accounts.roles import OPERATOR, TECHNICIAN
+from fabric.models import Fabric
 from lightpath.api.viewsets import BriefModeMixin
 
-from ..filtersets import DecisionFilterSet
-from ..models import Decision
-from .serializers import DecisionSerializer
+from .. import tickets
+from ..filtersets import DecisionFilterSet, TicketFilterSet
+from ..models import Decision, Ticket, TicketStep
+from .serializers import (
+    ActionSerializer,
+    AssignSerializer,
+    CommentSerializer,
+    DecisionSerializer,
+    TicketDetailSerializer,
+    TicketSerializer,
+)
 
 
 class DecisionViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
@@ -17,3 +32,104 @@ class DecisionViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     filterset_class = DecisionFilterSet
     ordering_fields = ["created", "penalty"]
     write_roles: set[str] = set()
+
+
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+
+WORKERS = {TECHNICIAN, OPERATOR}
+
+
+class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
+    """Repair tickets of links disabled for corruption (corruption.tickets). Everyone reads;
+    technicians and operators work them: start, act (record the action taken; the link is
+    enabled again and validated), comment, assign. `?ordering=-penalty` or `created` (age)."""
+
+    queryset = (
+        Ticket.objects.select_related("link__a_switch", "link__z_switch", "assignee")
+        .annotate(
+            penalty=F("decision__penalty"),
+            recommended_action=Subquery(
+                TicketStep.objects.filter(ticket=OuterRef("pk")).order_by("-number").values("recommended_action")[:1]
+            ),
+            step_count=Count("steps"),
+        )
+        .order_by("-created", "-id")
+    )
+    serializer_class = TicketSerializer
+    filterset_class = TicketFilterSet
+    ordering_fields = ["penalty", "created", "updated", "state"]
+    write_roles = {"start": WORKERS, "act": WORKERS, "comment": WORKERS, "assign": WORKERS}
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.action != "list":
+            queryset = queryset.prefetch_related("steps__technician", "comments__author", "link__transceivers__model")
+        return queryset
+
+    def get_serializer_class(self):
+        return TicketSerializer if self.action == "list" else TicketDetailSerializer
+
+    def _detail(self, ticket: Ticket, **extra) -> Response:
+        fresh = self.get_queryset().get(pk=ticket.pk)
+        return Response({**TicketDetailSerializer(fresh, context=self.get_serializer_context()).data, **extra})
+
+    def _input(self, serializer_class) -> dict:
+        serializer = serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    @extend_schema(request=None, responses=TicketDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        ticket = self.get_object()
+        try:
+            tickets.start(ticket, request.user)
+        except tickets.TicketStateError as error:
+            raise Conflict(str(error)) from error
+        return self._detail(ticket)
+
+    @extend_schema(request=ActionSerializer, responses=TicketDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def act(self, request, pk=None):
+        ticket = self.get_object()
+        data = self._input(ActionSerializer)
+        try:
+            result = tickets.record_action(ticket, request.user, data["action_taken"], data["notes"])
+        except tickets.TicketStateError as error:
+            raise Conflict(str(error)) from error
+        return self._detail(ticket, link_enabled=result.link_enabled, message=result.message)
+
+    @extend_schema(request=CommentSerializer, responses=TicketDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def comment(self, request, pk=None):
+        ticket = self.get_object()
+        tickets.comment(ticket, request.user, self._input(CommentSerializer)["text"])
+        return self._detail(ticket)
+
+    @extend_schema(request=AssignSerializer, responses=TicketDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def assign(self, request, pk=None):
+        ticket = self.get_object()
+        assignee = self._input(AssignSerializer)["username"]
+        try:
+            tickets.assign(ticket, request.user, assignee)
+        except tickets.TicketStateError as error:
+            raise Conflict(str(error)) from error
+        return self._detail(ticket)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("fabric", int, description="A fabric's id; all fabrics without it")],
+        responses={200: dict},
+    )
+    @action(detail=False, methods=["get"], pagination_class=None, filterset_class=None)
+    def metrics(self, request):
+        fabric = None
+        raw = request.query_params.get("fabric")
+        if raw:
+            fabric = Fabric.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+            if fabric is None:
+                raise ValidationError({"fabric": [f"no fabric with id {raw!r}"]})
+        return Response(tickets.metrics(fabric))

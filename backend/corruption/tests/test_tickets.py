@@ -114,17 +114,19 @@ def technician(make_user):
     return make_user("technician")
 
 
-def event_at(lnk: Link, at: dt.datetime) -> CorruptionEvent:
+def event_at(lnk: Link, at: dt.datetime, rate: float = 1e-4) -> CorruptionEvent:
     """An open event first seen 15 minutes before `at`."""
     return CorruptionEvent.objects.create(
-        link=lnk, direction="a_to_z", rate=1e-4, last_rate=1e-4, peak_rate=1e-4, first_seen=at - HOUR / 4, last_seen=at
+        link=lnk, direction="a_to_z", rate=rate, last_rate=rate, peak_rate=rate, first_seen=at - HOUR / 4, last_seen=at
     )
 
 
-def disabled_ticket(fabric, end: tuple[str, str] = ("f0", "u0"), at: dt.datetime | None = None) -> Ticket:
+def disabled_ticket(
+    fabric, end: tuple[str, str] = ("f0", "u0"), at: dt.datetime | None = None, rate: float = 1e-4
+) -> Ticket:
     """A spine uplink (f0:u0 unless told) disabled for corruption (safe on the small fabric), with
     its ticket; the event was first seen 15 minutes before `at` (now)."""
-    decision = decide(event_at(link(fabric, *end), at or timezone.now()))
+    decision = decide(event_at(link(fabric, *end), at or timezone.now(), rate))
     assert decision.action == "disabled"
     return Ticket.objects.get(link=decision.link, state__in=tickets.UNRESOLVED)
 
