@@ -1,0 +1,519 @@
+"""tickets list|show|start|act|comment|assign|metrics: repair tickets of links disabled for corruption."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ..client import PAGE_SIZE, ApiClient
+from ..context import get_context
+from ..errors import ApiError, CliError
+from ..lookup import resolve_fabric
+from ..options import OutputOption, new_app
+from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
+
+app = new_app()
+
+
+class TicketState(StrEnum):
+    open = "open"
+    in_progress = "in_progress"
+    awaiting_validation = "awaiting_validation"
+    resolved = "resolved"
+    reopened = "reopened"
+
+
+class Sort(StrEnum):
+    penalty = "penalty"
+    age = "age"
+
+
+class RepairAction(StrEnum):
+    """corruption.recommend.Action on the server."""
+
+    replace_shared_component = "replace_shared_component"
+    replace_cable = "replace_cable"
+    replace_far_transceiver = "replace_far_transceiver"
+    clean_fiber = "clean_fiber"
+    reseat_transceiver = "reseat_transceiver"
+    replace_transceiver = "replace_transceiver"
+
+
+# Highest penalty first; oldest first.
+SORT_ORDERING = {Sort.penalty: "-penalty", Sort.age: "created"}
+STATE_STYLES = {
+    "open": "bold red",
+    "reopened": "bold red",
+    "in_progress": "yellow",
+    "awaiting_validation": "cyan",
+    "resolved": "green",
+}
+DIRECTION_NAMES = {"a_to_z": "A -> Z", "z_to_a": "Z -> A"}
+
+TICKET_KEYS = (
+    "id",
+    "fabric",
+    "link",
+    "link_name",
+    "pod",
+    "direction",
+    "state",
+    "assignee",
+    "penalty",
+    "recommended_action",
+    "step_count",
+    "decision",
+    "validation_started_at",
+    "resolved_at",
+    "created",
+    "updated",
+)
+DETAIL_KEYS = (*TICKET_KEYS, "ends", "recommendation", "steps", "comments")
+# Only `act` answers these two: whether the link is enabled again, and why not.
+ACT_KEYS = (*DETAIL_KEYS, "link_enabled", "message")
+END_KEYS = (
+    "side",
+    "switch",
+    "port",
+    "rack",
+    "pod",
+    "transceiver_model",
+    "transceiver_serial",
+    "last_reseated_at",
+)
+STEP_KEYS = (
+    "number",
+    "decision",
+    "direction",
+    "recommended_action",
+    "rule",
+    "explanation",
+    "evidence",
+    "action_taken",
+    "followed",
+    "technician",
+    "notes",
+    "created",
+    "acted_at",
+    "outcome",
+)
+COMMENT_KEYS = ("id", "author", "text", "created")
+RECOMMENDATION_KEYS = ("step", "action", "rule", "explanation", "evidence")
+METRICS_KEYS = (
+    "fabric",
+    "first_attempt",
+    "mean_time_to_repair_hours",
+    "repaired_tickets",
+    "open_tickets",
+    "open_tickets_by_state",
+    "disabled_links",
+    "disabled_links_for_corruption",
+)
+
+
+def _state_cell(value: Any) -> Text:
+    return Text(str(value or "-"), style=STATE_STYLES.get(str(value), ""))
+
+
+def _penalty(value: Any) -> str:
+    return "-" if value is None else f"{float(value):.2e}"
+
+
+def _direction(value: Any) -> str:
+    return DIRECTION_NAMES.get(str(value), str(value or "-"))
+
+
+def age(created: Any, now: datetime | None = None) -> str:
+    """`3d 4h`, `5h 12m` or `7m` since an ISO 8601 time."""
+    if not created:
+        return "-"
+    then = datetime.fromisoformat(str(created).replace("Z", "+00:00"))
+    minutes = max(0, int(((now or datetime.now(UTC)) - then).total_seconds() // 60))
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h"
+    if hours:
+        return f"{hours}h {mins}m"
+    return f"{mins}m"
+
+
+TICKET_LIST_COLUMNS = (
+    Column("id", "ID", justify="right"),
+    Column("link_name", "Link"),
+    Column("direction", "Direction", render=_direction),
+    Column("state", "State", render=_state_cell),
+    Column("assignee", "Assignee"),
+    Column("recommended_action", "Recommended action"),
+    Column("penalty", "Penalty", render=_penalty, justify="right"),
+    Column("created", "Age", render=age, justify="right"),
+)
+
+
+def _pick(record: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    return {key: record.get(key) for key in keys}
+
+
+def _detail_json(ticket: dict[str, Any], keys: tuple[str, ...] = DETAIL_KEYS) -> dict[str, Any]:
+    data = _pick(ticket, keys)
+    data["ends"] = [_pick(end, END_KEYS) for end in ticket.get("ends") or []]
+    recommendation = ticket.get("recommendation")
+    data["recommendation"] = _pick(recommendation, RECOMMENDATION_KEYS) if recommendation else None
+    data["steps"] = [_pick(step, STEP_KEYS) for step in ticket.get("steps") or []]
+    data["comments"] = [_pick(comment, COMMENT_KEYS) for comment in ticket.get("comments") or []]
+    return data
+
+
+# ----------------------------------------------------------------------------------------------
+# Talking to the API
+
+
+def _ticket_id(value: str) -> int:
+    if not value.isdigit():
+        raise CliError(f"{value!r} is not a ticket id (a number)")
+    return int(value)
+
+
+def _call(client: ApiClient, method: str, ticket_id: int, action: str = "", body: Any = None) -> dict[str, Any]:
+    """One request on a ticket; 404, 409 and 400 answers become one error line."""
+    path = f"/api/tickets/{ticket_id}/" + (f"{action}/" if action else "")
+    try:
+        if method == "GET":
+            answer: dict[str, Any] = client.get(path)
+        else:
+            answer = client.post(path, body)
+    except ApiError as error:
+        if error.status == 404:
+            raise CliError(f"ticket {ticket_id} not found") from None
+        if error.status == 409:
+            detail = error.payload.get("detail") if isinstance(error.payload, dict) else None
+            raise CliError(
+                f"cannot {action} ticket {ticket_id}: {detail or 'the ticket is in the wrong state'}"
+            ) from None
+        if error.status == 400:
+            raise CliError(f"cannot {action} ticket {ticket_id}: {'; '.join(error.details)}") from None
+        raise
+    return answer
+
+
+def _first_tickets(client: ApiClient, params: dict[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
+    tickets: list[dict[str, Any]] = []
+    total = 0
+    while len(tickets) < limit:
+        page = client.get(
+            "/api/tickets/", {**params, "limit": min(PAGE_SIZE, limit - len(tickets)), "offset": len(tickets)}
+        )
+        results = page.get("results") or []
+        total = int(page.get("count") or 0)
+        tickets.extend(results)
+        if not results or len(tickets) >= total:
+            break
+    return tickets[:limit], total
+
+
+# ----------------------------------------------------------------------------------------------
+# Commands
+
+TicketArgument = Annotated[str, typer.Argument(metavar="ID", help="The ticket's id.", show_default=False)]
+
+
+@app.command("list")
+def list_tickets(
+    ctx: typer.Context,
+    fabric: Annotated[str | None, typer.Option("--fabric", help="Only tickets of this fabric (name or id).")] = None,
+    state: Annotated[
+        list[TicketState] | None,
+        typer.Option(
+            "--state",
+            metavar="open|in_progress|awaiting_validation|resolved|reopened",
+            case_sensitive=False,
+            help="Only tickets in this state; repeat for any of several.",
+        ),
+    ] = None,
+    assignee: Annotated[str | None, typer.Option("--assignee", help="Only tickets assigned to this user.")] = None,
+    sort: Annotated[
+        Sort | None,
+        typer.Option(
+            "--sort",
+            case_sensitive=False,
+            help="penalty (highest first) or age (oldest first); default: newest first.",
+        ),
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many tickets.")] = 1000,
+    output: OutputOption = None,
+) -> None:
+    """List repair tickets: link, direction, state, assignee, the current recommended action,
+    the penalty of the decision that opened the ticket, and its age.
+
+    When more tickets match than --limit, a note on stderr says how many."""
+    cli = get_context(ctx)
+    params: dict[str, Any] = {}
+    if state:
+        params["state"] = [value.value for value in state]
+    if assignee:
+        params["assignee"] = assignee
+    if sort is not None:
+        params["ordering"] = SORT_ORDERING[sort]
+    with cli.client() as client:
+        if fabric:
+            params["fabric"] = resolve_fabric(client, fabric)["id"]
+        tickets, total = _first_tickets(client, params, limit)
+    print_rows(cli.output_format(output), tickets, TICKET_LIST_COLUMNS, TICKET_KEYS)
+    if total > len(tickets):
+        typer.echo(f"showing the first {len(tickets)} of {total} tickets (raise --limit for more)", err=True)
+
+
+@app.command("show")
+def show(ctx: typer.Context, ticket: TicketArgument, output: OutputOption = None) -> None:
+    """Show a ticket: both link ends (rack, transceiver model and serial), its state, the current
+    recommendation with its rule, explanation and evidence, the steps so far (recommended,
+    taken, followed, outcome) and the comments."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        answer = _call(client, "GET", _ticket_id(ticket))
+    _print_ticket(cli.output_format(output), answer)
+
+
+@app.command("start")
+def start(ctx: typer.Context, ticket: TicketArgument, output: OutputOption = None) -> None:
+    """Start work on an open or reopened ticket (you take it if nobody is assigned)."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        answer = _call(client, "POST", _ticket_id(ticket), "start")
+    _print_change(cli.output_format(output), answer, f"ticket {answer['id']} is {answer['state']}")
+
+
+@app.command("act")
+def act(
+    ctx: typer.Context,
+    ticket: TicketArgument,
+    action: Annotated[
+        RepairAction,
+        typer.Option("--action", case_sensitive=False, show_default=False, help="The repair you did."),
+    ],
+    notes: Annotated[str, typer.Option("--notes", help="What you did or saw.")] = "",
+    output: OutputOption = None,
+) -> None:
+    """Record the repair done on a ticket in progress: the link is enabled again (unless it is
+    disabled for another reason) and the ticket awaits validation."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        answer = _call(client, "POST", _ticket_id(ticket), "act", {"action_taken": action.value, "notes": notes})
+    line = f"ticket {answer['id']} is {answer['state']}"
+    if answer.get("message"):
+        line += f": {answer['message']}"
+    _print_change(cli.output_format(output), answer, line, ACT_KEYS)
+
+
+@app.command("comment")
+def comment(
+    ctx: typer.Context,
+    ticket: TicketArgument,
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="The comment.", show_default=False)],
+    output: OutputOption = None,
+) -> None:
+    """Add a comment to a ticket."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        answer = _call(client, "POST", _ticket_id(ticket), "comment", {"text": text})
+    _print_change(cli.output_format(output), answer, f"comment added to ticket {answer['id']}")
+
+
+@app.command("assign")
+def assign(
+    ctx: typer.Context,
+    ticket: TicketArgument,
+    user: Annotated[str, typer.Argument(metavar="USER", help="The username to assign.", show_default=False)],
+    output: OutputOption = None,
+) -> None:
+    """Assign a ticket to a user."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        answer = _call(client, "POST", _ticket_id(ticket), "assign", {"username": user})
+    _print_change(cli.output_format(output), answer, f"ticket {answer['id']} is assigned to {answer['assignee']}")
+
+
+@app.command("metrics")
+def metrics(
+    ctx: typer.Context,
+    fabric: Annotated[str | None, typer.Option("--fabric", help="Only this fabric (name or id).")] = None,
+    output: OutputOption = None,
+) -> None:
+    """Repair metrics: first-attempt success rate (all, recommendation followed, not followed),
+    mean time to repair, unresolved tickets by state and disabled links."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        params = {"fabric": resolve_fabric(client, fabric)["id"]} if fabric else None
+        answer = client.get("/api/tickets/metrics/", params)
+    fmt = cli.output_format(output)
+    data = _pick(answer, METRICS_KEYS)
+    if fmt is OutputFormat.json:
+        print_json(data)
+        return
+    rows = _metric_rows(data)
+    if fmt is OutputFormat.csv:
+        print_csv([{"metric": key, "value": value} for key, value in rows], ("metric", "value"))
+        return
+    table = Table(show_header=False, show_edge=False, box=None, padding=(0, 2, 0, 0))
+    table.add_column(style="bold")
+    table.add_column()
+    for key, value in rows:
+        table.add_row(key, "-" if value is None else str(value))
+    stdout_console().print(table)
+
+
+def _metric_rows(data: dict[str, Any]) -> list[tuple[str, Any]]:
+    rows: list[tuple[str, Any]] = [("fabric", data.get("fabric"))]
+    for group, counts in (data.get("first_attempt") or {}).items():
+        for key in ("attempts", "fixed", "rate"):
+            rows.append((f"first_attempt.{group}.{key}", (counts or {}).get(key)))
+    rows += [
+        ("mean_time_to_repair_hours", data.get("mean_time_to_repair_hours")),
+        ("repaired_tickets", data.get("repaired_tickets")),
+        ("open_tickets", data.get("open_tickets")),
+    ]
+    rows += [(f"open_tickets_by_state.{k}", v) for k, v in (data.get("open_tickets_by_state") or {}).items()]
+    rows.append(("disabled_links", data.get("disabled_links")))
+    rows.append(("disabled_links_for_corruption", data.get("disabled_links_for_corruption")))
+    return rows
+
+
+# ----------------------------------------------------------------------------------------------
+# Printing one ticket
+
+
+def _print_change(fmt: OutputFormat, ticket: dict[str, Any], line: str, keys: tuple[str, ...] = DETAIL_KEYS) -> None:
+    if fmt is OutputFormat.table:
+        typer.echo(line)
+    else:
+        _print_ticket(fmt, ticket, keys)
+
+
+def _print_ticket(fmt: OutputFormat, ticket: dict[str, Any], keys: tuple[str, ...] = DETAIL_KEYS) -> None:
+    if fmt is OutputFormat.json:
+        print_json(_detail_json(ticket, keys))
+    elif fmt is OutputFormat.csv:
+        # One row, like `jobs show`: the nested parts as JSON cells.
+        print_csv([_detail_json(ticket, keys)], keys)
+    else:
+        _print_table(ticket)
+
+
+def _end_text(end: dict[str, Any]) -> str:
+    """`leaf0:eth2/1 (rack rack0, pod 1); 100G-SR4 serial ABC123`."""
+    where = f"rack {end.get('rack') or '-'}"
+    if end.get("pod") is not None:
+        where += f", pod {end['pod']}"
+    optic = (
+        f"{end.get('transceiver_model') or 'no transceiver on record'} serial {end.get('transceiver_serial') or '-'}"
+    )
+    return f"{end.get('switch')}:{end.get('port')} ({where}); {optic}"
+
+
+def _optics_text(optics: dict[str, Any]) -> str:
+    if not optics:
+        return "-"
+
+    def dbm(value: Any) -> str:
+        return "-" if value is None else f"{float(value):.2f}"
+
+    flags = [flag for flag in ("rx_low", "tx_low") if optics.get(flag)]
+    text = f"{optics.get('end') or '?'}: Rx {dbm(optics.get('rx_dbm'))} dBm, Tx {dbm(optics.get('tx_dbm'))} dBm"
+    return text + (f" ({', '.join(flags)})" if flags else "")
+
+
+def _evidence_rows(evidence: dict[str, Any]) -> list[tuple[str, str]]:
+    rates = evidence.get("rates") or {}
+    optics = evidence.get("optics") or {}
+    neighbours = sum(len(entry.get("links") or []) for entry in evidence.get("neighbours") or [])
+    reseat = evidence.get("reseat") or {}
+    rows = [
+        ("Rate (this direction)", _penalty(rates.get("this"))),
+        (
+            "Rate (opposite)",
+            _penalty(rates.get("opposite")) + (" corrupting" if rates.get("opposite_corrupting") else ""),
+        ),
+        ("Onset", timestamp(rates.get("onset"))),
+        ("Local end", _optics_text(optics.get("local") or {})),
+        ("Far end", _optics_text(optics.get("far") or {})),
+        ("Optical data", "yes" if evidence.get("has_optical_data") else "no"),
+        ("Neighbour links", str(neighbours)),
+        ("Reseated recently", "yes" if reseat.get("recent") else "no"),
+        ("Failed actions", ", ".join(evidence.get("failed_actions") or []) or "-"),
+    ]
+    return rows
+
+
+def _followed(value: Any) -> str:
+    return "-" if value is None else ("yes" if value else "no")
+
+
+def _print_table(ticket: dict[str, Any]) -> None:
+    console = stdout_console()
+    head = Table(show_header=False, show_edge=False, box=None, padding=(0, 2, 0, 0))
+    head.add_column(style="bold")
+    head.add_column()
+    head.add_row("Ticket", str(ticket.get("id")))
+    head.add_row("Link", f"{ticket.get('link')}: {ticket.get('link_name')}")
+    for end in ticket.get("ends") or []:
+        head.add_row(f"{str(end.get('side')).upper()} end", _end_text(end))
+    head.add_row("Direction", _direction(ticket.get("direction")))
+    head.add_row("State", _state_cell(ticket.get("state")))
+    head.add_row("Assignee", str(ticket.get("assignee") or "-"))
+    head.add_row("Penalty", _penalty(ticket.get("penalty")))
+    head.add_row("Opened", f"{timestamp(ticket.get('created'))} ({age(ticket.get('created'))} ago)")
+    if ticket.get("validation_started_at"):
+        head.add_row("Validation since", timestamp(ticket.get("validation_started_at")))
+    if ticket.get("resolved_at"):
+        head.add_row("Resolved", timestamp(ticket.get("resolved_at")))
+    console.print(head)
+
+    recommendation = ticket.get("recommendation")
+    console.print()
+    if recommendation:
+        rec = Table(show_header=False, show_edge=False, box=None, padding=(0, 2, 0, 0))
+        rec.add_column(style="bold")
+        rec.add_column()
+        rec.add_row("Recommendation", Text(str(recommendation.get("action")), style="bold"))
+        rec.add_row("Rule", str(recommendation.get("rule")))
+        rec.add_row("Why", str(recommendation.get("explanation")))
+        for label, value in _evidence_rows(recommendation.get("evidence") or {}):
+            rec.add_row(label, value)
+        console.print(rec)
+    else:
+        console.print("No recommendation.")
+
+    steps = Table(show_edge=False, header_style="bold", title="Steps", title_justify="left")
+    for header in ("#", "Recommended", "Rule", "Taken", "Followed", "Technician", "Acted", "Outcome", "Notes"):
+        steps.add_column(header)
+    for step in ticket.get("steps") or []:
+        steps.add_row(
+            str(step.get("number")),
+            str(step.get("recommended_action") or "-"),
+            str(step.get("rule") or "-"),
+            str(step.get("action_taken") or "-"),
+            _followed(step.get("followed")),
+            str(step.get("technician") or "-"),
+            timestamp(step.get("acted_at")),
+            str(step.get("outcome") or "-"),
+            str(step.get("notes") or ""),
+        )
+    console.print()
+    console.print(steps)
+
+    console.print()
+    comments = ticket.get("comments") or []
+    if not comments:
+        console.print("No comments.")
+        return
+    table = Table(show_edge=False, header_style="bold", title="Comments", title_justify="left")
+    for header in ("When", "Author", "Text"):
+        table.add_column(header)
+    for entry in comments:
+        table.add_row(timestamp(entry.get("created")), str(entry.get("author") or "-"), str(entry.get("text")))
+    console.print(table)
