@@ -68,6 +68,9 @@ METRICS_KEYS = [
     "open_tickets_by_state",
     "disabled_links",
     "disabled_links_for_corruption",
+    "corrupting_links_in_service",
+    "current_penalty",
+    "worst_tor_fraction",
 ]
 FABRIC = "leaf-spine-4x2"
 LINK = "leaf0:eth2/1 - spine0:eth1/1"

@@ -237,7 +237,13 @@ class TestTicketRules:
         repaired(followed, technician, "clean_fiber", now - 30 * HOUR)
         assert tickets.validate_tickets(now=now) == [followed.pk]
         disabled_ticket(small_fabric, ("f2", "u0"))
+        kept = decide(open_event(link(small_fabric, "t0", "up0")))  # t0 would fall to 2 of 4 paths
+        assert kept.action == "kept"
         result = tickets.metrics(small_fabric)
+        # What the fabric suffers now: the kept link's corruption, and t2 at 3 of 4 paths.
+        assert result["corrupting_links_in_service"] == 1
+        assert result["current_penalty"] == pytest.approx(kept.event.last_rate)
+        assert result["worst_tor_fraction"] == pytest.approx(0.75)
         assert result["first_attempt"]["followed"] == {"attempts": 1, "fixed": 1, "rate": 1.0}
         assert result["first_attempt"]["not_followed"] == {"attempts": 0, "fixed": 0, "rate": None}
         assert result["open_tickets"] == 1 and result["open_tickets_by_state"]["open"] == 1

@@ -116,3 +116,4 @@ class TestTicketAPI:
         assert body["fabric"] == small_fabric.pk
         assert (body["open_tickets"], body["disabled_links"]) == (1, 1)
         assert body["first_attempt"]["all"] == {"attempts": 0, "fixed": 0, "rate": None}
+        assert body["worst_tor_fraction"] == pytest.approx(0.75) and body["current_penalty"] == 0

@@ -113,6 +113,9 @@ METRICS_KEYS = (
     "open_tickets_by_state",
     "disabled_links",
     "disabled_links_for_corruption",
+    "corrupting_links_in_service",
+    "current_penalty",
+    "worst_tor_fraction",
 )
 
 
@@ -380,6 +383,7 @@ def _metric_rows(data: dict[str, Any]) -> list[tuple[str, Any]]:
     rows += [(f"open_tickets_by_state.{k}", v) for k, v in (data.get("open_tickets_by_state") or {}).items()]
     rows.append(("disabled_links", data.get("disabled_links")))
     rows.append(("disabled_links_for_corruption", data.get("disabled_links_for_corruption")))
+    rows += [(key, data.get(key)) for key in ("corrupting_links_in_service", "current_penalty", "worst_tor_fraction")]
     return rows
 
 
