@@ -47,10 +47,6 @@ RANGES = {"laser_bias_current_ma": (0.0, 500.0), "temperature_c": (-60.0, 150.0)
 COUNTER_MAX = 2**64 - 1
 LOCK_NAMESPACE = 0x7E1E  # advisory-lock namespace of telemetry ingest
 
-# The direction whose receiving end is this side, and whose sending end is this side.
-INTO = {"a": "z_to_a", "z": "a_to_z"}
-OUT_OF = {"a": "a_to_z", "z": "z_to_a"}
-
 
 class TelemetryRejected(Exception):
     """The batch has bad samples; nothing was written. `errors` lists every one."""

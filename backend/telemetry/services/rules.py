@@ -9,3 +9,7 @@ MAX_GAP_WINDOWS = 3
 POWER_MIN_DBM = -50.0
 POWER_MAX_DBM = 10.0
 NO_LIGHT_CEILING_DBM = -40.0
+# The direction whose receiving end is this side, and whose sending end is this side (side A is
+# the lower tier, so a_to_z is upward).
+INTO = {"a": "z_to_a", "z": "a_to_z"}
+OUT_OF = {"a": "a_to_z", "z": "z_to_a"}

@@ -18,8 +18,7 @@ from django.utils import timezone
 from fabric.models import Link
 
 from ..models import DirectionHealth, EndState
-from .ingest import INTO, OUT_OF
-from .rules import MAX_GAP_WINDOWS
+from .rules import INTO, MAX_GAP_WINDOWS, OUT_OF
 from .thresholds import LIMIT_FIELDS, Resolved, effective_limits
 
 RESOLUTIONS = ("auto", "raw", "hour")

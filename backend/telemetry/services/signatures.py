@@ -25,8 +25,7 @@ from django.db import connection
 
 from fabric.models import Link
 
-from .ingest import INTO, OUT_OF
-from .rules import MAX_GAP_WINDOWS
+from .rules import INTO, MAX_GAP_WINDOWS, OUT_OF
 
 # Fewer intervals than this (about two hours at the seed's 15-minute polls) say nothing about
 # stability or load; the same minimum applies to the lossy intervals the correlation uses.
