@@ -35,11 +35,11 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
-from django.utils import timezone
 
 from audit import services as audit
 from fabric.models import Fabric, Link
 from fabric.services.engine import engine_fabric
+from fabric.services.topology import update_link
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
 from . import tickets
@@ -152,11 +152,7 @@ def _check_and_apply(link: Link, event: CorruptionEvent) -> Decision:
     if result["disabled"]:
         decision.action = Decision.Action.DISABLED
         before = audit.snapshot(link)
-        link.admin_state = Link.AdminState.DISABLED
-        link.admin_reason = ADMIN_REASON
-        link.admin_changed_at = timezone.now()
-        link.admin_changed_by = None  # the system
-        link.save(update_fields=["admin_state", "admin_reason", "admin_changed_at", "admin_changed_by"])
+        update_link(link, {"admin_state": Link.AdminState.DISABLED, "admin_reason": ADMIN_REASON}, None)  # the system
         audit.record(None, audit.UPDATE, link, before=before)
     else:
         decision.action = Decision.Action.KEPT

@@ -12,7 +12,10 @@ def check_link_ends(lower_tier: int, upper_tier: int) -> str | None:
 
 
 def update_link(link: Link, changes: dict, user) -> Link:
-    """Apply validated changes; a change of admin state records who made it and when."""
+    """Apply validated changes; a change of admin state records who made it and when.
+
+    The one place a link's intended (admin) state changes: the API, CorrOpt decisions and
+    repairs all come through here."""
     new_admin_state = changes.get("admin_state", link.admin_state)
     if new_admin_state != link.admin_state:
         link.admin_changed_by = user if user is not None and user.is_authenticated else None
