@@ -20,7 +20,7 @@ from .. import formats
 from ..filtersets import CorruptionEventFilterSet, PowerThresholdFilterSet
 from ..models import CorruptionEvent, PowerThreshold
 from ..services import ingest as ingest_service
-from ..services import series, signatures
+from ..services import series
 from .serializers import CorruptionEventSerializer, PowerThresholdSerializer
 
 
@@ -107,16 +107,10 @@ class LinkTelemetryView(APIView):
         end = _time(request, "to", timezone.now())
         start = _time(request, "from", end - dt.timedelta(hours=24))
         try:
-            data = series.link_series(link, start, end, request.query_params.get("resolution", "auto"))
+            data = series.link_telemetry(link, start, end, request.query_params.get("resolution", "auto"))
         except series.RangeError as exc:
             raise serializers.ValidationError({"range": [str(exc)]}) from None
-        return Response(
-            {
-                **data,
-                "status": series.link_status(link),
-                "signatures": signatures.link_signatures(link, start, end),
-            }
-        )
+        return Response(data)
 
 
 class CorruptionEventViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):

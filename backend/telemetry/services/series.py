@@ -1,9 +1,10 @@
 """A link's telemetry over a time range, shaped for charts: columns of numbers, not rows.
 
-Raw resolution reads the day partitions of the range (the primary key (link_id, side, time)
-makes it an index range scan per partition); hour resolution reads the hourly aggregates,
-which outlive the raw samples. `auto` picks raw for ranges up to RAW_AUTO_MAX inside the
-raw retention, else hours.
+Raw resolution reads the raw samples of the range once (readings.read_raw) and draws the power
+lines and the loss lines from that read; hour resolution reads the hourly aggregates, which
+outlive the raw samples. `auto` picks raw for ranges up to RAW_AUTO_MAX inside the raw
+retention, else hours. The loss signatures always come from the raw counter intervals, the
+same ones the raw chart draws.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from django.utils import timezone
 from fabric.models import Link
 
 from ..models import DirectionHealth, EndState
-from .rules import INTO, MAX_GAP_WINDOWS, OUT_OF
+from .readings import SIDES, EndInterval, read_raw
+from .rules import INTO, OUT_OF
+from .signatures import signatures_from
 from .thresholds import LIMIT_FIELDS, Resolved, effective_limits
 
 RESOLUTIONS = ("auto", "raw", "hour")
@@ -43,15 +46,26 @@ def choose_resolution(start: dt.datetime, end: dt.datetime, resolution: str, now
     return "raw" if end - start <= RAW_AUTO_MAX and start >= raw_horizon else "hour"
 
 
-def link_series(link: Link, start: dt.datetime, end: dt.datetime, resolution: str = "auto") -> dict[str, Any]:
+def link_telemetry(link: Link, start: dt.datetime, end: dt.datetime, resolution: str = "auto") -> dict[str, Any]:
+    """What GET /api/links/{id}/telemetry/ returns: the chart series, the thresholds, the
+    link's status and the loss signatures, with one read of the raw samples."""
     now = timezone.now()
     chosen = choose_resolution(start, end, resolution, now)
     fabric = link.fabric
+    raw = read_raw(
+        link.pk,
+        start,
+        end,
+        window_s=float(fabric.telemetry_window_s),
+        min_packets=int(fabric.telemetry_min_packets),
+        optical=chosen == "raw",
+    )
     if chosen == "raw":
-        sides, loss = _raw(link, start, end, fabric)
+        sides, loss = raw.optical, _loss_lines(raw.intervals)
     else:
         sides, loss = _hourly(link, start, end, fabric)
     limits = effective_limits([link.pk])
+    thresholds = {side: _thresholds(limits, link.pk, side) for side in SIDES}
     return {
         "link": link.pk,
         "from": start,
@@ -59,20 +73,22 @@ def link_series(link: Link, start: dt.datetime, end: dt.datetime, resolution: st
         "resolution": chosen,
         "sides": sides,
         "loss": loss,
-        "thresholds": {
-            side: {f: limits.get((link.pk, side), {}).get(f, Resolved(None, None)).as_dict() for f in LIMIT_FIELDS}
-            for side in ("a", "z")
-        },
+        "thresholds": thresholds,
         "corruption_action_threshold": fabric.corruption_action_threshold,
         "corruption_report_threshold": fabric.corruption_report_threshold,
+        "status": link_status(link, thresholds),
+        "signatures": signatures_from(raw.intervals, float(fabric.corruption_report_threshold)),
     }
 
 
-def link_status(link: Link) -> dict[str, Any]:
+def _thresholds(limits: dict, link_id: int, side: str) -> dict[str, dict]:
+    return {f: limits.get((link_id, side), {}).get(f, Resolved(None, None)).as_dict() for f in LIMIT_FIELDS}
+
+
+def link_status(link: Link, thresholds: dict[str, dict]) -> dict[str, Any]:
     """The newest readings, classes and health of a link: what `links show` prints."""
     ends = {e.side: e for e in EndState.objects.filter(link=link)}
     health = {h.direction: h for h in DirectionHealth.objects.filter(link=link)}
-    limits = effective_limits([link.pk])
     return {
         "link": link.pk,
         "health": link.health,
@@ -97,11 +113,9 @@ def link_status(link: Link) -> dict[str, Any]:
                         "counter_time",
                     )
                 },
-                "thresholds": {
-                    f: limits.get((link.pk, side), {}).get(f, Resolved(None, None)).as_dict() for f in LIMIT_FIELDS
-                },
+                "thresholds": thresholds[side],
             }
-            for side in ("a", "z")
+            for side in SIDES
         },
         "directions": {
             direction: {
@@ -127,86 +141,27 @@ def _empty_loss() -> dict[str, Any]:
     }
 
 
-def _raw(link: Link, start: dt.datetime, end: dt.datetime, fabric) -> tuple[dict, dict]:
-    sides: dict[str, dict[str, list]] = {
-        side: {"time": [], "input_power_dbm": [], "output_power_dbm": [], "rx_no_light": [], "tx_no_light": []}
-        for side in ("a", "z")
-    }
+def _loss_lines(intervals: dict[str, list[EndInterval]]) -> dict[str, Any]:
+    """Each end's intervals as the loss lines they feed, drawn at the interval's end: what an
+    end received is corruption into it, what it sent congestion out of it. A broken interval
+    (a gap, a wrap or a reset) puts a null in both lines, so the chart breaks them there rather
+    than invent a rate or join across."""
     loss = _empty_loss()
-    max_gap = dt.timedelta(seconds=MAX_GAP_WINDOWS * fabric.telemetry_window_s)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT side, time, input_power_dbm, output_power_dbm, rx_no_light, tx_no_light
-              FROM telemetry_sample
-             WHERE link_id = %s AND time >= %s AND time < %s
-               AND (input_power_dbm IS NOT NULL OR output_power_dbm IS NOT NULL OR rx_no_light OR tx_no_light)
-             ORDER BY side, time
-            """,
-            [link.pk, start, end],
-        )
-        for side, time, rx, tx, rx_dark, tx_dark in cursor.fetchall():
-            column = sides[side]
-            column["time"].append(time)
-            column["input_power_dbm"].append(rx)
-            column["output_power_dbm"].append(tx)
-            column["rx_no_light"].append(rx_dark)
-            column["tx_no_light"].append(tx_dark)
-        # One sample before the range gives the first interval its start.
-        cursor.execute(
-            """
-            SELECT side, time, in_pkts, in_fcs_errors, out_pkts, out_discards
-              FROM telemetry_sample
-             WHERE link_id = %s AND time >= %s AND time < %s AND (in_pkts IS NOT NULL OR out_pkts IS NOT NULL)
-             ORDER BY side, time
-            """,
-            [link.pk, start - max_gap, end],
-        )
-        previous: dict[str, tuple] = {}
-        for side, time, in_pkts, fcs, out_pkts, discards in cursor.fetchall():
-            before = previous.get(side)
-            previous[side] = (time, in_pkts, fcs, out_pkts, discards)
-            if before is None or time < start:
+    for side, end in intervals.items():
+        corruption, congestion = loss[INTO[side]]["corruption"], loss[OUT_OF[side]]["congestion"]
+        for interval in end:
+            if interval.broken:
+                for line in (corruption, congestion):
+                    line["time"].append(interval.time)
+                    line["rate"].append(None)
                 continue
-            interval = _interval(
-                before, (time, in_pkts, fcs, out_pkts, discards), max_gap, fabric.telemetry_min_packets
-            )
-            if interval is None:  # a gap, a wrap or a reset: break the line rather than invent a rate
-                for kind in ("corruption", "congestion"):
-                    direction = INTO[side] if kind == "corruption" else OUT_OF[side]
-                    loss[direction][kind]["time"].append(time)
-                    loss[direction][kind]["rate"].append(None)
-                continue
-            corruption, congestion = interval
-            if corruption is not None:
-                loss[INTO[side]]["corruption"]["time"].append(time)
-                loss[INTO[side]]["corruption"]["rate"].append(corruption)
-            if congestion is not None:
-                loss[OUT_OF[side]]["congestion"]["time"].append(time)
-                loss[OUT_OF[side]]["congestion"]["rate"].append(congestion)
-    return sides, loss
-
-
-def _interval(before: tuple, after: tuple, max_gap: dt.timedelta, min_packets: int):
-    """(corruption, congestion) between two counter samples of one end, None for no rate."""
-    t0, in0, fcs0, out0, disc0 = before
-    t1, in1, fcs1, out1, disc1 = after
-    if t1 - t0 > max_gap:
-        return None
-    corruption = congestion = None
-    if None not in (in0, fcs0, in1, fcs1):
-        d_in, d_fcs = in1 - in0, fcs1 - fcs0
-        if d_in < 0 or d_fcs < 0:
-            return None
-        if d_in + d_fcs >= max(min_packets, 1):
-            corruption = float(d_fcs / (d_in + d_fcs))
-    if None not in (out0, disc0, out1, disc1):
-        d_out, d_disc = out1 - out0, disc1 - disc0
-        if d_out < 0 or d_disc < 0:
-            return None
-        if d_out >= max(min_packets, 1):
-            congestion = float(d_disc / d_out)
-    return corruption, congestion
+            if interval.received is not None:
+                corruption["time"].append(interval.time)
+                corruption["rate"].append(interval.received.rate)
+            if interval.sent is not None:
+                congestion["time"].append(interval.time)
+                congestion["rate"].append(interval.sent.rate)
+    return loss
 
 
 def _hourly(link: Link, start: dt.datetime, end: dt.datetime, fabric) -> tuple[dict, dict]:

@@ -5,9 +5,10 @@ The seed's two signatures: corruption is stable over time (the coefficient of va
 rate is below 4 for 80% of corrupting links, about twice that for congestion) and independent of
 load (mean Pearson correlation between utilisation and log(loss) 0.19, versus 0.62 for congestion).
 
-Each pair of consecutive counter samples of one end is an interval. The receiving end's
-interval gives a corruption rate and the good frames per second it received; the sending end's gives
-a congestion rate and the packets per second it sent. Packets per second stand in for
+The intervals are readings.py's, the same the chart draws: each pair of consecutive counter
+samples of one end, with its rule for gaps, wraps and resets. The receiving end's interval gives a
+corruption rate and the good frames per second it received; the sending end's gives a congestion
+rate and the packets per second it sent. Packets per second stand in for
 utilisation: Pearson correlation does not change when one variable is scaled by a constant
 (the link speed and mean packet size), so r is the same.
 """
@@ -15,17 +16,15 @@ utilisation: Pearson correlation does not change when one variable is scaled by 
 from __future__ import annotations
 
 import datetime as dt
-import itertools
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from django.db import connection
 
 from fabric.models import Link
 
-from .rules import INTO, MAX_GAP_WINDOWS, OUT_OF
+from .readings import CounterSample, EndInterval, Interval, end_intervals, max_gap, read_raw
+from .rules import INTO, OUT_OF
 
 # Fewer intervals than this (about two hours at the seed's 15-minute polls) say nothing about
 # stability or load; the same minimum applies to the lossy intervals the correlation uses.
@@ -42,62 +41,6 @@ CLEAN = "clean"
 INSUFFICIENT = "insufficient data"
 
 DIRECTIONS = ("a_to_z", "z_to_a")
-
-
-@dataclass(frozen=True)
-class CounterSample:
-    """One end's cumulative counters at one time (None: not reported in that sample)."""
-
-    time: dt.datetime
-    in_pkts: int | None
-    in_fcs_errors: int | None
-    out_pkts: int | None
-    out_discards: int | None
-
-
-@dataclass(frozen=True)
-class Interval:
-    rate: float  # lost / carried, a fraction
-    packets_per_s: float  # the utilisation proxy
-
-
-def end_intervals(
-    samples: Sequence[CounterSample], max_gap_s: float, min_packets: int
-) -> tuple[list[Interval], list[Interval]]:
-    """(received corruption, sent congestion) intervals of one end, samples in time order.
-
-    An interval longer than `max_gap_s` is a gap, not a rate. A pair of counters that went
-    back (wrap or reset) drops that rate only: the other pair may still be good.
-    """
-    received: list[Interval] = []
-    sent: list[Interval] = []
-    floor = max(min_packets, 1)
-    for before, after in itertools.pairwise(samples):
-        seconds = (after.time - before.time).total_seconds()
-        if seconds <= 0 or seconds > max_gap_s:
-            continue
-        frames_errors = _deltas(before.in_pkts, before.in_fcs_errors, after.in_pkts, after.in_fcs_errors)
-        if frames_errors is not None:
-            good, errors = frames_errors
-            frames = good + errors
-            if frames >= floor:
-                # Good frames only for the load: counting the errors too would tie it to the rate.
-                received.append(Interval(errors / frames, good / seconds))
-        sent_dropped = _deltas(before.out_pkts, before.out_discards, after.out_pkts, after.out_discards)
-        if sent_dropped is not None:
-            packets, dropped = sent_dropped
-            if packets >= floor:
-                sent.append(Interval(dropped / packets, packets / seconds))
-    return received, sent
-
-
-def _deltas(count0: int | None, lost0: int | None, count1: int | None, lost1: int | None) -> tuple[int, int] | None:
-    if count0 is None or lost0 is None or count1 is None or lost1 is None:
-        return None
-    d_count, d_lost = count1 - count0, lost1 - lost0
-    if d_count < 0 or d_lost < 0:
-        return None
-    return d_count, d_lost
 
 
 def summarise(intervals: Sequence[Interval], report_threshold: float) -> dict[str, Any]:
@@ -172,16 +115,15 @@ def direction_verdict(corruption: dict[str, Any], congestion: dict[str, Any], re
     return INSUFFICIENT
 
 
-def signatures_of(
-    ends: Mapping[str, Sequence[CounterSample]], *, window_s: float, min_packets: int, report_threshold: float
-) -> dict[str, dict[str, Any]]:
-    """Per direction: corruption and congestion statistics and the verdict, from both ends' samples."""
+def signatures_from(intervals: Mapping[str, Sequence[EndInterval]], report_threshold: float) -> dict[str, Any]:
+    """Per direction: corruption and congestion statistics and the verdict, from each end's
+    intervals (readings.end_intervals): what an end received is the corruption of the direction
+    into it, what it sent the congestion of the direction out of it."""
     received: dict[str, list[Interval]] = {d: [] for d in DIRECTIONS}
     sent: dict[str, list[Interval]] = {d: [] for d in DIRECTIONS}
-    for side, samples in ends.items():
-        into, out_of = end_intervals(samples, MAX_GAP_WINDOWS * window_s, min_packets)
-        received[INTO[side]] = into
-        sent[OUT_OF[side]] = out_of
+    for side, end in intervals.items():
+        received[INTO[side]] = [i.received for i in end if i.received is not None]
+        sent[OUT_OF[side]] = [i.sent for i in end if i.sent is not None]
     result: dict[str, dict[str, Any]] = {}
     for direction in DIRECTIONS:
         corruption = summarise(received[direction], report_threshold)
@@ -194,37 +136,30 @@ def signatures_of(
     return result
 
 
-def link_signatures(link: Link, start: dt.datetime, end: dt.datetime) -> dict[str, dict[str, Any]]:
-    """Signatures of both directions from the raw counter samples in [start, end).
-
-    Only intervals with both samples inside the range count. Raw samples are kept for the raw
-    retention only, so an older range has no intervals and the verdict says so.
-    """
-    fabric = link.fabric
-    with connection.cursor() as cursor:
-        # The primary key (link_id, side, time) makes this an index range scan per day partition.
-        cursor.execute(
-            """
-            SELECT side, time, in_pkts, in_fcs_errors, out_pkts, out_discards
-              FROM telemetry_sample
-             WHERE link_id = %s AND time >= %s AND time < %s AND (in_pkts IS NOT NULL OR out_pkts IS NOT NULL)
-             ORDER BY side, time
-            """,
-            [link.pk, start, end],
-        )
-        rows = cursor.fetchall()
-    return signatures_of(
-        _by_side(rows),
-        window_s=float(fabric.telemetry_window_s),
-        min_packets=int(fabric.telemetry_min_packets),
-        report_threshold=float(fabric.corruption_report_threshold),
+def signatures_of(
+    ends: Mapping[str, Sequence[CounterSample]], *, window_s: float, min_packets: int, report_threshold: float
+) -> dict[str, Any]:
+    """Signatures from both ends' counter samples, each end's in time order."""
+    max_gap_s = max_gap(window_s).total_seconds()
+    return signatures_from(
+        {side: end_intervals(samples, max_gap_s, min_packets) for side, samples in ends.items()}, report_threshold
     )
 
 
-def _by_side(rows: Iterable[tuple]) -> dict[str, list[CounterSample]]:
-    ends: dict[str, list[CounterSample]] = {"a": [], "z": []}
-    for side, time, *counters in rows:
-        # numeric(20,0) arrives as Decimal; Python ints keep 64-bit counters exact.
-        in_pkts, fcs, out_pkts, discards = (None if c is None else int(c) for c in counters)
-        ends[side].append(CounterSample(time, in_pkts, fcs, out_pkts, discards))
-    return ends
+def link_signatures(link: Link, start: dt.datetime, end: dt.datetime) -> dict[str, Any]:
+    """Signatures of both directions over the raw counter intervals that end in [start, end).
+
+    Raw samples are kept for the raw retention only, so an older range has no intervals and the
+    verdict says so. The telemetry endpoint gets the same result from its one read
+    (series.link_telemetry); this is the same computation for one link on its own.
+    """
+    fabric = link.fabric
+    read = read_raw(
+        link.pk,
+        start,
+        end,
+        window_s=float(fabric.telemetry_window_s),
+        min_packets=int(fabric.telemetry_min_packets),
+        optical=False,
+    )
+    return signatures_from(read.intervals, float(fabric.corruption_report_threshold))

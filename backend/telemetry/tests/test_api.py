@@ -113,6 +113,46 @@ class TestLinkTelemetry:
         assert body["status"]["directions"]["a_to_z"]["health"] == "corrupting"
         assert body["corruption_action_threshold"] == 1e-6
 
+    def test_a_counter_reset_breaks_the_chart_and_the_signatures_skip_the_same_intervals(
+        self, small_fabric, client_for
+    ):
+        # f0:d0 receives 1M frames per 15-minute poll with 10 to 19 FCS errors; it sends 2M
+        # packets with 3 discards. The device restarts before poll 6 (every counter starts over,
+        # in_pkts from just under 2^64), and in_pkts wraps before poll 10 while the rest go on.
+        start = now_minus(15 * 14)
+        polls, good, errors, sent, dropped = [], 0, 0, 0, 0
+        for i in range(14):
+            if i == 6:
+                good, errors, sent, dropped = 2**64 - 4_500_000, 0, 0, 0
+            good = (good + 1_000_000) % 2**64
+            errors, sent, dropped = errors + 10 + i % 10, sent + 2_000_000, dropped + 3
+            polls.append({"time": iso(start + dt.timedelta(minutes=15 * i)), "switch": "f0", "port": "d0",
+                          "in_pkts": good, "in_fcs_errors": errors, "out_pkts": sent, "out_discards": dropped})  # fmt: skip
+        pushed = push(client_for(COLLECTOR), {"samples": polls})
+        assert pushed.status_code == 200, pushed.content
+        assert pushed.json()["windows"] == 11  # 13 intervals; ingest skips the reset and the wrap
+
+        # The range starts at poll 1: poll 0 gives its first interval a start.
+        link = the_link(small_fabric)
+        params = {"from": iso(start + dt.timedelta(minutes=15)), "resolution": "raw"}
+        body = client_for("viewer").get(f"/api/links/{link.pk}/telemetry/", params).json()
+        corruption = body["loss"]["a_to_z"]["corruption"]
+        congestion = body["loss"]["z_to_a"]["congestion"]
+        for line in (corruption, congestion):
+            assert len(line["time"]) == 13
+            breaks = [t for t, r in zip(line["time"], line["rate"], strict=True) if r is None]
+            assert breaks == [polls[6]["time"], polls[10]["time"]]
+        expected = [(10 + i % 10) / (1_000_000 + 10 + i % 10) for i in range(1, 14) if i not in (6, 10)]
+        assert [r for r in corruption["rate"] if r is not None] == pytest.approx(expected)
+        assert [r for r in congestion["rate"] if r is not None] == pytest.approx([3 / 2_000_000] * 11)
+
+        # The signatures count exactly the intervals the chart draws, congestion included.
+        signatures = body["signatures"]
+        assert signatures["a_to_z"]["corruption"]["intervals"] == 11
+        assert signatures["a_to_z"]["corruption"]["mean_rate"] == pytest.approx(sum(expected) / len(expected))
+        assert signatures["z_to_a"]["congestion"]["intervals"] == 11
+        assert signatures["z_to_a"]["congestion"]["mean_rate"] == pytest.approx(3 / 2_000_000)
+
     def test_hour_resolution_reads_the_rollup(self, small_fabric, client_for):
         start = now_minus(180).replace(minute=0, second=0)
         push(client_for(COLLECTOR), {"samples": corrupting_polls(start, 9, errors=3)})

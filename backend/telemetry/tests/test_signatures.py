@@ -16,16 +16,15 @@ from django.utils import timezone
 from accounts.roles import COLLECTOR
 from fabric.models import Link
 from lightpath_fixtures.telemetry import FaultSpec, generate_telemetry
+from telemetry.services import readings
 from telemetry.services.ingest import ingest
+from telemetry.services.readings import CounterSample, Interval
 from telemetry.services.signatures import (
     CLEAN,
     CONGESTION_LIKE,
     CORRUPTION_LIKE,
     INSUFFICIENT,
     UNCLEAR,
-    CounterSample,
-    Interval,
-    end_intervals,
     link_signatures,
     signatures_of,
     summarise,
@@ -55,6 +54,15 @@ def sending_end(deltas, *, poll_s=POLL_S):
         sent, dropped = sent + d_sent, dropped + d_dropped
         samples.append(CounterSample(T0 + dt.timedelta(seconds=poll_s * i), None, None, sent, dropped))
     return samples
+
+
+def end_intervals(samples, max_gap_s, min_packets):
+    """(received, sent) rates of one end's intervals, as the signatures take them."""
+    intervals = readings.end_intervals(samples, max_gap_s, min_packets)
+    return (
+        [i.received for i in intervals if i.received is not None],
+        [i.sent for i in intervals if i.sent is not None],
+    )
 
 
 # Loads that rise and fall over a day, in frames per poll.
@@ -143,19 +151,24 @@ class TestArithmetic:
 
 
 class TestSkippedIntervals:
-    def test_a_wrap_or_reset_drops_only_the_interval_of_the_counters_that_went_back(self):
+    def test_a_wrap_or_reset_of_any_counter_skips_the_whole_interval(self):
         samples = [
             CounterSample(T0, 100, 0, 500, 0),
             CounterSample(T0 + dt.timedelta(minutes=15), 1_100, 1, 1_500, 2),
-            # in_pkts went back (reset of the receive side): no corruption rate here
+            # in_pkts went back (a reset): neither rate of this interval is trusted
             CounterSample(T0 + dt.timedelta(minutes=30), 50, 1, 2_500, 3),
             CounterSample(T0 + dt.timedelta(minutes=45), 2_050, 3, 3_500, 3),
-            # out_discards went back: no congestion rate here
+            # out_discards went back: the corruption rate goes too
             CounterSample(T0 + dt.timedelta(minutes=60), 4_050, 3, 5_500, 0),
+            # in_discards, which no rate uses, went back: still a reset
+            CounterSample(T0 + dt.timedelta(minutes=75), 6_050, 4, 7_500, 1, in_discards=5),
+            CounterSample(T0 + dt.timedelta(minutes=90), 8_050, 5, 9_500, 2, in_discards=0),
         ]
+        intervals = readings.end_intervals(samples, 3 * POLL_S, 1000)
+        assert [i.broken for i in intervals] == [False, True, False, True, False, True]
         received, sent = end_intervals(samples, 3 * POLL_S, 1000)
-        assert [i.rate for i in received] == pytest.approx([1 / 1001, 2 / 2002, 0.0])
-        assert [i.rate for i in sent] == pytest.approx([2 / 1000, 1 / 1000, 0.0])
+        assert [i.rate for i in received] == pytest.approx([1 / 1001, 2 / 2002, 1 / 2001])
+        assert [i.rate for i in sent] == pytest.approx([2 / 1000, 0.0, 1 / 2000])
 
     def test_a_gap_longer_than_three_windows_is_skipped_and_three_windows_is_not(self):
         minutes = [0, 15, 15 + 45, 15 + 45 + 46]  # 45 minutes = 3 windows: kept; 46: a gap

@@ -1,0 +1,170 @@
+"""One read of a link's raw samples over a range, and the one rule that turns an end's
+consecutive counter samples into loss intervals (docs/telemetry.md, "Charts and loss intervals").
+
+The chart's loss lines (series.py) and the loss signatures (signatures.py) both come from the
+intervals made here, from the same read, so they cannot disagree about which intervals exist.
+
+The rule, per end, for each pair of consecutive counter samples (before, after]:
+- longer than MAX_GAP_WINDOWS windows: a gap, no rate;
+- any counter reported in both samples went back (a wrap or a device reset): the interval is
+  skipped whole, no corruption rate and no congestion rate. A reset clears every counter of
+  the interface at once, so a counter that did not go back may still have restarted (an error
+  count of 0 before and 0 after), and its delta cannot be trusted either. Ingest's derivation
+  skips the window on the same condition;
+- otherwise a corruption rate where both samples have in_pkts and in_fcs_errors and at least
+  `telemetry_min_packets` frames arrived, and a congestion rate where both have out_pkts and
+  out_discards and at least that many packets left.
+An interval belongs to a range when it ends inside it, so the first sample of a range pairs with
+the newest sample up to MAX_GAP_WINDOWS windows before it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db import connection
+
+from .rules import MAX_GAP_WINDOWS
+
+SIDES = ("a", "z")
+OPTICAL_COLUMNS = ("input_power_dbm", "output_power_dbm", "rx_no_light", "tx_no_light")
+
+
+@dataclass(frozen=True, slots=True)
+class CounterSample:
+    """One end's cumulative counters at one time (None: not reported in that sample)."""
+
+    time: dt.datetime
+    in_pkts: int | None
+    in_fcs_errors: int | None
+    out_pkts: int | None
+    out_discards: int | None
+    in_discards: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    rate: float  # lost / carried, a fraction
+    packets_per_s: float  # the utilisation proxy of the signatures
+
+
+@dataclass(frozen=True, slots=True)
+class EndInterval:
+    """Two consecutive counter samples of one end, (start, time].
+
+    `received` is the corruption this end saw arriving, `sent` the congestion it had leaving;
+    None where the interval gives no such rate. `broken` marks a gap or a counter that went back:
+    no rates at all, and the chart breaks its lines there rather than join across.
+    """
+
+    start: dt.datetime
+    time: dt.datetime
+    received: Interval | None
+    sent: Interval | None
+    broken: bool
+
+
+def max_gap(window_s: float) -> dt.timedelta:
+    return dt.timedelta(seconds=MAX_GAP_WINDOWS * window_s)
+
+
+def end_intervals(samples: Sequence[CounterSample], max_gap_s: float, min_packets: int) -> list[EndInterval]:
+    """The intervals of one end's counter samples, in time order."""
+    intervals = []
+    floor = max(min_packets, 1)
+    for before, after in itertools.pairwise(samples):
+        seconds = (after.time - before.time).total_seconds()
+        if seconds <= 0:
+            continue
+        if seconds > max_gap_s or _went_back(before, after):
+            intervals.append(EndInterval(before.time, after.time, None, None, broken=True))
+            continue
+        received = sent = None
+        if None not in (before.in_pkts, before.in_fcs_errors, after.in_pkts, after.in_fcs_errors):
+            good = after.in_pkts - before.in_pkts  # type: ignore[operator]
+            errors = after.in_fcs_errors - before.in_fcs_errors  # type: ignore[operator]
+            frames = good + errors
+            if frames >= floor:
+                # Good frames only for the load: counting the errors too would tie it to the rate.
+                received = Interval(errors / frames, good / seconds)
+        if None not in (before.out_pkts, before.out_discards, after.out_pkts, after.out_discards):
+            packets = after.out_pkts - before.out_pkts  # type: ignore[operator]
+            dropped = after.out_discards - before.out_discards  # type: ignore[operator]
+            if packets >= floor:
+                sent = Interval(dropped / packets, packets / seconds)
+        intervals.append(EndInterval(before.time, after.time, received, sent, broken=False))
+    return intervals
+
+
+def _went_back(before: CounterSample, after: CounterSample) -> bool:
+    for name in ("in_pkts", "in_fcs_errors", "in_discards", "out_pkts", "out_discards"):
+        old, new = getattr(before, name), getattr(after, name)
+        if old is not None and new is not None and new < old:
+            return True
+    return False
+
+
+@dataclass
+class RawRead:
+    """A link's raw samples over [start, end): the optical columns of each side for the chart
+    (when asked for) and each end's intervals that end inside the range."""
+
+    optical: dict[str, dict[str, list]] = field(default_factory=dict)
+    intervals: dict[str, list[EndInterval]] = field(default_factory=dict)
+
+
+def read_raw(
+    link_id: int,
+    start: dt.datetime,
+    end: dt.datetime,
+    *,
+    window_s: float,
+    min_packets: int,
+    optical: bool,
+) -> RawRead:
+    """One query over the day partitions of the range (an index range scan each, on the primary
+    key (link_id, side, time)), reaching back MAX_GAP_WINDOWS windows for the first interval."""
+    lead_in = max_gap(window_s)
+    counters_only = "" if optical else "AND (in_pkts IS NOT NULL OR out_pkts IS NOT NULL)"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT side, time, input_power_dbm, output_power_dbm, rx_no_light, tx_no_light,
+                   in_pkts, in_fcs_errors, in_discards, out_pkts, out_discards
+              FROM telemetry_sample
+             WHERE link_id = %s AND time >= %s AND time < %s {counters_only}
+             ORDER BY side, time
+            """,
+            [link_id, start - lead_in, end],
+        )
+        rows = cursor.fetchall()
+    columns: dict[str, dict[str, list]] = {side: {"time": [], **{c: [] for c in OPTICAL_COLUMNS}} for side in SIDES}
+    counters: dict[str, list[CounterSample]] = {side: [] for side in SIDES}
+    for side, time, rx, tx, rx_dark, tx_dark, in_pkts, fcs, in_disc, out_pkts, out_disc in rows:
+        if optical and time >= start and (rx is not None or tx is not None or rx_dark or tx_dark):
+            column = columns[side]
+            column["time"].append(time)
+            column["input_power_dbm"].append(rx)
+            column["output_power_dbm"].append(tx)
+            column["rx_no_light"].append(rx_dark)
+            column["tx_no_light"].append(tx_dark)
+        if in_pkts is not None or out_pkts is not None:
+            # numeric(20,0) arrives as Decimal; Python ints keep 64-bit counters exact.
+            counters[side].append(
+                CounterSample(
+                    time,
+                    None if in_pkts is None else int(in_pkts),
+                    None if fcs is None else int(fcs),
+                    None if out_pkts is None else int(out_pkts),
+                    None if out_disc is None else int(out_disc),
+                    None if in_disc is None else int(in_disc),
+                )
+            )
+    max_gap_s = lead_in.total_seconds()
+    intervals = {
+        side: [i for i in end_intervals(counters[side], max_gap_s, min_packets) if i.time >= start] for side in SIDES
+    }
+    return RawRead(optical=columns if optical else {}, intervals=intervals)
