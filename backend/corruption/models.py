@@ -3,8 +3,8 @@
 A Decision records what CorrOpt did about one corrupting link: disabled it, or kept it enabled
 because some ToR below it would have fallen under its capacity constraint. The fast checker
 decides once per CorruptionEvent (enforced by a unique constraint, so a re-delivered task or a
-repeated event never decides twice); the optimizer (a later kind) may decide again on the same
-event and link.
+repeated event never decides twice); the optimizer (corruption.optimizer) may decide again on the
+same event and link, once per job and link.
 """
 
 from django.conf import settings
@@ -48,6 +48,14 @@ class Decision(models.Model):
         null=True, blank=True, help_text="The blocking ToR's capacity fraction when the link was kept."
     )
     engine_ms = models.FloatField(help_text="Time the engine took (building the state and checking).")
+    job = models.ForeignKey(
+        "jobs.Job",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="corruption_decisions",
+        help_text="The optimizer job that made it (none for the fast checker).",
+    )
     created = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
@@ -57,7 +65,10 @@ class Decision(models.Model):
                 fields=["event"],
                 condition=models.Q(kind="fast_checker"),
                 name="one_fast_check_per_event",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["job", "link"], condition=models.Q(kind="optimizer"), name="one_optimizer_decision_per_job_link"
+            ),
         ]
         indexes = [models.Index(fields=["fabric", "created"]), models.Index(fields=["link", "created"])]
 

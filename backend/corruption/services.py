@@ -36,9 +36,10 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 
+import lightpath_engine
 from audit import services as audit
 from fabric.models import Fabric, Link
-from fabric.services.engine import engine_fabric
+from fabric.services.engine import EngineFabric, engine_fabric
 from fabric.services.topology import update_link
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
@@ -83,7 +84,8 @@ class Outcome:
         }
 
 
-def _lock_fabric(fabric_id: int) -> None:
+def lock_fabric(fabric_id: int) -> None:
+    """Serialise CorrOpt decisions on one fabric until the end of the current transaction."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric_id])
 
@@ -94,7 +96,7 @@ def decide_event(event_id: int) -> Outcome:
         fabric_id = CorruptionEvent.objects.filter(pk=event_id).values_list("link__fabric_id", flat=True).first()
         if fabric_id is None:
             return Outcome(event_id, skipped="no such event")
-        _lock_fabric(fabric_id)
+        lock_fabric(fabric_id)
         # Read everything after the lock: the previous decision on this fabric has committed.
         event = CorruptionEvent.objects.filter(pk=event_id).first()
         if event is None:
@@ -107,6 +109,7 @@ def decide_event(event_id: int) -> Outcome:
         if not link.usable:
             return Outcome(event_id, skipped=f"link is {link.admin_state} and {link.oper_state}")
         decision = _check_and_apply(link, event)
+        decision.save()
         if decision.action == Decision.Action.DISABLED:
             tickets.open_or_add_step(decision, event)
     logger.info("corruption event %s on link %s: %s", event_id, link.pk, decision.action)
@@ -117,7 +120,24 @@ def _check_and_apply(link: Link, event: CorruptionEvent) -> Decision:
     rates = link_loss_rates(link, event)
     started = time.perf_counter()
     state = engine_fabric(link.fabric)
-    result = state.session().check(
+    session = state.session()
+    return check_and_apply(state, session, link, event, rates, Decision.Kind.FAST_CHECKER, started)
+
+
+def check_and_apply(
+    state: EngineFabric,
+    session: lightpath_engine.CorrOptSession,
+    link: Link,
+    event: CorruptionEvent,
+    rates: dict[str, float],
+    kind: str,
+    started: float,
+) -> Decision:
+    """The fast checker on `session` for one enabled corrupting link, applied to the database:
+    disabled (by the system, audited) or kept with its blocking ToR; the Decision is saved with
+    the affected ToRs' before/after. `started` (perf_counter) is when the engine work began.
+    Shared by decide_event and the optimizer, which applies its answer link by link this way."""
+    result = session.check(
         state.link_index[link.pk],
         rates[Direction.A_TO_Z],
         include_affected=True,
@@ -139,10 +159,10 @@ def _check_and_apply(link: Link, event: CorruptionEvent) -> Decision:
         for impact in result["affected"]
     ]
     decision = Decision(
-        fabric=link.fabric,
+        fabric_id=link.fabric_id,
         link=link,
         event=event,
-        kind=Decision.Kind.FAST_CHECKER,
+        kind=kind,
         loss_rate_a_to_z=rates[Direction.A_TO_Z],
         loss_rate_z_to_a=rates[Direction.Z_TO_A],
         penalty=result["penalty"],
@@ -160,7 +180,6 @@ def _check_and_apply(link: Link, event: CorruptionEvent) -> Decision:
         if blocking is not None:
             decision.blocking_tor_id = blocking["switch"]
             decision.blocking_tor_fraction = blocking["fraction_before"]
-    decision.save()
     return decision
 
 

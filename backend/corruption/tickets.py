@@ -5,7 +5,8 @@
     start(ticket, user)          ──► in_progress (assigned to the user if nobody has it)
     record_action(...)           ──► the step records what was done (followed or not), the link's
                                      open corruption events end (the repair ends the episode), the
-                                     link is enabled again, awaiting_validation
+                                     link is enabled again (the optimizer re-runs on the fabric once
+                                     this commits: corruption.optimizer), awaiting_validation
     corruption returns           ──► decide_event disables it again: same ticket, previous step
                                      "recurred", new (escalated) step, state open
     validate_tickets(now)        ──► clean for the validation window: resolved, step "fixed"
@@ -34,6 +35,7 @@ from audit import services as audit
 from fabric.models import Fabric, Link
 from fabric.services.capacity import fabric_capacity
 from fabric.services.topology import update_link
+from fabric.signals import capacity_changed
 from telemetry.models import CorruptionEvent, DirectionHealth
 
 from .models import Decision, Ticket, TicketComment, TicketStep
@@ -200,6 +202,10 @@ def _enable_after_repair(link: Link, user, action_taken: str) -> tuple[bool, str
     before = audit.snapshot(link)
     update_link(link, {"admin_state": Link.AdminState.ENABLED, "admin_reason": f"repair: {action_taken}"}, user)
     audit.record(user, audit.UPDATE, link, before=before)
+    # The capacity it gives back may let links kept for capacity go: the optimizer re-runs.
+    capacity_changed.send(
+        sender=Link, fabric_id=link.fabric_id, reason=f"link {link.pk} enabled after repair ({action_taken})", user=user
+    )
     return True, "The link is enabled again; validation has started."
 
 
