@@ -7,6 +7,7 @@ from typing import Literal, NotRequired, TypedDict, final, overload, type_check_
 __all__ = [
     "CorrOptSession",
     "FabricGraph",
+    "TelemetryState",
     "__version__",
     "corropt_check",
     "corropt_compare",
@@ -486,3 +487,79 @@ def read_fabric_document(doc: Mapping[str, object]) -> FabricDocument:
     from their allowed values. Other fields are not read. Raises ``ValueError`` naming the path of
     the first problem, e.g. ``links[3].a: unknown switch 'x'``.
     """
+
+# --- Telemetry derivation ---------------------------------------------------------------
+
+_Counters = tuple[
+    Sequence[int | None], Sequence[int | None], Sequence[int | None], Sequence[int | None], Sequence[int | None]
+]
+_Readings = tuple[
+    Sequence[float | None],
+    Sequence[float | None],
+    Sequence[float | None],
+    Sequence[float | None],
+    Sequence[float | None],
+    Sequence[float | None],
+    Sequence[float | None],
+]
+
+@final
+class TelemetryState:
+    """One fabric's telemetry derivation state: counter windows, direction health, open
+    corruption episodes and newest optical readings (docs/telemetry.md, "What is derived").
+
+    Times are microseconds since the epoch; a side is False for A and True for Z; a direction
+    False for a_to_z and True for z_to_a. Counters are Counter64 values (None: not polled).
+    ``readings`` are input power, its lowest lane, output power, its lowest lane, laser bias,
+    temperature and supply voltage; ``no_light`` is (Rx, Tx). Columns of unequal length raise
+    ``ValueError``.
+    """
+
+    def __new__(cls, window_s: float, min_packets: int, action: float, report: float) -> TelemetryState: ...
+    @property
+    def num_ends(self) -> int: ...
+    def load_ends(
+        self,
+        link: Sequence[int],
+        side: Sequence[bool],
+        last_time: Sequence[int | None],
+        last: _Counters,
+        start_time: Sequence[int | None],
+        start: _Counters,
+        optical_time: Sequence[int | None],
+        readings: _Readings,
+        no_light: tuple[Sequence[bool], Sequence[bool]],
+    ) -> None:
+        """Load stored end states (the checkpoint)."""
+    def load_directions(
+        self,
+        link: Sequence[int],
+        direction: Sequence[bool],
+        health: Sequence[str],
+        health_since: Sequence[int | None],
+        corruption: Sequence[tuple[float, int] | None],
+        congestion: Sequence[tuple[float, int] | None],
+        open: Sequence[tuple[float, int, float, float, int] | None],
+    ) -> None:
+        """Load stored direction states; ``open``: (rate, first_seen, last_rate, peak_rate, last_seen)."""
+    def apply(
+        self,
+        batch: Sequence[int],
+        link: Sequence[int],
+        side: Sequence[bool],
+        time: Sequence[int],
+        counters: _Counters,
+        readings: _Readings,
+        no_light: tuple[Sequence[bool], Sequence[bool]],
+    ) -> int:
+        """Apply samples sorted by (batch, link, side, time); returns the completed windows.
+        Raises ``ValueError`` if they are not sorted."""
+    def health_changed_links(self) -> list[int]:
+        """Links whose direction health changed in the last ``apply``."""
+    def changed_ends_copy(self) -> str:
+        """PostgreSQL COPY text of the ends the last ``apply`` changed."""
+    def changed_directions_copy(self) -> str:
+        """PostgreSQL COPY text of the directions the last ``apply`` changed."""
+    def changed_episodes(self) -> list[tuple[int, bool, float, int, float, float, int, int | None]]:
+        """(link, z_to_a, rate, first_seen, last_rate, peak_rate, last_seen, ended_at): episodes
+        the last ``apply`` ended, then the open episode of every direction it changed."""

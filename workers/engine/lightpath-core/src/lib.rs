@@ -8,6 +8,7 @@
 pub mod corropt;
 pub mod document;
 pub mod fabric;
+pub mod telemetry;
 
 pub use fabric::{
     CountChange, FabricError, FabricGraph, LinkEnd, LinkId, PathCounts, PathError, SwitchId,

@@ -1,0 +1,563 @@
+//! Telemetry derivation: cumulative interface counters of link ends turned into
+//! per-window corruption and congestion loss rates, direction health and
+//! corruption episodes, with the newest optical readings of each end.
+//!
+//! The rules are those of Lightpath's `docs/telemetry.md` ("What is derived");
+//! the backend's `tests/reference.py` states them in plain Python and the
+//! backend tests hold this module to it. Times are microseconds since the
+//! epoch; counters are SNMP Counter64 values (`None` where a poll did not
+//! carry the counter).
+
+use std::collections::HashMap;
+
+/// Counters of a poll, in this order: in packets, in FCS errors, in discards,
+/// out packets, out discards.
+pub const COUNTERS: usize = 5;
+const IN_PKTS: usize = 0;
+const IN_FCS: usize = 1;
+const OUT_PKTS: usize = 3;
+const OUT_DISCARDS: usize = 4;
+
+/// One poll's counters; `None` where the poll did not carry one.
+pub type Counters = [Option<u64>; COUNTERS];
+
+/// Fabric settings of the derivation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Window length (µs): a rate comes once the newest poll is this far
+    /// after the window's first one.
+    pub window_us: i64,
+    /// A gap between two polls longer than this (µs) restarts the window.
+    pub max_gap_us: i64,
+    /// Fewer frames (corruption) or sent packets (congestion) give no rate.
+    pub min_packets: u64,
+    /// Corruption rate at or above which a direction is corrupting.
+    pub action: f64,
+    /// Corruption rate at or above which a direction is lossy.
+    pub report: f64,
+}
+
+/// Counter window of one link end: its newest counter poll (for wrap and
+/// reset detection) and the open window's first poll.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Window {
+    /// Time of the newest counter poll.
+    pub last_time: Option<i64>,
+    /// Counters of the newest poll.
+    pub last: Counters,
+    /// Time of the open window's first poll.
+    pub start_time: Option<i64>,
+    /// Counters of the open window's first poll.
+    pub start: Counters,
+}
+
+/// Rates of one completed window at one end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindowRates {
+    /// Corruption loss rate received at this end.
+    pub rx_corruption: Option<f64>,
+    /// Congestion loss rate sent from this end.
+    pub tx_congestion: Option<f64>,
+}
+
+impl Window {
+    /// Feeds one counter poll. Returns the rates of the window this poll
+    /// completes (None if it completes none or neither rate has enough
+    /// packets). A poll at or before the newest one is ignored; a counter
+    /// that went back (wrap, reset) or a gap over `max_gap_us` restarts the
+    /// window at this poll.
+    pub fn advance(
+        &mut self,
+        time: i64,
+        counters: Counters,
+        settings: &Settings,
+    ) -> Option<WindowRates> {
+        if self.last_time.is_some_and(|last| time <= last) {
+            return None;
+        }
+        let previous_time = self.last_time.replace(time);
+        let previous = std::mem::replace(&mut self.last, counters);
+        let (Some(previous_time), Some(start_time)) = (previous_time, self.start_time) else {
+            self.restart(time, counters);
+            return None;
+        };
+        let went_back = counters
+            .iter()
+            .zip(previous.iter())
+            .any(|(now, before)| matches!((now, before), (Some(n), Some(b)) if n < b));
+        if time - previous_time > settings.max_gap_us || went_back {
+            self.restart(time, counters);
+            return None;
+        }
+        if time - start_time < settings.window_us {
+            return None;
+        }
+        let delta = |k: usize| match (counters[k], self.start[k]) {
+            (Some(now), Some(first)) => Some(i128::from(now) - i128::from(first)),
+            _ => None,
+        };
+        let floor = i128::from(settings.min_packets.max(1));
+        let rx_corruption = match (delta(IN_PKTS), delta(IN_FCS)) {
+            (Some(pkts), Some(fcs)) if pkts + fcs >= floor => Some(ratio(fcs, pkts + fcs)),
+            _ => None,
+        };
+        let tx_congestion = match (delta(OUT_PKTS), delta(OUT_DISCARDS)) {
+            (Some(sent), Some(dropped)) if sent >= floor => Some(ratio(dropped, sent)),
+            _ => None,
+        };
+        self.restart(time, counters);
+        (rx_corruption.is_some() || tx_congestion.is_some()).then_some(WindowRates {
+            rx_corruption,
+            tx_congestion,
+        })
+    }
+
+    fn restart(&mut self, time: i64, counters: Counters) {
+        self.start_time = Some(time);
+        self.start = counters;
+    }
+}
+
+/// `numerator / denominator` as f64; exact below 2^53 as Python's int division.
+fn ratio(numerator: i128, denominator: i128) -> f64 {
+    numerator as f64 / denominator as f64
+}
+
+/// Health of a direction, worst last.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Health {
+    /// No corruption rate yet.
+    #[default]
+    Unknown,
+    /// Below the report threshold.
+    Clean,
+    /// At or above the report threshold.
+    Lossy,
+    /// At or above the action threshold.
+    Corrupting,
+}
+
+impl Health {
+    /// Health of a corruption rate under the fabric's thresholds.
+    pub fn of(rate: f64, settings: &Settings) -> Self {
+        if rate >= settings.action {
+            Health::Corrupting
+        } else if rate >= settings.report {
+            Health::Lossy
+        } else {
+            Health::Clean
+        }
+    }
+
+    /// The name used in storage and APIs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Health::Unknown => "unknown",
+            Health::Clean => "clean",
+            Health::Lossy => "lossy",
+            Health::Corrupting => "corrupting",
+        }
+    }
+
+    /// Inverse of [`Health::name`].
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "unknown" => Health::Unknown,
+            "clean" => Health::Clean,
+            "lossy" => Health::Lossy,
+            "corrupting" => Health::Corrupting,
+            _ => return None,
+        })
+    }
+}
+
+/// One episode of a direction being corrupting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Episode {
+    /// Rate of the window that opened it.
+    pub rate: f64,
+    /// End time of that window.
+    pub first_seen: i64,
+    /// Newest corrupting rate.
+    pub last_rate: f64,
+    /// Largest corrupting rate.
+    pub peak_rate: f64,
+    /// End time of the newest corrupting window.
+    pub last_seen: i64,
+    /// End time of the first window that was not corrupting.
+    pub ended_at: Option<i64>,
+}
+
+/// Loss rates and health of one direction of a link.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DirectionState {
+    /// Health from the newest corruption rate.
+    pub health: Health,
+    /// Since when the health holds.
+    pub health_since: Option<i64>,
+    /// Newest corruption rate and its window's end.
+    pub corruption: Option<(f64, i64)>,
+    /// Newest congestion rate and its window's end.
+    pub congestion: Option<(f64, i64)>,
+    /// The open episode, if the direction is corrupting.
+    pub open: Option<Episode>,
+}
+
+impl DirectionState {
+    /// Applies a corruption rate; returns the episode it ends, if any.
+    fn corruption(&mut self, rate: f64, time: i64, settings: &Settings) -> Option<Episode> {
+        let health = Health::of(rate, settings);
+        let mut ended = None;
+        match (&mut self.open, health) {
+            (Some(open), Health::Corrupting) if open.first_seen < time => {
+                open.last_rate = rate;
+                open.last_seen = time;
+                open.peak_rate = open.peak_rate.max(rate);
+            }
+            (Some(_), Health::Corrupting) => {}
+            (None, Health::Corrupting) => {
+                self.open = Some(Episode {
+                    rate,
+                    first_seen: time,
+                    last_rate: rate,
+                    peak_rate: rate,
+                    last_seen: time,
+                    ended_at: None,
+                });
+            }
+            (Some(open), _) if open.first_seen < time => {
+                let mut episode = *open;
+                episode.ended_at = Some(time);
+                self.open = None;
+                ended = Some(episode);
+            }
+            _ => {}
+        }
+        if health != self.health {
+            self.health_since = Some(time);
+        }
+        self.health = health;
+        self.corruption = Some((rate, time));
+        ended
+    }
+}
+
+/// Newest optical readings of a link end (NaN-free: `None` where unknown).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Optical {
+    /// Time of the sample the readings come from.
+    pub time: Option<i64>,
+    /// Rx power (average), dBm.
+    pub rx: Option<f64>,
+    /// Rx power of the lowest lane (or the average), dBm.
+    pub rx_min: Option<f64>,
+    /// Tx power (average), dBm.
+    pub tx: Option<f64>,
+    /// Tx power of the lowest lane (or the average), dBm.
+    pub tx_min: Option<f64>,
+    /// Laser bias current, mA.
+    pub bias: Option<f64>,
+    /// Temperature, °C.
+    pub temperature: Option<f64>,
+    /// Supply voltage, V.
+    pub voltage: Option<f64>,
+    /// The receiver reported no light.
+    pub rx_no_light: bool,
+    /// The transmitter reported no light.
+    pub tx_no_light: bool,
+}
+
+impl Optical {
+    /// Whether a sample carries any optical reading.
+    pub fn carries_readings(&self) -> bool {
+        self.rx.is_some()
+            || self.tx.is_some()
+            || self.rx_no_light
+            || self.tx_no_light
+            || self.bias.is_some()
+            || self.temperature.is_some()
+            || self.voltage.is_some()
+    }
+
+    /// Takes the readings `sample` carries, unless this end holds newer ones.
+    fn update(&mut self, sample: &Optical) {
+        if self
+            .time
+            .is_some_and(|t| sample.time.is_some_and(|s| s < t))
+        {
+            return;
+        }
+        self.time = sample.time;
+        if sample.rx.is_some() || sample.rx_no_light {
+            (self.rx, self.rx_min, self.rx_no_light) =
+                (sample.rx, sample.rx_min, sample.rx_no_light);
+        }
+        if sample.tx.is_some() || sample.tx_no_light {
+            (self.tx, self.tx_min, self.tx_no_light) =
+                (sample.tx, sample.tx_min, sample.tx_no_light);
+        }
+        self.bias = sample.bias.or(self.bias);
+        self.temperature = sample.temperature.or(self.temperature);
+        self.voltage = sample.voltage.or(self.voltage);
+    }
+}
+
+/// Derivation state of one link end.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EndState {
+    /// Counter window.
+    pub window: Window,
+    /// Newest optical readings.
+    pub optical: Optical,
+}
+
+/// A link end: link id and side (false = A, true = Z).
+pub type EndKey = (i64, bool);
+/// A link direction: link id and direction (false = a_to_z, true = z_to_a).
+pub type DirectionKey = (i64, bool);
+
+/// One stored sample, as derivation reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Ingest batch: samples are applied batch by batch, in batch order.
+    pub batch: i64,
+    /// Link end.
+    pub end: EndKey,
+    /// Sample time (µs).
+    pub time: i64,
+    /// Counters.
+    pub counters: Counters,
+    /// Optical readings (its `time` is ignored; the sample's is used).
+    pub optical: Optical,
+}
+
+/// What one [`FabricState::apply`] changed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Changes {
+    /// Ends whose state changed, in first-touched order.
+    pub ends: Vec<EndKey>,
+    /// Directions whose rates or health changed, in first-touched order.
+    pub directions: Vec<DirectionKey>,
+    /// Directions whose health changed.
+    pub health_changed: Vec<DirectionKey>,
+    /// Episodes that ended, in time order per direction (they may have
+    /// opened in this call or before).
+    pub ended: Vec<(DirectionKey, Episode)>,
+    /// Completed windows with at least one rate.
+    pub windows: u64,
+}
+
+/// Derivation state of a fabric's link ends and directions.
+#[derive(Clone, Debug, Default)]
+pub struct FabricState {
+    /// Per link end.
+    pub ends: HashMap<EndKey, EndState>,
+    /// Per link direction.
+    pub directions: HashMap<DirectionKey, DirectionState>,
+}
+
+/// The direction received at `side` (true = Z): Z receives a_to_z.
+fn received_at(side: bool) -> bool {
+    !side
+}
+
+/// The direction sent from `side`: A sends a_to_z.
+fn sent_from(side: bool) -> bool {
+    side
+}
+
+impl FabricState {
+    /// Applies samples sorted by (batch, end, time): each poll's counters in
+    /// time order, and each end's newest optical sample of a batch.
+    pub fn apply(&mut self, samples: &[Sample], settings: &Settings) -> Changes {
+        let mut changes = Changes::default();
+        let mut touched_ends: HashMap<EndKey, ()> = HashMap::new();
+        let mut touched_directions: HashMap<DirectionKey, Health> = HashMap::new();
+        let mut i = 0;
+        while i < samples.len() {
+            let (batch, end) = (samples[i].batch, samples[i].end);
+            let mut j = i;
+            while j < samples.len() && samples[j].batch == batch && samples[j].end == end {
+                j += 1;
+            }
+            let state = self.ends.entry(end).or_default();
+            if touched_ends.insert(end, ()).is_none() {
+                changes.ends.push(end);
+            }
+            let mut newest_optical = None;
+            for sample in &samples[i..j] {
+                if sample.optical.carries_readings() {
+                    newest_optical = Some(sample);
+                }
+                if sample.counters.iter().all(Option::is_none) {
+                    continue;
+                }
+                let Some(rates) = state.window.advance(sample.time, sample.counters, settings)
+                else {
+                    continue;
+                };
+                changes.windows += 1;
+                if let Some(rate) = rates.rx_corruption {
+                    let key = (end.0, received_at(end.1));
+                    let direction = self.directions.entry(key).or_default();
+                    touched_directions.entry(key).or_insert_with(|| {
+                        changes.directions.push(key);
+                        direction.health
+                    });
+                    if let Some(episode) = direction.corruption(rate, sample.time, settings) {
+                        changes.ended.push((key, episode));
+                    }
+                }
+                if let Some(rate) = rates.tx_congestion {
+                    let key = (end.0, sent_from(end.1));
+                    let direction = self.directions.entry(key).or_default();
+                    touched_directions.entry(key).or_insert_with(|| {
+                        changes.directions.push(key);
+                        direction.health
+                    });
+                    direction.congestion = Some((rate, sample.time));
+                }
+            }
+            if let Some(sample) = newest_optical {
+                let optical = Optical {
+                    time: Some(sample.time),
+                    ..sample.optical
+                };
+                state.optical.update(&optical);
+            }
+            i = j;
+        }
+        changes.health_changed = changes
+            .directions
+            .iter()
+            .copied()
+            .filter(|key| self.directions[key].health != touched_directions[key])
+            .collect();
+        changes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIN: i64 = 60_000_000;
+
+    fn settings() -> Settings {
+        Settings {
+            window_us: 15 * MIN,
+            max_gap_us: 45 * MIN,
+            min_packets: 1000,
+            action: 1e-6,
+            report: 1e-8,
+        }
+    }
+
+    fn poll(pkts: u64, fcs: u64) -> Counters {
+        [Some(pkts), Some(fcs), None, Some(pkts), Some(0)]
+    }
+
+    #[test]
+    fn a_window_gives_both_rates() {
+        let mut w = Window::default();
+        let s = settings();
+        assert_eq!(w.advance(0, poll(0, 0), &s), None);
+        let rates = w.advance(15 * MIN, poll(999_950, 50), &s).unwrap();
+        assert_eq!(rates.rx_corruption, Some(50.0 / 1_000_000.0));
+        assert_eq!(rates.tx_congestion, Some(0.0));
+    }
+
+    #[test]
+    fn a_reset_restarts_the_window_and_an_old_poll_is_ignored() {
+        let mut w = Window::default();
+        let s = settings();
+        w.advance(0, poll(5_000_000, 9), &s);
+        assert_eq!(w.advance(15 * MIN, poll(10, 0), &s), None);
+        assert_eq!(w.advance(10 * MIN, poll(1, 0), &s), None);
+        assert_eq!(w.last_time, Some(15 * MIN));
+        assert!(w.advance(30 * MIN, poll(2_000_010, 0), &s).is_some());
+    }
+
+    #[test]
+    fn a_gap_or_too_few_packets_gives_no_rate() {
+        let s = settings();
+        let mut w = Window::default();
+        w.advance(0, poll(0, 0), &s);
+        assert_eq!(w.advance(75 * MIN, poll(10_000_000, 500), &s), None);
+        let mut w = Window::default();
+        w.advance(0, poll(0, 0), &s);
+        assert_eq!(w.advance(15 * MIN, poll(100, 1), &s), None);
+    }
+
+    #[test]
+    fn corrupting_opens_an_episode_and_clean_ends_it() {
+        let s = settings();
+        let mut state = FabricState::default();
+        let end = (7, true); // side Z receives a_to_z
+        let errors = [0, 0, 50, 50, 0];
+        let (mut pkts, mut fcs) = (0, 0);
+        let mut samples = vec![];
+        for (i, e) in errors.iter().enumerate() {
+            samples.push(Sample {
+                batch: 1,
+                end,
+                time: i as i64 * 15 * MIN,
+                counters: poll(pkts, fcs),
+                optical: Optical::default(),
+            });
+            pkts += 1_000_000;
+            fcs += e;
+        }
+        samples.push(Sample {
+            batch: 1,
+            end,
+            time: 5 * 15 * MIN,
+            counters: poll(pkts, fcs),
+            optical: Optical::default(),
+        });
+        let changes = state.apply(&samples, &s);
+        assert_eq!(changes.windows, 5);
+        assert_eq!(changes.directions, vec![(7, false), (7, true)]);
+        let ended = &changes.ended[0];
+        assert_eq!(ended.0, (7, false));
+        assert_eq!(ended.1.first_seen, 3 * 15 * MIN);
+        assert_eq!(ended.1.ended_at, Some(5 * 15 * MIN));
+        let direction = &state.directions[&(7, false)];
+        assert_eq!(direction.health, Health::Clean);
+        assert_eq!(direction.health_since, Some(5 * 15 * MIN));
+        assert!(direction.open.is_none());
+    }
+
+    #[test]
+    fn the_newest_optical_sample_of_a_batch_wins_and_keeps_missing_fields() {
+        let s = settings();
+        let mut state = FabricState::default();
+        let reading = |rx: Option<f64>, temperature: Option<f64>| Optical {
+            rx,
+            rx_min: rx,
+            temperature,
+            ..Optical::default()
+        };
+        let sample = |batch, time, optical| Sample {
+            batch,
+            end: (1, false),
+            time,
+            counters: [None; COUNTERS],
+            optical,
+        };
+        state.apply(
+            &[
+                sample(1, 0, reading(Some(-2.0), Some(40.0))),
+                sample(1, MIN, reading(Some(-3.0), None)),
+            ],
+            &s,
+        );
+        let optical = state.ends[&(1, false)].optical;
+        assert_eq!((optical.rx, optical.temperature), (Some(-3.0), None));
+        state.apply(&[sample(2, 2 * MIN, reading(None, Some(41.0)))], &s);
+        let optical = state.ends[&(1, false)].optical;
+        assert_eq!((optical.rx, optical.temperature), (Some(-3.0), Some(41.0)));
+        state.apply(&[sample(3, 0, reading(Some(-9.0), None))], &s);
+        assert_eq!(state.ends[&(1, false)].optical.rx, Some(-3.0));
+    }
+}

@@ -1,0 +1,348 @@
+//! `TelemetryState`: one fabric's telemetry derivation state (counter windows,
+//! direction health, open corruption episodes, newest optical readings) kept
+//! between Python calls. Columns in, PostgreSQL COPY text and tuples out.
+
+use std::fmt::Write;
+
+use lightpath_core::telemetry::{
+    COUNTERS, Counters, DirectionKey, DirectionState, EndState, Episode, FabricState, Health,
+    Optical, Sample, Settings,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+type Column<T> = Vec<T>;
+type Floats = Vec<Option<f64>>;
+/// (link, z_to_a, rate, first_seen, last_rate, peak_rate, last_seen, ended_at)
+/// (rate, first_seen, last_rate, peak_rate, last_seen) of an open episode.
+type OpenEpisode = (f64, i64, f64, f64, i64);
+type EpisodeRow = (i64, bool, f64, i64, f64, f64, i64, Option<i64>);
+
+/// Telemetry derivation state of one fabric (see `docs/telemetry.md`).
+/// Times are microseconds since the epoch; a side is False for A, True for Z;
+/// a direction False for a_to_z, True for z_to_a.
+#[pyclass(module = "lightpath_engine", name = "TelemetryState")]
+pub(crate) struct TelemetryState {
+    state: FabricState,
+    settings: Settings,
+    changes: lightpath_core::telemetry::Changes,
+}
+
+fn counters_of(columns: &[Column<Option<u64>>; COUNTERS], i: usize) -> Counters {
+    std::array::from_fn(|k| columns[k][i])
+}
+
+fn same_length(name: &str, len: usize, expected: usize) -> PyResult<()> {
+    if len == expected {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "column {name} has {len} values, expected {expected}"
+        )))
+    }
+}
+
+#[pymethods]
+impl TelemetryState {
+    #[new]
+    fn new(window_s: f64, min_packets: u64, action: f64, report: f64) -> PyResult<Self> {
+        if window_s.is_nan() || window_s <= 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "window_s must be positive, got {window_s}"
+            )));
+        }
+        let window_us = (window_s * 1e6).round() as i64;
+        Ok(Self {
+            state: FabricState::default(),
+            settings: Settings {
+                window_us,
+                max_gap_us: 3 * window_us,
+                min_packets,
+                action,
+                report,
+            },
+            changes: Default::default(),
+        })
+    }
+
+    /// Number of link ends held.
+    #[getter]
+    fn num_ends(&self) -> usize {
+        self.state.ends.len()
+    }
+
+    /// Loads stored end states (a checkpoint): counter windows and readings.
+    #[allow(clippy::too_many_arguments)]
+    fn load_ends(
+        &mut self,
+        link: Column<i64>,
+        side: Column<bool>,
+        last_time: Column<Option<i64>>,
+        last: [Column<Option<u64>>; COUNTERS],
+        start_time: Column<Option<i64>>,
+        start: [Column<Option<u64>>; COUNTERS],
+        optical_time: Column<Option<i64>>,
+        readings: [Floats; 7],
+        no_light: [Column<bool>; 2],
+    ) -> PyResult<()> {
+        let n = link.len();
+        for (name, len) in [
+            ("side", side.len()),
+            ("last_time", last_time.len()),
+            ("start_time", start_time.len()),
+            ("optical_time", optical_time.len()),
+        ]
+        .into_iter()
+        .chain(
+            last.iter()
+                .chain(start.iter())
+                .map(|c| ("counters", c.len())),
+        )
+        .chain(readings.iter().map(|c| ("readings", c.len())))
+        .chain(no_light.iter().map(|c| ("no_light", c.len())))
+        {
+            same_length(name, len, n)?;
+        }
+        for i in 0..n {
+            let mut end = EndState::default();
+            end.window.last_time = last_time[i];
+            end.window.last = counters_of(&last, i);
+            end.window.start_time = start_time[i];
+            end.window.start = counters_of(&start, i);
+            end.optical = optical(&readings, &no_light, i, optical_time[i]);
+            self.state.ends.insert((link[i], side[i]), end);
+        }
+        Ok(())
+    }
+
+    /// Loads stored direction states; `open` gives each direction's open
+    /// episode as (rate, first_seen, last_rate, peak_rate, last_seen) or None.
+    #[allow(clippy::too_many_arguments)]
+    fn load_directions(
+        &mut self,
+        link: Column<i64>,
+        direction: Column<bool>,
+        health: Column<String>,
+        health_since: Column<Option<i64>>,
+        corruption: Column<Option<(f64, i64)>>,
+        congestion: Column<Option<(f64, i64)>>,
+        open: Column<Option<OpenEpisode>>,
+    ) -> PyResult<()> {
+        let n = link.len();
+        for len in [
+            direction.len(),
+            health.len(),
+            health_since.len(),
+            corruption.len(),
+            congestion.len(),
+            open.len(),
+        ] {
+            same_length("directions", len, n)?;
+        }
+        for i in 0..n {
+            let health = Health::from_name(&health[i])
+                .ok_or_else(|| PyValueError::new_err(format!("unknown health {:?}", health[i])))?;
+            let open = open[i].map(
+                |(rate, first_seen, last_rate, peak_rate, last_seen)| Episode {
+                    rate,
+                    first_seen,
+                    last_rate,
+                    peak_rate,
+                    last_seen,
+                    ended_at: None,
+                },
+            );
+            self.state.directions.insert(
+                (link[i], direction[i]),
+                DirectionState {
+                    health,
+                    health_since: health_since[i],
+                    corruption: corruption[i],
+                    congestion: congestion[i],
+                    open,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Applies samples sorted by (batch, link, side, time) and returns the
+    /// number of completed windows. `readings`: input power, its lowest lane,
+    /// output power, its lowest lane, bias, temperature, voltage; `no_light`:
+    /// Rx, Tx. The changes are read with the `changed_*` methods.
+    #[allow(clippy::too_many_arguments)]
+    fn apply(
+        &mut self,
+        py: Python<'_>,
+        batch: Column<i64>,
+        link: Column<i64>,
+        side: Column<bool>,
+        time: Column<i64>,
+        counters: [Column<Option<u64>>; COUNTERS],
+        readings: [Floats; 7],
+        no_light: [Column<bool>; 2],
+    ) -> PyResult<u64> {
+        let n = batch.len();
+        for len in [link.len(), side.len(), time.len()]
+            .into_iter()
+            .chain(counters.iter().map(Vec::len))
+            .chain(readings.iter().map(Vec::len))
+            .chain(no_light.iter().map(Vec::len))
+        {
+            same_length("samples", len, n)?;
+        }
+        let samples: Vec<Sample> = (0..n)
+            .map(|i| Sample {
+                batch: batch[i],
+                end: (link[i], side[i]),
+                time: time[i],
+                counters: counters_of(&counters, i),
+                optical: optical(&readings, &no_light, i, None),
+            })
+            .collect();
+        if samples
+            .windows(2)
+            .any(|w| (w[0].batch, w[0].end, w[0].time) >= (w[1].batch, w[1].end, w[1].time))
+        {
+            return Err(PyValueError::new_err(
+                "samples must be sorted by (batch, link, side, time) without repeats",
+            ));
+        }
+        let settings = self.settings;
+        let state = &mut self.state;
+        self.changes = py.detach(|| state.apply(&samples, &settings));
+        Ok(self.changes.windows)
+    }
+
+    /// Links whose direction health changed in the last `apply`.
+    fn health_changed_links(&self) -> Vec<i64> {
+        let mut links: Vec<i64> = self.changes.health_changed.iter().map(|k| k.0).collect();
+        links.sort_unstable();
+        links.dedup();
+        links
+    }
+
+    /// The ends changed by the last `apply` as COPY text, one line per end:
+    /// link, side (a/z), counter time (µs), 5 newest counters, window start
+    /// (µs), 5 window counters, optical time (µs), input power, its lowest
+    /// lane, output power, its lowest lane, bias, temperature, voltage, Rx no
+    /// light, Tx no light (`\N` for none).
+    fn changed_ends_copy(&self) -> String {
+        let mut out = String::with_capacity(self.changes.ends.len() * 200);
+        for key in &self.changes.ends {
+            let end = &self.state.ends[key];
+            let w = &end.window;
+            let o = &end.optical;
+            let _ = write!(out, "{}\t{}", key.0, if key.1 { 'z' } else { 'a' });
+            field(&mut out, w.last_time);
+            w.last.iter().for_each(|c| field(&mut out, *c));
+            field(&mut out, w.start_time);
+            w.start.iter().for_each(|c| field(&mut out, *c));
+            field(&mut out, o.time);
+            for value in [
+                o.rx,
+                o.rx_min,
+                o.tx,
+                o.tx_min,
+                o.bias,
+                o.temperature,
+                o.voltage,
+            ] {
+                field(&mut out, value);
+            }
+            let _ = writeln!(out, "\t{}\t{}", o.rx_no_light, o.tx_no_light);
+        }
+        out
+    }
+
+    /// The directions changed by the last `apply` as COPY text: link,
+    /// direction, health, health since, corruption rate and time, congestion
+    /// rate and time.
+    fn changed_directions_copy(&self) -> String {
+        let mut out = String::with_capacity(self.changes.directions.len() * 100);
+        for key in &self.changes.directions {
+            let d = &self.state.directions[key];
+            let _ = write!(
+                out,
+                "{}\t{}\t{}",
+                key.0,
+                direction_name(key),
+                d.health.name()
+            );
+            field(&mut out, d.health_since);
+            field(&mut out, d.corruption.map(|c| c.0));
+            field(&mut out, d.corruption.map(|c| c.1));
+            field(&mut out, d.congestion.map(|c| c.0));
+            field(&mut out, d.congestion.map(|c| c.1));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Episodes the last `apply` touched: those it ended, then the open
+    /// episode of each direction it changed.
+    fn changed_episodes(&self) -> Vec<EpisodeRow> {
+        let row = |key: &DirectionKey, e: &Episode| {
+            (
+                key.0,
+                key.1,
+                e.rate,
+                e.first_seen,
+                e.last_rate,
+                e.peak_rate,
+                e.last_seen,
+                e.ended_at,
+            )
+        };
+        let ended = self.changes.ended.iter().map(|(key, e)| row(key, e));
+        let open = self.changes.directions.iter().filter_map(|key| {
+            self.state.directions[key]
+                .open
+                .as_ref()
+                .map(|e| row(key, e))
+        });
+        ended.chain(open).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "TelemetryState(ends={}, directions={})",
+            self.state.ends.len(),
+            self.state.directions.len()
+        )
+    }
+}
+
+fn direction_name(key: &DirectionKey) -> &'static str {
+    if key.1 { "z_to_a" } else { "a_to_z" }
+}
+
+fn optical(
+    readings: &[Floats; 7],
+    no_light: &[Column<bool>; 2],
+    i: usize,
+    time: Option<i64>,
+) -> Optical {
+    Optical {
+        time,
+        rx: readings[0][i],
+        rx_min: readings[1][i],
+        tx: readings[2][i],
+        tx_min: readings[3][i],
+        bias: readings[4][i],
+        temperature: readings[5][i],
+        voltage: readings[6][i],
+        rx_no_light: no_light[0][i],
+        tx_no_light: no_light[1][i],
+    }
+}
+
+/// A tab and the value, or `\N`; floats in their shortest exact form.
+fn field<T: std::fmt::Display>(out: &mut String, value: Option<T>) {
+    match value {
+        Some(v) => {
+            let _ = write!(out, "\t{v}");
+        }
+        None => out.push_str("\t\\N"),
+    }
+}
