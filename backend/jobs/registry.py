@@ -2,11 +2,29 @@
 
 A handler takes the Job and a JobContext and returns a JSON-able result. Handlers must be
 idempotent: with late acknowledgement a job whose worker died is run again from the start.
+
+A kind may also declare:
+- `validate(params, fabric) -> params`: checks the params when the job is submitted through the
+  API and returns them cleaned (what the handler gets); raises InvalidParams listing every problem,
+  which the API answers as a 400.
+- `csv_tables`: table name -> function turning the job's result into (header, rows), served by
+  `GET /api/jobs/{id}/result/?format=csv&table=NAME` (the first table is the default).
 """
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
+
+CsvTable = Callable[[dict], tuple[Sequence[str], Iterable[Sequence[Any]]]]
+
+
+class InvalidParams(Exception):
+    """Every problem of a job's params, as {"section": "params", "field", "message"} rows (the
+    fabric import's error shape), plus "line" for rows of an uploaded file."""
+
+    def __init__(self, errors: list[dict]):
+        super().__init__(f"{len(errors)} problem(s) in the job's params")
+        self.errors = errors
 
 
 @dataclass(frozen=True)
@@ -16,14 +34,26 @@ class JobKind:
     roles: frozenset[str]
     description: str
     needs_fabric: bool
+    validate: Callable[[dict, Any], dict] | None = None
+    csv_tables: Mapping[str, CsvTable] = field(default_factory=dict)
 
 
 KINDS: dict[str, JobKind] = {}
 
 
-def job_kind(name: str, *, roles: set[str], description: str, needs_fabric: bool = True):
+def job_kind(
+    name: str,
+    *,
+    roles: set[str],
+    description: str,
+    needs_fabric: bool = True,
+    validate: Callable[[dict, Any], dict] | None = None,
+    csv_tables: Mapping[str, CsvTable] | None = None,
+):
     def register(handler):
-        KINDS[name] = JobKind(name, handler, frozenset(roles), description, needs_fabric)
+        KINDS[name] = JobKind(
+            name, handler, frozenset(roles), description, needs_fabric, validate, dict(csv_tables or {})
+        )
         return handler
 
     return register

@@ -1,7 +1,13 @@
-from drf_spectacular.utils import extend_schema, inline_serializer
+import csv
+import io
+import json
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
 from accounts.roles import ADMIN, OPERATOR, ROLES, user_roles
@@ -10,7 +16,7 @@ from lightpath.api.viewsets import BriefModeMixin
 from .. import services
 from ..filtersets import JobFilterSet
 from ..models import Job
-from ..registry import KINDS
+from ..registry import KINDS, InvalidParams
 from .serializers import JobSerializer
 
 
@@ -30,12 +36,14 @@ class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
         roles = user_roles(request.user)
         if ADMIN not in roles and not roles & kind.roles:
             raise PermissionDenied(f"Your role may not start '{kind.name}' jobs.")
-        job = services.submit(
-            kind.name,
-            user=request.user,
-            fabric=serializer.validated_data.get("fabric"),
-            params=serializer.validated_data.get("params") or {},
-        )
+        fabric = serializer.validated_data.get("fabric")
+        params = serializer.validated_data.get("params") or {}
+        if kind.validate is not None:
+            try:
+                params = kind.validate(params, fabric)
+            except InvalidParams as exc:
+                return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        job = services.submit(kind.name, user=request.user, fabric=fabric, params=params)
         return Response(self.get_serializer(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(request=None, responses=JobSerializer)
@@ -48,10 +56,51 @@ class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
         return Response(self.get_serializer(services.cancel(job)).data)
 
     @extend_schema(
+        parameters=[
+            OpenApiParameter("format", str, enum=["json", "csv"], description="json (default) or csv"),
+            OpenApiParameter("table", str, description="csv: which table of the result (kinds list theirs)"),
+        ],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+    )
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def result(self, request, pk=None):
+        """The result of a succeeded job as a download: JSON, or CSV for kinds that define tables."""
+        job = self.get_object()
+        kind = KINDS.get(job.kind)
+        fmt = request.query_params.get("format", "json")
+        tables = kind.csv_tables if kind else {}
+        problems = {}
+        if fmt not in ("json", "csv"):
+            problems["format"] = ["must be json or csv"]
+        elif fmt == "csv" and not tables:
+            problems["format"] = [f"'{job.kind}' jobs have no CSV result; use format=json"]
+        table = request.query_params.get("table") or next(iter(tables), "")
+        if fmt == "csv" and tables and table not in tables:
+            problems["table"] = [f"must be one of {', '.join(tables)}"]
+        if problems:
+            raise serializers.ValidationError(problems)
+        if job.state != job.State.SUCCEEDED or job.result is None:
+            raise NotFound(f"job {job.pk} is {job.state}; only a succeeded job has a result to download")
+        stem = f"job-{job.pk}-{job.kind.replace('.', '-')}"
+        if fmt == "json":
+            response = HttpResponse(json.dumps(job.result), content_type="application/json")
+            response["Content-Disposition"] = f'attachment; filename="{stem}.json"'
+            return response
+        header, rows = tables[table](job.result)
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{stem}-{table}.csv"'
+        return response
+
+    @extend_schema(
         responses=inline_serializer(
             "JobKind",
             {"name": serializers.CharField(), "description": serializers.CharField(),
-             "roles": serializers.ListField(child=serializers.CharField()), "needs_fabric": serializers.BooleanField()},
+             "roles": serializers.ListField(child=serializers.CharField()), "needs_fabric": serializers.BooleanField(),
+             "csv_tables": serializers.ListField(child=serializers.CharField())},
             many=True,
         )
     )  # fmt: skip
@@ -59,7 +108,13 @@ class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
     def kinds(self, request):
         return Response(
             [
-                {"name": k.name, "description": k.description, "roles": sorted(k.roles), "needs_fabric": k.needs_fabric}
+                {
+                    "name": k.name,
+                    "description": k.description,
+                    "roles": sorted(k.roles),
+                    "needs_fabric": k.needs_fabric,
+                    "csv_tables": list(k.csv_tables),
+                }
                 for k in sorted(KINDS.values(), key=lambda k: k.name)
             ]
         )
