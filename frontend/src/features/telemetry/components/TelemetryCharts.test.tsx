@@ -67,6 +67,20 @@ describe('LossChart', () => {
     );
     expect(chart.querySelectorAll('[data-clamped="true"]').length).toBeGreaterThan(0);
     expect(within(chart).getByText('Loss rate (fraction, log; 0 at floor)')).toBeInTheDocument();
+    expect(within(chart).getByText(/A break in a line: no rate/)).toBeInTheDocument();
+  });
+
+  it('keeps its axes and thresholds and says why when the range holds no rate', () => {
+    // Hourly telemetry of a link whose counters gave no rate: optical readings only.
+    render(<LossChart telemetry={hourlyTelemetry()} onZoom={() => {}} width={720} />);
+    const chart = screen.getByTestId('loss-chart');
+    expect(chart).toHaveAttribute('data-resolution', 'hour');
+    expect(screen.getByTestId('loss-empty')).toHaveTextContent('No loss rates in this range');
+    expect(within(chart).queryByTestId('loss-legend-zero')).toBeNull();
+    expect(within(chart).getByText('Loss rate (fraction, log)')).toBeInTheDocument();
+    expect(within(chart).getByText('Time (UTC)')).toBeInTheDocument();
+    expect(chart.querySelector('[data-testid="loss-threshold-report"]')).not.toBeNull();
+    expect(chart.querySelector('[data-testid="time-brush"] rect.overlay')).not.toBeNull();
   });
 });
 

@@ -5,10 +5,10 @@
  * A rate of exactly 0 has no place on a log axis: it is drawn on the floor, LOSS_FLOOR, which
  * the axis labels "0". A null rate is a gap (counter reset, missing polls) and breaks the line.
  */
-import { line, scaleLog, type ScaleLogarithmic, type ScaleTime } from 'd3';
+import { line, scaleLog, type ScaleLogarithmic } from 'd3';
 
 import type { Direction, LinkTelemetry, Resolution } from '../api/types';
-import { type AxisTick, insertGaps, labelBaselines, type PlotArea, plotArea, timeScale, timeTicks } from './timeSeries';
+import { type AxisTick, insertGaps, labelBaselines, type TimeFrame, timeFrame } from './timeSeries';
 
 /** Where zero loss is drawn. Real rates this small would need 10^12 packets in one window. */
 export const LOSS_FLOOR = 1e-12;
@@ -79,14 +79,11 @@ export interface LossThresholdLine {
   labelY: number;
 }
 
-export interface LossChartModel {
-  area: PlotArea;
-  x: ScaleTime<number, number>;
+export interface LossChartModel extends TimeFrame {
   y: ScaleLogarithmic<number, number>;
   resolution: Resolution;
   lines: LossLine[];
   thresholds: LossThresholdLine[];
-  xTicks: AxisTick[];
   yTicks: AxisTick[];
   /** Whether some drawn point sits on the floor for a zero rate. */
   hasClampedZeros: boolean;
@@ -163,8 +160,8 @@ export interface LossChartOptions {
 }
 
 export function buildLossChart(telemetry: LinkTelemetry, options: LossChartOptions): LossChartModel {
-  const plot = plotArea(options.width, options.plotHeight);
-  const x = timeScale(telemetry.from, telemetry.to, plot);
+  const frame = timeFrame(telemetry.from, telemetry.to, options.width, options.plotHeight);
+  const { area: plot, x } = frame;
   const action = telemetry.corruption_action_threshold;
   const report = telemetry.corruption_report_threshold;
 
@@ -237,13 +234,11 @@ export function buildLossChart(telemetry: LinkTelemetry, options: LossChartOptio
   }
 
   return {
-    area: plot,
-    x,
+    ...frame,
     y,
     resolution: telemetry.resolution,
     lines,
     thresholds,
-    xTicks: timeTicks(x),
     yTicks,
     hasClampedZeros: rates.some((rate) => clampRate(rate).clamped),
     hasData: lines.some((lossLine) => lossLine.measured > 0),

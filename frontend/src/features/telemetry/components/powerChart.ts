@@ -3,7 +3,7 @@
  * limits as horizontal lines, no-light samples as marks, hourly min–max as bands. D3 computes
  * every position and path; PowerChart only turns the model into SVG elements.
  */
-import { area, line, scaleLinear, type ScaleTime } from 'd3';
+import { area, line, scaleLinear } from 'd3';
 
 import type { LinkTelemetry, Resolution, Side, SideThresholds, ThresholdField } from '../api/types';
 import {
@@ -11,10 +11,8 @@ import {
   breakAtGaps,
   insertGaps,
   labelBaselines,
-  type PlotArea,
-  plotArea,
-  timeScale,
-  timeTicks,
+  type TimeFrame,
+  timeFrame,
   type TimePoint,
   toPoints,
 } from './timeSeries';
@@ -78,14 +76,11 @@ export interface ThresholdLine {
   labelY: number;
 }
 
-export interface PowerChartModel {
-  area: PlotArea;
-  x: ScaleTime<number, number>;
+export interface PowerChartModel extends TimeFrame {
   resolution: Resolution;
   lines: PowerLine[];
   noLight: NoLightMark[];
   thresholds: ThresholdLine[];
-  xTicks: AxisTick[];
   yTicks: AxisTick[];
   /** Whether anything was measured in the range. */
   hasData: boolean;
@@ -172,8 +167,8 @@ export interface PowerChartOptions {
 }
 
 export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOptions): PowerChartModel {
-  const plot = plotArea(options.width, options.plotHeight);
-  const x = timeScale(telemetry.from, telemetry.to, plot);
+  const frame = timeFrame(telemetry.from, telemetry.to, options.width, options.plotHeight);
+  const { area: plot, x } = frame;
 
   const series = POWER_SERIES.map((style) => ({ style, values: sideValues(telemetry, style.side, style.kind) }));
   const limits = lowerLimits(telemetry.thresholds);
@@ -269,13 +264,11 @@ export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOpt
   }));
 
   return {
-    area: plot,
-    x,
+    ...frame,
     resolution: telemetry.resolution,
     lines,
     noLight,
     thresholds,
-    xTicks: timeTicks(x),
     yTicks,
     hasData: lines.some((powerLine) => powerLine.measured > 0) || noLight.length > 0,
   };

@@ -77,6 +77,20 @@ export function breakAtGaps(points: readonly TimePoint[]): TimePoint[] {
   return insertGaps(points, (t) => ({ t, v: null }));
 }
 
+/** What every time chart shares: its plot area, the time scale across it and the time ticks. */
+export interface TimeFrame {
+  area: PlotArea;
+  x: ScaleTime<number, number>;
+  xTicks: AxisTick[];
+}
+
+/** The frame of a chart of [from, to] at this size; the chart adds its value axis. */
+export function timeFrame(from: string, to: string, width: number, plotHeight: number): TimeFrame {
+  const area = plotArea(width, plotHeight);
+  const x = timeScale(from, to, area);
+  return { area, x, xTicks: timeTicks(x) };
+}
+
 export function timeScale(from: string, to: string, area: PlotArea): ScaleTime<number, number> {
   return scaleUtc()
     .domain([new Date(from), new Date(to)])
