@@ -25,7 +25,8 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn
 from rich.text import Text
 
 from ..context import get_context
-from ..errors import CliError
+from ..errors import ApiError, CliError
+from ..lookup import resolve_fabric
 from ..options import OutFileOption, OutputOption, new_app
 from ..output import (
     Column,
@@ -38,6 +39,7 @@ from ..output import (
     stdout_console,
 )
 from .fabric import read_document_file
+from .jobs import CancelOnInterruptOption, IntervalOption, job_failure, watch_job
 
 app = new_app()
 
@@ -612,6 +614,7 @@ def switch_local(
 
 TRACE_HEADER = ("time_s", "link", "loss_rate")
 HOUR_S = 3600.0
+SIM_UPLOAD_TIMEOUT_S = 120.0  # an uploaded trace may be megabytes
 MAX_SEED = 2**64 - 1
 
 
@@ -895,15 +898,34 @@ def trace_command(
 @app.command("simulate")
 def simulate_command(
     ctx: typer.Context,
-    fabric: FabricOption,
+    server_fabric: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="FABRIC",
+            show_default=False,
+            help="A fabric on the server (name or id): run the simulation there as a job and follow it.",
+        ),
+    ] = None,
+    fabric: Annotated[
+        Path | None,
+        typer.Option(
+            "--fabric",
+            metavar="FABRIC.json",
+            show_default=False,
+            help='Offline instead: a "lightpath-fabric/1" interchange document (needs --trace).',
+        ),
+    ] = None,
     trace: Annotated[
-        Path,
+        Path | None,
         typer.Option(
             "--trace",
             metavar="TRACE.csv",
-            help="Onsets: header time_s,link,loss_rate, sorted by time (e.g. from `corropt trace`).",
+            show_default=False,
+            help="Onsets: header time_s,link,loss_rate, sorted by time (e.g. from `corropt trace`). On the server a "
+            "link is its id, SWITCH:PORT of either end or A_SWITCH:A_PORT-Z_SWITCH:Z_PORT [server default: a "
+            "generated trace].",
         ),
-    ],
+    ] = None,
     policy: Annotated[
         list[Policy] | None,
         typer.Option(
@@ -931,14 +953,15 @@ def simulate_command(
         typer.Option("--repair-delay-hours", metavar="H", help="Time a disabled link waits for a repair attempt."),
     ] = 48.0,
     fix_probability: Annotated[
-        float,
+        float | None,
         typer.Option(
             "--fix-probability",
             min=0.0,
             max=1.0,
-            help="Chance the first repair attempt fixes a link (else it takes another round).",
+            show_default=False,
+            help="Offline: chance the first repair attempt fixes a link (else it takes another round) [default: 0.8].",
         ),
-    ] = 0.8,
+    ] = None,
     state: StateOption = None,
     seed: SeedOption = 0,
     horizon_hours: Annotated[
@@ -971,9 +994,61 @@ def simulate_command(
             "disabled,worst_fraction (a row holds until the next one of its policy, the last until the horizon).",
         ),
     ] = None,
+    constraint: Annotated[
+        list[float] | None,
+        typer.Option(
+            "--constraint",
+            metavar="C",
+            min=0.0,
+            max=1.0,
+            show_default=False,
+            help="Server: a ToR capacity constraint to run; repeat for several [default: 0.5 and 0.75].",
+        ),
+    ] = None,
+    accuracy: Annotated[
+        list[float] | None,
+        typer.Option(
+            "--accuracy",
+            metavar="P",
+            min=0.0,
+            max=1.0,
+            show_default=False,
+            help="Server: a repair accuracy (chance the first attempt fixes a link); repeat [default: 0.5 and 0.8].",
+        ),
+    ] = None,
+    hours: Annotated[
+        float | None,
+        typer.Option(
+            "--hours",
+            "--duration",
+            metavar="H",
+            show_default=False,
+            help="Server, generated trace: its length in hours [default: 720].",
+        ),
+    ] = None,
+    mttf_hours: Annotated[
+        float | None,
+        typer.Option(
+            "--mttf-hours",
+            metavar="H",
+            show_default=False,
+            help="Server, generated trace: mean time between corruption onsets of one link [default: 2000].",
+        ),
+    ] = None,
+    cancel_on_interrupt: CancelOnInterruptOption = False,
+    interval: IntervalOption = 1.0,
     output: OutputOption = None,
 ) -> None:
     """Replay a corruption trace under each policy and compare them.
+
+    With FABRIC (a fabric on the server), the simulation runs as a server job from the fabric's current
+    link states, once per --constraint x --accuracy, with a progress bar; Ctrl-C detaches (the job keeps
+    running) unless --cancel-on-interrupt. The trace is --trace (uploaded) or generated from --hours,
+    --mttf-hours and --seed. Output: per run and policy the penalty integral, its ratio to corropt, the
+    lowest worst ToR fraction and event counts; --output json prints the job's result document, csv its
+    summary table; --series writes the downsampled series as CSV.
+
+    With --fabric FABRIC.json it runs offline in this process, as below.
 
     Links start in the document's states (admin_state disabled: disabled; oper_state down: down) with
     --state's overrides, clean. A link disabled at the start awaits repair from time 0; a link down stays
@@ -988,6 +1063,8 @@ def simulate_command(
         (repair_delay_hours, "--repair-delay-hours"),
         (horizon_hours, "--horizon-hours"),
         (time_budget, "--time-budget"),
+        (hours, "--hours"),
+        (mttf_hours, "--mttf-hours"),
     ):
         _finite(value, option)
     if not repair_delay_hours > 0:
@@ -995,7 +1072,64 @@ def simulate_command(
     policies = list(dict.fromkeys(policy or list(Policy)))
     if share is not None and Policy.switch_local not in policies:
         raise typer.BadParameter("applies only to --policy switch-local", param_hint="'--share'")
-    fmt = get_context(ctx).output_format(output)
+    if (server_fabric is None) == (fabric is None):
+        raise typer.BadParameter(
+            "give FABRIC (a fabric on the server) or --fabric FABRIC.json (offline), not both",
+            param_hint="'FABRIC'",
+        )
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    if server_fabric is not None:
+        server_only_offline = {
+            "--capacity": (capacity, "--constraint"),
+            "--fix-probability": (fix_probability, "--accuracy"),
+            "--share": (share, None),
+            "--state": (state, None),
+        }
+        for offline_option, (given, instead) in server_only_offline.items():
+            if given is not None:
+                hint = f"; use {instead}" if instead else ""
+                raise typer.BadParameter(f"applies only offline (--fabric){hint}", param_hint=f"'{offline_option}'")
+        if trace is not None and (hours is not None or mttf_hours is not None):
+            raise typer.BadParameter("a --trace file or a generated trace (--hours, --mttf-hours), not both")
+        params: dict[str, Any] = {
+            "policies": [name.value for name in policies],
+            "penalty": penalty.value,
+            "repair_delay_hours": repair_delay_hours,
+            "seed": seed,
+        }
+        if constraint:
+            params["constraints"] = constraint
+        if accuracy:
+            params["accuracies"] = accuracy
+        if horizon_hours is not None:
+            params["horizon_hours"] = horizon_hours
+        if time_budget is not None:
+            params["optimizer_time_budget_s"] = time_budget
+        if trace is not None:
+            params["trace"] = {"source": "uploaded", "name": trace.name, "csv": _read_text(trace)}
+        else:
+            generated: dict[str, Any] = {"source": "generated", "seed": seed}
+            if hours is not None:
+                generated["hours"] = hours
+            if mttf_hours is not None:
+                generated["mttf_hours"] = mttf_hours
+            params["trace"] = generated
+        _simulate_on_server(cli, fmt, server_fabric, params, series, interval, cancel_on_interrupt)
+        return
+    server_only: dict[str, object] = {
+        "--constraint": constraint,
+        "--accuracy": accuracy,
+        "--hours": hours,
+        "--mttf-hours": mttf_hours,
+    }
+    for server_option, server_value in server_only.items():
+        if server_value:
+            raise typer.BadParameter("applies only to a server simulation (FABRIC)", param_hint=f"'{server_option}'")
+    if trace is None:
+        raise typer.BadParameter("an offline simulation needs --trace TRACE.csv", param_hint="'--trace'")
+    assert fabric is not None
+    fix_probability = 0.8 if fix_probability is None else fix_probability
 
     engine = _engine()
     loaded = load_fabric(fabric)
@@ -1056,3 +1190,73 @@ def simulate_command(
         steps = sum(len(result["series"]["time_s"]) for result in results)
         typer.echo(f"wrote {series}: {steps} steps of {len(results)} policies", err=True)
     _print_simulation(fmt, report)
+
+
+SERVER_SIM_COLUMNS = (
+    Column("constraint", "Constraint", render=fraction, justify="right"),
+    Column("accuracy", "Accuracy", render=_number, justify="right"),
+    *SIM_COLUMNS,
+)
+
+
+def _simulate_on_server(
+    cli: Any,
+    fmt: OutputFormat,
+    fabric_reference: str,
+    params: dict[str, Any],
+    series: Path | None,
+    interval: float,
+    cancel_on_interrupt: bool,
+) -> None:
+    """Submit a corruption.simulate job, follow it, and print its result (or its failure)."""
+    with cli.client() as client:
+        fabric = resolve_fabric(client, fabric_reference)
+        body = {"kind": "corruption.simulate", "fabric": fabric["id"], "params": params}
+        try:
+            job = client.post("/api/jobs/", body, timeout=SIM_UPLOAD_TIMEOUT_S)
+        except ApiError as error:
+            if error.status != 400:
+                raise
+            count = len(error.details)
+            raise CliError(
+                f"simulation on {fabric['name']} rejected: {count} problem{'s' if count != 1 else ''}",
+                details=error.details,
+            ) from error
+        typer.echo(f"simulation running as job {job['id']} on {fabric['name']}", err=True)
+        job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel_on_interrupt)
+        if job.get("state") != "succeeded":
+            raise job_failure(job)
+        download = f"/api/jobs/{job['id']}/result/"
+        if series is not None:
+            text = client.request("GET", download, params={"format": "csv", "table": "series"}).text
+            write_atomically(series, text)
+            typer.echo(f"wrote {series}: {text.count(chr(10)) - 1} series points", err=True)
+        if fmt is OutputFormat.csv:
+            sys.stdout.write(client.request("GET", download, params={"format": "csv"}).text)
+            return
+    result = job["result"]
+    if fmt is OutputFormat.json:
+        print_json(result)
+        return
+    rows = [
+        {"constraint": run["constraint"], "accuracy": run["accuracy"], **row, **row["counts"]}
+        for run in result["runs"]
+        for row in run["policies"]
+    ]
+    print_rows(fmt, rows, SERVER_SIM_COLUMNS, [])
+    trace, settings = result["trace"], result["settings"]
+    source = (
+        f"uploaded {trace['name']}"
+        if trace["source"] == "uploaded"
+        else (f"generated ({trace['hours']:g} h, MTTF {trace['mttf_hours']:g} h, seed {trace['seed']})")
+    )
+    horizon = trace["horizon_s"]
+    for line in (
+        f"{result['fabric']['name']}: {trace['onsets']} onsets on {trace['links']} links, {source}, "
+        f"over {horizon:.6g} s ({horizon / HOUR_S:.4g} h)",
+        f"{settings['penalty_function']} penalty, repair after {settings['repair_delay_s'] / HOUR_S:g} h, "
+        f"seed {settings['seed']}; start: {settings['initially_disabled']} links disabled, "
+        f"{settings['initially_down']} down",
+        f"job {job['id']}: download with GET {download}?format=json|csv",
+    ):
+        stdout_console().print(line, highlight=False)

@@ -1,0 +1,95 @@
+"""`lightpath corropt simulate FABRIC`: the what-if simulation as a server job, against the real
+backend and the session's real Celery worker (root conftest.py)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_testing import FIXTURE_DATA, Cli, import_file
+
+if not os.environ.get("DJANGO_SETTINGS_MODULE"):
+    pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True, databases="__all__")]
+
+
+def simulation_jobs() -> int:
+    from jobs.models import Job
+
+    return Job.objects.filter(kind="corruption.simulate").count()
+
+
+def test_generated_trace_runs_on_the_server_with_every_constraint(planner: Cli, worker: Any, tmp_path: Path) -> None:
+    fabric = import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
+    series = tmp_path / "series.csv"
+    result = planner(
+        "--output", "json", "corropt", "simulate", fabric["name"],
+        "--constraint", "0.5", "--constraint", "0.75", "--accuracy", "0.8",
+        "--hours", "500", "--mttf-hours", "100", "--seed", "3", "--series", str(series),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "simulation running as job" in result.stderr
+    document = json.loads(result.stdout)
+    assert document["fabric"]["name"] == fabric["name"]
+    assert document["trace"]["source"] == "generated" and document["trace"]["onsets"] > 0
+    assert [(run["constraint"], run["accuracy"]) for run in document["runs"]] == [(0.5, 0.8), (0.75, 0.8)]
+    for run in document["runs"]:
+        by_policy = {row["policy"]: row for row in run["policies"]}
+        assert set(by_policy) == {"corropt", "fast-checker", "switch-local"}
+        assert by_policy["corropt"]["penalty_ratio_vs_corropt"] == 1.0
+        assert by_policy["corropt"]["lowest_worst_fraction"] >= run["constraint"]
+    rows = list(csv.DictReader(io.StringIO(series.read_text())))
+    assert {row["policy"] for row in rows} == {"corropt", "fast-checker", "switch-local"}
+    assert {row["constraint"] for row in rows} == {"0.5", "0.75"}
+
+
+def test_table_and_csv_output(planner: Cli, worker: Any, tmp_path: Path) -> None:
+    fabric = import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
+    trace = tmp_path / "one.csv"
+    trace.write_text("time_s,link,loss_rate\n0,p0-tor0:eth2/1,0.001\n3600,p0-agg1:eth1/1-p0-tor0:eth2/2,0.0001\n")
+    table = planner("corropt", "simulate", fabric["name"], "--trace", str(trace), "--constraint", "0.5")
+    assert table.exit_code == 0, table.stderr
+    assert "switch-local" in table.stdout and "uploaded one.csv" in table.stdout
+    assert "2 onsets" in table.stdout
+    as_csv = planner("--output", "csv", "corropt", "simulate", fabric["name"], "--trace", str(trace))
+    assert as_csv.exit_code == 0, as_csv.stderr
+    rows = list(csv.DictReader(io.StringIO(as_csv.stdout)))
+    assert len(rows) == 2 * 2 * 3  # default constraints 0.5, 0.75 x accuracies 0.5, 0.8 x 3 policies
+
+
+def test_a_bad_trace_is_rejected_line_by_line_before_any_job(planner: Cli, tmp_path: Path) -> None:
+    fabric = import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
+    trace = tmp_path / "bad.csv"
+    trace.write_text("time_s,link,loss_rate\n10,p0-tor0:eth2/1,1e-4\n5,nowhere:eth9,2\n")
+    result = planner("corropt", "simulate", fabric["name"], "--trace", str(trace))
+    assert result.exit_code == 1
+    assert f"error: simulation on {fabric['name']} rejected: 3 problems" in result.stderr
+    assert "params.trace.csv: line 3: unknown link 'nowhere:eth9'" in result.stderr
+    assert simulation_jobs() == 0
+
+
+def test_options_of_the_other_mode_are_refused(planner: Cli) -> None:
+    offline_only = planner("corropt", "simulate", "somefabric", "--capacity", "0.5")
+    assert offline_only.exit_code == 2 and "use --constraint" in offline_only.stderr
+    server_only = planner(
+        "corropt", "simulate", "--fabric", str(FIXTURE_DATA / "fat-tree-k4.json"), "--constraint", "0.5"
+    )
+    assert server_only.exit_code == 2 and "server simulation" in server_only.stderr
+    neither = planner("corropt", "simulate")
+    assert neither.exit_code == 2 and "FABRIC" in neither.stderr
+
+
+def test_a_viewer_may_not_start_one(viewer: Cli) -> None:
+    from fabric import services
+
+    services.import_document(json.loads((FIXTURE_DATA / "fat-tree-k4.json").read_text()))
+    result = viewer("corropt", "simulate", "fat-tree-k4")
+    assert result.exit_code == 1
+    assert "permission denied: Your role may not start 'corruption.simulate' jobs." in result.stderr
+    assert simulation_jobs() == 0
