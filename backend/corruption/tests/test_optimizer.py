@@ -66,6 +66,29 @@ class TestOptimize:
         assert not services.kept_for_capacity().exists()
         assert fabric_services.fabric_capacity(small_fabric)["summary"]["below_constraint"] == 0
 
+    def test_relaxing_the_tors_constraints_lets_the_kept_link_go(
+        self, small_fabric, client_for, django_capture_on_commit_callbacks
+    ):
+        services.decide_event(open_event(link(small_fabric, "f0", "u0"), rate=1e-3).pk)
+        kept = services.decide_event(open_event(link(small_fabric, "f1", "u1"), rate=1e-4).pk).decision
+        assert kept.action == "kept" and kept.blocking_tor.name == "t0"
+
+        with django_capture_on_commit_callbacks() as callbacks:
+            response = client_for("operator").patch(
+                f"/api/fabrics/{small_fabric.pk}/constraints/", {"overrides": {"t0": 0.5, "t1": 0.5}}, format="json"
+            )
+        assert response.status_code == 200, response.content
+        for callback in callbacks:
+            callback()
+        job = Job.objects.get(kind="corruption.optimize", fabric=small_fabric)
+        summary = optimizer.optimize_fabric(small_fabric.pk, job=job)
+
+        assert [row["link"] for row in summary["disabled"]] == [kept.link_id]
+        assert states(small_fabric, ("f0", "u0"), ("f1", "u1")) == ["disabled", "disabled"]
+        rows = {row["name"]: row for row in Decision.objects.get(job=job).affected}
+        assert (rows["t0"]["fraction_after"], rows["t0"]["threshold"]) == (0.5, 0.5)
+        assert Ticket.objects.filter(link=kept.link, state="open").exists()
+
     def test_it_disables_the_best_set_not_the_largest_first(self, small_fabric):
         # At 0.5 a ToR keeps 2 of its 4 paths. Largest penalty first (the fast checker's way),
         # t1's uplink to f1 goes and then f0's spine uplinks must stay for t1: 7e-4 left. The

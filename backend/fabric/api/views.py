@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN
 from jobs import services as jobs
 from jobs.api.serializers import JobSerializer
+from jobs.models import Job
 from lightpath.api.viewsets import AuditedModelViewSet
 
 from .. import services
@@ -21,6 +22,8 @@ from ..filtersets import (
     TransceiverModelFilterSet,
 )
 from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
+from ..services import constraints as capacity_constraints
+from ..signals import capacity_changed
 from .serializers import (
     FabricSerializer,
     InterchangeErrorSerializer,
@@ -54,10 +57,50 @@ class FabricViewSet(AuditedModelViewSet):
         "update": TOPOLOGY_WRITERS,
         "destroy": {ADMIN},
         "import_document": TOPOLOGY_WRITERS,
+        "constraints": {OPERATOR},
     }
 
     def delete_instance(self, instance) -> None:
         services.delete_fabric(instance)
+
+    def save_update(self, serializer):
+        before = serializer.instance.capacity_constraint
+        fabric = serializer.save()
+        if fabric.capacity_constraint != before:
+            change = {"switch": None, "before": before, "after": fabric.capacity_constraint}
+            capacity_constraints.constraint_changed(fabric, [change], self.request.user)
+        return fabric
+
+    @extend_schema(
+        request=inline_serializer(
+            "CapacityConstraintsInput",
+            {"default": serializers.FloatField(min_value=0, max_value=1, required=False),
+             "overrides": serializers.DictField(child=serializers.FloatField(allow_null=True), required=False)},
+        ),
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+    )  # fmt: skip
+    @action(detail=True, methods=["get", "put", "patch"], filterset_class=None, pagination_class=None)
+    def constraints(self, request, pk=None):
+        """Capacity constraints: the fabric's default and per-ToR overrides ({"default": 0.75,
+        "overrides": {"t0": 0.5}}). PUT replaces them (ToRs not named lose their override), PATCH
+        changes what it names (null clears an override). Operators and admins write; every change
+        is audited and re-runs CorrOpt's optimizer (`optimizer_job`: the fabric's pending one)."""
+        fabric = self.get_object()
+        if request.method == "GET":
+            return Response(capacity_constraints.constraints(fabric))
+        try:
+            result = capacity_constraints.set_constraints(
+                fabric, request.data, request.user, replace=request.method == "PUT"
+            )
+        except capacity_constraints.ConstraintError as exc:
+            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        pending = (
+            Job.objects.filter(fabric=fabric, kind="corruption.optimize", state__in=["queued", "running"])
+            .order_by("-id")
+            .first()
+        )
+        job = JobSerializer(pending, context=self.get_serializer_context()).data if pending else None
+        return Response({**result, "optimizer_job": job})
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
@@ -141,6 +184,14 @@ class SwitchViewSet(AuditedModelViewSet):
         "destroy": {ADMIN},
     }
 
+    def save_update(self, serializer):
+        before = serializer.instance.capacity_constraint
+        switch = serializer.save()
+        if switch.capacity_constraint != before and switch.tier == 0:
+            change = {"switch": switch.name, "before": before, "after": switch.capacity_constraint}
+            capacity_constraints.constraint_changed(switch.fabric, [change], self.request.user)
+        return switch
+
 
 class LinkViewSet(AuditedModelViewSet):
     queryset = Link.objects.select_related("a_switch", "z_switch", "admin_changed_by")
@@ -149,7 +200,13 @@ class LinkViewSet(AuditedModelViewSet):
     write_roles = {"create": TOPOLOGY_WRITERS, "update": {OPERATOR}, "destroy": {ADMIN}}
 
     def save_update(self, serializer):
-        return services.update_link(serializer.instance, dict(serializer.validated_data), self.request.user)
+        was_usable = serializer.instance.usable
+        link = services.update_link(serializer.instance, dict(serializer.validated_data), self.request.user)
+        if link.usable and not was_usable:  # capacity came back (reference corropt.md 6.2)
+            capacity_changed.send(
+                sender=Link, fabric_id=link.fabric_id, reason=f"link {link.pk} enabled and up", user=self.request.user
+            )
+        return link
 
 
 class TransceiverModelViewSet(AuditedModelViewSet):
