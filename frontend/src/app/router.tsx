@@ -8,7 +8,8 @@ import { LinkDetailPage } from '@/features/links/routes/LinkDetailPage';
 import { LinksPage } from '@/features/links/routes/LinksPage';
 import { CircuitsPage } from '@/features/planned/routes/CircuitsPage';
 import { PlanningPage } from '@/features/planned/routes/PlanningPage';
-import { TicketsPage } from '@/features/planned/routes/TicketsPage';
+import { TicketDetailPage } from '@/features/tickets/routes/TicketDetailPage';
+import { TicketsPage } from '@/features/tickets/routes/TicketsPage';
 
 import { NotFoundPage } from './NotFoundPage';
 import { RequireAuth } from './RequireAuth';
@@ -24,6 +25,7 @@ export const router = createBrowserRouter([
       { path: 'links', element: <LinksPage /> },
       { path: 'links/:linkId', element: <LinkDetailPage /> },
       { path: 'tickets', element: <TicketsPage /> },
+      { path: 'tickets/:ticketId', element: <TicketDetailPage /> },
       { path: 'planning', element: <PlanningPage /> },
       { path: 'circuits', element: <CircuitsPage /> },
       { path: 'jobs', element: <JobsPage /> },

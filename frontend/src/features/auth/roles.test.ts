@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canCancelJob } from './roles';
+import { canCancelJob, canEditConstraints, canWorkTickets } from './roles';
 
 describe('canCancelJob', () => {
   const job = { created_by: 'planner' };
@@ -16,5 +16,25 @@ describe('canCancelJob', () => {
     expect(canCancelJob({ username: 'tech', roles: ['technician'], is_admin: false }, job)).toBe(false);
     expect(canCancelJob({ username: 'other', roles: ['planner'], is_admin: false }, job)).toBe(false);
     expect(canCancelJob({ username: 'viewer', roles: ['viewer'], is_admin: false }, { created_by: null })).toBe(false);
+  });
+});
+
+describe('ticket work and constraint editing', () => {
+  const user = (roles: string[], is_admin = false) => ({ username: 'u', roles, is_admin });
+
+  it('lets technicians, operators and admins work tickets, not viewers or planners', () => {
+    expect(canWorkTickets(user(['technician']))).toBe(true);
+    expect(canWorkTickets(user(['operator']))).toBe(true);
+    expect(canWorkTickets(user([], true))).toBe(true);
+    expect(canWorkTickets(user(['viewer']))).toBe(false);
+    expect(canWorkTickets(user(['planner']))).toBe(false);
+    expect(canWorkTickets(undefined)).toBe(false);
+  });
+
+  it('lets only operators and admins edit capacity constraints', () => {
+    expect(canEditConstraints(user(['operator']))).toBe(true);
+    expect(canEditConstraints(user(['admin']))).toBe(true);
+    expect(canEditConstraints(user(['technician']))).toBe(false);
+    expect(canEditConstraints(user(['planner']))).toBe(false);
   });
 });

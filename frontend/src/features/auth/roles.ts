@@ -7,3 +7,18 @@ export function canCancelJob(user: CurrentUser | undefined, job: { created_by: s
     user.is_admin || user.roles.includes('operator') || user.roles.includes('admin') || job.created_by === user.username
   );
 }
+
+function hasAnyRole(user: CurrentUser | undefined, roles: readonly string[]): boolean {
+  if (!user) return false;
+  return user.is_admin || user.roles.includes('admin') || roles.some((role) => user.roles.includes(role));
+}
+
+/** Mirrors /api/tickets/ write_roles: technicians and operators (and admins) start, act, comment, assign. */
+export function canWorkTickets(user: CurrentUser | undefined): boolean {
+  return hasAnyRole(user, ['technician', 'operator']);
+}
+
+/** Capacity constraints are an operator's call (issue #5); admins may do anything. */
+export function canEditConstraints(user: CurrentUser | undefined): boolean {
+  return hasAnyRole(user, ['operator']);
+}

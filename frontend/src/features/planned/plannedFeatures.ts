@@ -14,20 +14,6 @@ export interface PlannedFeature {
 }
 
 export const PLANNED_FEATURES = {
-  tickets: {
-    title: 'Tickets',
-    summary:
-      'Maintenance tickets for corrupting optical links, driven by CorrOpt: take a corrupting link out of service only when every ToR keeps enough capacity, and attach a root-cause-specific repair recommendation to the ticket.',
-    willShow: [
-      'Open tickets per fabric with the corrupting link, its loss rate (a fraction, e.g. 1e-6) and when it was disabled.',
-      'The repair recommendation for each ticket (clean connector, reseat or replace transceiver, replace fiber) and the evidence behind it.',
-      'Fast-checker and optimizer decisions: why a link was disabled, or kept up because a ToR would drop below its capacity constraint.',
-      'The ticket lifecycle: opened, repaired, link re-enabled, with the audit trail.',
-    ],
-    issue: '#3 CorrOpt engine, #4 optical telemetry pipeline and #5 corruption mitigation and repair tickets',
-    lands: 'Django apps corruption and repairs, engine module corropt',
-    reference: 'shared/reference/corropt.md',
-  },
   planning: {
     title: 'Planning',
     summary:

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { apiClient } from '@/lib/api-client';
+
+import type { TicketDetail } from './types';
+import { ticketDetailKey } from './useTicket';
+import { ticketsQueryKey } from './useTickets';
+
+/**
+ * A POST to one of a ticket's actions. Every action answers with the ticket's new detail, which
+ * replaces the cached one at once; the queue and the link's state are fetched again.
+ */
+export function useTicketAction<TBody, TResult extends TicketDetail = TicketDetail>(ticketId: number, action: string) {
+  const queryClient = useQueryClient();
+  return useMutation<TResult, Error, TBody>({
+    mutationFn: (body) => apiClient.post<TResult>(`/api/tickets/${ticketId}/${action}/`, body ?? {}),
+    onSuccess: async (ticket) => {
+      queryClient.setQueryData(ticketDetailKey(ticketId), ticket);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: [...ticketsQueryKey, 'list'] }),
+        queryClient.invalidateQueries({ queryKey: ['links'] }),
+      ]);
+    },
+  });
+}

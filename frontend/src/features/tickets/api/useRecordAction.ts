@@ -1,0 +1,12 @@
+import { useTicketAction } from './ticketMutation';
+import type { ActResponse, RepairAction } from './types';
+
+export interface RecordActionInput {
+  action_taken: RepairAction;
+  notes: string;
+}
+
+/** POST /api/tickets/{id}/act/: the action taken; the link is enabled again and validated. */
+export function useRecordAction(ticketId: number) {
+  return useTicketAction<RecordActionInput, ActResponse>(ticketId, 'act');
+}

@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+
+import { apiClient } from '@/lib/api-client';
+
+import type { TicketDetail } from './types';
+import { ticketsQueryKey } from './useTickets';
+
+export function ticketDetailKey(ticketId: number) {
+  return [...ticketsQueryKey, 'detail', ticketId] as const;
+}
+
+/** GET /api/tickets/{id}/: both link ends, the recommendation with evidence, steps, comments. */
+export function useTicket(ticketId: number) {
+  return useQuery({
+    queryKey: ticketDetailKey(ticketId),
+    queryFn: ({ signal }) => apiClient.get<TicketDetail>(`/api/tickets/${ticketId}/`, undefined, { signal }),
+  });
+}

@@ -1,0 +1,110 @@
+/** @vitest-environment jsdom */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { testTicket } from '../testTicket';
+import { TicketActions } from './TicketActions';
+
+function withClient(node: ReactNode) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return <QueryClientProvider client={client}>{node}</QueryClientProvider>;
+}
+
+interface Call {
+  url: string;
+  method: string;
+  body: unknown;
+}
+
+/** The network boundary: answers each POST with the given status and body, and records it. */
+function stubServer(status: number, body: unknown): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      calls.push({ url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined });
+      return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+  return calls;
+}
+
+beforeEach(() => {
+  document.cookie = 'csrftoken=test-token';
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('TicketActions', () => {
+  it('offers Start on an open ticket and nothing to record yet', () => {
+    render(withClient(<TicketActions ticket={testTicket({ state: 'open' })} username="technician" />));
+    expect(screen.getByRole('button', { name: 'Start work' })).toBeEnabled();
+    expect(screen.queryByRole('form', { name: 'Record the action taken' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Assign to me' })).toBeInTheDocument();
+  });
+
+  it('records the chosen action with notes and shows what happened to the link', async () => {
+    const answer = {
+      ...testTicket({ state: 'awaiting_validation', validation_started_at: '2026-11-22T21:00:00Z' }),
+      link_enabled: true,
+      message: 'The link is enabled again; validation has started.',
+    };
+    const calls = stubServer(200, answer);
+    const ticket = testTicket({ state: 'in_progress', assignee: 'technician' });
+    const { rerender } = render(withClient(<TicketActions ticket={ticket} username="technician" />));
+
+    const form = screen.getByRole('form', { name: 'Record the action taken' });
+    // The recommendation is preselected and marked.
+    expect(within(form).getByRole('radio', { name: /Replaced far-end transceiver/ })).toBeChecked();
+    fireEvent.click(within(form).getByRole('radio', { name: 'Cleaned fiber' }));
+    expect(within(form).getByRole('note')).toHaveTextContent('recorded as not followed');
+    fireEvent.change(within(form).getByLabelText(/Notes/), { target: { value: 'both ends, scope showed dust' } });
+    fireEvent.click(within(form).getByRole('button', { name: /Record action/ }));
+
+    await waitFor(() => expect(screen.getByTestId('act-message')).toHaveTextContent('validation has started'));
+    expect(calls).toEqual([
+      {
+        url: '/api/tickets/3/act/',
+        method: 'POST',
+        body: { action_taken: 'clean_fiber', notes: 'both ends, scope showed dust' },
+      },
+    ]);
+    rerender(withClient(<TicketActions ticket={answer} username="technician" />));
+    expect(screen.getByTestId('validation-note')).toHaveTextContent('watched for clean polls since 2026-11-22 21:00');
+  });
+
+  it('shows the reason of a 409 from the server', async () => {
+    stubServer(409, { detail: 'ticket 3 is in_progress; only an open or reopened ticket can start' });
+    render(withClient(<TicketActions ticket={testTicket({ state: 'open' })} username="technician" />));
+    fireEvent.click(screen.getByRole('button', { name: 'Start work' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Could not start the ticket.');
+    expect(alert).toHaveTextContent('only an open or reopened ticket can start');
+  });
+
+  it('lists every problem of a 400 when assigning', async () => {
+    stubServer(400, { username: ['no user named ‘nobody’'] });
+    render(withClient(<TicketActions ticket={testTicket({ state: 'open' })} username="technician" />));
+    const form = screen.getByRole('form', { name: 'Assign to someone else' });
+    fireEvent.change(within(form).getByLabelText('Assign to (username)'), { target: { value: 'nobody' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Assign' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('username: no user named ‘nobody’');
+  });
+
+  it('offers no assignment on a resolved ticket', () => {
+    render(
+      withClient(
+        <TicketActions
+          ticket={testTicket({ state: 'resolved', resolved_at: '2026-11-23T10:00:00Z' })}
+          username="technician"
+        />,
+      ),
+    );
+    expect(screen.getByText(/Resolved 2026-11-23 10:00 UTC/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Assign to me' })).toBeNull();
+  });
+});

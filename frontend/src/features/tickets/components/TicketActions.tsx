@@ -1,0 +1,145 @@
+import { useState } from 'react';
+
+import { ErrorList } from '@/components/ErrorList';
+
+import type { RepairAction, TicketDetail } from '../api/types';
+import { useAssignTicket } from '../api/useAssignTicket';
+import { useRecordAction } from '../api/useRecordAction';
+import { useStartTicket } from '../api/useStartTicket';
+import { formatUtc } from '../formatTime';
+import { ACTION_LABELS, REPAIR_ACTIONS } from '../repairActions';
+
+interface TicketActionsProps {
+  ticket: TicketDetail;
+  username: string;
+}
+
+/** What the technician can do next, by state: start, record the action taken, (re)assign. */
+export function TicketActions({ ticket, username }: TicketActionsProps) {
+  // Held here, not in the form: the form goes away when the ticket moves on, its answer stays.
+  const record = useRecordAction(ticket.id);
+  return (
+    <div className="ticket-actions" data-testid="ticket-actions">
+      {record.data ? (
+        <p className={record.data.link_enabled ? 'success-box' : 'notice'} role="status" data-testid="act-message">
+          {record.data.message}
+        </p>
+      ) : null}
+      {ticket.state === 'open' || ticket.state === 'reopened' ? <StartButton ticket={ticket} /> : null}
+      {ticket.state === 'in_progress' ? (
+        <RecordActionForm key={ticket.steps.length} ticket={ticket} record={record} />
+      ) : null}
+      {ticket.state === 'awaiting_validation' ? (
+        <p data-testid="validation-note">
+          The link is watched for clean polls
+          {ticket.validation_started_at ? ` since ${formatUtc(ticket.validation_started_at)}` : ''}; the ticket resolves
+          by itself when it stays clean, and returns to open with the next step if corruption comes back.
+        </p>
+      ) : null}
+      {ticket.state === 'resolved' ? <p>Resolved {formatUtc(ticket.resolved_at)}.</p> : null}
+      {ticket.state !== 'resolved' ? <AssignForm ticket={ticket} username={username} /> : null}
+    </div>
+  );
+}
+
+function StartButton({ ticket }: { ticket: TicketDetail }) {
+  const start = useStartTicket(ticket.id);
+  return (
+    <div className="action-block">
+      <p>Starting the ticket tells others you are on it{ticket.assignee ? '' : ' and assigns it to you'}.</p>
+      <button type="button" className="primary" onClick={() => start.mutate()} disabled={start.isPending}>
+        {start.isPending ? 'Starting…' : 'Start work'}
+      </button>
+      <ErrorList error={start.error} title="Could not start the ticket." />
+    </div>
+  );
+}
+
+function RecordActionForm({ ticket, record }: { ticket: TicketDetail; record: ReturnType<typeof useRecordAction> }) {
+  const recommended = ticket.recommendation?.action;
+  const [action, setAction] = useState<RepairAction | ''>(recommended ?? '');
+  const [notes, setNotes] = useState('');
+
+  return (
+    <form
+      className="action-block stacked-form"
+      aria-label="Record the action taken"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (action) record.mutate({ action_taken: action, notes });
+      }}
+    >
+      <fieldset className="action-choices">
+        <legend>Action taken</legend>
+        {REPAIR_ACTIONS.map((choice) => (
+          <label key={choice} className="check action-choice">
+            <input
+              type="radio"
+              name="action_taken"
+              value={choice}
+              checked={action === choice}
+              onChange={() => setAction(choice)}
+            />
+            {ACTION_LABELS[choice].done}
+            {choice === recommended ? <span className="badge badge-recommended">recommended</span> : null}
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        Notes (what you found, parts used)
+        <textarea rows={3} value={notes} onChange={(event) => setNotes(event.target.value)} />
+      </label>
+      {action && recommended && action !== recommended ? (
+        <p className="notice" role="note">
+          This differs from the recommendation; it is recorded as not followed.
+        </p>
+      ) : null}
+      <ErrorList error={record.error} title="Could not record the action." />
+      <button type="submit" className="primary" disabled={!action || record.isPending}>
+        {record.isPending ? 'Recording…' : 'Record action and re-enable the link'}
+      </button>
+    </form>
+  );
+}
+
+function AssignForm({ ticket, username }: TicketActionsProps) {
+  const assign = useAssignTicket(ticket.id);
+  const [other, setOther] = useState('');
+
+  return (
+    <div className="action-block assign-block">
+      <p>
+        Assigned to <strong data-testid="ticket-assignee">{ticket.assignee ?? 'nobody'}</strong>
+      </p>
+      <div className="button-row">
+        {ticket.assignee !== username ? (
+          <button type="button" onClick={() => assign.mutate({ username })} disabled={assign.isPending}>
+            Assign to me
+          </button>
+        ) : null}
+        {ticket.assignee ? (
+          <button type="button" onClick={() => assign.mutate({ username: null })} disabled={assign.isPending}>
+            Unassign
+          </button>
+        ) : null}
+      </div>
+      <form
+        className="inline-form"
+        aria-label="Assign to someone else"
+        onSubmit={(event) => {
+          event.preventDefault();
+          assign.mutate({ username: other.trim() }, { onSuccess: () => setOther('') });
+        }}
+      >
+        <label>
+          Assign to (username)
+          <input type="text" autoComplete="off" value={other} onChange={(event) => setOther(event.target.value)} />
+        </label>
+        <button type="submit" disabled={assign.isPending}>
+          Assign
+        </button>
+      </form>
+      <ErrorList error={assign.error} title="Could not assign the ticket." />
+    </div>
+  );
+}

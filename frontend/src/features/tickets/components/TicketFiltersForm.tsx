@@ -1,0 +1,147 @@
+import { useState } from 'react';
+
+import type { FabricBrief } from '@/features/fabrics/api/types';
+
+import {
+  MINE,
+  TICKET_SORTS,
+  TICKET_STATE_LABELS,
+  TICKET_STATES,
+  toggleState,
+  type TicketQueueFilters,
+  type TicketSort,
+} from '../ticketQueue';
+
+interface TicketFiltersFormProps {
+  filters: TicketQueueFilters;
+  fabrics: FabricBrief[];
+  onChange: (filters: TicketQueueFilters) => void;
+}
+
+type AssigneeChoice = 'anyone' | 'mine' | 'user';
+
+function assigneeChoice(assignee: string | undefined): AssigneeChoice {
+  if (!assignee) return 'anyone';
+  return assignee === MINE ? 'mine' : 'user';
+}
+
+export function TicketFiltersForm({ filters, fabrics, onChange }: TicketFiltersFormProps) {
+  const choice = assigneeChoice(filters.assignee);
+  // Typed names and pods apply on Enter or leaving the field, not on every keystroke.
+  const [username, setUsername] = useState(choice === 'user' ? (filters.assignee ?? '') : '');
+  const [byUsername, setByUsername] = useState(choice === 'user');
+  const [pod, setPod] = useState(filters.pod === undefined ? '' : String(filters.pod));
+
+  const applyPod = () => {
+    const parsed = Number(pod);
+    const next = pod.trim() === '' || !Number.isInteger(parsed) || parsed < 0 ? undefined : parsed;
+    if (next !== filters.pod) onChange({ ...filters, pod: next });
+    if (next === undefined) setPod('');
+  };
+  const applyUsername = () => {
+    const trimmed = username.trim();
+    if (trimmed && trimmed !== filters.assignee) onChange({ ...filters, assignee: trimmed });
+  };
+
+  return (
+    <form
+      className="filters ticket-filters"
+      aria-label="Ticket filters"
+      onSubmit={(event) => {
+        event.preventDefault();
+        applyPod();
+        if (byUsername) applyUsername();
+      }}
+    >
+      <label>
+        Fabric
+        <select
+          value={filters.fabric ?? ''}
+          onChange={(event) =>
+            onChange({ ...filters, fabric: event.target.value ? Number(event.target.value) : undefined })
+          }
+        >
+          <option value="">All fabrics</option>
+          {fabrics.map((fabric) => (
+            <option key={fabric.id} value={fabric.id}>
+              {fabric.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Pod
+        <input
+          type="number"
+          min={0}
+          inputMode="numeric"
+          placeholder="any"
+          className="pod-input"
+          value={pod}
+          onChange={(event) => setPod(event.target.value)}
+          onBlur={applyPod}
+        />
+      </label>
+      <label>
+        Assignee
+        <select
+          value={byUsername ? 'user' : choice}
+          onChange={(event) => {
+            const next = event.target.value as AssigneeChoice;
+            setByUsername(next === 'user');
+            if (next === 'anyone') onChange({ ...filters, assignee: undefined });
+            else if (next === 'mine') onChange({ ...filters, assignee: MINE });
+            else if (username.trim()) onChange({ ...filters, assignee: username.trim() });
+          }}
+        >
+          <option value="anyone">Anyone</option>
+          <option value="mine">Mine</option>
+          <option value="user">By username…</option>
+        </select>
+      </label>
+      {byUsername ? (
+        <label>
+          Username
+          <input
+            type="text"
+            autoComplete="off"
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            onBlur={applyUsername}
+          />
+        </label>
+      ) : null}
+      <label>
+        Sort
+        <select
+          value={filters.sort}
+          onChange={(event) => onChange({ ...filters, sort: event.target.value as TicketSort })}
+        >
+          {TICKET_SORTS.map((sort) => (
+            <option key={sort.key} value={sort.key}>
+              {sort.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset className="filter-group">
+        <legend>State</legend>
+        {TICKET_STATES.map((state) => (
+          <label key={state} className="check">
+            <input
+              type="checkbox"
+              checked={filters.states.includes(state)}
+              onChange={(event) =>
+                onChange({ ...filters, states: toggleState(filters.states, state, event.target.checked) })
+              }
+            />
+            {TICKET_STATE_LABELS[state]}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" className="visually-hidden">
+        Apply filters
+      </button>
+    </form>
+  );
+}

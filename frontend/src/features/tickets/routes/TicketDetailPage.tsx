@@ -1,0 +1,209 @@
+import { useCallback, useMemo } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import { Loading } from '@/components/Loading';
+import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
+import { canWorkTickets } from '@/features/auth/roles';
+import { useFabric } from '@/features/fabrics/api/useFabric';
+import { useLink } from '@/features/links/api/useLink';
+import { useLinkTelemetry } from '@/features/telemetry/api/useLinkTelemetry';
+import { LossChart } from '@/features/telemetry/components/LossChart';
+import { PowerChart } from '@/features/telemetry/components/PowerChart';
+import { RangeControls } from '@/features/telemetry/components/RangeControls';
+import {
+  brushedRange,
+  rangeFromSearchParams,
+  searchParamsWithRange,
+  telemetryQuery,
+  type TimeRange,
+} from '@/features/telemetry/timeRange';
+
+import type { TicketDetail } from '../api/types';
+import { useTicket } from '../api/useTicket';
+import { RecommendationPanel } from '../components/RecommendationPanel';
+import { StepHistory } from '../components/StepHistory';
+import { TicketActions } from '../components/TicketActions';
+import { TicketComments } from '../components/TicketComments';
+import { TicketEnds } from '../components/TicketEnds';
+import { TicketStateBadge } from '../components/TicketStateBadge';
+import { formatRate } from '../evidence';
+import { formatAge, formatUtc } from '../formatTime';
+import '../tickets.css';
+
+export function TicketDetailPage() {
+  const { ticketId: rawId } = useParams();
+  const ticketId = Number(rawId);
+  if (!Number.isInteger(ticketId) || ticketId <= 0) {
+    return (
+      <section>
+        <h1>Ticket not found</h1>
+        <p>
+          “{rawId}” is not a ticket id. <Link to="/tickets">Back to tickets</Link>
+        </p>
+      </section>
+    );
+  }
+  return <TicketPage ticketId={ticketId} />;
+}
+
+function TicketPage({ ticketId }: { ticketId: number }) {
+  const ticket = useTicket(ticketId);
+  const user = useCurrentUser();
+  const mayWork = canWorkTickets(user.data);
+  const data = ticket.data;
+
+  return (
+    <article aria-labelledby="ticket-heading" className="ticket-page">
+      <p className="breadcrumb">
+        <Link to="/tickets">Tickets</Link>
+      </p>
+      <h1 id="ticket-heading">
+        Ticket #{ticketId}
+        {data ? <span className="ticket-heading-link"> {data.link_name}</span> : null}
+      </h1>
+      {ticket.isPending ? <Loading label="Loading ticket…" /> : null}
+      <ErrorList error={ticket.error} title="Could not load the ticket." />
+      {data ? (
+        <>
+          <TicketSummary ticket={data} />
+
+          <section className="panel" aria-labelledby="recommendation-heading">
+            <h2 id="recommendation-heading">What to do</h2>
+            {data.recommendation ? (
+              <RecommendationPanel recommendation={data.recommendation} />
+            ) : (
+              <p>No recommendation: the ticket has no step yet.</p>
+            )}
+          </section>
+
+          <section className="panel" aria-labelledby="work-heading">
+            <h2 id="work-heading">Work on this ticket</h2>
+            {mayWork && user.data ? (
+              <TicketActions ticket={data} username={user.data.username} />
+            ) : (
+              <p className="muted" data-testid="read-only-note">
+                Technicians and operators work tickets; your role can read them.
+              </p>
+            )}
+          </section>
+
+          <section className="panel" aria-labelledby="ends-heading">
+            <h2 id="ends-heading">Link ends</h2>
+            <TicketEnds ends={data.ends} receivingEnd={data.recommendation?.evidence.local_end} />
+          </section>
+
+          <TicketTelemetry ticket={data} />
+
+          <section className="panel" aria-labelledby="steps-heading">
+            <h2 id="steps-heading">Step history</h2>
+            <StepHistory steps={data.steps} />
+          </section>
+
+          <section className="panel" aria-labelledby="comments-heading">
+            <h2 id="comments-heading">Comments</h2>
+            <TicketComments ticketId={data.id} comments={data.comments} canComment={mayWork} />
+          </section>
+        </>
+      ) : null}
+    </article>
+  );
+}
+
+function TicketSummary({ ticket }: { ticket: TicketDetail }) {
+  const link = useLink(ticket.link);
+  const fabric = useFabric(ticket.fabric);
+  return (
+    <dl className="facts" data-testid="ticket-facts">
+      <div>
+        <dt>State</dt>
+        <dd>
+          <TicketStateBadge state={ticket.state} />
+        </dd>
+      </div>
+      <div>
+        <dt>Link</dt>
+        <dd>
+          <Link to={`/links/${ticket.link}`}>{ticket.link_name}</Link>
+        </dd>
+      </div>
+      <div>
+        <dt>Link admin state</dt>
+        <dd data-testid="ticket-link-admin-state">
+          {link.data ? (
+            <>
+              <span className={`badge badge-${link.data.admin_state}`}>{link.data.admin_state}</span>
+              {link.data.admin_reason ? <span className="reason"> {link.data.admin_reason}</span> : null}
+            </>
+          ) : (
+            '…'
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Fabric / pod</dt>
+        <dd>
+          {fabric.data?.name ?? `fabric ${ticket.fabric}`}
+          {ticket.pod === null ? '' : ` · pod ${ticket.pod}`}
+        </dd>
+      </div>
+      <div>
+        <dt>Penalty (loss rate)</dt>
+        <dd>{formatRate(ticket.penalty)}</dd>
+      </div>
+      <div>
+        <dt>Opened</dt>
+        <dd title={formatUtc(ticket.created)}>{formatAge(ticket.created)} ago</dd>
+      </div>
+      <div>
+        <dt>Assignee</dt>
+        <dd>{ticket.assignee ?? 'nobody'}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function TicketTelemetry({ ticket }: { ticket: TicketDetail }) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const range = useMemo(() => rangeFromSearchParams(searchParams), [searchParams]);
+  const query = useMemo(() => telemetryQuery(range), [range]);
+  const telemetry = useLinkTelemetry(ticket.link, query);
+  const sideNames = useMemo(() => {
+    const name = (side: 'a' | 'z') => {
+      const end = ticket.ends.find((candidate) => candidate.side === side);
+      return end ? `${end.switch} ${end.port}` : side.toUpperCase();
+    };
+    return { a: name('a'), z: name('z') };
+  }, [ticket.ends]);
+  const changeRange = useCallback(
+    (next: TimeRange | null) => setSearchParams((current) => searchParamsWithRange(current, next)),
+    [setSearchParams],
+  );
+  const zoomTo = useCallback((start: Date, end: Date) => changeRange(brushedRange(start, end)), [changeRange]);
+
+  return (
+    <section className="panel" aria-labelledby="ticket-telemetry-heading" data-testid="ticket-telemetry">
+      <h2 id="ticket-telemetry-heading">Telemetry</h2>
+      <RangeControls
+        range={range}
+        shown={telemetry.data ?? null}
+        onChange={changeRange}
+        busy={telemetry.isFetching && telemetry.isPlaceholderData}
+      />
+      {telemetry.isPending ? <Loading label="Loading telemetry…" /> : null}
+      <ErrorList error={telemetry.error} title="Could not load telemetry." />
+      {telemetry.data ? (
+        <>
+          <section aria-labelledby="ticket-loss-heading" className="chart-section">
+            <h3 id="ticket-loss-heading">Loss rate per direction</h3>
+            <LossChart telemetry={telemetry.data} onZoom={zoomTo} />
+          </section>
+          <section aria-labelledby="ticket-power-heading" className="chart-section">
+            <h3 id="ticket-power-heading">Optical power, Tx and Rx of both ends</h3>
+            <PowerChart telemetry={telemetry.data} sideNames={sideNames} onZoom={zoomTo} />
+          </section>
+        </>
+      ) : null}
+    </section>
+  );
+}

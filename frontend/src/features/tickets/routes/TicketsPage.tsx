@@ -1,0 +1,74 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import { Loading } from '@/components/Loading';
+import { Pagination } from '@/components/Pagination';
+import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
+import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { pageOffset, parsePageParam } from '@/lib/pagination';
+
+import { useTickets } from '../api/useTickets';
+import { TicketFiltersForm } from '../components/TicketFiltersForm';
+import { TicketQueue } from '../components/TicketQueue';
+import {
+  MINE,
+  queueFromSearchParams,
+  searchParamsFromQueue,
+  ticketQuery,
+  type TicketQueueFilters,
+} from '../ticketQueue';
+import '../tickets.css';
+
+const PAGE_SIZE = 25;
+
+export function TicketsPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = useMemo(() => queueFromSearchParams(searchParams), [searchParams]);
+  const page = parsePageParam(searchParams.get('page'));
+  const user = useCurrentUser();
+  const username = user.data?.username;
+  const query = useMemo(() => ticketQuery(filters, username), [filters, username]);
+  const tickets = useTickets(query, {
+    limit: PAGE_SIZE,
+    offset: pageOffset(page, PAGE_SIZE),
+    // "Mine" means nothing until we know who is asking.
+    enabled: filters.assignee !== MINE || username !== undefined,
+  });
+  const fabricChoices = useFabricChoices();
+  const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
+  const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
+
+  // Changing a filter starts again at page 1.
+  const applyFilters = (next: TicketQueueFilters) => setSearchParams(searchParamsFromQueue(next));
+  const filterKey = searchParamsFromQueue(filters).toString();
+
+  return (
+    <section aria-labelledby="tickets-heading" className="tickets-page">
+      <h1 id="tickets-heading">Tickets</h1>
+      <p className="lede">
+        Repairs of links that CorrOpt took out of service for corruption. Each ticket says what to do first and why.
+      </p>
+      <TicketFiltersForm key={filterKey} filters={filters} fabrics={fabrics} onChange={applyFilters} />
+      {tickets.isPending && tickets.fetchStatus !== 'idle' ? <Loading label="Loading tickets…" /> : null}
+      <ErrorList error={tickets.error} title="Could not load tickets." />
+      {tickets.data ? (
+        tickets.data.count === 0 ? (
+          <p data-testid="tickets-empty">No tickets match these filters.</p>
+        ) : (
+          <>
+            <TicketQueue tickets={tickets.data.results} fabricNames={fabricNames} />
+            <Pagination
+              label="Ticket pages"
+              total={tickets.data.count}
+              page={page}
+              pageSize={PAGE_SIZE}
+              shown={tickets.data.results.length}
+              onPageChange={(next) => setSearchParams(searchParamsFromQueue(filters, next))}
+            />
+          </>
+        )
+      ) : null}
+    </section>
+  );
+}

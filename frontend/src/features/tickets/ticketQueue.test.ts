@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  MINE,
+  queueFromSearchParams,
+  searchParamsFromQueue,
+  ticketQuery,
+  toggleState,
+  UNRESOLVED_STATES,
+} from './ticketQueue';
+
+describe('ticket queue filters in the URL', () => {
+  it('shows the unresolved tickets, highest penalty first, when the URL says nothing', () => {
+    const filters = queueFromSearchParams(new URLSearchParams());
+    expect(filters).toEqual({
+      fabric: undefined,
+      pod: undefined,
+      states: [...UNRESOLVED_STATES],
+      assignee: undefined,
+      sort: 'penalty',
+    });
+    expect(ticketQuery(filters, 'tech')).toEqual({
+      fabric: undefined,
+      pod: undefined,
+      state: ['open', 'reopened', 'in_progress', 'awaiting_validation'],
+      assignee: undefined,
+      ordering: '-penalty',
+    });
+    // The default needs no parameters: a bare /tickets is the queue.
+    expect(searchParamsFromQueue(filters).toString()).toBe('');
+  });
+
+  it('round-trips fabric, pod 0, states, assignee, sort and page', () => {
+    const params = new URLSearchParams('fabric=3&pod=0&state=resolved&state=open&assignee=me&sort=oldest&page=2');
+    const filters = queueFromSearchParams(params);
+    expect(filters).toEqual({ fabric: 3, pod: 0, states: ['open', 'resolved'], assignee: MINE, sort: 'oldest' });
+    expect(searchParamsFromQueue(filters, 2).toString()).toBe(
+      'fabric=3&pod=0&state=open&state=resolved&assignee=me&sort=oldest&page=2',
+    );
+  });
+
+  it('sends the logged-in username for "mine" and the age orderings the API knows', () => {
+    const mine = queueFromSearchParams(new URLSearchParams('assignee=me&sort=oldest'));
+    expect(ticketQuery(mine, 'technician')).toMatchObject({ assignee: 'technician', ordering: 'created' });
+    const someone = queueFromSearchParams(new URLSearchParams('assignee=alice&sort=newest'));
+    expect(ticketQuery(someone, 'technician')).toMatchObject({ assignee: 'alice', ordering: '-created' });
+  });
+
+  it('keeps "any state" distinct from the default', () => {
+    const any = { ...queueFromSearchParams(new URLSearchParams()), states: [] };
+    const params = searchParamsFromQueue(any);
+    expect(params.toString()).toBe('state=any');
+    expect(queueFromSearchParams(params).states).toEqual([]);
+    expect(ticketQuery(queueFromSearchParams(params), 'x').state).toBeUndefined();
+  });
+
+  it('ignores values the API would refuse', () => {
+    const filters = queueFromSearchParams(new URLSearchParams('fabric=0&pod=-1&state=bogus&sort=random'));
+    expect(filters.fabric).toBeUndefined();
+    expect(filters.pod).toBeUndefined();
+    expect(filters.states).toEqual([...UNRESOLVED_STATES]);
+    expect(filters.sort).toBe('penalty');
+  });
+
+  it('toggles a state on and off in a stable order', () => {
+    expect(toggleState(['in_progress'], 'open', true)).toEqual(['open', 'in_progress']);
+    expect(toggleState(['open', 'in_progress'], 'open', false)).toEqual(['in_progress']);
+  });
+});
