@@ -8,6 +8,7 @@ from corruption.api.views import DecisionViewSet, TicketViewSet
 from fabric.api.views import FabricViewSet, LinkViewSet, SwitchViewSet, TransceiverModelViewSet, TransceiverViewSet
 from jobs.api.views import JobViewSet
 from telemetry.api.views import CorruptionEventViewSet, PowerThresholdViewSet
+from webhooks.api.views import WebhookDeliveryViewSet, WebhookEndpointViewSet
 
 from .api.views import HealthView, spa_index
 
@@ -23,6 +24,8 @@ router.register("corruption-events", CorruptionEventViewSet)
 router.register("power-thresholds", PowerThresholdViewSet)
 router.register("decisions", DecisionViewSet)
 router.register("tickets", TicketViewSet)
+router.register("webhooks", WebhookEndpointViewSet)
+router.register("webhook-deliveries", WebhookDeliveryViewSet)
 
 urlpatterns = [
     path("api/health/", HealthView.as_view(), name="health"),

@@ -1,6 +1,8 @@
 from django.db import connection, transaction
 from django.utils import timezone
 
+from webhooks import services as webhooks
+
 from ..models import Fabric, Link, Switch, Transceiver
 
 
@@ -15,9 +17,11 @@ def update_link(link: Link, changes: dict, user) -> Link:
     """Apply validated changes; a change of admin state records who made it and when.
 
     The one place a link's intended (admin) state changes: the API, CorrOpt decisions and
-    repairs all come through here."""
-    new_admin_state = changes.get("admin_state", link.admin_state)
-    if new_admin_state != link.admin_state:
+    repairs all come through here, so it is also where the change is published to the fabric's
+    webhooks (outbox rows in this transaction, sent after it commits)."""
+    previous_admin_state = link.admin_state
+    state_changes = changes.get("admin_state", previous_admin_state) != previous_admin_state
+    if state_changes:
         link.admin_changed_by = user if user is not None and user.is_authenticated else None
         link.admin_changed_at = timezone.now()
         if "admin_reason" not in changes:
@@ -25,7 +29,10 @@ def update_link(link: Link, changes: dict, user) -> Link:
     for field, value in changes.items():
         setattr(link, field, value)
     link.full_clean(exclude=["fabric", "a_switch", "z_switch"])
-    link.save()
+    with transaction.atomic(savepoint=False):  # the change and its outbox rows commit together
+        link.save()
+        if state_changes:
+            webhooks.link_admin_state_changed(link, previous_admin_state)
     return link
 
 

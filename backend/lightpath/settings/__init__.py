@@ -58,8 +58,9 @@ INSTALLED_APPS = [
     "jobs",
     "telemetry",
     "corruption",
+    "webhooks",
 ]
-LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry", "corruption"]
+LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry", "corruption", "webhooks"]
 MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}
 
 MIDDLEWARE = [
@@ -171,6 +172,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"WebhookDeliveryStateEnum": "webhooks.models.WebhookDelivery.State"},
 }
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL")
@@ -193,6 +195,11 @@ CELERY_BEAT_SCHEDULE = {
     "corruption-validate-tickets": {
         "task": "corruption.validate_tickets",
         "schedule": 15 * 60,
+        "options": {"queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
+    "webhooks-maintain": {
+        "task": "webhooks.maintain",
+        "schedule": 60,
         "options": {"queue": CELERY_TASK_DEFAULT_QUEUE},
     },
 }
@@ -231,3 +238,16 @@ CORRUPTION_RECOMMENDATION = {
 # Repair tickets (corruption/tickets.py): a repaired link must stay clean this long to resolve
 # its ticket; corruption within reopen_days of resolution reopens it (the seed's success rule).
 CORRUPTION_TICKETS = {"validation_window_hours": 24, "reopen_days": 7}
+
+# Outgoing webhooks (webhooks/services.py, README "Webhooks"). Attempt n failing with a
+# connection error, a timeout, 408, 429 or 5xx is retried after min(backoff_base_s * 2^(n-1),
+# backoff_max_s), up to the endpoint's max_attempts. Pending deliveries overdue by
+# stale_after_s (their task was lost) are re-enqueued by the beat task webhooks.maintain.
+WEBHOOKS = {
+    "queue": env("LIGHTPATH_WEBHOOK_QUEUE", CELERY_TASK_DEFAULT_QUEUE),
+    "timeout_s": float(env("LIGHTPATH_WEBHOOK_TIMEOUT_S", "10")),
+    "backoff_base_s": float(env("LIGHTPATH_WEBHOOK_BACKOFF_BASE_S", "30")),
+    "backoff_max_s": float(env("LIGHTPATH_WEBHOOK_BACKOFF_MAX_S", "3600")),
+    "stale_after_s": float(env("LIGHTPATH_WEBHOOK_STALE_AFTER_S", "120")),
+    "retention_days": int(env("LIGHTPATH_WEBHOOK_RETENTION_DAYS", "30")),
+}

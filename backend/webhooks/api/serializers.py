@@ -1,0 +1,91 @@
+from urllib.parse import urlsplit
+
+from rest_framework import serializers
+
+from lightpath.api.serializers import BriefModelSerializer
+
+from .. import services
+from ..models import DeliveryAttempt, WebhookDelivery, WebhookEndpoint
+
+SECRET_MIN_CHARS = 16
+
+
+class WebhookEndpointSerializer(BriefModelSerializer):
+    """The secret is write-only: it is never returned, only a hint of its last 4 characters."""
+
+    secret = serializers.CharField(
+        write_only=True, min_length=SECRET_MIN_CHARS, max_length=200, trim_whitespace=False,
+        help_text="HMAC-SHA256 key shared with the receiver (at least 16 characters). Write-only.",
+    )  # fmt: skip
+    secret_hint = serializers.CharField(read_only=True)
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+
+    class Meta:
+        model = WebhookEndpoint
+        fields = [
+            "id", "url", "fabric", "name", "payload_url", "secret", "secret_hint", "enabled", "max_attempts",
+            "created_by", "created", "updated",
+        ]  # fmt: skip
+        read_only_fields = ["created", "updated"]
+        brief_fields = ("id", "url", "fabric", "name", "enabled")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is not None and "fabric" in fields:
+            fields["fabric"].read_only = True  # an endpoint belongs to its fabric for good
+        return fields
+
+    def validate_payload_url(self, value: str) -> str:
+        parts = urlsplit(value)
+        problems = []
+        if parts.scheme not in ("http", "https"):
+            problems.append(f"the scheme must be http or https, not {parts.scheme or 'none'!r}")
+        if not parts.hostname:
+            problems.append("the URL needs a host")
+        if parts.username or parts.password:
+            problems.append("credentials do not belong in the URL (receivers check the signature instead)")
+        if parts.fragment:
+            problems.append("a fragment (#...) is never sent; remove it")
+        if problems:
+            raise serializers.ValidationError(problems)
+        return value
+
+
+class DeliveryAttemptSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DeliveryAttempt
+        fields = [
+            "number", "started_at", "duration_ms", "status_code", "error", "response_excerpt", "next_retry_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class WebhookDeliverySerializer(BriefModelSerializer):
+    fabric = serializers.IntegerField(source="endpoint.fabric_id", read_only=True)
+    endpoint_name = serializers.CharField(source="endpoint.name", read_only=True)
+    event_type = serializers.CharField(source="event.kind", read_only=True)
+    link = serializers.IntegerField(source="event.link_id", read_only=True, allow_null=True)
+
+    class Meta:
+        model = WebhookDelivery
+        fields = [
+            "id", "url", "delivery_id", "fabric", "endpoint", "endpoint_name", "event", "event_type", "link",
+            "state", "attempts", "next_attempt_at", "last_status_code", "last_error", "redelivery_of", "created",
+            "finished_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+        brief_fields = ("id", "url", "delivery_id", "event_type", "state")
+
+
+class WebhookDeliveryDetailSerializer(WebhookDeliverySerializer):
+    """Adds the exact body POSTed and every attempt."""
+
+    request_body = serializers.SerializerMethodField()
+    attempt_log = DeliveryAttemptSerializer(many=True, read_only=True)
+
+    class Meta(WebhookDeliverySerializer.Meta):
+        fields = [*WebhookDeliverySerializer.Meta.fields, "request_body", "attempt_log"]
+        read_only_fields = fields
+
+    def get_request_body(self, delivery: WebhookDelivery) -> str:
+        return services.request_body(delivery).decode()

@@ -1,0 +1,415 @@
+"""Outgoing webhooks of intended link state (issue #5): Lightpath does not log into switches; it
+tells a fabric's controllers every change of a link's admin state and they apply it.
+
+Publishing is a transactional outbox. `fabric.services.update_link` calls
+`link_admin_state_changed` inside the change's transaction: an event row and one delivery row
+per enabled endpoint of the fabric are written there, and the delivery tasks are enqueued only
+once it commits (nothing is sent for a rolled-back change, and no HTTP happens in a request).
+Bulk changes inside `batched_link_changes()` cost four queries in all, whatever their size.
+
+Delivering (`attempt_delivery`, run by the `webhooks.deliver` task): claim the delivery with a
+lease, POST the signed body, log the attempt, then finish it or schedule the next attempt with
+exponential backoff. `requeue_overdue` (beat) re-enqueues deliveries whose task was lost.
+"""
+
+import contextvars
+import hashlib
+import hmac
+import json
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import httpx
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from fabric.models import Link
+
+from .models import DeliveryAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent
+
+logger = logging.getLogger(__name__)
+
+USER_AGENT = "Lightpath-Webhooks/1"
+SIGNATURE_HEADER = "X-Lightpath-Signature"
+TIMESTAMP_HEADER = "X-Lightpath-Timestamp"
+EVENT_HEADER = "X-Lightpath-Event"
+DELIVERY_HEADER = "X-Lightpath-Delivery"
+RESPONSE_EXCERPT_CHARS = 500
+# A claimed attempt may run this much longer than the request timeout before the delivery
+# counts as abandoned (its worker died) and may be claimed again.
+LEASE_MARGIN_S = 30
+
+
+class EndpointDisabled(Exception):
+    """A manual send (test, redeliver) to an endpoint that is switched off."""
+
+
+def config() -> dict[str, Any]:
+    return settings.WEBHOOKS
+
+
+# --- publishing -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LinkStateChange:
+    link_id: int
+    fabric_id: int
+    previous_state: str
+    admin_state: str
+    reason: str
+    changed_by: str | None  # username; None for the system (CorrOpt, the optimizer)
+    changed_at: datetime
+
+
+_batch: contextvars.ContextVar[list[LinkStateChange] | None] = contextvars.ContextVar("webhook_batch", default=None)
+
+
+def link_admin_state_changed(link: Link, previous_state: str) -> None:
+    """Called by update_link, in its transaction, after a link's admin state changed."""
+    user = link.admin_changed_by
+    change = LinkStateChange(
+        link_id=link.pk,
+        fabric_id=link.fabric_id,
+        previous_state=previous_state,
+        admin_state=link.admin_state,
+        reason=link.admin_reason,
+        changed_by=user.get_username() if user is not None else None,
+        changed_at=link.admin_changed_at or timezone.now(),
+    )
+    pending = _batch.get()
+    if pending is not None:
+        pending.append(change)
+    else:
+        publish_link_changes([change])
+
+
+@contextmanager
+def batched_link_changes() -> Iterator[None]:
+    """Collect the link changes made inside the block and write their events and deliveries
+    with a few set-based statements when it ends. Use it inside the transaction that makes the
+    changes (an optimizer disabling many links); nested blocks join the outer one."""
+    if _batch.get() is not None:
+        yield
+        return
+    token = _batch.set([])
+    try:
+        yield
+        changes = _batch.get() or []
+    finally:
+        _batch.reset(token)
+    publish_link_changes(changes)
+
+
+def publish_link_changes(changes: list[LinkStateChange]) -> list[int]:
+    """Outbox rows for these changes: an event per change of a fabric that has enabled
+    endpoints, a delivery per event and endpoint. Returns the delivery ids, which are enqueued
+    when the transaction commits. One query when no endpoint listens, four otherwise."""
+    if not changes:
+        return []
+    endpoints: dict[int, list[int]] = defaultdict(list)
+    for endpoint_id, fabric_id in WebhookEndpoint.objects.filter(
+        fabric_id__in={change.fabric_id for change in changes}, enabled=True
+    ).values_list("id", "fabric_id"):
+        endpoints[fabric_id].append(endpoint_id)
+    heard = [change for change in changes if endpoints[change.fabric_id]]
+    if not heard:
+        return []
+    ends = {
+        row[0]: row[1:]
+        for row in Link.objects.filter(pk__in={change.link_id for change in heard}).values_list(
+            "id", "fabric__name", "a_switch__name", "a_port", "z_switch__name", "z_port"
+        )
+    }
+    events = WebhookEvent.objects.bulk_create(
+        [
+            WebhookEvent(
+                fabric_id=change.fabric_id,
+                kind=WebhookEvent.Kind.LINK_ADMIN_STATE,
+                link_id=change.link_id,
+                payload=_link_payload(change, *ends[change.link_id]),
+            )
+            for change in heard
+        ]
+    )
+    deliveries = WebhookDelivery.objects.bulk_create(
+        [
+            WebhookDelivery(event=event, endpoint_id=endpoint_id, next_attempt_at=event.created)
+            for event in events
+            for endpoint_id in endpoints[event.fabric_id]
+        ]
+    )
+    delivery_ids = [delivery.pk for delivery in deliveries]
+    enqueue_on_commit(delivery_ids)
+    return delivery_ids
+
+
+def _link_payload(
+    change: LinkStateChange, fabric_name: str, a_switch: str, a_port: str, z_switch: str, z_port: str
+) -> dict[str, Any]:
+    return {
+        "fabric": {"id": change.fabric_id, "name": fabric_name},
+        "link": {
+            "id": change.link_id,
+            "a": {"switch": a_switch, "port": a_port},
+            "z": {"switch": z_switch, "port": z_port},
+        },
+        "admin_state": change.admin_state,
+        "previous_admin_state": change.previous_state,
+        "reason": change.reason,
+        "changed_by": (
+            {"kind": "user", "username": change.changed_by}
+            if change.changed_by is not None
+            else {"kind": "system", "username": None}
+        ),
+        "changed_at": change.changed_at.isoformat(),
+    }
+
+
+def send_test_event(endpoint: WebhookEndpoint, user) -> WebhookDelivery:
+    """A `webhook.test` event to this endpoint only, so its owner can check the receiver."""
+    if not endpoint.enabled:
+        raise EndpointDisabled("the endpoint is disabled; enable it to send a test event")
+    with transaction.atomic():
+        now = timezone.now()
+        event = WebhookEvent.objects.create(
+            fabric_id=endpoint.fabric_id,
+            kind=WebhookEvent.Kind.TEST,
+            payload={
+                "fabric": {"id": endpoint.fabric_id, "name": endpoint.fabric.name},
+                "message": f"Test event for webhook endpoint {endpoint.name!r}",
+                "requested_by": user.get_username() if user is not None and user.is_authenticated else None,
+                "requested_at": now.isoformat(),
+            },
+        )
+        delivery = WebhookDelivery.objects.create(event=event, endpoint=endpoint, next_attempt_at=now)
+        enqueue_on_commit([delivery.pk])
+    return delivery
+
+
+def redeliver(delivery: WebhookDelivery) -> WebhookDelivery:
+    """Send a delivery's event to its endpoint again, as a new delivery (new delivery id, same
+    event id, so a receiver that already applied it can tell)."""
+    if not delivery.endpoint.enabled:
+        raise EndpointDisabled("the endpoint is disabled; enable it to redeliver")
+    with transaction.atomic():
+        again = WebhookDelivery.objects.create(
+            event_id=delivery.event_id,
+            endpoint_id=delivery.endpoint_id,
+            redelivery_of=delivery,
+            next_attempt_at=timezone.now(),
+        )
+        enqueue_on_commit([again.pk])
+    return again
+
+
+def enqueue_on_commit(delivery_ids: list[int]) -> None:
+    if delivery_ids:
+        transaction.on_commit(lambda: enqueue(delivery_ids))
+
+
+def enqueue(delivery_ids: Iterable[int], countdown: float = 0) -> int:
+    """One `webhooks.deliver` task per delivery. If the broker is unreachable the change stays
+    committed and its deliveries pending: `requeue_overdue` sends them later. Returns how many
+    were enqueued."""
+    from .tasks import deliver  # the tasks module imports this one
+
+    sent = 0
+    for delivery_id in delivery_ids:
+        try:
+            deliver.apply_async((delivery_id,), countdown=countdown or None, queue=config()["queue"])
+        except Exception:
+            logger.warning("could not enqueue webhook delivery %s; the maintenance task will retry", delivery_id)
+            break
+        sent += 1
+    return sent
+
+
+# --- delivering -----------------------------------------------------------------------------
+
+
+def signature(secret: str, timestamp: int, body: bytes) -> str:
+    """Hex HMAC-SHA256 of `<timestamp>.<body>` keyed with the endpoint's secret."""
+    return hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+
+
+def request_body(delivery: WebhookDelivery) -> bytes:
+    """The exact bytes POSTed (the same on every attempt of a delivery)."""
+    event = delivery.event
+    body = {
+        "event": event.kind,
+        "event_id": event.pk,
+        "delivery_id": str(delivery.delivery_id),
+        "created": event.created.isoformat(),
+        **event.payload,
+    }
+    return json.dumps(body, separators=(",", ":"), sort_keys=True).encode()
+
+
+def request_headers(delivery: WebhookDelivery, body: bytes, timestamp: int) -> dict[str, str]:
+    return {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        EVENT_HEADER: delivery.event.kind,
+        DELIVERY_HEADER: str(delivery.delivery_id),
+        TIMESTAMP_HEADER: str(timestamp),
+        SIGNATURE_HEADER: f"sha256={signature(delivery.endpoint.secret, timestamp, body)}",
+    }
+
+
+def backoff_s(attempt: int, retry_after: float | None = None) -> float:
+    """Wait before attempt `attempt + 1`: base · 2^(attempt-1), capped; a receiver's
+    Retry-After (429, 503) lengthens it up to the cap."""
+    cfg = config()
+    delay = min(cfg["backoff_base_s"] * 2 ** (attempt - 1), cfg["backoff_max_s"])
+    if retry_after is not None:
+        delay = max(delay, min(retry_after, cfg["backoff_max_s"]))
+    return delay
+
+
+@dataclass(frozen=True)
+class AttemptOutcome:
+    delivery_id: int
+    number: int
+    state: str
+    status_code: int | None
+    error: str
+    retry_in_s: float | None
+
+
+def attempt_delivery(delivery_id: int) -> AttemptOutcome | None:
+    """Make the next attempt of a pending delivery that is due. None when there is nothing to
+    do: it finished, it is not due yet, or another worker holds it (a duplicate task)."""
+    cfg = config()
+    now = timezone.now()
+    claimed = WebhookDelivery.objects.filter(
+        pk=delivery_id, state=WebhookDelivery.State.PENDING, next_attempt_at__lte=now + timedelta(seconds=1)
+    ).update(next_attempt_at=now + timedelta(seconds=cfg["timeout_s"] + LEASE_MARGIN_S), attempts=F("attempts") + 1)
+    if not claimed:
+        return None
+    delivery = WebhookDelivery.objects.select_related("endpoint", "event").get(pk=delivery_id)
+    endpoint = delivery.endpoint
+    number = delivery.attempts
+    if not endpoint.enabled:
+        return _record(delivery, number, now, 0.0, None, "the endpoint is disabled; not sent", "", final=True)
+
+    body = request_body(delivery)
+    headers = request_headers(delivery, body, int(time.time()))
+    status_code: int | None = None
+    error = excerpt = ""
+    retry_after: float | None = None
+    started = time.perf_counter()
+    try:
+        response = httpx.post(
+            endpoint.payload_url, content=body, headers=headers, timeout=cfg["timeout_s"], follow_redirects=False
+        )
+        status_code = response.status_code
+        excerpt = response.text[:RESPONSE_EXCERPT_CHARS]
+        retry_after = _retry_after(response)
+    except httpx.TimeoutException:
+        error = f"timed out after {cfg['timeout_s']:g} s"
+    except httpx.HTTPError as exc:
+        error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    duration_ms = (time.perf_counter() - started) * 1000
+
+    if status_code is not None and 200 <= status_code < 300:
+        return _record(delivery, number, now, duration_ms, status_code, "", excerpt, final=False, succeeded=True)
+    retryable = status_code is None or status_code in (408, 429) or status_code >= 500
+    if status_code is not None:
+        error = f"HTTP {status_code}" + ("" if retryable else " (not retried: the receiver refused the request)")
+    if retryable and number < endpoint.max_attempts:
+        return _record(
+            delivery, number, now, duration_ms, status_code, error, excerpt, final=False,
+            retry_in_s=backoff_s(number, retry_after),
+        )  # fmt: skip
+    if retryable:
+        error += f"; gave up after {number} attempts"
+    return _record(delivery, number, now, duration_ms, status_code, error, excerpt, final=True)
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    if response.status_code not in (429, 503):
+        return None
+    try:
+        return max(0.0, float(response.headers.get("Retry-After", "")))
+    except ValueError:
+        return None  # an HTTP date, or nothing: the backoff schedule applies
+
+
+def _record(
+    delivery: WebhookDelivery,
+    number: int,
+    started_at: datetime,
+    duration_ms: float,
+    status_code: int | None,
+    error: str,
+    excerpt: str,
+    *,
+    final: bool,
+    succeeded: bool = False,
+    retry_in_s: float | None = None,
+) -> AttemptOutcome:
+    finished = timezone.now()
+    next_retry_at = finished + timedelta(seconds=retry_in_s) if retry_in_s is not None else None
+    if succeeded:
+        state = WebhookDelivery.State.SUCCEEDED
+    elif final:
+        state = WebhookDelivery.State.FAILED
+    else:
+        state = WebhookDelivery.State.PENDING
+    with transaction.atomic():
+        DeliveryAttempt.objects.create(
+            delivery=delivery,
+            number=number,
+            started_at=started_at,
+            duration_ms=duration_ms,
+            status_code=status_code,
+            error=error,
+            response_excerpt=excerpt,
+            next_retry_at=next_retry_at,
+        )
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(
+            state=state,
+            next_attempt_at=next_retry_at,
+            last_status_code=status_code,
+            last_error=error,
+            finished_at=None if state == WebhookDelivery.State.PENDING else finished,
+        )
+    return AttemptOutcome(delivery.pk, number, state, status_code, error, retry_in_s)
+
+
+# --- maintenance ----------------------------------------------------------------------------
+
+
+def requeue_overdue(now: datetime | None = None, limit: int = 1000) -> int:
+    """Re-enqueue pending deliveries overdue by more than `stale_after_s`: their task was lost
+    (the broker was down at commit, a worker died mid-attempt, a countdown task vanished).
+    Their due time moves to now, so the next run does not enqueue them again meanwhile."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=config()["stale_after_s"])
+    with transaction.atomic():
+        overdue = list(
+            WebhookDelivery.objects.select_for_update(skip_locked=True)
+            .filter(state=WebhookDelivery.State.PENDING, next_attempt_at__lt=cutoff)
+            .order_by("next_attempt_at")
+            .values_list("pk", flat=True)[:limit]
+        )
+        WebhookDelivery.objects.filter(pk__in=overdue).update(next_attempt_at=now)
+    enqueue(overdue)
+    return len(overdue)
+
+
+def purge_finished(now: datetime | None = None) -> int:
+    """Delete finished deliveries (and events left without any) older than the retention."""
+    cutoff = (now or timezone.now()) - timedelta(days=config()["retention_days"])
+    deleted, _ = WebhookDelivery.objects.filter(finished_at__lt=cutoff).delete()
+    WebhookEvent.objects.filter(created__lt=cutoff, deliveries__isnull=True).delete()
+    return deleted
