@@ -2,7 +2,11 @@
 pause between reading the fabric's state and writing their outcome, a random 50 to 250 ms (random,
 so that the two processes cannot fall into a rhythm where one always reads just after the other
 commits). Without serialisation of decisions on one fabric, the pool test would then see a ToR
-broken or a decision made on stale state."""
+broken or a decision made on stale state.
+
+With LIGHTPATH_TEST_PROGRESS_PAUSE_S set, every job also pauses that long after each progress
+report: the optimizer reports once per link it applies, inside its transaction, so a test can
+kill the worker while a job is half applied (test_optimizer_worker.py)."""
 
 import os
 import random
@@ -32,6 +36,18 @@ def paused_engine_fabric(fabric):
 
 
 services.engine_fabric = paused_engine_fabric  # forked pool processes inherit it
+
+PROGRESS_PAUSE_S = float(os.environ.get("LIGHTPATH_TEST_PROGRESS_PAUSE_S") or 0)
+if PROGRESS_PAUSE_S:
+    from jobs.services import JobContext
+
+    report_progress = JobContext.progress
+
+    def paused_progress(self, fraction, message=""):
+        report_progress(self, fraction, message)
+        time.sleep(PROGRESS_PAUSE_S)
+
+    JobContext.progress = paused_progress  # type: ignore[method-assign]
 
 if __name__ == "__main__":
     sys.argv[0] = "celery"

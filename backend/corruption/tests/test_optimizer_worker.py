@@ -1,0 +1,131 @@
+"""Killing the worker process in the middle of an optimizer job (issue #5, "Tests").
+
+A real Celery worker (prefork, one pool process) runs `corruption.optimize` on a k=8 fat tree with
+60 undecided corrupting links; paused_worker.py makes it pause 0.15 s after each progress report,
+and the optimizer reports once per link it applies inside its one transaction, so the pool process
+is SIGKILLed with the job half applied. Late acknowledgement with reject_on_worker_lost hands the
+task back to the broker, a new pool process runs the job again from the start, and the database
+must show exactly one run: one decision per link, one ticket per disabled link, no ToR under its
+constraint, and the same answer the engine gives on the fabric as it was.
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connections
+from django.utils import timezone
+
+import lightpath_engine
+from audit.models import AuditEvent
+from corruption.models import Decision, Ticket, TicketStep
+from fabric import services as fabric_services
+from fabric.models import Link
+from fabric.services.engine import engine_fabric
+from jobs.models import Job
+from jobs.tasks import run_job
+from lightpath_fixtures.generators import fat_tree
+from lightpath_worker import app as celery_app
+from telemetry.models import CorruptionEvent
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True, databases=["default", "progress"])]
+
+PAUSED_WORKER = Path(__file__).with_name("paused_worker.py")
+CORRUPTING = 60
+
+
+@pytest.fixture
+def slow_worker(django_db_setup, tmp_path):
+    """One prefork pool process on its own queue (emptied first), pausing after each job progress report."""
+    queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-optimizer-kill"
+    with celery_app.connection_for_write() as connection:
+        connection.default_channel.queue_purge(queue)
+    hostname = f"corr-kill-{os.getpid()}"
+    env = {
+        **os.environ,
+        "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
+        "LIGHTPATH_QUEUE": queue,
+        "LIGHTPATH_TEST_PROGRESS_PAUSE_S": "0.15",
+    }
+    log = tmp_path / "worker.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, str(PAUSED_WORKER), "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker", "worker",
+             "--queues", queue, "--concurrency", "1", "--pool", "prefork", "--loglevel", "INFO",
+             "--hostname", f"{hostname}@%h"],
+            env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    destination = [f"{hostname}@{socket.gethostname()}"]
+    deadline = time.monotonic() + 60
+    while not celery_app.control.ping(timeout=0.5, destination=destination):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()}")
+
+    def pool_pids() -> list[int]:
+        stats = celery_app.control.inspect(destination=destination, timeout=5).stats() or {}
+        return list(next(iter(stats.values()))["pool"]["processes"]) if stats else []
+
+    yield queue, log, pool_pids
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def wait_for(job: Job, condition, what: str, log: Path, timeout: float = 180) -> Job:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if condition(job):
+            return job
+        assert job.state in ("queued", "running"), (job.state, job.error)
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: job {job.state} {job.progress:.2f} {job.message}\n{log.read_text()[-3000:]}")
+
+
+def test_a_killed_optimizer_job_is_retried_and_leaves_one_consistent_outcome(slow_worker):
+    queue, log, pool_pids = slow_worker
+    fabric = fabric_services.import_document({**fat_tree(8), "capacity_constraint": 0.75})
+    links = list(Link.objects.filter(fabric=fabric).order_by("id"))
+    now = timezone.now()
+    for n, link in enumerate(links[:: len(links) // CORRUPTING][:CORRUPTING]):
+        rate = 1e-6 * (1 + n % 17)
+        CorruptionEvent.objects.create(
+            link=link, direction="a_to_z", rate=rate, last_rate=rate, peak_rate=rate, first_seen=now, last_seen=now
+        )
+    state = engine_fabric(fabric)
+    corrupting = [(state.link_index[event.link_id], event.last_rate, 0.0) for event in CorruptionEvent.objects.all()]
+    expected = lightpath_engine.corropt_optimize(state.graph, corrupting, state.link_states, capacity=0.75)
+    assert expected["proven_optimal"] and len(expected["disable"]) > 10
+
+    job = Job.objects.create(kind="corruption.optimize", fabric=fabric)
+    run_job.apply_async((job.pk,), queue=queue)
+    wait_for(job, lambda j: j.message.startswith("applying") and j.progress > 0.5, "half applied", log)
+    (victim,) = pool_pids()
+    os.kill(victim, signal.SIGKILL)
+
+    job = wait_for(job, lambda j: j.state == "succeeded", "retried to the end", log)
+    assert job.attempts == 2, job.attempts
+    assert victim not in pool_pids()
+    assert "WorkerLostError" in log.read_text()
+
+    # One run's outcome: the killed attempt left nothing behind.
+    decisions = list(Decision.objects.filter(fabric=fabric))
+    assert all(d.job_id == job.pk and d.kind == "optimizer" for d in decisions)
+    assert set(Counter(d.link_id for d in decisions).values()) == {1}
+    disabled = {d.link_id for d in decisions if d.action == "disabled"}
+    assert disabled == {row["link"] for row in job.result["disabled"]}
+    assert {state.link_index[link_id] for link_id in disabled} == set(expected["disable"])
+    assert job.result["remaining_penalty"] == pytest.approx(expected["remaining_penalty"])
+    assert set(Link.objects.filter(fabric=fabric, admin_state="disabled").values_list("id", flat=True)) == disabled
+    tickets = Counter(Ticket.objects.filter(fabric=fabric).values_list("link_id", flat=True))
+    assert set(tickets) == disabled and set(tickets.values()) == {1}
+    assert TicketStep.objects.filter(ticket__fabric=fabric).count() == len(disabled)
+    link_updates = AuditEvent.objects.filter(object_type="fabric.link", action="update")
+    assert link_updates.count() == len(disabled)
+    assert fabric_services.fabric_capacity(fabric)["summary"]["below_constraint"] == 0
