@@ -8,6 +8,7 @@
 pub mod corropt;
 pub mod document;
 pub mod fabric;
+pub mod rail;
 pub mod telemetry;
 
 pub use fabric::{
