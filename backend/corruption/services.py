@@ -144,20 +144,7 @@ def check_and_apply(
         loss_rate_down=rates[Direction.Z_TO_A],
     )
     engine_ms = (time.perf_counter() - started) * 1000
-    affected = [
-        {
-            "switch": state.switch_ids[impact["tor"]],
-            "name": state.switch_names[impact["tor"]],
-            "paths_before": impact["paths_before"],
-            "paths_after": impact["paths_after"],
-            "design_paths": impact["design_paths"],
-            "required_paths": impact["required_paths"],
-            "fraction_before": impact["fraction_before"],
-            "fraction_after": impact["fraction_after"],
-            "threshold": impact["threshold"],
-        }
-        for impact in result["affected"]
-    ]
+    affected = affected_rows(state, result)
     decision = Decision(
         fabric_id=link.fabric_id,
         link=link,
@@ -181,6 +168,100 @@ def check_and_apply(
             decision.blocking_tor_id = blocking["switch"]
             decision.blocking_tor_fraction = blocking["fraction_before"]
     return decision
+
+
+def affected_rows(state: EngineFabric, result: Any) -> list[dict[str, Any]]:
+    """The engine's per-ToR impact of a check, with the ToRs' ids and names (Decision.affected)."""
+    return [
+        {
+            "switch": state.switch_ids[impact["tor"]],
+            "name": state.switch_names[impact["tor"]],
+            "paths_before": impact["paths_before"],
+            "paths_after": impact["paths_after"],
+            "design_paths": impact["design_paths"],
+            "required_paths": impact["required_paths"],
+            "fraction_before": impact["fraction_before"],
+            "fraction_after": impact["fraction_after"],
+            "threshold": impact["threshold"],
+        }
+        for impact in result["affected"]
+    ]
+
+
+def dry_run(link: Link, loss_rate: float | None = None, loss_rate_down: float | None = None) -> dict[str, Any]:
+    """What the fast checker would decide for `link` on the fabric as it is now, changing nothing
+    (no lock: a read of the current state). Rates per direction as decide_event reads them (the
+    link's largest open event, the other direction's health), or `loss_rate` (a_to_z, the engine's
+    up) and `loss_rate_down` (z_to_a) where given: "what if this link corrupted at this rate"."""
+    event = CorruptionEvent.objects.filter(link=link, ended_at__isnull=True).order_by("-last_rate", "id").first()
+    if event is not None:
+        rates = link_loss_rates(link, event)
+    else:
+        rates = {Direction.A_TO_Z.value: 0.0, Direction.Z_TO_A.value: 0.0}
+        for direction, rate in DirectionHealth.objects.filter(
+            link=link, health__in=[Link.Health.CORRUPTING, Link.Health.LOSSY], corruption_rate__isnull=False
+        ).values_list("direction", "corruption_rate"):
+            rates[direction] = min(max(rate or 0.0, 0.0), 1.0)
+    if loss_rate is not None:
+        rates[Direction.A_TO_Z] = loss_rate
+    if loss_rate_down is not None:
+        rates[Direction.Z_TO_A] = loss_rate_down
+    newest = Decision.objects.filter(link=link).order_by("-created", "-id").first()
+    answer: dict[str, Any] = {
+        "link": link.pk,
+        "link_name": str(link),
+        "fabric": link.fabric_id,
+        "admin_state": link.admin_state,
+        "admin_reason": link.admin_reason,
+        "oper_state": link.oper_state,
+        "health": link.health,
+        "event": event.pk if event else None,
+        "loss_rate_a_to_z": rates[Direction.A_TO_Z],
+        "loss_rate_z_to_a": rates[Direction.Z_TO_A],
+        "last_decision": None
+        if newest is None
+        else {"id": newest.pk, "kind": newest.kind, "action": newest.action, "created": newest.created},
+        "verdict": "not_applicable",
+        "reason": "",
+        "penalty": lightpath_engine.corropt_penalty("linear", rates[Direction.A_TO_Z], rates[Direction.Z_TO_A]),
+        "affected": [],
+        "blocking_tor": None,
+    }
+    if not link.usable:
+        answer["reason"] = (
+            f"the link is {link.admin_state} and {link.oper_state}; the fast checker decides only links "
+            "that are enabled and up"
+        )
+        return answer
+    state = engine_fabric(link.fabric)
+    result = state.session().check(
+        state.link_index[link.pk],
+        rates[Direction.A_TO_Z],
+        include_affected=True,
+        loss_rate_down=rates[Direction.Z_TO_A],
+    )
+    answer["affected"] = affected_rows(state, result)
+    if result["disabled"]:
+        answer["verdict"] = "disable"
+        answer["reason"] = "every ToR below the link keeps its capacity constraint without it"
+    else:
+        answer["verdict"] = "keep"
+        blocking = _blocking_tor(result, answer["affected"])
+        if blocking is not None:
+            answer["blocking_tor"] = {
+                "switch": blocking["switch"],
+                "name": blocking["name"],
+                "fraction": blocking["fraction_before"],
+                "required_paths": blocking["required_paths"],
+                "paths": blocking["paths_before"],
+            }
+            answer["reason"] = (
+                f"{blocking['name']} would fall to {blocking['paths_after']} of {blocking['design_paths']} up-paths, "
+                f"under the {blocking['required_paths']} its constraint ({blocking['threshold']:g}) requires"
+            )
+        else:
+            answer["reason"] = "a ToR below the link would fall under its capacity constraint"
+    return answer
 
 
 def _blocking_tor(result: Any, affected: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -1,15 +1,20 @@
+import math
+
 from django.db.models import Count, F, OuterRef, Subquery
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from accounts.roles import OPERATOR, TECHNICIAN
-from fabric.models import Fabric
+from fabric.models import Fabric, Link
 from lightpath.api.viewsets import BriefModeMixin
 
-from .. import tickets
+from .. import services, tickets
 from ..filtersets import DecisionFilterSet, TicketFilterSet
 from ..models import Decision, Ticket, TicketStep
 from .serializers import (
@@ -32,6 +37,43 @@ class DecisionViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     filterset_class = DecisionFilterSet
     ordering_fields = ["created", "penalty"]
     write_roles: set[str] = set()
+
+
+class LinkCorrOptCheckView(APIView):
+    """Dry run of the fast checker on the live fabric: would this link be disabled now, or kept
+    for capacity (and by which ToR)? Read-only, every role; nothing changes. Rates default to what
+    decide_event would use (the link's open event, the other direction's health); `loss_rate`
+    (A to Z, the upward direction) and `loss_rate_down` ask "what if it corrupted at this rate"."""
+
+    write_roles: set[str] = set()
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("loss_rate", float, description="A-to-Z corruption rate to assume (fraction, 0..1)"),
+            OpenApiParameter("loss_rate_down", float, description="Z-to-A corruption rate to assume (fraction, 0..1)"),
+        ],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request, pk: int):
+        link = get_object_or_404(Link.objects.select_related("fabric", "a_switch", "z_switch"), pk=pk)
+        rates: dict[str, float | None] = {"loss_rate": None, "loss_rate_down": None}
+        problems = {}
+        for name in rates:
+            raw = request.query_params.get(name)
+            if raw is None or raw == "":
+                continue
+            try:
+                value = float(raw)
+            except ValueError:
+                problems[name] = [f"must be a number, got {raw!r}"]
+                continue
+            if not math.isfinite(value) or not 0.0 <= value <= 1.0:
+                problems[name] = [f"must be a fraction between 0 and 1, got {raw}"]
+                continue
+            rates[name] = value
+        if problems:
+            raise ValidationError(problems)
+        return Response(services.dry_run(link, rates["loss_rate"], rates["loss_rate_down"]))
 
 
 class Conflict(APIException):
