@@ -8,6 +8,8 @@ import { LinkDetailPage } from '@/features/links/routes/LinkDetailPage';
 import { LinksPage } from '@/features/links/routes/LinksPage';
 import { CircuitsPage } from '@/features/planned/routes/CircuitsPage';
 import { PlanningPage } from '@/features/planned/routes/PlanningPage';
+import { SimulationDetailPage } from '@/features/simulation/routes/SimulationDetailPage';
+import { SimulationsPage } from '@/features/simulation/routes/SimulationsPage';
 import { TicketDetailPage } from '@/features/tickets/routes/TicketDetailPage';
 import { TicketsPage } from '@/features/tickets/routes/TicketsPage';
 
@@ -26,6 +28,8 @@ export const router = createBrowserRouter([
       { path: 'links/:linkId', element: <LinkDetailPage /> },
       { path: 'tickets', element: <TicketsPage /> },
       { path: 'tickets/:ticketId', element: <TicketDetailPage /> },
+      { path: 'simulations', element: <SimulationsPage /> },
+      { path: 'simulations/:jobId', element: <SimulationDetailPage /> },
       { path: 'planning', element: <PlanningPage /> },
       { path: 'circuits', element: <CircuitsPage /> },
       { path: 'jobs', element: <JobsPage /> },
