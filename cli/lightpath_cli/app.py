@@ -11,7 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import __version__
-from .commands import auth, corropt, fabric, fixtures, jobs, links, telemetry, tickets
+from .commands import auth, corropt, fabric, fixtures, jobs, links, telemetry, tickets, webhooks
 from .config import OUTPUT_ENV, SERVER_ENV
 from .context import CliContext
 from .errors import CliError
@@ -98,6 +98,7 @@ app.add_typer(jobs.app, name="jobs", help="List, watch and cancel background job
 app.add_typer(telemetry.app, name="telemetry", help="Push optical telemetry files (json, csv, openconfig, prometheus).")
 app.add_typer(links.app, name="links", help="List links by health and show one link's newest readings.")
 app.add_typer(tickets.app, name="tickets", help="Work repair tickets of links disabled for corruption.")
+app.add_typer(webhooks.app, name="webhooks", help="Webhook endpoints of link-state changes and their delivery log.")
 app.add_typer(fixtures.app, name="fixtures", help="Generate fabric documents offline (no server needed).")
 app.add_typer(corropt.app, name="corropt", help="CorrOpt link-disabling decisions on files, offline (no server).")
 
