@@ -1,6 +1,8 @@
-"""corropt check|optimize|switch-local|trace|simulate: CorrOpt on files, offline.
+"""corropt check|optimize|switch-local|trace|simulate: CorrOpt on files, offline, or on the server.
 
-The fabric is an interchange document; the engine (lightpath_engine) decides, no server is involved.
+Offline (--fabric FABRIC.json), the fabric is an interchange document; the engine (lightpath_engine)
+decides, no server is involved. `check LINK`, `optimize FABRIC` and `simulate FABRIC` work on the
+server's live fabric instead, through the REST API.
 Switch index = position in `switches`, link index = position in `links`; a link is named
 `a:a_port-b:b_port` as written in the document (the reverse order is accepted too).
 """
@@ -533,51 +535,270 @@ def _print(fmt: OutputFormat, report: dict[str, Any]) -> None:
 # Commands
 
 
+ServerOrDocumentFabricOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--fabric",
+        metavar="FABRIC.json",
+        show_default=False,
+        help='Offline: a "lightpath-fabric/1" interchange document (with --corrupting).',
+    ),
+]
+OptionalCorruptingOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--corrupting",
+        metavar="CORRUPTING.csv",
+        show_default=False,
+        help="Offline: CSV with header link,loss_rate (fractions, 1e-6), or link,loss_rate,loss_rate_down to give "
+        "the upward (lower-tier to upper-tier switch) and downward directions apart; a link's penalty is "
+        "I(loss_rate) + I(loss_rate_down).",
+    ),
+]
+TimeBudgetOption = Annotated[
+    float | None,
+    typer.Option(
+        "--time-budget",
+        metavar="SECONDS",
+        min=0.0,
+        show_default=False,
+        help="Stop after this long with the best answer found and a lower bound [default: run to optimality; "
+        "on the server: its CORRUPTION_OPTIMIZER time budget].",
+    ),
+]
+
+
+def _offline_files(fabric: Path | None, corrupting: Path | None) -> tuple[Path, Path]:
+    if fabric is None or corrupting is None:
+        missing = "--fabric FABRIC.json" if fabric is None else "--corrupting CORRUPTING.csv"
+        raise typer.BadParameter(
+            f"offline needs --fabric FABRIC.json and --corrupting CORRUPTING.csv ({missing} is missing)"
+        )
+    return fabric, corrupting
+
+
+def _offline_only(**given: Any) -> None:
+    for option, value in given.items():
+        if value is not None:
+            raise typer.BadParameter(
+                "applies only offline (--fabric FABRIC.json)", param_hint=f"'--{option.replace('_', '-')}'"
+            )
+
+
 @app.command("check")
 def check(
     ctx: typer.Context,
-    fabric: FabricOption,
-    corrupting: CorruptingOption,
+    link: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="LINK",
+            show_default=False,
+            help="A link on the server (id, SWITCH:PORT or A_SWITCH:A_PORT-Z_SWITCH:Z_PORT): a dry run of the fast "
+            "checker on the live fabric. --fabric NAME then names its fabric when the link's name is ambiguous.",
+        ),
+    ] = None,
+    fabric: ServerOrDocumentFabricOption = None,
+    corrupting: OptionalCorruptingOption = None,
     state: StateOption = None,
     capacity: CapacityOption = None,
     penalty: PenaltyOption = PenaltyName.linear,
+    loss_rate: Annotated[
+        float | None,
+        typer.Option(
+            "--loss-rate",
+            min=0.0,
+            max=1.0,
+            show_default=False,
+            help="With LINK: assume this A-to-Z (upward) corruption rate [default: the link's open event].",
+        ),
+    ] = None,
+    loss_rate_down: Annotated[
+        float | None,
+        typer.Option(
+            "--loss-rate-down",
+            min=0.0,
+            max=1.0,
+            show_default=False,
+            help="With LINK: assume this Z-to-A (downward) corruption rate.",
+        ),
+    ] = None,
     output: OutputOption = None,
 ) -> None:
     """Fast checker: disable what the ToRs allow.
 
-    In decreasing penalty, each link is disabled if and only if no ToR below it falls under its threshold.
+    With LINK: would the server's fast checker disable this link now, or keep it for capacity (and for
+    which ToR)? Nothing changes. The rates are the link's open corruption event's, or --loss-rate and
+    --loss-rate-down. JSON output is the server's answer (GET /api/links/ID/corropt-check/).
+
+    Offline, with --fabric FABRIC.json and --corrupting CORRUPTING.csv: in decreasing penalty, each link is
+    disabled if and only if no ToR below it falls under its threshold.
     """
-    report = run(Command.check, fabric, state, corrupting, capacity, penalty)
-    _print(get_context(ctx).output_format(output), report)
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    if link is not None:
+        _offline_only(corrupting=corrupting, state=state, capacity=capacity)
+        _check_on_server(cli, fmt, link, None if fabric is None else str(fabric), loss_rate, loss_rate_down)
+        return
+    for option, value in (("--loss-rate", loss_rate), ("--loss-rate-down", loss_rate_down)):
+        if value is not None:
+            raise typer.BadParameter("applies only to LINK (a dry run on the server)", param_hint=f"'{option}'")
+    fabric_path, corrupting_path = _offline_files(fabric, corrupting)
+    report = run(Command.check, fabric_path, state, corrupting_path, capacity, penalty)
+    _print(fmt, report)
 
 
 @app.command("optimize")
 def optimize(
     ctx: typer.Context,
-    fabric: FabricOption,
-    corrupting: CorruptingOption,
+    server_fabric: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="FABRIC",
+            show_default=False,
+            help="A fabric on the server (name or id): run the optimizer there as a job, which disables what it "
+            "finds, and follow it.",
+        ),
+    ] = None,
+    fabric: ServerOrDocumentFabricOption = None,
+    corrupting: OptionalCorruptingOption = None,
     state: StateOption = None,
     capacity: CapacityOption = None,
     penalty: PenaltyOption = PenaltyName.linear,
-    time_budget: Annotated[
-        float | None,
-        typer.Option(
-            "--time-budget",
-            metavar="SECONDS",
-            min=0.0,
-            show_default=False,
-            help="Stop after this long with the best answer found and a lower bound [default: run to optimality].",
-        ),
-    ] = None,
+    time_budget: TimeBudgetOption = None,
+    cancel_on_interrupt: CancelOnInterruptOption = False,
+    interval: IntervalOption = 1.0,
     output: OutputOption = None,
 ) -> None:
     """Exact optimizer: least remaining penalty.
 
-    The enabled corrupting links to disable that leave the least penalty while every ToR keeps its
-    threshold. Kept links show the ToRs that could not lose them on top of the answer.
+    With FABRIC (a fabric on the server): submits the corruption.optimize job, which disables the best set
+    of the fabric's enabled corrupting links (each with a decision and a ticket), and follows it with a
+    progress bar; Ctrl-C detaches (the job keeps running) unless --cancel-on-interrupt. Prints the links
+    it disabled and those it kept with the ToR that blocks them; --output json prints the job's result.
+
+    Offline, with --fabric FABRIC.json and --corrupting CORRUPTING.csv: the enabled corrupting links to
+    disable that leave the least penalty while every ToR keeps its threshold. Kept links show the ToRs that
+    could not lose them on top of the answer.
     """
-    report = run(Command.optimize, fabric, state, corrupting, capacity, penalty, time_budget=time_budget)
-    _print(get_context(ctx).output_format(output), report)
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    if server_fabric is not None:
+        if fabric is not None:
+            raise typer.BadParameter(
+                "give FABRIC (a fabric on the server) or --fabric FABRIC.json (offline), not both",
+                param_hint="'FABRIC'",
+            )
+        _offline_only(corrupting=corrupting, state=state, capacity=capacity)
+        _finite(time_budget, "--time-budget")
+        _optimize_on_server(cli, fmt, server_fabric, time_budget, interval, cancel_on_interrupt)
+        return
+    fabric_path, corrupting_path = _offline_files(fabric, corrupting)
+    report = run(Command.optimize, fabric_path, state, corrupting_path, capacity, penalty, time_budget=time_budget)
+    _print(fmt, report)
+
+
+# ---------------------------------------------------------------------------------------------
+# check LINK and optimize FABRIC on the server
+
+CHECK_AFFECTED_KEYS = (
+    "name", "paths_before", "paths_after", "design_paths", "required_paths", "fraction_before", "fraction_after",
+    "threshold",
+)  # fmt: skip
+CHECK_AFFECTED_COLUMNS = (
+    Column("name", "ToR"),
+    Column("paths_before", "Paths before", justify="right"),
+    Column("paths_after", "After", justify="right"),
+    Column("design_paths", "Design", justify="right"),
+    Column("required_paths", "Required", justify="right"),
+    Column("fraction_before", "Fraction before", render=fraction, justify="right"),
+    Column("fraction_after", "After", render=fraction, justify="right"),
+    Column("threshold", "Constraint", render=fraction, justify="right"),
+)
+VERDICT_TEXT = {"disable": "would be DISABLED", "keep": "would be KEPT for capacity", "not_applicable": "not checked"}
+OPTIMIZED_KEYS = ("action", "link", "link_name", "penalty", "blocking_tor_name", "decision")
+OPTIMIZED_COLUMNS = (
+    Column("action", "Decision", render=lambda value: _action_cell("disable" if value == "disabled" else "keep")),
+    Column("link", "#", justify="right"),
+    Column("link_name", "Link"),
+    Column("penalty", "Penalty", render=_rate, justify="right"),
+    Column("blocking_tor_name", "Blocked by", render=lambda value: value or "-"),
+    Column("decision", "Decision id", justify="right"),
+)
+
+
+def _check_on_server(
+    cli: Any, fmt: OutputFormat, reference: str, fabric_reference: str | None, up: float | None, down: float | None
+) -> None:
+    from .links import resolve_link  # the links command owns "what the user typed" -> link
+
+    with cli.client() as client:
+        fabric = resolve_fabric(client, fabric_reference) if fabric_reference else None
+        found = resolve_link(client, reference, fabric)
+        params = {key: value for key, value in (("loss_rate", up), ("loss_rate_down", down)) if value is not None}
+        answer: dict[str, Any] = client.get(f"/api/links/{found['id']}/corropt-check/", params)
+    if fmt is OutputFormat.json:
+        print_json(answer)
+        return
+    if fmt is OutputFormat.csv:
+        print_rows(fmt, answer["affected"], CHECK_AFFECTED_COLUMNS, CHECK_AFFECTED_KEYS)
+        return
+    console = stdout_console()
+    console.print(f"{answer['link_name']}: {VERDICT_TEXT.get(answer['verdict'], answer['verdict'])}", highlight=False)
+    console.print(answer["reason"], highlight=False)
+    console.print(
+        f"loss rate A->Z {_rate(answer['loss_rate_a_to_z'])}, Z->A {_rate(answer['loss_rate_z_to_a'])}, "
+        f"penalty {_rate(answer['penalty'])}"
+        + (f"; open event {answer['event']}" if answer["event"] else "; no open corruption event"),
+        highlight=False,
+    )
+    if answer["affected"]:
+        print_rows(fmt, answer["affected"], CHECK_AFFECTED_COLUMNS, [])
+    last = answer.get("last_decision")
+    if last:
+        console.print(f"last decision: {last['kind']} {last['action']} ({last['created']})", highlight=False)
+
+
+def _optimize_on_server(
+    cli: Any, fmt: OutputFormat, fabric_reference: str, time_budget: float | None, interval: float, cancel: bool
+) -> None:
+    with cli.client() as client:
+        fabric = resolve_fabric(client, fabric_reference)
+        params = {} if time_budget is None else {"time_budget_s": time_budget}
+        job = client.post("/api/jobs/", {"kind": "corruption.optimize", "fabric": fabric["id"], "params": params})
+        typer.echo(f"optimizer running as job {job['id']} on {fabric['name']}", err=True)
+        job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel)
+    if job.get("state") != "succeeded":
+        raise job_failure(job)
+    result = job["result"]
+    if fmt is OutputFormat.json:
+        print_json({"job": job["id"], **result})
+        return
+    rows = [{**row, "action": "disabled"} for row in result["disabled"]] + [
+        {**row, "action": "kept"} for row in result["kept"]
+    ]
+    if fmt is OutputFormat.csv:
+        print_rows(fmt, rows, OPTIMIZED_COLUMNS, OPTIMIZED_KEYS)
+        return
+    if rows:
+        print_rows(fmt, rows, OPTIMIZED_COLUMNS, [])
+    lines = [f"{fabric['name']}: {len(result['disabled'])} disabled, {len(result['kept'])} newly kept"]
+    if "candidates" in result:  # absent when a re-run found its committed decisions
+        worst = result["worst_tor"]
+        lines[0] += f", {result['still_kept']} still kept, of {result['candidates']} corrupting links in service"
+        lines.append(
+            f"remaining penalty {result['remaining_penalty']:.6g}"
+            + (
+                ", proven optimal"
+                if result["proven_optimal"]
+                else f", not proven optimal within {result['time_budget_s']:g} s "
+                f"(lower bound {result['remaining_penalty_lower_bound']:.6g})"
+            )
+        )
+        if worst is not None:
+            lines.append(f"worst ToR {worst['name']}: {fraction(worst['fraction'])} of its up-paths")
+    lines.append(f"job {job['id']}; decisions: lightpath API /api/decisions/?kind=optimizer&fabric={fabric['id']}")
+    for line in lines:
+        stdout_console().print(line, highlight=False)
 
 
 @app.command("switch-local")
