@@ -1,12 +1,39 @@
 """Background job kinds of CorrOpt decisions."""
 
 import math
+from typing import Any
 
 from accounts.roles import OPERATOR
-from jobs.registry import job_kind
+from jobs.registry import InvalidParams, job_kind
 from jobs.services import JobFailed
 
 from . import optimizer
+
+MAX_TIME_BUDGET_S = 3600.0
+
+
+def _budget_problem(budget: Any) -> str | None:
+    if budget is None:
+        return None
+    if isinstance(budget, bool) or not isinstance(budget, int | float) or not math.isfinite(budget):
+        return f"time_budget_s must be a number of seconds above 0, got {budget!r}"
+    if not 0 < budget <= MAX_TIME_BUDGET_S:
+        return f"time_budget_s must be above 0 and at most {MAX_TIME_BUDGET_S:g} seconds, got {budget!r}"
+    return None
+
+
+def validate_optimize_params(params: dict, fabric) -> dict:
+    """An API caller may give `time_budget_s`; `reasons` is written by the triggers only."""
+    problems = [
+        {"section": "params", "field": key, "message": "unknown parameter; the only one is time_budget_s"}
+        for key in params
+        if key != "time_budget_s"
+    ]
+    if (message := _budget_problem(params.get("time_budget_s"))) is not None:
+        problems.append({"section": "params", "field": "time_budget_s", "message": message})
+    if problems:
+        raise InvalidParams(problems)
+    return {"reasons": ["started by hand"], **params}
 
 
 @job_kind(
@@ -14,11 +41,10 @@ from . import optimizer
     roles={OPERATOR},
     description="CorrOpt optimizer: disable the best set of the fabric's enabled corrupting links that every "
     "ToR's capacity constraint allows; each gets a decision and a ticket. Params: time_budget_s (optional).",
+    validate=validate_optimize_params,
 )
 def optimize(job, context) -> dict:
     budget = job.params.get("time_budget_s")
-    if budget is not None and (
-        isinstance(budget, bool) or not isinstance(budget, int | float) or not math.isfinite(budget) or budget <= 0
-    ):
-        raise JobFailed(f"time_budget_s must be a number of seconds above 0, got {budget!r}")
+    if (message := _budget_problem(budget)) is not None:
+        raise JobFailed(message)
     return optimizer.optimize_fabric(job.fabric_id, job=job, progress=context.progress, time_budget_s=budget)

@@ -193,3 +193,26 @@ class TestTriggers:
         assert jobs.run(bad.pk) == "failed"
         bad.refresh_from_db()
         assert "time_budget_s must be a number of seconds above 0" in bad.error
+
+
+class TestJobsAPI:
+    def test_operators_start_it_with_a_checked_budget(self, client_for, small_fabric):
+        body = {"kind": "corruption.optimize", "fabric": small_fabric.pk, "params": {"time_budget_s": 2}}
+        for role in ("viewer", "technician", "planner"):
+            assert client_for(role).post("/api/jobs/", body, format="json").status_code == 403, role
+        response = client_for("operator").post("/api/jobs/", body, format="json")
+        assert response.status_code == 202, response.content
+        job = Job.objects.get(pk=response.json()["id"])
+        assert job.params == {"reasons": ["started by hand"], "time_budget_s": 2}
+
+        bad = {**body, "params": {"time_budget_s": 0, "apply": False}}
+        response = client_for("admin").post("/api/jobs/", bad, format="json")
+        assert response.status_code == 400
+        assert response.json()["errors"] == [
+            {"section": "params", "field": "apply", "message": "unknown parameter; the only one is time_budget_s"},
+            {
+                "section": "params",
+                "field": "time_budget_s",
+                "message": "time_budget_s must be above 0 and at most 3600 seconds, got 0",
+            },
+        ]
