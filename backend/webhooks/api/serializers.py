@@ -14,8 +14,9 @@ class WebhookEndpointSerializer(BriefModelSerializer):
     """The secret is write-only: it is never returned, only a hint of its last 4 characters."""
 
     secret = serializers.CharField(
-        write_only=True, min_length=SECRET_MIN_CHARS, max_length=200, trim_whitespace=False,
-        help_text="HMAC-SHA256 key shared with the receiver (at least 16 characters). Write-only.",
+        write_only=True, required=False, min_length=SECRET_MIN_CHARS, max_length=200, trim_whitespace=False,
+        help_text="HMAC-SHA256 key shared with the receiver (at least 16 characters). Write-only; "
+        "omitted on create, one is generated; omitted on update, the current one stays.",
     )  # fmt: skip
     secret_hint = serializers.CharField(read_only=True)
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)

@@ -71,6 +71,15 @@ def test_the_secret_is_never_returned(client_for, small_fabric):
     assert (update.before["secret"], update.after["secret"]) == ("…ller", "…0042")
 
 
+def test_put_without_a_secret_keeps_it(client_for, endpoint):
+    body = {"name": "renamed", "payload_url": "https://ctl.example.net/v2", "enabled": False, "max_attempts": 4}
+    response = client_for("operator").put(f"/api/webhooks/{endpoint.pk}/", body)
+    assert response.status_code == 200, response.content
+    endpoint.refresh_from_db()
+    assert (endpoint.name, endpoint.payload_url, endpoint.enabled, endpoint.max_attempts) == tuple(body.values())
+    assert endpoint.secret == SECRET
+
+
 def test_without_a_secret_one_is_generated_and_shown_once(client_for, small_fabric):
     client = client_for("admin")
     created = client.post("/api/webhooks/", body_for(small_fabric, secret=None)).json()
