@@ -295,7 +295,9 @@ def attempt_delivery(delivery_id: int) -> AttemptOutcome | None:
     ).update(next_attempt_at=now + timedelta(seconds=cfg["timeout_s"] + LEASE_MARGIN_S), attempts=F("attempts") + 1)
     if not claimed:
         return None
-    delivery = WebhookDelivery.objects.select_related("endpoint", "event").get(pk=delivery_id)
+    delivery = WebhookDelivery.objects.select_related("endpoint", "event").filter(pk=delivery_id).first()
+    if delivery is None:
+        return None  # its endpoint was deleted meanwhile
     endpoint = delivery.endpoint
     number = delivery.attempts
     if not endpoint.enabled:
@@ -308,12 +310,17 @@ def attempt_delivery(delivery_id: int) -> AttemptOutcome | None:
     retry_after: float | None = None
     started = time.perf_counter()
     try:
-        response = httpx.post(
-            endpoint.payload_url, content=body, headers=headers, timeout=cfg["timeout_s"], follow_redirects=False
-        )
-        status_code = response.status_code
-        excerpt = response.text[:RESPONSE_EXCERPT_CHARS]
-        retry_after = _retry_after(response)
+        with httpx.stream(
+            "POST",
+            endpoint.payload_url,
+            content=body,
+            headers=headers,
+            timeout=cfg["timeout_s"],
+            follow_redirects=False,
+        ) as response:
+            status_code = response.status_code
+            retry_after = _retry_after(response)
+            excerpt = _excerpt(response, cfg["timeout_s"])
     except httpx.TimeoutException:
         error = f"timed out after {cfg['timeout_s']:g} s"
     except httpx.HTTPError as exc:
@@ -333,6 +340,17 @@ def attempt_delivery(delivery_id: int) -> AttemptOutcome | None:
     if retryable:
         error += f"; gave up after {number} attempts"
     return _record(delivery, number, now, duration_ms, status_code, error, excerpt, final=True)
+
+
+def _excerpt(response: httpx.Response, timeout_s: float) -> str:
+    """The start of the answer, for the log: a huge or trickling answer is not read to its end."""
+    head = b""
+    deadline = time.monotonic() + timeout_s
+    for chunk in response.iter_bytes():
+        head += chunk
+        if len(head) >= RESPONSE_EXCERPT_CHARS * 4 or time.monotonic() > deadline:  # 4: UTF-8's widest character
+            break
+    return head.decode(response.encoding or "utf-8", errors="replace")[:RESPONSE_EXCERPT_CHARS]
 
 
 def _retry_after(response: httpx.Response) -> float | None:

@@ -1,6 +1,7 @@
 """A real HTTP receiver for webhook tests: a tiny http.server on a free local port, in a thread.
 It records every request and answers with the scripted status codes in turn (then 200)."""
 
+import contextlib
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ class Received:
 class Receiver:
     statuses: list[int] = field(default_factory=list)
     delay_s: float = 0.0
+    answer: bytes | None = None  # the response body; default "status N"
+    endless: bool = False  # stream the answer again and again until the client hangs up
     requests: list[Received] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
 
@@ -46,13 +49,16 @@ def start_receiver(statuses: list[int] | None = None, delay_s: float = 0.0) -> R
             if receiver.delay_s:
                 time.sleep(receiver.delay_s)
             status = receiver.statuses.pop(0) if receiver.statuses else 200
-            answer = f"status {status}".encode()
+            answer = receiver.answer if receiver.answer is not None else f"status {status}".encode()
             self.send_response(status)
             if status == 429:
                 self.send_header("Retry-After", "0")
-            self.send_header("Content-Length", str(len(answer)))
+            self.send_header("Content-Length", str(10**12 if receiver.endless else len(answer)))
             self.end_headers()
-            self.wfile.write(answer)
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client stopped reading
+                self.wfile.write(answer)
+                while receiver.endless:
+                    self.wfile.write(answer)
 
         def log_message(self, format, *args):  # keep test output quiet
             pass

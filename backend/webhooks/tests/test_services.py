@@ -151,6 +151,18 @@ def test_retries_stop_at_max_attempts(small_fabric, endpoint, receiver):
     assert len(receiver.requests) == 3
 
 
+def test_only_the_start_of_an_endless_answer_is_read_and_logged(small_fabric, endpoint, receiver, settings):
+    settings.WEBHOOKS = {**settings.WEBHOOKS, "timeout_s": 3}
+    receiver.answer, receiver.endless = "é".encode() + b"x" * 65_536, True
+    disable(first_link(small_fabric))
+    delivery = WebhookDelivery.objects.get()
+    started = time.monotonic()
+    outcome = services.attempt_delivery(delivery.pk)
+    assert outcome is not None and outcome.state == "succeeded"
+    assert time.monotonic() - started < 3
+    assert delivery.attempt_log.get().response_excerpt == "é" + "x" * 499
+
+
 @pytest.mark.parametrize(("status", "final"), [(400, True), (404, True), (301, True), (408, False), (429, False)])
 def test_which_answers_are_final(small_fabric, endpoint, receiver, status, final):
     receiver.statuses = [status]
