@@ -44,6 +44,8 @@ def validate_optimize_params(params: dict, fabric) -> dict:
     validate=validate_optimize_params,
 )
 def optimize(job, context) -> dict:
+    if job.fabric_id is None:
+        raise JobFailed("the fabric was deleted before the optimizer ran")
     budget = job.params.get("time_budget_s")
     if (message := _budget_problem(budget)) is not None:
         raise JobFailed(message)

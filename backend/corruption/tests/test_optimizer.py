@@ -194,6 +194,12 @@ class TestTriggers:
         bad.refresh_from_db()
         assert "time_budget_s must be a number of seconds above 0" in bad.error
 
+        orphan = Job.objects.create(kind="corruption.optimize", fabric=small_fabric)
+        fabric_services.delete_fabric(small_fabric)
+        assert jobs.run(orphan.pk) == "failed"
+        orphan.refresh_from_db()
+        assert orphan.error == "the fabric was deleted before the optimizer ran"
+
 
 class TestJobsAPI:
     def test_operators_start_it_with_a_checked_budget(self, client_for, small_fabric):
