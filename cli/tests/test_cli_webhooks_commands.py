@@ -22,7 +22,8 @@ if not os.environ.get("DJANGO_SETTINGS_MODULE"):
 pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 
 ENDPOINT_KEYS = [
-    "id", "fabric", "name", "payload_url", "enabled", "max_attempts", "secret_hint", "created_by", "created", "updated",
+    "id", "fabric", "name", "payload_url", "enabled", "max_attempts", "secret_hint", "pending_deliveries",
+    "failed_deliveries", "last_success_at", "created_by", "created", "updated",
 ]  # fmt: skip
 DELIVERY_KEYS = [
     "id", "delivery_id", "fabric", "endpoint", "endpoint_name", "event", "event_type", "link", "state", "attempts",
@@ -110,8 +111,11 @@ def test_deliveries_test_and_redeliver(operator: Cli, receiver_url: str) -> None
     assert list(pending) == DELIVERY_KEYS
     assert (pending["event_type"], pending["link"], pending["attempts"]) == ("link.admin_state_changed", link.pk, 0)
 
+    assert operator.json("webhooks", "list")[0]["pending_deliveries"] == 1
     deliver_pending()
     (done,) = operator.json("webhooks", "deliveries", "--fabric", FABRIC, "--state", "succeeded")
+    (listed,) = operator.json("webhooks", "list")
+    assert (listed["pending_deliveries"], listed["last_success_at"]) == (0, done["finished_at"])
     assert (done["id"], done["attempts"], done["last_status_code"]) == (pending["id"], 1, 204)
 
     tested = operator("webhooks", "test", str(endpoint["id"]))

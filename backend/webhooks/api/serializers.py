@@ -20,12 +20,16 @@ class WebhookEndpointSerializer(BriefModelSerializer):
     )  # fmt: skip
     secret_hint = serializers.CharField(read_only=True)
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    # Health at a glance (annotated by the view): what waits, what failed for good, the last success.
+    pending_deliveries = serializers.IntegerField(read_only=True, default=0)
+    failed_deliveries = serializers.IntegerField(read_only=True, default=0)
+    last_success_at = serializers.DateTimeField(read_only=True, default=None)
 
     class Meta:
         model = WebhookEndpoint
         fields = [
             "id", "url", "fabric", "name", "payload_url", "secret", "secret_hint", "enabled", "max_attempts",
-            "created_by", "created", "updated",
+            "pending_deliveries", "failed_deliveries", "last_success_at", "created_by", "created", "updated",
         ]  # fmt: skip
         read_only_fields = ["created", "updated"]
         brief_fields = ("id", "url", "fabric", "name", "enabled")

@@ -1,6 +1,7 @@
 import secrets
 
 from django.db import transaction
+from django.db.models import Count, Max, Q
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -35,7 +36,11 @@ class WebhookEndpointViewSet(BriefModeMixin, viewsets.ModelViewSet):
     secret). Every role reads (the secret shows only as `secret_hint`); operators and admins
     create, edit and test; admins delete."""
 
-    queryset = WebhookEndpoint.objects.select_related("created_by")
+    queryset = WebhookEndpoint.objects.select_related("created_by").annotate(
+        pending_deliveries=Count("deliveries", filter=Q(deliveries__state=WebhookDelivery.State.PENDING)),
+        failed_deliveries=Count("deliveries", filter=Q(deliveries__state=WebhookDelivery.State.FAILED)),
+        last_success_at=Max("deliveries__finished_at", filter=Q(deliveries__state=WebhookDelivery.State.SUCCEEDED)),
+    )
     serializer_class = WebhookEndpointSerializer
     filterset_class = WebhookEndpointFilterSet
     ordering_fields = ["name", "created", "fabric"]
@@ -53,7 +58,7 @@ class WebhookEndpointViewSet(BriefModeMixin, viewsets.ModelViewSet):
         with transaction.atomic():
             endpoint = serializer.save(created_by=request.user)
             audit.record(request.user, audit.CREATE, endpoint, after=_audit_snapshot(endpoint))
-        body = dict(serializer.data)
+        body = dict(self.get_serializer(self.get_queryset().get(pk=endpoint.pk)).data)
         if generated is not None:
             body["secret"] = generated  # shown once; store it on the receiver now
         return Response(body, status=status.HTTP_201_CREATED)

@@ -205,3 +205,20 @@ def test_schema_documents_the_endpoints(client_for):
     for path in ("/api/webhooks/{id}/test/", "/api/webhook-deliveries/{id}/redeliver/", "/api/webhook-deliveries/"):
         assert f"{path}:" in text
     assert "secret_hint" in text and "WebhookDeliveryStateEnum" in text
+
+
+def test_endpoints_show_pending_failed_and_last_success(client_for, small_fabric, endpoint, receiver):
+    from webhooks import services
+
+    receiver.statuses = [200, 404]
+    flip_links(small_fabric, 3)
+    first, second, _ = WebhookDelivery.objects.order_by("id")
+    services.attempt_delivery(first.pk)
+    services.attempt_delivery(second.pk)
+    client = client_for("viewer")
+    row = client.get(f"/api/webhooks/{endpoint.pk}/").json()
+    first.refresh_from_db()
+    assert (row["pending_deliveries"], row["failed_deliveries"]) == (1, 1)
+    assert row["last_success_at"] == first.finished_at.isoformat().replace("+00:00", "Z")
+    (listed,) = client.get("/api/webhooks/", {"fabric": small_fabric.pk}).json()["results"]
+    assert listed == row

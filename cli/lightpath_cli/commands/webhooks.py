@@ -25,6 +25,9 @@ ENDPOINT_KEYS = (
     "enabled",
     "max_attempts",
     "secret_hint",
+    "pending_deliveries",
+    "failed_deliveries",
+    "last_success_at",
     "created_by",
     "created",
     "updated",
@@ -74,7 +77,9 @@ ENDPOINT_COLUMNS = (
     Column("enabled", "Enabled", render=_enabled),
     Column("max_attempts", "Max attempts", justify="right"),
     Column("secret_hint", "Secret"),
-    Column("created", "Created", render=timestamp),
+    Column("pending_deliveries", "Pending", justify="right"),
+    Column("failed_deliveries", "Failed", justify="right"),
+    Column("last_success_at", "Last success", render=timestamp),
 )
 ADD_COLUMNS = (*ENDPOINT_COLUMNS, Column("secret", "Secret (shown once)"))
 DELIVERY_COLUMNS = (
@@ -116,7 +121,8 @@ def list_endpoints(
     fabric: Annotated[str | None, typer.Option("--fabric", help="Only this fabric's endpoints (name or id).")] = None,
     output: OutputOption = None,
 ) -> None:
-    """List webhook endpoints: fabric, name, URL, enabled, max attempts and the secret's hint."""
+    """List webhook endpoints: fabric, name, URL, enabled, max attempts, the secret's hint, and their
+    deliveries pending and failed, and the last success."""
     cli = get_context(ctx)
     params: dict[str, Any] = {}
     with cli.client() as client:
