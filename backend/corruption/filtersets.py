@@ -14,7 +14,7 @@ class DecisionFilterSet(LightpathFilterSet):
 
     class Meta:
         model = Decision
-        fields = ["fabric", "link", "event", "kind", "action", "blocking_tor", "penalty", "created"]
+        fields = ["fabric", "link", "event", "kind", "action", "blocking_tor", "job", "penalty", "created"]
 
     def filter_kept_for_capacity(self, queryset, name, value):
         kept = services.kept_for_capacity(queryset)

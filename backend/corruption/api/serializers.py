@@ -17,7 +17,7 @@ class DecisionSerializer(BriefModelSerializer):
         fields = [
             "id", "url", "fabric", "link", "link_name", "event", "kind", "action", "loss_rate_a_to_z",
             "loss_rate_z_to_a", "penalty", "affected", "blocking_tor", "blocking_tor_name",
-            "blocking_tor_fraction", "engine_ms", "created",
+            "blocking_tor_fraction", "engine_ms", "job", "created",
         ]  # fmt: skip
         read_only_fields = fields
         brief_fields = ("id", "url", "link", "event", "kind", "action", "created")

@@ -222,3 +222,12 @@ class TestJobsAPI:
                 "message": "time_budget_s must be above 0 and at most 3600 seconds, got 0",
             },
         ]
+
+    def test_the_decision_log_names_the_job(self, client_for, small_fabric):
+        open_event(link(small_fabric, "f2", "u1"), rate=1e-4)
+        services.decide_event(open_event(link(small_fabric, "f0", "u0"), rate=1e-4).pk)
+        job = Job.objects.create(kind="corruption.optimize", fabric=small_fabric)
+        optimizer.optimize_fabric(small_fabric.pk, job=job)
+        rows = client_for("viewer").get("/api/decisions/", {"job": job.pk}).json()["results"]
+        assert [(row["kind"], row["action"], row["job"]) for row in rows] == [("optimizer", "disabled", job.pk)]
+        assert rows[0]["link"] == link(small_fabric, "f2", "u1").pk
