@@ -5,18 +5,24 @@ import { ErrorList } from '@/components/ErrorList';
 import type { CurrentUser } from '@/features/auth/api/types';
 import { useLogout } from '@/features/auth/api/useLogout';
 
-const NAV_ITEMS = [
+/** Operator pages: who watches capacity and CorrOpt's decisions (everyone may still open them). */
+const OPERATOR_AUDIENCE = ['operator', 'admin', 'planner', 'viewer'];
+
+const NAV_ITEMS: readonly { to: string; label: string; audience?: readonly string[] }[] = [
   { to: '/fabrics', label: 'Fabrics' },
   { to: '/links', label: 'Links' },
   { to: '/tickets', label: 'Tickets' },
+  { to: '/fabric-health', label: 'Health', audience: OPERATOR_AUDIENCE },
+  { to: '/decisions', label: 'Decisions', audience: OPERATOR_AUDIENCE },
   { to: '/planning', label: 'Planning' },
   { to: '/circuits', label: 'Circuits' },
   { to: '/jobs', label: 'Jobs' },
-] as const;
+];
 
 export function AppLayout({ user, children }: { user: CurrentUser; children: ReactNode }) {
   const logout = useLogout();
   const roles = user.roles.length > 0 ? user.roles : user.is_admin ? ['admin'] : [];
+  const navItems = NAV_ITEMS.filter((item) => !item.audience || item.audience.some((role) => roles.includes(role)));
 
   return (
     <div className="app">
@@ -27,7 +33,7 @@ export function AppLayout({ user, children }: { user: CurrentUser; children: Rea
         <span className="brand">Lightpath</span>
         <nav aria-label="Main">
           <ul>
-            {NAV_ITEMS.map((item) => (
+            {navItems.map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to}>{item.label}</NavLink>
               </li>

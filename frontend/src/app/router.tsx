@@ -1,6 +1,8 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 
 import { LoginPage } from '@/features/auth/routes/LoginPage';
+import { DecisionsPage } from '@/features/corruption/routes/DecisionsPage';
+import { FabricHealthPage } from '@/features/corruption/routes/FabricHealthPage';
 import { FabricDetailPage } from '@/features/fabrics/routes/FabricDetailPage';
 import { FabricsPage } from '@/features/fabrics/routes/FabricsPage';
 import { JobsPage } from '@/features/jobs/routes/JobsPage';
@@ -28,6 +30,8 @@ export const router = createBrowserRouter([
       { path: 'links/:linkId', element: <LinkDetailPage /> },
       { path: 'tickets', element: <TicketsPage /> },
       { path: 'tickets/:ticketId', element: <TicketDetailPage /> },
+      { path: 'fabric-health', element: <FabricHealthPage /> },
+      { path: 'decisions', element: <DecisionsPage /> },
       { path: 'simulations', element: <SimulationsPage /> },
       { path: 'simulations/:jobId', element: <SimulationDetailPage /> },
       { path: 'planning', element: <PlanningPage /> },

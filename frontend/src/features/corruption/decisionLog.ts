@@ -1,0 +1,62 @@
+/** The decision log's filters in the URL, and how a decision's effect on ToRs reads. */
+import type { AffectedTor, Decision, DecisionAction, DecisionFilters, DecisionKind } from './api/types';
+
+export const DECISION_KINDS: readonly { value: DecisionKind; label: string }[] = [
+  { value: 'fast_checker', label: 'fast checker' },
+  { value: 'optimizer', label: 'optimizer' },
+];
+
+export const DECISION_ACTIONS: readonly { value: DecisionAction; label: string }[] = [
+  { value: 'disabled', label: 'disabled' },
+  { value: 'kept', label: 'kept for capacity' },
+];
+
+function positiveInt(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const parsed = Number(value);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : undefined;
+}
+
+export function decisionFiltersFromSearchParams(params: URLSearchParams): DecisionFilters {
+  return {
+    fabric: positiveInt(params.get('fabric')),
+    kind: DECISION_KINDS.find((kind) => kind.value === params.get('kind'))?.value,
+    action: DECISION_ACTIONS.find((action) => action.value === params.get('action'))?.value,
+    kept_for_capacity: params.get('kept_for_capacity') === 'true' ? true : undefined,
+  };
+}
+
+export function searchParamsFromDecisionFilters(filters: DecisionFilters, page = 1): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  if (page > 1) params.set('page', String(page));
+  return params;
+}
+
+export function formatFraction(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : value.toFixed(2);
+}
+
+/** "p0-tor4 1.00 → 0.75 (16 → 12 of 16 paths, needs 12)". */
+export function describeAffected(tor: AffectedTor): string {
+  return (
+    `${tor.name} ${formatFraction(tor.fraction_before)} → ${formatFraction(tor.fraction_after)} ` +
+    `(${tor.paths_before} → ${tor.paths_after} of ${tor.design_paths} paths, needs ${tor.required_paths})`
+  );
+}
+
+/** A ToR that the decision would take (or took) under its constraint. */
+export function fallsBelow(tor: AffectedTor): boolean {
+  return tor.fraction_after < tor.threshold;
+}
+
+/** The ToR ids that keep some corrupting link in service, from kept-for-capacity decisions. */
+export function blockingTors(decisions: readonly Pick<Decision, 'action' | 'blocking_tor'>[]): Set<number> {
+  const ids = new Set<number>();
+  for (const decision of decisions) {
+    if (decision.action === 'kept' && decision.blocking_tor !== null) ids.add(decision.blocking_tor);
+  }
+  return ids;
+}

@@ -1,0 +1,124 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import { Loading } from '@/components/Loading';
+import { Pagination } from '@/components/Pagination';
+import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { pageOffset, parsePageParam } from '@/lib/pagination';
+
+import type { DecisionAction, DecisionFilters, DecisionKind } from '../api/types';
+import { useDecisions } from '../api/useDecisions';
+import { DecisionsTable } from '../components/DecisionsTable';
+import '@/features/tickets/tickets.css';
+import '../corruption.css';
+import {
+  DECISION_ACTIONS,
+  DECISION_KINDS,
+  decisionFiltersFromSearchParams,
+  searchParamsFromDecisionFilters,
+} from '../decisionLog';
+
+const PAGE_SIZE = 50;
+
+export function DecisionsPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = useMemo(() => decisionFiltersFromSearchParams(searchParams), [searchParams]);
+  const page = parsePageParam(searchParams.get('page'));
+  const decisions = useDecisions(filters, { limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
+  const fabricChoices = useFabricChoices();
+  const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
+  const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
+  const apply = (next: DecisionFilters) => setSearchParams(searchParamsFromDecisionFilters(next));
+
+  return (
+    <section aria-labelledby="decisions-heading">
+      <h1 id="decisions-heading">Decisions</h1>
+      <p className="lede">
+        Every CorrOpt decision on a corrupting link: the fast checker when corruption is detected, the optimizer after a
+        repair or a constraint change. A link is disabled only when every ToR below it keeps its capacity constraint;
+        otherwise it is kept in service and the ToR that blocked it is named.
+      </p>
+      <form className="filters" aria-label="Decision filters" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Fabric
+          <select
+            value={filters.fabric ?? ''}
+            onChange={(event) =>
+              apply({ ...filters, fabric: event.target.value ? Number(event.target.value) : undefined })
+            }
+          >
+            <option value="">All fabrics</option>
+            {fabrics.map((fabric) => (
+              <option key={fabric.id} value={fabric.id}>
+                {fabric.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Made by
+          <select
+            value={filters.kind ?? ''}
+            onChange={(event) =>
+              apply({ ...filters, kind: (event.target.value || undefined) as DecisionKind | undefined })
+            }
+          >
+            <option value="">Either</option>
+            {DECISION_KINDS.map((kind) => (
+              <option key={kind.value} value={kind.value}>
+                {kind.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Action
+          <select
+            value={filters.action ?? ''}
+            onChange={(event) =>
+              apply({ ...filters, action: (event.target.value || undefined) as DecisionAction | undefined })
+            }
+          >
+            <option value="">Any</option>
+            {DECISION_ACTIONS.map((action) => (
+              <option key={action.value} value={action.value}>
+                {action.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="filter-group">
+          <legend>Now</legend>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={filters.kept_for_capacity ?? false}
+              onChange={(event) => apply({ ...filters, kept_for_capacity: event.target.checked ? true : undefined })}
+            />
+            Only links kept for capacity and still corrupting
+          </label>
+        </fieldset>
+      </form>
+      {decisions.isPending ? <Loading label="Loading decisions…" /> : null}
+      <ErrorList error={decisions.error} title="Could not load decisions." />
+      {decisions.data ? (
+        decisions.data.count === 0 ? (
+          <p data-testid="decisions-empty">No decisions match these filters.</p>
+        ) : (
+          <>
+            <DecisionsTable decisions={decisions.data.results} fabricNames={fabricNames} />
+            <Pagination
+              label="Decision pages"
+              total={decisions.data.count}
+              page={page}
+              pageSize={PAGE_SIZE}
+              shown={decisions.data.results.length}
+              onPageChange={(next) => setSearchParams(searchParamsFromDecisionFilters(filters, next))}
+            />
+          </>
+        )
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+import { useEffect, useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import { Loading } from '@/components/Loading';
+import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
+import { canEditConstraints } from '@/features/auth/roles';
+import { useFabricCapacity } from '@/features/fabrics/api/useFabricCapacity';
+import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { useFabricTopology } from '@/features/fabrics/api/useFabricTopology';
+import { TopologyView } from '@/features/fabrics/components/TopologyView';
+import { useLinks } from '@/features/links/api/useLinks';
+import { LinksTable } from '@/features/links/components/LinksTable';
+import { useTicketMetrics } from '@/features/tickets/api/useTicketMetrics';
+
+import { useConstraints } from '../api/useConstraints';
+import { useDecisions } from '../api/useDecisions';
+import { ConstraintEditor } from '../components/ConstraintEditor';
+import { DecisionsTable } from '../components/DecisionsTable';
+import { FabricHealthChart } from '../components/FabricHealthChart';
+import { HealthMetrics } from '../components/HealthMetrics';
+import '@/features/tickets/tickets.css';
+import '../corruption.css';
+import { blockingTors } from '../decisionLog';
+import { torLinkCounts } from '../healthChart';
+
+const DISABLED_SHOWN = 50;
+/** Kept-for-capacity links are few (each needs a ToR at its floor); one page holds them all. */
+const KEPT_SHOWN = 500;
+
+export function FabricHealthPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const fabricChoices = useFabricChoices();
+  const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
+  const requested = Number(searchParams.get('fabric'));
+  const fabricId = Number.isInteger(requested) && requested > 0 ? requested : undefined;
+
+  // Without a fabric in the URL, show the first one (most sites run one).
+  useEffect(() => {
+    const first = fabrics[0];
+    if (fabricId === undefined && first) setSearchParams({ fabric: String(first.id) }, { replace: true });
+  }, [fabricId, fabrics, setSearchParams]);
+
+  const fabricName = fabrics.find((fabric) => fabric.id === fabricId)?.name;
+
+  return (
+    <section aria-labelledby="health-heading" className="health-page">
+      <h1 id="health-heading">Fabric health{fabricName ? `: ${fabricName}` : ''}</h1>
+      <p className="lede">
+        Links out of service and links corrupting in service, each ToR’s capacity against its constraint, and the ToRs
+        that keep CorrOpt from disabling a corrupting link.
+      </p>
+      <form className="filters" aria-label="Fabric" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Fabric
+          <select
+            value={fabricId ?? ''}
+            onChange={(event) => setSearchParams(event.target.value ? { fabric: event.target.value } : {})}
+          >
+            {fabricId === undefined ? <option value="">Choose a fabric</option> : null}
+            {fabrics.map((fabric) => (
+              <option key={fabric.id} value={fabric.id}>
+                {fabric.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      {fabricChoices.isPending ? <Loading label="Loading fabrics…" /> : null}
+      <ErrorList error={fabricChoices.error} title="Could not load fabrics." />
+      {fabricChoices.data && fabrics.length === 0 ? <p>No fabric yet: import one on the Fabrics page.</p> : null}
+      {fabricId !== undefined ? (
+        <FabricHealth key={fabricId} fabricId={fabricId} fabricName={fabricName ?? `fabric ${fabricId}`} />
+      ) : null}
+    </section>
+  );
+}
+
+function FabricHealth({ fabricId, fabricName }: { fabricId: number; fabricName: string }) {
+  const user = useCurrentUser();
+  const metrics = useTicketMetrics(fabricId);
+  const capacity = useFabricCapacity(fabricId);
+  const topology = useFabricTopology(fabricId);
+  const kept = useDecisions({ fabric: fabricId, kept_for_capacity: true }, { limit: KEPT_SHOWN, offset: 0 });
+  const disabled = useLinks({ fabric: fabricId, admin_state: 'disabled' }, { limit: DISABLED_SHOWN, offset: 0 });
+  const constraints = useConstraints(fabricId);
+
+  const blocking = useMemo(() => blockingTors(kept.data?.results ?? []), [kept.data]);
+  const counts = useMemo(() => (topology.data ? torLinkCounts(topology.data) : new Map()), [topology.data]);
+  const torNames = useMemo(() => (capacity.data?.tors ?? []).map((tor) => tor.name), [capacity.data]);
+  const fabricNames = useMemo(() => new Map([[fabricId, fabricName]]), [fabricId, fabricName]);
+
+  return (
+    <>
+      <section className="panel" aria-labelledby="health-now-heading">
+        <h2 id="health-now-heading">Now</h2>
+        {metrics.isPending ? <Loading label="Loading metrics…" /> : null}
+        <ErrorList error={metrics.error} title="Could not load the metrics." />
+        {metrics.data ? <HealthMetrics metrics={metrics.data} /> : null}
+      </section>
+
+      <section className="panel" aria-labelledby="health-capacity-heading">
+        <h2 id="health-capacity-heading">Capacity per ToR</h2>
+        <p className="lede">
+          Share of each ToR’s paths to the top tier that are enabled and up. CorrOpt disables a corrupting link only if
+          no ToR below it would fall under its constraint; an outlined ToR is at its floor and keeps a corrupting link
+          in service.
+        </p>
+        {capacity.isPending || topology.isPending ? <Loading label="Loading capacity…" /> : null}
+        <ErrorList error={capacity.error} title="Could not load capacity." />
+        <ErrorList error={topology.error} title="Could not load the links." />
+        <ErrorList error={kept.error} title="Could not load the decisions." />
+        {capacity.data ? <FabricHealthChart capacity={capacity.data} blocking={blocking} counts={counts} /> : null}
+      </section>
+
+      <section className="panel" aria-labelledby="health-constraints-heading">
+        <h2 id="health-constraints-heading">Capacity constraints</h2>
+        {constraints.isPending ? <Loading label="Loading constraints…" /> : null}
+        <ErrorList error={constraints.error} title="Could not load the constraints." />
+        {constraints.data ? (
+          <ConstraintEditor
+            fabricId={fabricId}
+            constraints={constraints.data}
+            torNames={torNames}
+            canEdit={canEditConstraints(user.data)}
+          />
+        ) : null}
+      </section>
+      <section className="panel" aria-labelledby="health-kept-heading">
+        <h2 id="health-kept-heading">Corrupting, kept for capacity</h2>
+        {kept.data ? (
+          kept.data.count === 0 ? (
+            <p data-testid="kept-empty">No corrupting link is kept in service for capacity.</p>
+          ) : (
+            <DecisionsTable decisions={kept.data.results} />
+          )
+        ) : null}
+      </section>
+
+      <section className="panel" aria-labelledby="health-disabled-heading">
+        <h2 id="health-disabled-heading">Disabled links</h2>
+        <ErrorList error={disabled.error} title="Could not load disabled links." />
+        {disabled.data ? (
+          disabled.data.count === 0 ? (
+            <p data-testid="disabled-empty">Every link of this fabric is enabled.</p>
+          ) : (
+            <div data-testid="disabled-links">
+              <LinksTable links={disabled.data.results} fabricNames={fabricNames} />
+              {disabled.data.count > disabled.data.results.length ? (
+                <p>
+                  The first {disabled.data.results.length} of {disabled.data.count}.{' '}
+                  <Link to={`/links?fabric=${fabricId}&admin_state=disabled`}>All disabled links</Link>
+                </p>
+              ) : null}
+            </div>
+          )
+        ) : null}
+      </section>
+
+      <section className="panel" aria-labelledby="health-topology-heading">
+        <h2 id="health-topology-heading">Topology</h2>
+        {topology.data ? <TopologyView topology={topology.data} fabricId={fabricId} fabricName={fabricName} /> : null}
+      </section>
+    </>
+  );
+}
