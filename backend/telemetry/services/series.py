@@ -152,14 +152,14 @@ def _loss_lines(intervals: dict[str, list[EndInterval]]) -> dict[str, Any]:
         for interval in end:
             if interval.broken:
                 for line in (corruption, congestion):
-                    line["time"].append(interval.time)
+                    line["time"].append(interval.stamp)
                     line["rate"].append(None)
                 continue
             if interval.received is not None:
-                corruption["time"].append(interval.time)
+                corruption["time"].append(interval.stamp)
                 corruption["rate"].append(interval.received.rate)
             if interval.sent is not None:
-                congestion["time"].append(interval.time)
+                congestion["time"].append(interval.stamp)
                 congestion["rate"].append(interval.sent.rate)
     return loss
 

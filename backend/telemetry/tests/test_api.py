@@ -8,9 +8,9 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.roles import ADMIN, COLLECTOR, OPERATOR, ROLES
-from fabric.models import Link
+from fabric.models import Fabric, Link
 from telemetry.models import PowerThreshold
-from telemetry.services import maintenance
+from telemetry.services import derivation, maintenance
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +24,12 @@ def iso(t: dt.datetime) -> str:
 
 
 def push(client, body, *, fabric="small", content_type="application/json"):
+    """POST a batch, then run the derivation it queued, as the worker would (`.derived`)."""
     data = json.dumps(body) if not isinstance(body, (str, bytes)) else body
-    return client.post(f"/api/telemetry/?fabric={fabric}", data=data, content_type=content_type)
+    response = client.post(f"/api/telemetry/?fabric={fabric}", data=data, content_type=content_type)
+    if response.status_code == 200:
+        response.derived = derivation.derive(Fabric.objects.get(name=fabric))
+    return response
 
 
 def corrupting_polls(start: dt.datetime, polls: int, errors: int):
@@ -52,8 +56,8 @@ class TestIngestEndpoint:
         response = push(client_for(COLLECTOR), {"samples": corrupting_polls(now_minus(60), 4, errors=20)})
         assert response.status_code == 200, response.content
         body = response.json()
-        assert body["samples"] == 4 and body["inserted"] == 4 and body["windows"] == 3
-        assert len(body["events_opened"]) == 1
+        assert body["samples"] == 4 and body["inserted"] == 4 and body["derivation"] == "queued"
+        assert response.derived.windows == 3 and len(response.derived.events_opened) == 1
         links = client_for("viewer").get("/api/links/", {"fabric": small_fabric.pk, "health": "corrupting"}).json()
         assert [row["id"] for row in links["results"]] == [the_link(small_fabric).pk]
         events = client_for("viewer").get("/api/corruption-events/", {"open": "true"}).json()["results"]
@@ -107,11 +111,30 @@ class TestLinkTelemetry:
         body = response.json()
         assert body["resolution"] == "raw"
         assert body["sides"]["z"]["input_power_dbm"] == [-2.5] * 5
+        polls = [iso(start + dt.timedelta(minutes=15 * i)) for i in range(5)]
+        assert body["sides"]["z"]["time"] == polls
         corruption = body["loss"]["a_to_z"]["corruption"]
-        assert len(corruption["time"]) == 4
+        assert corruption["time"] == polls[1:]
         assert corruption["rate"] == [pytest.approx(3 / 1_000_003)] * 4
         assert body["status"]["directions"]["a_to_z"]["health"] == "corrupting"
         assert body["corruption_action_threshold"] == 1e-6
+
+    def test_times_print_as_the_api_prints_every_other_time(self, small_fabric, client_for):
+        # ISO 8601 in UTC with a Z; microseconds only when the poll had some.
+        start = now_minus(30)
+        times = [start, start + dt.timedelta(minutes=15, microseconds=250_000)]
+        polls = [
+            {"time": t.isoformat(), "switch": "f0", "port": "d0", "input_power_dbm": -3.0, "in_pkts": 10_000 * i,
+             "in_fcs_errors": 0}
+            for i, t in enumerate(times)
+        ]  # fmt: skip
+        assert push(client_for(COLLECTOR), {"samples": polls}).status_code == 200
+        link = the_link(small_fabric)
+        body = client_for("viewer").get(f"/api/links/{link.pk}/telemetry/", {"from": iso(start)}).json()
+        assert body["sides"]["z"]["time"] == [iso(times[0]), iso(times[1])]
+        assert body["sides"]["z"]["time"][1].endswith(".250000Z")
+        assert body["loss"]["a_to_z"]["corruption"]["time"] == [iso(times[1])]
+        assert body["from"] == iso(start)
 
     def test_a_counter_reset_breaks_the_chart_and_the_signatures_skip_the_same_intervals(
         self, small_fabric, client_for
@@ -130,7 +153,7 @@ class TestLinkTelemetry:
                           "in_pkts": good, "in_fcs_errors": errors, "out_pkts": sent, "out_discards": dropped})  # fmt: skip
         pushed = push(client_for(COLLECTOR), {"samples": polls})
         assert pushed.status_code == 200, pushed.content
-        assert pushed.json()["windows"] == 11  # 13 intervals; ingest skips the reset and the wrap
+        assert pushed.derived.windows == 11  # 13 intervals; derivation skips the reset and the wrap
 
         # The range starts at poll 1: poll 0 gives its first interval a start.
         link = the_link(small_fabric)

@@ -30,7 +30,7 @@ from telemetry.services.signatures import (
     summarise,
 )
 
-T0 = dt.datetime(2026, 11, 20, 0, 0, tzinfo=dt.UTC)
+T0 = dt.datetime(2026, 11, 20, 0, 0, tzinfo=dt.UTC).timestamp()  # intervals work in epoch seconds
 POLL_S = 900
 REPORT = 1e-8
 
@@ -41,7 +41,7 @@ def receiving_end(deltas, *, start_counts=(0, 0), poll_s=POLL_S, times=None):
     samples = [CounterSample(T0, good, errors, None, None)]
     for i, (d_good, d_errors) in enumerate(deltas, start=1):
         good, errors = good + d_good, errors + d_errors
-        time = T0 + dt.timedelta(seconds=poll_s * i) if times is None else times[i]
+        time = T0 + poll_s * i if times is None else times[i]
         samples.append(CounterSample(time, good, errors, None, None))
     return samples
 
@@ -52,7 +52,7 @@ def sending_end(deltas, *, poll_s=POLL_S):
     samples = [CounterSample(T0, None, None, 0, 0)]
     for i, (d_sent, d_dropped) in enumerate(deltas, start=1):
         sent, dropped = sent + d_sent, dropped + d_dropped
-        samples.append(CounterSample(T0 + dt.timedelta(seconds=poll_s * i), None, None, sent, dropped))
+        samples.append(CounterSample(T0 + poll_s * i, None, None, sent, dropped))
     return samples
 
 
@@ -154,15 +154,15 @@ class TestSkippedIntervals:
     def test_a_wrap_or_reset_of_any_counter_skips_the_whole_interval(self):
         samples = [
             CounterSample(T0, 100, 0, 500, 0),
-            CounterSample(T0 + dt.timedelta(minutes=15), 1_100, 1, 1_500, 2),
+            CounterSample(T0 + 15 * 60, 1_100, 1, 1_500, 2),
             # in_pkts went back (a reset): neither rate of this interval is trusted
-            CounterSample(T0 + dt.timedelta(minutes=30), 50, 1, 2_500, 3),
-            CounterSample(T0 + dt.timedelta(minutes=45), 2_050, 3, 3_500, 3),
+            CounterSample(T0 + 30 * 60, 50, 1, 2_500, 3),
+            CounterSample(T0 + 45 * 60, 2_050, 3, 3_500, 3),
             # out_discards went back: the corruption rate goes too
-            CounterSample(T0 + dt.timedelta(minutes=60), 4_050, 3, 5_500, 0),
+            CounterSample(T0 + 60 * 60, 4_050, 3, 5_500, 0),
             # in_discards, which no rate uses, went back: still a reset
-            CounterSample(T0 + dt.timedelta(minutes=75), 6_050, 4, 7_500, 1, in_discards=5),
-            CounterSample(T0 + dt.timedelta(minutes=90), 8_050, 5, 9_500, 2, in_discards=0),
+            CounterSample(T0 + 75 * 60, 6_050, 4, 7_500, 1, in_discards=5),
+            CounterSample(T0 + 90 * 60, 8_050, 5, 9_500, 2, in_discards=0),
         ]
         intervals = readings.end_intervals(samples, 3 * POLL_S, 1000)
         assert [i.broken for i in intervals] == [False, True, False, True, False, True]
@@ -172,7 +172,7 @@ class TestSkippedIntervals:
 
     def test_a_gap_longer_than_three_windows_is_skipped_and_three_windows_is_not(self):
         minutes = [0, 15, 15 + 45, 15 + 45 + 46]  # 45 minutes = 3 windows: kept; 46: a gap
-        times = [T0 + dt.timedelta(minutes=m) for m in minutes]
+        times = [T0 + 60 * m for m in minutes]
         received, _ = end_intervals(receiving_end([(1_000, 1), (3_000, 3), (4_000, 4)], times=times), 3 * POLL_S, 1000)
         assert [i.rate for i in received] == pytest.approx([1 / 1001, 3 / 3003])
         assert [i.packets_per_s for i in received] == pytest.approx([1000 / POLL_S, 3000 / (3 * POLL_S)])
