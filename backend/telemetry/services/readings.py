@@ -61,7 +61,7 @@ class Interval:
 
 @dataclass(slots=True)
 class EndInterval:
-    """Two consecutive counter samples of one end, (start, time], in seconds since the epoch;
+    """Two consecutive counter samples of one end, ending at `time` (seconds since the epoch);
     `stamp` is the ISO 8601 text of `time`, where the chart draws the interval.
 
     `received` is the corruption this end saw arriving, `sent` the congestion it had leaving;
@@ -69,7 +69,6 @@ class EndInterval:
     no rates at all, and the chart breaks its lines there rather than join across.
     """
 
-    start: float
     time: float
     stamp: str
     received: Interval | None
@@ -90,22 +89,22 @@ def end_intervals(samples: Sequence[CounterSample], max_gap_s: float, min_packet
         if seconds <= 0:
             continue
         if seconds > max_gap_s or _went_back(before, after):
-            intervals.append(EndInterval(before.time, after.time, after.stamp, None, None, broken=True))
+            intervals.append(EndInterval(after.time, after.stamp, None, None, broken=True))
             continue
         received = sent = None
-        if None not in (before.in_pkts, before.in_fcs_errors, after.in_pkts, after.in_fcs_errors):
-            good = after.in_pkts - before.in_pkts  # type: ignore[operator]
-            errors = after.in_fcs_errors - before.in_fcs_errors  # type: ignore[operator]
+        in0, fcs0, in1, fcs1 = before.in_pkts, before.in_fcs_errors, after.in_pkts, after.in_fcs_errors
+        if in0 is not None and fcs0 is not None and in1 is not None and fcs1 is not None:
+            good, errors = in1 - in0, fcs1 - fcs0
             frames = good + errors
             if frames >= floor:
                 # Good frames only for the load: counting the errors too would tie it to the rate.
                 received = Interval(errors / frames, good / seconds)
-        if None not in (before.out_pkts, before.out_discards, after.out_pkts, after.out_discards):
-            packets = after.out_pkts - before.out_pkts  # type: ignore[operator]
-            dropped = after.out_discards - before.out_discards  # type: ignore[operator]
+        out0, drop0, out1, drop1 = before.out_pkts, before.out_discards, after.out_pkts, after.out_discards
+        if out0 is not None and drop0 is not None and out1 is not None and drop1 is not None:
+            packets, dropped = out1 - out0, drop1 - drop0
             if packets >= floor:
                 sent = Interval(dropped / packets, packets / seconds)
-        intervals.append(EndInterval(before.time, after.time, after.stamp, received, sent, broken=False))
+        intervals.append(EndInterval(after.time, after.stamp, received, sent, broken=False))
     return intervals
 
 
