@@ -4,6 +4,7 @@ import { NavLink } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import type { CurrentUser } from '@/features/auth/api/types';
 import { useLogout } from '@/features/auth/api/useLogout';
+import { SIMULATION_ROLES } from '@/features/simulation/roles';
 
 /** Operator pages: who watches capacity and CorrOpt's decisions (everyone may still open them). */
 const OPERATOR_AUDIENCE = ['operator', 'admin', 'planner', 'viewer'];
@@ -14,6 +15,7 @@ const NAV_ITEMS: readonly { to: string; label: string; audience?: readonly strin
   { to: '/tickets', label: 'Tickets' },
   { to: '/fabric-health', label: 'Health', audience: OPERATOR_AUDIENCE },
   { to: '/decisions', label: 'Decisions', audience: OPERATOR_AUDIENCE },
+  { to: '/simulations', label: 'Simulations', audience: SIMULATION_ROLES },
   { to: '/planning', label: 'Planning' },
   { to: '/circuits', label: 'Circuits' },
   { to: '/jobs', label: 'Jobs' },

@@ -20,7 +20,7 @@ describe('time charts', () => {
   it('draws one step line per policy over the window, in hours', () => {
     const chart = buildPenaltyChart(result, run, SIZE);
     expect(chart.xTitle).toBe('Time since the trace starts (hours)');
-    expect(chart.lines.map((line) => line.label)).toEqual(['CorrOpt', 'Fast checker', 'Switch-local']);
+    expect(chart.lines.map((line) => line.key)).toEqual(['corropt', 'fast-checker', 'switch-local']);
     expect(chart.lines.every((line) => line.path.startsWith('M'))).toBe(true);
     const last = chart.xTicks.at(-1)!;
     expect(last.value).toBe(10);
@@ -53,5 +53,17 @@ describe('ratio chart', () => {
     const tick100 = chart.yTicks.find((tick) => tick.value === 100)!;
     expect(atThreeQuarters?.cy).toBeCloseTo(tick100.position);
     expect(atThreeQuarters?.text).toBe("Switch-local, repair accuracy 0.8, constraint 0.75: 100 × CorrOpt's penalty");
+  });
+});
+
+describe('coinciding lines', () => {
+  it('names the earlier policy a line is drawn over', () => {
+    const result = testSimulationResult();
+    const chart = buildPenaltyChart(result, result.runs[3]!, SIZE);
+    expect(chart.lines.map((line) => line.label)).toEqual([
+      'CorrOpt',
+      'Fast checker (same as CorrOpt)',
+      'Switch-local',
+    ]);
   });
 });

@@ -29,6 +29,7 @@ export interface Tick {
 
 export interface ChartLine {
   key: string;
+  /** With "(same as X)" when the line is drawn exactly over an earlier one. */
   label: string;
   colour: string;
   dash: string;
@@ -113,6 +114,14 @@ function policyLine(
   };
 }
 
+/** Policies often behave identically (the fast checker and CorrOpt at a loose constraint): say so in the legend. */
+export function markCoinciding(lines: ChartLine[]): ChartLine[] {
+  return lines.map((line, i) => {
+    const same = lines.slice(0, i).find((earlier) => earlier.path === line.path);
+    return same ? { ...line, label: `${line.label} (same as ${same.label})` } : line;
+  });
+}
+
 /**
  * Penalty per second over time per policy (the seed's Figure 3.14): a symlog axis, since
  * switch-local can lose orders of magnitude more than CorrOpt and CorrOpt's penalty is often 0.
@@ -139,12 +148,14 @@ export function buildPenaltyChart(
     position: y(value),
     label: decadeLabel(value),
   }));
-  const lines = run.policies.map((outcome) =>
-    policyLine(
-      outcome,
-      stepPoints(outcome.series.time_s, outcome.series.penalty, result.trace.horizon_s, unit.seconds),
-      x,
-      y,
+  const lines = markCoinciding(
+    run.policies.map((outcome) =>
+      policyLine(
+        outcome,
+        stepPoints(outcome.series.time_s, outcome.series.penalty, result.trace.horizon_s, unit.seconds),
+        x,
+        y,
+      ),
     ),
   );
   return { area, xTicks, yTicks, xTitle, lines, reference: null, hasData: values.length > 0 };
@@ -165,12 +176,14 @@ export function buildWorstFractionChart(
     .domain([Math.max(0, Math.floor((lowest - 0.05) * 20) / 20), 1])
     .range([area.bottom, area.top]);
   const yTicks = y.ticks(5).map((value) => ({ value, position: y(value), label: `${Math.round(value * 100)}%` }));
-  const lines = run.policies.map((outcome) =>
-    policyLine(
-      outcome,
-      stepPoints(outcome.series.time_s, outcome.series.worst_fraction, result.trace.horizon_s, unit.seconds),
-      x,
-      y,
+  const lines = markCoinciding(
+    run.policies.map((outcome) =>
+      policyLine(
+        outcome,
+        stepPoints(outcome.series.time_s, outcome.series.worst_fraction, result.trace.horizon_s, unit.seconds),
+        x,
+        y,
+      ),
     ),
   );
   return {
@@ -224,7 +237,8 @@ export function buildRatioChart(result: SimulationResult, size: { width: number;
   const band = 18;
   const top = area.top + (hasInfinite ? band : 0);
   const bottom = area.bottom - (hasZero ? band : 0);
-  const low = Math.min(1, d3.min(finite) ?? 1);
+  // A decade of room below the lowest ratio (often exactly 1: a policy that did as well as CorrOpt).
+  const low = Math.min(1, d3.min(finite) ?? 1) / 10;
   const high = Math.max(10, d3.max(finite) ?? 10);
   const y = d3
     .scaleLog()
