@@ -98,6 +98,7 @@ bench: bootstrap services
 	@$(WITH_ENV) $(PY) backend/scripts/bench_api.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry_formats.py 10000
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry.py
+	@$(WITH_ENV) $(PY) backend/scripts/bench_webhooks.py
 
 clean: stop-services
 	rm -rf .local frontend/dist workers/engine/target
