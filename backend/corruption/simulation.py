@@ -324,6 +324,8 @@ def _parse_csv(problems: _Problems, text: Any, fabric: Fabric) -> list[list[Any]
                 onsets.append([time_s, link_id, rate])
     except csv.Error as exc:
         problems.add("trace.csv", str(exc), line=rows.line_num)
+    if not onsets and not problems.rows:
+        problems.add("trace.csv", "holds no onsets after its header")
     return onsets
 
 

@@ -169,6 +169,15 @@ def test_uploaded_csv_problems_carry_their_line_numbers(client_for, small_fabric
     assert header.status_code == 400
     assert header.json()["errors"][0]["message"] == "line 1: expected the header time_s,link,loss_rate, got 't,l,r'"
 
+    empty = submit(
+        client_for("operator"),
+        small_fabric,
+        simulation_params(trace={"source": "uploaded", "csv": "time_s,link,loss_rate\n\n"}),
+    )
+    assert empty.json()["errors"] == [
+        {"section": "params", "field": "trace.csv", "message": "holds no onsets after its header"}
+    ]
+
 
 @pytest.mark.django_db
 def test_a_good_csv_is_stored_as_resolved_onsets(client_for, small_fabric):
