@@ -5,7 +5,7 @@ from celery import shared_task
 from . import services
 
 
-@shared_task(name="webhooks.deliver", acks_late=True, reject_on_worker_lost=True)
+@shared_task(name="webhooks.deliver", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def deliver(delivery_id: int) -> dict | None:
     """One attempt of a delivery, then the next one scheduled if it failed and may be retried.
     A duplicate or early task finds nothing to claim and does nothing."""

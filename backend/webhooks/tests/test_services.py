@@ -262,3 +262,16 @@ def test_purge_keeps_recent_and_pending_deliveries(small_fabric, endpoint, recei
     assert services.purge_finished() == 2  # the delivery and its attempt
     assert list(WebhookDelivery.objects.values_list("pk", flat=True)) == [pending.pk]
     assert list(WebhookEvent.objects.values_list("pk", flat=True)) == [pending.event_id]
+
+
+def test_correcting_a_wrong_url_rescues_pending_deliveries(small_fabric, endpoint, receiver):
+    right_url = endpoint.payload_url
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(payload_url=right_url.replace("/hooks/", "/typo/"))
+    receiver.statuses = [503]  # the wrong path answers 503 here; a proxy might say the same
+    disable(first_link(small_fabric))
+    delivery = WebhookDelivery.objects.get()
+    assert services.attempt_delivery(delivery.pk).state == "pending"
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(payload_url=right_url)
+    make_due(delivery)
+    assert services.attempt_delivery(delivery.pk).state == "succeeded"
+    assert [request.path for request in receiver.requests] == ["/typo/lightpath", "/hooks/lightpath"]
