@@ -361,16 +361,18 @@ def _check_onsets(problems: _Problems, onsets: Any, fabric: Fabric) -> list[list
 
 
 def downsample(series: Mapping[str, Any], horizon_s: float, max_points: int = MAX_POINTS) -> dict[str, Any]:
-    """The engine's step series with at most `max_points` steps.
+    """The engine's step series with at most `max_points` steps, in a compact JSON form.
 
-    Short series are kept exactly (`binned` false). Longer ones become `max_points` equal bins of the
+    Short series keep every step (`binned` false). Longer ones become `max_points` equal bins of the
     window, each a step from its start: `penalty` is the bin's time-weighted mean (so the area, the
-    penalty integral, is kept), `worst_fraction` its minimum (a dip under the constraint is never
-    hidden), `disabled` and `active_corrupting` their maxima.
+    penalty integral, is kept), `worst_fraction` its minimum over the steps that lasted (a dip under
+    the constraint is never hidden), `disabled` and `active_corrupting` their maxima. Times are
+    rounded to the millisecond and values to 6 significant digits: a month's run stays a few
+    hundred kilobytes.
     """
     times = series["time_s"]
     if len(times) <= max_points or horizon_s <= 0:
-        return {"binned": False, "time_s": list(times), **{key: list(series[key]) for key in SERIES_KEYS}}
+        return _compact(False, list(times), *(list(series[key]) for key in SERIES_KEYS))
     width = horizon_s / max_points
     area = [0.0] * max_points
     worst = [math.inf] * max_points
@@ -378,27 +380,33 @@ def downsample(series: Mapping[str, Any], horizon_s: float, max_points: int = MA
     active = [0] * max_points
     for i, start in enumerate(times):
         end = min(times[i + 1] if i + 1 < len(times) else horizon_s, horizon_s)
-        if end < start or start >= horizon_s:
+        if end <= start:  # replaced at the same instant, or past the window: it never held
             continue
         first = min(int(start / width), max_points - 1)
-        last = min(int(end / width), max_points - 1) if end > start else first
+        last = min(int(end / width), max_points - 1)
         for b in range(first, last + 1):
             overlap = min(end, (b + 1) * width) - max(start, b * width)
+            if overlap <= 0 and b != first:
+                continue
             area[b] += series["penalty"][i] * max(overlap, 0.0)
             worst[b] = min(worst[b], series["worst_fraction"][i])
             disabled[b] = max(disabled[b], series["disabled"][i])
             active[b] = max(active[b], series["active_corrupting"][i])
-    # A bin no step reached (cannot happen: steps cover the window) would inherit its neighbour.
-    for b in range(1, max_points):
+    # Steps cover the window, so every bin is reached; guard the first against an empty series.
+    for b in range(max_points):
         if worst[b] == math.inf:
-            worst[b] = worst[b - 1]
+            worst[b] = worst[b - 1] if b else 1.0
+    return _compact(True, [b * width for b in range(max_points)], [a / width for a in area], worst, disabled, active)
+
+
+def _compact(binned: bool, times: list, penalty: list, worst: list, disabled: list, active: list) -> dict[str, Any]:
     return {
-        "binned": True,
-        "time_s": [b * width for b in range(max_points)],
-        "penalty": [a / width for a in area],
-        "worst_fraction": worst,
-        "disabled": disabled,
-        "active_corrupting": active,
+        "binned": binned,
+        "time_s": [round(t, 3) for t in times],
+        "penalty": [float(f"{v:.6g}") for v in penalty],
+        "worst_fraction": [float(f"{v:.6g}") for v in worst],
+        "disabled": list(disabled),
+        "active_corrupting": list(active),
     }
 
 
