@@ -330,7 +330,8 @@ impl<'g> WorstPathFinder<'g> {
     }
 
     /// Unordered ToR pairs in one block (below some tier) without a common
-    /// ancestor inside it: the pairs the block rule would drop.
+    /// ancestor inside it: the pairs the block rule would drop. Flat arrays
+    /// throughout: the class builder calls this once per removed link.
     fn split_pairs(&mut self, usable: &[bool]) -> BTreeSet<(SwitchId, SwitchId)> {
         let graph = self.graph;
         let mut split = BTreeSet::new();
@@ -340,10 +341,10 @@ impl<'g> WorstPathFinder<'g> {
         for (s, p) in self.parent.iter_mut().enumerate() {
             *p = s as SwitchId;
         }
-        // ToR sets below each switch, as bitsets over the ToRs of its block.
         let n = graph.num_switches();
-        let mut local = vec![0usize; n];
-        let mut sets: Vec<Vec<u64>> = vec![Vec::new(); n];
+        let tors = graph.tors();
+        const NONE: u32 = u32::MAX;
+        let mut block_of_root = vec![NONE; n];
         for tier in 1..graph.num_tiers() - 1 {
             for &s in graph.switches_in_tier(tier) {
                 for &l in graph.down_links(s) {
@@ -352,75 +353,110 @@ impl<'g> WorstPathFinder<'g> {
                     }
                 }
             }
-            // Blocks below tier + 1, by root: their ToRs get local indices.
-            let mut tors_of: std::collections::HashMap<SwitchId, Vec<SwitchId>> =
-                std::collections::HashMap::new();
-            for &t in graph.tors() {
-                let root = self.find_root(t);
-                tors_of.entry(root).or_default().push(t);
-            }
-            tors_of.retain(|_, tors| tors.len() > 1);
-            if tors_of.is_empty() {
-                continue;
-            }
-            let mut words = vec![0usize; n];
-            for tors in tors_of.values() {
-                for (i, &t) in tors.iter().enumerate() {
-                    local[t as usize] = i;
-                }
-            }
-            for &t in graph.tors() {
+            // Blocks below tier + 1 that hold ToRs, numbered; their ToRs in
+            // CSR order give each ToR a local index within its block.
+            let mut block_start = vec![0usize];
+            let mut tor_block = Vec::with_capacity(tors.len());
+            for &t in tors {
                 let root = self.find_root(t) as usize;
-                words[t as usize] = tors_of
-                    .get(&(root as SwitchId))
-                    .map_or(0, |v| v.len().div_ceil(64));
-                let mut set = vec![0u64; words[t as usize]];
-                if !set.is_empty() {
-                    set[local[t as usize] / 64] |= 1 << (local[t as usize] % 64);
+                if block_of_root[root] == NONE {
+                    block_of_root[root] = (block_start.len() - 1) as u32;
+                    block_start.push(0);
                 }
-                sets[t as usize] = set;
+                let b = block_of_root[root] as usize;
+                block_start[b + 1] += 1;
+                tor_block.push(b);
             }
-            let mut joined: std::collections::HashMap<SwitchId, Vec<Vec<u64>>> = tors_of
-                .iter()
-                .map(|(&root, tors)| (root, vec![vec![0u64; tors.len().div_ceil(64)]; tors.len()]))
-                .collect();
+            let blocks = block_start.len() - 1;
+            for b in 0..blocks {
+                block_start[b + 1] += block_start[b];
+            }
+            let mut next = block_start.clone();
+            let mut block_tors = vec![0 as SwitchId; tors.len()];
+            let mut local = vec![0usize; n];
+            for (&t, &b) in tors.iter().zip(&tor_block) {
+                local[t as usize] = next[b] - block_start[b];
+                block_tors[next[b]] = t;
+                next[b] += 1;
+            }
+            let size = |b: usize| block_start[b + 1] - block_start[b];
+            let words = |b: usize| if size(b) > 1 { size(b).div_ceil(64) } else { 0 };
+            // Rows of "has a common ancestor with" per block, flat.
+            let mut row_start = vec![0usize; blocks + 1];
+            for b in 0..blocks {
+                row_start[b + 1] = row_start[b] + size(b) * words(b);
+            }
+            let mut rows = vec![0u64; row_start[blocks]];
+            // ToR sets below each switch of tiers 0..=tier, flat.
+            let mut set_start = vec![0usize; n + 1];
+            let mut switch_block = vec![NONE; n];
+            for up_tier in 0..=tier {
+                for &s in graph.switches_in_tier(up_tier) {
+                    let root = self.find_root(s) as usize;
+                    switch_block[s as usize] = block_of_root[root];
+                }
+            }
+            let mut total = 0;
+            for s in 0..n {
+                set_start[s] = total;
+                if switch_block[s] != NONE && graph.tier(s as SwitchId) <= tier {
+                    total += words(switch_block[s] as usize);
+                }
+            }
+            set_start[n] = total;
+            let mut sets = vec![0u64; total];
+            for (&t, &b) in tors.iter().zip(&tor_block) {
+                if words(b) > 0 {
+                    let i = local[t as usize];
+                    sets[set_start[t as usize] + i / 64] |= 1 << (i % 64);
+                }
+            }
             for up_tier in 1..=tier {
                 for &s in graph.switches_in_tier(up_tier) {
-                    let root = self.find_root(s);
-                    let w = tors_of.get(&root).map_or(0, |v| v.len().div_ceil(64));
-                    let mut set = vec![0u64; w];
-                    if w > 0 {
-                        for &l in graph.down_links(s) {
-                            if usable[l as usize] {
-                                for (x, y) in set.iter_mut().zip(&sets[graph.lower(l) as usize]) {
-                                    *x |= y;
-                                }
-                            }
-                        }
-                        let rows = joined.get_mut(&root).expect("block with ToRs");
-                        for (wi, &word) in set.iter().enumerate() {
-                            let mut bits = word;
-                            while bits != 0 {
-                                let i = wi * 64 + bits.trailing_zeros() as usize;
-                                bits &= bits - 1;
-                                for (x, y) in rows[i].iter_mut().zip(&set) {
-                                    *x |= y;
-                                }
+                    let b = switch_block[s as usize];
+                    if b == NONE || words(b as usize) == 0 {
+                        continue;
+                    }
+                    let (b, w) = (b as usize, words(b as usize));
+                    let at = set_start[s as usize];
+                    for &l in graph.down_links(s) {
+                        if usable[l as usize] {
+                            let from = set_start[graph.lower(l) as usize];
+                            for k in 0..w {
+                                sets[at + k] |= sets[from + k];
                             }
                         }
                     }
-                    sets[s as usize] = set;
+                    for k in 0..w {
+                        let mut bits = sets[at + k];
+                        while bits != 0 {
+                            let i = k * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let row = row_start[b] + i * w;
+                            for j in 0..w {
+                                rows[row + j] |= sets[at + j];
+                            }
+                        }
+                    }
                 }
             }
-            for (root, tors) in &tors_of {
-                let rows = &joined[root];
-                for i in 0..tors.len() {
-                    for j in i + 1..tors.len() {
-                        if rows[i][j / 64] & (1 << (j % 64)) == 0 {
-                            split.insert((tors[i], tors[j]));
+            for b in 0..blocks {
+                let w = words(b);
+                for i in 0..size(b) {
+                    let row = row_start[b] + i * w;
+                    for j in i + 1..size(b) {
+                        if rows[row + j / 64] & (1 << (j % 64)) == 0 {
+                            let (x, y) = (
+                                block_tors[block_start[b] + i],
+                                block_tors[block_start[b] + j],
+                            );
+                            split.insert((x.min(y), x.max(y)));
                         }
                     }
                 }
+            }
+            for &t in tors {
+                block_of_root[self.find_root(t) as usize] = NONE;
             }
         }
         split
