@@ -173,6 +173,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"WebhookDeliveryStateEnum": "webhooks.models.WebhookDelivery.State"},
+    # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
+    "WEBHOOKS": ["webhooks.api.schema.link_admin_state_changed", "webhooks.api.schema.webhook_test"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "webhooks.api.schema.webhooks_as_extension",
+    ],
 }
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL")

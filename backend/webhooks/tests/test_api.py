@@ -1,6 +1,8 @@
 """The webhooks API: endpoint config (secret write-only), the delivery log, test and redeliver,
 per role."""
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -222,3 +224,17 @@ def test_endpoints_show_pending_failed_and_last_success(client_for, small_fabric
     assert row["last_success_at"] == first.finished_at.isoformat().replace("+00:00", "Z")
     (listed,) = client.get("/api/webhooks/", {"fabric": small_fabric.pk}).json()["results"]
     assert listed == row
+
+
+def test_schema_describes_the_bodies_actually_sent(client_for, small_fabric, endpoint, make_user):
+    from webhooks import services
+
+    schema = client_for("viewer").get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    components = schema["components"]["schemas"]
+    assert set(schema["x-webhooks"]) == {"link.admin_state_changed", "webhook.test"}
+    flip_links(small_fabric, 1)
+    services.send_test_event(endpoint, make_user("operator"))
+    for delivery in WebhookDelivery.objects.select_related("event"):
+        body = json.loads(services.request_body(delivery))
+        component = {"link.admin_state_changed": "LinkAdminStateChanged", "webhook.test": "WebhookTest"}[body["event"]]
+        assert set(body) == set(components[component]["properties"]), component

@@ -1,0 +1,95 @@
+"""The outgoing webhook requests in the OpenAPI document (drf-spectacular's OpenApiWebhook).
+
+OpenAPI 3.0, which the project's schema uses, has no `webhooks` section; `x-webhooks` is the
+extension Redoc shows for 3.0 documents, so the postprocessing hook moves them there."""
+
+from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, extend_schema
+from rest_framework import serializers
+
+from fabric.models import Link
+
+from ..models import WebhookEvent
+
+
+class FabricRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class LinkEndSerializer(serializers.Serializer):
+    switch = serializers.CharField()
+    port = serializers.CharField()
+
+
+class LinkRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    a = LinkEndSerializer()
+    z = LinkEndSerializer()
+
+
+class ChangedBySerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["user", "system"])
+    username = serializers.CharField(allow_null=True)
+
+
+class EnvelopeSerializer(serializers.Serializer):
+    event = serializers.ChoiceField(choices=WebhookEvent.Kind.choices)
+    event_id = serializers.IntegerField(
+        help_text="Grows in commit order for one link: apply an event only if it is above the last applied."
+    )
+    delivery_id = serializers.UUIDField(help_text="The same on every retry of this delivery; new on a redelivery.")
+    created = serializers.DateTimeField(help_text="When the event was written.")
+    fabric = FabricRefSerializer()
+
+
+class LinkAdminStateChangedSerializer(EnvelopeSerializer):
+    link = LinkRefSerializer()
+    admin_state = serializers.ChoiceField(choices=Link.AdminState.choices)
+    previous_admin_state = serializers.ChoiceField(choices=Link.AdminState.choices)
+    reason = serializers.CharField(allow_blank=True)
+    changed_by = ChangedBySerializer()
+    changed_at = serializers.DateTimeField()
+
+
+class WebhookTestSerializer(EnvelopeSerializer):
+    message = serializers.CharField()
+    requested_by = serializers.CharField(allow_null=True)
+    requested_at = serializers.DateTimeField()
+
+
+HEADERS = (
+    "Headers: `X-Lightpath-Event` (the event type), `X-Lightpath-Delivery` (the delivery id), "
+    "`X-Lightpath-Timestamp` (Unix seconds of this attempt) and `X-Lightpath-Signature`: `sha256=` and the "
+    "hex HMAC-SHA256, keyed with the endpoint's secret, of `<X-Lightpath-Timestamp>.<the exact body>`."
+)
+RESPONSES = {
+    200: OpenApiResponse(description="Any 2xx: delivered."),
+    500: OpenApiResponse(description="Connection errors, timeouts, 408, 429 and 5xx are retried with backoff."),
+    400: OpenApiResponse(description="Other answers (4xx, 3xx) fail the delivery at once."),
+}
+
+link_admin_state_changed = OpenApiWebhook(
+    name="link.admin_state_changed",
+    decorator=extend_schema(
+        summary="A link's intended (admin) state changed",
+        description="POSTed to every enabled endpoint of the link's fabric after the change committed. " + HEADERS,
+        request=LinkAdminStateChangedSerializer,
+        responses=RESPONSES,
+    ),
+)
+webhook_test = OpenApiWebhook(
+    name="webhook.test",
+    decorator=extend_schema(
+        summary="A test event (POST /api/webhooks/{id}/test/)",
+        description="POSTed to the one endpoint tested. " + HEADERS,
+        request=WebhookTestSerializer,
+        responses=RESPONSES,
+    ),
+)
+
+
+def webhooks_as_extension(result, generator, request, public):
+    """Postprocessing hook: OpenAPI 3.0 has no root `webhooks`; publish them as `x-webhooks`."""
+    if str(result.get("openapi", "")).startswith("3.0") and "webhooks" in result:
+        result["x-webhooks"] = result.pop("webhooks")
+    return result
