@@ -63,12 +63,48 @@ class Sample(models.Model):
     in_discards = _counter()
     out_pkts = _counter()
     out_discards = _counter()
+    # The ingest batch that last wrote the row: derivation reads the batches after its watermark.
+    batch_id = models.BigIntegerField(null=True)
 
     class Meta:
         db_table = "telemetry_sample"
 
     def __str__(self) -> str:
         return f"link {self.link_id} side {self.side} at {self.time:%Y-%m-%d %H:%M:%S}"
+
+
+class IngestBatch(models.Model):
+    """One committed ingest batch of a fabric. Ids grow in commit order per fabric (a batch
+    takes its id under the fabric's ingest lock), so they are derivation's watermark: sample
+    times cannot be one, as samples arrive late and out of order."""
+
+    id = models.BigAutoField(primary_key=True)
+    fabric = models.ForeignKey("fabric.Fabric", on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    samples = models.IntegerField()
+    first_time = models.DateTimeField(help_text="Oldest sample time, to prune partitions when reading.")
+    last_time = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["fabric", "id"])]
+
+    def __str__(self) -> str:
+        return f"batch {self.id} of fabric {self.fabric_id} ({self.samples} samples)"
+
+
+class Derivation(models.Model):
+    """Derivation progress of one fabric: the last derived batch (its watermark; the derived
+    state itself is EndState, DirectionHealth and the open CorruptionEvents) and whether a run
+    is queued, so that batches arriving meanwhile queue one run, not one each."""
+
+    fabric = models.OneToOneField("fabric.Fabric", on_delete=models.CASCADE, primary_key=True, related_name="+")
+    watermark = models.BigIntegerField(default=0, help_text="Id of the last derived IngestBatch.")
+    queued_at = models.DateTimeField(null=True, blank=True)
+    derived_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"derivation of fabric {self.fabric_id} up to batch {self.watermark}"
 
 
 class HourlyAggregate(models.Model):

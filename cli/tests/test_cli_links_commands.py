@@ -91,6 +91,11 @@ def fabric_with_telemetry(cli: Cli, live_server: Any, make_role_user: Callable[.
     path.write_text(json.dumps({"samples": samples}))
     result = cli("telemetry", "push", str(path), "--fabric", FABRIC)
     assert result.exit_code == 0, result.stderr
+    # The push queued the derivation; run it as the worker would (no worker runs here).
+    from fabric.models import Fabric
+    from telemetry.services import derivation
+
+    derivation.derive(Fabric.objects.get(name=FABRIC))
     return cli
 
 

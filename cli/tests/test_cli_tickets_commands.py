@@ -98,7 +98,7 @@ def ticket(cli: Cli, live_server: Any, make_role_user: Callable[..., Any]) -> di
             {"time": time, "switch": "spine0", "port": "eth1/1", "in_pkts": 1_000_000 * i, "in_fcs_errors": 20 * i},
             {"time": time, "switch": "leaf0", "port": "eth2/1", "in_pkts": 1_000_000 * i, "in_fcs_errors": 0},
         ]
-    ingest(fabric, samples)
+    ingest(fabric, samples, derive=True)
     (event,) = CorruptionEvent.objects.filter(link__fabric=fabric)
     outcome = services.decide_event(event.pk)
     assert outcome.decision is not None and outcome.decision.action == "disabled"

@@ -99,7 +99,7 @@ def test_ingest_enqueues_a_decision_for_each_opened_event_after_commit(
         for i in range(2)
     ]  # fmt: skip
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        result = ingest(small_fabric, polls)
+        result = ingest(small_fabric, polls, derive=True)
     assert len(result.events_opened) == 2 and sent == []  # nothing before the commit
     for callback in callbacks:
         callback()

@@ -56,7 +56,7 @@ def run(demo, faults, *, hours=2.0, seed=1, edit=None):
     )
     samples = [sample for sample in (edit(s) if edit else s for s in telemetry) if sample is not None]
     for first in range(0, len(samples), 50_000):
-        ingest(fabric, samples[first : first + 50_000])
+        ingest(fabric, samples[first : first + 50_000], derive=True)
     return telemetry
 
 

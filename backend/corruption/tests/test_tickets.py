@@ -54,7 +54,7 @@ class TestFullLoopOnIngestedTelemetry:
         )
         faulty = generate_telemetry(doc, start=start, hours=4, seed=3, faults=[dirty], congested_fraction=0.0)
         repaired_at = start + 2 * HOUR
-        ingest(fabric, [s for s in faulty if s["time"] < repaired_at])
+        ingest(fabric, [s for s in faulty if s["time"] < repaired_at], derive=True)
 
         (event,) = new_events(fabric)
         decision = decide(event)
@@ -83,7 +83,7 @@ class TestFullLoopOnIngestedTelemetry:
         assert event.ended_at == repaired_at  # the repair ended the episode
 
         # The cleaning did not help: the corruption comes back, the fast checker disables it again.
-        ingest(fabric, [s for s in faulty if s["time"] >= repaired_at])
+        ingest(fabric, [s for s in faulty if s["time"] >= repaired_at], derive=True)
         (again,) = new_events(fabric, since_id=event.pk)
         decide(again)
         ticket.refresh_from_db()
@@ -99,7 +99,7 @@ class TestFullLoopOnIngestedTelemetry:
         tickets.record_action(ticket, tech, "reseat_transceiver", now=reseated_at)
         # Clean polls after the reseat (no fault): the direction turns clean.
         clean = generate_telemetry(doc, start=reseated_at, hours=2, seed=4, congested_fraction=0.0)
-        ingest(fabric, list(clean))
+        ingest(fabric, list(clean), derive=True)
         assert not DirectionHealth.objects.filter(link=lnk, health="corrupting").exists()
 
         assert tickets.validate_tickets(now=reseated_at + 23 * HOUR) == []

@@ -99,7 +99,7 @@ def test_fifty_simultaneous_events_on_one_fabric(worker_pool, monkeypatch):
     corrupting = rng.sample(candidates, EVENTS)
     monkeypatch.setattr(tasks, "enqueue_decisions", functools.partial(tasks.enqueue_decisions, queue=queue))
 
-    result = ingest(fabric, corrupting_batch(corrupting, rng))  # commits, then enqueues 50 tasks
+    result = ingest(fabric, corrupting_batch(corrupting, rng), derive=True)  # commits, then enqueues 50 tasks
     assert len(result.events_opened) == EVENTS
 
     deadline = time.monotonic() + 180

@@ -1,23 +1,22 @@
-"""Telemetry ingest: validate a batch, store it, derive rates, health and corruption events.
+"""Telemetry ingest, the write path: validate a batch and store its samples.
 
 A batch is all or nothing and works set-based inside PostgreSQL, so its cost does not grow
 with Python loops over samples:
 1. the parsed samples are COPYed into a staging table (the only per-sample Python work);
 2. one query lists every bad sample (unknown end, out-of-range value, time, duplicate...);
-3. the good batch is merged into the partitioned sample table (a re-sent (end, time) updates);
-4. the derivation of docs/telemetry.md runs as a few statements per "round": round k holds
-   the k-th counter sample of every end in the batch, so windows advance in time order
-   (one round for a live poll, more for a backfill);
-5. optical classes and link health follow.
-Ingests of one fabric are serialised by an advisory lock; the SQL rules for no light and
-lane averages in mW live in migration 0003 of this app, the effective limits in thresholds.py.
+3. the good batch is merged into the partitioned sample table (a re-sent (end, time) updates),
+   each row stamped with the batch's id; device-reported thresholds are kept;
+4. the batch is recorded (IngestBatch) and derivation (services/derivation.py: windows, rates,
+   health, events, classes) is queued for the fabric once the batch commits, or run at once.
+Ingests of one fabric are serialised by an advisory lock, so batch ids grow in commit order per
+fabric; the SQL rules for no light and lane averages live in migration 0003 of this app.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -26,9 +25,10 @@ from django.utils import timezone
 
 from fabric.models import Fabric
 
-from . import partitions
-from .rules import COUNTERS, MAX_GAP_WINDOWS, POWER_MAX_DBM, POWER_MIN_DBM
-from .thresholds import limit_value, limits_from
+from ..models import IngestBatch
+from . import derivation, partitions
+from .derivation import reclassify  # noqa: F401  (the threshold API calls it through this module)
+from .rules import COUNTERS, POWER_MAX_DBM, POWER_MIN_DBM
 
 LANE_FIELDS = ("input_power_channels_dbm", "output_power_channels_dbm", "laser_bias_current_channels_ma")
 THRESHOLD_FIELDS = (
@@ -63,22 +63,36 @@ class IngestResult:
     merged: int = 0
     skipped_updates: int = 0
     skipped_samples: int = 0
-    windows: int = 0
-    events_opened: list[int] = field(default_factory=list)
-    events_ended: list[int] = field(default_factory=list)
-    health_changes: int = 0
+    batch: int | None = None
+    # Set when derivation ran with the batch (derive=True); otherwise it is queued.
+    derived: derivation.DerivationResult | None = None
+
+    @property
+    def windows(self) -> int:
+        return self.derived.windows if self.derived else 0
+
+    @property
+    def events_opened(self) -> list[int]:
+        return self.derived.events_opened if self.derived else []
+
+    @property
+    def events_ended(self) -> list[int]:
+        return self.derived.events_ended if self.derived else []
+
+    @property
+    def health_changes(self) -> int:
+        return self.derived.health_changes if self.derived else 0
 
     def as_dict(self) -> dict[str, Any]:
+        """The API's answer: what was stored; derivation runs after the commit ("queued")."""
         return {
             "samples": self.samples,
             "inserted": self.inserted,
             "merged": self.merged,
             "skipped_updates": self.skipped_updates,
             "skipped_samples": self.skipped_samples,
-            "windows": self.windows,
-            "events_opened": self.events_opened,
-            "events_ended": self.events_ended,
-            "health_changes": self.health_changes,
+            "batch": self.batch,
+            "derivation": "done" if self.derived else "queued",
         }
 
 
@@ -237,13 +251,16 @@ def ingest(
     parse_errors: Sequence[dict[str, Any]] = (),
     skipped_updates: int = 0,
     skip_other_ports: bool = False,
+    derive: bool = False,
     now: dt.datetime | None = None,
 ) -> IngestResult:
     """Validate and store one batch; raise TelemetryRejected with every error, writing nothing.
 
     `skip_other_ports`: samples of a known switch on a port that is no link end (a management
     port, a server port) are skipped and counted instead of rejected. Collectors subscribed
-    to a whole device (gNMI, Prometheus exporters) send those; our own formats do not."""
+    to a whole device (gNMI, Prometheus exporters) send those; our own formats do not.
+    `derive`: derive the fabric's pending batches in this transaction (scripts, tests, the demo
+    loader) instead of queueing the derivation task for after the commit."""
     limit = settings.TELEMETRY_MAX_BATCH_SAMPLES
     if len(samples) > limit:
         raise TelemetryRejected(
@@ -266,23 +283,25 @@ def ingest(
         if not result.samples:
             return result
         with connection.cursor() as cursor:
-            # Serialise the derivation of one fabric; other fabrics ingest in parallel.
+            # Serialise the batches of one fabric, so that their ids grow in commit order (the
+            # derivation watermark relies on it); other fabrics ingest in parallel.
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric.pk])
             _resolve(cursor, fabric)
-            cursor.execute("SELECT DISTINCT (time AT TIME ZONE 'UTC')::date FROM tmp_rows")
-            partitions.ensure_partitions(row[0] for row in cursor.fetchall())
-            result.inserted, result.merged = _store_samples(cursor)
+            cursor.execute(
+                "SELECT DISTINCT (time AT TIME ZONE 'UTC')::date, min(time) OVER (), max(time) OVER () FROM tmp_rows"
+            )
+            days = cursor.fetchall()
+            partitions.ensure_partitions(row[0] for row in days)
+            batch = IngestBatch.objects.create(
+                fabric=fabric, samples=result.samples, first_time=days[0][1], last_time=days[0][2]
+            )
+            result.batch = batch.pk
+            result.inserted, result.merged = _store_samples(cursor, batch.pk)
             _store_device_thresholds(cursor)
-            _update_optical(cursor)
-            _track_health_links(cursor)
-            _advance_windows(cursor, fabric, result)
-            _classify(cursor)
-            result.health_changes = _update_links(cursor)
-        if result.events_opened:  # CorrOpt decides each new event once the batch is visible
-            from corruption.tasks import enqueue_decisions
-
-            opened = list(result.events_opened)
-            transaction.on_commit(lambda: enqueue_decisions(opened), robust=True)
+        if derive:
+            result.derived = derivation.derive(fabric)
+        else:
+            derivation.queue_after_commit(fabric.pk)
     return result
 
 
@@ -323,10 +342,6 @@ def _resolve(cursor, fabric: Fabric) -> None:
                  OR (input_power_channels_dbm IS NOT NULL AND lightpath_any_dark(input_power_channels_dbm)) AS rx_no_light,
                coalesce(lightpath_dark(output_power_dbm), false)
                  OR (output_power_channels_dbm IS NOT NULL AND lightpath_any_dark(output_power_channels_dbm)) AS tx_no_light,
-               least(CASE WHEN lightpath_dark(input_power_dbm) THEN NULL ELSE input_power_dbm END,
-                     CASE WHEN rx_lanes IS NOT NULL THEN lightpath_min_lit(rx_lanes) END) AS rx_min_channel,
-               least(CASE WHEN lightpath_dark(output_power_dbm) THEN NULL ELSE output_power_dbm END,
-                     CASE WHEN tx_lanes IS NOT NULL THEN lightpath_min_lit(tx_lanes) END) AS tx_min_channel,
                in_pkts, in_fcs_errors, in_discards, out_pkts, out_discards,
                input_power_lower_dbm, input_power_upper_dbm, output_power_lower_dbm, output_power_upper_dbm
           FROM lanes
@@ -343,7 +358,7 @@ SAMPLE_COLUMNS = (
 )  # fmt: skip
 
 
-def _store_samples(cursor) -> tuple[int, int]:
+def _store_samples(cursor, batch: int) -> tuple[int, int]:
     columns = ", ".join(SAMPLE_COLUMNS)
     merged_values = ", ".join(
         f"{c} = COALESCE(EXCLUDED.{c}, s.{c})"
@@ -360,9 +375,11 @@ def _store_samples(cursor) -> tuple[int, int]:
     # Partitioned tables hide xmax from RETURNING, so the re-sent rows are counted first.
     cursor.execute("SELECT count(*) FROM tmp_rows JOIN telemetry_sample USING (link_id, side, time)")
     merged = cursor.fetchone()[0]
+    # A re-sent sample takes the new batch's id, so derivation sees its merged values.
     cursor.execute(
-        f"INSERT INTO telemetry_sample AS s ({columns}) SELECT {columns} FROM tmp_rows "
-        f"ON CONFLICT (link_id, side, time) DO UPDATE SET {merged_values}, {flags}"
+        f"INSERT INTO telemetry_sample AS s ({columns}, batch_id) SELECT {columns}, %s FROM tmp_rows "
+        f"ON CONFLICT (link_id, side, time) DO UPDATE SET {merged_values}, {flags}, batch_id = EXCLUDED.batch_id",
+        [batch],
     )
     return cursor.rowcount - merged, merged
 
@@ -381,282 +398,3 @@ def _store_device_thresholds(cursor) -> None:
         + ", ".join(f"{n} = COALESCE(EXCLUDED.{n}, p.{n})" for n in THRESHOLD_FIELDS)
         + ", updated = EXCLUDED.updated"
     )
-
-
-OPTICAL = (
-    "input_power_dbm IS NOT NULL OR output_power_dbm IS NOT NULL OR rx_no_light OR tx_no_light "
-    "OR laser_bias_current_ma IS NOT NULL OR temperature_c IS NOT NULL OR supply_voltage_v IS NOT NULL"
-)
-
-
-def _update_optical(cursor) -> None:
-    """The newest optical sample of each end in the batch updates the readings it carries,
-    unless the end already holds a newer one (an out-of-order batch is stored, not shown)."""
-    cursor.execute(
-        f"""
-        INSERT INTO telemetry_endstate AS e (
-            link_id, side, optical_time, input_power_dbm, input_power_min_channel_dbm, output_power_dbm,
-            output_power_min_channel_dbm, laser_bias_current_ma, temperature_c, supply_voltage_v,
-            rx_no_light, tx_no_light, rx_class, tx_class)
-        SELECT DISTINCT ON (link_id, side) link_id, side, time, input_power_dbm, rx_min_channel, output_power_dbm,
-               tx_min_channel, laser_bias_current_ma, temperature_c, supply_voltage_v, rx_no_light, tx_no_light,
-               'unknown', 'unknown'
-          FROM tmp_rows WHERE {OPTICAL} ORDER BY link_id, side, time DESC
-        ON CONFLICT (link_id, side) DO UPDATE SET
-            optical_time = EXCLUDED.optical_time,
-            input_power_dbm = CASE WHEN EXCLUDED.input_power_dbm IS NOT NULL OR EXCLUDED.rx_no_light
-                                   THEN EXCLUDED.input_power_dbm ELSE e.input_power_dbm END,
-            input_power_min_channel_dbm = CASE WHEN EXCLUDED.input_power_dbm IS NOT NULL OR EXCLUDED.rx_no_light
-                                   THEN EXCLUDED.input_power_min_channel_dbm ELSE e.input_power_min_channel_dbm END,
-            rx_no_light = CASE WHEN EXCLUDED.input_power_dbm IS NOT NULL OR EXCLUDED.rx_no_light
-                               THEN EXCLUDED.rx_no_light ELSE e.rx_no_light END,
-            output_power_dbm = CASE WHEN EXCLUDED.output_power_dbm IS NOT NULL OR EXCLUDED.tx_no_light
-                                    THEN EXCLUDED.output_power_dbm ELSE e.output_power_dbm END,
-            output_power_min_channel_dbm = CASE WHEN EXCLUDED.output_power_dbm IS NOT NULL OR EXCLUDED.tx_no_light
-                                    THEN EXCLUDED.output_power_min_channel_dbm ELSE e.output_power_min_channel_dbm END,
-            tx_no_light = CASE WHEN EXCLUDED.output_power_dbm IS NOT NULL OR EXCLUDED.tx_no_light
-                               THEN EXCLUDED.tx_no_light ELSE e.tx_no_light END,
-            laser_bias_current_ma = coalesce(EXCLUDED.laser_bias_current_ma, e.laser_bias_current_ma),
-            temperature_c = coalesce(EXCLUDED.temperature_c, e.temperature_c),
-            supply_voltage_v = coalesce(EXCLUDED.supply_voltage_v, e.supply_voltage_v)
-        WHERE e.optical_time IS NULL OR EXCLUDED.optical_time >= e.optical_time
-        """
-    )
-
-
-def _track_health_links(cursor) -> None:
-    """tmp_health_links: the links whose direction health may have changed in this batch."""
-    cursor.execute("DROP TABLE IF EXISTS tmp_health_links")
-    cursor.execute("CREATE TEMP TABLE tmp_health_links (link_id bigint PRIMARY KEY) ON COMMIT DROP")
-
-
-def _advance_windows(cursor, fabric: Fabric, result: IngestResult) -> None:
-    """Feed the batch's counter samples into each end's window, round by round; every
-    completed window gives rates, health and events (tests/reference.py states the rules; tests hold
-    this SQL to it)."""
-    present = " OR ".join(f"{c} IS NOT NULL" for c in COUNTERS)
-    cursor.execute("DROP TABLE IF EXISTS tmp_counters")
-    cursor.execute(
-        f"""
-        CREATE TEMP TABLE tmp_counters ON COMMIT DROP AS
-        SELECT link_id, side, time, {", ".join(COUNTERS)},
-               row_number() OVER (PARTITION BY link_id, side ORDER BY time) AS round
-          FROM tmp_rows WHERE {present}
-        """
-    )
-    cursor.execute("ANALYZE tmp_counters")
-    cursor.execute("SELECT coalesce(max(round), 0) FROM tmp_counters")
-    rounds = cursor.fetchone()[0]
-    params = {
-        "window": dt.timedelta(seconds=fabric.telemetry_window_s),
-        "max_gap": dt.timedelta(seconds=MAX_GAP_WINDOWS * fabric.telemetry_window_s),
-        "min_packets": max(fabric.telemetry_min_packets, 1),
-        "action": fabric.corruption_action_threshold,
-        "report": fabric.corruption_report_threshold,
-    }
-    went_back = " OR ".join(f"coalesce(c.{k} < e.last_{k}, false)" for k in COUNTERS)
-    last = ", ".join(f"last_{k} = s.{k}" for k in COUNTERS)
-    for round_ in range(1, rounds + 1):
-        cursor.execute("DROP TABLE IF EXISTS tmp_step")
-        cursor.execute(
-            f"""
-            CREATE TEMP TABLE tmp_step ON COMMIT DROP AS
-            SELECT c.*,
-                   e.link_id IS NULL OR e.counter_time IS NULL OR e.window_time IS NULL
-                       OR c.time - e.counter_time > %(max_gap)s OR {went_back} AS restart,
-                   e.window_time IS NOT NULL AND c.time - e.window_time >= %(window)s AS complete,
-                   e.window_time AS window_start,
-                   c.in_pkts - e.window_in_pkts AS d_in_pkts, c.in_fcs_errors - e.window_in_fcs_errors AS d_fcs,
-                   c.out_pkts - e.window_out_pkts AS d_out_pkts, c.out_discards - e.window_out_discards AS d_discards
-              FROM tmp_counters c LEFT JOIN telemetry_endstate e USING (link_id, side)
-             WHERE c.round = %(round)s AND (e.counter_time IS NULL OR c.time > e.counter_time)
-            """,
-            {**params, "round": round_},
-        )
-        cursor.execute("ANALYZE tmp_step")
-        # New ends first get a row; then every stepped end records its newest counters, and
-        # restarts or completes its window.
-        cursor.execute(
-            "INSERT INTO telemetry_endstate (link_id, side, rx_no_light, tx_no_light, rx_class, tx_class) "
-            "SELECT link_id, side, false, false, 'unknown', 'unknown' FROM tmp_step "
-            "ON CONFLICT (link_id, side) DO NOTHING"
-        )
-        cursor.execute(
-            f"""
-            UPDATE telemetry_endstate e SET counter_time = s.time, {last},
-                   window_time = CASE WHEN s.restart OR s.complete THEN s.time ELSE e.window_time END,
-                   """
-            + ", ".join(
-                f"window_{k} = CASE WHEN s.restart OR s.complete THEN s.{k} ELSE e.window_{k} END" for k in COUNTERS
-            )
-            + " FROM tmp_step s WHERE e.link_id = s.link_id AND e.side = s.side"
-        )
-        cursor.execute("DROP TABLE IF EXISTS tmp_windows")
-        cursor.execute(
-            """
-            CREATE TEMP TABLE tmp_windows ON COMMIT DROP AS
-            SELECT link_id, CASE side WHEN 'z' THEN 'a_to_z' ELSE 'z_to_a' END AS direction, 'corruption' AS kind,
-                   time, (d_fcs / (d_in_pkts + d_fcs))::float8 AS rate
-              FROM tmp_step
-             WHERE complete AND NOT restart AND d_in_pkts IS NOT NULL AND d_fcs IS NOT NULL
-               AND d_in_pkts + d_fcs >= %(min_packets)s
-            UNION ALL
-            SELECT link_id, CASE side WHEN 'a' THEN 'a_to_z' ELSE 'z_to_a' END, 'congestion', time,
-                   (d_discards / d_out_pkts)::float8
-              FROM tmp_step
-             WHERE complete AND NOT restart AND d_out_pkts IS NOT NULL AND d_discards IS NOT NULL
-               AND d_out_pkts >= %(min_packets)s
-            """,
-            params,
-        )
-        cursor.execute("ANALYZE tmp_windows")
-        cursor.execute(
-            "SELECT count(*) FROM tmp_step WHERE complete AND NOT restart "
-            "AND (coalesce(d_in_pkts + d_fcs >= %(min_packets)s, false) OR coalesce(d_out_pkts >= %(min_packets)s, false))",
-            params,
-        )
-        result.windows += cursor.fetchone()[0]
-        cursor.execute(
-            "INSERT INTO tmp_health_links SELECT DISTINCT link_id FROM tmp_windows WHERE kind = 'corruption' "
-            "ON CONFLICT DO NOTHING"
-        )
-        _apply_windows(cursor, params, result)
-
-
-def _apply_windows(cursor, params: dict[str, Any], result: IngestResult) -> None:
-    """Rates of this round's windows into direction health, and transitions into events."""
-    health = "CASE WHEN w.rate >= %(action)s THEN 'corrupting' WHEN w.rate >= %(report)s THEN 'lossy' ELSE 'clean' END"
-    # Events first: they compare the new health with the direction's health before this window.
-    cursor.execute(
-        f"""
-        WITH obs AS (SELECT w.*, {health} AS health FROM tmp_windows w WHERE w.kind = 'corruption')
-        INSERT INTO telemetry_corruptionevent (link_id, direction, rate, first_seen, last_rate, peak_rate, last_seen)
-        SELECT o.link_id, o.direction, o.rate, o.time, o.rate, o.rate, o.time FROM obs o
-         WHERE o.health = 'corrupting'
-           AND NOT EXISTS (SELECT 1 FROM telemetry_corruptionevent c WHERE c.link_id = o.link_id
-                           AND c.direction = o.direction AND c.ended_at IS NULL)
-        RETURNING id
-        """,
-        params,
-    )
-    result.events_opened += [row[0] for row in cursor.fetchall()]
-    cursor.execute(
-        f"""
-        WITH obs AS (SELECT w.*, {health} AS health FROM tmp_windows w WHERE w.kind = 'corruption')
-        UPDATE telemetry_corruptionevent c
-           SET last_rate = CASE WHEN o.health = 'corrupting' THEN o.rate ELSE c.last_rate END,
-               last_seen = CASE WHEN o.health = 'corrupting' THEN o.time ELSE c.last_seen END,
-               peak_rate = CASE WHEN o.health = 'corrupting' THEN greatest(c.peak_rate, o.rate) ELSE c.peak_rate END,
-               ended_at = CASE WHEN o.health = 'corrupting' THEN NULL ELSE o.time END
-          FROM obs o
-         WHERE c.link_id = o.link_id AND c.direction = o.direction AND c.ended_at IS NULL AND c.first_seen < o.time
-        RETURNING c.id, c.ended_at IS NOT NULL
-        """,
-        params,
-    )
-    ended = {event_id for event_id, is_ended in cursor.fetchall() if is_ended}
-    result.events_opened = [e for e in result.events_opened if e not in ended]
-    result.events_ended = sorted({*result.events_ended, *ended})
-    cursor.execute(
-        f"""
-        INSERT INTO telemetry_directionhealth AS h (link_id, direction, health, corruption_rate, corruption_time,
-                                                     congestion_rate, congestion_time, health_since)
-        SELECT w.link_id, w.direction, {health}, w.rate, w.time, NULL, NULL, w.time
-          FROM tmp_windows w WHERE w.kind = 'corruption'
-        ON CONFLICT (link_id, direction) DO UPDATE SET
-            health_since = CASE WHEN h.health = EXCLUDED.health THEN h.health_since ELSE EXCLUDED.health_since END,
-            health = EXCLUDED.health, corruption_rate = EXCLUDED.corruption_rate,
-            corruption_time = EXCLUDED.corruption_time
-        """,
-        params,
-    )
-    cursor.execute(
-        """
-        INSERT INTO telemetry_directionhealth AS h (link_id, direction, health, congestion_rate, congestion_time)
-        SELECT w.link_id, w.direction, 'unknown', w.rate, w.time FROM tmp_windows w WHERE w.kind = 'congestion'
-        ON CONFLICT (link_id, direction) DO UPDATE SET
-            congestion_rate = EXCLUDED.congestion_rate, congestion_time = EXCLUDED.congestion_time
-        """
-    )
-
-
-def _class_sql(value: str, dark: str, lower: str, upper: str, low_op: str) -> str:
-    return f"""CASE WHEN {dark} THEN 'low'
-                    WHEN {value} IS NULL OR ({lower} IS NULL AND {upper} IS NULL) THEN 'unknown'
-                    WHEN {value} {low_op} {lower} THEN 'low'
-                    WHEN {value} > {upper} THEN 'high'
-                    ELSE 'ok' END"""
-
-
-# Rx below its lower limit is low (Algorithm 1 compares Rx < ThreshRx), Tx at or below it
-# (Tx <= ThreshTx); the lowest lane decides where there are lanes.
-RX_CLASS = _class_sql(
-    "coalesce(s.input_power_min_channel_dbm, s.input_power_dbm)", "s.rx_no_light",
-    limit_value("input_power_lower_dbm"), limit_value("input_power_upper_dbm"), "<",
-)  # fmt: skip
-TX_CLASS = _class_sql(
-    "coalesce(s.output_power_min_channel_dbm, s.output_power_dbm)", "s.tx_no_light",
-    limit_value("output_power_lower_dbm"), limit_value("output_power_upper_dbm"), "<=",
-)  # fmt: skip
-
-
-def _scope(link_ids: Sequence[int] | None) -> str:
-    return "(SELECT DISTINCT link_id FROM tmp_rows)" if link_ids is None else "(SELECT unnest(%(ids)s::bigint[]))"
-
-
-def _classify(cursor, link_ids: Sequence[int] | None = None) -> None:
-    """Rx/Tx classes of the ends of this batch (or of `link_ids`) against their effective
-    limits; only ends whose class changes are written, and their links noted in tmp_changed."""
-    cursor.execute("DROP TABLE IF EXISTS tmp_changed")
-    cursor.execute(
-        f"""
-        CREATE TEMP TABLE tmp_changed ON COMMIT DROP AS
-        WITH changed AS (
-            UPDATE telemetry_endstate e SET rx_class = c.rx_class, tx_class = c.tx_class
-              FROM (SELECT s.id, {RX_CLASS} AS rx_class, {TX_CLASS} AS tx_class
-                      FROM telemetry_endstate s {limits_from("s")}
-                     WHERE s.link_id IN {_scope(link_ids)}) c
-             WHERE e.id = c.id AND (e.rx_class <> c.rx_class OR e.tx_class <> c.tx_class)
-            RETURNING e.link_id
-        )
-        SELECT DISTINCT link_id FROM changed
-        """,
-        {"ids": list(link_ids or [])},
-    )
-
-
-def _update_links(cursor) -> int:
-    """Each link's worse direction and its rx_low flag, where they changed: only links with a
-    new corruption window or a changed class can change."""
-    scope = "(SELECT link_id FROM tmp_changed UNION SELECT link_id FROM tmp_health_links)"
-    cursor.execute(
-        f"""
-        WITH health AS (
-            SELECT link_id, max(CASE health WHEN 'corrupting' THEN 3 WHEN 'lossy' THEN 2
-                                            WHEN 'clean' THEN 1 ELSE 0 END) AS severity
-              FROM telemetry_directionhealth WHERE link_id IN {scope} GROUP BY link_id
-        ),
-        rx AS (
-            SELECT link_id, bool_or(rx_class = 'low') AS rx_low
-              FROM telemetry_endstate WHERE link_id IN {scope} GROUP BY link_id
-        ),
-        state AS (
-            SELECT coalesce(h.link_id, r.link_id) AS id,
-                   CASE coalesce(h.severity, 0) WHEN 3 THEN 'corrupting' WHEN 2 THEN 'lossy'
-                                                WHEN 1 THEN 'clean' ELSE 'unknown' END AS health,
-                   coalesce(r.rx_low, false) AS rx_low
-              FROM health h FULL JOIN rx r ON r.link_id = h.link_id
-        )
-        UPDATE fabric_link l SET health = s.health, rx_low = s.rx_low FROM state s
-         WHERE l.id = s.id AND (l.health <> s.health OR l.rx_low <> s.rx_low)
-        """
-    )
-    return cursor.rowcount
-
-
-def reclassify(link_ids: Sequence[int]) -> int:
-    """Classify the newest readings again after thresholds changed; returns links whose flags changed."""
-    with transaction.atomic(), connection.cursor() as cursor:
-        _track_health_links(cursor)
-        _classify(cursor, link_ids)
-        return _update_links(cursor)

@@ -71,20 +71,9 @@ SUMMARY_KEYS = (
     "merged",
     "skipped_updates",
     "skipped_samples",
-    "windows",
-    "events_opened",
-    "events_ended",
-    "health_changes",
+    "derivation",
 )
-COUNT_KEYS = ("samples", "inserted", "merged", "skipped_updates", "skipped_samples", "windows", "health_changes")
-
-
-def _events(ids: Any) -> str:
-    ids = list(ids or [])
-    if not ids:
-        return "0"
-    shown = ", ".join(str(i) for i in ids[:10]) + (", ..." if len(ids) > 10 else "")
-    return f"{len(ids)} (ids {shown})"
+COUNT_KEYS = ("samples", "inserted", "merged", "skipped_updates", "skipped_samples")
 
 
 SUMMARY_COLUMNS = (
@@ -97,10 +86,7 @@ SUMMARY_COLUMNS = (
     Column("merged", "Merged"),
     Column("skipped_updates", "Skipped updates"),
     Column("skipped_samples", "Skipped samples"),
-    Column("windows", "Windows"),
-    Column("events_opened", "Events opened", render=_events),
-    Column("events_ended", "Events ended", render=_events),
-    Column("health_changes", "Health changes"),
+    Column("derivation", "Derivation"),
 )
 
 
@@ -410,15 +396,11 @@ def _plural(count: int, word: str) -> str:
 class Totals:
     batches: int = 0
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNT_KEYS, 0))
-    events_opened: list[Any] = field(default_factory=list)
-    events_ended: list[Any] = field(default_factory=list)
 
     def add(self, answer: dict[str, Any]) -> None:
         self.batches += 1
         for key in COUNT_KEYS:
             self.counts[key] += int(answer.get(key) or 0)
-        self.events_opened.extend(answer.get("events_opened") or [])
-        self.events_ended.extend(answer.get("events_ended") or [])
 
     def committed(self, earlier: str = "earlier ") -> str:
         if not self.batches:
@@ -596,7 +578,7 @@ def push(
         "format": fmt.value,
         "batches": totals.batches,
         **totals.counts,
-        "events_opened": totals.events_opened,
-        "events_ended": totals.events_ended,
+        # The server derives rates, health and events in the background once a batch commits.
+        "derivation": "queued" if totals.batches else "none",
     }
     print_record(cli.output_format(output), summary, SUMMARY_COLUMNS, SUMMARY_KEYS)

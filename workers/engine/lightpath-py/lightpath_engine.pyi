@@ -490,18 +490,10 @@ def read_fabric_document(doc: Mapping[str, object]) -> FabricDocument:
 
 # --- Telemetry derivation ---------------------------------------------------------------
 
-_Counters = tuple[
-    Sequence[int | None], Sequence[int | None], Sequence[int | None], Sequence[int | None], Sequence[int | None]
-]
-_Readings = tuple[
-    Sequence[float | None],
-    Sequence[float | None],
-    Sequence[float | None],
-    Sequence[float | None],
-    Sequence[float | None],
-    Sequence[float | None],
-    Sequence[float | None],
-]
+# Five counter columns (in_pkts, in_fcs_errors, in_discards, out_pkts, out_discards); seven
+# reading columns (see TelemetryState). Another number of columns raises ValueError.
+_Counters = Sequence[Sequence[int | None]]
+_Readings = Sequence[Sequence[float | None]]
 
 @final
 class TelemetryState:
@@ -528,7 +520,7 @@ class TelemetryState:
         start: _Counters,
         optical_time: Sequence[int | None],
         readings: _Readings,
-        no_light: tuple[Sequence[bool], Sequence[bool]],
+        no_light: Sequence[Sequence[bool]],
     ) -> None:
         """Load stored end states (the checkpoint)."""
     def load_directions(
@@ -550,7 +542,7 @@ class TelemetryState:
         time: Sequence[int],
         counters: _Counters,
         readings: _Readings,
-        no_light: tuple[Sequence[bool], Sequence[bool]],
+        no_light: Sequence[Sequence[bool]],
     ) -> int:
         """Apply samples sorted by (batch, link, side, time); returns the completed windows.
         Raises ``ValueError`` if they are not sorted."""

@@ -64,13 +64,15 @@ class Command(BaseCommand):
         )
         batch: list[dict] = []
         total = 0
-        for sample in telemetry:  # time-ordered, so each batch advances the windows
+        # Time-ordered, so each batch advances the windows; derived as it is stored (the demo
+        # worker may not run yet), so the demo opens with health, events and decisions.
+        for sample in telemetry:
             batch.append(sample)
             if len(batch) == BATCH:
-                total += ingest(fabric, batch).samples
+                total += ingest(fabric, batch, derive=True).samples
                 batch = []
         if batch:
-            total += ingest(fabric, batch).samples
+            total += ingest(fabric, batch, derive=True).samples
         # The hourly aggregates too, so that ranges beyond the raw resolution have data at once.
         maintenance.rollup_hours(end - dt.timedelta(hours=DEMO_TELEMETRY_HOURS), end)
         return total
