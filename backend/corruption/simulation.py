@@ -21,7 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import lightpath_engine
@@ -410,6 +410,32 @@ def _compact(binned: bool, times: list, penalty: list, worst: list, disabled: li
     }
 
 
+class SweepProgress:
+    """The job's progress over every engine run of the sweep (constraints x accuracies x policies).
+
+    The engine reports each run's fraction, runs in order, each ending at 1.0; this reports the whole
+    job's fraction with the cell and policy as the message, at most once per percent (a report is a
+    database write) and at the end of every run.
+    """
+
+    def __init__(self, total_runs: int, report: Callable[[float, str], None]):
+        self.total_runs = total_runs
+        self.report = report
+        self.finished_runs = 0
+        self.last_reported = 0.0
+
+    def reporter(self, label: str) -> Callable[[str, float], None]:
+        def engine_progress(policy: str, fraction: float) -> None:
+            overall = (self.finished_runs + fraction) / self.total_runs
+            if fraction >= 1.0:
+                self.finished_runs += 1
+            if overall - self.last_reported >= 0.01 or fraction >= 1.0:
+                self.last_reported = overall
+                self.report(overall, f"{label}: {policy}")
+
+        return engine_progress
+
+
 def _counts(counts: Mapping[str, Any]) -> dict[str, int]:
     return {key: counts[key] for key in COUNT_KEYS}
 
@@ -459,22 +485,10 @@ def simulate(job, context) -> dict[str, Any]:
     policies = params["policies"]
     cells = [(c, a) for c in params["constraints"] for a in params["accuracies"]]
     # corropt_compare runs corropt as the reference of the ratios even when it is not asked for.
-    runs_per_cell = len(policies) + (0 if "corropt" in policies else 1)
-    total = len(cells) * runs_per_cell
-    done = [0, 0.0]  # engine runs finished, last fraction reported
+    progress = SweepProgress(len(cells) * (len(policies) + (0 if "corropt" in policies else 1)), context.progress)
 
     runs = []
     for constraint, accuracy in cells:
-        label = f"constraint {constraint:g}, accuracy {accuracy:g}"
-
-        def report(policy: str, fraction: float, label: str = label) -> None:
-            overall = (done[0] + fraction) / total
-            if fraction >= 1.0:
-                done[0] += 1
-            if overall - done[1] >= 0.01 or fraction >= 1.0:
-                done[1] = overall
-                context.progress(overall, f"{label}: {policy}")
-
         comparison = lightpath_engine.corropt_compare(
             ef.graph,
             onsets,
@@ -484,7 +498,7 @@ def simulate(job, context) -> dict[str, Any]:
             repair_delay_s=params["repair_delay_hours"] * HOUR_S,
             fix_probability=accuracy,
             seed=params["seed"],
-            progress=report,
+            progress=progress.reporter(f"constraint {constraint:g}, accuracy {accuracy:g}"),
             horizon_s=horizon,
             time_budget_s=params["optimizer_time_budget_s"],
             link_states=ef.link_states,

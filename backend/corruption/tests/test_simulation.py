@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from corruption.simulation import MAX_POINTS, downsample
+import lightpath_engine
+from corruption.simulation import MAX_POINTS, SweepProgress, downsample
 from fabric.models import Link
 from jobs import services
 from jobs.models import Job
@@ -261,3 +262,21 @@ def test_downsampling_keeps_the_integral_and_the_dips():
     assert max(small["disabled"]) == 2
     short = {key: values[:5] for key, values in series.items()}
     assert downsample(short, horizon) == {"binned": False, **short}
+
+
+def test_progress_runs_across_the_sweep_in_order():
+    # A small Clos: 3 ToRs, 2 fabric switches, 2 spines; every link corrupts once.
+    graph = lightpath_engine.FabricGraph(3, [0, 0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 2, 2, 3, 3, 4, 4],
+                                         [3, 4, 3, 4, 3, 4, 5, 6, 5, 6])  # fmt: skip
+    trace = [(3600.0 * i, i, 1e-4) for i in range(10)]
+    reports: list[tuple[float, str]] = []
+    progress = SweepProgress(2 * 2, lambda fraction, message: reports.append((fraction, message)))
+    for constraint in (0.5, 0.75):
+        lightpath_engine.corropt_compare(
+            graph, trace, ["corropt", "switch-local"], capacity=constraint,
+            progress=progress.reporter(f"constraint {constraint:g}"),
+        )  # fmt: skip
+    fractions = [fraction for fraction, _ in reports]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert (0.5, "constraint 0.5: switch-local") in reports  # half the runs done after the first cell
+    assert reports[-1] == (1.0, "constraint 0.75: switch-local")
