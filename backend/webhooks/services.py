@@ -300,6 +300,8 @@ def attempt_delivery(delivery_id: int) -> AttemptOutcome | None:
         return None  # its endpoint was deleted meanwhile
     endpoint = delivery.endpoint
     number = delivery.attempts
+    if number > 1:
+        _log_lost_attempts(delivery, number)
     if not endpoint.enabled:
         return _record(delivery, number, now, 0.0, None, "the endpoint is disabled; not sent", "", final=True)
 
@@ -340,6 +342,23 @@ def attempt_delivery(delivery_id: int) -> AttemptOutcome | None:
     if retryable:
         error += f"; gave up after {number} attempts"
     return _record(delivery, number, now, duration_ms, status_code, error, excerpt, final=True)
+
+
+def _log_lost_attempts(delivery: WebhookDelivery, number: int) -> None:
+    """Earlier attempts that claimed the delivery but never recorded a result (their worker
+    died mid-request) get a log row, so the log shows every attempt counted against the max."""
+    logged = set(DeliveryAttempt.objects.filter(delivery=delivery).values_list("number", flat=True))
+    DeliveryAttempt.objects.bulk_create(
+        DeliveryAttempt(
+            delivery=delivery,
+            number=lost,
+            started_at=delivery.created,  # unknown; the delivery's creation bounds it
+            duration_ms=0.0,
+            error="no result: the worker stopped during this attempt",
+        )
+        for lost in range(1, number)
+        if lost not in logged
+    )
 
 
 def _excerpt(response: httpx.Response, timeout_s: float) -> str:

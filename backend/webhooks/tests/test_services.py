@@ -275,3 +275,14 @@ def test_correcting_a_wrong_url_rescues_pending_deliveries(small_fabric, endpoin
     make_due(delivery)
     assert services.attempt_delivery(delivery.pk).state == "succeeded"
     assert [request.path for request in receiver.requests] == ["/typo/lightpath", "/hooks/lightpath"]
+
+
+def test_an_attempt_whose_worker_died_is_logged_and_counted(small_fabric, endpoint, receiver):
+    disable(first_link(small_fabric))
+    delivery = WebhookDelivery.objects.get()
+    # What a worker killed mid-request leaves: the claim (attempt 1, a lease) and no result.
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(attempts=1)
+    outcome = services.attempt_delivery(delivery.pk)
+    assert outcome is not None and outcome.number == 2 and outcome.state == "succeeded"
+    log = list(delivery.attempt_log.values_list("number", "status_code", "error"))
+    assert log == [(1, None, "no result: the worker stopped during this attempt"), (2, 200, "")]
