@@ -43,26 +43,27 @@ export function DecisionsTable({
               data-action={decision.action}
               data-kind={decision.kind}
             >
-              <td>{formatUtc(decision.created)}</td>
-              <td>
+              <td data-label="Time">{formatUtc(decision.created)}</td>
+              <td data-label="Decision">
                 <span className={`badge badge-decision-${decision.action}`}>
                   {label(DECISION_ACTIONS, decision.action)}
                 </span>
                 <span className="muted"> by {label(DECISION_KINDS, decision.kind)}</span>
               </td>
-              <td>
+              <td data-label="Link">
                 <Link to={`/links/${decision.link}`}>{decision.link_name}</Link>
                 {fabricNames ? (
                   <span className="muted"> {fabricNames.get(decision.fabric) ?? `fabric ${decision.fabric}`}</span>
                 ) : null}
               </td>
               <td
+                data-label="Penalty"
                 className="numeric"
                 title={`A→Z ${formatRate(decision.loss_rate_a_to_z)}, Z→A ${formatRate(decision.loss_rate_z_to_a)}`}
               >
                 {formatRate(decision.penalty)}
               </td>
-              <td>
+              <td data-label="ToRs below">
                 <ul className="affected-list">
                   {decision.affected.map((tor) => (
                     <li key={tor.switch} className={fallsBelow(tor) ? 'falls-below' : undefined}>
@@ -72,7 +73,7 @@ export function DecisionsTable({
                   ))}
                 </ul>
               </td>
-              <td>
+              <td data-label="Blocking ToR">
                 {decision.blocking_tor_name ? (
                   <>
                     <strong>{decision.blocking_tor_name}</strong>
