@@ -299,6 +299,28 @@ proptest! {
     }
 
     #[test]
+    fn path_coding_equals_enumeration((g, usable, up, down) in clos().prop_flat_map(losses)) {
+        let t = 1e-3;
+        let c = fec::code_paths(&g, &usable, &up, &down, t).unwrap();
+        let (mut paths, mut uncoded, mut unusable, mut overhead) = (0.0, 0.0, 0.0, 0.0);
+        for p in ecmp_paths(&g, &usable).iter().flatten() {
+            paths += 1.0;
+            let choice = fec::choose(path_loss(p, &up, &down), t).unwrap();
+            match choice.scheme {
+                FecScheme::None => uncoded += 1.0,
+                FecScheme::Unusable => unusable += 1.0,
+                _ => {}
+            }
+            overhead += choice.overhead;
+        }
+        prop_assert_eq!(c.paths, paths);
+        prop_assert_eq!(c.uncoded, uncoded);
+        prop_assert_eq!(c.unusable, unusable);
+        let mean = if paths > unusable { overhead / (paths - unusable) } else { 0.0 };
+        prop_assert!((c.mean_overhead - mean).abs() < 1e-12);
+    }
+
+    #[test]
     fn fec_takes_the_largest_n(p in 1e-6f64..0.2, t in 1e-6f64..0.05) {
         let c = fec::choose(p, t).unwrap();
         match c.scheme {

@@ -120,6 +120,25 @@ pub(crate) fn choose_unchecked(p: f64, t: f64) -> FecChoice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fabric::generators::fat_tree;
+
+    #[test]
+    fn codes_only_the_paths_through_a_gray_link() {
+        // k = 4: 8 ToRs, 56 ordered pairs; 8 pod-mate pairs over 2 paths and
+        // 48 cross-pod pairs over 4. ToR 0 -> aggregation 0 at 0.3 % loss:
+        // paths from ToR 0 through it need XOR(14), the rest nothing.
+        let g = fat_tree(4);
+        let n = g.num_links();
+        let mut up = vec![0.0; n];
+        up[0] = 3e-3;
+        let c = code_paths(&g, &vec![true; n], &up, &vec![0.0; n], 1e-3).unwrap();
+        assert_eq!(c.paths, 8.0 * 2.0 + 48.0 * 4.0);
+        // From ToR 0: 1 pod-mate path and 6 x 2 cross-pod paths use link 0.
+        assert_eq!(c.xor, 13.0);
+        assert_eq!(c.uncoded, c.paths - 13.0);
+        assert!((c.mean_overhead - 13.0 / 14.0 / c.paths).abs() < 1e-12);
+        assert!((c.max_overhead - 1.0 / 14.0).abs() < 1e-12);
+    }
 
     #[test]
     fn thesis_example_and_reference_values() {
@@ -156,5 +175,149 @@ mod tests {
     fn rejects_bad_input_listing_every_problem() {
         let err = choose(1.5, 0.0).unwrap_err();
         assert_eq!(err.problems.len(), 2);
+    }
+}
+
+/// How the ECMP paths of a link set would be coded.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PathCoding {
+    /// ECMP paths over all ordered ToR pairs.
+    pub paths: f64,
+    /// Paths left uncoded (`p < t`).
+    pub uncoded: f64,
+    /// Paths coded with XOR.
+    pub xor: f64,
+    /// Paths replicated three times.
+    pub replicated: f64,
+    /// Paths no scheme brings under the target.
+    pub unusable: f64,
+    /// Mean overhead over the usable paths.
+    pub mean_overhead: f64,
+    /// Largest overhead of any path.
+    pub max_overhead: f64,
+}
+
+/// Codes every ECMP path of the `usable` links for target `t` and sums up.
+///
+/// Paths are not enumerated one by one: per pair and peak switch `s`, when
+/// the worst path through `s` is below `t`, all its paths are uncoded and
+/// only counted; otherwise the paths through `s` are enumerated. Only paths
+/// near gray links are visited, so the cost is that of the all-pair
+/// fractions plus the gray paths.
+pub fn code_paths(
+    graph: &crate::fabric::FabricGraph,
+    usable: &[bool],
+    loss_up: &[f64],
+    loss_down: &[f64],
+    t: f64,
+) -> Result<PathCoding, RailError> {
+    let n = graph.num_links();
+    let mut problems = Vec::new();
+    if usable.len() != n {
+        problems.push(format!(
+            "usable: expected one value per link ({n}), got {}",
+            usable.len()
+        ));
+    }
+    super::error::check_fractions("loss_up", loss_up, n, &mut problems);
+    super::error::check_fractions("loss_down", loss_down, n, &mut problems);
+    if !(t > 0.0 && t < 1.0) {
+        problems.push(format!("target: {t} is not a fraction in (0, 1)"));
+    }
+    RailError::check(problems)?;
+    Ok(code_paths_unchecked(graph, usable, loss_up, loss_down, t))
+}
+
+pub(crate) fn code_paths_unchecked(
+    graph: &crate::fabric::FabricGraph,
+    usable: &[bool],
+    loss_up: &[f64],
+    loss_down: &[f64],
+    t: f64,
+) -> PathCoding {
+    use super::cone::Cone;
+    use super::worst::log_survival;
+    let ls_up = log_survival(loss_up);
+    let ls_down = log_survival(loss_down);
+    let clean = (-t).ln_1p();
+    let tors = graph.tors();
+    let mut src = Cone::new(graph);
+    let mut dst = Cone::new(graph);
+    let mut sum = PathCoding::default();
+    let mut overhead_sum = 0.0;
+    let (mut ups, mut downs) = (Vec::new(), Vec::new());
+    for &a in tors {
+        src.fill(graph, usable, a, &[], &ls_up);
+        for &b in tors {
+            if a == b {
+                continue;
+            }
+            dst.fill(graph, usable, b, &[], &ls_down);
+            for tier in 1..graph.num_tiers() {
+                let mut found = false;
+                for &s in dst.tier(tier) {
+                    let s_ = s as usize;
+                    if src.count[s_] == 0.0 {
+                        continue;
+                    }
+                    found = true;
+                    let count = src.count[s_] * dst.count[s_];
+                    sum.paths += count;
+                    if src.worst[s_] + dst.worst[s_] > clean {
+                        sum.uncoded += count;
+                        continue;
+                    }
+                    ups.clear();
+                    downs.clear();
+                    enumerate(graph, usable, &src, s, 0.0, &ls_up, &mut ups);
+                    enumerate(graph, usable, &dst, s, 0.0, &ls_down, &mut downs);
+                    for &u in &ups {
+                        for &d in &downs {
+                            let c = choose_unchecked(-(u + d).exp_m1(), t);
+                            match c.scheme {
+                                FecScheme::None => sum.uncoded += 1.0,
+                                FecScheme::Xor { .. } => sum.xor += 1.0,
+                                FecScheme::Replicate3 => sum.replicated += 1.0,
+                                FecScheme::Unusable => sum.unusable += 1.0,
+                            }
+                            overhead_sum += c.overhead;
+                            sum.max_overhead = sum.max_overhead.max(c.overhead);
+                        }
+                    }
+                }
+                if found {
+                    break;
+                }
+            }
+        }
+    }
+    let usable_paths = sum.paths - sum.unusable;
+    sum.mean_overhead = if usable_paths > 0.0 {
+        overhead_sum / usable_paths
+    } else {
+        0.0
+    };
+    sum
+}
+
+/// Log-survivals of every upward path of `cone`'s ToR to `s`.
+fn enumerate(
+    graph: &crate::fabric::FabricGraph,
+    usable: &[bool],
+    cone: &super::cone::Cone,
+    s: crate::fabric::SwitchId,
+    acc: f64,
+    ls: &[f64],
+    out: &mut Vec<f64>,
+) {
+    if graph.tier(s) == 0 {
+        out.push(acc);
+        return;
+    }
+    for &l in graph.down_links(s) {
+        let x = graph.lower(l);
+        if usable[l as usize] && cone.count[x as usize] > 0.0 {
+            enumerate(graph, usable, cone, x, acc + ls[l as usize], ls, out);
+        }
     }
 }

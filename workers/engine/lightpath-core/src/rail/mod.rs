@@ -24,7 +24,7 @@ mod worst;
 pub use catalog::{CostParams, Fiber, StretchReach, Technology, standard_catalog};
 pub use classes::{Classes, DEFAULT_BOUNDS, DEFAULT_REPAIR_ABOVE, ReliabilityClass, build_classes};
 pub use error::RailError;
-pub use fec::{FecChoice, FecScheme};
+pub use fec::{FecChoice, FecScheme, PathCoding, code_paths};
 pub use pairs::{PairFractions, pair_fractions};
 pub use stretch::{
     CostBreakdown, CostCategory, CostLine, LengthBand, LinkChoice, LinkLengths, PlanConfig,
