@@ -12,6 +12,7 @@ lease, POST the signed body, log the attempt, then finish it or schedule the nex
 exponential backoff. `requeue_overdue` (beat) re-enqueues deliveries whose task was lost.
 """
 
+import contextlib
 import contextvars
 import hashlib
 import hmac
@@ -27,8 +28,9 @@ from typing import Any
 
 import httpx
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from fabric.models import Link
@@ -96,14 +98,22 @@ def link_admin_state_changed(link: Link, previous_state: str) -> None:
 def batched_link_changes() -> Iterator[None]:
     """Collect the link changes made inside the block and write their events and deliveries
     with a few set-based statements when it ends. Use it inside the transaction that makes the
-    changes (an optimizer disabling many links); nested blocks join the outer one."""
+    changes (an optimizer disabling many links); nested blocks join the outer one.
+
+    If the block raises, the changes made so far are still written: a caller that catches the
+    error may commit them, and must not commit them unpublished. (If the transaction is broken,
+    that write fails quietly and the original error goes on.)"""
     if _batch.get() is not None:
         yield
         return
-    token = _batch.set([])
+    changes: list[LinkStateChange] = []
+    token = _batch.set(changes)
     try:
         yield
-        changes = _batch.get() or []
+    except BaseException:
+        with contextlib.suppress(DatabaseError, TransactionManagementError):
+            publish_link_changes(changes)
+        raise
     finally:
         _batch.reset(token)
     publish_link_changes(changes)
@@ -129,6 +139,7 @@ def publish_link_changes(changes: list[LinkStateChange]) -> list[int]:
             "id", "fabric__name", "a_switch__name", "a_port", "z_switch__name", "z_port"
         )
     }
+    heard = [change for change in heard if change.link_id in ends]  # a link deleted later in the batch
     events = WebhookEvent.objects.bulk_create(
         [
             WebhookEvent(

@@ -286,3 +286,25 @@ def test_an_attempt_whose_worker_died_is_logged_and_counted(small_fabric, endpoi
     assert outcome is not None and outcome.number == 2 and outcome.state == "succeeded"
     log = list(delivery.attempt_log.values_list("number", "status_code", "error"))
     assert log == [(1, None, "no result: the worker stopped during this attempt"), (2, 200, "")]
+
+
+def test_a_batch_that_raises_still_publishes_what_a_caller_may_commit(small_fabric, endpoint):
+    changed, _ = Link.objects.filter(fabric=small_fabric).order_by("id")[:2]
+    with transaction.atomic():
+        try:
+            with services.batched_link_changes():
+                disable(changed)
+                raise ValueError("a later step fails and the caller carries on")
+        except ValueError:
+            pass
+    assert list(WebhookEvent.objects.values_list("link_id", flat=True)) == [changed.pk]
+    assert WebhookDelivery.objects.count() == 1
+
+
+def test_a_batch_whose_transaction_broke_lets_the_database_error_through(small_fabric, endpoint):
+    from django.db import DatabaseError
+
+    with pytest.raises(DatabaseError), transaction.atomic(), services.batched_link_changes():
+        disable(first_link(small_fabric))
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 / 0")
