@@ -33,6 +33,19 @@ FABRIC = "leaf-spine-4x2"
 SECRET = "cli-shared-secret-0123"
 
 
+@pytest.fixture(autouse=True)
+def unconsumed_queue(settings: Any) -> Iterator[None]:
+    """Delivery tasks go to a queue no worker reads: the test makes the attempts itself, so a
+    test worker running meanwhile cannot race it. The queue is emptied afterwards."""
+    from lightpath_worker import app as celery_app
+
+    queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-cli-webhooks"
+    settings.WEBHOOKS = {**settings.WEBHOOKS, "queue": queue}
+    yield
+    with celery_app.connection_for_write() as broker:
+        broker.default_channel.queue_purge(queue)
+
+
 @pytest.fixture
 def receiver_url() -> Iterator[str]:
     class Handler(BaseHTTPRequestHandler):
