@@ -1,4 +1,5 @@
-"""Killing the worker process in the middle of an optimizer job (issue #5, "Tests").
+"""The optimizer job through real Celery workers: killed in the middle (issue #5, "Tests"), and
+queued by a repair recorded through the API.
 
 A real Celery worker (prefork, one pool process) runs `corruption.optimize` on a k=8 fat tree with
 60 undecided corrupting links; paused_worker.py makes it pause 0.15 s after each progress report,
@@ -7,6 +8,10 @@ is SIGKILLed with the job half applied. Late acknowledgement with reject_on_work
 task back to the broker, a new pool process runs the job again from the start, and the database
 must show exactly one run: one decision per link, one ticket per disabled link, no ToR under its
 constraint, and the same answer the engine gives on the fabric as it was.
+
+The second test runs on the session's worker (root conftest.py): a technician's action through
+the API enables a link, which queues the optimizer once it commits, and the worker disables the
+link the fast checker had kept for capacity.
 """
 
 import os
@@ -77,7 +82,7 @@ def slow_worker(django_db_setup, tmp_path):
     process.wait(timeout=30)
 
 
-def wait_for(job: Job, condition, what: str, log: Path, timeout: float = 180) -> Job:
+def wait_for(job: Job, condition, what: str, log: Path | None = None, timeout: float = 180) -> Job:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         job.refresh_from_db()
@@ -85,7 +90,8 @@ def wait_for(job: Job, condition, what: str, log: Path, timeout: float = 180) ->
             return job
         assert job.state in ("queued", "running"), (job.state, job.error)
         time.sleep(0.05)
-    raise AssertionError(f"{what}: job {job.state} {job.progress:.2f} {job.message}\n{log.read_text()[-3000:]}")
+    tail = log.read_text()[-3000:] if log is not None else ""
+    raise AssertionError(f"{what}: job {job.state} {job.progress:.2f} {job.message}\n{tail}")
 
 
 def test_a_killed_optimizer_job_is_retried_and_leaves_one_consistent_outcome(slow_worker):
@@ -129,3 +135,28 @@ def test_a_killed_optimizer_job_is_retried_and_leaves_one_consistent_outcome(slo
     link_updates = AuditEvent.objects.filter(object_type="fabric.link", action="update")
     assert link_updates.count() == len(disabled)
     assert fabric_services.fabric_capacity(fabric)["summary"]["below_constraint"] == 0
+
+
+def test_a_repair_through_the_api_queues_the_optimizer_and_the_worker_takes_the_kept_link(
+    worker, client_for, small_fabric
+):
+    from corruption import services
+
+    from .test_services import link, open_event
+
+    repaired = services.decide_event(open_event(link(small_fabric, "f0", "u0"), rate=1e-6).pk).decision
+    kept = services.decide_event(open_event(link(small_fabric, "f1", "u0"), rate=1e-3).pk).decision
+    assert (repaired.action, kept.action) == ("disabled", "kept")
+    ticket = Ticket.objects.get(link=repaired.link)
+    technician = client_for("technician")
+    assert technician.post(f"/api/tickets/{ticket.pk}/start/").status_code == 200
+    response = technician.post(f"/api/tickets/{ticket.pk}/act/", {"action_taken": "clean_fiber"}, format="json")
+    assert response.status_code == 200 and response.json()["link_enabled"]
+
+    job = Job.objects.get(kind="corruption.optimize", fabric=small_fabric)
+    job = wait_for(job, lambda j: j.state == "succeeded", "the optimizer after the repair", timeout=60)
+    assert job.params["reasons"] == [f"link {repaired.link_id} enabled after repair (clean_fiber)"]
+    (decision,) = Decision.objects.filter(job=job)
+    assert (decision.link_id, decision.action, decision.kind) == (kept.link_id, "disabled", "optimizer")
+    assert Link.objects.get(pk=kept.link_id).admin_state == "disabled"
+    assert Ticket.objects.filter(link_id=kept.link_id, state="open").count() == 1
