@@ -23,12 +23,13 @@ const P1_TOR5: AffectedTor = {
 
 describe('decision log', () => {
   it('round-trips its filters through the URL and drops values the API would refuse', () => {
-    const params = new URLSearchParams('fabric=2&kind=optimizer&action=kept&kept_for_capacity=true&page=3');
+    const params = new URLSearchParams('fabric=2&link=19&kind=optimizer&action=kept&kept_for_capacity=true&page=3');
     const filters = decisionFiltersFromSearchParams(params);
-    expect(filters).toEqual({ fabric: 2, kind: 'optimizer', action: 'kept', kept_for_capacity: true });
+    expect(filters).toEqual({ fabric: 2, link: 19, kind: 'optimizer', action: 'kept', kept_for_capacity: true });
     expect(searchParamsFromDecisionFilters(filters, 3).toString()).toBe(params.toString());
     expect(decisionFiltersFromSearchParams(new URLSearchParams('fabric=x&kind=magic&action=nuke'))).toEqual({
       fabric: undefined,
+      link: undefined,
       kind: undefined,
       action: undefined,
       kept_for_capacity: undefined,

@@ -20,6 +20,7 @@ function positiveInt(value: string | null): number | undefined {
 export function decisionFiltersFromSearchParams(params: URLSearchParams): DecisionFilters {
   return {
     fabric: positiveInt(params.get('fabric')),
+    link: positiveInt(params.get('link')),
     kind: DECISION_KINDS.find((kind) => kind.value === params.get('kind'))?.value,
     action: DECISION_ACTIONS.find((action) => action.value === params.get('action'))?.value,
     kept_for_capacity: params.get('kept_for_capacity') === 'true' ? true : undefined,

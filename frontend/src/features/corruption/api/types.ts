@@ -42,6 +42,8 @@ export interface Decision {
 
 export interface DecisionFilters {
   fabric?: number;
+  /** One link's decisions (the ticket page links here). */
+  link?: number;
   kind?: DecisionKind;
   action?: DecisionAction;
   /** Only links whose newest decision kept them and that still corrupt in service. */

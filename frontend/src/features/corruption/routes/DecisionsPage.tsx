@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
@@ -100,6 +100,15 @@ export function DecisionsPage() {
           </label>
         </fieldset>
       </form>
+      {filters.link !== undefined ? (
+        <p className="active-filter">
+          Only the decisions on link{' '}
+          <Link to={`/links/${filters.link}`}>{decisions.data?.results[0]?.link_name ?? `#${filters.link}`}</Link>{' '}
+          <button type="button" className="link-button" onClick={() => apply({ ...filters, link: undefined })}>
+            Show all links
+          </button>
+        </p>
+      ) : null}
       {decisions.isPending ? <Loading label="Loading decisions…" /> : null}
       <ErrorList error={decisions.error} title="Could not load decisions." />
       {decisions.data ? (

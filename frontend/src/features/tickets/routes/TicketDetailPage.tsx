@@ -128,6 +128,12 @@ function TicketSummary({ ticket }: { ticket: TicketDetail }) {
         </dd>
       </div>
       <div>
+        <dt>CorrOpt</dt>
+        <dd>
+          <Link to={`/decisions?link=${ticket.link}`}>Decisions on this link</Link>
+        </dd>
+      </div>
+      <div>
         <dt>Link admin state</dt>
         <dd data-testid="ticket-link-admin-state">
           {link.data ? (

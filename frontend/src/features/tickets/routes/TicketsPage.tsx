@@ -8,6 +8,7 @@ import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
 import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
 import { pageOffset, parsePageParam } from '@/lib/pagination';
 
+import { useTicketMetrics } from '../api/useTicketMetrics';
 import { useTickets } from '../api/useTickets';
 import { TicketFiltersForm } from '../components/TicketFiltersForm';
 import { TicketQueue } from '../components/TicketQueue';
@@ -15,7 +16,9 @@ import {
   MINE,
   queueFromSearchParams,
   searchParamsFromQueue,
+  TICKET_STATE_LABELS,
   ticketQuery,
+  UNRESOLVED_STATES,
   type TicketQueueFilters,
 } from '../ticketQueue';
 import '../tickets.css';
@@ -35,6 +38,7 @@ export function TicketsPage() {
     // "Mine" means nothing until we know who is asking.
     enabled: filters.assignee !== MINE || username !== undefined,
   });
+  const metrics = useTicketMetrics(filters.fabric);
   const fabricChoices = useFabricChoices();
   const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
   const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
@@ -49,6 +53,14 @@ export function TicketsPage() {
       <p className="lede">
         Repairs of links that CorrOpt took out of service for corruption. Each ticket says what to do first and why.
       </p>
+      {metrics.data ? (
+        <p className="ticket-counts" data-testid="ticket-counts">
+          Unresolved{filters.fabric === undefined ? '' : ' in this fabric'}:{' '}
+          {UNRESOLVED_STATES.map(
+            (state) => `${metrics.data.open_tickets_by_state[state] ?? 0} ${TICKET_STATE_LABELS[state]}`,
+          ).join(' · ')}
+        </p>
+      ) : null}
       <TicketFiltersForm key={filterKey} filters={filters} fabrics={fabrics} onChange={applyFilters} />
       {tickets.isPending && tickets.fetchStatus !== 'idle' ? <Loading label="Loading tickets…" /> : null}
       <ErrorList error={tickets.error} title="Could not load tickets." />
