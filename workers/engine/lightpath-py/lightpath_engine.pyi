@@ -17,6 +17,12 @@ __all__ = [
     "corropt_simulate",
     "corropt_switch_local",
     "corropt_trace",
+    "rail_classes",
+    "rail_fec",
+    "rail_plan",
+    "rail_standard_catalog",
+    "rail_worst_path",
+    "rail_xor_residual",
     "read_fabric_document",
 ]
 
@@ -555,3 +561,204 @@ class TelemetryState:
     def changed_episodes(self) -> list[tuple[int, bool, float, int, float, float, int, int | None]]:
         """(link, z_to_a, rate, first_seen, last_rate, peak_rate, last_seen, ended_at): episodes
         the last ``apply`` ended, then the open episode of every direction it changed."""
+
+# RAIL (issue #6): stretch costing, worst path, reliability classes, FEC.
+# Up = from a link's lower to its upper switch; losses are fractions.
+
+@type_check_only
+class RailStretchReach(TypedDict):
+    nrb: float
+    reach_m: float
+
+@type_check_only
+class RailTechnology(TypedDict):
+    """A catalog entry; ``price_usd`` None = unknown (only 10G is in the seed)."""
+
+    name: str
+    speed_gbps: int
+    fiber: Literal["MMF", "SMF"]
+    rated_reach_m: float
+    price_usd: float | None
+    stretch: list[RailStretchReach]
+
+@type_check_only
+class RailCostLine(TypedDict):
+    category: Literal["transceivers", "fiber", "switch_ports", "power"]
+    item: str
+    unit_usd: float
+    unit: Literal["part", "m", "port", "kWh"]
+    quantity: float
+    total_usd: float
+
+@type_check_only
+class RailCostBreakdown(TypedDict):
+    lines: list[RailCostLine]
+    total_usd: float
+    transceiver_share: float
+
+@type_check_only
+class RailLinkChoice(TypedDict):
+    link: int
+    baseline: str
+    plan: str
+    stretched: bool
+    p_good: float
+    baseline_usd: float
+    plan_usd: float
+
+@type_check_only
+class RailLengthBand(TypedDict):
+    from_m: float
+    to_m: float
+    share: float
+    baseline: str
+    plan: str
+    stretched: bool
+    p_good: float
+
+@type_check_only
+class RailTorFraction(TypedDict):
+    tor: int
+    mean: float | None
+    min: float | None
+    min_dst: int | None
+
+@type_check_only
+class RailWorstPair(TypedDict):
+    src: int
+    dst: int
+    fraction: float
+
+@type_check_only
+class RailPairFractions(TypedDict):
+    """Per ordered ToR pair, the (expected) share of its ECMP paths."""
+
+    per_tor: list[RailTorFraction]
+    worst_pair: RailWorstPair | None
+    mean: float | None
+    quantiles: list[tuple[float, float]]
+    connected_pairs: int
+    disconnected_pairs: int
+
+@type_check_only
+class RailSweep(TypedDict):
+    nrb: float | None
+    points: list[tuple[float, float | None]]
+
+@type_check_only
+class RailPlan(TypedDict):
+    nrb: float | None
+    max_hops: int
+    link_bound: float | None
+    savings: float
+    stretched_links: float
+    min_p_good: float
+    baseline: RailCostBreakdown
+    plan: RailCostBreakdown
+    links: list[RailLinkChoice]
+    bands: list[RailLengthBand]
+    good_paths: RailPairFractions | None
+    sweeps: list[RailSweep]
+
+@type_check_only
+class RailHop(TypedDict):
+    link: int
+    upward: bool
+    loss: float
+
+@type_check_only
+class RailPath(TypedDict):
+    loss: float
+    src: int
+    dst: int
+    top: int
+    hops: list[RailHop]
+
+@type_check_only
+class RailPathCoding(TypedDict):
+    target: float
+    paths: float
+    uncoded: float
+    xor: float
+    replicated: float
+    unusable: float
+    mean_overhead: float
+    max_overhead: float
+
+@type_check_only
+class RailClass(TypedDict):
+    bound: float
+    links: list[int]
+    removed: list[int]
+    worst: RailPath | None
+    kept_paths: RailPairFractions | None
+    fec: RailPathCoding | None
+
+@type_check_only
+class RailClasses(TypedDict):
+    repair: list[int]
+    classes: list[RailClass]
+
+@type_check_only
+class RailFec(TypedDict):
+    loss: float
+    target: float
+    scheme: Literal["none", "xor", "replicate3", "unusable"]
+    n: int | None
+    residual_loss: float
+    overhead: float
+
+def rail_standard_catalog() -> list[RailTechnology]:
+    """The seed's technologies with Table 4.2 / Appendix D stretch reaches."""
+
+def rail_plan(
+    graph: FabricGraph,
+    *,
+    length_m: Sequence[float] | None = None,
+    speed_gbps: int | Sequence[int] | None = None,
+    uniform: tuple[float, float] | None = None,
+    nrb: float | None = None,
+    catalog: Sequence[Mapping[str, object]] | None = None,
+    prices: Mapping[str, float] | None = None,
+    costs: Mapping[str, float] | None = None,
+    max_hops: int | None = None,
+    sweep_max_lengths_m: Sequence[float] | None = None,
+    sweep_nrbs: Sequence[float] | None = None,
+    quantiles: Sequence[float] | None = None,
+    pair_stats: bool = True,
+) -> RailPlan:
+    """Baseline (rated reach) against plan (stretched reach at ``nrb``; None =
+    no stretch): per-link lengths (``length_m``) or ``uniform=(min_m, max_m)``
+    in expected-value mode. ``prices`` sets catalog prices by name; ``costs``
+    keys: mmf_usd_per_m, smf_usd_per_m, port_usd, switch_watts, usd_per_kwh,
+    years. Raises ``ValueError`` listing every problem."""
+
+def rail_worst_path(
+    graph: FabricGraph,
+    loss_up: Sequence[float],
+    loss_down: Sequence[float],
+    usable: Sequence[bool] | None = None,
+) -> RailPath | None:
+    """The worst ECMP path (highest path loss) over the usable links."""
+
+def rail_classes(
+    graph: FabricGraph,
+    loss_up: Sequence[float],
+    loss_down: Sequence[float],
+    alive: Sequence[bool] | None = None,
+    bounds: Sequence[float] | None = None,
+    repair_above: float = 0.1,
+    fec_target: float = 0.001,
+    quantiles: Sequence[float] | None = None,
+    pair_stats: bool = True,
+) -> RailClasses:
+    """Nested reliability classes (default bounds 4.8e-8, 1e-3, 0.1), most
+    reliable first; ``kept_paths``: per ToR pair, the share of its paths in
+    the class; ``fec``: how the class's paths are coded for ``fec_target``."""
+
+def rail_fec(loss: float, target: float = 0.001) -> RailFec:
+    """None below ``target``; XOR(n) with the largest n meeting it; triple
+    replication up to 10 %; else unusable."""
+
+def rail_xor_residual(n: int, p: float) -> float:
+    """q(n, p) = 1 - (1-p)^(n+1) - (n+1) p (1-p)^n."""

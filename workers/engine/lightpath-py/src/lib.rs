@@ -12,6 +12,7 @@ mod corropt;
 mod corropt_session;
 mod corropt_sim;
 mod document;
+mod rail;
 mod telemetry;
 
 /// Switch graph of a multi-tier Clos fabric (tier 0 = ToR, top tier =
@@ -164,5 +165,6 @@ fn lightpath_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(corropt_sim::corropt_compare, m)?)?;
     m.add_function(wrap_pyfunction!(document::read_fabric_document, m)?)?;
     m.add_class::<telemetry::TelemetryState>()?;
+    rail::register(m)?;
     Ok(())
 }
