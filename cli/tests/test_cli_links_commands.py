@@ -7,6 +7,7 @@ import datetime as dt
 import io
 import json
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,9 @@ def iso(minutes_ago: float) -> str:
 
 
 @pytest.fixture
-def fabric_with_telemetry(cli: Cli, live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path) -> Cli:
+def fabric_with_telemetry(
+    cli: Cli, live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path, worker: Any
+) -> Cli:
     """leaf-spine-4x2 as an operator, with telemetry pushed for two links:
 
     - leaf0:eth2/1 - spine0:eth1/1 (100G-SR4, catalog Rx -10.3..2.4 dBm): spine0 receives with
@@ -59,10 +62,10 @@ def fabric_with_telemetry(cli: Cli, live_server: Any, make_role_user: Callable[.
     import_file(cli, FIXTURE_DATA / "leaf-spine-4x2.json")
     samples: list[dict[str, Any]] = []
     for i in range(4):
-        time = iso(70 - 15 * i)
+        moment = iso(70 - 15 * i)
         samples += [
-            {"time": time, "switch": "spine0", "port": "eth1/1", "in_pkts": 1_000_000 * i, "in_fcs_errors": 20 * i},
-            {"time": time, "switch": "spine0", "port": "eth1/2", "in_pkts": 1_000_000 * i, "in_fcs_errors": 0},
+            {"time": moment, "switch": "spine0", "port": "eth1/1", "in_pkts": 1_000_000 * i, "in_fcs_errors": 20 * i},
+            {"time": moment, "switch": "spine0", "port": "eth1/2", "in_pkts": 1_000_000 * i, "in_fcs_errors": 0},
         ]
     now = iso(5)
     samples += [
@@ -91,11 +94,14 @@ def fabric_with_telemetry(cli: Cli, live_server: Any, make_role_user: Callable[.
     path.write_text(json.dumps({"samples": samples}))
     result = cli("telemetry", "push", str(path), "--fabric", FABRIC)
     assert result.exit_code == 0, result.stderr
-    # The push queued the derivation; run it as the worker would (no worker runs here).
-    from fabric.models import Fabric
-    from telemetry.services import derivation
+    # The push queued the derivation: wait for the worker's run.
+    from telemetry.models import Derivation, IngestBatch
 
-    derivation.derive(Fabric.objects.get(name=FABRIC))
+    last = IngestBatch.objects.filter(fabric__name=FABRIC).order_by("-id").values_list("id", flat=True).first()
+    deadline = time.monotonic() + 60
+    while not Derivation.objects.filter(fabric__name=FABRIC, watermark__gte=last).exists():
+        assert time.monotonic() < deadline, "the worker did not derive the pushed telemetry"
+        time.sleep(0.1)
     return cli
 
 

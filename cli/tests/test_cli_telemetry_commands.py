@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -149,12 +150,17 @@ def push_json(cli: Cli, path: Path, *extra: str) -> dict[str, Any]:
     return summary
 
 
-def derive_now() -> Any:
-    """Run the derivation the pushes queued, as the worker would (no worker runs here)."""
+def derived(fabric: str = FABRIC) -> None:
+    """Wait until the worker (the `worker` fixture) derived every batch pushed to the fabric."""
     from fabric.models import Fabric
-    from telemetry.services import derivation
+    from telemetry.models import Derivation, IngestBatch
 
-    return derivation.derive(Fabric.objects.get(name=FABRIC))
+    batches = IngestBatch.objects.filter(fabric=Fabric.objects.get(name=fabric))
+    last = batches.order_by("-id").values_list("id", flat=True).first()
+    deadline = time.monotonic() + 60
+    while not Derivation.objects.filter(fabric__name=fabric, watermark__gte=last).exists():
+        assert time.monotonic() < deadline, "the worker did not derive the pushed batches"
+        time.sleep(0.1)
 
 
 def stored_samples() -> int:
@@ -167,7 +173,9 @@ def stored_samples() -> int:
 
 
 @pytest.mark.parametrize("fmt", list(WRITERS))
-def test_each_format_is_pushed_and_the_link_turns_corrupting(operator: Cli, tmp_path: Path, fmt: str) -> None:
+def test_each_format_is_pushed_and_the_link_turns_corrupting(
+    operator: Cli, tmp_path: Path, fmt: str, worker: Any
+) -> None:
     name, write = WRITERS[fmt]
     path = write(tmp_path / name, corrupting_polls(*RECEIVER))
 
@@ -178,15 +186,15 @@ def test_each_format_is_pushed_and_the_link_turns_corrupting(operator: Cli, tmp_
     assert (summary["batches"], summary["samples"], summary["inserted"], summary["merged"]) == (1, 4, 4, 0)
     assert summary["skipped_updates"] == (4 if fmt == "openconfig" else 0)
     assert summary["derivation"] == "queued"
-    derived = derive_now()
-    assert derived.windows == 3
-    assert len(derived.events_opened) == 1 and derived.events_ended == []
+    derived()
 
     corrupting = operator.json("links", "list", "--health", "corrupting")
     assert [(row["a_switch_name"], row["a_port"], row["z_switch_name"], row["z_port"]) for row in corrupting] == [
         ("leaf0", "eth2/1", "spine0", "eth1/1")
     ]
     assert corrupting[0]["health"] == "corrupting"
+    events = operator.json("links", "show", "spine0:eth1/1")["open_events"]
+    assert [event["direction"] for event in events] == ["a_to_z"]
 
 
 def test_summary_table_and_csv(operator: Cli, tmp_path: Path) -> None:
@@ -208,7 +216,7 @@ def test_summary_table_and_csv(operator: Cli, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("fmt", list(WRITERS))
-def test_batches_of_ten_split_25_samples_into_three(operator: Cli, tmp_path: Path, fmt: str) -> None:
+def test_batches_of_ten_split_25_samples_into_three(operator: Cli, tmp_path: Path, fmt: str, worker: Any) -> None:
     polls = corrupting_polls(*RECEIVER, polls=25, errors=0)
     name, write = WRITERS[fmt]
     batch_size = 10
@@ -233,9 +241,17 @@ def test_batches_of_ten_split_25_samples_into_three(operator: Cli, tmp_path: Pat
     assert summary["batches"] == 3
     assert (summary["samples"], summary["inserted"], summary["merged"]) == (25, 25, 0)
     assert stored_samples() == 25
-    # Counter windows span batch boundaries: a window needs 15 minutes of polls, every 15 minutes
-    # here, so 24 windows whether one batch or three (one derivation run takes all three).
-    assert derive_now().windows == 24
+    # Counter windows span batch boundaries: the newest rate comes from the window that ends
+    # at the last poll, whether the batches were derived in one run or three.
+    derived()
+    from telemetry.models import DirectionHealth
+
+    health = DirectionHealth.objects.get(link__z_switch__name=RECEIVER[0], link__z_port=RECEIVER[1], direction="a_to_z")
+    assert (health.health, health.corruption_rate, health.corruption_time) == (
+        "clean",
+        0.0,
+        dt.datetime.fromisoformat(polls[-1]["time"]),
+    )
 
 
 def test_a_bad_csv_row_names_its_file_line_and_stops_at_its_batch(operator: Cli, tmp_path: Path) -> None:
@@ -347,7 +363,7 @@ def _lane_power(switch: str, port: str) -> tuple[float, float, float]:
 
     from telemetry.models import EndState
 
-    derive_now()
+    derived()
     end = EndState.objects.get(
         Q(link__a_switch__name=switch, link__a_port=port, side="a")
         | Q(link__z_switch__name=switch, link__z_port=port, side="z")
@@ -355,7 +371,7 @@ def _lane_power(switch: str, port: str) -> tuple[float, float, float]:
     return end.input_power_min_channel_dbm, end.input_power_dbm, end.temperature_c
 
 
-def test_prometheus_lanes_stay_in_one_batch_and_take_time(operator: Cli, tmp_path: Path) -> None:
+def test_prometheus_lanes_stay_in_one_batch_and_take_time(operator: Cli, tmp_path: Path, worker: Any) -> None:
     from telemetry.models import EndState
 
     power = "components_component_transceiver_physical_channels_channel_state_input_power_instant"
@@ -386,7 +402,9 @@ def test_prometheus_lanes_stay_in_one_batch_and_take_time(operator: Cli, tmp_pat
     assert result.exit_code == 2 and "'yesterday' is not an ISO 8601 time" in result.stderr
 
 
-def test_gnmi_notifications_of_one_switch_and_time_stay_in_one_batch(operator: Cli, tmp_path: Path) -> None:
+def test_gnmi_notifications_of_one_switch_and_time_stay_in_one_batch(
+    operator: Cli, tmp_path: Path, worker: Any
+) -> None:
     stamp = _nanoseconds(iso(minutes_ago(20)))
 
     def lane(switch: str, port: str, index: int, dbm: float) -> dict[str, Any]:

@@ -156,7 +156,6 @@ def derive(fabric: Fabric) -> DerivationResult:
                     "CREATE TEMP TABLE tmp_health_links ON COMMIT DROP AS SELECT unnest(%s::bigint[]) AS link_id",
                     [state.health_changed_links()],
                 )
-                _classify(cursor)
                 result.health_changes += _update_links(cursor)
         result.batches = len(batches)
         watermark = batches[-1][0]
@@ -241,11 +240,11 @@ TIMES = ("counter_time", "window_time", "optical_time")
 def _copy(cursor, table: str, text: str) -> None:
     with cursor.cursor.copy(f"COPY {table} FROM STDIN") as copy:
         copy.write(text)
-    cursor.execute(f"ANALYZE {table}")
 
 
 def _write_ends(cursor, state: TelemetryState) -> None:
-    """Every touched end's row: its window (the checkpoint) and its newest readings."""
+    """Every touched end's row: its window (the checkpoint), its newest readings and their Rx/Tx
+    classes, in one write; the links whose classes changed are noted in tmp_changed."""
     types = {name: "int8" if name in TIMES or name == "link_id" else "float8" for name in END_COLUMNS}
     types.update({"side": "char(1)", "rx_no_light": "boolean", "tx_no_light": "boolean"})
     types.update(
@@ -254,13 +253,26 @@ def _write_ends(cursor, state: TelemetryState) -> None:
     cursor.execute("DROP TABLE IF EXISTS tmp_ends")
     cursor.execute(f"CREATE TEMP TABLE tmp_ends ({', '.join(f'{n} {types[n]}' for n in END_COLUMNS)}) ON COMMIT DROP")
     _copy(cursor, "tmp_ends", state.changed_ends_copy())
-    values = [TIMESTAMP.format(n) if n in TIMES else n for n in END_COLUMNS]
-    updates = ", ".join(f"{n} = EXCLUDED.{n}" for n in END_COLUMNS[2:])
+    values = [TIMESTAMP.format(f"s.{n}") if n in TIMES else f"s.{n}" for n in END_COLUMNS]
+    updates = ", ".join(f"{n} = EXCLUDED.{n}" for n in (*END_COLUMNS[2:], "rx_class", "tx_class"))
+    # All parts of one statement see the rows as they were before it: `old` holds the classes
+    # the upsert replaces.
+    cursor.execute("DROP TABLE IF EXISTS tmp_changed")
     cursor.execute(
         f"""
-        INSERT INTO telemetry_endstate AS e ({", ".join(END_COLUMNS)}, rx_class, tx_class)
-        SELECT {", ".join(values)}, 'unknown', 'unknown' FROM tmp_ends
-        ON CONFLICT (link_id, side) DO UPDATE SET {updates}
+        CREATE TEMP TABLE tmp_changed ON COMMIT DROP AS
+        WITH old AS (
+            SELECT e.link_id, e.side, e.rx_class, e.tx_class
+              FROM telemetry_endstate e JOIN tmp_ends t ON t.link_id = e.link_id AND t.side = e.side
+        ),
+        written AS (
+            INSERT INTO telemetry_endstate AS e ({", ".join(END_COLUMNS)}, rx_class, tx_class)
+            SELECT {", ".join(values)}, {RX_CLASS}, {TX_CLASS} FROM tmp_ends s {limits_from("s")}
+            ON CONFLICT (link_id, side) DO UPDATE SET {updates}
+            RETURNING e.link_id, e.side, e.rx_class, e.tx_class
+        )
+        SELECT DISTINCT w.link_id FROM written w LEFT JOIN old o ON o.link_id = w.link_id AND o.side = w.side
+         WHERE w.rx_class <> coalesce(o.rx_class, 'unknown') OR w.tx_class <> coalesce(o.tx_class, 'unknown')
         """
     )
 
@@ -409,10 +421,10 @@ TX_CLASS = _class_sql(
 )  # fmt: skip
 
 
-def _classify(cursor, link_ids: Sequence[int] | None = None) -> None:
-    """Rx/Tx classes of the ends this run touched (or of `link_ids`) against their effective
-    limits; only ends whose class changes are written, and their links noted in tmp_changed."""
-    scope = "(SELECT DISTINCT link_id FROM tmp_ends)" if link_ids is None else "(SELECT unnest(%(ids)s::bigint[]))"
+def _classify(cursor, link_ids: Sequence[int]) -> None:
+    """Rx/Tx classes of the ends of `link_ids` against their effective limits; only ends whose
+    class changes are written, and their links noted in tmp_changed."""
+    scope = "(SELECT unnest(%(ids)s::bigint[]))"
     cursor.execute("DROP TABLE IF EXISTS tmp_changed")
     cursor.execute(
         f"""
@@ -427,24 +439,29 @@ def _classify(cursor, link_ids: Sequence[int] | None = None) -> None:
         )
         SELECT DISTINCT link_id FROM changed
         """,
-        {"ids": list(link_ids or [])},
+        {"ids": list(link_ids)},
     )
 
 
 def _update_links(cursor) -> int:
     """Each link's worse direction and its rx_low flag, where they changed: only links whose
     direction health or classes changed can change."""
-    scope = "(SELECT link_id FROM tmp_changed UNION SELECT link_id FROM tmp_health_links)"
+    cursor.execute("DROP TABLE IF EXISTS tmp_scope")
     cursor.execute(
-        f"""
+        "CREATE TEMP TABLE tmp_scope ON COMMIT DROP AS "
+        "SELECT link_id FROM tmp_changed UNION SELECT link_id FROM tmp_health_links"
+    )
+    cursor.execute("ANALYZE tmp_scope")
+    cursor.execute(
+        """
         WITH health AS (
             SELECT link_id, max(CASE health WHEN 'corrupting' THEN 3 WHEN 'lossy' THEN 2
                                             WHEN 'clean' THEN 1 ELSE 0 END) AS severity
-              FROM telemetry_directionhealth WHERE link_id IN {scope} GROUP BY link_id
+              FROM telemetry_directionhealth JOIN tmp_scope USING (link_id) GROUP BY link_id
         ),
         rx AS (
             SELECT link_id, bool_or(rx_class = 'low') AS rx_low
-              FROM telemetry_endstate WHERE link_id IN {scope} GROUP BY link_id
+              FROM telemetry_endstate JOIN tmp_scope USING (link_id) GROUP BY link_id
         ),
         state AS (
             SELECT coalesce(h.link_id, r.link_id) AS id,

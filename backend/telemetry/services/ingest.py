@@ -348,7 +348,6 @@ def _resolve(cursor, fabric: Fabric) -> None:
         """,
         {"fabric": fabric.pk},
     )
-    cursor.execute("ANALYZE tmp_rows")
 
 
 SAMPLE_COLUMNS = (
@@ -372,16 +371,26 @@ def _store_samples(cursor, batch: int) -> tuple[int, int]:
         "tx_no_light = CASE WHEN EXCLUDED.tx_no_light OR EXCLUDED.output_power_dbm IS NOT NULL "
         "THEN EXCLUDED.tx_no_light ELSE s.tx_no_light END"
     )
-    # Partitioned tables hide xmax from RETURNING, so the re-sent rows are counted first.
-    cursor.execute("SELECT count(*) FROM tmp_rows JOIN telemetry_sample USING (link_id, side, time)")
-    merged = cursor.fetchone()[0]
-    # A re-sent sample takes the new batch's id, so derivation sees its merged values.
+    # New samples first, without looking anything up: live polls are all new. Only if some
+    # conflicted (a re-sent file) are those merged, found as the rows this batch did not write.
     cursor.execute(
-        f"INSERT INTO telemetry_sample AS s ({columns}, batch_id) SELECT {columns}, %s FROM tmp_rows "
-        f"ON CONFLICT (link_id, side, time) DO UPDATE SET {merged_values}, {flags}, batch_id = EXCLUDED.batch_id",
+        f"WITH new AS (INSERT INTO telemetry_sample ({columns}, batch_id) SELECT {columns}, %s FROM tmp_rows "
+        "ON CONFLICT (link_id, side, time) DO NOTHING RETURNING 1) SELECT count(*) FROM new",
         [batch],
     )
-    return cursor.rowcount - merged, merged
+    inserted = cursor.fetchone()[0]
+    cursor.execute("SELECT count(*) FROM tmp_rows")
+    merged = cursor.fetchone()[0] - inserted
+    if merged:
+        # The re-sent sample takes the new batch's id, so derivation sees its merged values.
+        cursor.execute(
+            f"INSERT INTO telemetry_sample AS s ({columns}, batch_id) SELECT {columns}, %(batch)s FROM tmp_rows t "
+            "WHERE NOT EXISTS (SELECT 1 FROM telemetry_sample n WHERE n.link_id = t.link_id AND n.side = t.side "
+            "AND n.time = t.time AND n.batch_id = %(batch)s) "
+            f"ON CONFLICT (link_id, side, time) DO UPDATE SET {merged_values}, {flags}, batch_id = EXCLUDED.batch_id",
+            {"batch": batch},
+        )
+    return inserted, merged
 
 
 def _store_device_thresholds(cursor) -> None:

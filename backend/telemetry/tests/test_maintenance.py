@@ -45,7 +45,7 @@ def test_retention_drops_old_days_after_rolling_them_up(small_fabric):
          "in_fcs_errors": i, "input_power_dbm": -3.0 - i / 10}
         for i in range(8)
     ]  # fmt: skip
-    ingest(small_fabric, samples, now=old + dt.timedelta(hours=3))
+    ingest(small_fabric, samples, now=old + dt.timedelta(hours=3), derive=True)
     assert count("telemetry_sample") == 8
 
     report = maintenance.maintain(NOW)
@@ -74,7 +74,7 @@ def test_a_counter_reset_is_not_summed_into_the_hour(small_fabric):
         {"switch": "f0", "port": "d0", "time": t + dt.timedelta(minutes=15 * i), "in_pkts": v, "in_fcs_errors": 0}
         for i, v in enumerate(values)
     ]
-    ingest(small_fabric, samples, now=NOW)
+    ingest(small_fabric, samples, now=NOW, derive=True)
     maintenance.rollup_hours(t, t + dt.timedelta(hours=1))
     with connection.cursor() as cursor:
         cursor.execute("SELECT in_pkts FROM telemetry_hourly WHERE side = 'z'")
