@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Evidence, EvidenceOptics } from './api/types';
 import { decisiveEvidence, formatRate, historySummary, neighbourRows, opticsRows, reseatSummary } from './evidence';
-import { describeRule } from './repairActions';
+import { describeRule, stepStatus } from './repairActions';
 
 const thresholds = {
   input_power_lower_dbm: { value: -10.3, provenance: 'catalog' },
@@ -162,5 +162,13 @@ describe('evidence on the ticket page', () => {
         relation: 'same breakout group, started within the window, similar rate',
       },
     ]);
+  });
+});
+
+describe('step status', () => {
+  it('tells a step not acted on from one being validated', () => {
+    expect(stepStatus({ action_taken: '', outcome: 'pending' })).toBe('not acted on yet');
+    expect(stepStatus({ action_taken: 'clean_fiber', outcome: 'pending' })).toBe('being validated');
+    expect(stepStatus({ action_taken: 'clean_fiber', outcome: 'recurred' })).toBe('corruption returned');
   });
 });

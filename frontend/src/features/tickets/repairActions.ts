@@ -38,11 +38,17 @@ export function actionDone(action: string | null | undefined): string {
   return isRepairAction(action) ? ACTION_LABELS[action].done : action;
 }
 
-export const OUTCOME_LABELS: Record<StepOutcome, string> = {
-  pending: 'pending (being validated or not acted on yet)',
+const OUTCOME_LABELS: Record<StepOutcome, string> = {
+  pending: 'being validated',
   fixed: 'fixed',
   recurred: 'corruption returned',
 };
+
+/** Where a step stands: not acted on yet, or its outcome once the action is recorded. */
+export function stepStatus(step: { action_taken: string; outcome: StepOutcome }): string {
+  if (!step.action_taken && step.outcome === 'pending') return 'not acted on yet';
+  return OUTCOME_LABELS[step.outcome] ?? step.outcome;
+}
 
 /** The rules of Algorithm 1 (first match wins), as a technician reads them. */
 const RULES: Record<string, string> = {

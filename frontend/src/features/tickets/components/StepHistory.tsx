@@ -1,6 +1,6 @@
 import type { TicketStep } from '../api/types';
 import { formatUtc } from '../formatTime';
-import { actionDone, actionTodo, describeRule, OUTCOME_LABELS } from '../repairActions';
+import { actionDone, actionTodo, describeRule, stepStatus } from '../repairActions';
 
 function followedWord(step: TicketStep): string {
   if (!step.action_taken) return '—';
@@ -21,10 +21,7 @@ export function StepHistory({ steps }: { steps: TicketStep[] }) {
           data-followed={step.followed === null ? '' : String(step.followed)}
         >
           <h3>
-            Step {step.number}{' '}
-            <span className={`badge badge-outcome-${step.outcome}`}>
-              {OUTCOME_LABELS[step.outcome] ?? step.outcome}
-            </span>
+            Step {step.number} <span className={`badge badge-outcome-${step.outcome}`}>{stepStatus(step)}</span>
           </h3>
           <dl>
             <div>

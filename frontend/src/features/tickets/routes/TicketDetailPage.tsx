@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
@@ -29,6 +29,7 @@ import { TicketEnds } from '../components/TicketEnds';
 import { TicketStateBadge } from '../components/TicketStateBadge';
 import { formatRate } from '../evidence';
 import { formatAge, formatUtc } from '../formatTime';
+import { ticketChartRange } from '../ticketRange';
 import '../tickets.css';
 
 export function TicketDetailPage() {
@@ -171,7 +172,10 @@ function TicketSummary({ ticket }: { ticket: TicketDetail }) {
 
 function TicketTelemetry({ ticket }: { ticket: TicketDetail }) {
   const [searchParams, setSearchParams] = useSearchParams();
-  const range = useMemo(() => rangeFromSearchParams(searchParams), [searchParams]);
+  const onset = ticket.recommendation?.evidence.rates?.onset;
+  // Fixed when the page opens, so the query does not change on every render.
+  const [defaultRange] = useState(() => ticketChartRange(onset, new Date()));
+  const range = useMemo(() => rangeFromSearchParams(searchParams) ?? defaultRange, [searchParams, defaultRange]);
   const query = useMemo(() => telemetryQuery(range), [range]);
   const telemetry = useLinkTelemetry(ticket.link, query);
   const sideNames = useMemo(() => {
