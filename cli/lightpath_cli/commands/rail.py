@@ -1,0 +1,477 @@
+"""rail plan|classes|fec: RAIL on files, offline (the engine computes; no server is involved).
+
+- plan: per-link transceivers without and with stretch, cost in the seed's Table 4.1 categories, savings,
+  expected good-path fractions and savings curves against the maximum link length. The fabric is an
+  interchange document (per-link `length_m` and `speed_gbps`) or a generated k-ary fat tree with lengths
+  uniform on [min, max] in the seed's expected-value mode.
+- classes: nested reliability classes from per-direction loss rates, with each class's worst path, the share
+  of every ToR pair's paths it keeps and the coding its paths need.
+- fec: the coding one path needs for a loss target.
+
+Link index = position in the document's `links` (then `links_csv` rows); a link is named `a:a_port-b:b_port`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..context import get_context
+from ..errors import CliError
+from ..options import OutputOption, new_app
+from ..output import OutputFormat, print_csv, print_json, stdout_console
+from .corropt import Fabric, _engine, load_fabric, read_corrupting
+from .fabric import read_document_file
+
+app = new_app()
+
+DEFAULT_BOUNDS = "4.8e-8,1e-3,0.1"
+QUANTILES = [0.0001, 0.01, 0.05, 0.5]
+
+
+def _numbers(text: str, option: str) -> list[float]:
+    try:
+        values = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise CliError(f"{option}: {text!r} is not a comma-separated list of numbers") from None
+    if not values:
+        raise CliError(f"{option}: expected at least one number")
+    return values
+
+
+def _prices(items: list[str]) -> dict[str, float]:
+    prices: dict[str, float] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        try:
+            if not sep or not name.strip():
+                raise ValueError
+            prices[name.strip()] = float(value)
+        except ValueError:
+            raise CliError(f"--price: expected NAME=USD (e.g. 40GBASE-SR4=304), got {item!r}") from None
+    return prices
+
+
+def _fat_tree(k: int) -> Any:
+    """The engine's graph of a k-ary fat tree: ToRs, aggregation switches pod by pod, then cores."""
+    if k < 2 or k % 2:
+        raise CliError(f"--fat-tree: k must be an even number >= 2, got {k}")
+    half = k // 2
+    tors, aggs, cores = k * half, k * half, half * half
+    lower, upper = [], []
+    for pod in range(k):
+        for i in range(half):
+            for j in range(half):
+                lower.append(pod * half + i)
+                upper.append(tors + pod * half + j)
+    for pod in range(k):
+        for j in range(half):
+            for c in range(half):
+                lower.append(tors + pod * half + j)
+                upper.append(tors + aggs + j * half + c)
+    return _engine().FabricGraph(3, [0] * tors + [1] * aggs + [2] * cores, lower, upper)
+
+
+def _document_links(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The document's links then its links_csv rows, in the engine's link order."""
+    links = list(doc.get("links") or [])
+    text = doc.get("links_csv")
+    if isinstance(text, str):
+        links.extend(
+            {k: v for k, v in row.items() if k is not None and v not in (None, "")}
+            for row in csv.DictReader(io.StringIO(text))
+        )
+    return links
+
+
+def _link_lengths(path: Path, fabric: Fabric, speed: int) -> tuple[list[float], list[int]]:
+    """Per link `length_m` and `speed_gbps` (default `speed`); every missing or bad value listed."""
+    links = _document_links(read_document_file(str(path)))
+    lengths: list[float] = []
+    speeds: list[int] = []
+    problems: list[str] = []
+    for i, link in enumerate(links):
+        raw = link.get("length_m") if isinstance(link, dict) else None
+        try:
+            length = float(raw) if raw is not None else None
+        except (TypeError, ValueError):
+            length = None
+        if length is None:
+            problems.append(f"links[{i}] ({fabric.link_names[i]}): no length_m")
+        lengths.append(length if length is not None else 0.0)
+        raw_speed = link.get("speed_gbps", speed) if isinstance(link, dict) else speed
+        try:
+            speeds.append(int(raw_speed if raw_speed is not None else speed))
+        except (TypeError, ValueError):
+            problems.append(f"links[{i}] ({fabric.link_names[i]}): speed_gbps {raw_speed!r} is not a number")
+            speeds.append(speed)
+    if problems:
+        shown = problems[:10]
+        if len(problems) > 10:
+            shown.append(f"and {len(problems) - 10} more")
+        raise CliError(f"{path}: {'; '.join(shown)}")
+    return lengths, speeds
+
+
+def _money(value: float) -> str:
+    return f"${value / 1e6:.3f}M" if abs(value) >= 1e5 else f"${value:,.2f}"
+
+
+def _quantity(line: dict[str, Any]) -> str:
+    q = line["quantity"]
+    if line["unit"] == "m":
+        return f"{q / 1000:,.1f} km"
+    if line["unit"] == "kWh":
+        return f"{q / 1e6:,.2f} GWh"
+    return f"{q:,.0f}"
+
+
+@app.command("plan")
+def plan(
+    ctx: typer.Context,
+    fabric_path: Annotated[
+        Path | None,
+        typer.Option("--fabric", metavar="FABRIC.json", help='A "lightpath-fabric/1" document with link lengths.'),
+    ] = None,
+    fat_tree: Annotated[
+        int | None,
+        typer.Option("--fat-tree", metavar="K", help="Instead of --fabric: a k-ary fat tree (k = 32: the seed's)."),
+    ] = None,
+    max_length: Annotated[
+        float, typer.Option("--max-length", help="With --fat-tree: link lengths uniform up to this, metres.")
+    ] = 500.0,
+    min_length: Annotated[float, typer.Option("--min-length", help="With --fat-tree: shortest link, metres.")] = 0.0,
+    speed: Annotated[
+        int, typer.Option("--speed", help="Gb/s of links without speed_gbps (all, with --fat-tree).")
+    ] = 10,
+    nrb: Annotated[
+        float,
+        typer.Option("--nrb", help="Network reliability bound: 0.99 = the seed's low stretch, 0.95 = high stretch."),
+    ] = 0.99,
+    no_stretch: Annotated[bool, typer.Option("--no-stretch", help="Plan with rated reaches only.")] = False,
+    max_hops: Annotated[
+        int | None, typer.Option("--max-hops", help="Hops of the longest path [default: 2 x (tiers - 1)].")
+    ] = None,
+    price: Annotated[
+        list[str] | None,
+        typer.Option("--price", metavar="NAME=USD", help="Price of a catalog part (repeat); only 10G is in the seed."),
+    ] = None,
+    mmf_price: Annotated[float, typer.Option("--mmf-price", help="Multi-mode fiber, USD per metre.")] = 0.44,
+    smf_price: Annotated[float, typer.Option("--smf-price", help="Single-mode fiber, USD per metre.")] = 0.21,
+    port_cost: Annotated[float, typer.Option("--port-cost", help="USD per switch port.")] = 90.0,
+    switch_watts: Annotated[float, typer.Option("--switch-watts", help="Watts per switch.")] = 150.0,
+    energy_price: Annotated[float, typer.Option("--energy-price", help="USD per kWh.")] = 0.07,
+    years: Annotated[float, typer.Option("--years", help="Years of energy.")] = 3.0,
+    sweep_max: Annotated[float, typer.Option("--sweep-max", help="Savings curves up to this maximum length.")] = 1000.0,
+    sweep_step: Annotated[float, typer.Option("--sweep-step", help="Step of the savings curves, metres.")] = 10.0,
+    links: Annotated[bool, typer.Option("--links", help="JSON: include the per-link choices.")] = False,
+    output: OutputOption = None,
+) -> None:
+    """Cost a fabric's optics without and with stretch (expected-value mode with --fat-tree)."""
+    fmt = get_context(ctx).output_format(output)
+    engine = _engine()
+    if (fabric_path is None) == (fat_tree is None):
+        raise CliError("give either --fabric FABRIC.json or --fat-tree K")
+    if sweep_step <= 0 or sweep_max < 0:
+        raise CliError("--sweep-step must be positive and --sweep-max non-negative")
+    steps = int(sweep_max / sweep_step + 1e-9)
+    kwargs: dict[str, Any] = {
+        "nrb": None if no_stretch else nrb,
+        "prices": _prices(price or []),
+        "costs": {
+            "mmf_usd_per_m": mmf_price,
+            "smf_usd_per_m": smf_price,
+            "port_usd": port_cost,
+            "switch_watts": switch_watts,
+            "usd_per_kwh": energy_price,
+            "years": years,
+        },
+        "max_hops": max_hops,
+        "sweep_max_lengths_m": [i * sweep_step for i in range(steps + 1)],
+        "sweep_nrbs": [0.99, 0.95] if no_stretch else sorted({0.99, 0.95, nrb}, reverse=True),
+        "quantiles": QUANTILES,
+    }
+    names: list[str] | None = None
+    source: str
+    if fabric_path is not None:
+        fabric = load_fabric(fabric_path)
+        length_m, speeds = _link_lengths(fabric_path, fabric, speed)
+        graph = fabric.graph
+        names = fabric.switch_names
+        link_names = fabric.link_names
+        source = fabric.name
+        kwargs.update(length_m=length_m, speed_gbps=speeds)
+    else:
+        assert fat_tree is not None
+        graph = _fat_tree(fat_tree)
+        link_names = []
+        source = f"fat tree k={fat_tree}, lengths uniform {min_length:g}-{max_length:g} m (expected value)"
+        kwargs.update(uniform=(min_length, max_length), speed_gbps=speed)
+    try:
+        result = engine.rail_plan(graph, **kwargs)
+    except (ValueError, OverflowError) as exc:
+        where = f"{fabric_path}: " if fabric_path is not None else ""
+        hint = " (set it with --price NAME=USD)" if "price unknown" in str(exc) else ""
+        raise CliError(f"{where}{exc}{hint}") from exc
+    good = result["good_paths"]
+    if good is not None:
+        tor_name = (lambda s: names[s]) if names else (lambda s: f"tor{s}")
+        for row in good["per_tor"]:
+            row["name"] = tor_name(row["tor"])
+        if good["worst_pair"] is not None:
+            good["worst_pair"]["src_name"] = tor_name(good["worst_pair"]["src"])
+            good["worst_pair"]["dst_name"] = tor_name(good["worst_pair"]["dst"])
+    for row in result["links"]:
+        row["name"] = link_names[row["link"]]
+    report = {"fabric": source, **result}
+    if not links:
+        report.pop("links")
+    _print_plan(fmt, report)
+
+
+def _print_plan(fmt: OutputFormat, report: dict[str, Any]) -> None:
+    if fmt is OutputFormat.json:
+        print_json(report)
+        return
+    if fmt is OutputFormat.csv:
+        rows = [{"design": design, **line} for design in ("baseline", "plan") for line in report[design]["lines"]]
+        print_csv(rows, ["design", "category", "item", "unit_usd", "unit", "quantity", "total_usd"])
+        return
+    from rich.table import Table
+
+    console = stdout_console()
+    nrb = report["nrb"]
+    console.print(
+        f"{report['fabric']}: {'no stretch' if nrb is None else f'NRB {nrb:g}'}, "
+        f"{report['max_hops']} hops per path"
+        + (f", each link good with p >= {report['link_bound']:.5f}" if report["link_bound"] else ""),
+        highlight=False,
+    )
+    baseline = {line["item"]: line for line in report["baseline"]["lines"]}
+    plan = {line["item"]: line for line in report["plan"]["lines"]}
+    table = Table(show_edge=False, header_style="bold")
+    for header, justify in (
+        ("Item", "left"),
+        ("Unit cost", "right"),
+        ("Baseline", "right"),
+        ("Total", "right"),
+        ("Plan", "right"),
+        ("Total", "right"),
+    ):
+        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+    for item in list(baseline) + [item for item in plan if item not in baseline]:
+        b, p = baseline.get(item), plan.get(item)
+        line = b or p
+        assert line is not None
+        table.add_row(
+            item,
+            f"${line['unit_usd']:g}/{line['unit']}",
+            _quantity(b) if b else "-",
+            _money(b["total_usd"]) if b else "-",
+            _quantity(p) if p else "-",
+            _money(p["total_usd"]) if p else "-",
+        )
+    table.add_row(
+        "total",
+        "",
+        "",
+        _money(report["baseline"]["total_usd"]),
+        "",
+        _money(report["plan"]["total_usd"]),
+    )
+    console.print(table)
+    console.print(
+        f"savings {report['savings']:.2%}; transceivers {report['baseline']['transceiver_share']:.1%} of the "
+        f"baseline, {report['plan']['transceiver_share']:.1%} of the plan; "
+        f"{report['stretched_links']:,.0f} links stretched",
+        highlight=False,
+    )
+    good = report["good_paths"]
+    if good is not None and good["worst_pair"] is not None:
+        worst = good["worst_pair"]
+        quantiles = ", ".join(f"p{q * 100:g} {v:.4f}" for q, v in good["quantiles"])
+        console.print(
+            f"expected good-path fraction: mean {good['mean']:.5f}, worst pair {worst['src_name']} -> "
+            f"{worst['dst_name']} {worst['fraction']:.5f} ({quantiles})",
+            highlight=False,
+        )
+    for curve in report["sweeps"]:
+        points = [(length, s) for length, s in curve["points"] if s is not None]
+        if not points or curve["nrb"] is None:
+            continue
+        length, best = max(points, key=lambda p: p[1])
+        label = "no stretch" if curve["nrb"] is None else f"NRB {curve['nrb']:g}"
+        console.print(f"savings curve, {label}: peak {best:.2%} at max length {length:g} m", highlight=False)
+
+
+@app.command("classes")
+def classes(
+    ctx: typer.Context,
+    fabric_path: Annotated[Path, typer.Option("--fabric", metavar="FABRIC.json", help="An interchange document.")],
+    loss_rates: Annotated[
+        Path,
+        typer.Option(
+            "--loss-rates",
+            metavar="LOSS.csv",
+            help="CSV link,loss_rate or link,loss_rate,loss_rate_down (fractions; loss_rate is the upward "
+            "direction, from the lower-tier switch); links not listed lose nothing.",
+        ),
+    ],
+    bounds: Annotated[
+        str, typer.Option("--bounds", help="Worst-path bound of each class, increasing.")
+    ] = DEFAULT_BOUNDS,
+    repair_above: Annotated[
+        float, typer.Option("--repair-above", help="Links losing more in either direction go to repair.")
+    ] = 0.1,
+    fec_target: Annotated[float, typer.Option("--fec-target", help="Loss target of path coding.")] = 1e-3,
+    output: OutputOption = None,
+) -> None:
+    """Build nested reliability classes; JSON and CSV list each class's links for routing configuration."""
+    fmt = get_context(ctx).output_format(output)
+    engine = _engine()
+    fabric = load_fabric(fabric_path)
+    n = len(fabric.link_names)
+    up, down = [0.0] * n, [0.0] * n
+    for row in read_corrupting(loss_rates, fabric):
+        up[row.link], down[row.link] = row.loss_rate, row.loss_rate_down
+    alive = [state == "enabled" for state in fabric.states]
+    try:
+        result = engine.rail_classes(
+            fabric.graph,
+            up,
+            down,
+            alive,
+            bounds=_numbers(bounds, "--bounds"),
+            repair_above=repair_above,
+            fec_target=fec_target,
+            quantiles=QUANTILES,
+        )
+    except (ValueError, OverflowError) as exc:
+        raise CliError(str(exc)) from exc
+    names, switches = fabric.link_names, fabric.switch_names
+
+    def path(worst: dict[str, Any] | None) -> dict[str, Any] | None:
+        if worst is None:
+            return None
+        return {
+            **worst,
+            "src_name": switches[worst["src"]],
+            "dst_name": switches[worst["dst"]],
+            "top_name": switches[worst["top"]],
+            "hops": [{**hop, "name": names[hop["link"]]} for hop in worst["hops"]],
+        }
+
+    report = {
+        "fabric": fabric.name,
+        "links": n,
+        "alive": sum(alive),
+        "repair": [
+            {"link": link, "name": names[link], "loss_rate": up[link], "loss_rate_down": down[link]}
+            for link in result["repair"]
+        ],
+        "classes": [
+            {
+                "class": k + 1,
+                "bound": c["bound"],
+                "links": c["links"],
+                "link_names": [names[link] for link in c["links"]],
+                "removed": [{"link": link, "name": names[link]} for link in c["removed"]],
+                "worst": path(c["worst"]),
+                "kept_paths": c["kept_paths"],
+                "fec": c["fec"],
+            }
+            for k, c in enumerate(result["classes"])
+        ],
+    }
+    _print_classes(fmt, report)
+
+
+def _print_classes(fmt: OutputFormat, report: dict[str, Any]) -> None:
+    if fmt is OutputFormat.json:
+        print_json(report)
+        return
+    if fmt is OutputFormat.csv:
+        rows = [
+            {"class": c["class"], "bound": c["bound"], "link": link, "name": name}
+            for c in report["classes"]
+            for link, name in zip(c["links"], c["link_names"], strict=True)
+        ]
+        print_csv(rows, ["class", "bound", "link", "name"])
+        return
+    from rich.table import Table
+
+    console = stdout_console()
+    console.print(
+        f"{report['fabric']}: {report['alive']} of {report['links']} links alive, "
+        f"{len(report['repair'])} to repair"
+        + (": " + ", ".join(r["name"] for r in report["repair"][:5]) if report["repair"] else "")
+        + (f" and {len(report['repair']) - 5} more" if len(report["repair"]) > 5 else ""),
+        highlight=False,
+    )
+    table = Table(show_edge=False, header_style="bold")
+    for header in (
+        "Class",
+        "Bound",
+        "Links",
+        "Removed",
+        "Worst path loss",
+        "Worst path",
+        "Kept paths min / p1 / p50",
+        "FEC overhead",
+    ):
+        table.add_column(header)
+    for c in report["classes"]:
+        worst = c["worst"]
+        kept = c["kept_paths"]
+        quantiles = dict(kept["quantiles"]) if kept else {}
+        table.add_row(
+            str(c["class"]),
+            f"{c['bound']:g}",
+            str(len(c["links"])),
+            str(len(c["removed"])),
+            f"{worst['loss']:.3g}" if worst else "-",
+            f"{worst['src_name']} -> {worst['top_name']} -> {worst['dst_name']}" if worst else "-",
+            (
+                f"{kept['worst_pair']['fraction']:.3f} / {quantiles.get(0.01, float('nan')):.3f} / "
+                f"{quantiles.get(0.5, float('nan')):.3f}"
+                if kept and kept["worst_pair"]
+                else "-"
+            ),
+            f"{c['fec']['mean_overhead']:.3%}" if c["fec"] else "-",
+        )
+    console.print(table)
+
+
+@app.command("fec")
+def fec(
+    ctx: typer.Context,
+    loss: Annotated[float, typer.Option("--loss", help="Path loss rate (fraction).")],
+    target: Annotated[float, typer.Option("--target", help="Loss after recovery (fraction).")] = 1e-3,
+    output: OutputOption = None,
+) -> None:
+    """The coding a path needs: none, XOR(n) with the largest n meeting the target, or triple replication."""
+    fmt = get_context(ctx).output_format(output)
+    try:
+        result = _engine().rail_fec(loss, target)
+    except ValueError as exc:
+        raise CliError(str(exc)) from exc
+    keys = ["loss", "target", "scheme", "n", "residual_loss", "overhead"]
+    if fmt is OutputFormat.json:
+        print_json({key: result[key] for key in keys})
+    elif fmt is OutputFormat.csv:
+        print_csv([result], keys)
+    else:
+        scheme = {
+            "none": "no coding (loss below the target)",
+            "xor": f"XOR, one parity packet per {result['n']} data packets",
+            "replicate3": "send every packet three times",
+            "unusable": "no scheme meets the target: repair the path's links",
+        }[result["scheme"]]
+        stdout_console().print(
+            f"{scheme}; residual loss {result['residual_loss']:.3g}, overhead {result['overhead']:.2%}",
+            highlight=False,
+        )
