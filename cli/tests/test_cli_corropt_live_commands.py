@@ -111,6 +111,7 @@ def test_check_and_optimize_refuse_the_other_modes_options(cli: Cli, fabric: Any
 @pytest.mark.integration
 def test_optimize_fabric_runs_the_job_and_follows_it(cli: Cli, fabric: Any, worker: Any) -> None:
     from corruption.models import Decision, Ticket
+    from jobs.models import Job
 
     leaf0_override(fabric, 0.5)
     result = cli("--output", "json", "corropt", "optimize", FABRIC, "--time-budget", "5")
@@ -127,6 +128,8 @@ def test_optimize_fabric_runs_the_job_and_follows_it(cli: Cli, fabric: Any, work
     assert again.exit_code == 0, again.stderr
     assert f"{FABRIC}: 0 disabled, 0 newly kept, 1 still kept, of 1 corrupting links in service" in again.stdout
     assert "proven optimal" in again.stdout
+    second = Job.objects.filter(kind="corruption.optimize").latest("id").pk
+    assert f"job {second}; its decisions: GET /api/decisions/?job={second}" in again.stdout
     assert Decision.objects.filter(kind="optimizer").count() == 2
 
 

@@ -796,7 +796,7 @@ def _optimize_on_server(
         )
         if worst is not None:
             lines.append(f"worst ToR {worst['name']}: {fraction(worst['fraction'])} of its up-paths")
-    lines.append(f"job {job['id']}; decisions: lightpath API /api/decisions/?kind=optimizer&fabric={fabric['id']}")
+    lines.append(f"job {job['id']}; its decisions: GET /api/decisions/?job={job['id']}")
     for line in lines:
         stdout_console().print(line, highlight=False)
 
