@@ -141,7 +141,7 @@ def derive(fabric: Fabric) -> DerivationResult:
         if cached is not None and cached[0] == progress.watermark and cached[1] == settings:
             state = cached[2]
         else:
-            state = _rebuild(fabric, settings)
+            state = rebuild(fabric)
             result.rebuilt = True
         with connection.cursor() as cursor:
             for chunk in _chunks(batches):
@@ -354,8 +354,9 @@ def _write_events(cursor, state: TelemetryState, result: DerivationResult) -> No
 # Rebuilding the engine state from the stored rows
 
 
-def _rebuild(fabric: Fabric, settings: tuple) -> TelemetryState:
-    state = TelemetryState(*settings)
+def rebuild(fabric: Fabric) -> TelemetryState:
+    """The fabric's engine state from its stored rows (what a process without the cache does)."""
+    state = TelemetryState(*_settings(fabric))
     counters = ", ".join(f"e.last_{c}" for c in COUNTERS)
     window = ", ".join(f"e.window_{c}" for c in COUNTERS)
     readings = ", ".join(f"e.{r}" for r in READINGS)
