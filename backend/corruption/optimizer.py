@@ -51,6 +51,7 @@ from fabric.services.engine import engine_fabric
 from jobs import services as jobs
 from jobs.models import Job
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
+from webhooks.services import batched_link_changes
 
 from . import services, tickets
 from .models import Decision
@@ -139,19 +140,21 @@ def optimize_fabric(
         # The optimizer's set first, then the links it kept (the fast checker may still take some).
         ordered = [c for c in candidates if c.index in chosen] + [c for c in candidates if c.index not in chosen]
         decisions = []
-        for number, candidate in enumerate(ordered, start=1):
-            report(0.3 + 0.65 * (number - 1) / max(len(ordered), 1), f"applying {number}/{len(ordered)}")
-            decision = services.check_and_apply(
-                state, session, candidate.link, candidate.event, candidate.rates, Decision.Kind.OPTIMIZER, started
-            )
-            decision.job = job
-            decision.engine_ms = (time.perf_counter() - started) * 1000
-            if decision.action == Decision.Action.KEPT and _still_kept_by(candidate.link, decision):
-                continue
-            decision.save()
-            decisions.append(decision)
-            if decision.action == Decision.Action.DISABLED:
-                tickets.open_or_add_step(decision, candidate.event)
+        # One set-based write of the webhook outbox for every link this run disables.
+        with batched_link_changes():
+            for number, candidate in enumerate(ordered, start=1):
+                report(0.3 + 0.65 * (number - 1) / max(len(ordered), 1), f"applying {number}/{len(ordered)}")
+                decision = services.check_and_apply(
+                    state, session, candidate.link, candidate.event, candidate.rates, Decision.Kind.OPTIMIZER, started
+                )
+                decision.job = job
+                decision.engine_ms = (time.perf_counter() - started) * 1000
+                if decision.action == Decision.Action.KEPT and _still_kept_by(candidate.link, decision):
+                    continue
+                decision.save()
+                decisions.append(decision)
+                if decision.action == Decision.Action.DISABLED:
+                    tickets.open_or_add_step(decision, candidate.event)
         worst = session.worst_tor()
         disabled = [_row(d) for d in decisions if d.action == Decision.Action.DISABLED]
         summary: dict[str, Any] = {

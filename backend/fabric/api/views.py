@@ -5,9 +5,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
-from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN
+from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN, user_roles
 from jobs import services as jobs
 from jobs.api.serializers import JobSerializer
 from jobs.models import Job
@@ -34,6 +35,14 @@ from .serializers import (
 )
 
 TOPOLOGY_WRITERS = {PLANNER, OPERATOR}
+# Changing a live fabric's capacity constraint re-runs CorrOpt, which disables links in
+# production: an operator's decision. Planners set the constraint when they create a fabric.
+CONSTRAINT_WRITERS = {OPERATOR, ADMIN}
+
+
+def _check_constraint_writer(request, before, after) -> None:
+    if after != before and not (user_roles(request.user) & CONSTRAINT_WRITERS):
+        raise PermissionDenied("Only operators and admins may change a capacity constraint (it re-runs CorrOpt).")
 
 
 def _flag(request, name: str) -> bool:
@@ -65,6 +74,7 @@ class FabricViewSet(AuditedModelViewSet):
 
     def save_update(self, serializer):
         before = serializer.instance.capacity_constraint
+        _check_constraint_writer(self.request, before, serializer.validated_data.get("capacity_constraint", before))
         fabric = serializer.save()
         if fabric.capacity_constraint != before:
             change = {"switch": None, "before": before, "after": fabric.capacity_constraint}
@@ -186,6 +196,7 @@ class SwitchViewSet(AuditedModelViewSet):
 
     def save_update(self, serializer):
         before = serializer.instance.capacity_constraint
+        _check_constraint_writer(self.request, before, serializer.validated_data.get("capacity_constraint", before))
         switch = serializer.save()
         if switch.capacity_constraint != before and switch.tier == 0:
             change = {"switch": switch.name, "before": before, "after": switch.capacity_constraint}

@@ -159,3 +159,18 @@ def test_the_crud_endpoints_queue_the_optimizer_too(client_for, small_fabric, dj
         "capacity constraints changed: t0 none -> 0.5",
         f"link {spine_uplink.pk} enabled and up",
     ]
+
+
+def test_planners_edit_the_design_but_not_the_live_constraint(client_for, small_fabric):
+    t0 = Switch.objects.get(fabric=small_fabric, name="t0")
+    planner = client_for("planner")
+    refused = planner.patch(f"/api/fabrics/{small_fabric.pk}/", {"capacity_constraint": 0.6}, format="json")
+    assert refused.status_code == 403
+    assert "operators and admins" in refused.json()["detail"]
+    assert planner.patch(f"/api/switches/{t0.pk}/", {"capacity_constraint": 0.5}, format="json").status_code == 403
+    # Sending the unchanged value, or other fields, is a design edit planners may make.
+    same = {"capacity_constraint": small_fabric.capacity_constraint, "description": "rack row B"}
+    assert planner.patch(f"/api/fabrics/{small_fabric.pk}/", same, format="json").status_code == 200
+    assert planner.patch(f"/api/switches/{t0.pk}/", {"rack": "r9"}, format="json").status_code == 200
+    assert Fabric.objects.get(pk=small_fabric.pk).capacity_constraint == 0.75
+    assert Switch.objects.get(pk=t0.pk).capacity_constraint is None
