@@ -103,6 +103,7 @@ pub fn build_classes(
                 Some(path) if path.loss > bound => {
                     let link = path.worst_hop().link;
                     members[link as usize] = false;
+                    finder.removed(link);
                     removed.push(link);
                 }
                 other => break other,

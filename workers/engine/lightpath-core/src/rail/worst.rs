@@ -134,6 +134,9 @@ pub(crate) struct WorstPathFinder<'g> {
     parent: Vec<SwitchId>,
     cone_src: Cone,
     cone_dst: Cone,
+    /// Split pairs of the last link set, kept while only top-tier links are
+    /// removed (they do not change blocks below the top).
+    split_cache: Option<BTreeSet<(SwitchId, SwitchId)>>,
 }
 
 const NO_LINK: LinkId = LinkId::MAX;
@@ -155,6 +158,15 @@ impl<'g> WorstPathFinder<'g> {
             parent: (0..n as SwitchId).collect(),
             cone_src: Cone::new(graph),
             cone_dst: Cone::new(graph),
+            split_cache: None,
+        }
+    }
+
+    /// Tells the finder that `link` left the link set since the last
+    /// [`Self::find`], which otherwise assumes the split pairs are unchanged.
+    pub fn removed(&mut self, link: LinkId) {
+        if self.graph.tier(self.graph.upper(link)) + 1 < self.graph.num_tiers() {
+            self.split_cache = None;
         }
     }
 
@@ -248,7 +260,11 @@ impl<'g> WorstPathFinder<'g> {
             }
         }
         let mut worst = best.map(|(v, top, lu, ld)| self.fast_path(v, top, lu, ld));
-        for (a, b) in self.split_pairs(usable) {
+        let split = match self.split_cache.take() {
+            Some(split) => split,
+            None => self.split_pairs(usable),
+        };
+        for &(a, b) in &split {
             for (src, dst) in [(a, b), (b, a)] {
                 if let Some(path) = self.exact_pair(usable, src, dst)
                     && worst.as_ref().is_none_or(|w| path.0 < w.0)
@@ -257,6 +273,7 @@ impl<'g> WorstPathFinder<'g> {
                 }
             }
         }
+        self.split_cache = Some(split);
         worst.map(|(_, path)| path)
     }
 
