@@ -31,6 +31,27 @@ app = new_app()
 
 DEFAULT_BOUNDS = "4.8e-8,1e-3,0.1"
 QUANTILES = [0.0001, 0.01, 0.05, 0.5]
+# Per-pair statistics visit every ordered ToR pair's common ancestors (about 0.3 s for the 512 ToRs of a
+# k = 32 fat tree, growing with the square of the ToRs): beyond this many ToRs they are off by default.
+AUTO_PAIR_STATS_MAX_TORS = 2048
+
+PairStatsOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--pair-stats/--no-pair-stats",
+        show_default=False,
+        help=f"Per ToR pair statistics [default: on up to {AUTO_PAIR_STATS_MAX_TORS} ToRs].",
+    ),
+]
+
+
+def _pair_stats(wanted: bool | None, tors: int) -> bool:
+    if wanted is not None:
+        return wanted
+    if tors > AUTO_PAIR_STATS_MAX_TORS:
+        typer.echo(f"note: {tors} ToRs: per-pair statistics skipped (--pair-stats computes them, slowly)", err=True)
+        return False
+    return True
 
 
 def _numbers(text: str, option: str) -> list[float]:
@@ -169,6 +190,7 @@ def plan(
     sweep_max: Annotated[float, typer.Option("--sweep-max", help="Savings curves up to this maximum length.")] = 1000.0,
     sweep_step: Annotated[float, typer.Option("--sweep-step", help="Step of the savings curves, metres.")] = 10.0,
     links: Annotated[bool, typer.Option("--links", help="JSON: include the per-link choices.")] = False,
+    pair_stats: PairStatsOption = None,
     output: OutputOption = None,
 ) -> None:
     """Cost a fabric's optics without and with stretch (expected-value mode with --fat-tree)."""
@@ -211,6 +233,8 @@ def plan(
         link_names = []
         source = f"fat tree k={fat_tree}, lengths uniform {min_length:g}-{max_length:g} m (expected value)"
         kwargs.update(uniform=(min_length, max_length), speed_gbps=speed)
+    tors = sum(1 for tor in graph.tor_capacity())
+    kwargs["pair_stats"] = _pair_stats(pair_stats, tors)
     try:
         result = engine.rail_plan(graph, **kwargs)
     except (ValueError, OverflowError) as exc:
@@ -328,6 +352,7 @@ def classes(
         float, typer.Option("--repair-above", help="Links losing more in either direction go to repair.")
     ] = 0.1,
     fec_target: Annotated[float, typer.Option("--fec-target", help="Loss target of path coding.")] = 1e-3,
+    pair_stats: PairStatsOption = None,
     output: OutputOption = None,
 ) -> None:
     """Build nested reliability classes; JSON and CSV list each class's links for routing configuration."""
@@ -349,6 +374,7 @@ def classes(
             repair_above=repair_above,
             fec_target=fec_target,
             quantiles=QUANTILES,
+            pair_stats=_pair_stats(pair_stats, fabric.switch_tiers.count(0)),
         )
     except (ValueError, OverflowError) as exc:
         raise CliError(str(exc)) from exc
