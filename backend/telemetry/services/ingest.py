@@ -100,25 +100,6 @@ class IngestResult:
 # Staging: the parsed samples as COPY text
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return "\\N"
-    if isinstance(value, float):
-        # float.__repr__: numpy's float64 (a float subclass) would print as np.float64(...)
-        return float.__repr__(value) if value == value and abs(value) != float("inf") else _special(value)
-    if isinstance(value, list):
-        return "{" + ",".join("NULL" if x is None else _text(x) for x in value) + "}"
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    if isinstance(value, str):  # switch and port names: COPY text escapes
-        return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    return str(value)
-
-
-def _special(value: float) -> str:
-    return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
-
-
 STAGING_COLUMNS = ("idx", "switch", "port", "time", *VALUE_FIELDS)
 
 
@@ -135,17 +116,13 @@ def _stage(samples: Sequence[dict[str, Any]]) -> None:
             "ON COMMIT DROP"
         )
         with cursor.cursor.copy(f"COPY tmp_ingest ({', '.join(STAGING_COLUMNS)}) FROM STDIN") as copy:
-            for start in range(0, len(samples), 10_000):
-                lines = []
-                for index in range(start, min(start + 10_000, len(samples))):
-                    sample = samples[index]
-                    get = sample.get
-                    lines.append(
-                        f"{index}\t{_text(get('switch'))}\t{_text(get('port'))}\t{_text(get('time'))}\t"
-                        + "\t".join([_text(get(name)) for name in VALUE_FIELDS])
-                        + "\n"
-                    )
-                copy.write("".join(lines))
+            # Declared types: psycopg's C row writer then takes ints in float columns and lanes
+            # that mix ints and floats, with no per-value Python formatting.
+            copy.set_types(["int4", "text", "text", "timestamptz", *(types[name] for name in VALUE_FIELDS)])
+            write_row = copy.write_row
+            for index, sample in enumerate(samples):
+                get = sample.get
+                write_row((index, get("switch"), get("port"), get("time"), *[get(name) for name in VALUE_FIELDS]))
         # Temporary tables have no statistics until analysed: without them the planner takes
         # them for empty and joins 100,000 rows by nested index lookups.
         cursor.execute("ANALYZE tmp_ingest")
@@ -207,6 +184,43 @@ def _validation_sql() -> str:
                 WHERE idx <> first""",
         ]
     )
+
+
+def _suspect_sql() -> str:
+    """One scan of the staged batch: whether any sample breaks a rule that needs no lookup
+    (the conditions of _validation_sql)."""
+    powers = ("input_power_dbm", "output_power_dbm", *THRESHOLD_FIELDS)
+    low, high = RANGES["laser_bias_current_ma"]
+    conditions = [
+        *(f"NOT lightpath_power_ok({name}) OR {name} = 'NaN'" for name in powers),
+        *(
+            f"{name} IS NOT NULL AND EXISTS (SELECT 1 FROM unnest({name}) x WHERE NOT lightpath_power_ok(x) OR x = 'NaN')"
+            for name in ("input_power_channels_dbm", "output_power_channels_dbm")
+        ),
+        "laser_bias_current_channels_ma IS NOT NULL AND EXISTS "
+        f"(SELECT 1 FROM unnest(laser_bias_current_channels_ma) x WHERE NOT (x BETWEEN {low} AND {high}))",
+        *(f"{name} IS NOT NULL AND NOT ({name} BETWEEN {lo} AND {hi})" for name, (lo, hi) in RANGES.items()),
+        *(f"NOT ({name} BETWEEN 0 AND {COUNTER_MAX})" for name in COUNTERS),
+        "time > %(latest)s OR time < %(earliest)s",
+        " AND ".join(f"{name} IS NULL" for name in VALUE_FIELDS),
+    ]
+    return (
+        "SELECT EXISTS (SELECT 1 FROM tmp_ingest WHERE "
+        + " OR ".join(f"coalesce({c}, false)" for c in conditions)
+        + ")"
+    )
+
+
+def _suspect(fabric: Fabric, now: dt.datetime) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _suspect_sql(),
+            {
+                "latest": now + dt.timedelta(seconds=settings.TELEMETRY_MAX_CLOCK_SKEW_S),
+                "earliest": now - dt.timedelta(days=settings.TELEMETRY_RAW_RETENTION_DAYS),
+            },
+        )
+        return bool(cursor.fetchone()[0])
 
 
 def _drop_other_ports(fabric: Fabric) -> int:
@@ -273,20 +287,29 @@ def ingest(
         if skip_other_ports:
             result.skipped_samples = _drop_other_ports(fabric)
             result.samples -= result.skipped_samples
-        errors = _validate(fabric, now)
-        for error in errors:
-            if where is not None and error["index"] < len(where):
-                error.update(where[error["index"]])  # the parser's line or notification, and body index
-        errors = sorted([*parse_errors, *errors], key=lambda e: (e.get("index", -1), e.get("line", 0)))
-        if errors:
-            raise TelemetryRejected(errors)
+
+        def reject_if_invalid() -> None:
+            errors = _validate(fabric, now)
+            for error in errors:
+                if where is not None and error["index"] < len(where):
+                    error.update(where[error["index"]])  # the parser's line or notification, and body index
+            errors = sorted([*parse_errors, *errors], key=lambda e: (e.get("index", -1), e.get("line", 0)))
+            if errors:
+                raise TelemetryRejected(errors)
+
+        # The full validation lists every problem but reads the batch about twenty times; a good
+        # batch (the usual one) is recognised by one scan and the end lookup it needs anyway.
+        if parse_errors or _suspect(fabric, now):
+            reject_if_invalid()
         if not result.samples:
             return result
         with connection.cursor() as cursor:
             # Serialise the batches of one fabric, so that their ids grow in commit order (the
             # derivation watermark relies on it); other fabrics ingest in parallel.
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric.pk])
-            _resolve(cursor, fabric)
+            resolved = _resolve(cursor, fabric)
+            if resolved < result.samples:  # unknown switches or ports
+                reject_if_invalid()
             cursor.execute(
                 "SELECT DISTINCT (time AT TIME ZONE 'UTC')::date, min(time) OVER (), max(time) OVER () FROM tmp_rows"
             )
@@ -296,7 +319,12 @@ def ingest(
                 fabric=fabric, samples=result.samples, first_time=days[0][1], last_time=days[0][2]
             )
             result.batch = batch.pk
-            result.inserted, result.merged = _store_samples(cursor, batch.pk)
+            result.inserted = _insert_new(cursor, batch.pk)
+            if result.inserted < resolved:
+                # Conflicts: re-sent samples, or the same end and time twice in this batch (an
+                # error, which the full validation names; the transaction then writes nothing).
+                reject_if_invalid()
+                result.merged = _merge(cursor, batch.pk)
             _store_device_thresholds(cursor)
         if derive:
             result.derived = derivation.derive(fabric)
@@ -305,7 +333,7 @@ def ingest(
     return result
 
 
-def _resolve(cursor, fabric: Fabric) -> None:
+def _resolve(cursor, fabric: Fabric) -> int:
     """tmp_rows: the staged samples on their link ends, with no light and lane rules applied."""
     cursor.execute("DROP TABLE IF EXISTS tmp_rows")
     cursor.execute(
@@ -348,6 +376,7 @@ def _resolve(cursor, fabric: Fabric) -> None:
         """,
         {"fabric": fabric.pk},
     )
+    return cursor.rowcount
 
 
 SAMPLE_COLUMNS = (
@@ -357,7 +386,20 @@ SAMPLE_COLUMNS = (
 )  # fmt: skip
 
 
-def _store_samples(cursor, batch: int) -> tuple[int, int]:
+def _insert_new(cursor, batch: int) -> int:
+    """Insert the batch's new samples, without looking anything up (live polls are all new);
+    returns how many were new."""
+    columns = ", ".join(SAMPLE_COLUMNS)
+    cursor.execute(
+        f"WITH new AS (INSERT INTO telemetry_sample ({columns}, batch_id) SELECT {columns}, %s FROM tmp_rows "
+        "ON CONFLICT (link_id, side, time) DO NOTHING RETURNING 1) SELECT count(*) FROM new",
+        [batch],
+    )
+    return cursor.fetchone()[0]
+
+
+def _merge(cursor, batch: int) -> int:
+    """Merge the re-sent samples (those this batch did not insert) into the stored ones."""
     columns = ", ".join(SAMPLE_COLUMNS)
     merged_values = ", ".join(
         f"{c} = COALESCE(EXCLUDED.{c}, s.{c})"
@@ -371,26 +413,15 @@ def _store_samples(cursor, batch: int) -> tuple[int, int]:
         "tx_no_light = CASE WHEN EXCLUDED.tx_no_light OR EXCLUDED.output_power_dbm IS NOT NULL "
         "THEN EXCLUDED.tx_no_light ELSE s.tx_no_light END"
     )
-    # New samples first, without looking anything up: live polls are all new. Only if some
-    # conflicted (a re-sent file) are those merged, found as the rows this batch did not write.
+    # The re-sent sample takes the new batch's id, so derivation sees its merged values.
     cursor.execute(
-        f"WITH new AS (INSERT INTO telemetry_sample ({columns}, batch_id) SELECT {columns}, %s FROM tmp_rows "
-        "ON CONFLICT (link_id, side, time) DO NOTHING RETURNING 1) SELECT count(*) FROM new",
-        [batch],
+        f"INSERT INTO telemetry_sample AS s ({columns}, batch_id) SELECT {columns}, %(batch)s FROM tmp_rows t "
+        "WHERE NOT EXISTS (SELECT 1 FROM telemetry_sample n WHERE n.link_id = t.link_id AND n.side = t.side "
+        "AND n.time = t.time AND n.batch_id = %(batch)s) "
+        f"ON CONFLICT (link_id, side, time) DO UPDATE SET {merged_values}, {flags}, batch_id = EXCLUDED.batch_id",
+        {"batch": batch},
     )
-    inserted = cursor.fetchone()[0]
-    cursor.execute("SELECT count(*) FROM tmp_rows")
-    merged = cursor.fetchone()[0] - inserted
-    if merged:
-        # The re-sent sample takes the new batch's id, so derivation sees its merged values.
-        cursor.execute(
-            f"INSERT INTO telemetry_sample AS s ({columns}, batch_id) SELECT {columns}, %(batch)s FROM tmp_rows t "
-            "WHERE NOT EXISTS (SELECT 1 FROM telemetry_sample n WHERE n.link_id = t.link_id AND n.side = t.side "
-            "AND n.time = t.time AND n.batch_id = %(batch)s) "
-            f"ON CONFLICT (link_id, side, time) DO UPDATE SET {merged_values}, {flags}, batch_id = EXCLUDED.batch_id",
-            {"batch": batch},
-        )
-    return inserted, merged
+    return cursor.rowcount
 
 
 def _store_device_thresholds(cursor) -> None:

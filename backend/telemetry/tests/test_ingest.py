@@ -69,6 +69,20 @@ class TestValidation:
         assert "sample 0" in reasons[(7, None)]
         assert stored_rows() == 0
 
+    def test_a_batch_whose_only_problem_is_a_repeated_sample_writes_nothing(self, small_fabric):
+        ingest(small_fabric, [sample(input_power_dbm=-2.0)], now=NOW)
+        with pytest.raises(TelemetryRejected) as caught:
+            ingest(small_fabric, [sample(minutes=5, input_power_dbm=-2.1), sample(minutes=5, output_power_dbm=-1.0)],
+                   now=NOW)  # fmt: skip
+        assert [(e["index"], e["reason"]) for e in caught.value.errors] == [(1, "same link end and time as sample 0")]
+        assert stored_rows() == 1
+
+    def test_an_unknown_port_alone_is_listed(self, small_fabric):
+        with pytest.raises(TelemetryRejected) as caught:
+            ingest(small_fabric, [sample(input_power_dbm=-2.0), sample("t0", "eth9", input_power_dbm=-2.0)], now=NOW)
+        assert [(e["index"], e["field"]) for e in caught.value.errors] == [(1, "port")]
+        assert stored_rows() == 0
+
     def test_no_light_values_are_flagged_not_stored_as_power(self, small_fabric):
         ingest(small_fabric, [sample(input_power_dbm=-40.0, output_power_dbm=0.0),
                               sample(minutes=5, input_power_dbm=float("-inf"))], now=NOW, derive=True)  # fmt: skip
