@@ -47,28 +47,32 @@ export function SimulationForm({ fabrics, submitting, onSubmit }: SimulationForm
             ))}
           </select>
         </label>
-        <label>
-          Capacity constraints
-          <input
-            value={form.constraints}
-            onChange={(event) => set('constraints', event.target.value)}
-            aria-describedby="sim-constraints-help"
-          />
+        <div className="sim-field">
+          <label>
+            Capacity constraints
+            <input
+              value={form.constraints}
+              onChange={(event) => set('constraints', event.target.value)}
+              aria-describedby="sim-constraints-help"
+            />
+          </label>
           <span id="sim-constraints-help" className="muted">
             fractions of each ToR’s up-paths, e.g. 0.5, 0.75
           </span>
-        </label>
-        <label>
-          Repair accuracies
-          <input
-            value={form.accuracies}
-            onChange={(event) => set('accuracies', event.target.value)}
-            aria-describedby="sim-accuracies-help"
-          />
+        </div>
+        <div className="sim-field">
+          <label>
+            Repair accuracies
+            <input
+              value={form.accuracies}
+              onChange={(event) => set('accuracies', event.target.value)}
+              aria-describedby="sim-accuracies-help"
+            />
+          </label>
           <span id="sim-accuracies-help" className="muted">
             chance a first repair fixes the link (0.8 with recommendations, 0.5 without)
           </span>
-        </label>
+        </div>
       </div>
       <div className="sim-form-row">
         <fieldset className="filter-group">
