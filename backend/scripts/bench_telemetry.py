@@ -14,6 +14,9 @@ Usage, from the repository root with the dev stack's environment (make bench run
     eval "$(backend/scripts/devstack.sh env)"; .venv/bin/python backend/scripts/bench_telemetry.py [--links 10000] [--days 8]
 
 It creates fabrics named bench-telemetry-* and removes them (and their samples) at the end.
+Filling the chart's raw table takes a while: `--skip-ingest --keep` leaves the chart fabric and
+its samples in place, and the next `--keep` run reuses them while they still cover the last 7
+days. Point LIGHTPATH_DB_NAME at a database of its own (migrated) to keep them out of the dev data.
 """
 
 import argparse
@@ -138,7 +141,9 @@ def bench_ingest(pods: int) -> None:
 
 
 def fill_raw(fabric: Fabric, first_day: dt.date, days: int) -> int:
-    """Server-side generation of DAYS days of samples at the real poll rates for every end."""
+    """Server-side generation of DAYS days of samples at the real poll rates for every end, written
+    poll by poll as ingest writes them: a link's week is then spread over thousands of pages, not
+    kept together as a link-by-link fill would leave it."""
     partitions.ensure_partitions(first_day + dt.timedelta(days=d) for d in range(days))
     start = dt.datetime.combine(first_day, dt.time(), dt.UTC)
     with connection.cursor() as cursor:
@@ -160,6 +165,7 @@ def fill_raw(fabric: Fabric, first_day: dt.date, days: int) -> int:
                  CROSS JOIN generate_series(%s::timestamptz, %s::timestamptz - interval '1 second',
                                             interval '5 minutes') AS t
                  WHERE l.fabric_id = %s
+                 ORDER BY t, l.id, s.side
                 """,
                 [t0, t0 + dt.timedelta(days=1), fabric.pk],
             )
@@ -171,28 +177,47 @@ def fill_raw(fabric: Fabric, first_day: dt.date, days: int) -> int:
         return cursor.fetchone()[0]
 
 
-def bench_chart(links: int, days: int) -> None:
+def covers(fabric: Fabric, start: dt.datetime, end: dt.datetime) -> bool:
+    """Whether a kept chart fabric's samples span [start, end) (the first link as witness)."""
+    link_id = Link.objects.filter(fabric=fabric).order_by("id").values_list("id", flat=True).first()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT min(time), max(time) FROM telemetry_sample WHERE link_id = %s", [link_id])
+        first, last = cursor.fetchone()
+    return first is not None and first <= start and last >= end - dt.timedelta(minutes=5)
+
+
+def bench_chart(links: int, days: int, keep: bool) -> None:
     pods = max(1, round(links / (48 * 8)))  # an fb pod has 48 ToRs x 4 fabric uplinks + 4 x 48 spine links
     name = f"bench-telemetry-chart-{pods}"
-    Fabric.objects.filter(name=name).delete()
-    fabric = fabric_services.import_document(fb_fabric(pods, name=name, seed=1))
-    link_count = Link.objects.filter(fabric=fabric).count()
     today = timezone.now().date()
     first_day = today - dt.timedelta(days=days - 1)
+    end = timezone.now()
+    start = end - dt.timedelta(days=7)
+    fabric = Fabric.objects.filter(name=name).first()
+    reuse = keep and fabric is not None and covers(fabric, start, end)
+    if not reuse:
+        Fabric.objects.filter(name=name).delete()
+        fabric = fabric_services.import_document(fb_fabric(pods, name=name, seed=1))
+    assert fabric is not None
+    link_count = Link.objects.filter(fabric=fabric).count()
+    year: list[str] = []
     try:
         year = partitions.ensure_partitions(today - dt.timedelta(days=d) for d in range(365))
-        t0 = time.perf_counter()
-        rows = fill_raw(fabric, first_day, days)
-        fill_s = time.perf_counter() - t0
-        print(f"\nChart read: {link_count:,} links, {rows:,} raw samples over {days} days "
-              f"(generated in {fill_s:.0f} s), {len(partitions.existing_partitions())} daily partitions")  # fmt: skip
+        if reuse:
+            print(f"\nChart read: reusing {name} and its samples (--keep)")
+        else:
+            t0 = time.perf_counter()
+            rows = fill_raw(fabric, first_day, days)
+            print(f"\nChart read: {link_count:,} links, {rows:,} raw samples over {days} days "
+                  f"(generated in {time.perf_counter() - t0:.0f} s)")  # fmt: skip
+        print(f"{link_count:,} links, {len(partitions.existing_partitions())} daily partitions")
         user, _ = get_user_model().objects.get_or_create(username="bench-viewer", defaults={"is_superuser": True})
         client = Client()
         client.force_login(user)
         ids = list(Link.objects.filter(fabric=fabric).values_list("id", flat=True))
         rng = random.Random(2)
-        end = timezone.now()
-        params = {"from": (end - dt.timedelta(days=7)).isoformat(), "to": end.isoformat(), "resolution": "raw"}
+        params = {"from": start.isoformat(), "to": end.isoformat(), "resolution": "raw"}
+        client.get(f"/api/links/{ids[0]}/telemetry/", params)  # warm the connection and imports
         samples = []
         points = 0
         for _ in range(50):
@@ -208,10 +233,11 @@ def bench_chart(links: int, days: int) -> None:
               f"| {samples[int(len(samples) * 0.95) - 1] * 1000:.0f} ms | {samples[-1] * 1000:.0f} ms | {points:,} |")  # fmt: skip
         get_user_model().objects.filter(username="bench-viewer").delete()
     finally:
-        with connection.cursor() as cursor:  # first: a cascade through millions of samples is slow
-            for name_ in year:
-                cursor.execute(f"DROP TABLE IF EXISTS {name_}")
-        fabric_services.delete_fabric(fabric)
+        if not keep:
+            with connection.cursor() as cursor:  # first: a cascade through millions of samples is slow
+                for name_ in year:
+                    cursor.execute(f"DROP TABLE IF EXISTS {name_}")
+            fabric_services.delete_fabric(fabric)
 
 
 def main() -> None:
@@ -221,11 +247,16 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=8, help="full days of raw samples for the chart read")
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-chart", action="store_true")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the chart fabric and its samples; a later --keep run reuses them while they cover the last 7 days",
+    )
     args = parser.parse_args()
     if not args.skip_ingest:
         bench_ingest(args.pods)
     if not args.skip_chart:
-        bench_chart(args.links, args.days)
+        bench_chart(args.links, args.days, args.keep)
 
 
 if __name__ == "__main__":
