@@ -9,6 +9,7 @@ pub mod corropt;
 pub mod document;
 pub mod fabric;
 pub mod rail;
+pub mod reconfig;
 pub mod telemetry;
 
 pub use fabric::{
