@@ -120,4 +120,19 @@ def maintain(now: dt.datetime | None = None) -> dict[str, Any]:
         report["dropped"] += partitions.drop_hourly_partitions_before(
             today - dt.timedelta(days=settings.TELEMETRY_HOURLY_RETENTION_DAYS)
         )
+        report["batches_forgotten"] = forget_derived_batches(
+            now - dt.timedelta(days=settings.TELEMETRY_RAW_RETENTION_DAYS)
+        )
     return report
+
+
+def forget_derived_batches(before: dt.datetime) -> int:
+    """Delete the records of ingest batches older than `before` that derivation has taken (the
+    watermark in Derivation stays); their samples go with the raw retention."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "DELETE FROM telemetry_ingestbatch b USING telemetry_derivation d "
+            "WHERE d.fabric_id = b.fabric_id AND b.id <= d.watermark AND b.created < %s",
+            [before],
+        )
+        return cursor.rowcount
