@@ -2,7 +2,7 @@
 disabling on Clos fabrics."""
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal, NotRequired, TypedDict, final, overload, type_check_only
+from typing import Any, Literal, NotRequired, TypedDict, final, overload, type_check_only
 
 __all__ = [
     "CorrOptSession",
@@ -762,3 +762,56 @@ def rail_fec(loss: float, target: float = 0.001) -> RailFec:
 
 def rail_xor_residual(n: int, p: float) -> float:
     """q(n, p) = 1 - (1-p)^(n+1) - (n+1) p (1-p)^n."""
+
+# ShareBackup and Larry (lightpath_core::reconfig). Inputs and outputs are
+# JSON-shaped; docs/reconfig.md describes every field.
+
+def sharebackup_plan(
+    k: int, pods: int, backups: int, events: Sequence[Mapping[str, Any]], reconfig_ms: float = 0.5
+) -> dict[str, Any]:
+    """Failover schedule of an event log (``switch_down``, ``link_down``,
+    ``repair_done``, ``diagnosis_result``): counts, initial circuits, per event
+    the ordered replace() calls, circuit diffs, pools, degraded groups with
+    their rerouting fallback and diagnosis tests; ``violations`` lists what
+    the independent verifier found (empty when sound)."""
+
+def sharebackup_synthetic_log(k: int, pods: int, backups: int, length: int, seed: int) -> list[dict[str, Any]]:
+    """A valid random event log (seeded)."""
+
+def sharebackup_size(
+    group_slots: int, groups: int, mtbf_hours: float, mttr_hours: float, target: float
+) -> dict[str, Any]:
+    """Smallest backups per group with P(any group out of backups) <= target,
+    with the binomial risk curve up to it."""
+
+def sharebackup_monte_carlo(
+    group_slots: int, mtbf_hours: float, mttr_hours: float, backups: int, horizon_hours: float, seed: int
+) -> tuple[float, float]:
+    """(estimate, standard error) of P[more than ``backups`` slots down], simulated."""
+
+def larry_check(rack_set: Mapping[str, Any], request: Sequence[int]) -> dict[str, Any]:
+    """Max-flow feasibility of per-rack circuit uplinks; ``min_cut`` certifies infeasibility."""
+
+def larry_run(
+    rack_set: Mapping[str, Any],
+    samples: Sequence[Mapping[str, Any]],
+    threshold: float = 0.85,
+    policy: str = "conservative",
+) -> dict[str, Any]:
+    """Controller run over cumulative counters: per step demand, uplinks and
+    the changed circuits; metrics. Policies: conservative, static,
+    one_big_switch, proportional."""
+
+def reconfig_costs(
+    racks: int,
+    servers: int,
+    static_uplinks: int,
+    larry_s: int,
+    larry_l: int,
+    larry_r: int,
+    k: int,
+    pods: int,
+    backups: int,
+    cs_port_ratio: float = 0.3,
+) -> list[dict[str, Any]]:
+    """Counts and normalised cost of static, Larry and ShareBackup designs."""

@@ -13,6 +13,7 @@ mod corropt_session;
 mod corropt_sim;
 mod document;
 mod rail;
+mod reconfig;
 mod telemetry;
 
 /// Switch graph of a multi-tier Clos fabric (tier 0 = ToR, top tier =
@@ -166,5 +167,6 @@ fn lightpath_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::read_fabric_document, m)?)?;
     m.add_class::<telemetry::TelemetryState>()?;
     rail::register(m)?;
+    reconfig::register(m)?;
     Ok(())
 }
