@@ -261,6 +261,12 @@ proptest! {
             let pairs = ecmp_paths(&g, &class.members);
             let worst = pairs.iter().flatten().map(|p| path_loss(p, &up, &down)).fold(0.0, f64::max);
             prop_assert!(worst <= bounds[k] * (1.0 + 1e-12), "class {} worst {}", k, worst);
+            // The reported worst path is the class's true worst (the finder's
+            // incremental updates between removals are exact).
+            match &class.worst {
+                Some(w) => prop_assert!(close(w.loss, worst), "reported {} brute {}", w.loss, worst),
+                None => prop_assert!(pairs.iter().all(|p| p.is_empty())),
+            }
             for l in 0..g.num_links() {
                 prop_assert!(!class.members[l] || usable[l]);
                 prop_assert!(!class.members[l] || (up[l] <= 0.25 && down[l] <= 0.25));

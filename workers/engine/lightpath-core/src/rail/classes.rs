@@ -102,6 +102,11 @@ pub fn build_classes(
             match finder.find(&members) {
                 Some(path) if path.loss > bound => {
                     let link = path.worst_hop().link;
+                    // A path over a removed link would loop forever: fail loudly.
+                    assert!(
+                        members[link as usize],
+                        "worst path uses removed link {link}"
+                    );
                     members[link as usize] = false;
                     finder.removed(link);
                     removed.push(link);

@@ -137,6 +137,12 @@ pub(crate) struct WorstPathFinder<'g> {
     /// Split pairs of the last link set, kept while only top-tier links are
     /// removed (they do not change blocks below the top).
     split_cache: Option<BTreeSet<(SwitchId, SwitchId)>>,
+    /// Per switch: its worst top (log-survival, up link, down link).
+    top: Vec<(f64, LinkId, LinkId)>,
+    /// Whether `up`, `down`, `top` and the blocks hold for the link set but
+    /// for the top-tier links removed since, whose upper switches are `dirty`.
+    pass_valid: bool,
+    dirty: Vec<SwitchId>,
 }
 
 const NO_LINK: LinkId = LinkId::MAX;
@@ -159,14 +165,22 @@ impl<'g> WorstPathFinder<'g> {
             cone_src: Cone::new(graph),
             cone_dst: Cone::new(graph),
             split_cache: None,
+            top: vec![(f64::INFINITY, NO_LINK, NO_LINK); n],
+            pass_valid: false,
+            dirty: Vec::new(),
         }
     }
 
     /// Tells the finder that `link` left the link set since the last
-    /// [`Self::find`], which otherwise assumes the split pairs are unchanged.
+    /// [`Self::find`], which otherwise assumes the link set is unchanged (and
+    /// then reuses its pass, recomputing only what a top-tier link touches).
     pub fn removed(&mut self, link: LinkId) {
-        if self.graph.tier(self.graph.upper(link)) + 1 < self.graph.num_tiers() {
+        let upper = self.graph.upper(link);
+        if self.graph.tier(upper) + 1 < self.graph.num_tiers() {
             self.split_cache = None;
+            self.pass_valid = false;
+        } else {
+            self.dirty.push(upper);
         }
     }
 
@@ -188,74 +202,21 @@ impl<'g> WorstPathFinder<'g> {
 
     pub fn find(&mut self, usable: &[bool]) -> Option<WorstPath> {
         let graph = self.graph;
-        for (s, p) in self.parent.iter_mut().enumerate() {
-            *p = s as SwitchId;
-        }
-        for &t in graph.tors() {
-            self.up[t as usize] = 0.0;
-            self.down[t as usize] = 0.0;
+        if self.pass_valid {
+            // Only top-tier links went: each changes its upper switch's top alone.
+            for s in std::mem::take(&mut self.dirty) {
+                self.eval_switch(s, usable);
+            }
+        } else {
+            self.full_pass(usable);
         }
         // Best top: (log-survival, top switch, up link, down link).
         let mut best: Option<(f64, SwitchId, LinkId, LinkId)> = None;
         for tier in 1..graph.num_tiers() {
-            for &c in graph.switches_in_tier(tier - 1) {
-                self.block[c as usize] = self.find_root(c);
-            }
             for &s in graph.switches_in_tier(tier) {
-                // (value, block, link) of the best and of the best from another block.
-                let mut u1 = (f64::INFINITY, SwitchId::MAX, NO_LINK);
-                let mut u2 = u1;
-                let mut d1 = u1;
-                let mut d2 = u1;
-                for &l in graph.down_links(s) {
-                    if !usable[l as usize] {
-                        continue;
-                    }
-                    let c = graph.lower(l) as usize;
-                    if self.up[c].is_nan() {
-                        continue;
-                    }
-                    let b = self.block[c];
-                    keep_two(
-                        &mut u1,
-                        &mut u2,
-                        (self.up[c] + self.ls_up[l as usize], b, l),
-                    );
-                    keep_two(
-                        &mut d1,
-                        &mut d2,
-                        (self.ls_down[l as usize] + self.down[c], b, l),
-                    );
-                }
-                let s_ = s as usize;
-                if u1.2 == NO_LINK {
-                    self.up[s_] = f64::NAN;
-                    self.down[s_] = f64::NAN;
-                    continue;
-                }
-                (self.up[s_], self.up_link[s_]) = (u1.0, u1.2);
-                (self.down[s_], self.down_link[s_]) = (d1.0, d1.2);
-                let top = if u1.1 != d1.1 {
-                    Some((u1.0 + d1.0, u1.2, d1.2))
-                } else {
-                    let a = (d2.2 != NO_LINK).then_some((u1.0 + d2.0, u1.2, d2.2));
-                    let b = (u2.2 != NO_LINK).then_some((u2.0 + d1.0, u2.2, d1.2));
-                    match (a, b) {
-                        (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
-                        (a, b) => a.or(b),
-                    }
-                };
-                if let Some((v, lu, ld)) = top
-                    && best.is_none_or(|b| v < b.0)
-                {
+                let (v, lu, ld) = self.top[s as usize];
+                if lu != NO_LINK && best.is_none_or(|b| v < b.0) {
                     best = Some((v, s, lu, ld));
-                }
-            }
-            for &s in graph.switches_in_tier(tier) {
-                for &l in graph.down_links(s) {
-                    if usable[l as usize] {
-                        self.union(graph.lower(l), s);
-                    }
                 }
             }
         }
@@ -275,6 +236,90 @@ impl<'g> WorstPathFinder<'g> {
         }
         self.split_cache = Some(split);
         worst.map(|(_, path)| path)
+    }
+
+    /// The bottom-up pass over every switch, blocks included.
+    fn full_pass(&mut self, usable: &[bool]) {
+        let graph = self.graph;
+        for (s, p) in self.parent.iter_mut().enumerate() {
+            *p = s as SwitchId;
+        }
+        for &t in graph.tors() {
+            self.up[t as usize] = 0.0;
+            self.down[t as usize] = 0.0;
+        }
+        for tier in 1..graph.num_tiers() {
+            for &c in graph.switches_in_tier(tier - 1) {
+                self.block[c as usize] = self.find_root(c);
+            }
+            for &s in graph.switches_in_tier(tier) {
+                self.eval_switch(s, usable);
+            }
+            // Blocks below the top tier are all that is ever asked for.
+            if tier + 1 < graph.num_tiers() {
+                for &s in graph.switches_in_tier(tier) {
+                    for &l in graph.down_links(s) {
+                        if usable[l as usize] {
+                            self.union(graph.lower(l), s);
+                        }
+                    }
+                }
+            }
+        }
+        self.dirty.clear();
+        self.pass_valid = true;
+    }
+
+    /// `up`, `down` and `top` of switch `s` from its children's values.
+    fn eval_switch(&mut self, s: SwitchId, usable: &[bool]) {
+        let graph = self.graph;
+        // (value, block, link) of the best and of the best from another block.
+        let mut u1 = (f64::INFINITY, SwitchId::MAX, NO_LINK);
+        let mut u2 = u1;
+        let mut d1 = u1;
+        let mut d2 = u1;
+        for &l in graph.down_links(s) {
+            if !usable[l as usize] {
+                continue;
+            }
+            let c = graph.lower(l) as usize;
+            if self.up[c].is_nan() {
+                continue;
+            }
+            let b = self.block[c];
+            keep_two(
+                &mut u1,
+                &mut u2,
+                (self.up[c] + self.ls_up[l as usize], b, l),
+            );
+            keep_two(
+                &mut d1,
+                &mut d2,
+                (self.ls_down[l as usize] + self.down[c], b, l),
+            );
+        }
+        let s_ = s as usize;
+        self.top[s_] = (f64::INFINITY, NO_LINK, NO_LINK);
+        if u1.2 == NO_LINK {
+            self.up[s_] = f64::NAN;
+            self.down[s_] = f64::NAN;
+            return;
+        }
+        (self.up[s_], self.up_link[s_]) = (u1.0, u1.2);
+        (self.down[s_], self.down_link[s_]) = (d1.0, d1.2);
+        let top = if u1.1 != d1.1 {
+            Some((u1.0 + d1.0, u1.2, d1.2))
+        } else {
+            let a = (d2.2 != NO_LINK).then_some((u1.0 + d2.0, u1.2, d2.2));
+            let b = (u2.2 != NO_LINK).then_some((u2.0 + d1.0, u2.2, d1.2));
+            match (a, b) {
+                (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
+                (a, b) => a.or(b),
+            }
+        };
+        if let Some(top) = top {
+            self.top[s_] = top;
+        }
     }
 
     /// The path of a top found by the pass, with its log-survival.
