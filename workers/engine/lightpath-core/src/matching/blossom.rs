@@ -1,0 +1,606 @@
+//! Exact maximum-weight matching on general graphs: Edmonds' blossom
+//! algorithm with the primal-dual bookkeeping of Galil (1986), O(n^3), after
+//! Joris van Rantwijk's reference implementation (the one networkx and
+//! rustworkx port). Integer weights keep every dual exact: with integer
+//! weights the slack of an edge between two S-vertices is even, so the
+//! halving in the third dual update never rounds.
+//!
+//! Arrays are flat and indices are `usize`; `NONE` stands for "no vertex,
+//! edge, endpoint or blossom".
+
+const NONE: usize = usize::MAX;
+
+/// One undirected edge (`a`, `b`, weight). Weights must be non-negative.
+pub type WeightedEdge = (u32, u32, i64);
+
+/// Maximum-weight matching of a graph with `num_vertices` vertices: `mate[v]`
+/// is v's partner or `None`. Edges of weight 0 and self-loops are ignored;
+/// duplicate edges keep their largest weight. Among optimal matchings the
+/// result is deterministic for a given edge order.
+pub fn max_weight_matching(num_vertices: usize, edges: &[WeightedEdge]) -> Vec<Option<u32>> {
+    let usable: Vec<WeightedEdge> = edges
+        .iter()
+        .copied()
+        .filter(|&(a, b, w)| w > 0 && a != b)
+        .collect();
+    if usable.is_empty() {
+        return vec![None; num_vertices];
+    }
+    let mut solver = Blossom::new(num_vertices, usable);
+    solver.solve();
+    solver
+        .mate
+        .iter()
+        .map(|&p| {
+            if p == NONE {
+                None
+            } else {
+                Some(solver.endpoint[p] as u32)
+            }
+        })
+        .collect()
+}
+
+struct Blossom {
+    n: usize,
+    edges: Vec<WeightedEdge>,
+    /// endpoint[2k] and endpoint[2k+1] are the two ends of edge k.
+    endpoint: Vec<usize>,
+    /// CSR of the remote endpoints of each vertex's edges.
+    neighbend_start: Vec<usize>,
+    neighbend: Vec<usize>,
+    mate: Vec<usize>,
+    label: Vec<u8>,
+    labelend: Vec<usize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<usize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<usize>,
+    blossomendps: Vec<Vec<usize>>,
+    bestedge: Vec<usize>,
+    blossombestedges: Vec<Option<Vec<usize>>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<i64>,
+    allowedge: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+impl Blossom {
+    fn new(n: usize, edges: Vec<WeightedEdge>) -> Self {
+        let maxweight = edges.iter().map(|e| e.2).max().unwrap_or(0);
+        let mut endpoint = Vec::with_capacity(2 * edges.len());
+        let mut degree = vec![0usize; n + 1];
+        for &(a, b, _) in &edges {
+            endpoint.push(a as usize);
+            endpoint.push(b as usize);
+            degree[a as usize] += 1;
+            degree[b as usize] += 1;
+        }
+        let mut neighbend_start = vec![0usize; n + 1];
+        for v in 0..n {
+            neighbend_start[v + 1] = neighbend_start[v] + degree[v];
+        }
+        let mut fill = neighbend_start.clone();
+        let mut neighbend = vec![0usize; 2 * edges.len()];
+        for (k, &(a, b, _)) in edges.iter().enumerate() {
+            neighbend[fill[a as usize]] = 2 * k + 1;
+            fill[a as usize] += 1;
+            neighbend[fill[b as usize]] = 2 * k;
+            fill[b as usize] += 1;
+        }
+        let mut dualvar = vec![0i64; 2 * n];
+        dualvar[..n].fill(maxweight);
+        Self {
+            n,
+            endpoint,
+            neighbend_start,
+            neighbend,
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
+            blossomendps: vec![Vec::new(); 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            unusedblossoms: (n..2 * n).rev().collect(),
+            dualvar,
+            allowedge: vec![false; edges.len()],
+            queue: Vec::new(),
+            edges,
+        }
+    }
+
+    #[inline]
+    fn slack(&self, k: usize) -> i64 {
+        let (i, j, w) = self.edges[k];
+        self.dualvar[i as usize] + self.dualvar[j as usize] - 2 * w
+    }
+
+    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b < self.n {
+            out.push(b);
+        } else {
+            for &child in &self.blossomchilds[b] {
+                self.leaves(child, out);
+            }
+        }
+    }
+
+    fn leaves_of(&self, b: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.leaves(b, &mut out);
+        out
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        let b = self.inblossom[w];
+        self.label[w] = t;
+        self.label[b] = t;
+        self.labelend[w] = p;
+        self.labelend[b] = p;
+        self.bestedge[w] = NONE;
+        self.bestedge[b] = NONE;
+        if t == 1 {
+            let mut leaves = std::mem::take(&mut self.queue);
+            self.leaves(b, &mut leaves);
+            self.queue = leaves;
+        } else if t == 2 {
+            let base = self.blossombase[b];
+            let mb = self.mate[base];
+            self.assign_label(self.endpoint[mb], 1, mb ^ 1);
+        }
+    }
+
+    /// Trace back from v and w to find a new blossom's base, or NONE for an
+    /// augmenting path.
+    fn scan_blossom(&mut self, mut v: usize, mut w: usize) -> usize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        while v != NONE || w != NONE {
+            let mut b = self.inblossom[v];
+            if self.label[b] & 4 != 0 {
+                base = self.blossombase[b];
+                break;
+            }
+            path.push(b);
+            self.label[b] = 5;
+            if self.labelend[b] == NONE {
+                v = NONE;
+            } else {
+                v = self.endpoint[self.labelend[b]];
+                b = self.inblossom[v];
+                v = self.endpoint[self.labelend[b]];
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = 1;
+        }
+        base
+    }
+
+    fn add_blossom(&mut self, base: usize, k: usize) {
+        let (v, w, _) = self.edges[k];
+        let (mut v, mut w) = (v as usize, w as usize);
+        let bb = self.inblossom[base];
+        let mut bv = self.inblossom[v];
+        let mut bw = self.inblossom[w];
+        let b = self.unusedblossoms.pop().expect("at most n blossoms");
+        self.blossombase[b] = base;
+        self.blossomparent[b] = NONE;
+        self.blossomparent[bb] = b;
+        let mut path = Vec::new();
+        let mut endps = Vec::new();
+        while bv != bb {
+            self.blossomparent[bv] = b;
+            path.push(bv);
+            endps.push(self.labelend[bv]);
+            v = self.endpoint[self.labelend[bv]];
+            bv = self.inblossom[v];
+        }
+        path.push(bb);
+        path.reverse();
+        endps.reverse();
+        endps.push(2 * k);
+        while bw != bb {
+            self.blossomparent[bw] = b;
+            path.push(bw);
+            endps.push(self.labelend[bw] ^ 1);
+            w = self.endpoint[self.labelend[bw]];
+            bw = self.inblossom[w];
+        }
+        self.label[b] = 1;
+        self.labelend[b] = self.labelend[bb];
+        self.dualvar[b] = 0;
+        self.blossomchilds[b] = path.clone();
+        self.blossomendps[b] = endps;
+        for leaf in self.leaves_of(b) {
+            if self.label[self.inblossom[leaf]] == 2 {
+                self.queue.push(leaf);
+            }
+            self.inblossom[leaf] = b;
+        }
+        let mut bestedgeto = vec![NONE; 2 * self.n];
+        for &sub in &path {
+            let lists: Vec<usize> = match self.blossombestedges[sub].take() {
+                Some(list) => list,
+                None => {
+                    let mut ks = Vec::new();
+                    for leaf in self.leaves_of(sub) {
+                        for &p in &self.neighbend
+                            [self.neighbend_start[leaf]..self.neighbend_start[leaf + 1]]
+                        {
+                            ks.push(p / 2);
+                        }
+                    }
+                    ks
+                }
+            };
+            for kk in lists {
+                let (i, j, _) = self.edges[kk];
+                let (i, j) = (i as usize, j as usize);
+                let j = if self.inblossom[j] == b { i } else { j };
+                let bj = self.inblossom[j];
+                if bj != b
+                    && self.label[bj] == 1
+                    && (bestedgeto[bj] == NONE || self.slack(kk) < self.slack(bestedgeto[bj]))
+                {
+                    bestedgeto[bj] = kk;
+                }
+            }
+            self.bestedge[sub] = NONE;
+        }
+        let best: Vec<usize> = bestedgeto.into_iter().filter(|&kk| kk != NONE).collect();
+        let mut bestk = NONE;
+        for &kk in &best {
+            if bestk == NONE || self.slack(kk) < self.slack(bestk) {
+                bestk = kk;
+            }
+        }
+        self.bestedge[b] = bestk;
+        self.blossombestedges[b] = Some(best);
+    }
+
+    fn expand_blossom(&mut self, b: usize, endstage: bool) {
+        let childs = self.blossomchilds[b].clone();
+        for &s in &childs {
+            self.blossomparent[s] = NONE;
+            if s < self.n {
+                self.inblossom[s] = s;
+            } else if endstage && self.dualvar[s] == 0 {
+                self.expand_blossom(s, endstage);
+            } else {
+                for leaf in self.leaves_of(s) {
+                    self.inblossom[leaf] = s;
+                }
+            }
+        }
+        if !endstage && self.label[b] == 2 {
+            let len = childs.len() as isize;
+            let entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]];
+            let mut j = childs
+                .iter()
+                .position(|&c| c == entrychild)
+                .expect("entry child") as isize;
+            let (jstep, endptrick): (isize, usize) = if j & 1 == 1 {
+                j -= len;
+                (1, 0)
+            } else {
+                (-1, 1)
+            };
+            let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
+            let endps = self.blossomendps[b].clone();
+            let mut p = self.labelend[b];
+            while j != 0 {
+                self.label[self.endpoint[p ^ 1]] = 0;
+                let q = endps[at(j - endptrick as isize)] ^ endptrick ^ 1;
+                self.label[self.endpoint[q]] = 0;
+                self.assign_label(self.endpoint[p ^ 1], 2, p);
+                self.allowedge[endps[at(j - endptrick as isize)] / 2] = true;
+                j += jstep;
+                p = endps[at(j - endptrick as isize)] ^ endptrick;
+                self.allowedge[p / 2] = true;
+                j += jstep;
+            }
+            let bv = childs[at(j)];
+            let ep = self.endpoint[p ^ 1];
+            self.label[ep] = 2;
+            self.label[bv] = 2;
+            self.labelend[ep] = p;
+            self.labelend[bv] = p;
+            self.bestedge[bv] = NONE;
+            j += jstep;
+            while childs[at(j)] != entrychild {
+                let bv = childs[at(j)];
+                if self.label[bv] == 1 {
+                    j += jstep;
+                    continue;
+                }
+                let mut found = NONE;
+                for leaf in self.leaves_of(bv) {
+                    if self.label[leaf] != 0 {
+                        found = leaf;
+                        break;
+                    }
+                }
+                if found != NONE {
+                    self.label[found] = 0;
+                    let mb = self.mate[self.blossombase[bv]];
+                    self.label[self.endpoint[mb]] = 0;
+                    self.assign_label(found, 2, self.labelend[found]);
+                }
+                j += jstep;
+            }
+        }
+        self.label[b] = 0;
+        self.labelend[b] = NONE;
+        self.blossomchilds[b].clear();
+        self.blossomendps[b].clear();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.unusedblossoms.push(b);
+    }
+
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.blossomparent[t] != b {
+            t = self.blossomparent[t];
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let len = self.blossomchilds[b].len() as isize;
+        let i = self.blossomchilds[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("child") as isize;
+        let mut j = i;
+        let (jstep, endptrick): (isize, usize) = if i & 1 == 1 {
+            j -= len;
+            (1, 0)
+        } else {
+            (-1, 1)
+        };
+        let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
+        while j != 0 {
+            j += jstep;
+            let t = self.blossomchilds[b][at(j)];
+            let p = self.blossomendps[b][at(j - endptrick as isize)] ^ endptrick;
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p]);
+            }
+            j += jstep;
+            let t = self.blossomchilds[b][at(j)];
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p ^ 1]);
+            }
+            self.mate[self.endpoint[p]] = p ^ 1;
+            self.mate[self.endpoint[p ^ 1]] = p;
+        }
+        let i = i as usize;
+        self.blossomchilds[b].rotate_left(i);
+        self.blossomendps[b].rotate_left(i);
+        self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
+    }
+
+    fn augment_matching(&mut self, k: usize) {
+        let (v, w, _) = self.edges[k];
+        for (mut s, mut p) in [(v as usize, 2 * k + 1), (w as usize, 2 * k)] {
+            loop {
+                let bs = self.inblossom[s];
+                if bs >= self.n {
+                    self.augment_blossom(bs, s);
+                }
+                self.mate[s] = p;
+                if self.labelend[bs] == NONE {
+                    break;
+                }
+                let t = self.endpoint[self.labelend[bs]];
+                let bt = self.inblossom[t];
+                s = self.endpoint[self.labelend[bt]];
+                let j = self.endpoint[self.labelend[bt] ^ 1];
+                if bt >= self.n {
+                    self.augment_blossom(bt, j);
+                }
+                self.mate[j] = self.labelend[bt];
+                p = self.labelend[bt] ^ 1;
+            }
+        }
+    }
+
+    fn solve(&mut self) {
+        let n = self.n;
+        for _stage in 0..n {
+            self.label.fill(0);
+            self.bestedge.fill(NONE);
+            for b in n..2 * n {
+                self.blossombestedges[b] = None;
+            }
+            self.allowedge.fill(false);
+            self.queue.clear();
+            for v in 0..n {
+                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
+                    self.assign_label(v, 1, NONE);
+                }
+            }
+            let mut augmented = false;
+            loop {
+                while let Some(v) = (!augmented).then(|| self.queue.pop()).flatten() {
+                    for idx in self.neighbend_start[v]..self.neighbend_start[v + 1] {
+                        let p = self.neighbend[idx];
+                        let k = p / 2;
+                        let w = self.endpoint[p];
+                        if self.inblossom[v] == self.inblossom[w] {
+                            continue;
+                        }
+                        let mut kslack = 0;
+                        if !self.allowedge[k] {
+                            kslack = self.slack(k);
+                            if kslack <= 0 {
+                                self.allowedge[k] = true;
+                            }
+                        }
+                        let bw = self.inblossom[w];
+                        if self.allowedge[k] {
+                            if self.label[bw] == 0 {
+                                self.assign_label(w, 2, p ^ 1);
+                            } else if self.label[bw] == 1 {
+                                let base = self.scan_blossom(v, w);
+                                if base != NONE {
+                                    self.add_blossom(base, k);
+                                } else {
+                                    self.augment_matching(k);
+                                    augmented = true;
+                                    break;
+                                }
+                            } else if self.label[w] == 0 {
+                                self.label[w] = 2;
+                                self.labelend[w] = p ^ 1;
+                            }
+                        } else if self.label[bw] == 1 {
+                            let b = self.inblossom[v];
+                            if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
+                                self.bestedge[b] = k;
+                            }
+                        } else if self.label[w] == 0
+                            && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                        {
+                            self.bestedge[w] = k;
+                        }
+                    }
+                }
+                if augmented {
+                    break;
+                }
+                // Dual update: the smallest of the four deltas.
+                let mut deltatype = 1u8;
+                let mut delta = self.dualvar[..n].iter().copied().min().unwrap_or(0);
+                let mut deltaedge = NONE;
+                let mut deltablossom = NONE;
+                for v in 0..n {
+                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
+                        let d = self.slack(self.bestedge[v]);
+                        if d < delta {
+                            delta = d;
+                            deltatype = 2;
+                            deltaedge = self.bestedge[v];
+                        }
+                    }
+                }
+                for b in 0..2 * n {
+                    if self.blossomparent[b] == NONE
+                        && self.label[b] == 1
+                        && self.bestedge[b] != NONE
+                    {
+                        let d = self.slack(self.bestedge[b]) / 2;
+                        if d < delta {
+                            delta = d;
+                            deltatype = 3;
+                            deltaedge = self.bestedge[b];
+                        }
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] != NONE
+                        && self.blossomparent[b] == NONE
+                        && self.label[b] == 2
+                        && self.dualvar[b] < delta
+                    {
+                        delta = self.dualvar[b];
+                        deltatype = 4;
+                        deltablossom = b;
+                    }
+                }
+                for v in 0..n {
+                    match self.label[self.inblossom[v]] {
+                        1 => self.dualvar[v] -= delta,
+                        2 => self.dualvar[v] += delta,
+                        _ => {}
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
+                        match self.label[b] {
+                            1 => self.dualvar[b] += delta,
+                            2 => self.dualvar[b] -= delta,
+                            _ => {}
+                        }
+                    }
+                }
+                match deltatype {
+                    1 => break,
+                    2 => {
+                        self.allowedge[deltaedge] = true;
+                        let (i, j, _) = self.edges[deltaedge];
+                        let (i, j) = (i as usize, j as usize);
+                        let i = if self.label[self.inblossom[i]] == 0 {
+                            j
+                        } else {
+                            i
+                        };
+                        self.queue.push(i);
+                    }
+                    3 => {
+                        self.allowedge[deltaedge] = true;
+                        let i = self.edges[deltaedge].0 as usize;
+                        self.queue.push(i);
+                    }
+                    _ => self.expand_blossom(deltablossom, false),
+                }
+            }
+            if !augmented {
+                break;
+            }
+            for b in n..2 * n {
+                if self.blossomparent[b] == NONE
+                    && self.blossombase[b] != NONE
+                    && self.label[b] == 1
+                    && self.dualvar[b] == 0
+                {
+                    self.expand_blossom(b, true);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weight(edges: &[WeightedEdge], mate: &[Option<u32>]) -> i64 {
+        edges
+            .iter()
+            .filter(|&&(a, b, _)| mate[a as usize] == Some(b))
+            .map(|e| e.2)
+            .sum()
+    }
+
+    #[test]
+    fn prefers_two_light_edges_over_one_heavy() {
+        let edges = [(0, 1, 5), (1, 2, 8), (2, 3, 5)];
+        let mate = max_weight_matching(4, &edges);
+        assert_eq!(weight(&edges, &mate), 10);
+    }
+
+    #[test]
+    fn handles_an_odd_cycle_blossom() {
+        // Triangle 0-1-2 with pendants 3 on 0 and 4 on 2: the triangle
+        // becomes a blossom, then the best answer takes one pendant and the
+        // triangle edge opposite it.
+        let edges = [(0, 1, 6), (1, 2, 6), (0, 2, 6), (0, 3, 5), (2, 4, 5)];
+        let mate = max_weight_matching(5, &edges);
+        assert_eq!(weight(&edges, &mate), 11);
+    }
+
+    #[test]
+    fn empty_graph_matches_nothing() {
+        assert_eq!(max_weight_matching(3, &[]), vec![None, None, None]);
+    }
+}
