@@ -32,7 +32,7 @@ from fabric.models import Fabric
 from lightpath_engine import TelemetryState
 
 from ..models import Derivation, IngestBatch
-from .rules import COUNTERS
+from .rules import COUNTERS, MAX_GAP_WINDOWS
 from .thresholds import limit_value, limits_from
 
 LOCK_NAMESPACE = 0x7E1F  # advisory-lock namespace of telemetry derivation (ingest is 0x7E1E)
@@ -78,6 +78,7 @@ _cache: dict[int, tuple[int, tuple, TelemetryState]] = {}
 def _settings(fabric: Fabric) -> tuple:
     return (
         float(fabric.telemetry_window_s),
+        float(MAX_GAP_WINDOWS * fabric.telemetry_window_s),
         max(int(fabric.telemetry_min_packets), 1),
         float(fabric.corruption_action_threshold),
         float(fabric.corruption_report_threshold),

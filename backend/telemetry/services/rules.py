@@ -1,6 +1,6 @@
-"""The numbers behind the telemetry rules of docs/telemetry.md, shared by ingest (which applies
-them in SQL), roll-ups, charts and the API. tests/reference.py restates the rules in plain
-Python, and the tests hold the SQL to it."""
+"""The numbers behind the telemetry rules of docs/telemetry.md, shared by ingest, derivation
+(which hands them to the engine), roll-ups, charts and the API. tests/reference.py restates the
+rules in plain Python, and the tests hold derivation to it."""
 
 COUNTERS = ("in_pkts", "in_fcs_errors", "in_discards", "out_pkts", "out_discards")
 # A gap longer than this many windows between two polls leaves a gap, not a rate.

@@ -1,6 +1,6 @@
 """The telemetry rules of docs/telemetry.md in plain Python: counter windows to loss rates,
-rates to health, power to classes. Ingest applies them set-based in SQL; the tests feed the
-same sequences to both and compare."""
+rates to health, power to classes. Derivation applies them through the Rust engine
+(services/derivation.py); the tests feed the same sequences to both and compare."""
 
 from __future__ import annotations
 

@@ -509,11 +509,13 @@ class TelemetryState:
     Times are microseconds since the epoch; a side is False for A and True for Z; a direction
     False for a_to_z and True for z_to_a. Counters are Counter64 values (None: not polled).
     ``readings`` are input power, its lowest lane, output power, its lowest lane, laser bias,
-    temperature and supply voltage; ``no_light`` is (Rx, Tx). Columns of unequal length raise
-    ``ValueError``.
+    temperature and supply voltage; ``no_light`` is (Rx, Tx). A gap over ``max_gap_s`` between two
+    polls restarts the window. Columns of unequal length raise ``ValueError``.
     """
 
-    def __new__(cls, window_s: float, min_packets: int, action: float, report: float) -> TelemetryState: ...
+    def __new__(
+        cls, window_s: float, max_gap_s: float, min_packets: int, action: float, report: float
+    ) -> TelemetryState: ...
     @property
     def num_ends(self) -> int: ...
     def load_ends(

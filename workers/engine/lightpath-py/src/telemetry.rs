@@ -45,18 +45,25 @@ fn same_length(name: &str, len: usize, expected: usize) -> PyResult<()> {
 #[pymethods]
 impl TelemetryState {
     #[new]
-    fn new(window_s: f64, min_packets: u64, action: f64, report: f64) -> PyResult<Self> {
-        if window_s.is_nan() || window_s <= 0.0 {
-            return Err(PyValueError::new_err(format!(
-                "window_s must be positive, got {window_s}"
-            )));
+    fn new(
+        window_s: f64,
+        max_gap_s: f64,
+        min_packets: u64,
+        action: f64,
+        report: f64,
+    ) -> PyResult<Self> {
+        for (name, value) in [("window_s", window_s), ("max_gap_s", max_gap_s)] {
+            if value.is_nan() || value <= 0.0 {
+                return Err(PyValueError::new_err(format!(
+                    "{name} must be positive, got {value}"
+                )));
+            }
         }
-        let window_us = (window_s * 1e6).round() as i64;
         Ok(Self {
             state: FabricState::default(),
             settings: Settings {
-                window_us,
-                max_gap_us: 3 * window_us,
+                window_us: (window_s * 1e6).round() as i64,
+                max_gap_us: (max_gap_s * 1e6).round() as i64,
                 min_packets,
                 action,
                 report,
