@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   buildSimulationParams,
+  changeText,
   corroptByAccuracy,
   downloadLinks,
   findRun,
@@ -144,5 +145,14 @@ describe('result shaping', () => {
       '/api/jobs/9/result/?format=csv&table=summary',
       '/api/jobs/9/result/?format=csv&table=series',
     ]);
+  });
+});
+
+describe('repair accuracy change', () => {
+  it('words the change against the first accuracy', () => {
+    expect(changeText(100, 70)).toBe('−30%');
+    expect(changeText(100, 100)).toBe('±0%');
+    expect(changeText(0, 5)).toBe('—');
+    expect(changeText(null, 5)).toBe('—');
   });
 });

@@ -241,3 +241,10 @@ export function downloadLinks(jobId: number): { label: string; href: string }[] 
     { label: 'Series (CSV)', href: `${base}?format=csv&table=series` },
   ];
 }
+
+/** "−30%": the relative change of a penalty against the baseline's ("—" when it cannot be said). */
+export function changeText(baseline: number | null, value: number | null): string {
+  if (baseline === null || value === null || baseline === 0) return '—';
+  const change = (value - baseline) / baseline;
+  return `${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(Math.round(change * 100))}%`;
+}

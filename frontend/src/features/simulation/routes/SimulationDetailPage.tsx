@@ -11,6 +11,7 @@ import type { SimulationResult, SimulationRun } from '../api/types';
 import { useSimulationJob } from '../api/useSimulationJob';
 import { PolicyTimeChart } from '../components/PolicyTimeChart';
 import { RatioChart } from '../components/RatioChart';
+import { RepairAccuracyTable } from '../components/RepairAccuracyTable';
 import { buildPenaltyChart, buildRatioChart, buildWorstFractionChart } from '../components/simulationCharts';
 import { SimulationSummaryTable } from '../components/SimulationSummaryTable';
 import { downloadLinks, findRun, formatFraction, formatNumber, timeUnit } from '../simulationData';
@@ -98,6 +99,9 @@ function SimulationResultView({ jobId, result }: { jobId: number; result: Simula
 
       <h2>Penalty ratio by constraint</h2>
       <RatioChart chart={ratio} />
+      {result.settings.policies.includes('corropt') && result.settings.accuracies.length > 1 ? (
+        <RepairAccuracyTable result={result} />
+      ) : null}
 
       <h2>Over time</h2>
       <form className="filters" aria-label="Run shown over time" onSubmit={(event) => event.preventDefault()}>
