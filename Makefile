@@ -92,7 +92,7 @@ lint: python frontend/node_modules/.package-lock.json
 	cd frontend && npm run lint --silent && npm run typecheck --silent
 
 bench: bootstrap services
-	cd workers/engine && cargo bench -p lightpath-core --bench path_counting && cargo bench -p lightpath-core --bench corropt && cargo bench -p lightpath-core --bench corropt_sim && cargo bench -p lightpath-core --bench rail
+	cd workers/engine && cargo bench -p lightpath-core --bench path_counting && cargo bench -p lightpath-core --bench corropt && cargo bench -p lightpath-core --bench corropt_sim && cargo bench -p lightpath-core --bench rail && cargo bench -p lightpath-core --bench reconfig
 	$(PY) workers/engine/scripts/bench_tor_capacity.py
 	$(PY) -m lightpath_fixtures.benchmark
 	@$(WITH_ENV) $(PY) backend/scripts/bench_api.py
