@@ -280,3 +280,12 @@ def test_progress_runs_across_the_sweep_in_order():
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
     assert (0.5, "constraint 0.5: switch-local") in reports  # half the runs done after the first cell
     assert reports[-1] == (1.0, "constraint 0.75: switch-local")
+
+
+@pytest.mark.django_db(transaction=True, databases=DBS)
+@pytest.mark.parametrize("role", ["viewer", "technician", "planner", "operator", "admin", "collector"])
+def test_every_role_may_download_a_result(client_for, small_fabric, role):
+    job = run_submitted(submit(client_for("planner"), small_fabric, simulation_params(accuracies=[0.8])))
+    client = client_for(role)
+    assert client.get(f"/api/jobs/{job.pk}/result/").status_code == 200
+    assert client.get(f"/api/jobs/{job.pk}/result/?format=csv&table=series").status_code == 200
