@@ -11,7 +11,20 @@ import typer
 from typer.core import TyperGroup
 
 from . import __version__
-from .commands import auth, corropt, fabric, fixtures, jobs, links, rail, telemetry, tickets, webhooks
+from .commands import (
+    auth,
+    corropt,
+    fabric,
+    fixtures,
+    jobs,
+    larry,
+    links,
+    rail,
+    sharebackup,
+    telemetry,
+    tickets,
+    webhooks,
+)
 from .config import OUTPUT_ENV, SERVER_ENV
 from .context import CliContext
 from .errors import CliError
@@ -101,7 +114,15 @@ app.add_typer(tickets.app, name="tickets", help="Work repair tickets of links di
 app.add_typer(webhooks.app, name="webhooks", help="Webhook endpoints of link-state changes and their delivery log.")
 app.add_typer(fixtures.app, name="fixtures", help="Generate fabric documents offline (no server needed).")
 app.add_typer(corropt.app, name="corropt", help="CorrOpt link-disabling decisions on files, offline (no server).")
-app.add_typer(rail.app, name="rail", help="RAIL stretch plans, reliability classes and FEC on files, offline (no server).")
+app.add_typer(
+    rail.app, name="rail", help="RAIL stretch plans, reliability classes and FEC on files, offline (no server)."
+)
+app.add_typer(
+    sharebackup.app, name="sharebackup", help="ShareBackup failover plans and backup-pool sizing on files, offline."
+)
+app.add_typer(
+    larry.app, name="larry", help="Larry rack-uplink controller, feasibility checks and costs on files, offline."
+)
 
 
 def main() -> None:

@@ -1,0 +1,216 @@
+"""larry run|check|cost: Larry rack-uplink reconfiguration on files, offline (the engine computes).
+
+- run: the controller (or a baseline) over per-ToR cumulative counters (JSON list of
+  `{"time_s", "ingress_bytes": [...], "egress_bytes": [...]}`), every T = sample spacing.
+- check: whether per-rack circuit uplinks (beyond the S static ones) fit the cabling, by integral max flow;
+  an infeasible request prints its min-cut certificate and exits non-zero.
+- cost: counts and normalised cost of static uplinks, Larry and ShareBackup.
+
+The rack set is a JSON file (`static_uplinks`, `cables[tor][cs]`, `cs_uplinks`, `capacity_gbps`, optional
+`excluded` [[tor, cs], ...] for cables disabled by CorrOpt or failed optics) or, without --rack-set, a
+uniform one from --racks/--static-uplinks/--circuit-links/--cs-uplinks. docs/reconfig.md has the shapes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..context import get_context
+from ..errors import CliError
+from ..options import OutputOption, new_app
+from ..output import OutputFormat, print_json, stdout_console
+from .corropt import _engine
+from .sharebackup import _table_or_json, read_json_list
+
+app = new_app()
+
+POLICIES = ["conservative", "static", "one_big_switch", "proportional"]
+
+RackSetOption = Annotated[
+    Path | None, typer.Option("--rack-set", "--cables", help="Rack-set JSON (cable matrix, uplinks, exclusions).")
+]
+RacksOption = Annotated[int, typer.Option("--racks", help="Racks m (uniform rack set).")]
+StaticOption = Annotated[int, typer.Option("--static-uplinks", help="Static uplinks S per rack.")]
+CircuitLinksOption = Annotated[
+    int, typer.Option("--circuit-links", help="Links L per ToR to the CSs, spread evenly (uniform rack set).")
+]
+CsUplinksOption = Annotated[int, typer.Option("--cs-uplinks", help="Uplinks R per CS (uniform rack set).")]
+CapacityOption = Annotated[float, typer.Option("--capacity-gbps", help="Link capacity C.")]
+
+
+def _rack_set(
+    path: Path | None, racks: int, static: int, links: int, cs_uplinks: int, capacity: float
+) -> dict[str, Any]:
+    if path is None:
+        if racks < 1 or links % racks:
+            raise CliError(f"--circuit-links ({links}) must be a multiple of --racks ({racks}) for a uniform rack set")
+        return {
+            "static_uplinks": static,
+            "cables": [[links // racks] * racks for _ in range(racks)],
+            "cs_uplinks": [cs_uplinks] * racks,
+            "capacity_gbps": capacity,
+        }
+    try:
+        data = json.loads(path.read_text())
+    except OSError as exc:
+        raise CliError(f"--rack-set: cannot read {path}: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise CliError(f"--rack-set: {path} is not JSON ({exc.msg} at line {exc.lineno})") from exc
+    if not isinstance(data, dict):
+        raise CliError(f"--rack-set: {path} must hold a JSON object")
+    return data
+
+
+@app.command("check")
+def check(
+    ctx: typer.Context,
+    uplinks: Annotated[str, typer.Option("--uplinks", help="Circuit uplinks per rack, e.g. 3,3,2,0.")],
+    rack_set: RackSetOption = None,
+    racks: RacksOption = 4,
+    static_uplinks: StaticOption = 2,
+    circuit_links: CircuitLinksOption = 4,
+    cs_uplinks: CsUplinksOption = 2,
+    capacity_gbps: CapacityOption = 100.0,
+    output: OutputOption = None,
+) -> None:
+    """Whether a per-rack uplink vector fits the cabling; the min cut when it does not (exit 1)."""
+    fmt = _table_or_json(get_context(ctx).output_format(output))
+    try:
+        request = [int(part) for part in uplinks.split(",")]
+    except ValueError:
+        raise CliError(f"--uplinks: {uplinks!r} is not a comma-separated list of whole numbers") from None
+    if any(r < 0 for r in request):
+        raise CliError("--uplinks: counts must not be negative")
+    spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
+    try:
+        answer = _engine().larry_check(spec, request)
+    except ValueError as exc:
+        raise CliError(str(exc)) from exc
+    if fmt is OutputFormat.json:
+        print_json(answer)
+    else:
+        from rich.table import Table
+
+        table = Table("rack", "requested", "granted", *[f"CS {c}" for c in range(len(answer["assignment"][0]))])
+        for t, row in enumerate(answer["assignment"]):
+            table.add_row(str(t), str(answer["requested"][t]), str(answer["granted"][t]), *map(str, row))
+        stdout_console().print(table)
+        if answer["feasible"]:
+            stdout_console().print("feasible", highlight=False)
+    if not answer["feasible"]:
+        raise CliError(f"infeasible: {answer['min_cut']['explanation']}")
+
+
+@app.command("run")
+def run(
+    ctx: typer.Context,
+    counters: Annotated[Path, typer.Option("--counters", help="JSON counter samples (a list, or {'samples': [...]}).")],
+    rack_set: RackSetOption = None,
+    racks: RacksOption = 4,
+    static_uplinks: StaticOption = 6,
+    circuit_links: CircuitLinksOption = 8,
+    cs_uplinks: CsUplinksOption = 2,
+    capacity_gbps: CapacityOption = 100.0,
+    threshold: Annotated[float, typer.Option("--threshold", help="Utilisation at which a link is full (θ).")] = 0.85,
+    policy: Annotated[str, typer.Option("--policy", help=f"One of {', '.join(POLICIES)}.")] = "conservative",
+    compare: Annotated[bool, typer.Option("--compare", help="Run every policy and compare their metrics.")] = False,
+    output: OutputOption = None,
+) -> None:
+    """The Larry controller over counter samples: uplinks per rack over time and the circuits that moved."""
+    fmt = _table_or_json(get_context(ctx).output_format(output))
+    if policy not in POLICIES:
+        raise CliError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
+    samples = read_json_list(counters, "samples", "--counters")
+    engine = _engine()
+    try:
+        if compare:
+            runs = {name: engine.larry_run(spec, samples, threshold, name)["metrics"] for name in POLICIES}
+        else:
+            result = engine.larry_run(spec, samples, threshold, policy)
+    except ValueError as exc:
+        raise CliError(str(exc)) from exc
+    from rich.table import Table
+
+    console = stdout_console()
+    if compare:
+        if fmt is OutputFormat.json:
+            print_json(runs)
+            return
+        table = Table("policy", "reconfigs", "per hour", "mean changed", "max changed", "overload (Gbit)")
+        for name, m in runs.items():
+            table.add_row(
+                name,
+                str(m["reconfigurations"]),
+                f"{m['reconfigurations_per_hour']:.3g}",
+                f"{m['mean_fraction_changed']:.1%}",
+                f"{m['max_fraction_changed']:.1%}",
+                f"{m['overload_gbit']:.4g}",
+            )
+        console.print(table)
+        return
+    if fmt is OutputFormat.json:
+        print_json(result)
+        return
+    m = result["metrics"]
+    console.print(
+        f"{policy}: {m['reconfigurations']} reconfiguration(s), {m['reconfigurations_per_hour']:.3g}/h, "
+        f"{m['mean_fraction_changed']:.1%} of circuits changed on average; initial uplinks {result['initial_uplinks']}",
+        highlight=False,
+    )
+    table = Table("time (s)", "demand (Gbit/s)", "uplinks", "circuits moved")
+    for step in result["steps"]:
+        if step["diff"]:
+            moves = ", ".join(
+                f"CS{d['cs']}.{d['uplink']}: rack {d['from'][0] if d['from'] else '-'}→{d['to'][0] if d['to'] else '-'}"
+                for d in step["diff"]
+            )
+            table.add_row(
+                f"{step['time_s']:g}", ", ".join(f"{d:.0f}" for d in step["demand_gbps"]), str(step["uplinks"]), moves
+            )
+    console.print(table)
+
+
+@app.command("cost")
+def cost(
+    ctx: typer.Context,
+    racks: RacksOption = 4,
+    servers: Annotated[int, typer.Option("--servers", help="Server links per rack (full provisioning).")] = 16,
+    static_uplinks: Annotated[int, typer.Option("--static", help="Uplinks per rack of the static design.")] = 4,
+    larry_s: Annotated[int, typer.Option("--larry-s", help="Larry static uplinks S.")] = 2,
+    larry_l: Annotated[int, typer.Option("--larry-l", help="Larry links L per ToR to the CSs.")] = 4,
+    larry_r: Annotated[int, typer.Option("--larry-r", help="Larry uplinks R per CS.")] = 2,
+    fabric_k: Annotated[int, typer.Option("--fabric-k", help="ShareBackup fat-tree k.")] = 16,
+    backups: Annotated[int, typer.Option("--backups", help="ShareBackup backups per group.")] = 1,
+    cs_port_ratio: Annotated[float, typer.Option("--cs-port-ratio", help="CS port / packet port cost.")] = 0.3,
+    output: OutputOption = None,
+) -> None:
+    """Counts and normalised cost: static oversubscription vs Larry vs ShareBackup."""
+    fmt = _table_or_json(get_context(ctx).output_format(output))
+    try:
+        rows = _engine().reconfig_costs(
+            racks, servers, static_uplinks, larry_s, larry_l, larry_r, fabric_k, fabric_k, backups, cs_port_ratio
+        )
+    except ValueError as exc:
+        raise CliError(str(exc)) from exc
+    if fmt is OutputFormat.json:
+        print_json(rows)
+        return
+    from rich.table import Table
+
+    table = Table("design", "packet ports", "CS ports", "active cables", "passive cables", "cost", "normalised")
+    for r in rows:
+        table.add_row(
+            r["design"],
+            str(r["packet_ports"]),
+            str(r["circuit_ports"]),
+            str(r["active_cables"]),
+            str(r["passive_cables"]),
+            f"{r['cost']:.1f}",
+            f"{r['normalised_cost']:.3f}",
+        )
+    stdout_console().print(table)

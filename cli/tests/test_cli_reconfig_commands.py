@@ -1,0 +1,142 @@
+"""`lightpath sharebackup plan|size` and `lightpath larry run|check|cost`: offline on files, the engine called
+directly (no server)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_testing import Cli
+
+DEGRADED_RACK_SET = {
+    "static_uplinks": 2,
+    "cables": [[1, 1, 1, 1]] * 4,
+    "cs_uplinks": [2, 2, 2, 2],
+    "capacity_gbps": 100.0,
+    "excluded": [[0, 0], [1, 0]],
+}
+
+
+def write(tmp_path: Path, name: str, data: Any) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def run_json(cli: Cli, *args: str) -> Any:
+    result = cli(*args, "--output", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def one_line_error(result: Any) -> str:
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return str(lines[0])
+
+
+def test_plan_splices_backups_and_degrades_without_borrowing(cli: Cli, tmp_path: Path) -> None:
+    events = write(
+        tmp_path,
+        "events.json",
+        {
+            "events": [
+                {"type": "switch_down", "switch": "agg.p0.m1"},
+                {"type": "switch_down", "switch": "agg.p0.m0"},
+                {"type": "repair_done", "switch": "agg.p0.m1"},
+            ]
+        },
+    )
+    plan = run_json(
+        cli, "sharebackup", "plan", "--fabric-k", "4", "--pods", "2", "--backups", "1", "--events", str(events)
+    )
+    assert (plan["counts"]["active_switches"], plan["counts"]["backup_switches"], plan["counts"]["hosts"]) == (12, 6, 8)
+    first, second, third = plan["events"]
+    assert [c["circuit_switch"] for c in first["replace_calls"]] == ["ea.p0.j0", "ea.p0.j1", "ac.p0.c0", "ac.p0.c1"]
+    assert second["status"] == "degraded" and second["replace_calls"] == []
+    assert second["fallback"][0]["reroute_via"] == ["agg.p0.s1"]
+    assert third["status"] == "normal" and len(third["replace_calls"]) == 4
+    assert plan["violations"] == []
+    table = cli("sharebackup", "plan", "--fabric-k", "4", "--pods", "2", "--backups", "1", "--events", str(events))
+    assert table.exit_code == 0 and "degraded (agg.p0.s0 rerouted)" in table.stdout
+
+
+def test_plan_rejects_an_impossible_event_in_one_line(cli: Cli, tmp_path: Path) -> None:
+    events = write(tmp_path, "events.json", [{"type": "repair_done", "switch": "core.c0.m0"}])
+    line = one_line_error(cli("sharebackup", "plan", "--fabric-k", "4", "--backups", "1", "--events", str(events)))
+    assert "core.c0.m0 is not down for repair" in line
+    bad = write(tmp_path, "bad.json", [{"type": "meteor", "switch": "core.c0.m0"}])
+    assert "events" in one_line_error(
+        cli("sharebackup", "plan", "--fabric-k", "4", "--backups", "1", "--events", str(bad))
+    )
+
+
+def test_size_reports_the_smallest_backup_count(cli: Cli) -> None:
+    sizing = run_json(
+        cli,
+        "sharebackup",
+        "size",
+        "--mtbf-hours",
+        "50000",
+        "--mttr-hours",
+        "24",
+        "--target",
+        "1e-6",
+        "--fabric-k",
+        "16",
+    )
+    assert sizing["groups"] == 40 and sizing["group_slots"] == 8
+    assert sizing["backups"] == 2
+    assert sizing["curve"][-1]["p_any"] <= 1e-6 < sizing["curve"][-2]["p_any"]
+    line = one_line_error(cli("sharebackup", "size", "--mtbf-hours", "-1", "--mttr-hours", "24", "--target", "2"))
+    assert "mtbf_hours must be positive" in line and "target must be between 0 and 1" in line
+
+
+def test_check_certifies_the_degraded_cabling_example(cli: Cli, tmp_path: Path) -> None:
+    cables = write(tmp_path, "rack-set.json", DEGRADED_RACK_SET)
+    ok = run_json(cli, "larry", "check", "--uplinks", "3,3,1,1", "--cables", str(cables))
+    assert ok["feasible"] and ok["granted"] == [3, 3, 1, 1]
+    bad = cli("larry", "check", "--uplinks", "3,3,2,0", "--cables", str(cables), "--output", "json")
+    assert bad.exit_code == 1
+    assert json.loads(bad.stdout)["min_cut"]["capacity"] == 7
+    assert "infeasible: racks [0, 1" in bad.stderr
+    assert "not a comma-separated list" in one_line_error(cli("larry", "check", "--uplinks", "3,x"))
+
+
+@pytest.fixture
+def counters(tmp_path: Path) -> Path:
+    acc = [0, 0, 0, 0]
+    samples = [{"time_s": 0.0, "ingress_bytes": acc[:], "egress_bytes": acc[:]}]
+    for i in range(1, 4):
+        acc = [a + int(r * 1e9 / 8 * 0.5) for a, r in zip(acc, [5000.0, 1.0, 1.0, 1.0], strict=True)]
+        samples.append({"time_s": i * 0.5, "ingress_bytes": acc[:], "egress_bytes": [0, 0, 0, 0]})
+    return write(tmp_path, "counters.json", samples)
+
+
+def test_run_lifts_the_congested_rack_and_compares_baselines(cli: Cli, counters: Path) -> None:
+    run = run_json(cli, "larry", "run", "--counters", str(counters))
+    assert run["initial_uplinks"] == [8, 8, 8, 8]
+    assert [s["uplinks"] for s in run["steps"]] == [[14, 6, 6, 6]] * 3
+    assert [len(s["diff"]) for s in run["steps"]] == [6, 0, 0]
+    compared = run_json(cli, "larry", "run", "--counters", str(counters), "--compare")
+    assert compared["static"]["reconfigurations"] == 0
+    assert compared["conservative"]["overload_gbit"] < compared["static"]["overload_gbit"]
+    assert "--policy must be one of" in one_line_error(
+        cli("larry", "run", "--counters", str(counters), "--policy", "x")
+    )
+
+
+def test_cost_compares_static_larry_and_sharebackup(cli: Cli) -> None:
+    rows = run_json(cli, "larry", "cost")
+    designs = [r["design"] for r in rows]
+    assert designs == [
+        "static u=16",
+        "static u=4",
+        "larry S=2 L=4 R=2",
+        "fat tree k=16 P=16",
+        "sharebackup n=1",
+    ]
+    assert rows[0]["normalised_cost"] == 1.0 and rows[2]["circuit_ports"] == 24
