@@ -80,6 +80,7 @@ test.describe('technician on a phone', () => {
     await expect(page.getByTestId('ticket-end-a')).toContainText('Rack / location');
     await expect(page.getByTestId('ticket-end-z')).toContainText('Transceiver');
     await expect(page.getByTestId('ticket-link-admin-state')).toContainText('disabled');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     // The link's telemetry: the corruption that opened the ticket is on the loss chart.
     const telemetry = page.getByTestId('ticket-telemetry');
