@@ -564,6 +564,9 @@ pub struct Planner {
     /// Suspect → circuit switch and side of the failed link.
     suspects: BTreeMap<Switch, (usize, bool)>,
     reconfig_ms: f64,
+    /// Circuits of the circuit switches the current event touched, as they
+    /// were before it (the diff compares only these).
+    before: BTreeMap<usize, CircuitConfig>,
 }
 
 /// Communication (0.22 ms) plus computation (0.01 ms), seed Table 3.
@@ -600,6 +603,7 @@ impl Planner {
             configs,
             suspects: BTreeMap::new(),
             reconfig_ms,
+            before: BTreeMap::new(),
             tree,
         }
     }
@@ -647,6 +651,7 @@ impl Planner {
         let failed = self.occupant[group][slot as usize];
         for (cs, high_side) in self.tree.attachments(group) {
             let config = &mut self.configs[cs];
+            self.before.entry(cs).or_insert_with(|| config.clone());
             let peer = config.peer(high_side, failed);
             if let Some(peer) = peer {
                 if high_side {
@@ -731,7 +736,7 @@ impl Planner {
 
     /// Applies one event; errors leave the state unchanged.
     pub fn apply(&mut self, index: usize, event: &Event) -> Result<EventPlan, ShareBackupError> {
-        let before = self.configs.clone();
+        self.before.clear();
         let mut calls = Vec::new();
         let mut touched = BTreeSet::new();
         let mut tickets = Vec::new();
@@ -801,7 +806,7 @@ impl Planner {
                 }
             }
         }
-        let circuit_changes = self.diff(&before);
+        let circuit_changes = self.diff();
         let (degraded_groups, fallback) = self.degradation();
         let issued = !calls.is_empty();
         Ok(EventPlan {
@@ -827,9 +832,11 @@ impl Planner {
         })
     }
 
-    fn diff(&self, before: &[CircuitConfig]) -> Vec<CircuitDiff> {
+    /// Net changes on the circuit switches the event touched, in index order.
+    fn diff(&self) -> Vec<CircuitDiff> {
         let mut diffs = Vec::new();
-        for (cs, (old, new)) in before.iter().zip(&self.configs).enumerate() {
+        for (&cs, old) in &self.before {
+            let new = &self.configs[cs];
             if old == new {
                 continue;
             }
