@@ -39,3 +39,11 @@ class JobSerializer(BriefModelSerializer):
         if kind.needs_fabric and attrs.get("fabric") is None:
             raise serializers.ValidationError({"fabric": [f"job kind '{kind.name}' needs a fabric"]})
         return attrs
+
+
+class JobListSerializer(JobSerializer):
+    """The jobs list leaves out each job's result: a simulation's runs and series can be hundreds
+    of kilobytes, and the Jobs page polls the list. GET /api/jobs/{id}/ (or its result/) has it."""
+
+    class Meta(JobSerializer.Meta):
+        fields = [field for field in JobSerializer.Meta.fields if field != "result"]

@@ -17,7 +17,7 @@ from .. import services
 from ..filtersets import JobFilterSet
 from ..models import Job
 from ..registry import KINDS, InvalidParams
-from .serializers import JobSerializer
+from .serializers import JobListSerializer, JobSerializer
 
 
 class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -28,6 +28,9 @@ class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
     serializer_class = JobSerializer
     filterset_class = JobFilterSet
     write_roles = {"create": set(ROLES), "cancel": set(ROLES)}
+
+    def get_serializer_class(self):
+        return JobListSerializer if self.action == "list" else JobSerializer
 
     def create(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)

@@ -51,6 +51,16 @@ def test_cancel_rules(client_for, make_user, small_fabric):
 
 
 @pytest.mark.django_db(transaction=True, databases=DBS)
+def test_the_list_leaves_results_to_the_detail(client_for, small_fabric):
+    job = services.submit("fabric.capacity_report", fabric=small_fabric)
+    assert services.run(job.pk) == "succeeded"
+    client = client_for("viewer")
+    (listed,) = client.get("/api/jobs/").json()["results"]
+    assert listed["state"] == "succeeded" and "result" not in listed
+    assert client.get(f"/api/jobs/{job.pk}/").json()["result"]["summary"]["tors"] == 3
+
+
+@pytest.mark.django_db(transaction=True, databases=DBS)
 def test_capacity_report_runs_and_is_idempotent(small_fabric):
     job = services.submit("fabric.capacity_report", fabric=small_fabric)
     assert services.run(job.pk) == "succeeded"

@@ -49,6 +49,8 @@ JOB_KEYS = (
     "started",
     "finished",
 )
+# The server's jobs list leaves results out (they can be large); `jobs show` has them.
+JOB_LIST_KEYS = tuple(key for key in JOB_KEYS if key != "result")
 
 
 def _state_cell(state: Any) -> Text:
@@ -207,7 +209,7 @@ def list_jobs(
             params["fabric"] = resolve_fabric(client, fabric)["id"]
         page = client.get("/api/jobs/", params)
     rows = page if isinstance(page, list) else page.get("results") or []
-    print_rows(cli.output_format(output), rows[:limit], JOB_LIST_COLUMNS, JOB_KEYS)
+    print_rows(cli.output_format(output), rows[:limit], JOB_LIST_COLUMNS, JOB_LIST_KEYS)
 
 
 @app.command("show")
