@@ -13,6 +13,12 @@ DEVSTACK="$ROOT/backend/scripts/devstack.sh"
 PORT="${LIGHTPATH_PORT:-8000}"
 export LIGHTPATH_QUEUE="${LIGHTPATH_QUEUE:-lightpath}"
 
+# Something else on the port would answer the health check in our place.
+if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+  echo "lightpath: port $PORT is already in use; set LIGHTPATH_PORT to another port" >&2
+  exit 1
+fi
+
 started_services=0
 if "$DEVSTACK" status | grep -q stopped; then started_services=1; fi
 "$DEVSTACK" start
