@@ -233,39 +233,58 @@ pub(crate) fn code_paths_unchecked(
     usable: &[bool],
     loss_up: &[f64],
     loss_down: &[f64],
-    t: f64,
+    target: f64,
 ) -> PathCoding {
     use super::cone::Cone;
     use super::worst::log_survival;
+    use crate::fabric::SwitchId;
     let ls_up = log_survival(loss_up);
     let ls_down = log_survival(loss_down);
-    let clean = (-t).ln_1p();
+    let clean = (-target).ln_1p();
     let tors = graph.tors();
     let mut src = Cone::new(graph);
     let mut dst = Cone::new(graph);
+    // Every destination's down-cone once, sparse: (switch, paths, worst log-survival) by tier.
+    let down: Vec<SparseCone> = tors
+        .iter()
+        .map(|&b| {
+            dst.fill(graph, usable, b, &[], &ls_down);
+            let entries = dst
+                .touched
+                .iter()
+                .map(|&s| (s, dst.count[s as usize], dst.worst[s as usize]))
+                .collect();
+            (dst.tier_start.clone(), entries)
+        })
+        .collect();
+    let mut filled: Option<SwitchId> = None;
     let mut sum = PathCoding::default();
     let mut overhead_sum = 0.0;
     let (mut ups, mut downs) = (Vec::new(), Vec::new());
     for &a in tors {
         src.fill(graph, usable, a, &[], &ls_up);
-        for &b in tors {
+        for (j, &b) in tors.iter().enumerate() {
             if a == b {
                 continue;
             }
-            dst.fill(graph, usable, b, &[], &ls_down);
-            for tier in 1..graph.num_tiers() {
+            let (tier_start, entries) = &down[j];
+            for tier in 1..tier_start.len() - 1 {
                 let mut found = false;
-                for &s in dst.tier(tier) {
+                for &(s, count_b, worst_b) in &entries[tier_start[tier]..tier_start[tier + 1]] {
                     let s_ = s as usize;
                     if src.count[s_] == 0.0 {
                         continue;
                     }
                     found = true;
-                    let count = src.count[s_] * dst.count[s_];
-                    sum.paths += count;
-                    if src.worst[s_] + dst.worst[s_] > clean {
-                        sum.uncoded += count;
+                    sum.paths += src.count[s_] * count_b;
+                    if src.worst[s_] + worst_b > clean {
+                        sum.uncoded += src.count[s_] * count_b;
                         continue;
+                    }
+                    // Near a gray link: code each path through s on its own.
+                    if filled != Some(b) {
+                        dst.fill(graph, usable, b, &[], &ls_down);
+                        filled = Some(b);
                     }
                     ups.clear();
                     downs.clear();
@@ -273,7 +292,7 @@ pub(crate) fn code_paths_unchecked(
                     enumerate(graph, usable, &dst, s, 0.0, &ls_down, &mut downs);
                     for &u in &ups {
                         for &d in &downs {
-                            let c = choose_unchecked(-(u + d).exp_m1(), t);
+                            let c = choose_unchecked(-(u + d).exp_m1(), target);
                             match c.scheme {
                                 FecScheme::None => sum.uncoded += 1.0,
                                 FecScheme::Xor { .. } => sum.xor += 1.0,
@@ -299,6 +318,9 @@ pub(crate) fn code_paths_unchecked(
     };
     sum
 }
+
+/// A cone as (tier offsets, (switch, paths, worst log-survival) entries).
+type SparseCone = (Vec<usize>, Vec<(crate::fabric::SwitchId, f64, f64)>);
 
 /// Log-survivals of every upward path of `cone`'s ToR to `s`.
 fn enumerate(
