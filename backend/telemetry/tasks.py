@@ -7,8 +7,9 @@ from .services import derivation, maintenance
 
 @shared_task(name="telemetry.maintain", acks_late=True)
 def maintain() -> dict:
-    """Partitions ahead, hourly roll-ups, retention (Celery beat runs it; see settings)."""
-    return maintenance.maintain()
+    """Partitions ahead, hourly roll-ups, retention (Celery beat runs it; see settings), and a
+    derivation run for any fabric whose committed batches wait without one queued."""
+    return {**maintenance.maintain(), "derivation_queued": derivation.queue_pending()}
 
 
 @shared_task(name="telemetry.derive", acks_late=True, reject_on_worker_lost=True)

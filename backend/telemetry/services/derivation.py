@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from psycopg.types.numeric import IntLoader
 
@@ -112,6 +114,29 @@ def queue_after_commit(fabric_id: int) -> None:
             derive_task.delay(fabric_id)
 
     transaction.on_commit(queue, robust=True)
+
+
+_watermark = Derivation.objects.filter(fabric_id=OuterRef("fabric_id")).values("watermark")[:1]
+
+
+def queue_pending() -> list[int]:
+    """Queue a run for every fabric with batches past its watermark and no run queued recently:
+    the safety net (the beat task calls it) for a queueing lost with a broker restart."""
+    stale = timezone.now() - REQUEUE_AFTER
+    pending = (
+        IngestBatch.objects.filter(id__gt=Coalesce(Subquery(_watermark), 0))
+        .exclude(fabric_id__in=Derivation.objects.filter(queued_at__gt=stale).values("fabric_id"))
+        .values_list("fabric_id", flat=True)
+        .distinct()
+    )
+    fabric_ids = sorted(pending)
+    from ..tasks import derive as derive_task
+
+    for fabric_id in fabric_ids:
+        Derivation.objects.get_or_create(fabric_id=fabric_id)
+        Derivation.objects.filter(fabric_id=fabric_id).update(queued_at=timezone.now())
+        derive_task.delay(fabric_id)
+    return fabric_ids
 
 
 def mark_started(fabric_id: int) -> None:

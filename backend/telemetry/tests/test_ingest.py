@@ -202,6 +202,18 @@ class TestDerivationRuns:
         assert link(small_fabric).health == "corrupting"
         assert derivation.derive(small_fabric).batches == 0  # nothing new: a re-delivered task is a no-op
 
+    def test_batches_left_without_a_queued_run_are_queued_by_the_beat_task(self, small_fabric, monkeypatch):
+        from telemetry import tasks
+
+        queued = []
+        monkeypatch.setattr(tasks.derive, "delay", queued.append)  # the broker is not under test here
+        ingest(small_fabric, counters_into_z(2, errors_per_poll=0), now=NOW)  # its queueing never ran
+        assert derivation.queue_pending() == [small_fabric.pk] and queued == [small_fabric.pk]
+        assert derivation.queue_pending() == []  # queued recently: not again
+        derivation.derive(small_fabric)
+        Derivation.objects.update(queued_at=None)
+        assert derivation.queue_pending() == []  # nothing left to derive
+
     def test_a_lost_state_is_rebuilt_from_the_stored_rows(self, small_fabric, django_capture_on_commit_callbacks):
         """Polls every 5 minutes, so windows span runs; every run starts without the cached state
         (as a restarted worker or another worker process does) except the one it checks."""
