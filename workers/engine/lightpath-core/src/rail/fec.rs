@@ -70,6 +70,42 @@ pub fn choose(p: f64, t: f64) -> Result<FecChoice, RailError> {
     Ok(choose_unchecked(p, t))
 }
 
+/// The largest `n` with `q(n, p) <= t`, given `q(1, p) <= t`. `q` rises with
+/// `n` and is close to `n (n + 1) p^2 / 2` when `n p` is small, so the search
+/// starts there and walks; a far-off start falls back to galloping and
+/// bisection. Path coding calls this once per gray path.
+fn largest_xor_n(p: f64, t: f64) -> u64 {
+    let estimate = ((2.0 * t).sqrt() / p).floor().clamp(1.0, MAX_XOR_N as f64) as u64;
+    let mut n = estimate;
+    for _ in 0..16 {
+        if n > 1 && xor_residual(n, p) > t {
+            n -= 1;
+        } else if n < MAX_XOR_N && xor_residual(n + 1, p) <= t {
+            n += 1;
+        } else {
+            return n;
+        }
+    }
+    // q rises with n: gallop to a bracket, then bisect for the last n with q <= t.
+    let (mut lo, mut hi) = (1u64, 2u64);
+    while hi < MAX_XOR_N && xor_residual(hi, p) <= t {
+        lo = hi;
+        hi *= 2;
+    }
+    if xor_residual(hi, p) <= t {
+        return hi;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if xor_residual(mid, p) <= t {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 pub(crate) fn choose_unchecked(p: f64, t: f64) -> FecChoice {
     if p < t {
         return FecChoice {
@@ -79,24 +115,7 @@ pub(crate) fn choose_unchecked(p: f64, t: f64) -> FecChoice {
         };
     }
     if xor_residual(1, p) <= t {
-        // q rises with n: gallop to a bracket, then bisect for the last n with q <= t.
-        let (mut lo, mut hi) = (1u64, 2u64);
-        while hi < MAX_XOR_N && xor_residual(hi, p) <= t {
-            lo = hi;
-            hi *= 2;
-        }
-        if xor_residual(hi, p) <= t {
-            lo = hi;
-        } else {
-            while hi - lo > 1 {
-                let mid = lo + (hi - lo) / 2;
-                if xor_residual(mid, p) <= t {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-        }
+        let lo = largest_xor_n(p, t);
         return FecChoice {
             scheme: FecScheme::Xor { n: lo },
             residual_loss: xor_residual(lo, p),
@@ -258,11 +277,18 @@ pub(crate) fn code_paths_unchecked(
         })
         .collect();
     let mut filled: Option<SwitchId> = None;
+    // Per top switch, the up-paths' log-survivals from the current source (they
+    // do not depend on the destination).
+    let mut up_cache: Vec<Option<Vec<f64>>> = vec![None; graph.num_switches()];
+    let mut cached: Vec<SwitchId> = Vec::new();
     let mut sum = PathCoding::default();
     let mut overhead_sum = 0.0;
-    let (mut ups, mut downs) = (Vec::new(), Vec::new());
+    let mut downs = Vec::new();
     for &a in tors {
         src.fill(graph, usable, a, &[], &ls_up);
+        for s in cached.drain(..) {
+            up_cache[s as usize] = None;
+        }
         for (j, &b) in tors.iter().enumerate() {
             if a == b {
                 continue;
@@ -286,11 +312,15 @@ pub(crate) fn code_paths_unchecked(
                         dst.fill(graph, usable, b, &[], &ls_down);
                         filled = Some(b);
                     }
-                    ups.clear();
+                    let ups = up_cache[s_].get_or_insert_with(|| {
+                        cached.push(s);
+                        let mut ups = Vec::new();
+                        enumerate(graph, usable, &src, s, 0.0, &ls_up, &mut ups);
+                        ups
+                    });
                     downs.clear();
-                    enumerate(graph, usable, &src, s, 0.0, &ls_up, &mut ups);
                     enumerate(graph, usable, &dst, s, 0.0, &ls_down, &mut downs);
-                    for &u in &ups {
+                    for &u in ups.iter() {
                         for &d in &downs {
                             let c = choose_unchecked(-(u + d).exp_m1(), target);
                             match c.scheme {
