@@ -283,7 +283,9 @@ pub(crate) fn code_paths_unchecked(
     let mut cached: Vec<SwitchId> = Vec::new();
     let mut sum = PathCoding::default();
     let mut overhead_sum = 0.0;
-    let mut downs = Vec::new();
+    // Per (top switch, destination), the down-paths' log-survivals, for every source.
+    let mut down_cache: std::collections::HashMap<(SwitchId, SwitchId), Vec<f64>> =
+        std::collections::HashMap::new();
     for &a in tors {
         src.fill(graph, usable, a, &[], &ls_up);
         for s in cached.drain(..) {
@@ -308,20 +310,23 @@ pub(crate) fn code_paths_unchecked(
                         continue;
                     }
                     // Near a gray link: code each path through s on its own.
-                    if filled != Some(b) {
-                        dst.fill(graph, usable, b, &[], &ls_down);
-                        filled = Some(b);
-                    }
                     let ups = up_cache[s_].get_or_insert_with(|| {
                         cached.push(s);
                         let mut ups = Vec::new();
                         enumerate(graph, usable, &src, s, 0.0, &ls_up, &mut ups);
                         ups
                     });
-                    downs.clear();
-                    enumerate(graph, usable, &dst, s, 0.0, &ls_down, &mut downs);
+                    let downs = down_cache.entry((s, b)).or_insert_with(|| {
+                        if filled != Some(b) {
+                            dst.fill(graph, usable, b, &[], &ls_down);
+                            filled = Some(b);
+                        }
+                        let mut downs = Vec::new();
+                        enumerate(graph, usable, &dst, s, 0.0, &ls_down, &mut downs);
+                        downs
+                    });
                     for &u in ups.iter() {
-                        for &d in &downs {
+                        for &d in downs.iter() {
                             let c = choose_unchecked(-(u + d).exp_m1(), target);
                             match c.scheme {
                                 FecScheme::None => sum.uncoded += 1.0,
