@@ -102,6 +102,14 @@ def fabric_with_telemetry(
     while not Derivation.objects.filter(fabric__name=FABRIC, watermark__gte=last).exists():
         assert time.monotonic() < deadline, "the worker did not derive the pushed telemetry"
         time.sleep(0.1)
+    # ... and for CorrOpt's decision on the opened event, which the worker takes next: the
+    # database is flushed after the test, which must not race the task.
+    from corruption.models import Decision
+
+    while not Decision.objects.filter(event__link__fabric__name=FABRIC).exists():
+        assert time.monotonic() < deadline, "the worker did not decide the opened event"
+        time.sleep(0.1)
+    time.sleep(0.3)
     return cli
 
 

@@ -161,6 +161,21 @@ def derived(fabric: str = FABRIC) -> None:
     while not Derivation.objects.filter(fabric__name=fabric, watermark__gte=last).exists():
         assert time.monotonic() < deadline, "the worker did not derive the pushed batches"
         time.sleep(0.1)
+    settle_decisions(fabric)
+
+
+def settle_decisions(fabric: str) -> None:
+    """Wait until CorrOpt decided every event the derivation opened: the worker does it right
+    after, and must be done before the test's database is flushed."""
+    from corruption.models import Decision
+    from telemetry.models import CorruptionEvent
+
+    deadline = time.monotonic() + 60
+    events = CorruptionEvent.objects.filter(link__fabric__name=fabric)
+    while Decision.objects.filter(event__in=events).values("event").distinct().count() < events.count():
+        assert time.monotonic() < deadline, "the worker did not decide the opened events"
+        time.sleep(0.1)
+    time.sleep(0.3)  # the task's last statements after its decision row
 
 
 def stored_samples() -> int:
