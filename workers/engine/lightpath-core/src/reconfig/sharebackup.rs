@@ -1103,6 +1103,25 @@ pub fn verify(schedule: &Schedule) -> Vec<String> {
                     ));
                 }
             }
+            // Per circuit switch, [low → high, high → low] lookups.
+            let peers: Vec<[Vec<Option<u32>>; 2]> = configs
+                .iter()
+                .enumerate()
+                .map(|(cs, pairs)| {
+                    let c = tree.circuit_switch(cs);
+                    let mut low = vec![None; c.low_ports as usize];
+                    let mut high = vec![None; c.high_ports as usize];
+                    for &[l, h] in pairs {
+                        if let (Some(a), Some(b)) =
+                            (low.get_mut(l as usize), high.get_mut(h as usize))
+                        {
+                            *a = Some(h);
+                            *b = Some(l);
+                        }
+                    }
+                    [low, high]
+                })
+                .collect();
             // 2. contraction: slots claimed by circuits, layer by layer.
             let mut slot_of: BTreeMap<Switch, BTreeSet<u32>> = BTreeMap::new();
             for (cs, pairs) in configs.iter().enumerate() {
@@ -1186,11 +1205,10 @@ pub fn verify(schedule: &Schedule) -> Vec<String> {
                     continue;
                 };
                 for (cs, high_side) in tree.attachments(s.group) {
-                    let pairs = &configs[cs];
-                    let peer = pairs
-                        .iter()
-                        .find(|p| p[usize::from(high_side)] == s.member)
-                        .map(|p| p[usize::from(!high_side)]);
+                    let peer = peers[cs][usize::from(high_side)]
+                        .get(s.member as usize)
+                        .copied()
+                        .flatten();
                     let c = tree.circuit_switch(cs);
                     let expected_ok = match (peer, high_side) {
                         (None, _) => false,
