@@ -10,7 +10,7 @@ import datetime as dt
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +150,17 @@ def push_json(cli: Cli, path: Path, *extra: str) -> dict[str, Any]:
     return summary
 
 
+@pytest.fixture(autouse=True)
+def settled(worker: Any) -> Iterator[None]:
+    """Every push queues the worker's derivation (and CorrOpt's decisions after it): let them
+    finish after each test, before its database is flushed."""
+    yield
+    from fabric.models import Fabric
+
+    for name in Fabric.objects.values_list("name", flat=True):
+        derived(name)
+
+
 def derived(fabric: str = FABRIC) -> None:
     """Wait until the worker (the `worker` fixture) derived every batch pushed to the fabric."""
     from fabric.models import Fabric
@@ -157,6 +168,8 @@ def derived(fabric: str = FABRIC) -> None:
 
     batches = IngestBatch.objects.filter(fabric=Fabric.objects.get(name=fabric))
     last = batches.order_by("-id").values_list("id", flat=True).first()
+    if last is None:
+        return
     deadline = time.monotonic() + 60
     while not Derivation.objects.filter(fabric__name=fabric, watermark__gte=last).exists():
         assert time.monotonic() < deadline, "the worker did not derive the pushed batches"
