@@ -613,11 +613,14 @@ fn conservative_step(state: &mut State<'_>, demand: &[f64], theta: f64) {
         .collect();
     let fair = fair_request(rs);
     let no_under = (0..m).all(|t| !under(&uplinks, t));
+    // Within a step a rack only gives or only receives: at exact thresholds a
+    // rack could otherwise flip between the roles forever.
+    let (mut gave, mut got) = (vec![false; m], vec![false; m]);
     for c in 0..rs.circuit_switches() {
         loop {
             let counts = state.per_rack_cs();
             let donor = (0..m)
-                .filter(|&t| counts[t][c] > 0)
+                .filter(|&t| counts[t][c] > 0 && !got[t])
                 .filter(|&t| {
                     if no_under {
                         // Fair-share restoration: only racks above their share give,
@@ -634,7 +637,7 @@ fn conservative_step(state: &mut State<'_>, demand: &[f64], theta: f64) {
                     )
                 });
             let receiver = (0..m)
-                .filter(|&t| congested(&uplinks, t) && uplinks[t] < max_uplinks[t])
+                .filter(|&t| congested(&uplinks, t) && uplinks[t] < max_uplinks[t] && !gave[t])
                 .filter(|&t| !no_under || uplinks[t] < rs.static_uplinks + fair[t])
                 .filter(|&t| state.free_port(t, c).is_some())
                 .max_by(|&a, &b| {
@@ -655,6 +658,8 @@ fn conservative_step(state: &mut State<'_>, demand: &[f64], theta: f64) {
             state.circuits[c][h] = Some(port);
             uplinks[donor] -= 1;
             uplinks[receiver] += 1;
+            gave[donor] = true;
+            got[receiver] = true;
         }
     }
 }
@@ -718,9 +723,10 @@ fn one_big_switch_step(
         .iter()
         .map(|row| rs.static_uplinks + row.iter().sum::<u32>())
         .collect();
+    let (mut gave, mut got) = (vec![false; m], vec![false; m]);
     loop {
         let donor = (0..m)
-            .filter(|&t| needs[t] < uplinks[t] && uplinks[t] > rs.static_uplinks)
+            .filter(|&t| needs[t] < uplinks[t] && uplinks[t] > rs.static_uplinks && !got[t])
             .max_by_key(|&t| {
                 (
                     i64::from(uplinks[t]) - i64::from(needs[t]),
@@ -729,7 +735,9 @@ fn one_big_switch_step(
             });
         let receiver = (0..m)
             .filter(|&t| {
-                demand[t] >= theta * cap * f64::from(uplinks[t]) && uplinks[t] < max_uplinks[t]
+                demand[t] >= theta * cap * f64::from(uplinks[t])
+                    && uplinks[t] < max_uplinks[t]
+                    && !gave[t]
             })
             .max_by(|&a, &b| {
                 let load = |t: usize| demand[t] / (f64::from(uplinks[t].max(1)) * cap);
@@ -743,6 +751,8 @@ fn one_big_switch_step(
         }
         uplinks[d] -= 1;
         uplinks[r] += 1;
+        gave[d] = true;
+        got[r] = true;
     }
 }
 
@@ -840,6 +850,26 @@ mod tests {
         let samples = series(&[vec![900.0, 200.0, 400.0, 400.0]], 0.5);
         let run = run(&rs, &samples, &ControllerConfig::default()).unwrap();
         assert_eq!(run.steps[0].uplinks[1], 3);
+    }
+
+    #[test]
+    fn racks_at_exact_thresholds_do_not_trade_back_and_forth() {
+        // Rack 1 at exactly θ·C·(u − 1): it may give one uplink, and then it
+        // counts as congested; it must not take one back in the same step.
+        let rs = RackSet::uniform(4, 2, 4, 2, 100.0);
+        let samples = series(&[vec![900.0, 255.0, 255.0, 0.0]], 0.5);
+        for policy in [Policy::Conservative, Policy::OneBigSwitch] {
+            let run = run(
+                &rs,
+                &samples,
+                &ControllerConfig {
+                    threshold: 0.85,
+                    policy,
+                },
+            )
+            .unwrap();
+            assert_eq!(run.steps[0].uplinks.iter().sum::<u32>(), 16, "{policy:?}");
+        }
     }
 
     #[test]
