@@ -17,6 +17,8 @@ __all__ = [
     "corropt_simulate",
     "corropt_switch_local",
     "corropt_trace",
+    "larry_check",
+    "larry_run",
     "rail_classes",
     "rail_fec",
     "rail_plan",
@@ -24,6 +26,11 @@ __all__ = [
     "rail_worst_path",
     "rail_xor_residual",
     "read_fabric_document",
+    "reconfig_costs",
+    "sharebackup_monte_carlo",
+    "sharebackup_plan",
+    "sharebackup_size",
+    "sharebackup_synthetic_log",
 ]
 
 __version__: str
