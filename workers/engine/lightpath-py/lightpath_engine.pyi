@@ -9,6 +9,10 @@ __all__ = [
     "FabricGraph",
     "TelemetryState",
     "__version__",
+    "circuit_groups",
+    "circuit_plan",
+    "circuit_slot",
+    "circuit_verify",
     "corropt_check",
     "corropt_compare",
     "corropt_optimize",
@@ -19,6 +23,7 @@ __all__ = [
     "corropt_trace",
     "larry_check",
     "larry_run",
+    "max_weight_matching",
     "rail_classes",
     "rail_fec",
     "rail_plan",
@@ -662,6 +667,7 @@ class RailPlan(TypedDict):
     savings: float
     stretched_links: float
     min_p_good: float
+    path_bound: float
     baseline: RailCostBreakdown
     plan: RailCostBreakdown
     links: list[RailLinkChoice]
@@ -824,3 +830,124 @@ def reconfig_costs(
     cs_port_ratio: float = 0.3,
 ) -> list[dict[str, Any]]:
     """Counts and normalised cost of static, Larry and ShareBackup designs."""
+
+# --- Circuit schedules (c-Through, issue #7) ---------------------------------
+
+CircuitAlgorithm = Literal["exact", "greedy", "round-robin", "round_robin", "static", "random"]
+
+class Circuit(TypedDict):
+    a: int
+    b: int
+    count: int
+
+class CircuitSlotChoice(TypedDict):
+    circuits: list[Circuit]
+    weight: int
+    bound: int
+    gap: float
+    exact: bool
+    maximal: bool
+
+class CircuitSlot(TypedDict):
+    index: int
+    t0: float
+    t1: float
+    circuits: list[Circuit]
+    changed_ports: list[int]
+    weight: int
+    bound: int
+    offloaded_bytes: int
+    algorithm: str
+    exact: bool
+    maximal: bool
+
+class CircuitMetrics(TypedDict):
+    total_bytes: int
+    offloaded_bytes: int
+    optical_ratio: float
+    uniform_ratio: float
+    visit_delay_max_slots: int
+    visit_delay_p95_slots: int
+    flap_count: int
+    weight: int
+    bound: int
+    gap: float
+    fallback_slots: int
+    runtime_s: float
+
+class CircuitSchedule(TypedDict):
+    slots: list[CircuitSlot]
+    metrics: CircuitMetrics
+
+class CircuitGroupMatching(TypedDict):
+    circuits: list[Circuit]
+    weight: int
+    completed: list[int]
+    exact: bool
+
+def max_weight_matching(num_vertices: int, edges: Sequence[tuple[int, int, int]]) -> list[int | None]:
+    """Maximum-weight matching (Edmonds' blossom algorithm): each vertex's
+    partner or None. Weights are non-negative integers."""
+
+def circuit_slot(
+    ports: Sequence[int],
+    pairs: Sequence[tuple[int, int, int]],
+    algorithm: CircuitAlgorithm = "exact",
+    seed: int = 0,
+    zones: Sequence[int] | None = None,
+    slot_index: int = 0,
+) -> CircuitSlotChoice:
+    """One slot's circuits for pair weights and ports per rack, with the
+    upper bound and gap."""
+
+def circuit_plan(
+    ports: Sequence[int],
+    windows: Sequence[Sequence[tuple[int, int, int]]],
+    *,
+    zones: Sequence[int] | None = None,
+    capacity_bytes_per_s: float = 1.25e9,
+    period_s: float = 1.0,
+    dark_time_s: float = 0.01,
+    reconfig: Literal["per_port", "global"] = "per_port",
+    mode: Literal["replay", "drain"] = "replay",
+    algorithm: CircuitAlgorithm = "exact",
+    seed: int = 0,
+    min_demand_bytes: int = 1_000_000,
+    burst_active: int = 1,
+    burst_reset: int = 1,
+    hysteresis: float = 0.0,
+    time_budget_s: float | None = None,
+    max_slots: int = 100_000,
+) -> CircuitSchedule:
+    """A circuit schedule over demand windows of (src, dst, bytes)."""
+
+def circuit_verify(
+    ports: Sequence[int],
+    windows: Sequence[Sequence[tuple[int, int, int]]],
+    slots: Sequence[Mapping[str, object]],
+    *,
+    zones: Sequence[int] | None = None,
+    capacity_bytes_per_s: float = 1.25e9,
+    period_s: float = 1.0,
+    dark_time_s: float = 0.01,
+    reconfig: Literal["per_port", "global"] = "per_port",
+    mode: Literal["replay", "drain"] = "replay",
+    algorithm: CircuitAlgorithm = "exact",
+    seed: int = 0,
+    min_demand_bytes: int = 1_000_000,
+    burst_active: int = 1,
+    burst_reset: int = 1,
+    hysteresis: float = 0.0,
+    time_budget_s: float | None = None,
+    max_slots: int = 100_000,
+) -> list[str]:
+    """Every violation of a schedule's slots against its inputs, one line
+    each; empty when the schedule holds."""
+
+def circuit_groups(
+    num_racks: int,
+    edges: Sequence[tuple[int, int, int]],
+    groups: Sequence[tuple[Sequence[tuple[int, int]], int]],
+) -> CircuitGroupMatching:
+    """Best matching with edge groups (pairs earning a bonus together);
+    exact up to 12 groups."""

@@ -140,7 +140,8 @@ impl ScheduleConfig {
         self.ports.len()
     }
 
-    fn validate(&self, windows: &[Window]) -> Result<(), MatchingError> {
+    /// Every problem of this configuration with `windows`.
+    pub fn validate(&self, windows: &[Window]) -> Result<(), MatchingError> {
         let mut problems = Vec::new();
         let n = self.ports.len();
         if n == 0 {

@@ -1,0 +1,105 @@
+"""`lightpath circuits plan|verify`: c-Through schedules on demand files, offline (the engine computes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_testing import Cli
+
+
+def write_uniform_csv(path: Path, racks: int, windows: int, volume: int = 200_000_000) -> Path:
+    lines = ["src,dst,bytes,window_start"]
+    for t in range(windows):
+        lines += [f"{a},{b},{volume},{t}" for a in range(racks) for b in range(a + 1, racks)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def plan_json(cli: Cli, *args: str) -> dict[str, Any]:
+    result = cli("circuits", "plan", *args, "--output", "json")
+    assert result.exit_code == 0, result.output
+    schedule: dict[str, Any] = json.loads(result.stdout)
+    return schedule
+
+
+def test_seven_racks_with_uniform_demand_get_three_circuits_and_the_ratio_3_21(cli: Cli, tmp_path: Path) -> None:
+    demand = write_uniform_csv(tmp_path / "demand.csv", 7, 4)
+    schedule = plan_json(cli, "--demand", str(demand), "--racks", "7")
+    assert len(schedule["slots"]) == 3
+    assert all(len(slot["circuits"]) == 3 for slot in schedule["slots"])
+    assert schedule["metrics"]["optical_ratio"] == pytest.approx(3 / 21)
+    assert schedule["metrics"]["uniform_ratio"] == pytest.approx(3 / 21)
+    table = cli("circuits", "plan", "--demand", str(demand), "--racks", "7")
+    assert table.exit_code == 0, table.output
+    assert "optical ratio" in table.stdout and "0.1429" in table.stdout
+
+
+def test_exact_beats_round_robin_and_greedy_is_within_half(cli: Cli, tmp_path: Path) -> None:
+    # Skewed demand: racks 2i and 2i+1 talk a lot, everyone a little.
+    lines = ["src,dst,bytes,window_start"]
+    for t in range(5):
+        for a in range(8):
+            for b in range(a + 1, 8):
+                volume = 900_000_000 if b == a + 1 and a % 2 == 0 else 5_000_000 * (a + b)
+                lines.append(f"{a},{b},{volume},{t}")
+    demand = tmp_path / "skewed.csv"
+    demand.write_text("\n".join(lines) + "\n")
+    results = {
+        name: plan_json(cli, "--demand", str(demand), "--racks", "8", "--algorithm", name)["metrics"]
+        for name in ("exact", "greedy", "round-robin")
+    }
+    assert results["exact"]["optical_ratio"] > results["round-robin"]["optical_ratio"]
+    assert results["exact"]["weight"] / 2 <= results["greedy"]["weight"] <= results["exact"]["weight"]
+    assert results["exact"]["gap"] == 0.0
+
+
+def test_verify_accepts_a_plan_and_reports_each_violation(cli: Cli, tmp_path: Path) -> None:
+    demand = write_uniform_csv(tmp_path / "demand.csv", 6, 3)
+    schedule = plan_json(cli, "--demand", str(demand), "--racks", "6", "--zone-size", "3", "--unavailable", "5")
+    path = tmp_path / "schedule.json"
+    path.write_text(json.dumps(schedule))
+    ok = cli("circuits", "verify", str(path))
+    assert ok.exit_code == 0, ok.output
+    assert "ok: 2 slots" in ok.stdout
+    schedule["slots"][0]["circuits"] = [{"a": 0, "b": 3, "count": 1}, {"a": 4, "b": 5, "count": 1}]
+    path.write_text(json.dumps(schedule))
+    bad = cli("circuits", "verify", str(path))
+    assert bad.exit_code == 1
+    lines = bad.stdout.strip().splitlines()
+    assert any("crosses zones 0 and 1" in line for line in lines)
+    assert any("rack 5, whose port is unavailable" in line for line in lines)
+    report = json.loads(cli("circuits", "verify", str(path), "--output", "json").stdout)
+    assert report["ok"] is False and len(report["violations"]) == len(lines)
+
+
+def test_bad_demand_rows_are_listed_by_line(cli: Cli, tmp_path: Path) -> None:
+    demand = tmp_path / "bad.csv"
+    demand.write_text("src,dst,bytes,window_start\n0,1,100,0\n0,9,100,0\n2,2,5,1\nx,1,-4,soon\n")
+    result = cli("circuits", "plan", "--demand", str(demand), "--racks", "4")
+    assert result.exit_code == 1
+    err = result.stderr
+    assert err.startswith("error: bad.csv: 3 bad demand row(s)")
+    assert "bad.csv line 3: dst 9 is not a rack (0 to 3)" in err
+    assert "bad.csv line 4: src and dst are both rack 2" in err
+    assert "bad.csv line 5: src 'x' is not an integer; bytes -4 is negative; window_start 'soon'" in err
+
+
+def test_replay_of_a_single_window_says_to_use_drain(cli: Cli, tmp_path: Path) -> None:
+    demand = tmp_path / "one.json"
+    demand.write_text(json.dumps([{"src": 0, "dst": 1, "bytes": 5_000_000_000, "window_start": 0}]))
+    result = cli("circuits", "plan", "--demand", str(demand), "--racks", "2")
+    assert result.exit_code == 1
+    assert "use drain for one snapshot" in result.stderr
+    drained = plan_json(cli, "--demand", str(demand), "--racks", "2", "--mode", "drain")
+    # 5 GB over a 10 Gb/s circuit: 1.2375 GB in the first (dark) second, 1.25 GB after.
+    assert [slot["offloaded_bytes"] for slot in drained["slots"]] == [
+        1_237_500_000,
+        1_250_000_000,
+        1_250_000_000,
+        1_250_000_000,
+        12_500_000,
+    ]
+    assert drained["metrics"]["optical_ratio"] == pytest.approx(1.0)

@@ -1,0 +1,460 @@
+//! Python bindings of `lightpath_core::matching`: maximum-weight matching,
+//! one slot's circuits, schedules over a demand series, their verification
+//! and edge groups. Inputs are lists of tuples, outputs plain dicts; invalid
+//! input raises `ValueError` listing every problem, joined by "; ".
+
+use lightpath_core::matching::groups::{EdgeGroup, match_with_groups};
+use lightpath_core::matching::slot::{self, Candidate, Circuit};
+use lightpath_core::matching::{
+    Algorithm, MatchingError, Mode, ReconfigMode, Schedule, ScheduleConfig, Slot, Window,
+    max_weight_matching as core_matching, plan, verify,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+fn matching_error(err: MatchingError) -> PyErr {
+    PyValueError::new_err(err.to_string())
+}
+
+fn check_racks(num: usize, edges: &[(u32, u32, i64)]) -> PyResult<()> {
+    let mut problems = Vec::new();
+    for (i, &(a, b, w)) in edges.iter().enumerate() {
+        if a as usize >= num || b as usize >= num {
+            problems.push(format!(
+                "edges[{i}]: vertex out of range (0 to {})",
+                num.saturating_sub(1)
+            ));
+        }
+        if w < 0 {
+            problems.push(format!("edges[{i}]: weight {w} is negative"));
+        }
+    }
+    MatchingError::check(problems).map_err(matching_error)
+}
+
+/// Maximum-weight matching (Edmonds' blossom algorithm): for each vertex its
+/// partner or None. Weights are non-negative integers.
+#[pyfunction]
+pub(crate) fn max_weight_matching(
+    py: Python<'_>,
+    num_vertices: usize,
+    edges: Vec<(u32, u32, i64)>,
+) -> PyResult<Vec<Option<u32>>> {
+    check_racks(num_vertices, &edges)?;
+    Ok(py.detach(|| core_matching(num_vertices, &edges)))
+}
+
+fn algorithm(name: &str) -> PyResult<Algorithm> {
+    Algorithm::parse(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "algorithm: unknown {name:?} (exact, greedy, round-robin, static, random)"
+        ))
+    })
+}
+
+fn circuits_list<'py>(py: Python<'py>, circuits: &[Circuit]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for c in circuits {
+        let d = PyDict::new(py);
+        d.set_item("a", c.a)?;
+        d.set_item("b", c.b)?;
+        d.set_item("count", c.count)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// One slot's circuits for pair weights `(a, b, weight)` and `ports` per
+/// rack: {"circuits", "weight", "bound", "gap", "exact", "maximal"}. A pair
+/// can take min(k_a, k_b) parallel circuits, each worth the pair's weight.
+#[pyfunction]
+#[pyo3(signature = (ports, pairs, algorithm="exact", seed=0, zones=None, slot_index=0))]
+pub(crate) fn circuit_slot<'py>(
+    py: Python<'py>,
+    ports: Vec<u32>,
+    pairs: Vec<(u32, u32, i64)>,
+    algorithm: &str,
+    seed: u64,
+    zones: Option<Vec<u32>>,
+    slot_index: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    check_racks(ports.len(), &pairs)?;
+    let chosen_algorithm = self::algorithm(algorithm)?;
+    let zones = zones.unwrap_or_else(|| vec![0; ports.len()]);
+    if zones.len() != ports.len() {
+        return Err(PyValueError::new_err(format!(
+            "zones: {} entries for {} racks",
+            zones.len(),
+            ports.len()
+        )));
+    }
+    let candidates: Vec<Candidate> = pairs
+        .iter()
+        .filter(|&&(a, b, _)| a != b && zones[a as usize] == zones[b as usize])
+        .flat_map(|&(a, b, weight)| {
+            let ranks = ports[a as usize].min(ports[b as usize]);
+            (1..=ranks).map(move |rank| Candidate {
+                a: a.min(b),
+                b: a.max(b),
+                rank,
+                weight,
+            })
+        })
+        .collect();
+    let (circuits, exact, claims_maximal) = py.detach(|| match chosen_algorithm {
+        Algorithm::Exact | Algorithm::Static => {
+            let (c, e) = slot::exact(&ports, &candidates);
+            (c, e, true)
+        }
+        Algorithm::Greedy => (slot::greedy(&ports, &candidates), false, true),
+        Algorithm::Random => (slot::random_maximal(&ports, &candidates, seed), false, true),
+        Algorithm::RoundRobin => (slot::round_robin(&ports, &zones, slot_index), false, false),
+    });
+    let weight = slot::weight_of(&circuits, &candidates);
+    let bound = slot::upper_bound(&ports, &candidates);
+    let d = PyDict::new(py);
+    d.set_item("circuits", circuits_list(py, &circuits)?)?;
+    d.set_item("weight", weight)?;
+    d.set_item("bound", bound)?;
+    d.set_item(
+        "gap",
+        if bound == 0 {
+            0.0
+        } else {
+            (bound - weight) as f64 / bound as f64
+        },
+    )?;
+    d.set_item("exact", exact)?;
+    d.set_item(
+        "maximal",
+        claims_maximal && slot::is_maximal(&ports, &circuits, &candidates),
+    )?;
+    Ok(d)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn config(
+    ports: Vec<u32>,
+    zones: Option<Vec<u32>>,
+    capacity_bytes_per_s: f64,
+    period_s: f64,
+    dark_time_s: f64,
+    reconfig: &str,
+    mode: &str,
+    algorithm: &str,
+    seed: u64,
+    min_demand_bytes: u64,
+    burst_active: u32,
+    burst_reset: u32,
+    hysteresis: f64,
+    time_budget_s: Option<f64>,
+    max_slots: usize,
+    windows: &[Window],
+) -> PyResult<ScheduleConfig> {
+    let mut problems = Vec::new();
+    let mut config = ScheduleConfig::new(ports.len());
+    config.zones = zones.unwrap_or_else(|| vec![0; ports.len()]);
+    config.ports = ports;
+    config.capacity_bytes_per_s = capacity_bytes_per_s;
+    config.period_s = period_s;
+    config.dark_time_s = dark_time_s;
+    match reconfig {
+        "per_port" | "per-port" => config.reconfig = ReconfigMode::PerPort,
+        "global" => config.reconfig = ReconfigMode::Global,
+        other => problems.push(format!("reconfig: unknown {other:?} (per_port, global)")),
+    }
+    match mode {
+        "replay" => config.mode = Mode::Replay,
+        "drain" => config.mode = Mode::Drain,
+        other => problems.push(format!("mode: unknown {other:?} (replay, drain)")),
+    }
+    match Algorithm::parse(algorithm) {
+        Some(a) => config.algorithm = a,
+        None => problems.push(format!(
+            "algorithm: unknown {algorithm:?} (exact, greedy, round-robin, static, random)"
+        )),
+    }
+    config.seed = seed;
+    config.min_demand_bytes = min_demand_bytes;
+    config.burst_active = burst_active;
+    config.burst_reset = burst_reset;
+    config.hysteresis = hysteresis;
+    config.time_budget_s = time_budget_s;
+    config.max_slots = max_slots;
+    if let Err(err) = config.validate(windows) {
+        problems.extend(err.problems);
+    }
+    MatchingError::check(problems).map_err(matching_error)?;
+    Ok(config)
+}
+
+fn slot_dict<'py>(py: Python<'py>, s: &Slot) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("index", s.index)?;
+    d.set_item("t0", s.t0)?;
+    d.set_item("t1", s.t1)?;
+    d.set_item("circuits", circuits_list(py, &s.circuits)?)?;
+    d.set_item("changed_ports", &s.changed_ports)?;
+    d.set_item("weight", s.weight)?;
+    d.set_item("bound", s.bound)?;
+    d.set_item("offloaded_bytes", s.offloaded_bytes)?;
+    d.set_item("algorithm", s.algorithm.name())?;
+    d.set_item("exact", s.exact)?;
+    d.set_item("maximal", s.maximal)?;
+    Ok(d)
+}
+
+fn schedule_dict<'py>(py: Python<'py>, schedule: &Schedule) -> PyResult<Bound<'py, PyDict>> {
+    let slots = PyList::empty(py);
+    for s in &schedule.slots {
+        slots.append(slot_dict(py, s)?)?;
+    }
+    let m = &schedule.metrics;
+    let metrics = PyDict::new(py);
+    metrics.set_item("total_bytes", m.total_bytes)?;
+    metrics.set_item("offloaded_bytes", m.offloaded_bytes)?;
+    metrics.set_item("optical_ratio", m.optical_ratio)?;
+    metrics.set_item("uniform_ratio", m.uniform_ratio)?;
+    metrics.set_item("visit_delay_max_slots", m.visit_delay_max_slots)?;
+    metrics.set_item("visit_delay_p95_slots", m.visit_delay_p95_slots)?;
+    metrics.set_item("flap_count", m.flap_count)?;
+    metrics.set_item("weight", m.weight)?;
+    metrics.set_item("bound", m.bound)?;
+    metrics.set_item("gap", m.gap)?;
+    metrics.set_item("fallback_slots", m.fallback_slots)?;
+    metrics.set_item("runtime_s", m.runtime_s)?;
+    let d = PyDict::new(py);
+    d.set_item("slots", slots)?;
+    d.set_item("metrics", metrics)?;
+    Ok(d)
+}
+
+/// A circuit schedule over `windows` (each a list of (src, dst, bytes)):
+/// {"slots": [...], "metrics": {...}}.
+#[pyfunction]
+#[pyo3(signature = (
+    ports, windows, *, zones=None, capacity_bytes_per_s=1.25e9, period_s=1.0,
+    dark_time_s=0.01, reconfig="per_port", mode="replay", algorithm="exact", seed=0,
+    min_demand_bytes=1_000_000, burst_active=1, burst_reset=1, hysteresis=0.0,
+    time_budget_s=None, max_slots=100_000
+))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn circuit_plan<'py>(
+    py: Python<'py>,
+    ports: Vec<u32>,
+    windows: Vec<Window>,
+    zones: Option<Vec<u32>>,
+    capacity_bytes_per_s: f64,
+    period_s: f64,
+    dark_time_s: f64,
+    reconfig: &str,
+    mode: &str,
+    algorithm: &str,
+    seed: u64,
+    min_demand_bytes: u64,
+    burst_active: u32,
+    burst_reset: u32,
+    hysteresis: f64,
+    time_budget_s: Option<f64>,
+    max_slots: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let config = config(
+        ports,
+        zones,
+        capacity_bytes_per_s,
+        period_s,
+        dark_time_s,
+        reconfig,
+        mode,
+        algorithm,
+        seed,
+        min_demand_bytes,
+        burst_active,
+        burst_reset,
+        hysteresis,
+        time_budget_s,
+        max_slots,
+        &windows,
+    )?;
+    let schedule = py
+        .detach(|| plan(&config, &windows))
+        .map_err(matching_error)?;
+    schedule_dict(py, &schedule)
+}
+
+fn slot_from(i: usize, item: &Bound<'_, PyAny>, problems: &mut Vec<String>) -> Option<Slot> {
+    let at = format!("slots[{i}]");
+    let Ok(d) = item.cast::<PyDict>() else {
+        problems.push(format!("{at}: expected an object"));
+        return None;
+    };
+    let mut missing = Vec::new();
+    macro_rules! field {
+        ($key:literal, $ty:ty) => {
+            match d
+                .get_item($key)
+                .ok()
+                .flatten()
+                .and_then(|v| v.extract::<$ty>().ok())
+            {
+                Some(v) => Some(v),
+                None => {
+                    missing.push($key);
+                    None
+                }
+            }
+        };
+    }
+    let index = field!("index", usize);
+    let t0 = field!("t0", f64);
+    let t1 = field!("t1", f64);
+    let changed_ports = field!("changed_ports", Vec<u32>);
+    let weight = field!("weight", i64);
+    let bound = field!("bound", i64);
+    let offloaded = field!("offloaded_bytes", u64);
+    let algorithm = field!("algorithm", String);
+    let exact = field!("exact", bool);
+    let maximal = field!("maximal", bool);
+    let mut circuits = Vec::new();
+    match d
+        .get_item("circuits")
+        .ok()
+        .flatten()
+        .and_then(|v| v.cast_into::<PyList>().ok())
+    {
+        Some(list) => {
+            for (j, c) in list.iter().enumerate() {
+                let parsed = c.cast::<PyDict>().ok().and_then(|c| {
+                    let get = |k: &str| c.get_item(k).ok().flatten()?.extract::<u32>().ok();
+                    Some(Circuit {
+                        a: get("a")?,
+                        b: get("b")?,
+                        count: get("count")?,
+                    })
+                });
+                match parsed {
+                    Some(c) => circuits.push(c),
+                    None => problems.push(format!(
+                        "{at}.circuits[{j}]: expected {{a, b, count}} with non-negative integers"
+                    )),
+                }
+            }
+        }
+        None => missing.push("circuits"),
+    }
+    if !missing.is_empty() {
+        problems.push(format!("{at}: missing or invalid {}", missing.join(", ")));
+        return None;
+    }
+    let algorithm_name = algorithm?;
+    let Some(algorithm) = Algorithm::parse(&algorithm_name) else {
+        problems.push(format!("{at}: unknown algorithm {algorithm_name:?}"));
+        return None;
+    };
+    Some(Slot {
+        index: index?,
+        t0: t0?,
+        t1: t1?,
+        circuits,
+        changed_ports: changed_ports?,
+        weight: weight?,
+        bound: bound?,
+        offloaded_bytes: offloaded?,
+        algorithm,
+        exact: exact?,
+        maximal: maximal?,
+    })
+}
+
+/// Every violation of a schedule's `slots` (as returned by `circuit_plan`)
+/// against its inputs, one line each; empty when it holds.
+#[pyfunction]
+#[pyo3(signature = (
+    ports, windows, slots, *, zones=None, capacity_bytes_per_s=1.25e9, period_s=1.0,
+    dark_time_s=0.01, reconfig="per_port", mode="replay", algorithm="exact", seed=0,
+    min_demand_bytes=1_000_000, burst_active=1, burst_reset=1, hysteresis=0.0,
+    time_budget_s=None, max_slots=100_000
+))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn circuit_verify(
+    py: Python<'_>,
+    ports: Vec<u32>,
+    windows: Vec<Window>,
+    slots: Vec<Bound<'_, PyAny>>,
+    zones: Option<Vec<u32>>,
+    capacity_bytes_per_s: f64,
+    period_s: f64,
+    dark_time_s: f64,
+    reconfig: &str,
+    mode: &str,
+    algorithm: &str,
+    seed: u64,
+    min_demand_bytes: u64,
+    burst_active: u32,
+    burst_reset: u32,
+    hysteresis: f64,
+    time_budget_s: Option<f64>,
+    max_slots: usize,
+) -> PyResult<Vec<String>> {
+    let config = config(
+        ports,
+        zones,
+        capacity_bytes_per_s,
+        period_s,
+        dark_time_s,
+        reconfig,
+        mode,
+        algorithm,
+        seed,
+        min_demand_bytes,
+        burst_active,
+        burst_reset,
+        hysteresis,
+        time_budget_s,
+        max_slots,
+        &windows,
+    )?;
+    let mut problems = Vec::new();
+    let parsed: Vec<Slot> = slots
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| slot_from(i, s, &mut problems))
+        .collect();
+    MatchingError::check(problems).map_err(matching_error)?;
+    py.detach(|| verify(&config, &windows, &parsed))
+        .map_err(matching_error)
+}
+
+/// Best matching with edge groups (`groups`: (pairs, bonus)): {"circuits",
+/// "weight", "completed", "exact"}; exact up to 12 groups.
+#[pyfunction]
+pub(crate) fn circuit_groups<'py>(
+    py: Python<'py>,
+    num_racks: usize,
+    edges: Vec<(u32, u32, i64)>,
+    groups: Vec<(Vec<(u32, u32)>, i64)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    check_racks(num_racks, &edges)?;
+    let groups: Vec<EdgeGroup> = groups
+        .into_iter()
+        .map(|(pairs, bonus)| EdgeGroup { pairs, bonus })
+        .collect();
+    let best = py.detach(|| match_with_groups(num_racks, &edges, &groups));
+    let d = PyDict::new(py);
+    d.set_item("circuits", circuits_list(py, &best.circuits)?)?;
+    d.set_item("weight", best.weight)?;
+    d.set_item("completed", best.completed)?;
+    d.set_item("exact", best.exact)?;
+    Ok(d)
+}
+
+/// Adds the matching functions to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(max_weight_matching, m)?)?;
+    m.add_function(wrap_pyfunction!(circuit_slot, m)?)?;
+    m.add_function(wrap_pyfunction!(circuit_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(circuit_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(circuit_groups, m)?)?;
+    Ok(())
+}
