@@ -150,3 +150,24 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #[test]
+    fn pool_risk_is_monotone_and_sizing_is_minimal(
+        g in 1u32..=32, groups in 1u32..=200, mtbf in 10.0f64..1e6, mttr in 0.1f64..500.0, exponent in 1i32..12
+    ) {
+        use lightpath_core::reconfig::pool;
+        let q = pool::unavailability(mtbf, mttr);
+        for n in 0..g {
+            prop_assert!(pool::group_exhaustion(g, q, n + 1) <= pool::group_exhaustion(g, q, n));
+            prop_assert!(pool::group_exhaustion(g, q * 0.5, n) <= pool::group_exhaustion(g, q, n) + 1e-15);
+        }
+        let target = 10f64.powi(-exponent);
+        let sizing = pool::size_pool(g, groups, mtbf, mttr, target).unwrap();
+        let last = sizing.curve.last().unwrap();
+        prop_assert!(last.p_any <= target || sizing.backups == g);
+        if sizing.curve.len() > 1 {
+            prop_assert!(sizing.curve[sizing.curve.len() - 2].p_any > target);
+        }
+    }
+}

@@ -17,6 +17,9 @@ pub fn group_exhaustion(g: u32, q: f64, n: u32) -> f64 {
     if n >= g {
         return 0.0;
     }
+    if q >= 1.0 {
+        return 1.0;
+    }
     // Sum the upper tail directly: 1 − lower tail loses precision when it is tiny.
     let mut term = (1.0 - q).powi(g as i32); // P[X = 0]
     let mut tail = 0.0;
@@ -28,7 +31,7 @@ pub fn group_exhaustion(g: u32, q: f64, n: u32) -> f64 {
             term *= f64::from(g - i) / f64::from(i + 1) * q / (1.0 - q);
         }
     }
-    if q >= 1.0 { 1.0 } else { tail.min(1.0) }
+    tail.min(1.0)
 }
 
 /// Probability at least one of `groups` independent groups runs out.
