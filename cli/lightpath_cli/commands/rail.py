@@ -320,7 +320,7 @@ def _print_plan(fmt: OutputFormat, report: dict[str, Any]) -> None:
         quantiles = ", ".join(f"p{q * 100:g} {v:.4f}" for q, v in good["quantiles"])
         console.print(
             f"expected good-path fraction: mean {good['mean']:.5f}, worst pair {worst['src_name']} -> "
-            f"{worst['dst_name']} {worst['fraction']:.5f} ({quantiles})",
+            f"{worst['dst_name']} {worst['fraction']:.5f} ({quantiles}); bound {report['path_bound']:.5f}",
             highlight=False,
         )
     for curve in report["sweeps"]:

@@ -667,6 +667,7 @@ class RailPlan(TypedDict):
     savings: float
     stretched_links: float
     min_p_good: float
+    path_bound: float
     baseline: RailCostBreakdown
     plan: RailCostBreakdown
     links: list[RailLinkChoice]

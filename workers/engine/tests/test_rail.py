@@ -242,7 +242,8 @@ def test_per_link_plan_matches_the_reference(nrb):
     assert good["worst_pair"]["fraction"] == pytest.approx(min(fractions))
     assert good["mean"] == pytest.approx(sum(fractions) / len(fractions))
     if nrb is not None:
-        assert min(fractions) >= nrb - 1e-12
+        assert min(fractions) >= plan["path_bound"] - 1e-12
+        assert plan["path_bound"] >= nrb - 1e-12
 
 
 def test_bad_plan_input_lists_every_problem():

@@ -203,6 +203,12 @@ fn plan_dict<'py>(
     d.set_item("savings", plan.savings)?;
     d.set_item("stretched_links", plan.stretched_links)?;
     d.set_item("min_p_good", plan.min_p_good)?;
+    // Theorem 3: every path, and so the expected good fraction, is at least l^h.
+    d.set_item(
+        "path_bound",
+        plan.min_p_good
+            .powi(i32::try_from(plan.max_hops).unwrap_or(i32::MAX)),
+    )?;
     d.set_item("baseline", breakdown_dict(py, &plan.baseline)?)?;
     d.set_item("plan", breakdown_dict(py, &plan.plan)?)?;
     let links = PyList::empty(py);
