@@ -601,12 +601,7 @@ fn bands(
 }
 
 /// Baseline and plan tallies of `n` links uniform on `[min, max]`.
-fn uniform_tallies(
-    catalog: &[Technology],
-    costs: &CostParams,
-    bands: &[LengthBand],
-    n: f64,
-) -> (Tally, Tally) {
+fn uniform_tallies(catalog: &[Technology], bands: &[LengthBand], n: f64) -> (Tally, Tally) {
     let mut out = (Tally::new(catalog), Tally::new(catalog));
     for (tally, pick) in [(&mut out.0, 0), (&mut out.1, 1)] {
         let mut expected = vec![0.0; catalog.len()];
@@ -620,7 +615,6 @@ fn uniform_tallies(
             tally.parts[part] = 2.0 * links;
         }
     }
-    let _ = costs;
     out
 }
 
@@ -675,7 +669,7 @@ pub fn plan_stretch(
                 config.nrb,
                 hops,
             );
-            (base_tally, plan_tally) = uniform_tallies(catalog, costs, &band_list, n_links);
+            (base_tally, plan_tally) = uniform_tallies(catalog, &band_list, n_links);
             let mean_p: f64 = band_list.iter().map(|b| b.share * b.p_good).sum();
             p_values = vec![mean_p.min(1.0); graph.num_links()];
         }
@@ -765,7 +759,7 @@ fn sweep_savings(
 ) -> Option<f64> {
     cheapest(catalog, costs, speed, max, None)?;
     let b = bands(catalog, costs, speed, 0.0, max, nrb, hops);
-    let (base, plan) = uniform_tallies(catalog, costs, &b, n_links);
+    let (base, plan) = uniform_tallies(catalog, &b, n_links);
     let base = base.breakdown(catalog, costs, n_links, switches).total_usd;
     let plan = plan.breakdown(catalog, costs, n_links, switches).total_usd;
     Some(if base > 0.0 { 1.0 - plan / base } else { 0.0 })
