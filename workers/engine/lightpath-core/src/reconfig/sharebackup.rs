@@ -524,6 +524,21 @@ pub struct NamedConfig {
     pub circuits: Vec<[u32; 2]>,
 }
 
+/// How one circuit switch is wired: the failure groups on its two sides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Wiring {
+    /// Circuit switch name.
+    pub circuit_switch: String,
+    /// Group on the low side (None: hosts; port i is host i of every edge slot).
+    pub low_group: Option<String>,
+    /// Group on the high side.
+    pub high_group: String,
+    /// Low-side ports.
+    pub low_ports: u32,
+    /// High-side ports.
+    pub high_ports: u32,
+}
+
 /// The full schedule of an event log.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Schedule {
@@ -531,6 +546,8 @@ pub struct Schedule {
     pub fabric: FatTree,
     /// Its counts.
     pub counts: FabricCounts,
+    /// Every circuit switch's wiring (a member's port is its member index).
+    pub wiring: Vec<Wiring>,
     /// Circuit configurations before the first event.
     pub initial_circuits: Vec<NamedConfig>,
     /// One plan per event.
@@ -978,9 +995,22 @@ pub fn plan(
         .enumerate()
         .map(|(i, e)| planner.apply(i, e))
         .collect::<Result<Vec<_>, _>>()?;
+    let wiring = (0..tree.num_circuit_switches())
+        .map(|cs| {
+            let c = tree.circuit_switch(cs);
+            Wiring {
+                circuit_switch: tree.circuit_switch_name(cs),
+                low_group: c.low_group.map(|g| tree.group_name(g)),
+                high_group: tree.group_name(c.high_group),
+                low_ports: c.low_ports,
+                high_ports: c.high_ports,
+            }
+        })
+        .collect();
     Ok(Schedule {
         fabric: tree.clone(),
         counts: tree.counts(),
+        wiring,
         initial_circuits,
         events,
     })
@@ -1357,6 +1387,15 @@ mod tests {
             (12, 6, 8)
         );
         assert_eq!((testbed.circuit_switches, testbed.circuit_ports), (12, 68));
+        let schedule = plan(&FatTree::new(4, 2, 1).unwrap(), &[], 0.5).unwrap();
+        let ports: u64 = schedule
+            .wiring
+            .iter()
+            .map(|w| u64::from(w.low_ports + w.high_ports))
+            .sum();
+        assert_eq!(ports, 68);
+        assert_eq!(schedule.wiring[0].low_group, None);
+        assert_eq!(schedule.wiring[11].high_group, "core.c1");
         let k16 = FatTree::new(16, 16, 1).unwrap().counts();
         assert_eq!(
             (k16.active_switches, k16.backup_switches, k16.hosts),
