@@ -112,6 +112,12 @@ test.describe('technician on a phone', () => {
     await expect(
       page.locator(`[data-testid="ticket-row"][data-ticket-id="${ticket.id}"]`).getByTestId('ticket-state'),
     ).toHaveText('awaiting validation');
+
+    // The link's own page leads back to its ticket.
+    await page.goto(`/links/${ticket.link}`);
+    const linkTickets = page.getByTestId('link-tickets');
+    await expect(linkTickets.getByRole('link', { name: `#${ticket.id}` })).toBeVisible();
+    await expect(linkTickets).toContainText('awaiting validation');
   });
 });
 

@@ -6,6 +6,8 @@ import { HealthBadge } from '@/components/HealthBadge';
 import { Loading } from '@/components/Loading';
 import { useFabric } from '@/features/fabrics/api/useFabric';
 import { useCorruptionEvents } from '@/features/telemetry/api/useCorruptionEvents';
+import { useTickets } from '@/features/tickets/api/useTickets';
+import { TicketStateBadge } from '@/features/tickets/components/TicketStateBadge';
 import { useLinkTelemetry } from '@/features/telemetry/api/useLinkTelemetry';
 import { CorruptionEventsTable } from '@/features/telemetry/components/CorruptionEventsTable';
 import { DirectionStatusTable } from '@/features/telemetry/components/DirectionStatusTable';
@@ -25,6 +27,7 @@ import type { FabricLink } from '../api/types';
 import { useLink } from '../api/useLink';
 
 const EVENTS_SHOWN = 50;
+const TICKETS_SHOWN = 5;
 
 export function LinkDetailPage() {
   const { linkId: rawId } = useParams();
@@ -55,6 +58,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
   const telemetry = useLinkTelemetry(linkId, query);
   const events = useCorruptionEvents(linkId, { limit: EVENTS_SHOWN });
   const fabric = useFabric(link.data?.fabric ?? 0, { enabled: link.data !== undefined });
+  const tickets = useTickets({ link: linkId, ordering: '-created' }, { limit: TICKETS_SHOWN, offset: 0 });
 
   const sideNames = useMemo(
     () => (link.data ? { a: endName(link.data, 'a'), z: endName(link.data, 'z') } : null),
@@ -111,6 +115,21 @@ function LinkDetail({ linkId }: { linkId: number }) {
             <dt>Oper state</dt>
             <dd>
               <span className={`badge badge-${link.data.oper_state}`}>{link.data.oper_state}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Repair tickets</dt>
+            <dd data-testid="link-tickets">
+              {tickets.data?.results.length
+                ? tickets.data.results.map((ticket) => (
+                    <span key={ticket.id} className="link-ticket">
+                      <Link to={`/tickets/${ticket.id}`}>#{ticket.id}</Link>{' '}
+                      <TicketStateBadge state={ticket.state} />{' '}
+                    </span>
+                  ))
+                : tickets.isPending
+                  ? '…'
+                  : 'none'}
             </dd>
           </div>
           <div>

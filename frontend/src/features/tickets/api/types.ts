@@ -164,6 +164,7 @@ export type TicketOrdering = '-penalty' | 'penalty' | 'created' | '-created';
 /** Query parameters of the list, as the API reads them (a repeated parameter means OR). */
 export interface TicketQuery {
   fabric?: number;
+  link?: number;
   pod?: number;
   state?: TicketState[];
   assignee?: string;
