@@ -13,10 +13,10 @@
     corruption within reopen_days of resolution ──► the same ticket, reopened; later: a new ticket
 
 "Clean" for validation: no open corruption event on the link, none that started since the
-window began, no direction with health `corrupting`, and the link admin-enabled; the window
-counts from the action (or, when the link stayed disabled for another reason then, from its
-re-enabling). Every change is
-audited (who did what); the settings are CORRUPTION_TICKETS.
+window began, no direction with health `corrupting`, the link admin-enabled, and both
+directions measured through the end of the window (silence is not evidence); the window counts
+from the action (or, when the link stayed disabled for another reason then, from its
+re-enabling). Every change is audited (who did what); the settings are CORRUPTION_TICKETS.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import transaction
-from django.db.models import Avg, Count, F, Q
+from django.db.models import Avg, Count, F, Min, Q
 from django.utils import timezone
 
 import lightpath_engine
@@ -36,7 +36,7 @@ from fabric.models import Fabric, Link
 from fabric.services.capacity import fabric_capacity
 from fabric.services.topology import update_link
 from fabric.signals import capacity_changed
-from telemetry.models import CorruptionEvent, DirectionHealth
+from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
 from .models import Decision, Ticket, TicketComment, TicketStep
 from .recommend import Action, HistoryStep, recommend
@@ -241,9 +241,20 @@ def _clean_since(ticket: Ticket) -> dt.datetime | None:
     return since
 
 
+def _measured_through(link_id: int, until: dt.datetime) -> bool:
+    """Whether both directions of the link have a loss rate from a window ending at or after
+    `until`: polls kept arriving through the validation window. A link whose polls stopped is not
+    validated by silence; its ticket waits until fresh clean windows cover the whole window."""
+    newest = DirectionHealth.objects.filter(link_id=link_id).aggregate(
+        directions=Count("pk", filter=Q(corruption_time__isnull=False)), oldest=Min("corruption_time")
+    )
+    return newest["directions"] == len(Direction.values) and newest["oldest"] >= until
+
+
 def validate_tickets(now: dt.datetime | None = None, fabric: Fabric | None = None) -> list[int]:
     """Resolve every ticket awaiting validation whose link has been clean for the validation
-    window; its last step's outcome becomes fixed. Returns the resolved tickets' ids."""
+    window, with measurements through its end in both directions; its last step's outcome
+    becomes fixed. Returns the resolved tickets' ids."""
     now = now or timezone.now()
     window = dt.timedelta(hours=config()["validation_window_hours"])
     awaiting = Ticket.objects.filter(state=State.AWAITING_VALIDATION).exclude(validation_started_at__gt=now - window)
@@ -256,7 +267,7 @@ def validate_tickets(now: dt.datetime | None = None, fabric: Fabric | None = Non
             if ticket.state != State.AWAITING_VALIDATION:
                 continue
             since = _clean_since(ticket)
-            if since is None or now - since < window:
+            if since is None or now - since < window or not _measured_through(ticket.link_id, since + window):
                 continue
             step = ticket.steps.order_by("-number").first()
             if step is not None:

@@ -48,7 +48,7 @@ class TestFullLoopOnIngestedTelemetry:
         fabric, doc = demo
         Switch.objects.filter(fabric=fabric, name="p0-tor0").update(capacity_constraint=0.5)  # may lose an uplink
         tech = make_user("technician")
-        start = (timezone.now() - 7 * HOUR).replace(minute=0, second=0, microsecond=0)
+        start = (timezone.now() - 30 * HOUR).replace(minute=0, second=0, microsecond=0)  # validation is 24 h
         dirty = FaultSpec(
             "dirty_connector", link="p0-tor0:eth2/1", direction="a_to_z", onset=start + HOUR / 2, loss_rate=1e-4
         )
@@ -97,12 +97,20 @@ class TestFullLoopOnIngestedTelemetry:
         reseated_at = start + 4 * HOUR
         tickets.start(ticket, tech)
         tickets.record_action(ticket, tech, "reseat_transceiver", now=reseated_at)
-        # Clean polls after the reseat (no fault): the direction turns clean.
-        clean = generate_telemetry(doc, start=reseated_at, hours=2, seed=4, congested_fraction=0.0)
-        ingest(fabric, list(clean), derive=True)
+        # Clean polls of the link's two ends after the reseat (no fault): the direction turns clean.
+        ends = {(lnk.a_switch.name, lnk.a_port), (lnk.z_switch.name, lnk.z_port)}
+        clean = [
+            sample
+            for sample in generate_telemetry(doc, start=reseated_at, hours=25, seed=4, congested_fraction=0.0)
+            if (sample["switch"], sample["port"]) in ends
+        ]
+        ingest(fabric, [s for s in clean if s["time"] < reseated_at + 2 * HOUR], derive=True)
         assert not DirectionHealth.objects.filter(link=lnk, health="corrupting").exists()
 
         assert tickets.validate_tickets(now=reseated_at + 23 * HOUR) == []
+        # 24 hours have passed but the polls stopped after two: silence does not validate.
+        assert tickets.validate_tickets(now=reseated_at + 24 * HOUR) == []
+        ingest(fabric, [s for s in clean if s["time"] >= reseated_at + 2 * HOUR], derive=True)
         assert tickets.validate_tickets(now=reseated_at + 24 * HOUR) == [ticket.pk]
         ticket.refresh_from_db()
         step2.refresh_from_db()
@@ -132,8 +140,17 @@ def disabled_ticket(
 
 
 def repaired(ticket: Ticket, user, action: str, at: dt.datetime) -> Ticket:
+    """The action recorded at `at`, and clean windows measured in both directions for a week
+    after it (the state rules below are about events, not about polls arriving)."""
     tickets.start(ticket, user)
-    return tickets.record_action(ticket, user, action, now=at).ticket
+    ticket = tickets.record_action(ticket, user, action, now=at).ticket
+    for direction in ("a_to_z", "z_to_a"):
+        DirectionHealth.objects.update_or_create(
+            link=ticket.link,
+            direction=direction,
+            defaults={"health": "clean", "corruption_rate": 0.0, "corruption_time": at + 7 * 24 * HOUR},
+        )
+    return ticket
 
 
 class TestTicketRules:
@@ -182,7 +199,7 @@ class TestTicketRules:
     def test_corruption_during_validation_blocks_resolution(self, small_fabric, technician):
         now = timezone.now()
         ticket = repaired(disabled_ticket(small_fabric, at=now - 31 * HOUR), technician, "clean_fiber", now - 30 * HOUR)
-        DirectionHealth.objects.create(link=ticket.link, direction="z_to_a", health="corrupting")
+        DirectionHealth.objects.filter(link=ticket.link, direction="z_to_a").update(health="corrupting")
         assert tickets.validate_tickets(now=now) == []
         DirectionHealth.objects.filter(link=ticket.link).update(health="clean")
         assert tickets.validate_tickets(now=now) == [ticket.pk]
