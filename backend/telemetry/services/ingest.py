@@ -1,34 +1,43 @@
 """Telemetry ingest, the write path: validate a batch and store its samples.
 
-A batch is all or nothing and works set-based inside PostgreSQL, so its cost does not grow
-with Python loops over samples:
-1. the parsed samples are COPYed into a staging table (the only per-sample Python work);
-2. one query lists every bad sample (unknown end, out-of-range value, time, duplicate...);
-3. the good batch is merged into the partitioned sample table (a re-sent (end, time) updates),
-   each row stamped with the batch's id; device-reported thresholds are kept;
-4. the batch is recorded (IngestBatch) and derivation (services/derivation.py: windows, rates,
-   health, events, classes) is queued for the fabric once the batch commits, or run at once.
+A batch is all or nothing. It takes one of two paths:
+- the fast path, for a good batch of new samples (a live poll, the usual batch): link ends are
+  resolved from a per-process index of the fabric (endpoints.py, checked current by a fingerprint
+  query), every rule is checked in Python while the rows are built (the no-light and lane rules as
+  migration 0003's SQL functions state them), and the rows are COPYed (binary) straight into the
+  partitioned sample table inside a savepoint;
+- the full path, set-based in PostgreSQL, for any batch the fast path gives up on (a bad sample,
+  an unusual value type, or a re-sent (end, time): the COPY then fails on the primary key and its
+  savepoint is rolled back): 1. the samples are COPYed into a staging table; 2. one query lists
+  every bad sample (unknown end, out-of-range value, time, duplicate...); 3. the batch is merged
+  into the sample table (a re-sent (end, time) updates).
+Either way each row is stamped with the batch's id, device-reported thresholds are kept, the batch
+is recorded (IngestBatch) and derivation (services/derivation.py: windows, rates, health, events,
+classes) is queued for the fabric once the batch commits, or run at once.
 Ingests of one fabric are serialised by an advisory lock, so batch ids grow in commit order per
-fabric; the SQL rules for no light and lane averages live in migration 0003 of this app.
+fabric; link deletions take the same lock (migration 0006: samples go with their links by a
+trigger, not a foreign key, whose per-row check cost more than half of the insert).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from fabric.models import Fabric
 
 from ..models import IngestBatch
-from . import derivation, partitions
+from . import derivation, endpoints, partitions
 from .derivation import reclassify  # noqa: F401  (the threshold API calls it through this module)
-from .rules import COUNTERS, POWER_MAX_DBM, POWER_MIN_DBM
+from .rules import COUNTERS, NO_LIGHT_CEILING_DBM, POWER_MAX_DBM, POWER_MIN_DBM
 
 LANE_FIELDS = ("input_power_channels_dbm", "output_power_channels_dbm", "laser_bias_current_channels_ma")
 THRESHOLD_FIELDS = (
@@ -283,54 +292,74 @@ def ingest(
     now = now or timezone.now()
     result = IngestResult(samples=len(samples), skipped_updates=skipped_updates)
     with transaction.atomic():
-        _stage(samples)
-        if skip_other_ports:
-            result.skipped_samples = _drop_other_ports(fabric)
-            result.samples -= result.skipped_samples
-
-        def reject_if_invalid() -> None:
-            errors = _validate(fabric, now)
-            for error in errors:
-                if where is not None and error["index"] < len(where):
-                    error.update(where[error["index"]])  # the parser's line or notification, and body index
-            errors = sorted([*parse_errors, *errors], key=lambda e: (e.get("index", -1), e.get("line", 0)))
-            if errors:
-                raise TelemetryRejected(errors)
-
-        # The full validation lists every problem but reads the batch about twenty times; a good
-        # batch (the usual one) is recognised by one scan and the end lookup it needs anyway.
-        if parse_errors or _suspect(fabric, now):
-            reject_if_invalid()
-        if not result.samples:
+        written = False if parse_errors else _write_checked_in_python(fabric, samples, now, skip_other_ports, result)
+        if written is None:
+            return result  # every sample was of a port without a link, and skipped
+        if not written and not _write_staged(fabric, samples, now, where, parse_errors, skip_other_ports, result):
             return result
-        with connection.cursor() as cursor:
-            # Serialise the batches of one fabric, so that their ids grow in commit order (the
-            # derivation watermark relies on it); other fabrics ingest in parallel.
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric.pk])
-            resolved = _resolve(cursor, fabric)
-            if resolved < result.samples:  # unknown switches or ports
-                reject_if_invalid()
-            cursor.execute(
-                "SELECT DISTINCT (time AT TIME ZONE 'UTC')::date, min(time) OVER (), max(time) OVER () FROM tmp_rows"
-            )
-            days = cursor.fetchall()
-            partitions.ensure_partitions(row[0] for row in days)
-            batch = IngestBatch.objects.create(
-                fabric=fabric, samples=result.samples, first_time=days[0][1], last_time=days[0][2]
-            )
-            result.batch = batch.pk
-            result.inserted = _insert_new(cursor, batch.pk)
-            if result.inserted < resolved:
-                # Conflicts: re-sent samples, or the same end and time twice in this batch (an
-                # error, which the full validation names; the transaction then writes nothing).
-                reject_if_invalid()
-                result.merged = _merge(cursor, batch.pk)
-            _store_device_thresholds(cursor)
         if derive:
             result.derived = derivation.derive(fabric)
         else:
             derivation.queue_after_commit(fabric.pk)
     return result
+
+
+def _write_staged(
+    fabric: Fabric,
+    samples: Sequence[dict[str, Any]],
+    now: dt.datetime,
+    where: Sequence[dict[str, int]] | None,
+    parse_errors: Sequence[dict[str, Any]],
+    skip_other_ports: bool,
+    result: IngestResult,
+) -> bool:
+    """The full path, set-based in SQL: every problem listed, re-sent samples merged. Returns
+    whether anything was written (all samples may be skipped ports)."""
+    result.samples = len(samples)
+    _stage(samples)
+    if skip_other_ports:
+        result.skipped_samples = _drop_other_ports(fabric)
+        result.samples -= result.skipped_samples
+
+    def reject_if_invalid() -> None:
+        errors = _validate(fabric, now)
+        for error in errors:
+            if where is not None and error["index"] < len(where):
+                error.update(where[error["index"]])  # the parser's line or notification, and body index
+        errors = sorted([*parse_errors, *errors], key=lambda e: (e.get("index", -1), e.get("line", 0)))
+        if errors:
+            raise TelemetryRejected(errors)
+
+    # The full validation lists every problem but reads the batch about twenty times; a good
+    # batch (the usual one) is recognised by one scan and the end lookup it needs anyway.
+    if parse_errors or _suspect(fabric, now):
+        reject_if_invalid()
+    if not result.samples:
+        return False
+    with connection.cursor() as cursor:
+        # Serialise the batches of one fabric, so that their ids grow in commit order (the
+        # derivation watermark relies on it); other fabrics ingest in parallel.
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric.pk])
+        resolved = _resolve(cursor, fabric)
+        if resolved < result.samples:  # unknown switches or ports
+            reject_if_invalid()
+        cursor.execute(
+            "SELECT DISTINCT (time AT TIME ZONE 'UTC')::date, min(time) OVER (), max(time) OVER () FROM tmp_rows"
+        )
+        days = cursor.fetchall()
+        partitions.ensure_partitions(row[0] for row in days)
+        batch = IngestBatch.objects.create(
+            fabric=fabric, samples=result.samples, first_time=days[0][1], last_time=days[0][2]
+        )
+        result.batch = batch.pk
+        result.inserted = _insert_new(cursor, batch.pk)
+        if result.inserted < resolved:
+            # Conflicts: re-sent samples, or the same end and time twice in this batch (an
+            # error, which the full validation names; the transaction then writes nothing).
+            reject_if_invalid()
+            result.merged = _merge(cursor, batch.pk)
+        _store_device_thresholds(cursor)
+    return True
 
 
 def _resolve(cursor, fabric: Fabric) -> int:
@@ -437,4 +466,195 @@ def _store_device_thresholds(cursor) -> None:
         """
         + ", ".join(f"{n} = COALESCE(EXCLUDED.{n}, p.{n})" for n in THRESHOLD_FIELDS)
         + ", updated = EXCLUDED.updated"
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# The fast path: checked and resolved in Python, COPYed straight into the sample table
+
+
+class _FullPath(Exception):
+    """A sample the fast path does not take: an error to list, or a value of an unusual type."""
+
+
+_NUMBER = (float, int)  # exact types: a bool is no measurement
+
+
+def _power(value: Any) -> tuple[float | None, bool]:
+    """(power to store, whether it is a no-light value) of a valid power; raises _FullPath."""
+    if value is None:
+        return None, False
+    if type(value) not in _NUMBER or not (POWER_MIN_DBM <= value <= POWER_MAX_DBM or value == -math.inf):
+        raise _FullPath
+    if value == 0 or value <= NO_LIGHT_CEILING_DBM:  # also -inf
+        return None, True
+    return value, False
+
+
+def _threshold(value: Any) -> Any:
+    """A device-reported power limit, stored as reported."""
+    _power(value)
+    return value
+
+
+def _power_lanes(lanes: Any) -> tuple[list[float | None] | None, float | None, bool]:
+    """(lanes with no-light values cleared, their mean in milliwatts as dBm, any lane dark)."""
+    if lanes is None:
+        return None, None, False
+    if type(lanes) is not list:
+        raise _FullPath
+    lit: list[float | None] = []
+    milliwatts, count, dark = 0.0, 0, False
+    for lane in lanes:
+        power, lane_dark = _power(lane)
+        dark = dark or lane_dark
+        lit.append(power)
+        if power is not None:
+            milliwatts += 10 ** (power / 10)
+            count += 1
+    return lit, (10 * math.log10(milliwatts / count) if count else None), dark
+
+
+def _in_range(value: Any, name: str) -> Any:
+    if value is not None:
+        low, high = RANGES[name]
+        if type(value) not in _NUMBER or not low <= value <= high:
+            raise _FullPath
+    return value
+
+
+def _counter(value: Any) -> Any:
+    if value is not None and (type(value) is not int or not 0 <= value <= COUNTER_MAX):
+        raise _FullPath
+    return value
+
+
+def _checked_rows(
+    ends: Mapping[tuple[Any, Any], tuple[int, str]],
+    switches: frozenset[str] | None,
+    samples: Sequence[dict[str, Any]],
+    earliest: dt.datetime,
+    latest: dt.datetime,
+) -> tuple[list[tuple[Any, ...]], dict[tuple[int, str], tuple[dt.datetime, tuple[Any, ...]]], int]:
+    """The rows of telemetry_sample (SAMPLE_COLUMNS) of a batch with no problem, the no-light and
+    lane rules applied as migration 0003's SQL functions apply them; the newest device thresholds
+    per end; and how many samples were skipped (ports without a link of a known switch, when
+    `switches` is given). Raises _FullPath at the first sample that needs the full path."""
+    rows: list[tuple[Any, ...]] = []
+    thresholds: dict[tuple[int, str], tuple[dt.datetime, tuple[Any, ...]]] = {}
+    skipped = 0
+    for sample in samples:
+        get = sample.get
+        end = ends.get((get("switch"), get("port")))
+        if end is None:
+            if switches is not None and get("switch") in switches:
+                skipped += 1
+                continue
+            raise _FullPath
+        time = get("time")
+        if type(time) is not dt.datetime or time.tzinfo is None or not earliest <= time <= latest:
+            raise _FullPath
+        rx, rx_dark = _power(get("input_power_dbm"))
+        tx, tx_dark = _power(get("output_power_dbm"))
+        rx_lanes, rx_mean, rx_lane_dark = _power_lanes(get("input_power_channels_dbm"))
+        tx_lanes, tx_mean, tx_lane_dark = _power_lanes(get("output_power_channels_dbm"))
+        bias = _in_range(get("laser_bias_current_ma"), "laser_bias_current_ma")
+        bias_lanes = get("laser_bias_current_channels_ma")
+        if bias_lanes is not None:
+            if type(bias_lanes) is not list:
+                raise _FullPath
+            measured = [_in_range(x, "laser_bias_current_ma") for x in bias_lanes if x is not None]
+            if bias is None and measured:
+                bias = sum(measured) / len(measured)
+        temperature = _in_range(get("temperature_c"), "temperature_c")
+        voltage = _in_range(get("supply_voltage_v"), "supply_voltage_v")
+        counters = [_counter(get(name)) for name in COUNTERS]
+        limits = tuple(_threshold(get(name)) for name in THRESHOLD_FIELDS)
+        if rx is None and not rx_dark and rx_lanes is not None:
+            rx = rx_mean
+        if tx is None and not tx_dark and tx_lanes is not None:
+            tx = tx_mean
+        if all(get(name) is None for name in VALUE_FIELDS):
+            raise _FullPath  # a sample with no measurement
+        # fmt: off
+        rows.append((time, *end, rx, tx, rx_lanes, tx_lanes, bias, bias_lanes, temperature, voltage,
+                     rx_dark or rx_lane_dark, tx_dark or tx_lane_dark, *counters))
+        # fmt: on
+        if limits != (None, None, None, None):
+            newest = thresholds.get(end)
+            if newest is None or newest[0] <= time:
+                thresholds[end] = (time, limits)
+    return rows, thresholds, skipped
+
+
+COPY_TYPES = (
+    "timestamptz", "int8", "text", "float4", "float4", "float4[]", "float4[]", "float4", "float4[]",
+    "float4", "float4", "bool", "bool", *(["numeric"] * len(COUNTERS)), "int8",
+)  # fmt: skip
+
+
+def _write_checked_in_python(
+    fabric: Fabric, samples: Sequence[dict[str, Any]], now: dt.datetime, skip_other_ports: bool, result: IngestResult
+) -> bool | None:
+    """The write path of a good batch of new samples (a live poll): ends resolved from the
+    process's index, every rule checked in Python, the rows COPYed into the partitioned table.
+    Returns False, having written nothing, when the batch needs the full path (a bad sample, or a
+    re-sent one: the COPY then fails on the primary key and its savepoint is rolled back); None
+    when every sample was skipped."""
+    earliest = now - dt.timedelta(days=settings.TELEMETRY_RAW_RETENTION_DAYS)
+    latest = now + dt.timedelta(seconds=settings.TELEMETRY_MAX_CLOCK_SKEW_S)
+    with connection.cursor() as cursor:
+        # The fabric's ingest lock before the ends are resolved: a link deletion takes it too
+        # (migration 0006's trigger deletes the samples of deleted links, in place of a foreign key).
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric.pk])
+        index = endpoints.end_index(fabric.pk)
+        try:
+            rows, thresholds, skipped = _checked_rows(
+                index.ends, index.switches if skip_other_ports else None, samples, earliest, latest
+            )
+        except _FullPath:
+            return False
+        if not rows:
+            result.samples, result.skipped_samples = 0, skipped
+            return None
+        times = {row[0] for row in rows}
+        partitions.ensure_partitions({time.astimezone(dt.UTC).date() for time in times})
+        columns = ", ".join(SAMPLE_COLUMNS)
+        try:
+            with transaction.atomic():
+                batch = IngestBatch.objects.create(
+                    fabric=fabric, samples=len(rows), first_time=min(times), last_time=max(times)
+                )
+                with cursor.cursor.copy(
+                    f"COPY telemetry_sample ({columns}, batch_id) FROM STDIN (FORMAT BINARY)"
+                ) as copy:
+                    copy.set_types(COPY_TYPES)
+                    write_row = copy.write_row
+                    for row in rows:
+                        write_row((*row, batch.pk))
+        except (IntegrityError, psycopg.IntegrityError):
+            return False  # a re-sent sample: the full path merges it
+        if thresholds:
+            _store_thresholds(cursor, thresholds)
+    result.samples, result.skipped_samples = len(rows), skipped
+    result.batch, result.inserted = batch.pk, len(rows)
+    return True
+
+
+def _store_thresholds(cursor, thresholds: dict[tuple[int, str], tuple[dt.datetime, tuple[Any, ...]]]) -> None:
+    """_store_device_thresholds for the fast path's newest limits per end."""
+    names = ", ".join(THRESHOLD_FIELDS)
+    ends = list(thresholds)
+    columns = [[limits[i] for _, limits in thresholds.values()] for i in range(len(THRESHOLD_FIELDS))]
+    cursor.execute(
+        f"""
+        INSERT INTO telemetry_powerthreshold AS p (link_id, side, source, {names}, updated)
+        SELECT link_id, side, 'device', {names}, now()
+          FROM unnest(%s::bigint[], %s::text[], %s::float8[], %s::float8[], %s::float8[], %s::float8[])
+            AS t(link_id, side, {names})
+        ON CONFLICT (link_id, side, source) DO UPDATE SET
+        """
+        + ", ".join(f"{n} = COALESCE(EXCLUDED.{n}, p.{n})" for n in THRESHOLD_FIELDS)
+        + ", updated = EXCLUDED.updated",
+        [[link for link, _ in ends], [side for _, side in ends], *columns],
     )

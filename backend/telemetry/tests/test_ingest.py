@@ -116,6 +116,42 @@ class TestStorage:
         # mean of 1.122, 0.501, 0.794, 0.631 mW = 0.762 mW = -1.18 dBm
         assert end.input_power_dbm == pytest.approx(-1.18, abs=0.01)
 
+    def test_lanes_and_no_light_follow_the_sql_rules_on_the_fast_path(self, small_fabric):
+        ingest(small_fabric, [sample(input_power_channels_dbm=[0.5, -45.0, None, -3.0],
+                                     output_power_channels_dbm=[-1.0, 0.0], laser_bias_current_channels_ma=[6.0, None, 7.0])],
+               now=NOW)  # fmt: skip
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT input_power_dbm, lightpath_mean_dbm(ARRAY[0.5, -45.0, NULL, -3.0]::float8[]), "
+                "input_power_channels_dbm, output_power_dbm, rx_no_light, tx_no_light, laser_bias_current_ma "
+                "FROM telemetry_sample"
+            )
+            ((rx, rx_by_sql, rx_lanes, tx, rx_dark, tx_dark, bias),) = cursor.fetchall()
+        assert rx == pytest.approx(rx_by_sql, abs=1e-6) and rx_lanes == [0.5, None, None, -3.0]
+        assert tx == pytest.approx(-1.0) and rx_dark and tx_dark and bias == pytest.approx(6.5)
+
+    def test_a_renamed_port_is_known_by_its_new_name_at_once(self, small_fabric):
+        ingest(small_fabric, [sample(input_power_dbm=-2.0)], now=NOW)
+        renamed = link(small_fabric)
+        Link.objects.filter(pk=renamed.pk).update(a_port="up9")
+        ingest(small_fabric, [sample(port="up9", minutes=5, input_power_dbm=-2.1)], now=NOW)
+        with pytest.raises(TelemetryRejected) as caught:
+            ingest(small_fabric, [sample(minutes=10, input_power_dbm=-2.2)], now=NOW)
+        assert [(e["index"], e["field"]) for e in caught.value.errors] == [(0, "port")]
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT link_id, side FROM telemetry_sample ORDER BY time")
+            assert cursor.fetchall() == [(renamed.pk, "a"), (renamed.pk, "a")]
+
+    def test_deleting_a_link_deletes_its_samples_and_no_others(self, small_fabric):
+        deleted = link(small_fabric)
+        kept = Link.objects.filter(fabric=small_fabric).exclude(pk=deleted.pk).select_related("a_switch").first()
+        ingest(small_fabric, [sample(input_power_dbm=-2.0), sample(kept.a_switch.name, kept.a_port, input_power_dbm=-2.5)],
+               now=NOW)  # fmt: skip
+        Link.objects.filter(pk=deleted.pk).delete()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT link_id FROM telemetry_sample")
+            assert cursor.fetchall() == [(kept.pk,)]
+
 
 @pytest.mark.django_db
 class TestDerivation:
