@@ -1,10 +1,13 @@
+import datetime as dt
+
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from rest_framework import serializers
 
-from fabric.models import Link
+from fabric.models import Fabric, Link
 from lightpath.api.serializers import BriefModelSerializer
 
-from .. import tickets
+from .. import metrics, tickets
 from ..models import Decision, Ticket, TicketComment, TicketStep
 
 
@@ -128,3 +131,36 @@ class AssignSerializer(serializers.Serializer):
         if user is None:
             raise serializers.ValidationError(f"no user named {value!r}")
         return user
+
+
+class MetricsHistoryQuerySerializer(serializers.Serializer):
+    """Query of GET /api/tickets/metrics/history/: [from, to) in UTC, dates or ISO datetimes;
+    defaults: the 30 days up to the end of today."""
+
+    fabric = serializers.PrimaryKeyRelatedField(
+        queryset=Fabric.objects.all(), required=False, help_text="A fabric's id; all fabrics without it"
+    )
+    from_ = serializers.DateTimeField(
+        required=False, input_formats=["iso-8601", "%Y-%m-%d"], help_text="Start (inclusive), a date or datetime"
+    )
+    to = serializers.DateTimeField(
+        required=False, input_formats=["iso-8601", "%Y-%m-%d"], help_text="End (exclusive); default: tomorrow 00:00 UTC"
+    )
+    bucket = serializers.ChoiceField(choices=metrics.BUCKETS, default="day")
+
+    def get_fields(self):
+        # "from" is a Python keyword: the field is from_ in the class body, from on the wire.
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+    def validate(self, attrs):
+        end = attrs.get("to") or timezone.now().replace(hour=0, minute=0, second=0, microsecond=0) + dt.timedelta(
+            days=1
+        )
+        start = attrs.get("from") or end - dt.timedelta(days=30)
+        if start >= end:
+            raise serializers.ValidationError({"to": ["must be after from"]})
+        if end - start > metrics.MAX_RANGE:
+            raise serializers.ValidationError({"to": ["the range may span at most two years"]})
+        return {**attrs, "from": start, "to": end}

@@ -14,6 +14,7 @@ from accounts.roles import OPERATOR, TECHNICIAN
 from fabric.models import Fabric, Link
 from lightpath.api.viewsets import BriefModeMixin
 
+from .. import metrics as repair_metrics
 from .. import services, tickets
 from ..filtersets import DecisionFilterSet, TicketFilterSet
 from ..models import Decision, Ticket, TicketStep
@@ -22,6 +23,7 @@ from .serializers import (
     AssignSerializer,
     CommentSerializer,
     DecisionSerializer,
+    MetricsHistoryQuerySerializer,
     TicketDetailSerializer,
     TicketSerializer,
 )
@@ -175,3 +177,16 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
             if fabric is None:
                 raise ValidationError({"fabric": [f"no fabric with id {raw!r}"]})
         return Response(tickets.metrics(fabric))
+
+    @extend_schema(parameters=[MetricsHistoryQuerySerializer], responses={200: dict})
+    @action(detail=False, methods=["get"], url_path="metrics/history", pagination_class=None, filterset_class=None)
+    def metrics_history(self, request):
+        """Repair metrics per day or ISO week (UTC) over [from, to): tickets opened, resolved and
+        open at each bucket's end, first-attempt success (all, followed, not followed), mean time
+        to repair, links disabled for corruption, repair actions. Empty buckets are listed."""
+        query = MetricsHistoryQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
+        return Response(
+            repair_metrics.metrics_history(params.get("fabric"), params["from"], params["to"], params["bucket"])
+        )

@@ -1,0 +1,172 @@
+"""Repair metrics over time (issue #5): per day or ISO week (UTC), from the stored tickets, steps
+and decisions, in one SQL query whatever the number of buckets.
+
+The current values (what the fabric suffers now) are tickets.metrics; this module answers "how
+did repairs go": per bucket, tickets opened and resolved, tickets still unresolved at the bucket's
+end, first attempts (and how many fixed, split by whether the technician followed the
+recommendation) counted in the bucket of the action, the mean time to repair of the actions that
+fixed in the bucket (ticket opened -> that action), links disabled for corruption (decisions) and
+repair actions recorded (each re-enables its link unless it is disabled for another reason).
+Every bucket of the range is present, empty ones with zeros and null rates, so a chart's time axis
+is continuous.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from django.db import connection
+
+from fabric.models import Fabric
+
+from .models import Decision, Ticket, TicketStep
+
+Bucket = Literal["day", "week"]
+BUCKETS: tuple[Bucket, ...] = ("day", "week")
+BUCKET_STEP = {"day": "1 day", "week": "1 week"}  # PostgreSQL intervals
+# Two years of days is 731 buckets: a chart still reads it, the query stays cheap.
+MAX_RANGE = dt.timedelta(days=2 * 366)
+
+# First attempts count once their outcome is known (fixed, or the corruption recurred), as in
+# tickets.metrics; a first step still pending validation is neither. Only the table names are
+# formatted in; every value is a query parameter.
+_HISTORY_SQL = f"""
+WITH buckets AS (
+    SELECT b AS bucket_start,
+           b AT TIME ZONE 'UTC' AS lo,
+           (b + %(step)s::interval) AT TIME ZONE 'UTC' AS hi
+    FROM generate_series(
+        date_trunc(%(unit)s, %(start)s::timestamptz AT TIME ZONE 'UTC'),
+        date_trunc(%(unit)s, (%(end)s::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC'),
+        %(step)s::interval
+    ) AS b
+),
+span AS (SELECT min(lo) AS lo, max(hi) AS hi FROM buckets),
+tickets AS (
+    SELECT id, created, resolved_at FROM {Ticket._meta.db_table}
+    WHERE %(fabric)s::bigint IS NULL OR fabric_id = %(fabric)s::bigint
+),
+opened AS (
+    SELECT date_trunc(%(unit)s, t.created AT TIME ZONE 'UTC') AS bucket_start, count(*) AS n
+    FROM tickets t, span WHERE t.created >= span.lo AND t.created < span.hi GROUP BY 1
+),
+resolved AS (
+    SELECT date_trunc(%(unit)s, t.resolved_at AT TIME ZONE 'UTC') AS bucket_start, count(*) AS n
+    FROM tickets t, span WHERE t.resolved_at >= span.lo AND t.resolved_at < span.hi GROUP BY 1
+),
+acted AS (
+    SELECT date_trunc(%(unit)s, s.acted_at AT TIME ZONE 'UTC') AS bucket_start,
+           count(*) AS repair_actions,
+           count(*) FILTER (WHERE s.number = 1 AND s.outcome IN ('fixed', 'recurred')) AS first_attempts,
+           count(*) FILTER (WHERE s.number = 1 AND s.outcome = 'fixed') AS first_fixed,
+           count(*) FILTER (WHERE s.number = 1 AND s.outcome IN ('fixed', 'recurred') AND s.followed)
+               AS followed_attempts,
+           count(*) FILTER (WHERE s.number = 1 AND s.outcome = 'fixed' AND s.followed) AS followed_fixed,
+           count(*) FILTER (WHERE s.number = 1 AND s.outcome IN ('fixed', 'recurred') AND NOT s.followed)
+               AS not_followed_attempts,
+           count(*) FILTER (WHERE s.number = 1 AND s.outcome = 'fixed' AND NOT s.followed) AS not_followed_fixed,
+           count(*) FILTER (WHERE s.outcome = 'fixed') AS repaired,
+           avg(extract(epoch FROM s.acted_at - t.created)) FILTER (WHERE s.outcome = 'fixed') / 3600.0
+               AS mttr_hours
+    FROM {TicketStep._meta.db_table} s JOIN tickets t ON t.id = s.ticket_id, span
+    WHERE s.acted_at >= span.lo AND s.acted_at < span.hi
+    GROUP BY 1
+),
+disabled AS (
+    SELECT date_trunc(%(unit)s, d.created AT TIME ZONE 'UTC') AS bucket_start, count(*) AS n
+    FROM {Decision._meta.db_table} d, span
+    WHERE d.action = 'disabled' AND d.created >= span.lo AND d.created < span.hi
+      AND (%(fabric)s::bigint IS NULL OR d.fabric_id = %(fabric)s::bigint)
+    GROUP BY 1
+),
+open_at_end AS (
+    SELECT b.bucket_start, count(t.id) AS n
+    FROM buckets b LEFT JOIN tickets t
+      ON t.created <= b.hi AND (t.resolved_at IS NULL OR t.resolved_at > b.hi)
+    GROUP BY b.bucket_start
+)
+SELECT b.lo, b.hi,
+       coalesce(o.n, 0), coalesce(r.n, 0), e.n,
+       coalesce(a.first_attempts, 0), coalesce(a.first_fixed, 0),
+       coalesce(a.followed_attempts, 0), coalesce(a.followed_fixed, 0),
+       coalesce(a.not_followed_attempts, 0), coalesce(a.not_followed_fixed, 0),
+       coalesce(a.repaired, 0), a.mttr_hours,
+       coalesce(d.n, 0), coalesce(a.repair_actions, 0)
+FROM buckets b
+JOIN open_at_end e USING (bucket_start)
+LEFT JOIN opened o USING (bucket_start)
+LEFT JOIN resolved r USING (bucket_start)
+LEFT JOIN acted a USING (bucket_start)
+LEFT JOIN disabled d USING (bucket_start)
+ORDER BY b.bucket_start
+"""  # noqa: S608
+
+
+def _rate(attempts: int, fixed: int) -> dict[str, Any]:
+    return {"attempts": attempts, "fixed": fixed, "rate": fixed / attempts if attempts else None}
+
+
+def metrics_history(
+    fabric: Fabric | None, start: dt.datetime, end: dt.datetime, bucket: Bucket = "day"
+) -> dict[str, Any]:
+    """Repair metrics per bucket for the whole buckets (UTC days, or ISO weeks from Monday)
+    covering [start, end); `fabric` None means every fabric. Callers check the range (start <
+    end, at most MAX_RANGE) and the bucket; this raises ValueError otherwise."""
+    if bucket not in BUCKETS:
+        raise ValueError(f"bucket must be one of {', '.join(BUCKETS)}, got {bucket!r}")
+    if not start < end or end - start > MAX_RANGE:
+        raise ValueError("the range must be non-empty and at most two years")
+    params: dict[str, Any] = {
+        "unit": bucket,
+        "step": BUCKET_STEP[bucket],
+        "start": start,
+        "end": end,
+        "fabric": fabric.pk if fabric else None,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_HISTORY_SQL, params)
+        rows = cursor.fetchall()
+    buckets = []
+    for (
+        lo,
+        hi,
+        opened,
+        resolved,
+        open_at_end,
+        attempts,
+        fixed,
+        followed_attempts,
+        followed_fixed,
+        not_followed_attempts,
+        not_followed_fixed,
+        repaired,
+        mttr_hours,
+        disabled,
+        repair_actions,
+    ) in rows:
+        buckets.append(
+            {
+                "start": lo.isoformat(),
+                "end": hi.isoformat(),
+                "tickets_opened": opened,
+                "tickets_resolved": resolved,
+                "open_tickets": open_at_end,
+                "first_attempt": {
+                    "all": _rate(attempts, fixed),
+                    "followed": _rate(followed_attempts, followed_fixed),
+                    "not_followed": _rate(not_followed_attempts, not_followed_fixed),
+                },
+                "mean_time_to_repair_hours": float(mttr_hours) if mttr_hours is not None else None,
+                "repaired_tickets": repaired,
+                "links_disabled": disabled,
+                "repair_actions": repair_actions,
+            }
+        )
+    return {
+        "fabric": fabric.pk if fabric else None,
+        "bucket": bucket,
+        "from": start.isoformat(),
+        "to": end.isoformat(),
+        "buckets": buckets,
+    }
