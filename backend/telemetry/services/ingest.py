@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -473,6 +473,10 @@ def _store_device_thresholds(cursor) -> None:
 # The fast path: checked and resolved in Python, COPYed straight into the sample table
 
 
+class _NothingWritten(Exception):
+    """Every sample of the batch was skipped."""
+
+
 class _FullPath(Exception):
     """A sample the fast path does not take: an error to list, or a value of an unusual type."""
 
@@ -532,33 +536,58 @@ def _counter(value: Any) -> Any:
 def _checked_rows(
     ends: Mapping[tuple[Any, Any], tuple[int, str]],
     switches: frozenset[str] | None,
-    samples: Sequence[dict[str, Any]],
+    samples: Iterable[dict[str, Any]],
     earliest: dt.datetime,
     latest: dt.datetime,
-) -> tuple[list[tuple[Any, ...]], dict[tuple[int, str], tuple[dt.datetime, tuple[Any, ...]]], int]:
-    """The rows of telemetry_sample (SAMPLE_COLUMNS) of a batch with no problem, the no-light and
-    lane rules applied as migration 0003's SQL functions apply them; the newest device thresholds
-    per end; and how many samples were skipped (ports without a link of a known switch, when
-    `switches` is given). Raises _FullPath at the first sample that needs the full path."""
-    rows: list[tuple[Any, ...]] = []
-    thresholds: dict[tuple[int, str], tuple[dt.datetime, tuple[Any, ...]]] = {}
-    skipped = 0
+    batch: int,
+    thresholds: dict[tuple[int, str], tuple[dt.datetime, tuple[Any, ...]]],
+    skipped: list[int],
+) -> Iterator[tuple[Any, ...]]:
+    """The rows of telemetry_sample (SAMPLE_COLUMNS and the batch id) of a batch with no problem,
+    the no-light and lane rules applied as migration 0003's SQL functions apply them. Collects the
+    newest device thresholds per end in `thresholds`, and counts in `skipped[0]` the samples of
+    ports without a link of a known switch (when `switches` is given). Raises _FullPath at the
+    first sample that needs the full path. A generator, so that the COPY sends each row as it is
+    checked and PostgreSQL stores rows while Python checks the next ones (the two processes run
+    on the two cores)."""
+    dark_ceiling, power_max = NO_LIGHT_CEILING_DBM, POWER_MAX_DBM
+    (bias_low, bias_high), (temp_low, temp_high), (volt_low, volt_high) = RANGES.values()
+    no_limits = (None, None, None, None)
     for sample in samples:
         get = sample.get
         end = ends.get((get("switch"), get("port")))
         if end is None:
             if switches is not None and get("switch") in switches:
-                skipped += 1
+                skipped[0] += 1
                 continue
             raise _FullPath
         time = get("time")
         if type(time) is not dt.datetime or time.tzinfo is None or not earliest <= time <= latest:
             raise _FullPath
-        rx, rx_dark = _power(get("input_power_dbm"))
-        tx, tx_dark = _power(get("output_power_dbm"))
-        rx_lanes, rx_mean, rx_lane_dark = _power_lanes(get("input_power_channels_dbm"))
-        tx_lanes, tx_mean, tx_lane_dark = _power_lanes(get("output_power_channels_dbm"))
-        bias = _in_range(get("laser_bias_current_ma"), "laser_bias_current_ma")
+        # The usual values are checked inline; None, ints, no light and errors go to the helpers.
+        rx = rx_reported = get("input_power_dbm")
+        rx_dark = False
+        if type(rx) is not float or not dark_ceiling < rx <= power_max or rx == 0:
+            rx, rx_dark = _power(rx)
+        tx = tx_reported = get("output_power_dbm")
+        tx_dark = False
+        if type(tx) is not float or not dark_ceiling < tx <= power_max or tx == 0:
+            tx, tx_dark = _power(tx)
+        rx_lanes = get("input_power_channels_dbm")
+        if rx_lanes is not None:
+            rx_lanes, rx_mean, rx_lane_dark = _power_lanes(rx_lanes)
+            rx_dark = rx_dark or rx_lane_dark
+            if rx_reported is None:
+                rx = rx_mean
+        tx_lanes = get("output_power_channels_dbm")
+        if tx_lanes is not None:
+            tx_lanes, tx_mean, tx_lane_dark = _power_lanes(tx_lanes)
+            tx_dark = tx_dark or tx_lane_dark
+            if tx_reported is None:
+                tx = tx_mean
+        bias = get("laser_bias_current_ma")
+        if type(bias) is not float or not bias_low <= bias <= bias_high:
+            bias = _in_range(bias, "laser_bias_current_ma")
         bias_lanes = get("laser_bias_current_channels_ma")
         if bias_lanes is not None:
             if type(bias_lanes) is not list:
@@ -566,25 +595,27 @@ def _checked_rows(
             measured = [_in_range(x, "laser_bias_current_ma") for x in bias_lanes if x is not None]
             if bias is None and measured:
                 bias = sum(measured) / len(measured)
-        temperature = _in_range(get("temperature_c"), "temperature_c")
-        voltage = _in_range(get("supply_voltage_v"), "supply_voltage_v")
-        counters = [_counter(get(name)) for name in COUNTERS]
-        limits = tuple(_threshold(get(name)) for name in THRESHOLD_FIELDS)
-        if rx is None and not rx_dark and rx_lanes is not None:
-            rx = rx_mean
-        if tx is None and not tx_dark and tx_lanes is not None:
-            tx = tx_mean
-        if all(get(name) is None for name in VALUE_FIELDS):
-            raise _FullPath  # a sample with no measurement
-        # fmt: off
-        rows.append((time, *end, rx, tx, rx_lanes, tx_lanes, bias, bias_lanes, temperature, voltage,
-                     rx_dark or rx_lane_dark, tx_dark or tx_lane_dark, *counters))
-        # fmt: on
-        if limits != (None, None, None, None):
+        temperature = get("temperature_c")
+        if type(temperature) is not float or not temp_low <= temperature <= temp_high:
+            temperature = _in_range(temperature, "temperature_c")
+        voltage = get("supply_voltage_v")
+        if type(voltage) is not float or not volt_low <= voltage <= volt_high:
+            voltage = _in_range(voltage, "supply_voltage_v")
+        counters = (get("in_pkts"), get("in_fcs_errors"), get("in_discards"), get("out_pkts"), get("out_discards"))
+        for counter in counters:
+            if type(counter) is not int or not 0 <= counter <= COUNTER_MAX:
+                _counter(counter)
+        limits = tuple(get(name) for name in THRESHOLD_FIELDS)
+        if limits != no_limits:
+            for limit in limits:
+                _power(limit)
             newest = thresholds.get(end)
             if newest is None or newest[0] <= time:
                 thresholds[end] = (time, limits)
-    return rows, thresholds, skipped
+        if rx_reported is None and tx_reported is None and all(get(name) is None for name in VALUE_FIELDS):
+            raise _FullPath  # a sample with no measurement
+        yield (time, *end, rx, tx, rx_lanes, tx_lanes, bias, bias_lanes, temperature, voltage, rx_dark, tx_dark,
+               *counters, batch)  # fmt: skip
 
 
 COPY_TYPES = (
@@ -609,35 +640,49 @@ def _write_checked_in_python(
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric.pk])
         index = endpoints.end_index(fabric.pk)
         try:
-            rows, thresholds, skipped = _checked_rows(
-                index.ends, index.switches if skip_other_ports else None, samples, earliest, latest
-            )
-        except _FullPath:
+            times = {sample.get("time") for sample in samples}
+        except TypeError:  # an unhashable time: the full path names it
             return False
-        if not rows:
-            result.samples, result.skipped_samples = 0, skipped
-            return None
-        times = {row[0] for row in rows}
+        if not all(type(t) is dt.datetime and t.tzinfo is not None and earliest <= t <= latest for t in times):
+            return False
         partitions.ensure_partitions({time.astimezone(dt.UTC).date() for time in times})
+        thresholds: dict[tuple[int, str], tuple[dt.datetime, tuple[Any, ...]]] = {}
+        skipped = [0]
         columns = ", ".join(SAMPLE_COLUMNS)
         try:
             with transaction.atomic():
-                batch = IngestBatch.objects.create(
-                    fabric=fabric, samples=len(rows), first_time=min(times), last_time=max(times)
-                )
+                # The batch's row first, for its id; its counts and times are set once the rows are in.
+                batch = IngestBatch.objects.create(fabric=fabric, samples=0, first_time=now, last_time=now)
+                rows = _checked_rows(
+                    index.ends, index.switches if skip_other_ports else None, samples, earliest, latest,
+                    batch.pk, thresholds, skipped,
+                )  # fmt: skip
+                written = 0
                 with cursor.cursor.copy(
                     f"COPY telemetry_sample ({columns}, batch_id) FROM STDIN (FORMAT BINARY)"
                 ) as copy:
                     copy.set_types(COPY_TYPES)
                     write_row = copy.write_row
                     for row in rows:
-                        write_row((*row, batch.pk))
-        except (IntegrityError, psycopg.IntegrityError):
-            return False  # a re-sent sample: the full path merges it
+                        write_row(row)
+                        written += 1
+                if not written:
+                    raise _NothingWritten
+        except (_FullPath, IntegrityError, psycopg.IntegrityError):
+            return False  # a bad sample, or a re-sent one that the full path merges; nothing was written
+        except _NothingWritten:
+            result.samples, result.skipped_samples = 0, skipped[0]
+            return None
+        if skipped[0]:
+            times = {
+                sample.get("time") for sample in samples if (sample.get("switch"), sample.get("port")) in index.ends
+            }
+        batch.samples, batch.first_time, batch.last_time = written, min(times), max(times)
+        batch.save(update_fields=["samples", "first_time", "last_time"])
         if thresholds:
             _store_thresholds(cursor, thresholds)
-    result.samples, result.skipped_samples = len(rows), skipped
-    result.batch, result.inserted = batch.pk, len(rows)
+    result.samples, result.skipped_samples = written, skipped[0]
+    result.batch, result.inserted = batch.pk, written
     return True
 
 
