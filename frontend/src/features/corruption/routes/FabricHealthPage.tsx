@@ -19,6 +19,7 @@ import { ConstraintEditor } from '../components/ConstraintEditor';
 import { DecisionsTable } from '../components/DecisionsTable';
 import { FabricHealthChart } from '../components/FabricHealthChart';
 import { HealthMetrics } from '../components/HealthMetrics';
+import { RepairHistory } from '../components/RepairHistory';
 import '@/features/tickets/tickets.css';
 import '../corruption.css';
 import { blockingTors } from '../decisionLog';
@@ -97,6 +98,11 @@ function FabricHealth({ fabricId, fabricName }: { fabricId: number; fabricName: 
         {metrics.isPending ? <Loading label="Loading metrics…" /> : null}
         <ErrorList error={metrics.error} title="Could not load the metrics." />
         {metrics.data ? <HealthMetrics metrics={metrics.data} /> : null}
+      </section>
+
+      <section className="panel" aria-labelledby="health-history-heading">
+        <h2 id="health-history-heading">Repairs over time</h2>
+        <RepairHistory fabricId={fabricId} />
       </section>
 
       <section className="panel" aria-labelledby="health-capacity-heading">

@@ -191,3 +191,29 @@ export interface TicketMetrics {
   current_penalty: number | null;
   worst_tor_fraction: number | null;
 }
+
+export type MetricsBucket = 'day' | 'week';
+
+/** One bucket of GET /api/tickets/metrics/history/ (UTC day or ISO week, [start, end)). */
+export interface MetricsHistoryBucket {
+  start: string;
+  end: string;
+  tickets_opened: number;
+  tickets_resolved: number;
+  /** Unresolved at the bucket's end. */
+  open_tickets: number;
+  /** First attempts counted in the bucket of the technician's action. */
+  first_attempt: { all: SuccessRate; followed: SuccessRate; not_followed: SuccessRate };
+  mean_time_to_repair_hours: number | null;
+  repaired_tickets: number;
+  links_disabled: number;
+  repair_actions: number;
+}
+
+export interface TicketMetricsHistory {
+  fabric: number | null;
+  bucket: MetricsBucket;
+  from: string;
+  to: string;
+  buckets: MetricsHistoryBucket[];
+}
