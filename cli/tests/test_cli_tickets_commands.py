@@ -260,3 +260,63 @@ def test_metrics(cli: Cli, ticket: dict[str, Any]) -> None:
     assert as_csv[0] == ["metric", "value"] and ["first_attempt.all.attempts", "0"] in as_csv
     assert ["open_tickets_by_state.open", "1"] in as_csv
     assert json.loads(cli("tickets", "metrics", "--output", "json").stdout)["open_tickets"] == 1
+
+
+HISTORY_BUCKET_KEYS = [
+    "start",
+    "end",
+    "tickets_opened",
+    "tickets_resolved",
+    "open_tickets",
+    "first_attempt",
+    "mean_time_to_repair_hours",
+    "repaired_tickets",
+    "links_disabled",
+    "repair_actions",
+]
+
+
+def test_metrics_history(cli: Cli, ticket: dict[str, Any]) -> None:
+    today = dt.datetime.now(dt.UTC).date()
+    tomorrow = today + dt.timedelta(days=1)
+    data = cli.json(
+        "tickets",
+        "metrics",
+        "--history",
+        "--fabric",
+        FABRIC,
+        "--from",
+        str(today - dt.timedelta(days=6)),
+        "--to",
+        str(tomorrow),
+    )
+    assert list(data) == ["fabric", "bucket", "from", "to", "buckets"]
+    assert (data["fabric"], data["bucket"]) == (ticket["fabric"], "day")
+    days = data["buckets"]
+    assert len(days) == 7 and list(days[0]) == HISTORY_BUCKET_KEYS
+    assert days[-1]["start"].startswith(str(today))
+    # Today the fast checker disabled the link and opened its ticket; the days before are empty.
+    assert (days[-1]["tickets_opened"], days[-1]["open_tickets"], days[-1]["links_disabled"]) == (1, 1, 1)
+    assert all(day["tickets_opened"] == 0 and day["open_tickets"] == 0 for day in days[:-1])
+    assert days[-1]["first_attempt"]["all"] == {"attempts": 0, "fixed": 0, "rate": None}
+
+    weekly = cli.json("tickets", "metrics", "--history", "--bucket", "week")
+    assert weekly["bucket"] == "week" and weekly["fabric"] is None
+    assert sum(week["tickets_opened"] for week in weekly["buckets"]) == 1
+
+    as_csv = list(csv.DictReader(io.StringIO(cli("tickets", "metrics", "--history", "--output", "csv").stdout)))
+    assert len(as_csv) == 30
+    assert as_csv[-1]["tickets_opened"] == "1" and as_csv[-1]["first_attempt_all_rate"] == ""
+    assert as_csv[0]["first_attempt_followed_attempts"] == "0"
+
+    table = cli("tickets", "metrics", "--history", "--from", str(today))
+    assert table.exit_code == 0, table.stderr
+    rows = [cells(line) for line in table.stdout.splitlines() if line.strip().startswith(str(today))]
+    assert rows and rows[0][1:4] == ["1", "0", "1"]
+
+
+def test_metrics_history_bad_input_is_one_line_on_stderr(cli: Cli, ticket: dict[str, Any]) -> None:
+    bad = cli("tickets", "metrics", "--history", "--from", "2026-11-05", "--to", "2026-11-02")
+    assert bad.exit_code == 1 and "after from" in bad.stderr
+    misplaced = cli("tickets", "metrics", "--bucket", "week")
+    assert misplaced.exit_code != 0 and "go with --history" in misplaced.stderr

@@ -341,19 +341,53 @@ def assign(
     _print_change(cli.output_format(output), answer, f"ticket {answer['id']} is assigned to {answer['assignee']}")
 
 
+class MetricsBucket(StrEnum):
+    day = "day"
+    week = "week"
+
+
 @app.command("metrics")
 def metrics(
     ctx: typer.Context,
     fabric: Annotated[str | None, typer.Option("--fabric", help="Only this fabric (name or id).")] = None,
+    history: Annotated[
+        bool, typer.Option("--history", help="Per day or week over a range instead of the current values.")
+    ] = False,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="DATE",
+            help="With --history: start (a date or ISO datetime, UTC); default: 30 days before --to.",
+        ),
+    ] = None,
+    end: Annotated[
+        str | None,
+        typer.Option("--to", metavar="DATE", help="With --history: end, exclusive; default: tomorrow 00:00 UTC."),
+    ] = None,
+    bucket: Annotated[
+        MetricsBucket | None, typer.Option("--bucket", help="With --history: day (default) or ISO week.")
+    ] = None,
     output: OutputOption = None,
 ) -> None:
     """Repair metrics: first-attempt success rate (all, recommendation followed, not followed),
-    mean time to repair, unresolved tickets by state and disabled links."""
+    mean time to repair, unresolved tickets by state and disabled links. With --history, per day
+    or week: tickets opened, resolved and unresolved at the end, first attempts, mean time to repair,
+    links disabled for corruption and repair actions."""
+    if not history and (start or end or bucket):
+        raise CliError("--from, --to and --bucket go with --history")
     cli = get_context(ctx)
     with cli.client() as client:
-        params = {"fabric": resolve_fabric(client, fabric)["id"]} if fabric else None
-        answer = client.get("/api/tickets/metrics/", params)
+        params: dict[str, Any] = {"fabric": resolve_fabric(client, fabric)["id"]} if fabric else {}
+        if history:
+            params |= {"from": start, "to": end, "bucket": bucket.value if bucket else None}
+            answer = client.get("/api/tickets/metrics/history/", {k: v for k, v in params.items() if v is not None})
+        else:
+            answer = client.get("/api/tickets/metrics/", params or None)
     fmt = cli.output_format(output)
+    if history:
+        _print_history(fmt, answer)
+        return
     data = _pick(answer, METRICS_KEYS)
     if fmt is OutputFormat.json:
         print_json(data)
@@ -368,6 +402,70 @@ def metrics(
     for key, value in rows:
         table.add_row(key, "-" if value is None else str(value))
     stdout_console().print(table)
+
+
+HISTORY_KEYS = ("fabric", "bucket", "from", "to", "buckets")
+HISTORY_BUCKET_KEYS = (
+    "start",
+    "end",
+    "tickets_opened",
+    "tickets_resolved",
+    "open_tickets",
+    "first_attempt",
+    "mean_time_to_repair_hours",
+    "repaired_tickets",
+    "links_disabled",
+    "repair_actions",
+)
+FIRST_ATTEMPT_GROUPS = ("all", "followed", "not_followed")
+# One CSV row per bucket: the first-attempt counts flattened to first_attempt_<group>_<count>.
+HISTORY_CSV_KEYS = (
+    *HISTORY_BUCKET_KEYS[:5],
+    *(f"first_attempt_{group}_{key}" for group in FIRST_ATTEMPT_GROUPS for key in ("attempts", "fixed", "rate")),
+    *HISTORY_BUCKET_KEYS[6:],
+)
+
+
+def _percent(value: Any) -> str:
+    return "-" if value is None else f"{round(float(value) * 100)}%"
+
+
+def _hours(value: Any) -> str:
+    return "-" if value is None else f"{float(value):.1f}"
+
+
+HISTORY_COLUMNS = (
+    Column("start", "Start (UTC)", render=lambda value: str(value or "-")[:10]),
+    Column("tickets_opened", "Opened", justify="right"),
+    Column("tickets_resolved", "Resolved", justify="right"),
+    Column("open_tickets", "Unresolved", justify="right"),
+    Column("first_attempt_all_attempts", "1st attempts", justify="right"),
+    Column("first_attempt_all_rate", "1st fixed", render=_percent, justify="right"),
+    Column("first_attempt_followed_rate", "Followed", render=_percent, justify="right"),
+    Column("first_attempt_not_followed_rate", "Not followed", render=_percent, justify="right"),
+    Column("mean_time_to_repair_hours", "MTTR h", render=_hours, justify="right"),
+    Column("links_disabled", "Disabled", justify="right"),
+    Column("repair_actions", "Repairs", justify="right"),
+)
+
+
+def _flat_bucket(bucket: dict[str, Any]) -> dict[str, Any]:
+    row = {key: bucket.get(key) for key in HISTORY_BUCKET_KEYS if key != "first_attempt"}
+    first = bucket.get("first_attempt") or {}
+    for group in FIRST_ATTEMPT_GROUPS:
+        for key in ("attempts", "fixed", "rate"):
+            row[f"first_attempt_{group}_{key}"] = (first.get(group) or {}).get(key)
+    return row
+
+
+def _print_history(fmt: OutputFormat, answer: dict[str, Any]) -> None:
+    buckets = answer.get("buckets") or []
+    if fmt is OutputFormat.json:
+        print_json(
+            {**_pick(answer, HISTORY_KEYS), "buckets": [_pick(bucket, HISTORY_BUCKET_KEYS) for bucket in buckets]}
+        )
+        return
+    print_rows(fmt, [_flat_bucket(bucket) for bucket in buckets], HISTORY_COLUMNS, HISTORY_CSV_KEYS)
 
 
 def _metric_rows(data: dict[str, Any]) -> list[tuple[str, Any]]:
