@@ -1,9 +1,9 @@
-"""Repair metrics over time (issue #5): per day or ISO week (UTC), from the stored tickets, steps
-and decisions, in one SQL query whatever the number of buckets.
+"""Repair metrics (issue #5): metrics_now, the current values (GET /api/tickets/metrics/), and
+metrics_history, per day or ISO week (UTC) from the stored tickets, steps and decisions in one SQL
+query whatever the number of buckets (GET /api/tickets/metrics/history/).
 
-The current values (what the fabric suffers now) are tickets.metrics; this module answers "how
-did repairs go": per bucket, tickets opened and resolved, tickets still unresolved at the bucket's
-end, first attempts (and how many fixed, split by whether the technician followed the
+metrics_history answers "how did repairs go": per bucket, tickets opened and resolved, tickets
+still unresolved at the bucket's end, first attempts (and how many fixed, split by whether the technician followed the
 recommendation) counted in the bucket of the action, the mean time to repair of the actions that
 fixed in the bucket (ticket opened -> that action), links disabled for corruption (decisions) and
 repair actions recorded (each re-enables its link unless it is disabled for another reason).
@@ -17,10 +17,15 @@ import datetime as dt
 from typing import Any, Literal
 
 from django.db import connection
+from django.db.models import Avg, Count, F, Q
 
-from fabric.models import Fabric
+import lightpath_engine
+from fabric.models import Fabric, Link
+from fabric.services.capacity import fabric_capacity
+from telemetry.models import CorruptionEvent
 
 from .models import Decision, Ticket, TicketStep
+from .tickets import UNRESOLVED
 
 Bucket = Literal["day", "week"]
 BUCKETS: tuple[Bucket, ...] = ("day", "week")
@@ -29,7 +34,7 @@ BUCKET_STEP = {"day": "1 day", "week": "1 week"}  # PostgreSQL intervals
 MAX_RANGE = dt.timedelta(days=2 * 366)
 
 # First attempts count once their outcome is known (fixed, or the corruption recurred), as in
-# tickets.metrics; a first step still pending validation is neither. Only the table names are
+# metrics_now; a first step still pending validation is neither. Only the table names are
 # formatted in; every value is a query parameter.
 _HISTORY_SQL = f"""
 WITH buckets AS (
@@ -169,4 +174,65 @@ def metrics_history(
         "from": start.isoformat(),
         "to": end.isoformat(),
         "buckets": buckets,
+    }
+
+
+def metrics_now(fabric: Fabric | None = None) -> dict[str, Any]:
+    """First-attempt success (a ticket's first step fixed it), split by whether the technician
+    followed the recommendation; mean time to repair (ticket opened -> the action that fixed
+    it, resolved tickets only); unresolved tickets by state; disabled links. For one fabric also
+    what its traffic suffers now: the total penalty of the links that still carry corruption
+    (enabled and up, with an open event: kept for capacity or not yet decided) and the worst
+    ToR's fraction of up-paths."""
+    tickets = Ticket.objects.all() if fabric is None else Ticket.objects.filter(fabric=fabric)
+    links = Link.objects.all() if fabric is None else Link.objects.filter(fabric=fabric)
+    first = TicketStep.objects.filter(ticket__in=tickets, number=1, outcome__in=["fixed", "recurred"])
+
+    def rate(steps) -> dict[str, Any]:
+        counts = steps.aggregate(attempts=Count("pk"), fixed=Count("pk", filter=Q(outcome="fixed")))
+        attempts, fixed = counts["attempts"], counts["fixed"]
+        return {"attempts": attempts, "fixed": fixed, "rate": fixed / attempts if attempts else None}
+
+    repair = (
+        TicketStep.objects.filter(ticket__in=tickets, outcome="fixed", acted_at__isnull=False)
+        .annotate(duration=F("acted_at") - F("ticket__created"))
+        .aggregate(mean=Avg("duration"), count=Count("pk"))
+    )
+    by_state = dict(tickets.filter(state__in=UNRESOLVED).values_list("state").annotate(n=Count("pk")))
+    disabled = links.filter(admin_state=Link.AdminState.DISABLED)
+    return {
+        "fabric": fabric.pk if fabric else None,
+        "first_attempt": {
+            "all": rate(first),
+            "followed": rate(first.filter(followed=True)),
+            "not_followed": rate(first.filter(followed=False)),
+        },
+        "mean_time_to_repair_hours": repair["mean"].total_seconds() / 3600 if repair["mean"] else None,
+        "repaired_tickets": repair["count"],
+        "open_tickets": sum(by_state.values()),
+        "open_tickets_by_state": {str(state): by_state.get(state, 0) for state in UNRESOLVED},
+        "disabled_links": disabled.count(),
+        "disabled_links_for_corruption": disabled.filter(admin_reason="corruption").count(),
+        **(_fabric_now(fabric) if fabric is not None else dict.fromkeys(FABRIC_NOW_KEYS)),
+    }
+
+
+FABRIC_NOW_KEYS = ("corrupting_links_in_service", "current_penalty", "worst_tor_fraction")
+
+
+def _fabric_now(fabric: Fabric) -> dict[str, Any]:
+    rates = list(
+        CorruptionEvent.objects.filter(
+            link__fabric=fabric,
+            ended_at__isnull=True,
+            link__admin_state=Link.AdminState.ENABLED,
+            link__oper_state=Link.OperState.UP,
+        ).values_list("link_id", "last_rate")
+    )
+    # The decisions' penalty (the engine's linear I(f) = f), summed over each link's directions.
+    penalty = sum(lightpath_engine.corropt_penalty("linear", rate) for _, rate in rates)
+    return {
+        "corrupting_links_in_service": len({link_id for link_id, _ in rates}),
+        "current_penalty": penalty,
+        "worst_tor_fraction": fabric_capacity(fabric)["summary"]["min_fraction"],
     }

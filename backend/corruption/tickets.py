@@ -27,13 +27,11 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import transaction
-from django.db.models import Avg, Count, F, Min, Q
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 
-import lightpath_engine
 from audit import services as audit
 from fabric.models import Fabric, Link
-from fabric.services.capacity import fabric_capacity
 from fabric.services.topology import update_link
 from fabric.signals import capacity_changed
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
@@ -278,64 +276,3 @@ def validate_tickets(now: dt.datetime | None = None, fabric: Fabric | None = Non
             _change(ticket, None, state=State.RESOLVED, resolved_at=now)
             resolved.append(ticket_id)
     return resolved
-
-
-def metrics(fabric: Fabric | None = None) -> dict[str, Any]:
-    """First-attempt success (a ticket's first step fixed it), split by whether the technician
-    followed the recommendation; mean time to repair (ticket opened -> the action that fixed
-    it, resolved tickets only); unresolved tickets by state; disabled links. For one fabric also
-    what its traffic suffers now: the total penalty of the links that still carry corruption
-    (enabled and up, with an open event: kept for capacity or not yet decided) and the worst
-    ToR's fraction of up-paths."""
-    tickets = Ticket.objects.all() if fabric is None else Ticket.objects.filter(fabric=fabric)
-    links = Link.objects.all() if fabric is None else Link.objects.filter(fabric=fabric)
-    first = TicketStep.objects.filter(ticket__in=tickets, number=1, outcome__in=["fixed", "recurred"])
-
-    def rate(steps) -> dict[str, Any]:
-        counts = steps.aggregate(attempts=Count("pk"), fixed=Count("pk", filter=Q(outcome="fixed")))
-        attempts, fixed = counts["attempts"], counts["fixed"]
-        return {"attempts": attempts, "fixed": fixed, "rate": fixed / attempts if attempts else None}
-
-    repair = (
-        TicketStep.objects.filter(ticket__in=tickets, outcome="fixed", acted_at__isnull=False)
-        .annotate(duration=F("acted_at") - F("ticket__created"))
-        .aggregate(mean=Avg("duration"), count=Count("pk"))
-    )
-    by_state = dict(tickets.filter(state__in=UNRESOLVED).values_list("state").annotate(n=Count("pk")))
-    disabled = links.filter(admin_state=Link.AdminState.DISABLED)
-    return {
-        "fabric": fabric.pk if fabric else None,
-        "first_attempt": {
-            "all": rate(first),
-            "followed": rate(first.filter(followed=True)),
-            "not_followed": rate(first.filter(followed=False)),
-        },
-        "mean_time_to_repair_hours": repair["mean"].total_seconds() / 3600 if repair["mean"] else None,
-        "repaired_tickets": repair["count"],
-        "open_tickets": sum(by_state.values()),
-        "open_tickets_by_state": {str(state): by_state.get(state, 0) for state in UNRESOLVED},
-        "disabled_links": disabled.count(),
-        "disabled_links_for_corruption": disabled.filter(admin_reason="corruption").count(),
-        **(_fabric_now(fabric) if fabric is not None else dict.fromkeys(FABRIC_NOW_KEYS)),
-    }
-
-
-FABRIC_NOW_KEYS = ("corrupting_links_in_service", "current_penalty", "worst_tor_fraction")
-
-
-def _fabric_now(fabric: Fabric) -> dict[str, Any]:
-    rates = list(
-        CorruptionEvent.objects.filter(
-            link__fabric=fabric,
-            ended_at__isnull=True,
-            link__admin_state=Link.AdminState.ENABLED,
-            link__oper_state=Link.OperState.UP,
-        ).values_list("link_id", "last_rate")
-    )
-    # The decisions' penalty (the engine's linear I(f) = f), summed over each link's directions.
-    penalty = sum(lightpath_engine.corropt_penalty("linear", rate) for _, rate in rates)
-    return {
-        "corrupting_links_in_service": len({link_id for link_id, _ in rates}),
-        "current_penalty": penalty,
-        "worst_tor_fraction": fabric_capacity(fabric)["summary"]["min_fraction"],
-    }

@@ -176,7 +176,7 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
             fabric = Fabric.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
             if fabric is None:
                 raise ValidationError({"fabric": [f"no fabric with id {raw!r}"]})
-        return Response(tickets.metrics(fabric))
+        return Response(repair_metrics.metrics_now(fabric))
 
     @extend_schema(parameters=[MetricsHistoryQuerySerializer], responses={200: dict})
     @action(detail=False, methods=["get"], url_path="metrics/history", pagination_class=None, filterset_class=None)

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from corruption import services, tickets
+from corruption.metrics import metrics_now
 from corruption.models import Decision, Ticket, TicketStep
 from fabric import services as fabric_services
 from fabric.models import Link, Switch
@@ -256,7 +257,7 @@ class TestTicketRules:
         disabled_ticket(small_fabric, ("f2", "u0"))
         kept = decide(open_event(link(small_fabric, "t0", "up0")))  # t0 would fall to 2 of 4 paths
         assert kept.action == "kept"
-        result = tickets.metrics(small_fabric)
+        result = metrics_now(small_fabric)
         # What the fabric suffers now: the kept link's corruption, and t2 at 3 of 4 paths.
         assert result["corrupting_links_in_service"] == 1
         assert result["current_penalty"] == pytest.approx(kept.event.last_rate)
