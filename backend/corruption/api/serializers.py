@@ -164,3 +164,45 @@ class MetricsHistoryQuerySerializer(serializers.Serializer):
         if end - start > metrics.MAX_RANGE:
             raise serializers.ValidationError({"to": ["the range may span at most two years"]})
         return {**attrs, "from": start, "to": end}
+
+
+class SuccessRateSerializer(serializers.Serializer):
+    attempts = serializers.IntegerField()
+    fixed = serializers.IntegerField()
+    rate = serializers.FloatField(allow_null=True, help_text="fixed / attempts; null without attempts")
+
+
+class FirstAttemptSerializer(serializers.Serializer):
+    all = SuccessRateSerializer()
+    followed = SuccessRateSerializer(help_text="The technician did what the step recommended.")
+    not_followed = SuccessRateSerializer()
+
+
+class MetricsHistoryBucketSerializer(serializers.Serializer):
+    start = serializers.DateTimeField()
+    end = serializers.DateTimeField(help_text="Exclusive")
+    tickets_opened = serializers.IntegerField()
+    tickets_resolved = serializers.IntegerField()
+    open_tickets = serializers.IntegerField(help_text="Unresolved at the bucket's end")
+    first_attempt = FirstAttemptSerializer(help_text="First steps acted in the bucket whose outcome is known")
+    mean_time_to_repair_hours = serializers.FloatField(
+        allow_null=True, help_text="Ticket opened -> the action that fixed it, for the fixes acted in the bucket"
+    )
+    repaired_tickets = serializers.IntegerField(help_text="Actions in the bucket that fixed their ticket")
+    links_disabled = serializers.IntegerField(help_text="Decisions that disabled a link for corruption")
+    repair_actions = serializers.IntegerField(help_text="Actions recorded; each re-enables its link")
+
+
+class MetricsHistorySerializer(serializers.Serializer):
+    """Repair metrics per day or ISO week (documents the answer of corruption.metrics.metrics_history)."""
+
+    fabric = serializers.IntegerField(allow_null=True)
+    bucket = serializers.ChoiceField(choices=metrics.BUCKETS)
+    from_ = serializers.DateTimeField()
+    to = serializers.DateTimeField()
+    buckets = MetricsHistoryBucketSerializer(many=True)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields

@@ -24,6 +24,7 @@ from .serializers import (
     CommentSerializer,
     DecisionSerializer,
     MetricsHistoryQuerySerializer,
+    MetricsHistorySerializer,
     TicketDetailSerializer,
     TicketSerializer,
 )
@@ -178,7 +179,7 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
                 raise ValidationError({"fabric": [f"no fabric with id {raw!r}"]})
         return Response(repair_metrics.metrics_now(fabric))
 
-    @extend_schema(parameters=[MetricsHistoryQuerySerializer], responses={200: dict})
+    @extend_schema(parameters=[MetricsHistoryQuerySerializer], responses=MetricsHistorySerializer)
     @action(detail=False, methods=["get"], url_path="metrics/history", pagination_class=None, filterset_class=None)
     def metrics_history(self, request):
         """Repair metrics per day or ISO week (UTC) over [from, to): tickets opened, resolved and

@@ -206,3 +206,11 @@ class TestMetricsHistoryAPI:
         schema = client_for("viewer").get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
         operation = schema["paths"]["/api/tickets/metrics/history/"]["get"]
         assert {p["name"] for p in operation["parameters"]} >= {"fabric", "from", "to", "bucket"}
+        answer = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+        assert set(schema["components"]["schemas"][answer]["properties"]) == {
+            "fabric",
+            "bucket",
+            "from",
+            "to",
+            "buckets",
+        }
