@@ -85,21 +85,23 @@ disabled AS (
       AND (%(fabric)s::bigint IS NULL OR d.fabric_id = %(fabric)s::bigint)
     GROUP BY 1
 ),
-open_at_end AS (
-    SELECT b.bucket_start, count(t.id) AS n
-    FROM buckets b LEFT JOIN tickets t
-      ON t.created <= b.hi AND (t.resolved_at IS NULL OR t.resolved_at > b.hi)
-    GROUP BY b.bucket_start
+-- Unresolved at a bucket's end: created before it and not resolved before it. Counted as the
+-- tickets unresolved when the range starts plus the running sum of opened minus resolved, so that
+-- open(b) = open(b - 1) + opened(b) - resolved(b) holds, and the cost stays linear.
+unresolved_before AS (
+    SELECT count(*) FILTER (WHERE t.created < span.lo) - count(*) FILTER (WHERE t.resolved_at < span.lo) AS n
+    FROM tickets t, span
 )
 SELECT b.lo, b.hi,
-       coalesce(o.n, 0), coalesce(r.n, 0), e.n,
+       coalesce(o.n, 0), coalesce(r.n, 0),
+       (u.n + sum(coalesce(o.n, 0) - coalesce(r.n, 0)) OVER (ORDER BY b.bucket_start))::bigint,
        coalesce(a.first_attempts, 0), coalesce(a.first_fixed, 0),
        coalesce(a.followed_attempts, 0), coalesce(a.followed_fixed, 0),
        coalesce(a.not_followed_attempts, 0), coalesce(a.not_followed_fixed, 0),
        coalesce(a.repaired, 0), a.mttr_hours,
        coalesce(d.n, 0), coalesce(a.repair_actions, 0)
 FROM buckets b
-JOIN open_at_end e USING (bucket_start)
+CROSS JOIN unresolved_before u
 LEFT JOIN opened o USING (bucket_start)
 LEFT JOIN resolved r USING (bucket_start)
 LEFT JOIN acted a USING (bucket_start)

@@ -154,8 +154,15 @@ class TestMetricsHistory:
         ticket_on(links[0], NOV + DAY, [(None, None, "pending")])
         days = metrics_history(small_fabric, NOV, NOV + 2 * DAY)["buckets"]
         assert [day["tickets_opened"] for day in days] == [0, 1]
-        # Monday's end is Tuesday 00:00: created <= end counts it open then.
-        assert [day["open_tickets"] for day in days] == [1, 1]
+        assert [day["open_tickets"] for day in days] == [0, 1]
+
+    def test_tickets_opened_before_the_range_count_as_unresolved_until_resolved(self, history):
+        # From Wednesday: A is resolved; B (opened Monday) is unresolved until Thursday 05:00.
+        days = metrics_history(history, NOV + 2 * DAY, NOV + 4 * DAY)["buckets"]
+        assert [(day["tickets_opened"], day["tickets_resolved"], day["open_tickets"]) for day in days] == [
+            (1, 0, 2),
+            (0, 1, 1),
+        ]
 
     def test_other_fabrics_are_left_out_unless_every_fabric_is_asked(self, history, links, small_document):
         other = fabric_services.import_document({**small_document, "name": "other"})
