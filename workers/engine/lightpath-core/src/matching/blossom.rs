@@ -126,6 +126,13 @@ struct Blossom {
     dualvar: Vec<i64>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
+    /// Vertices and blossoms whose `bestedge` was set this stage: the dual
+    /// update looks only at these instead of scanning all 2n entries.
+    touched: Vec<usize>,
+    /// Vertices labelled this stage (each once): the only ones whose dual
+    /// changes.
+    labelled: Vec<usize>,
+    is_labelled: Vec<bool>,
 }
 
 impl Blossom {
@@ -172,6 +179,9 @@ impl Blossom {
             dualvar,
             allowedge: vec![false; edges.len()],
             queue: Vec::new(),
+            touched: Vec::new(),
+            labelled: Vec::new(),
+            is_labelled: vec![false; n],
             edges,
         }
     }
@@ -186,6 +196,13 @@ impl Blossom {
         }
         chain.reverse();
         chain
+    }
+
+    fn set_bestedge(&mut self, b: usize, k: usize) {
+        if self.bestedge[b] == NONE {
+            self.touched.push(b);
+        }
+        self.bestedge[b] = k;
     }
 
     #[inline]
@@ -218,10 +235,16 @@ impl Blossom {
         self.labelend[b] = p;
         self.bestedge[w] = NONE;
         self.bestedge[b] = NONE;
+        let mut leaves = Vec::new();
+        self.leaves(b, &mut leaves);
+        for &leaf in &leaves {
+            if !self.is_labelled[leaf] {
+                self.is_labelled[leaf] = true;
+                self.labelled.push(leaf);
+            }
+        }
         if t == 1 {
-            let mut leaves = std::mem::take(&mut self.queue);
-            self.leaves(b, &mut leaves);
-            self.queue = leaves;
+            self.queue.extend(leaves);
         } else if t == 2 {
             let base = self.blossombase[b];
             let mb = self.mate[base];
@@ -337,7 +360,9 @@ impl Blossom {
                 bestk = kk;
             }
         }
-        self.bestedge[b] = bestk;
+        if bestk != NONE {
+            self.set_bestedge(b, bestk);
+        }
         self.blossombestedges[b] = Some(best);
     }
 
@@ -499,6 +524,11 @@ impl Blossom {
             }
             self.allowedge.fill(false);
             self.queue.clear();
+            self.touched.clear();
+            for &v in &self.labelled {
+                self.is_labelled[v] = false;
+            }
+            self.labelled.clear();
             for v in 0..n {
                 if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
                     self.assign_label(v, 1, NONE);
@@ -541,12 +571,12 @@ impl Blossom {
                         } else if self.label[bw] == 1 {
                             let b = self.inblossom[v];
                             if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
-                                self.bestedge[b] = k;
+                                self.set_bestedge(b, k);
                             }
                         } else if self.label[w] == 0
                             && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
                         {
-                            self.bestedge[w] = k;
+                            self.set_bestedge(w, k);
                         }
                     }
                 }
@@ -558,26 +588,30 @@ impl Blossom {
                 let mut delta = self.dualvar[..n].iter().copied().min().unwrap_or(0);
                 let mut deltaedge = NONE;
                 let mut deltablossom = NONE;
-                for v in 0..n {
-                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                        let d = self.slack(self.bestedge[v]);
-                        if d < delta {
+                // Ties go to the lowest index, as a scan in index order would.
+                let mut deltafrom = NONE;
+                for &x in &self.touched {
+                    if x < n && self.label[self.inblossom[x]] == 0 && self.bestedge[x] != NONE {
+                        let d = self.slack(self.bestedge[x]);
+                        if d < delta || (d == delta && deltatype == 2 && x < deltafrom) {
                             delta = d;
                             deltatype = 2;
-                            deltaedge = self.bestedge[v];
+                            deltaedge = self.bestedge[x];
+                            deltafrom = x;
                         }
                     }
                 }
-                for b in 0..2 * n {
-                    if self.blossomparent[b] == NONE
-                        && self.label[b] == 1
-                        && self.bestedge[b] != NONE
+                for &x in &self.touched {
+                    if self.blossomparent[x] == NONE
+                        && self.label[x] == 1
+                        && self.bestedge[x] != NONE
                     {
-                        let d = self.slack(self.bestedge[b]) / 2;
-                        if d < delta {
+                        let d = self.slack(self.bestedge[x]) / 2;
+                        if d < delta || (d == delta && deltatype == 3 && x < deltafrom) {
                             delta = d;
                             deltatype = 3;
-                            deltaedge = self.bestedge[b];
+                            deltaedge = self.bestedge[x];
+                            deltafrom = x;
                         }
                     }
                 }
@@ -592,7 +626,7 @@ impl Blossom {
                         deltablossom = b;
                     }
                 }
-                for v in 0..n {
+                for &v in &self.labelled {
                     match self.label[self.inblossom[v]] {
                         1 => self.dualvar[v] -= delta,
                         2 => self.dualvar[v] += delta,
