@@ -23,6 +23,7 @@ import argparse
 import csv
 import datetime as dt
 import io
+import multiprocessing
 import os
 import random
 import statistics
@@ -40,6 +41,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from django import db  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -49,7 +51,7 @@ from fabric import services as fabric_services  # noqa: E402
 from fabric.models import Fabric, Link  # noqa: E402
 from lightpath_fixtures.generators import fb_fabric  # noqa: E402
 from telemetry import formats  # noqa: E402
-from telemetry.services import derivation, partitions  # noqa: E402
+from telemetry.services import derivation, endpoints, partitions  # noqa: E402
 from telemetry.services.ingest import ingest  # noqa: E402
 
 BATCH = 100_000
@@ -91,10 +93,28 @@ def cpu_seconds() -> float:
     return time.process_time() + server
 
 
-def bench_ingest(pods: int) -> None:
+def split_csv(data: bytes, batch: int) -> list[bytes]:
+    """CSV bodies of `batch` samples each, every one with the header line (as a collector posts them)."""
+    header, _, rows = data.partition(b"\n")
+    lines = rows.splitlines(keepends=True)
+    return [header + b"\n" + b"".join(lines[i : i + batch]) for i in range(0, len(lines), batch)]
+
+
+def parse_and_ingest(job: tuple[Fabric, bytes]) -> tuple[int, float]:
+    """One API request's work in a pool process: parse a body and ingest it. Returns the samples
+    and the CPU seconds of the process and its database backend."""
+    fabric, body = job
+    c0 = cpu_seconds()
+    parsed = formats.parse("text/csv", body)
+    ingest(fabric, parsed.samples)
+    return len(parsed.samples), cpu_seconds() - c0
+
+
+def bench_ingest(pods: int, processes: int = 1) -> None:
     name = f"bench-telemetry-fb-{pods}"
     Fabric.objects.filter(name=name).delete()
     fabric = fabric_services.import_document(fb_fabric(pods, name=name, seed=1))
+    pool = None
     # The worker would derive after each commit; here the same run is timed in-process instead.
     queue = derivation.queue_after_commit
     derivation.queue_after_commit = lambda fabric_id: None
@@ -107,6 +127,14 @@ def bench_ingest(pods: int) -> None:
         print("| poll | samples | read + parse | validate + store | write path samples/s | derivation | "
               "derivation samples/s | windows | events |")  # fmt: skip
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        if processes > 1:
+            # Like API workers that a collector posts batches to in parallel: each parses its body
+            # while another writes (ingests of one fabric still commit one at a time, under its
+            # lock). The processes fork with the fabric's end index built, as a running worker has it.
+            endpoints.end_index(fabric.pk)
+            db.connections.close_all()
+            pool = multiprocessing.get_context("fork").Pool(processes)
+            print(f"{processes} processes, each parsing and ingesting whole {BATCH:,}-sample CSV bodies")
         folder = Path(tempfile.mkdtemp(prefix="bench-telemetry-"))
         for poll in range(3):
             body = poll_csv(ends, start + dt.timedelta(minutes=15 * poll), poll, rng)
@@ -114,14 +142,22 @@ def bench_ingest(pods: int) -> None:
             path.write_bytes(body)
             c0, t0 = cpu_seconds(), time.perf_counter()
             data = path.read_bytes()
-            parsed = formats.parse("text/csv", data)
-            c1, t1 = cpu_seconds(), time.perf_counter()
-            for offset in range(0, len(parsed.samples), BATCH):
-                ingest(fabric, parsed.samples[offset : offset + BATCH])
-            c2, t2 = cpu_seconds(), time.perf_counter()
+            pool_cpu = 0.0  # CPU of the pool processes and their backends, in the write path's column
+            if pool is None:
+                parsed = formats.parse("text/csv", data)
+                n = len(parsed.samples)
+                c1, t1 = cpu_seconds(), time.perf_counter()
+                for offset in range(0, n, BATCH):
+                    ingest(fabric, parsed.samples[offset : offset + BATCH])
+            else:  # each pool process parses and ingests whole bodies; read + parse is then the split
+                bodies = split_csv(data, BATCH)
+                c1, t1 = cpu_seconds(), time.perf_counter()
+                done = pool.map(parse_and_ingest, [(fabric, body) for body in bodies], chunksize=1)
+                n = sum(samples for samples, _ in done)
+                pool_cpu = sum(cpu for _, cpu in done)
+            c2, t2 = cpu_seconds() + pool_cpu, time.perf_counter()
             derived = derivation.derive(fabric)
-            c3, t3 = cpu_seconds(), time.perf_counter()
-            n = len(parsed.samples)
+            c3, t3 = cpu_seconds() + pool_cpu, time.perf_counter()
             print(f"| {poll + 1} | {n:,} | {t1 - t0:.2f} s ({c1 - c0:.2f}) | {t2 - t1:.2f} s ({c2 - c1:.2f}) | "
                   f"{n / (t2 - t0):,.0f} ({n / (c2 - c0):,.0f}) | "
                   f"{t3 - t2:.2f} s ({c3 - c2:.2f}){' state built' if derived.rebuilt else ''} | "
@@ -136,6 +172,8 @@ def bench_ingest(pods: int) -> None:
         print(f"\nRebuilding the derivation state of {len(ends):,} ends from the database: "
               f"{time.perf_counter() - t0:.2f} s ({cpu_seconds() - c0:.2f} s CPU)")  # fmt: skip
     finally:
+        if pool is not None:
+            pool.close()
         derivation.queue_after_commit = queue
         fabric_services.delete_fabric(fabric)
 
@@ -245,6 +283,9 @@ def main() -> None:
     parser.add_argument("--pods", type=int, default=261, help="pods of the ingest fabric (261: 100K links)")
     parser.add_argument("--links", type=int, default=10_000, help="links of the chart fabric")
     parser.add_argument("--days", type=int, default=8, help="full days of raw samples for the chart read")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="ingest processes, each parsing and ingesting whole batches"
+    )
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-chart", action="store_true")
     parser.add_argument(
@@ -254,7 +295,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if not args.skip_ingest:
-        bench_ingest(args.pods)
+        bench_ingest(args.pods, args.processes)
     if not args.skip_chart:
         bench_chart(args.links, args.days, args.keep)
 

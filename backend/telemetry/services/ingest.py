@@ -640,8 +640,11 @@ def _write_checked_in_python(
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric.pk])
         index = endpoints.end_index(fabric.pk)
         try:
-            times = {sample.get("time") for sample in samples}
-        except TypeError:  # an unhashable time: the full path names it
+            times: set[dt.datetime] = {sample["time"] for sample in samples}
+        except (
+            KeyError,
+            TypeError,
+        ):  # a missing or unhashable time: the full path names it  # an unhashable time: the full path names it
             return False
         if not all(type(t) is dt.datetime and t.tzinfo is not None and earliest <= t <= latest for t in times):
             return False
@@ -674,9 +677,7 @@ def _write_checked_in_python(
             result.samples, result.skipped_samples = 0, skipped[0]
             return None
         if skipped[0]:
-            times = {
-                sample.get("time") for sample in samples if (sample.get("switch"), sample.get("port")) in index.ends
-            }
+            times = {sample["time"] for sample in samples if (sample.get("switch"), sample.get("port")) in index.ends}
         batch.samples, batch.first_time, batch.last_time = written, min(times), max(times)
         batch.save(update_fields=["samples", "first_time", "last_time"])
         if thresholds:
