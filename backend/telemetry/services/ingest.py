@@ -537,8 +537,6 @@ def _checked_rows(
     ends: Mapping[tuple[Any, Any], tuple[int, str]],
     switches: frozenset[str] | None,
     samples: Iterable[dict[str, Any]],
-    earliest: dt.datetime,
-    latest: dt.datetime,
     batch: int,
     thresholds: dict[tuple[int, str], tuple[dt.datetime, tuple[Any, ...]]],
     skipped: list[int],
@@ -547,7 +545,8 @@ def _checked_rows(
     the no-light and lane rules applied as migration 0003's SQL functions apply them. Collects the
     newest device thresholds per end in `thresholds`, and counts in `skipped[0]` the samples of
     ports without a link of a known switch (when `switches` is given). Raises _FullPath at the
-    first sample that needs the full path. A generator, so that the COPY sends each row as it is
+    first sample that needs the full path; the times are the caller's to check, once per distinct
+    time of the batch. A generator, so that the COPY sends each row as it is
     checked and PostgreSQL stores rows while Python checks the next ones (the two processes run
     on the two cores)."""
     dark_ceiling, power_max = NO_LIGHT_CEILING_DBM, POWER_MAX_DBM
@@ -561,9 +560,7 @@ def _checked_rows(
                 skipped[0] += 1
                 continue
             raise _FullPath
-        time = get("time")
-        if type(time) is not dt.datetime or time.tzinfo is None or not earliest <= time <= latest:
-            raise _FullPath
+        time = sample["time"]  # the caller checked the batch's distinct times
         # The usual values are checked inline; None, ints, no light and errors go to the helpers.
         rx = rx_reported = get("input_power_dbm")
         rx_dark = False
@@ -657,8 +654,7 @@ def _write_checked_in_python(
                 # The batch's row first, for its id; its counts and times are set once the rows are in.
                 batch = IngestBatch.objects.create(fabric=fabric, samples=0, first_time=now, last_time=now)
                 rows = _checked_rows(
-                    index.ends, index.switches if skip_other_ports else None, samples, earliest, latest,
-                    batch.pk, thresholds, skipped,
+                    index.ends, index.switches if skip_other_ports else None, samples, batch.pk, thresholds, skipped,
                 )  # fmt: skip
                 written = 0
                 with cursor.cursor.copy(
