@@ -63,11 +63,3 @@ def end_index(fabric_id: int) -> EndIndex:
     index = EndIndex(fingerprint, ends, switches)
     _cache[fabric_id] = index
     return index
-
-
-def forget(fabric_id: int | None = None) -> None:
-    """Drop the cached index of one fabric, or of all."""
-    if fabric_id is None:
-        _cache.clear()
-    else:
-        _cache.pop(fabric_id, None)
