@@ -1,12 +1,10 @@
 """Link ends of a fabric by switch and port name, cached in the process for the ingest write path.
 
-Building the index reads every link of the fabric (about 0.3 s for 100K links); checking it is
-still current costs one aggregate over the fabric's links and switches (a fingerprint of every
-link's id, switches and ports, and of every switch's name), so a renamed port, a moved or deleted
-link, or a renamed switch rebuilds the index before the next batch uses it (the fingerprint is read
-before the index, so a change in between rebuilds it once more). A sample the index does not know
-goes through ingest's full, set-based path, and the fast path writes under the database's foreign
-key, so a link deleted meanwhile fails that path too.
+Building the index reads every link of the fabric (about 0.3 s for 100K links); checking that it
+is still current reads one row: the fabric's ends version, which triggers (migration 0007 of
+telemetry) renew whenever a link is added or deleted, a link's switches or ports change, or a
+switch is renamed. The version is read before the index, so a change in between rebuilds it once
+more. A sample the index does not know goes through ingest's full, set-based path.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from django.db import connection
 
 @dataclass(frozen=True)
 class EndIndex:
-    fingerprint: tuple[int, ...]
+    version: int | None  # None: the fabric's ends have not changed since migration 0007
     # (switch name, port name) -> (link id, side)
     ends: dict[tuple[str, str], tuple[int, str]]
     switches: frozenset[str]
@@ -26,23 +24,15 @@ class EndIndex:
 
 _cache: dict[int, EndIndex] = {}
 
-_FINGERPRINT_SQL = """
-SELECT (SELECT count(*) FROM fabric_link WHERE fabric_id = %(fabric)s),
-       (SELECT coalesce(sum(hashtext(concat_ws(':', id, a_switch_id, a_port, z_switch_id, z_port))::bigint), 0)
-          FROM fabric_link WHERE fabric_id = %(fabric)s),
-       (SELECT count(*) FROM fabric_switch WHERE fabric_id = %(fabric)s),
-       (SELECT coalesce(sum(hashtext(concat_ws(':', id, name))::bigint), 0)
-          FROM fabric_switch WHERE fabric_id = %(fabric)s)
-"""
-
 
 def end_index(fabric_id: int) -> EndIndex:
     """The fabric's current index of link ends, rebuilt when the fabric's links changed."""
     with connection.cursor() as cursor:
-        cursor.execute(_FINGERPRINT_SQL, {"fabric": fabric_id})
-        fingerprint = tuple(cursor.fetchone())
+        cursor.execute("SELECT version FROM telemetry_ends_version WHERE fabric_id = %s", [fabric_id])
+        row = cursor.fetchone()
+        version = row[0] if row else None
         cached = _cache.get(fabric_id)
-        if cached is not None and cached.fingerprint == fingerprint:
+        if cached is not None and cached.version == version:
             return cached
         cursor.execute("SELECT name FROM fabric_switch WHERE fabric_id = %s", [fabric_id])
         switches = frozenset(name for (name,) in cursor.fetchall())
@@ -60,6 +50,6 @@ def end_index(fabric_id: int) -> EndIndex:
         for a_name, a_port, z_name, z_port, link_id in cursor.fetchall():
             ends[(a_name, a_port)] = (link_id, "a")
             ends[(z_name, z_port)] = (link_id, "z")
-    index = EndIndex(fingerprint, ends, switches)
+    index = EndIndex(version, ends, switches)
     _cache[fabric_id] = index
     return index

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from corruption.models import Decision
-from fabric.models import Link
+from fabric.models import Link, Switch
 from telemetry.models import CorruptionEvent, Derivation, DirectionHealth, EndState, PowerThreshold
 from telemetry.services import derivation
 from telemetry.services.ingest import TelemetryRejected, ingest
@@ -141,6 +141,15 @@ class TestStorage:
         with connection.cursor() as cursor:
             cursor.execute("SELECT link_id, side FROM telemetry_sample ORDER BY time")
             assert cursor.fetchall() == [(renamed.pk, "a"), (renamed.pk, "a")]
+
+    def test_a_renamed_switch_is_known_by_its_new_name_at_once(self, small_fabric):
+        ingest(small_fabric, [sample(input_power_dbm=-2.0)], now=NOW)
+        Switch.objects.filter(fabric=small_fabric, name="t0").update(name="t0-new")
+        ingest(small_fabric, [sample("t0-new", minutes=5, input_power_dbm=-2.1)], now=NOW)
+        with pytest.raises(TelemetryRejected) as caught:
+            ingest(small_fabric, [sample(minutes=10, input_power_dbm=-2.2)], now=NOW)
+        assert [(e["index"], e["field"]) for e in caught.value.errors] == [(0, "switch")]
+        assert stored_rows() == 2
 
     def test_deleting_a_link_deletes_its_samples_and_no_others(self, small_fabric):
         deleted = link(small_fabric)
