@@ -9,9 +9,11 @@ import time
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def worker(django_db_setup, tmp_path_factory):
-    """A real Celery worker process on the test database and the test queue."""
+    """A real Celery worker process on the test database and the test queue, for the tests of
+    one module: it stops with the module, so that later modules which submit a job and run it
+    in-process (counting its attempts) never race a worker for it."""
     from django.conf import settings
     from django.db import connections
 

@@ -31,7 +31,10 @@ def _write_cases(fabric):
         ("post", "/api/fabrics/", {"name": "new", "tiers": ["leaf", "spine"]}, {"planner", "operator", "admin"}),
         ("patch", f"/api/fabrics/{fabric.pk}/", {"description": "edited"}, {"planner", "operator", "admin"}),
         ("post", "/api/fabrics/import/", new_doc, {"planner", "operator", "admin"}),
-        ("patch", f"/api/switches/{switch.pk}/", {"capacity_constraint": 0.5}, {"planner", "operator", "admin"}),
+        ("patch", f"/api/switches/{switch.pk}/", {"rack": "row B"}, {"planner", "operator", "admin"}),
+        # A live constraint re-runs CorrOpt: operators' call (planners set it on new fabrics).
+        ("patch", f"/api/switches/{switch.pk}/", {"capacity_constraint": 0.5}, {"operator", "admin"}),
+        ("put", f"/api/fabrics/{fabric.pk}/constraints/", {"default": 0.6, "overrides": {}}, {"operator", "admin"}),
         (
             "patch",
             f"/api/links/{link.pk}/",
