@@ -44,6 +44,9 @@ class WebhookEndpointViewSet(BriefModeMixin, viewsets.ModelViewSet):
     serializer_class = WebhookEndpointSerializer
     filterset_class = WebhookEndpointFilterSet
     ordering_fields = ["name", "created", "fabric"]
+    # Explicit: with the delivery counts' GROUP BY the model's ordering (through the fabric's
+    # own Meta.ordering) was not reliably applied, and the CLI lists in server order.
+    ordering = ["fabric_id", "name", "id"]
     write_roles = {"create": ENDPOINT_WRITERS, "update": ENDPOINT_WRITERS, "test": ENDPOINT_WRITERS}
 
     def create(self, request, *args, **kwargs):
