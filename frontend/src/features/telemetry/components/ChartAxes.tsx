@@ -6,15 +6,19 @@ interface ChartAxesProps {
   yTicks: AxisTick[];
   /** With its unit, e.g. "Optical power (dBm)". */
   yTitle: string;
+  xTitle?: string;
+  /** Marks each y tick for tests. */
+  yTickTestId?: string;
 }
 
-/** Time axis below, value axis with gridlines on the left; positions come from the chart model. */
-export function ChartAxes({ area, xTicks, yTicks, yTitle }: ChartAxesProps) {
+/** X axis below (time unless told), value axis with gridlines on the left; positions come from
+ * the chart model. Shared by the telemetry and simulation charts. */
+export function ChartAxes({ area, xTicks, yTicks, yTitle, xTitle = 'Time (UTC)', yTickTestId }: ChartAxesProps) {
   return (
     <>
       <g className="axis axis-y">
         {yTicks.map((tick) => (
-          <g key={tick.value} transform={`translate(0,${tick.position})`}>
+          <g key={tick.value} transform={`translate(0,${tick.position})`} data-testid={yTickTestId}>
             <line className="gridline" x1={area.left} x2={area.right} />
             <line x1={area.left - 5} x2={area.left} />
             <text x={area.left - 8} dy="0.32em" textAnchor="end">
@@ -42,7 +46,7 @@ export function ChartAxes({ area, xTicks, yTicks, yTitle }: ChartAxesProps) {
           </g>
         ))}
         <text className="axis-title" x={(area.left + area.right) / 2} y={area.height - 4} textAnchor="middle">
-          Time (UTC)
+          {xTitle}
         </text>
       </g>
     </>
