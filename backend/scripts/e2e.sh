@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Arguments go to Playwright, e.g. `backend/scripts/e2e.sh tests/planning.spec.ts` runs one spec.
 # Playwright suite against a real stack (gunicorn + Celery worker) on a fresh database with
 # the demo data, on its own port and queue so a running `make demo` is left alone.
 set -euo pipefail
@@ -18,4 +19,4 @@ backend/scripts/run-stack.sh --demo > .local/logs/e2e-stack.log 2>&1 &
 stack=$!
 trap 'kill -TERM $stack 2>/dev/null; wait $stack 2>/dev/null || true' EXIT
 "$DEVSTACK" wait-healthy "$LIGHTPATH_URL/api/health/" 90 || { cat .local/logs/e2e-stack.log >&2; exit 1; }
-cd e2e && npx playwright test
+cd e2e && npx playwright test "$@"
