@@ -13,16 +13,16 @@ one starting `t * period` after the first, windows without demand are empty.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
-from datetime import datetime
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from lightpath_fixtures.demand import bucket_windows, looks_like_json, parse_demand
 
 from ..context import get_context
 from ..errors import CliError
@@ -32,7 +32,6 @@ from .corropt import _engine
 
 app = new_app()
 
-DEMAND_HEADER = ("src", "dst", "bytes", "window_start")
 TABLE_SLOTS = 20
 MAX_LISTED_PROBLEMS = 20
 
@@ -55,31 +54,19 @@ class Mode(StrEnum):
     drain = "drain"
 
 
-def _window_start(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+def _rack_index(racks: int) -> Callable[[str], int]:
+    def resolve(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not an integer") from None
+        if value < 0:
+            raise ValueError(f"{value} is negative")
+        if value >= racks:
+            raise ValueError(f"{value} is not a rack (0 to {racks - 1})")
+        return value
 
-
-def _rows_from_csv(text: str, name: str) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [key for key in DEMAND_HEADER if key not in (reader.fieldnames or [])]
-    if missing:
-        return [], [f"{name} line 1: the header needs {', '.join(DEMAND_HEADER)} (missing {', '.join(missing)})"]
-    return [(reader.line_num, row) for row in reader], []
-
-
-def _rows_from_json(text: str, name: str) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return [], [f"{name} line {exc.lineno}: not JSON ({exc.msg})"]
-    if isinstance(data, dict):
-        data = data.get("demand")
-    if not isinstance(data, list):
-        return [], [f'{name}: expected a list of {{src, dst, bytes, window_start}} or {{"demand": [...]}}']
-    return [(i, row) for i, row in enumerate(data)], []
+    return resolve
 
 
 def read_demand(path: Path, racks: int, period: float) -> list[list[tuple[int, int, int]]]:
@@ -88,53 +75,18 @@ def read_demand(path: Path, racks: int, period: float) -> list[list[tuple[int, i
         text = path.read_text()
     except OSError as exc:
         raise CliError(f"cannot read {path}: {exc.strerror}") from exc
-    is_json = path.suffix.lower() == ".json" or text.lstrip().startswith(("[", "{"))
-    rows, problems = _rows_from_json(text, path.name) if is_json else _rows_from_csv(text, path.name)
-    where = "entry" if is_json else "line"
-    entries: list[tuple[int, int, int, float]] = []
-    for number, row in rows:
-        at = f"{path.name} {where} {number}"
-        if not isinstance(row, dict):
-            problems.append(f"{at}: expected an object with {', '.join(DEMAND_HEADER)}")
-            continue
-        row_problems = []
-        values: dict[str, Any] = {}
-        for key in ("src", "dst", "bytes"):
-            raw = row.get(key)
-            try:
-                value = int(str(raw).strip())
-            except ValueError:
-                row_problems.append(f"{key} {raw!r} is not an integer")
-                continue
-            if value < 0:
-                row_problems.append(f"{key} {value} is negative")
-            elif key != "bytes" and value >= racks:
-                row_problems.append(f"{key} {value} is not a rack (0 to {racks - 1})")
-            values[key] = value
-        try:
-            values["window_start"] = _window_start(str(row.get("window_start")).strip())
-        except ValueError:
-            row_problems.append(f"window_start {row.get('window_start')!r} is neither seconds nor an ISO-8601 time")
-        if not row_problems and values["src"] == values["dst"]:
-            row_problems.append(f"src and dst are both rack {values['src']} (intra-rack traffic never uses a circuit)")
-        if row_problems:
-            problems.append(f"{at}: {'; '.join(row_problems)}")
-        else:
-            entries.append((values["src"], values["dst"], values["bytes"], values["window_start"]))
-    if problems:
-        shown = problems[:MAX_LISTED_PROBLEMS]
-        more = len(problems) - len(shown)
+    is_json = path.suffix.lower() == ".json" or looks_like_json(text)
+    parsed = parse_demand(text, _rack_index(racks), is_json=is_json)
+    if parsed.problems:
+        if not parsed.rows and len(parsed.problems) == 1 and parsed.problems[0].number is None:
+            raise CliError(parsed.problems[0].text(path.name))
+        shown = [problem.text(path.name) for problem in parsed.problems[:MAX_LISTED_PROBLEMS]]
+        more = len(parsed.problems) - len(shown)
         raise CliError(
-            f"{path.name}: {len(problems)} bad demand row(s)",
+            f"{path.name}: {len(parsed.problems)} bad demand row(s)",
             details=shown + ([f"... and {more} more"] if more else []),
         )
-    if not entries:
-        raise CliError(f"{path.name}: no demand rows")
-    first = min(e[3] for e in entries)
-    count = max(round((e[3] - first) / period) for e in entries) + 1
-    windows: list[list[tuple[int, int, int]]] = [[] for _ in range(count)]
-    for src, dst, volume, start in entries:
-        windows[round((start - first) / period)].append((src, dst, volume))
+    _, windows = bucket_windows(parsed.rows, period)
     return windows
 
 
