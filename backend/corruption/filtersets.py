@@ -24,6 +24,9 @@ class DecisionFilterSet(LightpathFilterSet):
 class TicketFilterSet(LightpathFilterSet):
     pod = MultiValueIntegerFilter(field_name="link__a_switch__pod", label="Pod of the link's lower end (its ToR)")
     assignee = MultiValueCharFilter(field_name="assignee__username", label="Assignee's username")
+    unassigned = django_filters.BooleanFilter(
+        field_name="assignee", lookup_expr="isnull", label="true: tickets nobody is assigned to; false: assigned ones"
+    )
 
     class Meta:
         model = Ticket

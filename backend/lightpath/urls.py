@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from accounts.api.views import UserViewSet
 from audit.api.views import AuditEventViewSet
 from corruption.api.views import DecisionViewSet, TicketViewSet
 from fabric.api.views import FabricViewSet, LinkViewSet, SwitchViewSet, TransceiverModelViewSet, TransceiverViewSet
@@ -26,6 +27,7 @@ router.register("decisions", DecisionViewSet)
 router.register("tickets", TicketViewSet)
 router.register("webhooks", WebhookEndpointViewSet)
 router.register("webhook-deliveries", WebhookDeliveryViewSet)
+router.register("users", UserViewSet)
 
 urlpatterns = [
     path("api/health/", HealthView.as_view(), name="health"),

@@ -1,15 +1,17 @@
-from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth import authenticate, get_user_model, login, logout
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import serializers, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .serializers import CredentialsSerializer, TokenSerializer, UserSerializer
+from ..filtersets import UserFilterSet
+from ..permissions import RolePermission
+from .serializers import CredentialsSerializer, TokenSerializer, UserListSerializer, UserSerializer
 
 
 def _authenticate(request):
@@ -75,3 +77,15 @@ class TokenView(APIView):
         token, _ = Token.objects.get_or_create(user=user)
         data = UserSerializer(user).data
         return Response({**data, "token": token.key})
+
+
+class UserViewSet(viewsets.ReadOnlyModelViewSet):
+    """Active users with their roles, so a ticket can be assigned by picking a name
+    (`?role=technician&role=operator`). Every role reads everything; nobody writes here
+    (accounts are managed in the admin)."""
+
+    queryset = get_user_model().objects.filter(is_active=True).prefetch_related("groups").order_by("username")
+    serializer_class = UserListSerializer
+    filterset_class = UserFilterSet
+    permission_classes = [RolePermission]
+    lookup_field = "username"

@@ -17,6 +17,7 @@ READ_ENDPOINTS = [
     "/api/jobs/",
     "/api/jobs/kinds/",
     "/api/audit/",
+    "/api/users/",
     "/api/schema/",
     "/api/docs/",
 ]

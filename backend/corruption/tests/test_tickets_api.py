@@ -95,6 +95,8 @@ class TestTicketAPI:
         assert ids({"ordering": "created"}) == [low.pk, high.pk]  # oldest first
         assert ids({"pod": 1}) == [high.pk]
         assert ids({"assignee": "ana"}) == [low.pk]
+        assert ids({"unassigned": "true"}) == [high.pk]
+        assert ids({"unassigned": "false"}) == [low.pk]
         assert ids({"fabric": small_fabric.pk, "state": "open", "link": high.link_id}) == [high.pk]
         assert ids({"state": "resolved"}) == []
         row = client.get("/api/tickets/", {"pod": 0}).json()["results"][0]

@@ -44,6 +44,11 @@ describe('ticket queue filters in the URL', () => {
     expect(ticketQuery(mine, 'technician')).toMatchObject({ assignee: 'technician', ordering: 'created' });
     const someone = queueFromSearchParams(new URLSearchParams('assignee=alice&sort=newest'));
     expect(ticketQuery(someone, 'technician')).toMatchObject({ assignee: 'alice', ordering: '-created' });
+    const nobody = queueFromSearchParams(new URLSearchParams('unassigned=1&assignee=alice'));
+    // "Unassigned" wins over a stale assignee in the URL, and survives the round trip.
+    expect(nobody.assignee).toBeUndefined();
+    expect(ticketQuery(nobody, 'technician')).toMatchObject({ assignee: undefined, unassigned: true });
+    expect(searchParamsFromQueue(nobody).toString()).toBe('unassigned=1');
   });
 
   it('keeps "any state" distinct from the default', () => {

@@ -44,6 +44,8 @@ export interface TicketQueueFilters {
   states: TicketState[];
   /** A username, MINE for the logged-in user, or undefined for anyone. */
   assignee?: string;
+  /** Only tickets nobody is assigned to (then `assignee` is undefined). */
+  unassigned?: boolean;
   sort: TicketSort;
 }
 
@@ -68,12 +70,14 @@ export function queueFromSearchParams(params: URLSearchParams): TicketQueueFilte
   }
   const sortParam = params.get('sort');
   const sort = TICKET_SORTS.find((candidate) => candidate.key === sortParam)?.key ?? DEFAULT_SORT;
-  const assignee = params.get('assignee')?.trim() || undefined;
+  const unassigned = params.get('unassigned') === '1';
+  const assignee = unassigned ? undefined : params.get('assignee')?.trim() || undefined;
   return {
     fabric: nonNegativeInt(params.get('fabric'), 1),
     pod: nonNegativeInt(params.get('pod'), 0),
     states,
     assignee,
+    ...(unassigned ? { unassigned } : {}),
     sort,
   };
 }
@@ -87,7 +91,8 @@ export function searchParamsFromQueue(filters: TicketQueueFilters, page = 1): UR
   else if (!sameStates(filters.states, UNRESOLVED_STATES)) {
     for (const state of TICKET_STATES) if (filters.states.includes(state)) params.append('state', state);
   }
-  if (filters.assignee) params.set('assignee', filters.assignee);
+  if (filters.unassigned) params.set('unassigned', '1');
+  else if (filters.assignee) params.set('assignee', filters.assignee);
   if (filters.sort !== DEFAULT_SORT) params.set('sort', filters.sort);
   if (page > 1) params.set('page', String(page));
   return params;
@@ -100,7 +105,8 @@ export function ticketQuery(filters: TicketQueueFilters, username: string | unde
     fabric: filters.fabric,
     pod: filters.pod,
     state: filters.states.length > 0 ? [...filters.states] : undefined,
-    assignee: filters.assignee === MINE ? username : filters.assignee,
+    assignee: filters.unassigned ? undefined : filters.assignee === MINE ? username : filters.assignee,
+    unassigned: filters.unassigned || undefined,
     ordering,
   };
 }

@@ -168,6 +168,7 @@ export interface TicketQuery {
   pod?: number;
   state?: TicketState[];
   assignee?: string;
+  unassigned?: boolean;
   ordering: TicketOrdering;
 }
 

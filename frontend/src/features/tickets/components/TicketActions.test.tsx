@@ -18,13 +18,15 @@ interface Call {
   body: unknown;
 }
 
-/** The network boundary: answers each POST with the given status and body, and records it. */
+/** The network boundary: answers every request with the given status and body, and records the writes
+ * (the GET of assignable users is not one of the actions under test). */
 function stubServer(status: number, body: unknown): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
-      calls.push({ url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined });
+      const method = init.method ?? 'GET';
+      if (method !== 'GET') calls.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
       return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
     }),
   );
@@ -93,6 +95,25 @@ describe('TicketActions', () => {
     fireEvent.change(within(form).getByLabelText('Assign to (username)'), { target: { value: 'nobody' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Assign' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('username: no user named ‘nobody’');
+  });
+
+  it('suggests the technicians and operators it can be handed to, not the current assignee', async () => {
+    stubServer(200, {
+      count: 2,
+      next: null,
+      previous: null,
+      results: [
+        { username: 'tess', full_name: 'Tess Tech', roles: ['technician'] },
+        { username: 'technician', full_name: '', roles: ['technician'] },
+      ],
+    });
+    const ticket = testTicket({ state: 'in_progress', assignee: 'technician' });
+    const { container } = render(withClient(<TicketActions ticket={ticket} username="operator" />));
+    await waitFor(() => expect(container.querySelectorAll('datalist option')).toHaveLength(1));
+    const option = container.querySelector('datalist option');
+    expect(option).toHaveAttribute('value', 'tess');
+    expect(option).toHaveTextContent('Tess Tech · technician');
+    expect(String(vi.mocked(fetch).mock.calls[0]?.[0])).toContain('/api/users/?role=technician&role=operator');
   });
 
   it('offers no assignment on a resolved ticket', () => {

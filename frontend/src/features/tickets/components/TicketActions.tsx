@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { ErrorList } from '@/components/ErrorList';
 
 import type { RepairAction, TicketDetail } from '../api/types';
+import { useAssignableUsers } from '../api/useAssignableUsers';
 import { useAssignTicket } from '../api/useAssignTicket';
 import { useRecordAction } from '../api/useRecordAction';
 import { useStartTicket } from '../api/useStartTicket';
@@ -105,6 +106,9 @@ function RecordActionForm({ ticket, record }: { ticket: TicketDetail; record: Re
 function AssignForm({ ticket, username }: TicketActionsProps) {
   const assign = useAssignTicket(ticket.id);
   const [other, setOther] = useState('');
+  // Suggestions only: a name typed by hand still goes to the API, which answers 400 for an unknown user.
+  const assignable = useAssignableUsers();
+  const listId = `assignable-users-${ticket.id}`;
 
   return (
     <div className="action-block assign-block">
@@ -133,8 +137,23 @@ function AssignForm({ ticket, username }: TicketActionsProps) {
       >
         <label>
           Assign to (username)
-          <input type="text" autoComplete="off" value={other} onChange={(event) => setOther(event.target.value)} />
+          <input
+            type="text"
+            autoComplete="off"
+            list={listId}
+            value={other}
+            onChange={(event) => setOther(event.target.value)}
+          />
         </label>
+        <datalist id={listId}>
+          {(assignable.data?.results ?? [])
+            .filter((user) => user.username !== ticket.assignee)
+            .map((user) => (
+              <option key={user.username} value={user.username}>
+                {[user.full_name, user.roles.join(', ')].filter(Boolean).join(' · ')}
+              </option>
+            ))}
+        </datalist>
         <button type="submit" disabled={assign.isPending}>
           Assign
         </button>

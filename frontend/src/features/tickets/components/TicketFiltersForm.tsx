@@ -18,15 +18,16 @@ interface TicketFiltersFormProps {
   onChange: (filters: TicketQueueFilters) => void;
 }
 
-type AssigneeChoice = 'anyone' | 'mine' | 'user';
+type AssigneeChoice = 'anyone' | 'mine' | 'unassigned' | 'user';
 
-function assigneeChoice(assignee: string | undefined): AssigneeChoice {
-  if (!assignee) return 'anyone';
-  return assignee === MINE ? 'mine' : 'user';
+function assigneeChoice(filters: TicketQueueFilters): AssigneeChoice {
+  if (filters.unassigned) return 'unassigned';
+  if (!filters.assignee) return 'anyone';
+  return filters.assignee === MINE ? 'mine' : 'user';
 }
 
 export function TicketFiltersForm({ filters, fabrics, onChange }: TicketFiltersFormProps) {
-  const choice = assigneeChoice(filters.assignee);
+  const choice = assigneeChoice(filters);
   // Typed names and pods apply on Enter or leaving the field, not on every keystroke.
   const [username, setUsername] = useState(choice === 'user' ? (filters.assignee ?? '') : '');
   const [byUsername, setByUsername] = useState(choice === 'user');
@@ -40,7 +41,7 @@ export function TicketFiltersForm({ filters, fabrics, onChange }: TicketFiltersF
   };
   const applyUsername = () => {
     const trimmed = username.trim();
-    if (trimmed && trimmed !== filters.assignee) onChange({ ...filters, assignee: trimmed });
+    if (trimmed && trimmed !== filters.assignee) onChange({ ...filters, assignee: trimmed, unassigned: undefined });
   };
 
   return (
@@ -89,13 +90,16 @@ export function TicketFiltersForm({ filters, fabrics, onChange }: TicketFiltersF
           onChange={(event) => {
             const next = event.target.value as AssigneeChoice;
             setByUsername(next === 'user');
-            if (next === 'anyone') onChange({ ...filters, assignee: undefined });
-            else if (next === 'mine') onChange({ ...filters, assignee: MINE });
-            else if (username.trim()) onChange({ ...filters, assignee: username.trim() });
+            const rest = { ...filters, unassigned: undefined };
+            if (next === 'anyone') onChange({ ...rest, assignee: undefined });
+            else if (next === 'mine') onChange({ ...rest, assignee: MINE });
+            else if (next === 'unassigned') onChange({ ...rest, assignee: undefined, unassigned: true });
+            else if (username.trim()) onChange({ ...rest, assignee: username.trim() });
           }}
         >
           <option value="anyone">Anyone</option>
           <option value="mine">Mine</option>
+          <option value="unassigned">Nobody (unassigned)</option>
           <option value="user">By username…</option>
         </select>
       </label>
