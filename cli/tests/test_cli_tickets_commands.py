@@ -135,6 +135,9 @@ def test_list_json_table_csv_and_filters(cli: Cli, ticket: dict[str, Any]) -> No
     assert [t["id"] for t in cli.json("tickets", "list", "--fabric", FABRIC, "--state", "open")] == [ticket["id"]]
     assert cli.json("tickets", "list", "--state", "resolved", "--state", "in_progress") == []
     assert cli.json("tickets", "list", "--assignee", "cli-tech") == []
+    assert [t["id"] for t in cli.json("tickets", "list", "--unassigned")] == [ticket["id"]]
+    both = cli("tickets", "list", "--unassigned", "--assignee", "cli-tech")
+    assert both.exit_code != 0 and "exclude each other" in both.stderr
     assert len(cli.json("tickets", "list", "--sort", "penalty", "--limit", "1")) == 1
     assert [t["id"] for t in cli.json("tickets", "list", "--sort", "age")] == [ticket["id"]]
 
@@ -197,6 +200,7 @@ def test_technician_works_the_ticket(cli: Cli, ticket: dict[str, Any]) -> None:
     assert started.stdout.strip() == f"ticket {tid} is in_progress"
     mine = cli.json("tickets", "list", "--assignee", "cli-tech")
     assert [(t["id"], t["state"]) for t in mine] == [(ticket["id"], "in_progress")]
+    assert cli.json("tickets", "list", "--unassigned") == []
 
     again = cli("tickets", "start", tid)
     assert again.exit_code == 1 and again.stderr.startswith(f"error: cannot start ticket {tid}: ")

@@ -239,6 +239,9 @@ def list_tickets(
         ),
     ] = None,
     assignee: Annotated[str | None, typer.Option("--assignee", help="Only tickets assigned to this user.")] = None,
+    unassigned: Annotated[
+        bool, typer.Option("--unassigned", help="Only tickets nobody is assigned to (not with --assignee).")
+    ] = False,
     sort: Annotated[
         Sort | None,
         typer.Option(
@@ -255,11 +258,15 @@ def list_tickets(
 
     When more tickets match than --limit, a note on stderr says how many."""
     cli = get_context(ctx)
+    if assignee and unassigned:
+        raise typer.BadParameter("--assignee and --unassigned exclude each other", param_hint="'--unassigned'")
     params: dict[str, Any] = {}
     if state:
         params["state"] = [value.value for value in state]
     if assignee:
         params["assignee"] = assignee
+    if unassigned:
+        params["unassigned"] = "true"
     if sort is not None:
         params["ordering"] = SORT_ORDERING[sort]
     with cli.client() as client:
