@@ -20,7 +20,8 @@ class SwitchFilterSet(LightpathFilterSet):
 
 class LinkFilterSet(LightpathFilterSet):
     switch = django_filters.ModelMultipleChoiceFilter(
-        queryset=Switch.objects.all(), method="filter_switch", label="Either end"
+        # field_name only tells the schema the values are switch ids; the method filters both ends.
+        field_name="a_switch", queryset=Switch.objects.all(), method="filter_switch", label="Either end"
     )
 
     class Meta:

@@ -41,6 +41,11 @@ class JobKind:
 KINDS: dict[str, JobKind] = {}
 
 
+def kind_names() -> list[str]:
+    """The registered kinds, sorted: the API's choices and the schema's JobKindEnum."""
+    return sorted(KINDS)
+
+
 def job_kind(
     name: str,
     *,

@@ -4,7 +4,7 @@ from fabric.models import Fabric
 from lightpath.api.serializers import BriefModelSerializer
 
 from ..models import Job
-from ..registry import KINDS
+from ..registry import KINDS, kind_names
 
 
 class JobSerializer(BriefModelSerializer):
@@ -31,7 +31,7 @@ class JobSerializer(BriefModelSerializer):
     def get_fields(self):
         fields = super().get_fields()
         if "kind" in fields:
-            fields["kind"].choices = sorted(KINDS)
+            fields["kind"].choices = kind_names()
         return fields
 
     def validate(self, attrs):

@@ -172,7 +172,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"WebhookDeliveryStateEnum": "webhooks.models.WebhookDelivery.State"},
+    # Models share field names ("kind", "state") with different choices: name each enum after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "WebhookDeliveryStateEnum": "webhooks.models.WebhookDelivery.State",
+        "WebhookEventKindEnum": "webhooks.models.WebhookEvent.Kind",
+        "DecisionKindEnum": "corruption.models.Decision.Kind",
+        "TicketStateEnum": "corruption.models.Ticket.State",
+        "JobStateEnum": "jobs.models.Job.State",
+        "JobKindEnum": "jobs.registry.kind_names",
+    },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
     "WEBHOOKS": ["webhooks.api.schema.link_admin_state_changed", "webhooks.api.schema.webhook_test"],
     "POSTPROCESSING_HOOKS": [

@@ -74,6 +74,17 @@ def test_schema_and_swagger_ui_work_offline(client_for):
     assert b"/static/drf_spectacular_sidecar/" in docs.content  # served locally, no CDN
 
 
+def test_schema_is_valid_openapi_without_warnings(tmp_path):
+    """Generated clients get stable names (JobKindEnum, TicketStateEnum, ...), not hashed ones, and
+    every filter's type is known."""
+    from django.core.management import call_command
+
+    schema = tmp_path / "schema.yml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(schema))
+    text = schema.read_text()
+    assert "JobKindEnum:" in text and "TicketStateEnum:" in text and "DecisionKindEnum:" in text
+
+
 def test_unknown_api_path_is_json_404_not_the_app(client_for):
     response = client_for("viewer").get("/api/nothing-here/")
     assert response.status_code == 404
