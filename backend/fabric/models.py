@@ -139,13 +139,30 @@ class Link(models.Model):
 
 
 class TransceiverModel(models.Model):
-    """A catalog entry: an optic technology with its rated reach and power thresholds."""
+    """A catalog entry: an optic technology with its rated reach and power thresholds, and what
+    RAIL planning needs (docs/rail.md): its stretched reach per network reliability bound, price
+    and where the price comes from."""
+
+    class PriceSource(models.TextChoices):
+        SEED = "seed", "published in the seed document"
+        DEMO = "demo", "illustrative demo value"
+        PLANNER = "planner", "entered by a planner"
 
     name = models.CharField(max_length=64, unique=True)
     speed_gbps = models.PositiveIntegerField()
     fiber = models.CharField(max_length=3, choices=Fiber.choices)
     reach_m = models.FloatField(validators=[MinValueValidator(0.0)], help_text="Rated reach in metres.")
     price_usd = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    price_source = models.CharField(max_length=8, choices=PriceSource.choices, blank=True)
+    # A JSON list, not a child table: a part has two or three entries, always read and written
+    # whole (the engine takes the same shape), and a table would add a join and an endpoint.
+    stretch = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Stretched reach per network reliability bound: [{"nrb": 0.99, "reach_m": 480.0}, ...].',
+    )
+    link_fec = models.BooleanField(default=False, help_text="The stretch reaches assume the switch's link FEC is on.")
+    power_w = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0.0)], help_text="Watts per part.")
     rx_power_min_dbm = models.FloatField(null=True, blank=True)
     rx_power_max_dbm = models.FloatField(null=True, blank=True)
     tx_power_min_dbm = models.FloatField(null=True, blank=True)

@@ -1,9 +1,11 @@
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from lightpath.api.serializers import BriefModelSerializer
 
 from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from ..services import check_link_ends
+from ..services.catalog import clean_stretch
 
 
 class FabricSerializer(BriefModelSerializer):
@@ -140,16 +142,79 @@ class LinkSerializer(BriefModelSerializer):
         return attrs
 
 
+class StretchEntrySerializer(serializers.Serializer):
+    """One stretched reach (OpenAPI shape only: TransceiverModelSerializer.validate checks them)."""
+
+    nrb = serializers.FloatField(help_text="Network reliability bound, a fraction in (0, 1).")
+    reach_m = serializers.FloatField(help_text="Reach in metres at that bound, beyond the rated reach.")
+
+
+@extend_schema_field(StretchEntrySerializer(many=True))
+class StretchField(serializers.JSONField):
+    """The stretch list as plain JSON, so that validate() can report every entry's problems at once."""
+
+
 class TransceiverModelSerializer(BriefModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="transceivermodel-detail")
+    stretch = StretchField(
+        required=False,
+        help_text="Stretched reach per network reliability bound (NRB); empty = not stretched.",
+    )
+    price_source = serializers.ChoiceField(
+        choices=TransceiverModel.PriceSource.choices,
+        required=False,
+        allow_blank=True,
+        help_text="Where price_usd comes from; set to planner when a price is entered without it, "
+        "blank when there is no price.",
+    )
 
     class Meta:
         model = TransceiverModel
         fields = [
-            "id", "url", "name", "speed_gbps", "fiber", "reach_m", "price_usd",
+            "id", "url", "name", "speed_gbps", "fiber", "reach_m", "price_usd", "price_source",
+            "stretch", "link_fec", "power_w",
             "rx_power_min_dbm", "rx_power_max_dbm", "tx_power_min_dbm", "tx_power_max_dbm",
         ]  # fmt: skip
         brief_fields = ("id", "url", "name")
+
+    # Field validators, not validate(): DRF reports every field's problems together only from these.
+    def _rated_reach(self) -> float | None:
+        raw = self.initial_data.get("reach_m") if isinstance(self.initial_data, dict) else None
+        if raw is None:
+            return self.instance.reach_m if self.instance else None
+        try:
+            return float(raw)
+        except (TypeError, ValueError):
+            return None  # reach_m reports its own problem
+
+    def validate_stretch(self, value):
+        stretch, problems = clean_stretch(value, self._rated_reach())
+        if problems:
+            raise serializers.ValidationError(problems)
+        return stretch
+
+    def validate_reach_m(self, value):
+        if self.instance is not None and "stretch" not in self.initial_data:
+            _, problems = clean_stretch(self.instance.stretch, value)
+            if problems:
+                raise serializers.ValidationError([f"the stored stretch no longer fits: {p}" for p in problems])
+        return value
+
+    def validate_price_usd(self, value):
+        if value is not None and value < 0:
+            raise serializers.ValidationError(f"must not be negative, got {value}")
+        return value
+
+    def validate(self, attrs):
+        instance = self.instance
+        price = attrs.get("price_usd", instance.price_usd if instance else None)
+        price_changed = instance is None or ("price_usd" in attrs and attrs["price_usd"] != instance.price_usd)
+        if price is None:
+            attrs["price_source"] = ""
+        elif not attrs.get("price_source") and (price_changed or "price_source" in attrs):
+            # A price typed in without saying where it comes from is the planner's own.
+            attrs["price_source"] = TransceiverModel.PriceSource.PLANNER
+        return attrs
 
 
 class TransceiverSerializer(BriefModelSerializer):

@@ -71,9 +71,16 @@ def test_generated_documents_pass_the_import_rules(document):
 
 def test_dry_run_validates_without_writing(client_for, small_document):
     client = client_for("planner")
+    # The catalog ships with the standard parts (migration fabric 0005): a lab part is new.
+    small_document["transceiver_models"][0]["name"] = small_document["links"][0]["transceiver_model"] = "100G-SR4-lab"
     response = client.post("/api/fabrics/import/?dry_run=1", small_document, format="json")
     assert response.status_code == 200
-    assert response.json() == {"valid": True, "switches": 9, "links": 14, "transceiver_models_created": ["100G-SR4"]}
+    assert response.json() == {
+        "valid": True,
+        "switches": 9,
+        "links": 14,
+        "transceiver_models_created": ["100G-SR4-lab"],
+    }
     assert not Fabric.objects.exists()
     bad = client.post("/api/fabrics/import/?dry_run=1", {**small_document, "tiers": ["x"]}, format="json")
     assert bad.status_code == 400 and bad.json()["errors"]
