@@ -1,8 +1,13 @@
 import { useMemo } from 'react';
 
-import { LineSwatch } from '@/components/LineSwatch';
 import type { FabricCapacity } from '@/features/fabrics/api/types';
-import { CAPACITY_COLOURS, capacitySummaryText, formatFraction } from '@/features/fabrics/components/capacityChart';
+import { capacitySummaryText, formatFraction } from '@/features/fabrics/components/capacityChart';
+import {
+  CapacityLegendItems,
+  CapacityYAxis,
+  ConstraintLine,
+  TorAxis,
+} from '@/features/fabrics/components/CapacityChartParts';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import { belowMarksShift, buildHealthChart, HEALTH_COLOURS, type TorLinkCounts } from '../healthChart';
@@ -41,18 +46,7 @@ export function FabricHealthChart({ capacity, blocking, counts, width: fixedWidt
         {blockingBars.length > 0 ? `; ${plural(blockingBars.length, 'ToR')} blocking a corrupting link` : ''}
       </p>
       <ul className="legend" aria-label="Fabric health chart legend">
-        <li>
-          <span className="swatch" style={{ background: CAPACITY_COLOURS.ok }} aria-hidden="true" />
-          At or above constraint
-        </li>
-        <li>
-          <span className="swatch" style={{ background: CAPACITY_COLOURS.below }} aria-hidden="true" />
-          Below constraint
-        </li>
-        <li>
-          <LineSwatch colour={CAPACITY_COLOURS.constraint} width={2} dash="6 3" />
-          Capacity constraint (fraction of up-paths a ToR must keep)
-        </li>
+        <CapacityLegendItems constraintText="Capacity constraint (fraction of up-paths a ToR must keep)" />
         <li>
           <span className="swatch swatch-outline" style={{ borderColor: HEALTH_COLOURS.blocking }} aria-hidden="true" />
           Blocks disabling a corrupting link (at its floor)
@@ -77,25 +71,7 @@ export function FabricHealthChart({ capacity, blocking, counts, width: fixedWidt
             role="img"
             aria-label={`Capacity per ToR against its constraint: ${summary}`}
           >
-            <g className="axis axis-y">
-              {chart.yTicks.map((tick) => (
-                <g key={tick.value} transform={`translate(0,${tick.position})`}>
-                  <line className="gridline" x1={chart.plotLeft} x2={chart.plotRight} />
-                  <line x1={chart.plotLeft - 5} x2={chart.plotLeft} />
-                  <text x={chart.plotLeft - 8} dy="0.32em" textAnchor="end">
-                    {tick.label}
-                  </text>
-                </g>
-              ))}
-              <line x1={chart.plotLeft} x2={chart.plotLeft} y1={chart.margin.top} y2={chart.plotBottom} />
-              <text
-                className="axis-title"
-                transform={`translate(16,${(chart.margin.top + chart.plotBottom) / 2}) rotate(-90)`}
-                textAnchor="middle"
-              >
-                Fraction of up-paths available (0–1)
-              </text>
-            </g>
+            <CapacityYAxis chart={chart} title="Fraction of up-paths available (0–1)" />
 
             <g className="bars">
               {chart.bars.map((bar) => (
@@ -125,26 +101,7 @@ export function FabricHealthChart({ capacity, blocking, counts, width: fixedWidt
               ))}
             </g>
 
-            <path
-              className="constraint-line"
-              data-testid="capacity-constraint"
-              d={chart.constraintPath}
-              fill="none"
-              stroke={CAPACITY_COLOURS.constraint}
-              strokeWidth={2}
-              strokeDasharray="6 3"
-            />
-            {chart.constraintLabel ? (
-              <text
-                className="constraint-label"
-                x={chart.plotRight + 6}
-                y={chart.constraintLabel.y}
-                dy="0.32em"
-                fill={CAPACITY_COLOURS.constraint}
-              >
-                {chart.constraintLabel.text}
-              </text>
-            ) : null}
+            <ConstraintLine chart={chart} />
 
             <g className="link-marks">
               {chart.markRows.map((row) => (
@@ -172,41 +129,7 @@ export function FabricHealthChart({ capacity, blocking, counts, width: fixedWidt
               ))}
             </g>
 
-            <g className="axis axis-x">
-              <line x1={chart.plotLeft} x2={chart.plotRight} y1={chart.plotBottom} y2={chart.plotBottom} />
-              {chart.showBarLabels
-                ? chart.bars.map((bar) => (
-                    <text
-                      key={bar.tor.switch}
-                      className="bar-label"
-                      transform={`translate(${bar.x + bar.width / 2},${chart.plotBottom + shift + 8}) rotate(-45)`}
-                      textAnchor="end"
-                      dy="0.32em"
-                      fontWeight={bar.blocking ? 700 : undefined}
-                    >
-                      {bar.tor.name}
-                    </text>
-                  ))
-                : null}
-              {chart.pods.map((pod) => (
-                <g key={pod.label}>
-                  <line className="pod-bracket" x1={pod.x0} x2={pod.x1} y1={chart.height - 34} y2={chart.height - 34} />
-                  {pod.showLabel ? (
-                    <text x={(pod.x0 + pod.x1) / 2} y={chart.height - 22} textAnchor="middle">
-                      {pod.label}
-                    </text>
-                  ) : null}
-                </g>
-              ))}
-              <text
-                className="axis-title"
-                x={(chart.plotLeft + chart.plotRight) / 2}
-                y={chart.height - 4}
-                textAnchor="middle"
-              >
-                ToR switches, grouped by pod
-              </text>
-            </g>
+            <TorAxis chart={chart} labelShift={shift} bold={(bar) => bar.blocking} />
           </svg>
         )}
       </div>

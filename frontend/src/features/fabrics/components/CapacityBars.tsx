@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 
-import { LineSwatch } from '@/components/LineSwatch';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { FabricCapacity } from '../api/types';
-import { buildCapacityChart, CAPACITY_COLOURS, capacitySummaryText, formatFraction } from './capacityChart';
+import { buildCapacityChart, capacitySummaryText, formatFraction } from './capacityChart';
+import { CapacityLegendItems, CapacityYAxis, ConstraintLine, TorAxis } from './CapacityChartParts';
 
 const PLOT_HEIGHT = 220;
 
@@ -23,7 +23,6 @@ export function CapacityBars({ capacity, width: fixedWidth }: CapacityBarsProps)
   );
   const summary = capacitySummaryText(capacity.summary, capacity.capacity_constraint);
   const belowConstraint = chart.bars.filter((bar) => bar.tor.below_constraint).map((bar) => bar.tor);
-  const plotTop = chart.margin.top;
 
   return (
     <div className="capacity" data-testid="capacity-bars" data-tor-count={chart.bars.length}>
@@ -31,18 +30,7 @@ export function CapacityBars({ capacity, width: fixedWidth }: CapacityBarsProps)
         {summary}
       </p>
       <ul className="legend" aria-label="Capacity chart legend">
-        <li>
-          <span className="swatch" style={{ background: CAPACITY_COLOURS.ok }} aria-hidden="true" />
-          At or above constraint
-        </li>
-        <li>
-          <span className="swatch" style={{ background: CAPACITY_COLOURS.below }} aria-hidden="true" />
-          Below constraint
-        </li>
-        <li>
-          <LineSwatch colour={CAPACITY_COLOURS.constraint} width={2} dash="6 3" />
-          Capacity constraint (fraction of paths that must stay available)
-        </li>
+        <CapacityLegendItems constraintText="Capacity constraint (fraction of paths that must stay available)" />
       </ul>
       <div ref={ref} className="capacity-stage">
         {chart.bars.length === 0 ? (
@@ -55,25 +43,7 @@ export function CapacityBars({ capacity, width: fixedWidth }: CapacityBarsProps)
             role="img"
             aria-label={`Fraction of up-paths available per ToR: ${summary}`}
           >
-            <g className="axis axis-y">
-              {chart.yTicks.map((tick) => (
-                <g key={tick.value} transform={`translate(0,${tick.position})`}>
-                  <line className="gridline" x1={chart.plotLeft} x2={chart.plotRight} />
-                  <line x1={chart.plotLeft - 5} x2={chart.plotLeft} />
-                  <text x={chart.plotLeft - 8} dy="0.32em" textAnchor="end">
-                    {tick.label}
-                  </text>
-                </g>
-              ))}
-              <line x1={chart.plotLeft} x2={chart.plotLeft} y1={plotTop} y2={chart.plotBottom} />
-              <text
-                className="axis-title"
-                transform={`translate(16,${(plotTop + chart.plotBottom) / 2}) rotate(-90)`}
-                textAnchor="middle"
-              >
-                Fraction of paths available (0–1)
-              </text>
-            </g>
+            <CapacityYAxis chart={chart} title="Fraction of paths available (0–1)" />
 
             <g className="bars">
               {chart.bars.map((bar) => (
@@ -97,61 +67,9 @@ export function CapacityBars({ capacity, width: fixedWidth }: CapacityBarsProps)
               ))}
             </g>
 
-            <path
-              className="constraint-line"
-              data-testid="capacity-constraint"
-              d={chart.constraintPath}
-              fill="none"
-              stroke={CAPACITY_COLOURS.constraint}
-              strokeWidth={2}
-              strokeDasharray="6 3"
-            />
-            {chart.constraintLabel ? (
-              <text
-                className="constraint-label"
-                x={chart.plotRight + 6}
-                y={chart.constraintLabel.y}
-                dy="0.32em"
-                fill={CAPACITY_COLOURS.constraint}
-              >
-                {chart.constraintLabel.text}
-              </text>
-            ) : null}
+            <ConstraintLine chart={chart} />
 
-            <g className="axis axis-x">
-              <line x1={chart.plotLeft} x2={chart.plotRight} y1={chart.plotBottom} y2={chart.plotBottom} />
-              {chart.showBarLabels
-                ? chart.bars.map((bar) => (
-                    <text
-                      key={bar.tor.switch}
-                      className="bar-label"
-                      transform={`translate(${bar.x + bar.width / 2},${chart.plotBottom + 8}) rotate(-45)`}
-                      textAnchor="end"
-                      dy="0.32em"
-                    >
-                      {bar.tor.name}
-                    </text>
-                  ))
-                : null}
-              {chart.pods.map((pod) => (
-                <g key={pod.label}>
-                  <line className="pod-bracket" x1={pod.x0} x2={pod.x1} y1={chart.height - 34} y2={chart.height - 34} />
-                  {pod.showLabel ? (
-                    <text x={(pod.x0 + pod.x1) / 2} y={chart.height - 22} textAnchor="middle">
-                      {pod.label}
-                    </text>
-                  ) : null}
-                </g>
-              ))}
-              <text
-                className="axis-title"
-                x={(chart.plotLeft + chart.plotRight) / 2}
-                y={chart.height - 4}
-                textAnchor="middle"
-              >
-                ToR switches, grouped by pod
-              </text>
-            </g>
+            <TorAxis chart={chart} />
           </svg>
         )}
       </div>
