@@ -9,7 +9,8 @@ import { JobsPage } from '@/features/jobs/routes/JobsPage';
 import { LinkDetailPage } from '@/features/links/routes/LinkDetailPage';
 import { LinksPage } from '@/features/links/routes/LinksPage';
 import { CircuitsPage } from '@/features/planned/routes/CircuitsPage';
-import { PlanningPage } from '@/features/planned/routes/PlanningPage';
+import { PlanDetailPage } from '@/features/planning/routes/PlanDetailPage';
+import { PlanningPage } from '@/features/planning/routes/PlanningPage';
 import { SimulationDetailPage } from '@/features/simulation/routes/SimulationDetailPage';
 import { SimulationsPage } from '@/features/simulation/routes/SimulationsPage';
 import { TicketDetailPage } from '@/features/tickets/routes/TicketDetailPage';
@@ -35,6 +36,7 @@ export const router = createBrowserRouter([
       { path: 'simulations', element: <SimulationsPage /> },
       { path: 'simulations/:jobId', element: <SimulationDetailPage /> },
       { path: 'planning', element: <PlanningPage /> },
+      { path: 'planning/plans/:jobId', element: <PlanDetailPage /> },
       { path: 'circuits', element: <CircuitsPage /> },
       { path: 'jobs', element: <JobsPage /> },
       { path: '*', element: <NotFoundPage /> },

@@ -1,0 +1,67 @@
+import { useMemo } from 'react';
+
+import type { PairFractions } from '../api/types';
+import { formatPercent, goodPathDistribution } from '../planData';
+import { LineChart } from './LineChart';
+import { buildGoodPathChart } from './planCharts';
+
+interface GoodPathChartProps {
+  fractions: PairFractions;
+  /** The bound every expected fraction keeps (the NRB); null for none. */
+  bound: number | null;
+  width: number;
+  /** "expected good-path fraction" or "share of paths kept". */
+  what: string;
+  testId: string;
+}
+
+/** Per-ToR distribution (CDF) of a pair fraction, with the worst pair named and the quantiles over pairs. */
+export function GoodPathChart({ fractions, bound, width, what, testId }: GoodPathChartProps) {
+  const distribution = useMemo(() => goodPathDistribution(fractions), [fractions]);
+  const chart = useMemo(
+    () => buildGoodPathChart(distribution, { width, height: 260 }, bound),
+    [distribution, width, bound],
+  );
+  const worst = fractions.worst_pair;
+  return (
+    <>
+      <p data-testid={`${testId}-worst`}>
+        {worst ? (
+          <>
+            Worst ToR pair: <strong>{worst.src_name}</strong> → <strong>{worst.dst_name}</strong>,{' '}
+            {formatPercent(worst.fraction, 2)}.{' '}
+          </>
+        ) : (
+          'No ToR pair has a path. '
+        )}
+        {fractions.mean !== null
+          ? `Mean over ${fractions.connected_pairs.toLocaleString('en-US')} pairs: ${formatPercent(fractions.mean, 2)}`
+          : ''}
+        {fractions.quantiles.length > 0
+          ? `; ${fractions.quantiles.map(([q, value]) => `${formatQuantile(q)} ${formatPercent(value, 2)}`).join(', ')}`
+          : ''}
+        {fractions.disconnected_pairs > 0
+          ? `; ${fractions.disconnected_pairs.toLocaleString('en-US')} pairs without any path`
+          : ''}
+        .
+      </p>
+      <LineChart
+        area={chart.area}
+        xTicks={chart.xTicks}
+        yTicks={chart.yTicks}
+        xTitle={`Per-ToR ${what} (%)`}
+        yTitle="ToRs at or below (%)"
+        lines={chart.lines}
+        marker={chart.bound}
+        summary={`Distribution over ToRs of the ${what}: each ToR’s mean over its destinations and its worst destination`}
+        testId={testId}
+      />
+    </>
+  );
+}
+
+/** 0.0001 → "p0.01", 0.5 → "median". */
+function formatQuantile(q: number): string {
+  if (q === 0.5) return 'median';
+  return `p${Number((q * 100).toPrecision(3))}`;
+}

@@ -1,0 +1,274 @@
+import { type FormEvent, useState } from 'react';
+
+import type { FabricBrief } from '@/features/fabrics/api/types';
+
+import type { PlanParams, TransceiverModel } from '../api/types';
+import {
+  buildPlanParams,
+  COST_FIELDS,
+  formatLength,
+  INITIAL_PLAN_FORM,
+  type PlanFormState,
+  priceText,
+  type StretchLevel,
+  stretchText,
+} from '../planForm';
+
+interface PlanFormProps {
+  fabrics: FabricBrief[];
+  catalog: TransceiverModel[];
+  submitting: boolean;
+  onSubmit: (fabric: number | null, params: PlanParams) => void;
+}
+
+/** Stretch plan inputs: a stored or generated fabric, the catalog, the NRB, hops and prices. */
+export function PlanForm({ fabrics, catalog, submitting, onSubmit }: PlanFormProps) {
+  const [form, setForm] = useState<PlanFormState>(INITIAL_PLAN_FORM);
+  const [problems, setProblems] = useState<string[]>([]);
+  const set = <K extends keyof PlanFormState>(key: K, value: PlanFormState[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const built = buildPlanParams(form, catalog);
+    setProblems(built.errors);
+    if (built.params) onSubmit(built.fabric, built.params);
+  };
+
+  const speeds = [...new Set(catalog.map((model) => model.speed_gbps))].sort((a, b) => a - b);
+
+  return (
+    <form className="sim-form" aria-label="New stretch plan" onSubmit={submit} noValidate>
+      <div className="sim-form-row">
+        <label>
+          Plan name
+          <input value={form.name} maxLength={100} onChange={(event) => set('name', event.target.value)} />
+        </label>
+        <fieldset className="filter-group">
+          <legend>Fabric</legend>
+          <label className="check">
+            <input
+              type="radio"
+              name="plan-source"
+              checked={form.source === 'generated'}
+              onChange={() => set('source', 'generated')}
+            />
+            Generated fat tree
+          </label>
+          <label className="check">
+            <input
+              type="radio"
+              name="plan-source"
+              checked={form.source === 'fabric'}
+              onChange={() => set('source', 'fabric')}
+            />
+            Stored fabric
+          </label>
+        </fieldset>
+      </div>
+      {form.source === 'fabric' ? (
+        <div className="sim-form-row">
+          <div className="sim-field">
+            <label>
+              Stored fabric
+              <select value={form.fabric} onChange={(event) => set('fabric', event.target.value)}>
+                <option value="">Choose…</option>
+                {fabrics.map((fabric) => (
+                  <option key={fabric.id} value={fabric.id}>
+                    {fabric.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <span className="muted">every link needs a length</span>
+          </div>
+        </div>
+      ) : (
+        <div className="sim-form-row">
+          <label>
+            Fat tree k
+            <input inputMode="numeric" value={form.k} onChange={(event) => set('k', event.target.value)} />
+          </label>
+          <label>
+            Shortest link (m)
+            <input
+              inputMode="decimal"
+              value={form.minLengthM}
+              onChange={(event) => set('minLengthM', event.target.value)}
+            />
+          </label>
+          <label>
+            Longest link (m)
+            <input
+              inputMode="decimal"
+              value={form.maxLengthM}
+              onChange={(event) => set('maxLengthM', event.target.value)}
+            />
+          </label>
+          <label>
+            Lengths
+            <select
+              value={form.lengths}
+              onChange={(event) => set('lengths', event.target.value as PlanFormState['lengths'])}
+            >
+              <option value="sampled">one random length per link</option>
+              <option value="expected">expected value (the seed’s Table 4.1)</option>
+            </select>
+          </label>
+          {form.lengths === 'sampled' ? (
+            <label>
+              Seed
+              <input inputMode="numeric" value={form.seed} onChange={(event) => set('seed', event.target.value)} />
+            </label>
+          ) : null}
+          <label>
+            Link speed
+            <select value={form.speedGbps} onChange={(event) => set('speedGbps', event.target.value)}>
+              {(speeds.length > 0 ? speeds : [10]).map((speed) => (
+                <option key={speed} value={speed}>
+                  {speed} Gb/s
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+      <div className="sim-form-row">
+        <label>
+          Stretch
+          <select value={form.stretch} onChange={(event) => set('stretch', event.target.value as StretchLevel)}>
+            <option value="none">none (rated reach only)</option>
+            <option value="low">low: NRB 99%</option>
+            <option value="high">high: NRB 95%</option>
+            <option value="custom">another NRB…</option>
+          </select>
+        </label>
+        {form.stretch === 'custom' ? (
+          <div className="sim-field">
+            <label>
+              NRB
+              <input
+                inputMode="decimal"
+                value={form.customNrb}
+                onChange={(event) => set('customNrb', event.target.value)}
+              />
+            </label>
+            <span className="muted">expected share of good paths kept, in (0, 1]</span>
+          </div>
+        ) : null}
+        <div className="sim-field">
+          <label>
+            Maximum hops
+            <input inputMode="numeric" value={form.maxHops} onChange={(event) => set('maxHops', event.target.value)} />
+          </label>
+          <span className="muted">empty: 2 × (tiers − 1)</span>
+        </div>
+      </div>
+      <fieldset className="filter-group">
+        <legend>Catalog</legend>
+        {catalog.length === 0 ? (
+          <p className="muted">The catalog is empty or still loading; the server uses every stored part.</p>
+        ) : (
+          <table className="data-table" data-testid="plan-catalog">
+            <caption className="visually-hidden">Transceiver parts the plan may choose</caption>
+            <thead>
+              <tr>
+                <th scope="col">Use</th>
+                <th scope="col">Part</th>
+                <th scope="col">Fiber</th>
+                <th scope="col" className="numeric">
+                  Rated reach
+                </th>
+                <th scope="col">Stretched reach</th>
+                <th scope="col" className="numeric">
+                  Price
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {catalog.map((model) => (
+                <tr key={model.id}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Use ${model.name}`}
+                      checked={!form.excluded.includes(model.id)}
+                      onChange={(event) =>
+                        set(
+                          'excluded',
+                          event.target.checked
+                            ? form.excluded.filter((id) => id !== model.id)
+                            : [...form.excluded, model.id],
+                        )
+                      }
+                    />
+                  </td>
+                  <th scope="row">
+                    {model.name} <span className="muted">{model.speed_gbps}G</span>
+                  </th>
+                  <td>{model.fiber}</td>
+                  <td className="numeric">{formatLength(model.reach_m)}</td>
+                  <td>{stretchText(model.stretch)}</td>
+                  <td className="numeric">
+                    {model.price_source === 'demo' ? (
+                      <span className="badge badge-demo" title="An illustrative value seeded for demos, not a quote">
+                        {priceText(model)}
+                      </span>
+                    ) : (
+                      priceText(model)
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </fieldset>
+      <fieldset className="filter-group sim-form-row">
+        <legend>Prices</legend>
+        {COST_FIELDS.map((field) => (
+          <label key={field.key}>
+            {field.label} ({field.unit})
+            <input
+              inputMode="decimal"
+              value={form.costs[field.key]}
+              onChange={(event) => set('costs', { ...form.costs, [field.key]: event.target.value })}
+            />
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="filter-group sim-form-row">
+        <legend>Savings curves</legend>
+        <label>
+          Up to a longest link of (m)
+          <input
+            inputMode="decimal"
+            value={form.sweepMaxLengthM}
+            onChange={(event) => set('sweepMaxLengthM', event.target.value)}
+          />
+        </label>
+        <label>
+          Every (m)
+          <input
+            inputMode="decimal"
+            value={form.sweepStepM}
+            onChange={(event) => set('sweepStepM', event.target.value)}
+          />
+        </label>
+      </fieldset>
+      {problems.length > 0 ? (
+        <div className="error-box" role="alert">
+          <p className="error-title">Check the form.</p>
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <button type="submit" disabled={submitting}>
+        {submitting ? 'Starting…' : 'Run plan'}
+      </button>
+    </form>
+  );
+}
