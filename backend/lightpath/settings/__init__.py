@@ -59,8 +59,9 @@ INSTALLED_APPS = [
     "telemetry",
     "corruption",
     "webhooks",
+    "circuits",
 ]
-LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry", "corruption", "webhooks"]
+LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry", "corruption", "webhooks", "circuits"]
 MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}
 
 MIDDLEWARE = [

@@ -1,0 +1,228 @@
+from typing import Any
+
+from django.db import transaction
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from fabric.models import Link, Switch
+from jobs.api.serializers import JobListSerializer, JobSerializer
+from lightpath.api.serializers import BriefModelSerializer
+
+from .. import services
+from ..models import CircuitAttachment, CircuitSwitch, Demand
+
+
+def _port_state_cache(serializer: serializers.Field) -> dict[int, services.PortState]:
+    """Port states computed once per response (per switch, in one query), shared by its fields."""
+    root = serializer.root
+    cache: dict[int, services.PortState] | None = getattr(root, "_port_states", None)
+    if cache is None:
+        cache = {}
+        root._port_states = cache  # type: ignore[attr-defined]
+    return cache
+
+
+class AttachmentSerializer(serializers.ModelSerializer):
+    tor: serializers.PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField(queryset=Switch.objects.all())
+    tor_name = serializers.CharField(source="tor.name", read_only=True)
+    links: serializers.PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField(
+        queryset=Link.objects.all(), many=True, required=False
+    )
+    available_ports = serializers.SerializerMethodField()
+    unavailable = serializers.SerializerMethodField()
+
+    class Meta:
+        model = CircuitAttachment
+        fields = ["tor", "tor_name", "optical_ports", "links", "available_ports", "unavailable"]
+
+    def _state(self, attachment) -> services.PortState:
+        states = _port_state_cache(self)
+        if attachment.pk not in states:
+            states.update(services.port_states(attachment.circuit_switch.attachments.all()))
+        return states[attachment.pk]
+
+    def get_available_ports(self, attachment) -> int:
+        return self._state(attachment).available
+
+    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    def get_unavailable(self, attachment) -> list[dict[str, Any]]:
+        return self._state(attachment).unavailable
+
+
+class CircuitSwitchSerializer(BriefModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="circuitswitch-detail")
+    attachments = AttachmentSerializer(many=True, required=False)
+    attach_all_tors = serializers.BooleanField(
+        write_only=True, required=False, default=False, help_text="Attach every ToR of the fabric with 1 port."
+    )
+    ports_attached = serializers.SerializerMethodField()
+    ports_available = serializers.SerializerMethodField()
+
+    class Meta:
+        model = CircuitSwitch
+        fields = [
+            "id", "url", "fabric", "name", "zone", "port_count", "dark_time_s", "capacity_gbps", "description",
+            "attachments", "attach_all_tors", "ports_attached", "ports_available", "created", "updated",
+        ]  # fmt: skip
+        brief_fields = ("id", "url", "name", "zone", "fabric")
+        extra_kwargs = {"dark_time_s": {"max_value": 10.0}, "capacity_gbps": {"min_value": 1e-9}}
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is not None and "fabric" in fields and not isinstance(self.instance, list):
+            fields["fabric"].read_only = True  # attachments belong to the fabric it was made for
+        return fields
+
+    def get_ports_attached(self, switch) -> int:
+        return sum(a.optical_ports for a in switch.attachments.all())
+
+    def get_ports_available(self, switch) -> int:
+        states = _port_state_cache(self)
+        attachments = list(switch.attachments.all())
+        if any(a.pk not in states for a in attachments):
+            states.update(services.port_states(attachments))
+        return sum(states[a.pk].available for a in attachments)
+
+    def validate(self, attrs):
+        fabric = attrs.get("fabric") or getattr(self.instance, "fabric", None)
+        if fabric is None:
+            return attrs
+        if attrs.get("attach_all_tors") and "attachments" not in attrs:
+            attrs["attachments"] = services.all_tor_attachments(fabric)
+        port_count = attrs.get("port_count", getattr(self.instance, "port_count", None))
+        if "attachments" in attrs:
+            attachments = attrs["attachments"]
+        elif self.instance is not None:
+            attachments = [
+                {"tor": a.tor, "optical_ports": a.optical_ports, "links": list(a.links.all())}
+                for a in self.instance.attachments.select_related("tor")
+            ]
+        else:
+            attachments = []
+        problems = services.attachment_problems(fabric, port_count, attachments)
+        name = attrs.get("name", getattr(self.instance, "name", None))
+        clash = CircuitSwitch.objects.filter(fabric=fabric, name=name)
+        if self.instance is not None:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            problems.setdefault("name", []).append(f"fabric {fabric.name!r} already has a circuit switch {name!r}")
+        if problems:
+            raise serializers.ValidationError(problems)
+        return attrs
+
+    @transaction.atomic
+    def create(self, validated_data):
+        attachments = validated_data.pop("attachments", [])
+        validated_data.pop("attach_all_tors", None)
+        switch = CircuitSwitch.objects.create(**validated_data)
+        services.replace_attachments(switch, attachments)
+        return switch
+
+    @transaction.atomic
+    def update(self, instance, validated_data):
+        attachments = validated_data.pop("attachments", None)
+        validated_data.pop("attach_all_tors", None)
+        for key, value in validated_data.items():
+            setattr(instance, key, value)
+        instance.save()
+        if attachments is not None:
+            services.replace_attachments(instance, attachments)
+        return instance
+
+
+class DemandSerializer(BriefModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="demand-detail")
+    uploaded_by: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Demand
+        fields = [
+            "id", "url", "fabric", "name", "description", "uploaded_by", "created", "window_s", "first_window_start",
+            "window_count", "row_count", "rack_count", "total_bytes",
+        ]  # fmt: skip
+        read_only_fields = fields
+        brief_fields = ("id", "url", "name", "fabric")
+
+
+class DemandDetailSerializer(DemandSerializer):
+    windows = serializers.SerializerMethodField()
+
+    class Meta(DemandSerializer.Meta):
+        fields = [*DemandSerializer.Meta.fields, "windows"]
+        read_only_fields = fields
+
+    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    def get_windows(self, demand) -> list[dict[str, Any]]:
+        return services.window_totals(demand)
+
+
+class DemandUploadSerializer(serializers.Serializer):
+    """The upload's form (documentation and the form fields; the rows are checked by the service)."""
+
+    fabric = serializers.IntegerField()
+    name = serializers.CharField(max_length=100)
+    description = serializers.CharField(required=False, allow_blank=True)
+    window_s = serializers.FloatField(required=False, allow_null=True)
+    csv = serializers.CharField(required=False, help_text="CSV text: src,dst,bytes,window_start")
+    rows = serializers.ListField(child=serializers.DictField(), required=False)
+    file = serializers.FileField(required=False, help_text="multipart: a CSV or JSON file")
+
+
+class ScheduleRequestSerializer(serializers.Serializer):
+    demand = serializers.IntegerField()
+    circuit_switch = serializers.IntegerField(required=False, allow_null=True)
+    zone = serializers.CharField(required=False, allow_null=True)
+    params = serializers.DictField(required=False)
+
+
+SCHEDULE_FIELDS = ["demand", "circuit_switches", "zone", "algorithm", "mode", "summary"]
+
+
+class _ScheduleFields(serializers.Serializer):
+    """What a schedule job adds to the job: its demand, switches, algorithm, mode and a summary.
+    Names come from the view's context (one query per page, not per job)."""
+
+    demand = serializers.SerializerMethodField()
+    circuit_switches = serializers.SerializerMethodField()
+    zone = serializers.SerializerMethodField()
+    algorithm = serializers.SerializerMethodField()
+    mode = serializers.SerializerMethodField()
+    summary = serializers.SerializerMethodField()
+
+    @extend_schema_field({"type": "object"})
+    def get_demand(self, job) -> dict[str, Any]:
+        demand_id = (job.params or {}).get("demand")
+        return {"id": demand_id, "name": self.context.get("demand_names", {}).get(demand_id)}
+
+    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    def get_circuit_switches(self, job) -> list[dict[str, Any]]:
+        names = self.context.get("switch_names", {})
+        return [{"id": pk, "name": names.get(pk)} for pk in (job.params or {}).get("circuit_switches", [])]
+
+    def get_zone(self, job) -> str | None:
+        return (job.params or {}).get("zone")
+
+    def get_algorithm(self, job) -> str | None:
+        return ((job.params or {}).get("params") or {}).get("algorithm")
+
+    def get_mode(self, job) -> str | None:
+        return ((job.params or {}).get("params") or {}).get("mode")
+
+    @extend_schema_field({"type": "object", "nullable": True})
+    def get_summary(self, job) -> dict[str, Any] | None:
+        """From the annotations of the view's queryset, so a list never loads whole results."""
+        metrics = getattr(job, "summary_metrics", None)
+        if not metrics:
+            return None
+        keys = ("optical_ratio", "uniform_ratio", "gap", "runtime_s")
+        return {"slots": getattr(job, "slot_count", None), **{key: metrics.get(key) for key in keys}}
+
+
+class ScheduleListSerializer(_ScheduleFields, JobListSerializer):
+    class Meta(JobListSerializer.Meta):
+        fields = [*JobListSerializer.Meta.fields, *SCHEDULE_FIELDS]
+
+
+class ScheduleSerializer(_ScheduleFields, JobSerializer):
+    class Meta(JobSerializer.Meta):
+        fields = [*JobSerializer.Meta.fields, *SCHEDULE_FIELDS]

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class CircuitsConfig(AppConfig):
+    name = "circuits"
+    verbose_name = "Optical circuit schedules"
+
+    def ready(self) -> None:
+        from . import schedule  # noqa: F401  (registers the circuits.schedule job kind)

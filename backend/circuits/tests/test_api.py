@@ -1,0 +1,405 @@
+"""Circuit switches, demand uploads, the heat map and schedule jobs through the API (issue #7)."""
+
+import csv
+import io
+
+import pytest
+
+import lightpath_engine
+from corruption.models import Decision, Ticket
+from fabric.models import Fabric, Link, Switch
+from jobs import services as jobs
+from jobs.models import Job
+
+from ..models import CircuitSwitch
+
+DBS = ["default", "progress"]
+pytestmark = pytest.mark.django_db(databases=DBS)
+
+# Six racks: t0 and t1 talk a lot, t2 and t3 too, t4 and t5 a little; the hot pairs swap in window 2.
+DEMAND_CSV = """src,dst,bytes,window_start
+t0,t1,900000000,0
+t1,t0,100000000,0
+t2,t3,800000000,0
+t4,t5,50000000,0
+t0,t1,900000000,1
+t2,t3,800000000,1
+t4,t5,60000000,1
+t0,t2,700000000,2
+t1,t3,700000000,2
+t4,t5,70000000,2
+"""
+
+
+@pytest.fixture
+def racks(small_fabric):
+    """The small fabric's three ToRs plus three more (no uplinks needed for circuits)."""
+    for i in range(3, 6):
+        Switch.objects.create(fabric=small_fabric, name=f"t{i}", tier=0, pod=1)
+    return small_fabric
+
+
+@pytest.fixture
+def ocs(racks):
+    switch = CircuitSwitch.objects.create(fabric=racks, name="ocs-1", zone="z", port_count=8, capacity_gbps=10)
+    from ..services import all_tor_attachments, replace_attachments
+
+    replace_attachments(switch, all_tor_attachments(racks))
+    return switch
+
+
+def tor(fabric, name):
+    return Switch.objects.get(fabric=fabric, name=name)
+
+
+def upload(client, fabric, name="hot pairs", text=DEMAND_CSV, **extra):
+    return client.post("/api/demands/", {"fabric": fabric.pk, "name": name, "csv": text, **extra}, format="json")
+
+
+def run_schedule(client, demand_id, switch, **params):
+    response = client.post(
+        "/api/circuit-schedules/",
+        {"demand": demand_id, "circuit_switch": switch.pk, "params": params},
+        format="json",
+    )
+    assert response.status_code == 202, response.json()
+    job_id = response.json()["id"]
+    assert jobs.run(job_id) == "succeeded", Job.objects.get(pk=job_id).error
+    return Job.objects.get(pk=job_id)
+
+
+# ---------------------------------------------------------------------------------------------
+# Circuit switches
+
+
+def test_a_planner_creates_a_circuit_switch_and_everyone_reads_it(client_for, racks):
+    body = {
+        "fabric": racks.pk,
+        "name": "ocs-a",
+        "zone": "zone-a",
+        "port_count": 8,
+        "dark_time_s": 0.02,
+        "capacity_gbps": 100,
+        "attachments": [{"tor": tor(racks, "t0").pk, "optical_ports": 2}, {"tor": tor(racks, "t1").pk}],
+    }
+    created = client_for("planner").post("/api/circuit-switches/", body, format="json")
+    assert created.status_code == 201, created.json()
+    read = client_for("viewer").get(f"/api/circuit-switches/{created.json()['id']}/").json()
+    assert [(a["tor_name"], a["optical_ports"], a["available_ports"]) for a in read["attachments"]] == [
+        ("t0", 2, 2),
+        ("t1", 1, 1),
+    ]
+    assert read["ports_attached"] == 3 and read["ports_available"] == 3
+    listed = client_for("technician").get(f"/api/circuit-switches/?fabric={racks.pk}&zone=zone-a").json()
+    assert [row["name"] for row in listed["results"]] == ["ocs-a"]
+
+
+@pytest.mark.parametrize(
+    ("role", "create", "delete"),
+    [
+        ("planner", 201, 204),
+        ("admin", 201, 204),
+        ("operator", 403, 403),
+        ("viewer", 403, 403),
+        ("technician", 403, 403),
+        ("collector", 403, 403),
+    ],
+)
+def test_who_may_write_circuit_switches(client_for, racks, ocs, role, create, delete):
+    client = client_for(role)
+    body = {"fabric": racks.pk, "name": f"ocs-{role}", "port_count": 4, "attach_all_tors": False}
+    assert client.post("/api/circuit-switches/", body, format="json").status_code == create
+    assert client.get(f"/api/circuit-switches/{ocs.pk}/").status_code == 200
+    assert client.delete(f"/api/circuit-switches/{ocs.pk}/").status_code == delete
+
+
+def test_anonymous_and_roleless_users_are_refused(anonymous, client_for, ocs):
+    assert anonymous.get("/api/circuit-switches/").status_code == 401
+    assert client_for(None).get("/api/demands/").status_code == 403
+
+
+def test_attach_all_tors_attaches_every_tor_with_one_port(client_for, racks):
+    body = {"fabric": racks.pk, "name": "all", "port_count": 6, "attach_all_tors": True}
+    created = client_for("planner").post("/api/circuit-switches/", body, format="json").json()
+    assert [a["tor_name"] for a in created["attachments"]] == ["t0", "t1", "t2", "t3", "t4", "t5"]
+
+
+def test_every_attachment_problem_is_listed_in_one_400(client_for, racks, small_document):
+    other = Fabric.objects.create(name="other", tiers=["tor", "spine"])
+    foreign = Switch.objects.create(fabric=other, name="x0", tier=0)
+    spine = tor(racks, "s0")
+    t2_uplink = Link.objects.get(a_switch__name="t2", a_port="up0")
+    body = {
+        "fabric": racks.pk,
+        "name": "bad",
+        "port_count": 2,
+        "attachments": [
+            {"tor": tor(racks, "t0").pk, "optical_ports": 1, "links": [t2_uplink.pk]},
+            {"tor": foreign.pk},
+            {"tor": spine.pk},
+            {"tor": tor(racks, "t0").pk},
+        ],
+    }
+    response = client_for("planner").post("/api/circuit-switches/", body, format="json")
+    assert response.status_code == 400
+    errors = response.json()
+    assert errors["attachments"] == [
+        f"attachments[0]: link {t2_uplink.pk} does not end on ToR 't0'",
+        "attachments[1]: switch 'x0' is not in fabric 'small'",
+        "attachments[2]: switch 's0' is not a ToR (tier 2)",
+        "attachments[3]: ToR 't0' is attached twice",
+    ]
+    assert errors["port_count"] == ["2 ports are fewer than the 4 optical ports of the attachments"]
+    assert not CircuitSwitch.objects.filter(name="bad").exists()
+
+
+def test_a_port_is_lost_to_a_disabled_link_and_to_an_open_ticket(client_for, racks):
+    up0 = Link.objects.get(a_switch__name="t0", a_port="up0")
+    up1 = Link.objects.get(a_switch__name="t0", a_port="up1")
+    body = {
+        "fabric": racks.pk,
+        "name": "ocs-links",
+        "port_count": 4,
+        "attachments": [{"tor": tor(racks, "t0").pk, "optical_ports": 3, "links": [up0.pk, up1.pk]}],
+    }
+    switch_id = client_for("planner").post("/api/circuit-switches/", body, format="json").json()["id"]
+
+    def t0_ports():
+        return client_for("viewer").get(f"/api/circuit-switches/{switch_id}/").json()["attachments"][0]
+
+    assert t0_ports()["available_ports"] == 3
+    Link.objects.filter(pk=up0.pk).update(admin_state="disabled")
+    assert t0_ports()["available_ports"] == 2
+    assert t0_ports()["unavailable"] == [{"link": up0.pk, "reason": "disabled"}]
+    decision = Decision.objects.create(
+        fabric=racks, link=up1, kind="fast_checker", action="disabled", penalty=1e-4, engine_ms=1.0
+    )
+    ticket = Ticket.objects.create(fabric=racks, link=up1, direction="a_to_z", decision=decision, state="in_progress")
+    assert t0_ports()["available_ports"] == 1
+    assert t0_ports()["unavailable"][1] == {"link": up1.pk, "reason": "open_ticket"}
+    Ticket.objects.filter(pk=ticket.pk).update(state="resolved")
+    assert t0_ports()["available_ports"] == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Demands
+
+
+def test_an_uploaded_csv_is_stored_per_window_with_totals(client_for, racks):
+    response = upload(client_for("planner"), racks)
+    assert response.status_code == 201, response.json()
+    demand = response.json()
+    assert (demand["window_s"], demand["window_count"], demand["row_count"], demand["rack_count"]) == (1.0, 3, 10, 6)
+    assert demand["total_bytes"] == sum(int(line.split(",")[2]) for line in DEMAND_CSV.splitlines()[1:])
+    assert [(w["index"], w["rows"], w["total_bytes"]) for w in demand["windows"]] == [
+        (0, 4, 1_850_000_000),
+        (1, 3, 1_760_000_000),
+        (2, 3, 1_470_000_000),
+    ]
+    listed = client_for("viewer").get(f"/api/demands/?fabric={racks.pk}").json()["results"]
+    assert [row["name"] for row in listed] == ["hot pairs"] and "windows" not in listed[0]
+
+
+def test_every_bad_line_of_an_upload_is_listed_with_its_number(client_for, racks):
+    text = "src,dst,bytes,window_start\nt0,t1,5,0\nt0,t9,5,0\nt1,t1,5,0\nt0,t1,-3,soon\n"
+    response = upload(client_for("planner"), racks, text=text)
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"section": "demand", "field": "csv", "line": 3, "message": "line 3: dst 't9' is not a ToR of fabric 'small'"},
+        {
+            "section": "demand",
+            "field": "csv",
+            "line": 4,
+            "message": "line 4: src and dst are both rack t1 (intra-rack traffic never uses a circuit)",
+        },
+        {
+            "section": "demand",
+            "field": "csv",
+            "line": 5,
+            "message": "line 5: bytes -3 is negative; window_start 'soon' is neither seconds nor an ISO-8601 time",
+        },
+    ]
+
+
+def test_the_form_and_the_rows_are_checked_together(client_for, racks):
+    upload(client_for("planner"), racks)
+    response = upload(client_for("planner"), racks, text="src,dst\nt0,t1\n", window_s="often")
+    fields = {(e["field"], e["message"]) for e in response.json()["errors"]}
+    assert response.status_code == 400
+    assert ("window_s", "must be a number of seconds, got 'often'") in fields
+    response = upload(client_for("planner"), racks)
+    assert response.json()["errors"] == [
+        {"section": "demand", "field": "name", "message": "fabric 'small' already has a demand 'hot pairs'"}
+    ]
+
+
+def test_json_rows_and_a_multipart_file_are_accepted(client_for, racks):
+    rows = [
+        {"src": "t0", "dst": "t1", "bytes": 10, "window_start": "2026-11-22T10:00:00Z"},
+        {"src": "t1", "dst": "t2", "bytes": 20, "window_start": "2026-11-22T10:00:10Z"},
+    ]
+    planner = client_for("planner")
+    as_rows = planner.post("/api/demands/", {"fabric": racks.pk, "name": "j", "rows": rows}, format="json").json()
+    assert (as_rows["window_s"], as_rows["window_count"], as_rows["total_bytes"]) == (10.0, 2, 30)
+    bad = planner.post(
+        "/api/demands/", {"fabric": racks.pk, "name": "j2", "rows": [rows[0], {"src": "t0"}]}, format="json"
+    )
+    assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "rows[1]"
+    file = io.BytesIO(DEMAND_CSV.encode())
+    file.name = "demand.csv"
+    multipart = planner.post(
+        "/api/demands/", {"fabric": racks.pk, "name": "m", "window_s": "1", "file": file}, format="multipart"
+    )
+    assert multipart.status_code == 201, multipart.json()
+    assert multipart.json()["row_count"] == 10
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [("planner", 201), ("operator", 201), ("admin", 201), ("viewer", 403), ("technician", 403), ("collector", 403)],
+)
+def test_who_may_upload_and_delete_a_demand(client_for, racks, role, status):
+    response = upload(client_for(role), racks, name=f"d-{role}")
+    assert response.status_code == status
+    existing = upload(client_for("planner"), racks, name=f"keep-{role}").json()["id"]
+    assert client_for(role).get(f"/api/demands/{existing}/").status_code == 200
+    assert client_for(role).delete(f"/api/demands/{existing}/").status_code == (204 if status == 201 else 403)
+
+
+def test_the_matrix_is_one_window_sparse_and_bounded(client_for, racks, ocs):
+    demand = upload(client_for("planner"), racks).json()["id"]
+    viewer = client_for("viewer")
+    window0 = viewer.get(f"/api/demands/{demand}/matrix/?window=0").json()
+    names = [rack["name"] for rack in window0["racks"]]
+    assert names == ["t0", "t1", "t2", "t3", "t4", "t5"]
+    assert sorted(tuple(cell) for cell in window0["cells"]) == [
+        (0, 1, 900_000_000),
+        (1, 0, 100_000_000),
+        (2, 3, 800_000_000),
+        (4, 5, 50_000_000),
+    ]
+    busiest = viewer.get(f"/api/demands/{demand}/matrix/?window=0&racks=2").json()
+    assert [rack["name"] for rack in busiest["racks"]] == ["t0", "t1"] and busiest["truncated"] is True
+    assert busiest["shown_bytes"] == 1_000_000_000 and busiest["window_total_bytes"] == 1_850_000_000
+    bad = viewer.get(f"/api/demands/{demand}/matrix/?window=3&racks=0")
+    assert bad.status_code == 400 and set(bad.json()) == {"window", "racks"}
+    with_switch = viewer.get(f"/api/demands/{demand}/matrix/?window=2&circuit_switch={ocs.pk}").json()
+    assert len(with_switch["racks"]) == 6
+
+
+# ---------------------------------------------------------------------------------------------
+# Schedules
+
+
+def test_a_schedule_job_plans_named_circuits_that_verify(client_for, racks, ocs):
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    job = run_schedule(planner, demand, ocs, compare=["greedy", "round_robin"], min_demand_bytes=0)
+    result = job.result
+    names = [rack["name"] for rack in result["racks"]]
+    first = {tuple(sorted((names[c["a"]], names[c["b"]]))) for c in result["slots"][0]["circuits"]}
+    # Replay: slot 0 is chosen on window 0 (t0-t1, t2-t3, t4-t5), slot 1 on window 1.
+    assert first == {("t0", "t1"), ("t2", "t3"), ("t4", "t5")}
+    assert len(result["slots"]) == 2
+    assert [row["algorithm"] for row in result["comparison"]] == ["exact", "greedy", "round_robin"]
+    inputs = result["input"]
+    options = {k: v for k, v in inputs.items() if k not in ("racks", "ports", "windows")}
+    windows = [[tuple(entry) for entry in window] for window in inputs["windows"]]
+    assert lightpath_engine.circuit_verify(inputs["ports"], windows, result["slots"], **options) == []
+    assert result["params"]["dark_time_s"] == ocs.dark_time_s and inputs["capacity_bytes_per_s"] == 1.25e9
+    listed = client_for("viewer").get("/api/circuit-schedules/").json()["results"][0]
+    assert listed["demand"] == {"id": demand, "name": "hot pairs"}
+    assert listed["circuit_switches"] == [{"id": ocs.pk, "name": "ocs-1"}]
+    assert listed["summary"]["slots"] == 2 and listed["summary"]["optical_ratio"] == result["metrics"]["optical_ratio"]
+    assert "result" not in listed
+
+
+def test_a_rack_without_an_available_port_gets_no_circuit(client_for, racks, ocs):
+    up0 = Link.objects.get(a_switch__name="t0", a_port="up0")
+    attachment = ocs.attachments.get(tor__name="t0")
+    attachment.links.add(up0)
+    Link.objects.filter(pk=up0.pk).update(admin_state="disabled")
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    result = run_schedule(planner, demand, ocs, min_demand_bytes=0).result
+    t0 = next(rack for rack in result["racks"] if rack["name"] == "t0")
+    assert t0["available_ports"] == 0 and t0["unavailable"] == [{"link": up0.pk, "reason": "disabled"}]
+    assert all(t0["index"] not in (c["a"], c["b"]) for slot in result["slots"] for c in slot["circuits"])
+
+
+def test_same_input_and_seed_give_the_same_schedule(client_for, racks, ocs):
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    first = run_schedule(planner, demand, ocs, algorithm="random", seed=7, min_demand_bytes=0).result
+    second = run_schedule(planner, demand, ocs, algorithm="random", seed=7, min_demand_bytes=0).result
+    assert first["slots"] == second["slots"]
+
+
+def test_a_longer_period_merges_windows_and_drain_serves_them(client_for, racks, ocs):
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    result = run_schedule(planner, demand, ocs, period_s=3.0, mode="drain", min_demand_bytes=0).result
+    assert len(result["input"]["windows"]) == 1
+    assert result["metrics"]["total_bytes"] == 5_080_000_000
+
+
+def test_schedule_requests_list_every_problem(client_for, racks, ocs):
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    response = planner.post(
+        "/api/circuit-schedules/",
+        {
+            "demand": demand,
+            "circuit_switch": ocs.pk,
+            "params": {
+                "algorithm": "blossom",
+                "period_s": 1,
+                "dark_time_s": 1.5,
+                "compare": ["greedy", "greedy"],
+                "surprise": 1,
+                "edge_groups": [{"name": "g", "pairs": [["t0", "t9"]], "bonus_bytes": -1}],
+            },
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    fields = [error["field"] for error in response.json()["errors"]]
+    assert fields == [
+        "params.surprise",
+        "params.algorithm",
+        "params.dark_time_s",
+        "params.compare[1]",
+        "params.edge_groups[0].bonus_bytes",
+        "params.edge_groups[0].pairs[0]",
+    ]
+    neither = planner.post("/api/circuit-schedules/", {"demand": 999999}, format="json").json()["errors"]
+    assert {error["field"] for error in neither} == {"demand", "circuit_switch"}
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [("planner", 202), ("operator", 202), ("admin", 202), ("viewer", 403), ("technician", 403), ("collector", 403)],
+)
+def test_who_may_start_a_schedule(client_for, racks, ocs, role, status):
+    demand = upload(client_for("planner"), racks).json()["id"]
+    body = {"demand": demand, "zone": "z"}
+    assert client_for(role).post("/api/circuit-schedules/", body, format="json").status_code == status
+    assert client_for(role).get("/api/circuit-schedules/").status_code == 200
+
+
+def test_results_download_as_slots_and_metrics_csv(client_for, racks, ocs):
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    group = {"name": "pairs", "pairs": [["t0", "t1"], ["t2", "t3"]], "bonus_bytes": 1000}
+    job = run_schedule(planner, demand, ocs, compare=["greedy"], min_demand_bytes=0, edge_groups=[group])
+    assert job.result["edge_groups"][0]["completed_slots"] == 2
+    assert job.result["edge_groups"][0]["bonus_earned_bytes"] == 2000
+    viewer = client_for("viewer")
+    slots = viewer.get(f"/api/jobs/{job.pk}/result/?format=csv&table=slots").content.decode()
+    rows = list(csv.reader(io.StringIO(slots)))
+    assert rows[0] == ["slot", "t0_s", "src", "dst", "count"]
+    assert {(row[0], row[2], row[3]) for row in rows[1:]} >= {("0", "t0", "t1"), ("0", "t2", "t3")}
+    metrics = list(
+        csv.reader(io.StringIO(viewer.get(f"/api/jobs/{job.pk}/result/?format=csv&table=metrics").content.decode()))
+    )
+    assert [row[0] for row in metrics] == ["algorithm", "exact", "greedy"]
