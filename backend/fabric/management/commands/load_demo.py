@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from accounts.services import DEMO_PASSWORD, create_demo_users
+from circuits import demo as circuits_demo
 from fabric import services
 from fabric.models import Fabric
 from jobs import services as jobs
@@ -46,6 +47,7 @@ class Command(BaseCommand):
             jobs.submit("fabric.capacity_report", fabric=fabric)
             if options["verbosity"] >= 1:
                 self.stdout.write(f"loaded fabric '{fabric.name}'")
+        circuits_demo.load(fabric)
         if not EndState.objects.filter(link__fabric=fabric).exists():
             samples = self._telemetry(fabric, document)
             if options["verbosity"] >= 1:
