@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "corruption",
     "webhooks",
     "circuits",
+    "planning",
 ]
 LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry", "corruption", "webhooks", "circuits"]
 MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}
