@@ -115,7 +115,11 @@ app.add_typer(tickets.app, name="tickets", help="Work repair tickets of links di
 app.add_typer(webhooks.app, name="webhooks", help="Webhook endpoints of link-state changes and their delivery log.")
 app.add_typer(fixtures.app, name="fixtures", help="Generate fabric documents offline (no server needed).")
 app.add_typer(corropt.app, name="corropt", help="CorrOpt link-disabling decisions on files, offline (no server).")
-app.add_typer(circuits.app, name="circuits", help="c-Through optical circuit schedules on demand files, offline.")
+app.add_typer(
+    circuits.app,
+    name="circuits",
+    help="c-Through optical circuit schedules: offline on demand files, or as server jobs.",
+)
 app.add_typer(
     rail.app, name="rail", help="RAIL stretch plans, reliability classes and FEC on files, offline (no server)."
 )
