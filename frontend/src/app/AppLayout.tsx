@@ -4,6 +4,7 @@ import { NavLink } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import type { CurrentUser } from '@/features/auth/api/types';
 import { useLogout } from '@/features/auth/api/useLogout';
+import { RECONFIG_JOB_ROLES } from '@/features/reconfig/roles';
 import { SIMULATION_ROLES } from '@/features/simulation/roles';
 
 /** Operator pages: who watches capacity and CorrOpt's decisions (everyone may still open them). */
@@ -18,6 +19,8 @@ const NAV_ITEMS: readonly { to: string; label: string; audience?: readonly strin
   { to: '/simulations', label: 'Simulations', audience: SIMULATION_ROLES },
   { to: '/planning', label: 'Planning' },
   { to: '/circuits', label: 'Circuits' },
+  { to: '/sharebackup', label: 'Failover', audience: RECONFIG_JOB_ROLES },
+  { to: '/larry', label: 'Uplinks', audience: RECONFIG_JOB_ROLES },
   { to: '/jobs', label: 'Jobs' },
 ];
 

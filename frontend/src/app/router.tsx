@@ -11,6 +11,10 @@ import { LinksPage } from '@/features/links/routes/LinksPage';
 import { CircuitsPage } from '@/features/planned/routes/CircuitsPage';
 import { PlanDetailPage } from '@/features/planning/routes/PlanDetailPage';
 import { PlanningPage } from '@/features/planning/routes/PlanningPage';
+import { LarryJobPage } from '@/features/reconfig/routes/LarryJobPage';
+import { LarryPage } from '@/features/reconfig/routes/LarryPage';
+import { ShareBackupJobPage } from '@/features/reconfig/routes/ShareBackupJobPage';
+import { ShareBackupPage } from '@/features/reconfig/routes/ShareBackupPage';
 import { SimulationDetailPage } from '@/features/simulation/routes/SimulationDetailPage';
 import { SimulationsPage } from '@/features/simulation/routes/SimulationsPage';
 import { TicketDetailPage } from '@/features/tickets/routes/TicketDetailPage';
@@ -38,6 +42,10 @@ export const router = createBrowserRouter([
       { path: 'planning', element: <PlanningPage /> },
       { path: 'planning/plans/:jobId', element: <PlanDetailPage /> },
       { path: 'circuits', element: <CircuitsPage /> },
+      { path: 'sharebackup', element: <ShareBackupPage /> },
+      { path: 'sharebackup/:jobId', element: <ShareBackupJobPage /> },
+      { path: 'larry', element: <LarryPage /> },
+      { path: 'larry/:jobId', element: <LarryJobPage /> },
       { path: 'jobs', element: <JobsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -9,6 +9,7 @@ import {
   describeMove,
   metricsRows,
   parseUplinkVector,
+  pointAt,
   uplinkDeltas,
   uplinkSeries,
   usableCables,
@@ -59,6 +60,12 @@ describe('circuits that moved', () => {
     expect(changesAt(binned, 0).map((change) => change.step)).toEqual([1]);
     expect(changesAt(binned, 1).map((change) => change.step)).toEqual([3]);
     expect(changesAt(binned, 2)).toEqual([]);
+  });
+
+  it('finds the bar that holds a change', () => {
+    expect(pointAt({ time_s: [0.5, 1.5, 2.5] }, 2)).toBe(1);
+    expect(pointAt({ time_s: [0.5, 1.5, 2.5] }, 2.5)).toBe(2);
+    expect(pointAt({ time_s: [0.5, 1.5, 2.5] }, 0.1)).toBe(0);
   });
 
   it('puts the run policy first, then the baselines', () => {

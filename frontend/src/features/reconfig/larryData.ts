@@ -92,6 +92,15 @@ export function changesAt(result: Pick<LarryResult, 'series' | 'changes'>, index
   return result.changes.filter((change) => change.time_s >= t0 && change.time_s < t1);
 }
 
+/** The series point holding time t: the last one at or before it (0 before the first). */
+export function pointAt(series: Pick<LarrySeries, 'time_s'>, t: number): number {
+  let found = 0;
+  series.time_s.forEach((time, index) => {
+    if (time <= t) found = index;
+  });
+  return found;
+}
+
 /** Series points at which circuits moved (their index), for the step slider's marks. */
 export function changeIndices(result: Pick<LarryResult, 'series' | 'changes'>): number[] {
   return result.series.time_s.flatMap((_, index) => (changesAt(result, index).length > 0 ? [index] : []));

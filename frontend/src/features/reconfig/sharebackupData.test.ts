@@ -6,6 +6,7 @@ import {
   describeEvent,
   eventMatchings,
   eventOutcome,
+  eventSwitches,
   failureGroups,
   groupRows,
   parseEventsFile,
@@ -182,6 +183,11 @@ describe('events in words', () => {
     expect(eventOutcome(PLAN.events[4]!)).toBe(
       'agg.p0.m2 replaces agg.p0.m0; core.c0.m2 replaces core.c0.m0 · 6 replace() calls · DEGRADED: edge.p1',
     );
+  });
+
+  it('highlights the switches an event names and the backups it brought in', () => {
+    expect([...eventSwitches(PLAN.events[4]!)]).toEqual(['agg.p0.m0', 'core.c0.m0', 'agg.p0.m2', 'core.c0.m2']);
+    expect([...eventSwitches(PLAN.events[1]!)]).toEqual(['edge.p1.m0']);
   });
 
   it('reads an uploaded events file, listing every bad entry', () => {

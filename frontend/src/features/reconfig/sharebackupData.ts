@@ -28,6 +28,14 @@ export const LAYER_LABEL: Record<Layer, string> = {
 /** active: holds a slot; spare: a free backup; suspect: awaits diagnosis after a link failure. */
 export type MemberState = 'active' | 'spare' | 'suspect' | 'failed' | 'idle';
 
+export const MEMBER_STATE_LABEL: Record<MemberState, string> = {
+  active: 'in service (holds a slot)',
+  spare: 'free backup',
+  suspect: 'suspect, awaiting diagnosis',
+  failed: 'failed',
+  idle: 'out of every pool',
+};
+
 export interface FailureGroup {
   id: string;
   layer: Layer;
@@ -280,6 +288,13 @@ export function describeEvent(event: ShareBackupEvent): string {
     case 'diagnosis_result':
       return `${event.switch} is diagnosed ${event.healthy ? 'healthy' : 'faulty'}`;
   }
+}
+
+/** The switches an event names and the backups it moved into their slots. */
+export function eventSwitches(planned: PlannedEvent): Set<string> {
+  const { event } = planned;
+  const named = event.type === 'link_down' ? [event.a, event.b] : [event.switch];
+  return new Set([...named, ...takeovers(planned.replace_calls).map((pair) => pair.backup)]);
 }
 
 /** One line for the outcome of an event. */

@@ -341,4 +341,4 @@ export interface LarryResult {
 }
 
 export type ReconfigJob<R> = Omit<Job, 'result'> & { result: R | null };
-export type ReconfigJobBrief = Pick<Job, 'id' | 'url' | 'kind' | 'state' | 'progress' | 'created'>;
+export type ReconfigJobBrief = Pick<Job, 'id' | 'url' | 'kind' | 'state' | 'progress'>;

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import type { Job } from '@/features/jobs/api/types';
+import { apiClient } from '@/lib/api-client';
+
+import { LARRY_KIND, type LarryParams, SHAREBACKUP_KIND, type ShareBackupParams } from './types';
+
+function useSubmitJob<P>(kind: string) {
+  const queryClient = useQueryClient();
+  return useMutation<Job, Error, P>({
+    mutationFn: (params) => apiClient.post<Job>('/api/jobs/', { kind, params }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['jobs'] }),
+  });
+}
+
+/** POST /api/jobs/ kind sharebackup.plan; a 400 lists every problem (each bad event by index). */
+export function useSubmitShareBackupPlan() {
+  return useSubmitJob<ShareBackupParams>(SHAREBACKUP_KIND);
+}
+
+/** POST /api/jobs/ kind larry.run; a 400 lists every problem (an uploaded file's by line). */
+export function useSubmitLarryRun() {
+  return useSubmitJob<LarryParams>(LARRY_KIND);
+}

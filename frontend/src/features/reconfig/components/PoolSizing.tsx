@@ -1,0 +1,194 @@
+import { type FormEvent, useState } from 'react';
+
+import { ErrorList } from '@/components/ErrorList';
+import type { FabricBrief } from '@/features/fabrics/api/types';
+
+import type { SizeAnswer } from '../api/types';
+import { usePoolSize } from '../api/useCalculators';
+import { buildSizeRequest, INITIAL_SIZE_FORM, type SizeFormState } from '../forms';
+import { formatProbability } from '../format';
+import { FormProblems } from './FormProblems';
+
+/**
+ * Backup-pool sizing: per-switch unavailability from MTBF/MTTR (given, or from a fabric's repair
+ * tickets), the smallest n per group that meets the target, and a Monte Carlo cross-check.
+ */
+export function PoolSizing({ fabrics }: { fabrics: FabricBrief[] }) {
+  const [form, setForm] = useState<SizeFormState>(INITIAL_SIZE_FORM);
+  const [problems, setProblems] = useState<string[]>([]);
+  const size = usePoolSize();
+  const set = <K extends keyof SizeFormState>(key: K, value: SizeFormState[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const built = buildSizeRequest(form);
+    setProblems(built.errors);
+    if (built.value) size.mutate(built.value);
+  };
+
+  return (
+    <>
+      <form className="sim-form" aria-label="Backup-pool sizing" onSubmit={submit} noValidate>
+        <div className="sim-form-row">
+          <label>
+            k
+            <input inputMode="numeric" value={form.k} onChange={(event) => set('k', event.target.value)} />
+          </label>
+          <label>
+            Pods
+            <input inputMode="numeric" value={form.pods} onChange={(event) => set('pods', event.target.value)} />
+          </label>
+          <label>
+            Target P(some group has no free backup)
+            <input inputMode="decimal" value={form.target} onChange={(event) => set('target', event.target.value)} />
+          </label>
+        </div>
+        <div className="sim-form-row">
+          <label>
+            MTBF per switch (hours)
+            <input
+              inputMode="decimal"
+              value={form.mtbfHours}
+              onChange={(event) => set('mtbfHours', event.target.value)}
+            />
+          </label>
+          <label>
+            MTTR (hours)
+            <input
+              inputMode="decimal"
+              value={form.mttrHours}
+              onChange={(event) => set('mttrHours', event.target.value)}
+            />
+          </label>
+          <label>
+            Or from the repair tickets of
+            <select value={form.fabric} onChange={(event) => set('fabric', event.target.value)}>
+              <option value="">no fabric (use the values given)</option>
+              {fabrics.map((fabric) => (
+                <option key={fabric.id} value={fabric.id}>
+                  {fabric.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {form.fabric !== '' ? (
+            <label>
+              Ticket window (days)
+              <input
+                inputMode="numeric"
+                value={form.windowDays}
+                onChange={(event) => set('windowDays', event.target.value)}
+              />
+            </label>
+          ) : null}
+        </div>
+        <fieldset className="filter-group sim-trace">
+          <legend>Monte Carlo check</legend>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={form.monteCarlo}
+              onChange={(event) => set('monteCarlo', event.target.checked)}
+            />
+            Simulate
+          </label>
+          {form.monteCarlo ? (
+            <>
+              <label>
+                Seed
+                <input inputMode="numeric" value={form.seed} onChange={(event) => set('seed', event.target.value)} />
+              </label>
+              <label>
+                Horizon (hours)
+                <input
+                  inputMode="decimal"
+                  value={form.horizonHours}
+                  onChange={(event) => set('horizonHours', event.target.value)}
+                />
+              </label>
+            </>
+          ) : null}
+        </fieldset>
+        <FormProblems problems={problems} />
+        <button type="submit" disabled={size.isPending}>
+          {size.isPending ? 'Sizing…' : 'Size the pools'}
+        </button>
+      </form>
+      <ErrorList error={size.error} title="The server refused the sizing." />
+      {size.data ? <PoolSizeAnswer answer={size.data} /> : null}
+    </>
+  );
+}
+
+function PoolSizeAnswer({ answer }: { answer: SizeAnswer }) {
+  const { sizing, reliability, monte_carlo: monteCarlo } = answer;
+  const simulated = new Map(monteCarlo?.points.map((point) => [point.backups, point]) ?? []);
+  return (
+    <div className="size-answer" data-testid="pool-size">
+      <p className="size-headline">
+        <strong data-testid="pool-size-n">
+          n = {sizing.backups} backup{sizing.backups === 1 ? '' : 's'} per group
+        </strong>{' '}
+        keeps P(some of the {sizing.groups} groups of {sizing.group_slots} has no free backup) at{' '}
+        {formatProbability(sizing.curve.at(-1)?.p_any ?? 0)}, target {formatProbability(answer.inputs.target)}; about{' '}
+        {sizing.degraded_hours_per_year.toPrecision(2)} hours a year with some group out of backups.
+      </p>
+      <p className="muted">
+        Per-switch unavailability q = MTTR / (MTBF + MTTR) = {formatProbability(sizing.unavailability)} from{' '}
+        {reliability.source === 'tickets'
+          ? `the fabric’s repair tickets over ${reliability.window_days} days (${reliability.failures} failures of ${reliability.switches} switches, ${reliability.repairs} repairs): MTBF ${Math.round(reliability.mtbf_hours)} h, MTTR ${reliability.mttr_hours.toFixed(1)} h`
+          : `the values given: MTBF ${reliability.mtbf_hours} h, MTTR ${reliability.mttr_hours} h`}
+        . {reliability.note}
+      </p>
+      <table className="data-table" data-testid="pool-size-curve">
+        <caption className="visually-hidden">Risk per number of backups</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="numeric">
+              Backups n
+            </th>
+            <th scope="col" className="numeric">
+              P(a group runs out)
+            </th>
+            <th scope="col" className="numeric">
+              P(any group runs out)
+            </th>
+            {monteCarlo ? (
+              <th scope="col" className="numeric">
+                Monte Carlo (± standard error)
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {sizing.curve.map((point) => {
+            const sim = simulated.get(point.backups);
+            return (
+              <tr key={point.backups}>
+                <th scope="row" className="numeric">
+                  {point.backups}
+                </th>
+                <td className="numeric">{formatProbability(point.p_group)}</td>
+                <td className="numeric">{formatProbability(point.p_any)}</td>
+                {monteCarlo ? <td className="numeric">{sim ? monteCarloText(sim) : '—'}</td> : null}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {monteCarlo ? (
+        <p className="muted">
+          Monte Carlo: each of a group’s slots alternates exponential up and down times over {monteCarlo.horizon_hours}{' '}
+          hours (seed {monteCarlo.seed}); it estimates P(a group runs out).
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function monteCarloText(point: { estimate: number; standard_error: number; within_4_se: boolean }): string {
+  if (point.estimate === 0 && point.standard_error === 0) return 'never ran out in the horizon';
+  const agreement = point.within_4_se ? 'agrees' : 'differs by more than 4 s.e.';
+  return `${formatProbability(point.estimate)} ± ${formatProbability(point.standard_error)} (${agreement})`;
+}

@@ -1,0 +1,20 @@
+/** Number formats shared by the reconfig pages. */
+
+/** Probabilities span many decades: 3 significant digits, exponent form below 0.001. */
+export function formatProbability(value: number): string {
+  if (value === 0) return '0';
+  if (value < 1e-3) return value.toExponential(2);
+  return value.toPrecision(3);
+}
+
+export function formatPercent(fraction: number): string {
+  return `${(fraction * 100).toFixed(fraction < 0.1 && fraction > 0 ? 1 : 0)}%`;
+}
+
+export function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+export function formatCost(value: number): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: 1 });
+}

@@ -1,0 +1,353 @@
+/**
+ * The reconfig forms' text fields turned into request bodies, checked against the server's limits
+ * (/work/briefs/contract-reconfig.md) so a typo is answered before anything is sent. The server
+ * checks again and its 400 lists every problem.
+ */
+import type {
+  CostsRequest,
+  CountersParam,
+  EventsParam,
+  LarryParams,
+  LarryPolicy,
+  RackSetWithNames,
+  ShareBackupParams,
+  SizeRequest,
+} from './api/types';
+import { parseEventsFile } from './sharebackupData';
+
+export interface Built<T> {
+  value: T | null;
+  errors: string[];
+}
+
+/** An uploaded file's name and text (read in the browser). */
+export interface Upload {
+  name: string;
+  text: string;
+}
+
+function integer(text: string, label: string, min: number, max: number, errors: string[]): number {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+    errors.push(`${label} must be a whole number from ${min} to ${max}.`);
+  }
+  return value;
+}
+
+function positive(text: string, label: string, max: number, errors: string[]): number {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value > max) {
+    errors.push(`${label} must be a number above 0 and at most ${max}.`);
+  }
+  return value;
+}
+
+function nonNegative(text: string, label: string, errors: string[]): number {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0)
+    errors.push(`${label} must be a number of at least 0.`);
+  return value;
+}
+
+function evenK(text: string, errors: string[]): number {
+  const k = integer(text, 'k', 2, 64, errors);
+  if (Number.isInteger(k) && k % 2 !== 0) errors.push('k must be even.');
+  return k;
+}
+
+// --- ShareBackup plan --------------------------------------------------------------------------
+
+export interface PlanFormState {
+  k: string;
+  pods: string;
+  backups: string;
+  reconfigMs: string;
+  source: 'synthetic' | 'uploaded';
+  length: string;
+  seed: string;
+  upload: Upload | null;
+}
+
+export const INITIAL_PLAN_FORM: PlanFormState = {
+  k: '4',
+  pods: '2',
+  backups: '1',
+  reconfigMs: '0.5',
+  source: 'synthetic',
+  length: '12',
+  seed: '0',
+  upload: null,
+};
+
+export function buildPlanParams(form: PlanFormState): Built<ShareBackupParams> {
+  const errors: string[] = [];
+  const k = evenK(form.k, errors);
+  const pods = integer(form.pods, 'Pods', 1, Number.isInteger(k) && k >= 2 ? k : 64, errors);
+  const backups = integer(form.backups, 'Backups per group', 0, 8, errors);
+  const reconfigMs = positive(form.reconfigMs, 'Circuit switching time', 1000, errors);
+  let events: EventsParam | null = null;
+  if (form.source === 'synthetic') {
+    const length = integer(form.length, 'Events', 1, 1000, errors);
+    const seed = integer(form.seed, 'Seed', 0, Number.MAX_SAFE_INTEGER, errors);
+    events = { source: 'synthetic', length, seed };
+  } else if (!form.upload) {
+    errors.push('Choose an events file (JSON).');
+  } else {
+    const parsed = parseEventsFile(form.upload.text);
+    errors.push(...parsed.errors);
+    if (parsed.events && parsed.events.length > 1000) errors.push('The events file holds more than 1000 events.');
+    events = { source: 'uploaded', name: form.upload.name, json: form.upload.text };
+  }
+  if (errors.length > 0 || !events) return { value: null, errors };
+  return { value: { k, pods, backups, reconfig_ms: reconfigMs, events }, errors };
+}
+
+// --- Backup-pool sizing ------------------------------------------------------------------------
+
+export interface SizeFormState {
+  k: string;
+  pods: string;
+  target: string;
+  mtbfHours: string;
+  mttrHours: string;
+  /** A fabric id, or '' to use the given MTBF/MTTR. */
+  fabric: string;
+  windowDays: string;
+  monteCarlo: boolean;
+  seed: string;
+  horizonHours: string;
+}
+
+export const INITIAL_SIZE_FORM: SizeFormState = {
+  k: '16',
+  pods: '16',
+  target: '1e-6',
+  mtbfHours: '50000',
+  mttrHours: '24',
+  fabric: '',
+  windowDays: '365',
+  monteCarlo: true,
+  seed: '0',
+  horizonHours: '10000000',
+};
+
+export function buildSizeRequest(form: SizeFormState): Built<SizeRequest> {
+  const errors: string[] = [];
+  const k = evenK(form.k, errors);
+  const pods = integer(form.pods, 'Pods', 1, Number.isInteger(k) && k >= 2 ? k : 64, errors);
+  const target = Number(form.target.trim());
+  if (form.target.trim() === '' || !(target > 0 && target < 1)) errors.push('Target must be a probability in (0, 1).');
+  const fabric = form.fabric === '' ? null : Number(form.fabric);
+  // With a fabric, the given values are the fallback when it has no tickets: optional then.
+  const optional = (text: string, label: string, max: number) =>
+    fabric !== null && text.trim() === '' ? null : positive(text, label, max, errors);
+  const mtbf = optional(form.mtbfHours, 'MTBF (hours)', 1e9);
+  const mttr = optional(form.mttrHours, 'MTTR (hours)', 1e6);
+  const windowDays = integer(form.windowDays, 'Ticket window (days)', 1, 3650, errors);
+  let monteCarlo: SizeRequest['monte_carlo'] = null;
+  if (form.monteCarlo) {
+    monteCarlo = {
+      seed: integer(form.seed, 'Monte Carlo seed', 0, Number.MAX_SAFE_INTEGER, errors),
+      horizon_hours: positive(form.horizonHours, 'Monte Carlo horizon (hours)', 1e9, errors),
+    };
+  }
+  if (errors.length > 0) return { value: null, errors };
+  return {
+    value: {
+      k,
+      pods,
+      target,
+      mtbf_hours: mtbf,
+      mttr_hours: mttr,
+      fabric,
+      window_days: windowDays,
+      monte_carlo: monteCarlo,
+    },
+    errors,
+  };
+}
+
+// --- Larry -------------------------------------------------------------------------------------
+
+/** The two rack sets of the reference: uniform cabling, and the degraded cabling example of §2.1. */
+export const RACK_SET_PRESETS: { id: string; label: string; rackSet: RackSetWithNames }[] = [
+  {
+    id: 'uniform',
+    label: 'Uniform: 4 racks, S = 2, one cable per ToR–CS pair, R = 2',
+    rackSet: {
+      static_uplinks: 2,
+      cables: [
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+      ],
+      cs_uplinks: [2, 2, 2, 2],
+      capacity_gbps: 100,
+      excluded: [],
+    },
+  },
+  {
+    id: 'degraded',
+    label: 'Degraded cabling: as uniform, with the ToR0–CS0 and ToR1–CS0 cables out',
+    rackSet: {
+      static_uplinks: 2,
+      cables: [
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+      ],
+      cs_uplinks: [2, 2, 2, 2],
+      capacity_gbps: 100,
+      excluded: [
+        [0, 0],
+        [1, 0],
+      ],
+    },
+  },
+];
+
+export function rackSetText(rackSet: RackSetWithNames): string {
+  return JSON.stringify(rackSet);
+}
+
+/** The rack-set document typed or uploaded; the server checks its numbers and lists every problem. */
+export function parseRackSet(text: string): Built<RackSetWithNames> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { value: null, errors: [`The rack set is not JSON (${(error as Error).message}).`] };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return {
+      value: null,
+      errors: ['The rack set must be a JSON object (static_uplinks, cables, cs_uplinks, capacity_gbps).'],
+    };
+  }
+  const doc = data as Record<string, unknown>;
+  const errors: string[] = [];
+  const cables = doc.cables;
+  if (!Array.isArray(cables) || cables.length === 0 || !cables.every((row) => Array.isArray(row))) {
+    errors.push('cables must be a list of rows, one per rack, each with a count per circuit switch.');
+  }
+  for (const key of ['static_uplinks', 'capacity_gbps']) {
+    if (typeof doc[key] !== 'number') errors.push(`${key} must be a number.`);
+  }
+  if (!Array.isArray(doc.cs_uplinks)) errors.push('cs_uplinks must be a list, one count per circuit switch.');
+  return errors.length > 0 ? { value: null, errors } : { value: doc as unknown as RackSetWithNames, errors };
+}
+
+export function rackCount(rackSet: RackSetWithNames | null): number | null {
+  return rackSet ? rackSet.cables.length : null;
+}
+
+export interface RunFormState {
+  upload: Upload | null;
+  periodS: string;
+  threshold: string;
+  policy: LarryPolicy;
+}
+
+export const INITIAL_RUN_FORM: RunFormState = { upload: null, periodS: '', threshold: '0.85', policy: 'conservative' };
+
+/** A counters file by its name: .csv as CSV (time_s,rack,ingress_bytes,egress_bytes), else JSON. */
+export function countersParam(upload: Upload): CountersParam {
+  return upload.name.toLowerCase().endsWith('.csv')
+    ? { source: 'uploaded', name: upload.name, csv: upload.text }
+    : { source: 'uploaded', name: upload.name, json: upload.text };
+}
+
+export function buildRunParams(form: RunFormState, rackSet: Built<RackSetWithNames>): Built<LarryParams> {
+  const errors = [...rackSet.errors];
+  if (!form.upload) errors.push('Choose a counters file (CSV or JSON).');
+  const periodS = form.periodS.trim() === '' ? null : positive(form.periodS, 'Period (s)', 86400, errors);
+  const threshold = Number(form.threshold.trim());
+  if (form.threshold.trim() === '' || !(threshold > 0 && threshold <= 1)) errors.push('Threshold must be in (0, 1].');
+  if (errors.length > 0 || !rackSet.value || !form.upload) return { value: null, errors };
+  return {
+    value: {
+      rack_set: rackSet.value,
+      counters: countersParam(form.upload),
+      period_s: periodS,
+      threshold,
+      policy: form.policy,
+    },
+    errors,
+  };
+}
+
+// --- Cost comparison ---------------------------------------------------------------------------
+
+export interface CostFormState {
+  racks: string;
+  servers: string;
+  staticUplinks: string;
+  larryS: string;
+  larryL: string;
+  larryR: string;
+  k: string;
+  pods: string;
+  backups: string;
+  packetPort: string;
+  circuitPort: string;
+  activeCable: string;
+  passiveCable: string;
+}
+
+/** The contract's defaults: the circuit-switch port costs 0.3 of a packet-switch port (seed 003). */
+export const INITIAL_COST_FORM: CostFormState = {
+  racks: '4',
+  servers: '16',
+  staticUplinks: '4',
+  larryS: '2',
+  larryL: '4',
+  larryR: '2',
+  k: '16',
+  pods: '16',
+  backups: '1',
+  packetPort: '1',
+  circuitPort: '0.3',
+  activeCable: '0.5',
+  passiveCable: '0.1',
+};
+
+export function buildCostsRequest(form: CostFormState): Built<CostsRequest> {
+  const errors: string[] = [];
+  const servers = integer(form.servers, 'Servers per rack', 1, 1024, errors);
+  const request: CostsRequest = {
+    racks: integer(form.racks, 'Racks', 1, 100000, errors),
+    servers,
+    static_uplinks: integer(
+      form.staticUplinks,
+      'Static uplinks',
+      1,
+      Number.isInteger(servers) ? servers : 1024,
+      errors,
+    ),
+    larry_s: integer(form.larryS, 'Larry S', 0, 1024, errors),
+    larry_l: integer(form.larryL, 'Larry L', 0, 1024, errors),
+    larry_r: integer(form.larryR, 'Larry R', 0, 1024, errors),
+    k: evenK(form.k, errors),
+    pods: 0,
+    backups: integer(form.backups, 'Backups per group', 0, 8, errors),
+    prices: {
+      packet_port: positive(form.packetPort, 'Packet-switch port price', Number.MAX_VALUE, errors),
+      circuit_port: nonNegative(form.circuitPort, 'Circuit-switch port price', errors),
+      active_cable: nonNegative(form.activeCable, 'Active cable price', errors),
+      passive_cable: nonNegative(form.passiveCable, 'Passive cable price', errors),
+    },
+  };
+  request.pods = integer(form.pods, 'Pods', 1, Number.isInteger(request.k) && request.k >= 2 ? request.k : 64, errors);
+  return errors.length > 0 ? { value: null, errors } : { value: request, errors };
+}
+
+/** Reads a chosen file's text in the browser; null when the choice is cleared. */
+export function readFile(file: File | undefined, onRead: (upload: Upload | null) => void) {
+  if (!file) {
+    onRead(null);
+    return;
+  }
+  void file.text().then((text) => onRead({ name: file.name, text }));
+}

@@ -1,0 +1,69 @@
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
+
+import { LARRY_KIND } from '../api/types';
+import { useSubmitLarryRun } from '../api/useSubmitReconfigJob';
+import { CostComparison } from '../components/CostComparison';
+import { FeasibilityCheck } from '../components/FeasibilityCheck';
+import { LarryRunForm } from '../components/LarryRunForm';
+import { RackSetEditor } from '../components/RackSetEditor';
+import { RecentJobs } from '../components/RecentJobs';
+import { parseRackSet, RACK_SET_PRESETS, rackSetText } from '../forms';
+import { canRunReconfigJobs } from '../roles';
+import '../reconfig.css';
+
+export function LarryPage() {
+  const user = useCurrentUser();
+  const submit = useSubmitLarryRun();
+  const navigate = useNavigate();
+  const [rackSetDoc, setRackSetDoc] = useState(() => rackSetText(RACK_SET_PRESETS[0]!.rackSet));
+  const rackSet = useMemo(() => parseRackSet(rackSetDoc), [rackSetDoc]);
+
+  return (
+    <section aria-labelledby="larry-heading">
+      <h1 id="larry-heading">Rack uplinks on demand</h1>
+      <p className="lede">
+        Larry lets a congested rack borrow idle uplinks of its neighbours through per-rack circuit switches. Describe a
+        rack set, then run the controller over uploaded ToR byte counters (uplinks per rack over time and the circuits
+        that moved, beside the baselines), check whether an uplink vector fits the cabling, and compare costs.
+      </p>
+      <div className="panel">
+        <h2>Rack set</h2>
+        <RackSetEditor text={rackSetDoc} parsed={rackSet} onChange={setRackSetDoc} />
+      </div>
+      {canRunReconfigJobs(user.data) ? (
+        <div className="panel">
+          <h2>New uplink run</h2>
+          <LarryRunForm
+            rackSet={rackSet}
+            submitting={submit.isPending}
+            onSubmit={(params) => submit.mutate(params, { onSuccess: (job) => void navigate(`/larry/${job.id}`) })}
+          />
+          <ErrorList error={submit.error} title="The server refused the run." />
+        </div>
+      ) : (
+        <p className="notice" data-testid="larry-readonly">
+          Planners, operators and admins run the controller; you can open the runs below, check feasibility and compare
+          costs.
+        </p>
+      )}
+      <div className="panel">
+        <h2>Feasibility check</h2>
+        <p className="muted">
+          Integral max flow over the cables in service: source → rack (its request) → circuit switch (cables) → sink
+          (R). An infeasible request comes with the min cut that proves it.
+        </p>
+        <FeasibilityCheck rackSet={rackSet} />
+      </div>
+      <div className="panel">
+        <h2>Cost comparison</h2>
+        <CostComparison />
+      </div>
+      <h2>Recent runs</h2>
+      <RecentJobs kind={LARRY_KIND} noun="run" path="/larry" />
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+/** The model of the per-rack uplink chart: D3 owns scales, ticks and paths; UplinkChart draws them. */
+import * as d3 from 'd3';
+
+import type { LarryResult } from './api/types';
+import { changeIndices, uplinkSeries } from './larryData';
+
+export interface Tick {
+  value: number;
+  position: number;
+  label: string;
+}
+
+export interface RackRow {
+  rack: number;
+  name: string;
+  top: number;
+  bottom: number;
+  yTicks: Tick[];
+  bars: { index: number; x: number; width: number; y: number; height: number; changed: boolean; uplinks: number }[];
+  demandPath: string;
+  staticY: number;
+}
+
+export interface UplinkChartModel {
+  width: number;
+  height: number;
+  left: number;
+  right: number;
+  rows: RackRow[];
+  xTicks: Tick[];
+  xTitle: string;
+  /** Centre of the selected step, or null when nothing is selected. */
+  cursorX: number | null;
+}
+
+const MARGIN = { left: 96, right: 16, top: 8, bottom: 44 };
+const ROW_HEIGHT = 64;
+const ROW_GAP = 14;
+
+/** Seconds, minutes or hours, whichever keeps the axis labels short. */
+export function timeUnit(spanSeconds: number): { seconds: number; label: string } {
+  if (spanSeconds >= 3 * 3600) return { seconds: 3600, label: 'h' };
+  if (spanSeconds >= 10 * 60) return { seconds: 60, label: 'min' };
+  return { seconds: 1, label: 's' };
+}
+
+export function buildUplinkChart(
+  result: Pick<LarryResult, 'series' | 'racks' | 'inputs' | 'changes'>,
+  width: number,
+  selected: number | null,
+): UplinkChartModel {
+  const series = uplinkSeries(result);
+  const moved = new Set(changeIndices(result));
+  const first = series[0]?.bars[0]?.t0 ?? 0;
+  const last = series[0]?.bars.at(-1)?.t1 ?? first + 1;
+  const unit = timeUnit(last - first);
+  const left = MARGIN.left;
+  const right = Math.max(left + 20, width - MARGIN.right);
+  const x = d3
+    .scaleLinear()
+    .domain([first / unit.seconds, last / unit.seconds])
+    .range([left, right]);
+  const sx = (t: number) => x(t / unit.seconds);
+  const peak = d3.max(series.flatMap((rack) => rack.bars.flatMap((bar) => [bar.uplinks, bar.demandLinks]))) ?? 1;
+  const yMax = Math.max(1, peak);
+
+  const rows = series.map((rack, i): RackRow => {
+    const top = MARGIN.top + i * (ROW_HEIGHT + ROW_GAP);
+    const bottom = top + ROW_HEIGHT;
+    const y = d3.scaleLinear().domain([0, yMax]).range([bottom, top]).nice(3);
+    const demand = d3
+      .line<{ t: number; v: number }>()
+      .x((point) => sx(point.t))
+      .y((point) => y(point.v))
+      .curve(d3.curveStepAfter);
+    const lastBar = rack.bars.at(-1);
+    const points = rack.bars.map((bar) => ({ t: bar.t0, v: bar.demandLinks }));
+    if (lastBar) points.push({ t: lastBar.t1, v: lastBar.demandLinks });
+    return {
+      rack: rack.rack,
+      name: rack.name,
+      top,
+      bottom,
+      yTicks: y.ticks(3).map((value) => ({ value, position: y(value), label: String(value) })),
+      bars: rack.bars.map((bar) => {
+        const x0 = sx(bar.t0);
+        const x1 = sx(bar.t1);
+        return {
+          index: bar.index,
+          x: x0,
+          // A hairline gap between bars while they are wide enough to show it.
+          width: Math.max(0.5, x1 - x0 - (x1 - x0 > 4 ? 1 : 0)),
+          y: y(bar.uplinks),
+          height: bottom - y(bar.uplinks),
+          changed: moved.has(bar.index),
+          uplinks: bar.uplinks,
+        };
+      }),
+      demandPath: demand(points) ?? '',
+      staticY: y(result.inputs.rack_set.static_uplinks),
+    };
+  });
+
+  const plotBottom = rows.at(-1)?.bottom ?? MARGIN.top + ROW_HEIGHT;
+  const xTicks = x.ticks(Math.max(2, Math.floor((right - left) / 90))).map((value) => ({
+    value,
+    position: x(value),
+    label: x.tickFormat()(value),
+  }));
+  const selectedBar = selected === null ? undefined : series[0]?.bars[selected];
+  return {
+    width,
+    height: plotBottom + MARGIN.bottom,
+    left,
+    right,
+    rows,
+    xTicks,
+    xTitle: `Time since the counters start (${unit.label})`,
+    cursorX: selectedBar ? (sx(selectedBar.t0) + sx(selectedBar.t1)) / 2 : null,
+  };
+}
