@@ -9,6 +9,8 @@ import { JobsPage } from '@/features/jobs/routes/JobsPage';
 import { LinkDetailPage } from '@/features/links/routes/LinkDetailPage';
 import { LinksPage } from '@/features/links/routes/LinksPage';
 import { CircuitsPage } from '@/features/planned/routes/CircuitsPage';
+import { ClassesDetailPage } from '@/features/planning/routes/ClassesDetailPage';
+import { ClassesPage } from '@/features/planning/routes/ClassesPage';
 import { PlanDetailPage } from '@/features/planning/routes/PlanDetailPage';
 import { PlanningPage } from '@/features/planning/routes/PlanningPage';
 import { LarryJobPage } from '@/features/reconfig/routes/LarryJobPage';
@@ -41,6 +43,8 @@ export const router = createBrowserRouter([
       { path: 'simulations/:jobId', element: <SimulationDetailPage /> },
       { path: 'planning', element: <PlanningPage /> },
       { path: 'planning/plans/:jobId', element: <PlanDetailPage /> },
+      { path: 'planning/classes', element: <ClassesPage /> },
+      { path: 'planning/classes/:jobId', element: <ClassesDetailPage /> },
       { path: 'circuits', element: <CircuitsPage /> },
       { path: 'sharebackup', element: <ShareBackupPage /> },
       { path: 'sharebackup/:jobId', element: <ShareBackupJobPage /> },

@@ -1,0 +1,92 @@
+import { type FormEvent, useState } from 'react';
+
+import type { FabricBrief } from '@/features/fabrics/api/types';
+
+import type { ClassesParams } from '../api/types';
+import { buildClassesParams, type ClassesFormState, INITIAL_CLASSES_FORM } from '../classData';
+
+interface ClassesFormProps {
+  fabrics: FabricBrief[];
+  submitting: boolean;
+  onSubmit: (fabric: number, params: ClassesParams) => void;
+}
+
+/** Reliability classes inputs: fabric, telemetry window, class bounds, repair threshold, FEC target. */
+export function ClassesForm({ fabrics, submitting, onSubmit }: ClassesFormProps) {
+  const [form, setForm] = useState<ClassesFormState>(INITIAL_CLASSES_FORM);
+  const [problems, setProblems] = useState<string[]>([]);
+  const set = <K extends keyof ClassesFormState>(key: K, value: ClassesFormState[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const built = buildClassesParams(form);
+    setProblems(built.errors);
+    if (built.params && built.fabric !== null) onSubmit(built.fabric, built.params);
+  };
+
+  return (
+    <form className="sim-form" aria-label="New reliability classes" onSubmit={submit} noValidate>
+      <div className="sim-form-row">
+        <label>
+          Fabric
+          <select value={form.fabric} onChange={(event) => set('fabric', event.target.value)}>
+            <option value="">Choose…</option>
+            {fabrics.map((fabric) => (
+              <option key={fabric.id} value={fabric.id}>
+                {fabric.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="sim-field">
+          <label>
+            Telemetry window (hours)
+            <input
+              inputMode="decimal"
+              value={form.windowHours}
+              onChange={(event) => set('windowHours', event.target.value)}
+            />
+          </label>
+          <span className="muted">a direction not measured in it counts as clean and is listed</span>
+        </div>
+        <div className="sim-field">
+          <label>
+            Class bounds (worst path loss)
+            <input value={form.bounds} onChange={(event) => set('bounds', event.target.value)} />
+          </label>
+          <span className="muted">tightest first: today’s reliability, short TCP, coded bulk traffic</span>
+        </div>
+        <label>
+          Repair links above (loss)
+          <input
+            inputMode="decimal"
+            value={form.repairAbove}
+            onChange={(event) => set('repairAbove', event.target.value)}
+          />
+        </label>
+        <label>
+          FEC target (loss)
+          <input
+            inputMode="decimal"
+            value={form.fecTarget}
+            onChange={(event) => set('fecTarget', event.target.value)}
+          />
+        </label>
+      </div>
+      {problems.length > 0 ? (
+        <div className="error-box" role="alert">
+          <p className="error-title">Check the form.</p>
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <button type="submit" disabled={submitting}>
+        {submitting ? 'Starting…' : 'Build classes'}
+      </button>
+    </form>
+  );
+}

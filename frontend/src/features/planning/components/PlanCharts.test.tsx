@@ -1,0 +1,82 @@
+/** @vitest-environment jsdom */
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { planBars, stackBreakdowns, sweepLines } from '../planData';
+import { CLASSES, CLASSES_TOPOLOGY, PLAN_HIGH, PLAN_LOW } from '../testPlans';
+import { BreakdownChart } from './BreakdownChart';
+import { ClassFabricDrawing } from './ClassFabricDrawing';
+import { LineChart } from './LineChart';
+import { buildBreakdownChart, buildSavingsChart } from './planCharts';
+
+describe('BreakdownChart', () => {
+  it('draws baseline and plan as stacked bars with their totals and a legend of Table 4.1 rows', () => {
+    const stacked = stackBreakdowns(planBars(PLAN_LOW));
+    const chart = buildBreakdownChart(stacked.bars, stacked.series, { width: 640, height: 320 });
+    render(<BreakdownChart chart={chart} summary="Cost breakdown" testId="breakdown" />);
+    const bars = screen.getAllByTestId('breakdown-bar');
+    expect(bars.map((bar) => bar.getAttribute('data-label'))).toEqual(['Baseline (rated reach)', 'Plan (NRB 99%)']);
+    expect(within(bars[0]!).getByText('$21.2K')).toBeInTheDocument();
+    expect(within(bars[1]!).getByText('$20.3K')).toBeInTheDocument();
+    expect(within(bars[0]!).getAllByTestId('breakdown-segment')).toHaveLength(6);
+    const legend = screen.getByRole('list', { name: 'Cost breakdown legend' });
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      '10GBASE-SR transceivers',
+      '10GBASE-LR transceivers',
+      'MMF fiber',
+      'SMF fiber',
+      'Switch ports',
+      'Switch power',
+    ]);
+    // Taller bar, higher top: the baseline costs more.
+    const top = (bar: HTMLElement) =>
+      Math.min(
+        ...within(bar)
+          .getAllByTestId('breakdown-segment')
+          .map((rect) => Number(rect.getAttribute('y'))),
+      );
+    expect(top(bars[0]!)).toBeLessThan(top(bars[1]!));
+  });
+
+  it('puts two plans side by side, each with its baseline', () => {
+    const stacked = stackBreakdowns([...planBars(PLAN_LOW, '#1 low'), ...planBars(PLAN_HIGH, '#2 high')]);
+    const chart = buildBreakdownChart(stacked.bars, stacked.series, { width: 800, height: 340 });
+    render(<BreakdownChart chart={chart} summary="Two plans" testId="comparison" />);
+    expect(screen.getAllByTestId('comparison-bar')).toHaveLength(4);
+    expect(screen.getByText('#1 low')).toBeInTheDocument();
+    expect(screen.getByText('#2 high')).toBeInTheDocument();
+  });
+});
+
+describe('savings chart', () => {
+  it('draws one curve per stretch level with the peaks marked and a legend', () => {
+    const chart = buildSavingsChart(sweepLines(PLAN_LOW.sweeps), { width: 640, height: 300 }, 560);
+    render(<LineChart {...chart} xTitle="Longest link (m)" yTitle="Saved (%)" summary="Savings" testId="savings" />);
+    expect(screen.getAllByTestId('savings-line')).toHaveLength(3);
+    expect(screen.getAllByTestId('savings-peak')).toHaveLength(2);
+    expect(screen.getByText('this fabric: 560 m')).toBeInTheDocument();
+    const legend = screen.getByRole('list', { name: 'Savings legend' });
+    expect(legend).toHaveTextContent('No stretch');
+    expect(legend).toHaveTextContent('Stretch (high stretch, NRB 95%)');
+  });
+});
+
+describe('ClassFabricDrawing', () => {
+  it('draws the class on the fabric: members coloured, others grey, the worst path and repairs marked', () => {
+    const loosest = CLASSES.classes.at(-1)!;
+    const { container } = render(
+      <ClassFabricDrawing topology={CLASSES_TOPOLOGY} cls={loosest} repair={CLASSES.repair} />,
+    );
+    const lines = (role: string) => container.querySelectorAll(`line[data-role="${role}"]`).length;
+    expect(lines('worst')).toBe(4);
+    expect(lines('repair')).toBe(1);
+    expect(lines('member') + lines('worst')).toBe(loosest.link_count);
+    expect(lines('other')).toBe(0);
+    expect(screen.getByRole('img')).toHaveAccessibleName(/worst path tor0, agg0, core1, agg4, tor5 with loss 0.40%/);
+    expect(screen.getByRole('list', { name: 'Class drawing legend' })).toHaveTextContent(/Marked for repair\s*1/);
+  });
+});
