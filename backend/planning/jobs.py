@@ -3,6 +3,7 @@
 from accounts.roles import OPERATOR, PLANNER
 from jobs.registry import job_kind
 
+from .services import classes as reliability
 from .services import plan as plans
 
 
@@ -23,3 +24,19 @@ def rail_plan(job, ctx):
     # Re-validated: a job submitted through the service (scripts, tests) gets its defaults too.
     params = plans.validate_params(job.params, job.fabric)
     return plans.plan(job.fabric, params, ctx.progress)
+
+
+@job_kind(
+    "rail.classes",
+    roles={PLANNER, OPERATOR},
+    description="RAIL reliability classes from measured loss rates: nested link sets, worst paths, FEC",
+    validate=reliability.validate_params,
+    csv_tables={
+        "class_links": reliability.class_links_table,
+        "repair": reliability.repair_table,
+        "summary": reliability.summary_table,
+    },
+)
+def rail_classes(job, ctx):
+    params = reliability.validate_params(job.params, job.fabric)
+    return reliability.classes(job.fabric, params, ctx.progress)

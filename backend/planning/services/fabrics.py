@@ -22,6 +22,7 @@ class NamedFabric:
     switch_names: list[str]
     link_ids: list[int]  # engine link index -> stored link id (the index itself when generated)
     link_names: list[str]
+    link_ends: list[tuple[int, int]]  # engine link index -> (lower, upper) switch index
     tor_count: int
     usable: list[bool]
 
@@ -49,20 +50,25 @@ def link_name(a_switch: str, a_port: str, z_switch: str, z_port: str) -> str:
 
 
 def stored(fabric: Fabric) -> tuple[NamedFabric, list[tuple]]:
-    """The stored fabric and its link rows (id, a switch, a port, z switch, z port, length_m, speed_gbps)
-    in the engine's link order."""
+    """The stored fabric and its link rows (id, a switch, a port, z switch, z port, length_m, speed_gbps,
+    a switch id, z switch id) in the engine's link order."""
     state = engine_fabric(fabric)
     rows = list(
         Link.objects.filter(fabric=fabric)
         .order_by("id")
-        .values_list("id", "a_switch__name", "a_port", "z_switch__name", "z_port", "length_m", "speed_gbps")
-    )
+        .values_list(
+            "id", "a_switch__name", "a_port", "z_switch__name", "z_port", "length_m", "speed_gbps", "a_switch_id",
+            "z_switch_id",
+        )
+    )  # fmt: skip
+    index_of = {switch_id: i for i, switch_id in enumerate(state.switch_ids)}
     named = NamedFabric(
         graph=state.graph,
         switch_ids=list(state.switch_ids),
         switch_names=state.switch_names,
         link_ids=[row[0] for row in rows],
         link_names=[link_name(*row[1:5]) for row in rows],
+        link_ends=[(index_of[row[7]], index_of[row[8]]) for row in rows],
         tor_count=sum(1 for _ in state.graph.tor_capacity()),
         usable=state.usable(),
     )
@@ -93,6 +99,7 @@ def fat_tree(k: int) -> NamedFabric:
         switch_names=names,
         link_ids=list(range(len(lower))),
         link_names=[f"{names[a]}-{names[z]}" for a, z in zip(lower, upper, strict=True)],
+        link_ends=list(zip(lower, upper, strict=True)),
         tor_count=tors,
         usable=[True] * len(lower),
     )
