@@ -4,6 +4,7 @@ import { NavLink } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import type { CurrentUser } from '@/features/auth/api/types';
 import { useLogout } from '@/features/auth/api/useLogout';
+import { PLANNING_ROLES } from '@/features/planning/roles';
 import { RECONFIG_JOB_ROLES } from '@/features/reconfig/roles';
 import { SIMULATION_ROLES } from '@/features/simulation/roles';
 
@@ -17,7 +18,7 @@ const NAV_ITEMS: readonly { to: string; label: string; audience?: readonly strin
   { to: '/fabric-health', label: 'Health', audience: OPERATOR_AUDIENCE },
   { to: '/decisions', label: 'Decisions', audience: OPERATOR_AUDIENCE },
   { to: '/simulations', label: 'Simulations', audience: SIMULATION_ROLES },
-  { to: '/planning', label: 'Planning' },
+  { to: '/planning', label: 'Planning', audience: PLANNING_ROLES },
   { to: '/circuits', label: 'Circuits' },
   { to: '/sharebackup', label: 'Failover', audience: RECONFIG_JOB_ROLES },
   { to: '/larry', label: 'Uplinks', audience: RECONFIG_JOB_ROLES },
