@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "webhooks",
     "circuits",
     "planning",
+    "reconfig",
 ]
 LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry", "corruption", "webhooks", "circuits"]
 MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}

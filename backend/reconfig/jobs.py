@@ -1,0 +1,59 @@
+"""Job kinds of ShareBackup and Larry. Handlers are thin: validate again (a retried job), call the
+service, return its result. Neither needs a stored fabric (see services.larry for why)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.roles import OPERATOR, PLANNER
+from jobs.registry import InvalidParams, job_kind
+from jobs.services import JobFailed
+
+from .services import larry, sharebackup
+
+
+def _params(validate, job) -> dict[str, Any]:
+    try:
+        return validate(job.params, None)
+    except InvalidParams as exc:
+        raise JobFailed(f"the job's params have {len(exc.errors)} problem(s)", {"errors": exc.errors}) from exc
+
+
+@job_kind(
+    "sharebackup.plan",
+    roles={PLANNER, OPERATOR},
+    description="ShareBackup failover plan of an event log on a k-ary fat tree: per event the replace() calls, "
+    "pools, DEGRADED groups and fallback, diagnosis circuits, circuit-switch matchings and the verifier's verdict.",
+    needs_fabric=False,
+    validate=sharebackup.validate_plan_params,
+    csv_tables={
+        "events": lambda result: (sharebackup.EVENTS_HEADER, sharebackup.event_rows(result)),
+        "replace_calls": lambda result: (sharebackup.REPLACE_HEADER, sharebackup.replace_call_rows(result)),
+    },
+)
+def sharebackup_plan(job, context) -> dict[str, Any]:
+    params = _params(sharebackup.validate_plan_params, job)
+    try:
+        return sharebackup.plan(params, context.progress)
+    except sharebackup.EventLogRejected as exc:
+        raise JobFailed(str(exc), {"errors": exc.errors}) from exc
+
+
+@job_kind(
+    "larry.run",
+    roles={PLANNER, OPERATOR},
+    description="Larry rack-uplink controller over per-ToR counters: uplinks per rack over time, the circuits "
+    "that moved, reconfigurations per hour, and the static, one-big-switch and proportional baselines.",
+    needs_fabric=False,
+    validate=larry.validate_run_params,
+    csv_tables={
+        "uplinks": lambda result: (larry.UPLINKS_HEADER, larry.uplink_rows(result)),
+        "changes": lambda result: (larry.CHANGES_HEADER, larry.change_rows(result)),
+    },
+)
+def larry_run(job, context) -> dict[str, Any]:
+    params = _params(larry.validate_run_params, job)
+    try:
+        return larry.run(params, context.progress)
+    except ValueError as exc:  # the engine's message names the input it refused
+        raise JobFailed(str(exc), {"errors": [{"section": "params", "field": "", "message": str(exc)}]}) from exc

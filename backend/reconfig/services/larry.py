@@ -1,0 +1,465 @@
+"""Larry in the server: rack-set documents, the feasibility check, the `larry.run` job and its tables.
+
+Rack sets are documents (uploaded or typed) rather than derived from a stored fabric: Larry's
+passive cables run from each ToR to per-rack circuit switches, which the fabric model does not
+hold (the circuit-switch model is issue #7's), so cables out of service are listed in the document's
+`excluded`. Counters are uploaded (CSV or JSON): the fabric's telemetry holds 15-minute packet
+counters per link end, not the per-ToR byte counters of a 500 ms controller period.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import lightpath_engine
+
+from .problems import Problems, integer, is_int, is_number, number, unknown_keys
+from .sharebackup import _parse_json
+
+POLICIES = ("conservative", "static", "one_big_switch", "proportional")
+MAX_RACKS = 128
+MAX_CIRCUIT_SWITCHES = 128
+MAX_CABLES_PER_PAIR = 64
+MAX_PORTS = 1024
+MAX_SAMPLES = 200_000
+MAX_RACK_SAMPLES = 1_000_000  # racks x samples: bounds a run's time (four policies) and memory
+MAX_COUNTERS_BYTES = 16 * 1024 * 1024
+MAX_POINTS = 500
+MAX_CHANGES = 2000
+COUNTER_LIMIT = 2**64 - 1
+CSV_HEADER = ("time_s", "rack", "ingress_bytes", "egress_bytes")
+RACK_SET_KEYS = {"static_uplinks", "cables", "cs_uplinks", "capacity_gbps", "excluded", "racks"}
+RUN_DEFAULTS: dict[str, Any] = {"period_s": None, "threshold": 0.85, "policy": "conservative"}
+RUN_KEYS = {"rack_set", "counters", *RUN_DEFAULTS}
+UPLINKS_HEADER = ("time_s", "rack", "uplinks", "demand_gbps")
+CHANGES_HEADER = ("step", "time_s", "cs", "uplink", "from_rack", "from_port", "to_rack", "to_port")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rack sets
+
+
+def clean_rack_set(problems: Problems, rack_set: Any, field: str = "rack_set") -> dict[str, Any] | None:
+    """The rack set checked (every problem listed) with its defaults; None when unusable."""
+    if not isinstance(rack_set, dict):
+        problems.add(field, "must be an object: static_uplinks, cables, cs_uplinks, capacity_gbps[, excluded, racks]")
+        return None
+    before = len(problems.rows)
+    unknown_keys(problems, rack_set, RACK_SET_KEYS, f"{field}.")
+    static = integer(problems, rack_set.get("static_uplinks"), f"{field}.static_uplinks", 0, MAX_PORTS)
+    capacity = number(problems, rack_set.get("capacity_gbps"), f"{field}.capacity_gbps", 0, 1e5)
+    cables = rack_set.get("cables")
+    racks = switches = 0
+    if not isinstance(cables, list) or not cables or not all(isinstance(row, list) for row in cables):
+        problems.add(f"{field}.cables", "must be a non-empty list of rows, cables[tor][cs]")
+        cables = None
+    else:
+        racks, switches = len(cables), len(cables[0])
+        if racks > MAX_RACKS:
+            problems.add(f"{field}.cables", f"at most {MAX_RACKS} racks (rows), got {racks}")
+        if not 1 <= switches <= MAX_CIRCUIT_SWITCHES:
+            problems.add(f"{field}.cables", f"rows must have 1 to {MAX_CIRCUIT_SWITCHES} circuit switches")
+        for t, row in enumerate(cables):
+            if len(row) != switches:
+                problems.add(f"{field}.cables[{t}]", f"has {len(row)} entries, row 0 has {switches}")
+                continue
+            for c, count in enumerate(row):
+                if not is_int(count) or not 0 <= count <= MAX_CABLES_PER_PAIR:
+                    problems.add(f"{field}.cables[{t}][{c}]", f"must be a cable count in [0, {MAX_CABLES_PER_PAIR}]")
+    cs_uplinks = rack_set.get("cs_uplinks")
+    if not isinstance(cs_uplinks, list):
+        problems.add(f"{field}.cs_uplinks", "must be a list, one uplink count per circuit switch")
+    else:
+        if cables is not None and len(cs_uplinks) != switches:
+            problems.add(f"{field}.cs_uplinks", f"has {len(cs_uplinks)} entries for {switches} circuit switches")
+        for c, count in enumerate(cs_uplinks):
+            if not is_int(count) or not 0 <= count <= MAX_PORTS:
+                problems.add(f"{field}.cs_uplinks[{c}]", f"must be a whole number in [0, {MAX_PORTS}]")
+    excluded = rack_set.get("excluded", [])
+    if not isinstance(excluded, list):
+        problems.add(f"{field}.excluded", "must be a list of [tor, cs] pairs")
+        excluded = []
+    taken: dict[tuple[int, int], int] = {}
+    for i, pair in enumerate(excluded):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(is_int(x) for x in pair)):
+            problems.add(f"{field}.excluded[{i}]", "must be a [tor, cs] pair of indices")
+            continue
+        if cables is None:
+            continue
+        t, c = pair
+        if not (0 <= t < racks and 0 <= c < switches):
+            problems.add(f"{field}.excluded[{i}]", f"[{t}, {c}] is outside the {racks} x {switches} cable matrix")
+            continue
+        taken[(t, c)] = taken.get((t, c), 0) + 1
+        available = cables[t][c] if is_int(cables[t][c]) else 0
+        if taken[(t, c)] > available:
+            problems.add(f"{field}.excluded[{i}]", f"excludes more cables of ToR {t} to CS {c} than its {available}")
+    names = rack_set.get("racks")
+    if names is None:
+        names = [f"rack {t}" for t in range(racks)]
+    elif not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        problems.add(f"{field}.racks", "must be a list of rack names")
+    elif cables is not None and len(names) != racks:
+        problems.add(f"{field}.racks", f"names {len(names)} racks, the cable matrix has {racks}")
+    elif len(set(names)) != len(names):
+        problems.add(f"{field}.racks", "names must be distinct")
+    if len(problems.rows) > before:
+        return None
+    return {
+        "static_uplinks": static,
+        "cables": cables,
+        "cs_uplinks": cs_uplinks,
+        "capacity_gbps": capacity,
+        "excluded": excluded,
+        "racks": names,
+    }
+
+
+def engine_rack_set(rack_set: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in rack_set.items() if key != "racks"}
+
+
+# ---------------------------------------------------------------------------------------------
+# POST /api/larry/check/
+
+
+def validate_check(params: Any) -> dict[str, Any]:
+    problems = Problems()
+    if not isinstance(params, dict):
+        problems.add("", "the request must be a JSON object: {rack_set, uplinks}")
+        problems.raise_if_any()
+    unknown_keys(problems, params, {"rack_set", "uplinks"})
+    rack_set = clean_rack_set(problems, params.get("rack_set"))
+    uplinks = params.get("uplinks")
+    if not isinstance(uplinks, list) or not uplinks:
+        problems.add("uplinks", "must be a list of circuit uplinks per rack, e.g. [3, 3, 2, 0]")
+    else:
+        if rack_set is not None and len(uplinks) != len(rack_set["cables"]):
+            problems.add("uplinks", f"has {len(uplinks)} entries for {len(rack_set['cables'])} racks")
+        for t, count in enumerate(uplinks):
+            if not is_int(count) or not 0 <= count <= MAX_PORTS:
+                problems.add(f"uplinks[{t}]", f"must be a whole number in [0, {MAX_PORTS}], got {count!r}")
+    problems.raise_if_any()
+    assert rack_set is not None
+    return {"rack_set": rack_set, "uplinks": uplinks}
+
+
+def check(params: dict[str, Any]) -> dict[str, Any]:
+    """Whether the request fits the cabling (integral max flow), or its min cut."""
+    answer = lightpath_engine.larry_check(engine_rack_set(params["rack_set"]), params["uplinks"])
+    return {"inputs": params, **answer}
+
+
+# ---------------------------------------------------------------------------------------------
+# larry.run: params
+
+
+def validate_run_params(params: Any, fabric: Any = None) -> dict[str, Any]:
+    """The job's params checked and completed; uploaded counters are parsed here into `samples`.
+    Accepts its own output (a retried or re-validated job). The fabric is not used (see above)."""
+    problems = Problems()
+    if not isinstance(params, dict):
+        problems.add("", "params must be an object")
+        problems.raise_if_any()
+    unknown_keys(problems, params, RUN_KEYS)
+    merged = {**RUN_DEFAULTS, **params}
+    rack_set = clean_rack_set(problems, params.get("rack_set"))
+    period = None
+    if merged["period_s"] is not None:
+        period = number(problems, merged["period_s"], "period_s", 0, 86400)
+    threshold = number(problems, merged["threshold"], "threshold", 0, 1)
+    if merged["policy"] not in POLICIES:
+        problems.add("policy", f"must be one of {', '.join(POLICIES)}, got {merged['policy']!r}")
+    counters = _counters(problems, params.get("counters"), rack_set)
+    problems.raise_if_any()
+    return {
+        "rack_set": rack_set,
+        "counters": counters,
+        "period_s": period,
+        "threshold": threshold,
+        "policy": merged["policy"],
+    }
+
+
+def _counters(problems: Problems, spec: Any, rack_set: dict[str, Any] | None) -> dict[str, Any]:
+    if not isinstance(spec, dict):
+        problems.add("counters", 'must be an object: {"source": "uploaded", "csv"|"json": ...} or {"source": "inline"}')
+        return {}
+    racks = None if rack_set is None else rack_set["racks"]
+    source = spec.get("source")
+    if source == "inline":
+        unknown_keys(problems, spec, {"source", "samples"}, "counters.")
+        return {"source": "inline", "samples": _check_samples(problems, spec.get("samples"), "counters.samples", racks)}
+    if source != "uploaded":
+        problems.add("counters.source", f"must be 'uploaded' or 'inline', got {source!r}")
+        return {}
+    unknown_keys(problems, spec, {"source", "name", "csv", "json", "samples"}, "counters.")
+    name = spec.get("name") or "counters"
+    if not isinstance(name, str):
+        problems.add("counters.name", "must be a file name")
+        name = "counters"
+    if "csv" in spec:
+        samples = _parse_csv(problems, spec["csv"], racks)
+    elif "json" in spec:
+        data = _parse_json(problems, spec["json"], "counters.json", "samples")
+        samples = [] if data is None else _check_samples(problems, data, "counters.json", racks)
+    elif "samples" in spec:
+        samples = _check_samples(problems, spec["samples"], "counters.samples", racks)
+    else:
+        problems.add("counters.csv", "uploaded counters need the file's text (csv or json)")
+        samples = []
+    return {"source": "uploaded", "name": name[:200], "samples": samples}
+
+
+def _sample_count_problem(count: int, racks: int) -> str | None:
+    if count < 2:
+        return f"needs at least 2 samples (one period), got {count}"
+    if count > MAX_SAMPLES:
+        return f"at most {MAX_SAMPLES} samples, got {count}"
+    if count * racks > MAX_RACK_SAMPLES:
+        return f"racks x samples must be at most {MAX_RACK_SAMPLES:,}, got {racks} x {count}"
+    return None
+
+
+def _check_samples(problems: Problems, samples: Any, field: str, racks: list[str] | None) -> list[dict[str, Any]]:
+    """Engine-format samples [{time_s, ingress_bytes: [m], egress_bytes: [m]}], each problem by index."""
+    if not isinstance(samples, list):
+        problems.add(field, "must be a list of {time_s, ingress_bytes, egress_bytes}")
+        return []
+    m = None if racks is None else len(racks)
+    problem = _sample_count_problem(len(samples), m or 1)
+    if problem:
+        problems.add(field, problem)
+        return []
+    previous = -math.inf
+    for i, sample in enumerate(samples):
+        where = f"{field}[{i}]"
+        if not isinstance(sample, dict):
+            problems.add(where, f"sample {i}: must be an object")
+            continue
+        for key in sorted(set(sample) - {"time_s", "ingress_bytes", "egress_bytes"}):
+            problems.add(f"{where}.{key}", f"sample {i}: unknown key {key!r}")
+        time_s: Any = sample.get("time_s")
+        if not is_number(time_s) or time_s < 0:
+            problems.add(f"{where}.time_s", f"sample {i}: time_s must be a number of seconds >= 0")
+        elif time_s <= previous:
+            problems.add(f"{where}.time_s", f"sample {i}: time {time_s:g} s is not after the previous {previous:g} s")
+        else:
+            previous = time_s
+        for key in ("ingress_bytes", "egress_bytes"):
+            values = sample.get(key)
+            if not isinstance(values, list) or (m is not None and len(values) != m):
+                problems.add(f"{where}.{key}", f"sample {i}: {key} must list one counter per rack ({m})")
+            elif not all(is_int(v) and 0 <= v <= COUNTER_LIMIT for v in values):
+                problems.add(f"{where}.{key}", f"sample {i}: {key} must be whole byte counts in [0, 2^64)")
+    return samples
+
+
+def _parse_csv(problems: Problems, text: Any, racks: list[str] | None) -> list[dict[str, Any]]:
+    """CSV time_s,rack,ingress_bytes,egress_bytes: one row per rack per time, times increasing."""
+    field = "counters.csv"
+    if not isinstance(text, str):
+        problems.add(field, "must be the CSV file's text")
+        return []
+    if len(text.encode()) > MAX_COUNTERS_BYTES:
+        problems.add(field, f"is larger than the limit of {MAX_COUNTERS_BYTES // (1024 * 1024)} MiB")
+        return []
+    rows = csv.reader(io.StringIO(text.removeprefix("\ufeff")))
+    header = next(rows, None)
+    expected = ",".join(CSV_HEADER)
+    if header is None or tuple(cell.strip().lower() for cell in header) != CSV_HEADER:
+        problems.add(field, f"expected the header {expected}, got {','.join(header or [])!r}", line=1)
+        return []
+    if racks is None:  # the rack set is invalid: rack names and counts cannot be checked
+        return []
+    index = {name: t for t, name in enumerate(racks)}
+    m = len(racks)
+    samples: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    seen: dict[int, int] = {}  # rack -> line, in the current time
+    start_line = 0
+
+    def close() -> None:
+        if current is None:
+            return
+        missing = [racks[t] for t in range(m) if t not in seen]
+        if missing:
+            problems.add(
+                field, f"time {current['time_s']:g} s lists no row for {', '.join(missing[:5])}", line=start_line
+            )
+        samples.append(current)
+
+    try:
+        for row in rows:
+            line = rows.line_num
+            if not row or all(not cell.strip() for cell in row):
+                continue
+            if len(row) != len(CSV_HEADER):
+                problems.add(field, f"expected 4 fields ({expected}), got {len(row)}", line=line)
+                continue
+            time_text, rack_text, ingress_text, egress_text = (cell.strip() for cell in row)
+            try:
+                time_s = float(time_text)
+                if not (math.isfinite(time_s) and time_s >= 0):
+                    raise ValueError
+            except ValueError:
+                problems.add(field, f"time {time_text!r} is not a number of seconds >= 0", line=line)
+                continue
+            rack = index.get(rack_text)
+            if rack is None and rack_text.isdigit() and int(rack_text) < m:
+                rack = int(rack_text)
+            if rack is None:
+                problems.add(
+                    field, f"unknown rack {rack_text!r} (an index 0..{m - 1} or a name of rack_set.racks)", line=line
+                )
+                continue
+            counts = []
+            for label, value in (("ingress_bytes", ingress_text), ("egress_bytes", egress_text)):
+                if not value.isdigit() or int(value) > COUNTER_LIMIT:
+                    problems.add(field, f"{label} {value!r} is not a whole byte count in [0, 2^64)", line=line)
+                else:
+                    counts.append(int(value))
+            if current is None or time_s != current["time_s"]:
+                if current is not None and time_s < current["time_s"]:
+                    problems.add(
+                        field,
+                        f"time {time_text} s is before {current['time_s']:g} s (rows must be sorted by time)",
+                        line=line,
+                    )
+                    continue
+                close()
+                if len(samples) >= MAX_SAMPLES:
+                    problems.add(field, f"more than {MAX_SAMPLES} sample times", line=line)
+                    current = None
+                    break
+                current = {"time_s": time_s, "ingress_bytes": [0] * m, "egress_bytes": [0] * m}
+                seen, start_line = {}, line
+            if rack in seen:
+                problems.add(
+                    field, f"rack {racks[rack]} is listed twice at {time_s:g} s (line {seen[rack]})", line=line
+                )
+                continue
+            seen[rack] = line
+            if len(counts) == 2:
+                current["ingress_bytes"][rack], current["egress_bytes"][rack] = counts
+        close()
+    except csv.Error as exc:
+        problems.add(field, str(exc), line=rows.line_num)
+    problem = _sample_count_problem(len(samples), m)
+    if problem:
+        problems.add(field, problem)
+    return samples
+
+
+# ---------------------------------------------------------------------------------------------
+# larry.run: running
+
+
+def thin(samples: list[dict[str, Any]], period_s: float | None) -> list[dict[str, Any]]:
+    """The samples the controller acts on: all of them, or each at least `period_s` after the last kept."""
+    if period_s is None:
+        return samples
+    kept = [samples[0]]
+    for sample in samples[1:]:
+        if sample["time_s"] - kept[-1]["time_s"] >= period_s - 1e-9:
+            kept.append(sample)
+    return kept
+
+
+def run(params: dict[str, Any], progress: Callable[[float, str], None] | None = None) -> dict[str, Any]:
+    """The controller under the chosen policy, and the metrics of every policy as baselines."""
+    rack_set = params["rack_set"]
+    samples = thin(params["counters"]["samples"], params["period_s"])
+    if len(samples) < 2:
+        raise ValueError(f"period_s {params['period_s']:g} leaves fewer than 2 samples (one period)")
+    spec = engine_rack_set(rack_set)
+    policy = params["policy"]
+    order = [policy, *(name for name in POLICIES if name != policy)]
+    baselines: dict[str, Any] = {}
+    result: dict[str, Any] = {}
+    for i, name in enumerate(order):
+        if progress:
+            progress(i / len(order), f"policy {name}")
+        answer = lightpath_engine.larry_run(spec, samples, params["threshold"], name)
+        baselines[name] = answer["metrics"]
+        if name == policy:
+            result = answer
+    steps = result.pop("steps")
+    changes = [{"step": i, **step} for i, step in enumerate(steps) if step["diff"]]
+    counters = params["counters"]
+    result.update(
+        inputs={
+            "rack_set": rack_set,
+            "period_s": params["period_s"],
+            "threshold": params["threshold"],
+            "policy": policy,
+            "counters": {
+                **{key: value for key, value in counters.items() if key != "samples"},
+                "samples": len(counters["samples"]),
+                "used_samples": len(samples),
+            },
+        },
+        racks=rack_set["racks"],
+        baselines={name: baselines[name] for name in POLICIES},
+        series=downsample(steps),
+        changes=changes[:MAX_CHANGES],
+        changes_truncated=max(len(changes) - MAX_CHANGES, 0),
+        total_circuits=sum(rack_set["cs_uplinks"]),
+    )
+    return result
+
+
+def _round(value: float) -> float:
+    return float(f"{value:.6g}")
+
+
+def downsample(steps: list[dict[str, Any]], max_points: int = MAX_POINTS) -> dict[str, Any]:
+    """Per-rack uplinks and demand over time with at most `max_points` points.
+
+    A longer run becomes equal bins of its steps: each point is a bin's start time, the uplinks at
+    its last step (what the racks held when the bin ended) and each rack's highest demand in it (a
+    burst is never hidden).
+    """
+    if len(steps) <= max_points:
+        return {
+            "binned": False,
+            "time_s": [round(step["time_s"], 6) for step in steps],
+            "uplinks": [list(step["uplinks"]) for step in steps],
+            "demand_gbps": [[_round(d) for d in step["demand_gbps"]] for step in steps],
+        }
+    times, uplinks, demand = [], [], []
+    for b in range(max_points):
+        first, last = b * len(steps) // max_points, (b + 1) * len(steps) // max_points
+        chunk = steps[first:last]
+        times.append(round(chunk[0]["time_s"], 6))
+        uplinks.append(list(chunk[-1]["uplinks"]))
+        demand.append([_round(max(column)) for column in zip(*(s["demand_gbps"] for s in chunk), strict=True)])
+    return {"binned": True, "time_s": times, "uplinks": uplinks, "demand_gbps": demand}
+
+
+def uplink_rows(result: dict[str, Any]) -> Iterable[Sequence[Any]]:
+    series = result["series"]
+    for time_s, uplinks, demand in zip(series["time_s"], series["uplinks"], series["demand_gbps"], strict=True):
+        for rack, (count, gbps) in enumerate(zip(uplinks, demand, strict=True)):
+            yield (time_s, result["racks"][rack], count, gbps)
+
+
+def change_rows(result: dict[str, Any]) -> Iterable[Sequence[Any]]:
+    racks = result["racks"]
+    for change in result["changes"]:
+        for move in change["diff"]:
+            source, target = move["from"], move["to"]
+            yield (
+                change["step"],
+                change["time_s"],
+                move["cs"],
+                move["uplink"],
+                "" if source is None else racks[source[0]],
+                "" if source is None else source[1],
+                "" if target is None else racks[target[0]],
+                "" if target is None else target[1],
+            )
