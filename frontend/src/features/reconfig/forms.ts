@@ -37,7 +37,7 @@ function integer(text: string, label: string, min: number, max: number, errors: 
 function positive(text: string, label: string, max: number, errors: string[]): number {
   const value = Number(text.trim());
   if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value > max) {
-    errors.push(`${label} must be a number above 0 and at most ${max}.`);
+    errors.push(`${label} must be a number above 0${Number.isFinite(max) ? ` and at most ${max}` : ''}.`);
   }
   return value;
 }
@@ -333,7 +333,7 @@ export function buildCostsRequest(form: CostFormState): Built<CostsRequest> {
     pods: 0,
     backups: integer(form.backups, 'Backups per group', 0, 8, errors),
     prices: {
-      packet_port: positive(form.packetPort, 'Packet-switch port price', Number.MAX_VALUE, errors),
+      packet_port: positive(form.packetPort, 'Packet-switch port price', Number.POSITIVE_INFINITY, errors),
       circuit_port: nonNegative(form.circuitPort, 'Circuit-switch port price', errors),
       active_cable: nonNegative(form.activeCable, 'Active cable price', errors),
       passive_cable: nonNegative(form.passiveCable, 'Passive cable price', errors),

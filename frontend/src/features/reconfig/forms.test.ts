@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  buildCostsRequest,
+  buildPlanParams,
+  buildRunParams,
+  buildSizeRequest,
+  INITIAL_COST_FORM,
+  INITIAL_PLAN_FORM,
+  INITIAL_RUN_FORM,
+  INITIAL_SIZE_FORM,
+  parseRackSet,
+  RACK_SET_PRESETS,
+  rackSetText,
+} from './forms';
+
+describe('plan form', () => {
+  it('sends a synthetic log by default', () => {
+    expect(buildPlanParams(INITIAL_PLAN_FORM)).toEqual({
+      value: { k: 4, pods: 2, backups: 1, reconfig_ms: 0.5, events: { source: 'synthetic', length: 12, seed: 0 } },
+      errors: [],
+    });
+  });
+
+  it('lists every problem at once', () => {
+    expect(buildPlanParams({ ...INITIAL_PLAN_FORM, k: '5', pods: '0', backups: '9', length: '0' }).errors).toEqual([
+      'k must be even.',
+      'Pods must be a whole number from 1 to 5.',
+      'Backups per group must be a whole number from 0 to 8.',
+      'Events must be a whole number from 1 to 1000.',
+    ]);
+  });
+
+  it('sends an uploaded file as its text, after checking its events', () => {
+    const text = JSON.stringify([{ type: 'switch_down', switch: 'agg.p0.m1' }]);
+    expect(
+      buildPlanParams({ ...INITIAL_PLAN_FORM, source: 'uploaded', upload: { name: 'e.json', text } }).value?.events,
+    ).toEqual({
+      source: 'uploaded',
+      name: 'e.json',
+      json: text,
+    });
+    expect(buildPlanParams({ ...INITIAL_PLAN_FORM, source: 'uploaded' }).errors).toEqual([
+      'Choose an events file (JSON).',
+    ]);
+  });
+});
+
+describe('sizing form', () => {
+  it('makes MTBF and MTTR optional only when a fabric’s tickets may supply them', () => {
+    const blank = { ...INITIAL_SIZE_FORM, mtbfHours: '', mttrHours: '' };
+    expect(buildSizeRequest(blank).errors).toEqual([
+      'MTBF (hours) must be a number above 0 and at most 1000000000.',
+      'MTTR (hours) must be a number above 0 and at most 1000000.',
+    ]);
+    expect(buildSizeRequest({ ...blank, fabric: '3' }).value).toMatchObject({
+      fabric: 3,
+      mtbf_hours: null,
+      mttr_hours: null,
+      monte_carlo: { seed: 0, horizon_hours: 1e7 },
+    });
+  });
+});
+
+describe('Larry forms', () => {
+  it('reads the rack-set presets back', () => {
+    for (const preset of RACK_SET_PRESETS) {
+      expect(parseRackSet(rackSetText(preset.rackSet))).toEqual({ value: preset.rackSet, errors: [] });
+    }
+    expect(parseRackSet('{"cables": 3}').errors).toEqual([
+      'cables must be a list of rows, one per rack, each with a count per circuit switch.',
+      'static_uplinks must be a number.',
+      'capacity_gbps must be a number.',
+      'cs_uplinks must be a list, one count per circuit switch.',
+    ]);
+  });
+
+  it('sends a counters file as CSV or JSON by its name', () => {
+    const rackSet = parseRackSet(rackSetText(RACK_SET_PRESETS[0]!.rackSet));
+    const csv = buildRunParams({ ...INITIAL_RUN_FORM, upload: { name: 'C.CSV', text: 'time_s' } }, rackSet);
+    expect(csv.value?.counters).toEqual({ source: 'uploaded', name: 'C.CSV', csv: 'time_s' });
+    const json = buildRunParams(
+      { ...INITIAL_RUN_FORM, upload: { name: 'c.json', text: '[]' }, periodS: '0.5' },
+      rackSet,
+    );
+    expect(json.value).toMatchObject({
+      counters: { json: '[]' },
+      period_s: 0.5,
+      threshold: 0.85,
+      policy: 'conservative',
+    });
+    expect(buildRunParams({ ...INITIAL_RUN_FORM, threshold: '1.2' }, rackSet).errors).toEqual([
+      'Choose a counters file (CSV or JSON).',
+      'Threshold must be in (0, 1].',
+    ]);
+  });
+
+  it('prices circuit-switch ports at 0.3 of a packet port by default', () => {
+    expect(buildCostsRequest(INITIAL_COST_FORM).value).toEqual({
+      racks: 4,
+      servers: 16,
+      static_uplinks: 4,
+      larry_s: 2,
+      larry_l: 4,
+      larry_r: 2,
+      k: 16,
+      pods: 16,
+      backups: 1,
+      prices: { packet_port: 1, circuit_port: 0.3, active_cable: 0.5, passive_cable: 0.1 },
+    });
+    expect(buildCostsRequest({ ...INITIAL_COST_FORM, packetPort: '0', pods: '17' }).errors).toEqual([
+      'Packet-switch port price must be a number above 0.',
+      'Pods must be a whole number from 1 to 16.',
+    ]);
+  });
+});
