@@ -1,6 +1,8 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 
 import { LoginPage } from '@/features/auth/routes/LoginPage';
+import { CircuitsPage } from '@/features/circuits/routes/CircuitsPage';
+import { ScheduleDetailPage } from '@/features/circuits/routes/ScheduleDetailPage';
 import { DecisionsPage } from '@/features/corruption/routes/DecisionsPage';
 import { FabricHealthPage } from '@/features/corruption/routes/FabricHealthPage';
 import { FabricDetailPage } from '@/features/fabrics/routes/FabricDetailPage';
@@ -8,7 +10,6 @@ import { FabricsPage } from '@/features/fabrics/routes/FabricsPage';
 import { JobsPage } from '@/features/jobs/routes/JobsPage';
 import { LinkDetailPage } from '@/features/links/routes/LinkDetailPage';
 import { LinksPage } from '@/features/links/routes/LinksPage';
-import { CircuitsPage } from '@/features/planned/routes/CircuitsPage';
 import { ClassesDetailPage } from '@/features/planning/routes/ClassesDetailPage';
 import { ClassesPage } from '@/features/planning/routes/ClassesPage';
 import { PlanDetailPage } from '@/features/planning/routes/PlanDetailPage';
@@ -46,6 +47,7 @@ export const router = createBrowserRouter([
       { path: 'planning/classes', element: <ClassesPage /> },
       { path: 'planning/classes/:jobId', element: <ClassesDetailPage /> },
       { path: 'circuits', element: <CircuitsPage /> },
+      { path: 'circuits/schedules/:jobId', element: <ScheduleDetailPage /> },
       { path: 'sharebackup', element: <ShareBackupPage /> },
       { path: 'sharebackup/:jobId', element: <ShareBackupJobPage /> },
       { path: 'larry', element: <LarryPage /> },

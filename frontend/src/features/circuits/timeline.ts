@@ -190,6 +190,8 @@ export interface TimelineWindow {
 export interface TimelineChart {
   area: PlotArea;
   rowHeight: number;
+  /** Position of a time (s) on the page's x axis. */
+  xOf: (t: number) => number;
   xTicks: AxisTick[];
   yTicks: AxisTick[];
   bars: (TimelineBar & { x: number; y: number; width: number; height: number; showLabel: boolean })[];
@@ -244,6 +246,7 @@ export function layoutTimeline(
   return {
     area,
     rowHeight: ROW_HEIGHT,
+    xOf: (t: number) => x(t),
     xTicks,
     yTicks,
     bars: timeline.bars

@@ -1,0 +1,48 @@
+import type { Demand } from '../api/types';
+import { formatBytes, formatSeconds } from '../scheduleFormat';
+
+export function DemandsTable({ demands }: { demands: Demand[] }) {
+  return (
+    <table className="data-table" data-testid="demands">
+      <caption className="visually-hidden">Uploaded demand series</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col" className="numeric">
+            Windows
+          </th>
+          <th scope="col" className="numeric">
+            Rows
+          </th>
+          <th scope="col" className="numeric">
+            Racks
+          </th>
+          <th scope="col" className="numeric">
+            Total
+          </th>
+          <th scope="col">Uploaded</th>
+        </tr>
+      </thead>
+      <tbody>
+        {demands.map((demand) => (
+          <tr key={demand.id} data-testid="demand-row">
+            <th scope="row">
+              {demand.name}
+              {demand.description ? <span className="muted"> — {demand.description}</span> : null}
+            </th>
+            <td className="numeric">
+              {demand.window_count.toLocaleString('en-US')} × {formatSeconds(demand.window_s)}
+            </td>
+            <td className="numeric">{demand.row_count.toLocaleString('en-US')}</td>
+            <td className="numeric">{demand.rack_count.toLocaleString('en-US')}</td>
+            <td className="numeric">{formatBytes(demand.total_bytes)}</td>
+            <td>
+              {new Date(demand.created).toLocaleString('en-GB', { timeZone: 'UTC' })} UTC
+              {demand.uploaded_by ? ` by ${demand.uploaded_by}` : ''}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

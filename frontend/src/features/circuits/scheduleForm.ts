@@ -1,0 +1,141 @@
+/** The new-schedule form: text fields as typed, turned into a POST /api/circuit-schedules/ body. */
+import { ALGORITHMS, type Algorithm, type PlanMode, type Reconfig, type ScheduleRequest } from './api/types';
+
+export interface ScheduleFormState {
+  demand: string;
+  /** "switch:ID" or "zone:NAME". */
+  target: string;
+  algorithm: Algorithm;
+  compare: Algorithm[];
+  /** Blank fields take the server's default (the demand's window, the switch's dark time). */
+  periodS: string;
+  darkTimeMs: string;
+  reconfig: Reconfig;
+  mode: PlanMode | '';
+  minDemandMb: string;
+  burstActive: string;
+  burstReset: string;
+  hysteresis: string;
+  seed: string;
+  timeBudgetS: string;
+}
+
+export const INITIAL_SCHEDULE_FORM: ScheduleFormState = {
+  demand: '',
+  target: '',
+  algorithm: 'exact',
+  compare: ['greedy', 'round_robin'],
+  periodS: '',
+  darkTimeMs: '',
+  reconfig: 'per_port',
+  mode: '',
+  minDemandMb: '1',
+  burstActive: '1',
+  burstReset: '1',
+  hysteresis: '0',
+  seed: '0',
+  timeBudgetS: '',
+};
+
+/** Limits the server enforces (contract-circuits §3), checked here to answer early. */
+export const MAX_PERIOD_S = 3600;
+export const MAX_BURST = 1000;
+export const MAX_HYSTERESIS = 10;
+
+type Check = (value: number) => boolean;
+
+function optionalNumber(text: string, what: string, valid: Check, rule: string, errors: string[]): number | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || !valid(value)) {
+    errors.push(`${what} must be ${rule} (got “${text.trim()}”).`);
+    return undefined;
+  }
+  return value;
+}
+
+function requiredNumber(text: string, what: string, valid: Check, rule: string, errors: string[]): number | undefined {
+  if (text.trim() === '') {
+    errors.push(`${what} is required (${rule}).`);
+    return undefined;
+  }
+  return optionalNumber(text, what, valid, rule, errors);
+}
+
+const isWhole = (value: number) => Number.isSafeInteger(value);
+
+export function buildScheduleRequest(form: ScheduleFormState): { request: ScheduleRequest | null; errors: string[] } {
+  const errors: string[] = [];
+  const demand = form.demand ? Number(form.demand) : null;
+  if (demand === null) errors.push('Choose a demand (upload one first if the list is empty).');
+  let circuitSwitch: number | undefined;
+  let zone: string | undefined;
+  if (form.target.startsWith('switch:')) circuitSwitch = Number(form.target.slice('switch:'.length));
+  else if (form.target.startsWith('zone:')) zone = form.target.slice('zone:'.length);
+  else errors.push('Choose a circuit switch or a zone.');
+
+  const period = optionalNumber(
+    form.periodS,
+    'The period',
+    (v) => v > 0 && v <= MAX_PERIOD_S,
+    `above 0 s and at most ${MAX_PERIOD_S} s`,
+    errors,
+  );
+  const darkMs = optionalNumber(form.darkTimeMs, 'The dark time', (v) => v >= 0, 'a number of ms ≥ 0', errors);
+  if (period !== undefined && darkMs !== undefined && darkMs / 1000 >= period) {
+    errors.push(`The dark time (${darkMs} ms) must be shorter than the period (${period} s).`);
+  }
+  const minDemandMb = requiredNumber(form.minDemandMb, 'The minimum demand', (v) => v >= 0, 'MB ≥ 0', errors);
+  const burstActive = requiredNumber(
+    form.burstActive,
+    'Burst: active windows',
+    (v) => isWhole(v) && v >= 1 && v <= MAX_BURST,
+    `a whole number from 1 to ${MAX_BURST}`,
+    errors,
+  );
+  const burstReset = requiredNumber(
+    form.burstReset,
+    'Burst: idle windows to reset',
+    (v) => isWhole(v) && v >= 1 && v <= MAX_BURST,
+    `a whole number from 1 to ${MAX_BURST}`,
+    errors,
+  );
+  const hysteresis = requiredNumber(
+    form.hysteresis,
+    'The hysteresis',
+    (v) => v >= 0 && v <= MAX_HYSTERESIS,
+    `from 0 to ${MAX_HYSTERESIS}`,
+    errors,
+  );
+  const seed = requiredNumber(form.seed, 'The seed', (v) => isWhole(v) && v >= 0, 'a whole number ≥ 0', errors);
+  const timeBudget = optionalNumber(
+    form.timeBudgetS,
+    'The time budget',
+    (v) => v > 0 && v <= 3600,
+    'above 0 s and at most 3600 s',
+    errors,
+  );
+
+  if (errors.length > 0 || demand === null) return { request: null, errors };
+  return {
+    errors,
+    request: {
+      demand,
+      ...(circuitSwitch !== undefined ? { circuit_switch: circuitSwitch } : { zone }),
+      params: {
+        algorithm: form.algorithm,
+        compare: ALGORITHMS.filter((algorithm) => algorithm !== form.algorithm && form.compare.includes(algorithm)),
+        reconfig: form.reconfig,
+        ...(form.mode ? { mode: form.mode } : {}),
+        ...(period !== undefined ? { period_s: period } : {}),
+        ...(darkMs !== undefined ? { dark_time_s: darkMs / 1000 } : {}),
+        min_demand_bytes: Math.round((minDemandMb ?? 0) * 1_000_000),
+        burst_active: burstActive,
+        burst_reset: burstReset,
+        hysteresis,
+        seed,
+        time_budget_s: timeBudget ?? null,
+      },
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/** The circuit-switch form: fields as typed and the ToRs' optical ports, turned into a create/update body. */
+import type { CircuitSwitch, CircuitSwitchInput } from './api/types';
+
+export interface SwitchFormState {
+  name: string;
+  zone: string;
+  portCount: string;
+  darkTimeMs: string;
+  capacityGbps: string;
+  description: string;
+  /** Create only: attach every ToR of the fabric with one port (the server does it). */
+  attachAll: boolean;
+  /** Optical ports per ToR id as typed ('' or '0': not attached) and its links' ids ("40, 41"). */
+  ports: Record<number, string>;
+  links: Record<number, string>;
+}
+
+export const EMPTY_SWITCH_FORM: SwitchFormState = {
+  name: '',
+  zone: '',
+  portCount: '',
+  darkTimeMs: '10',
+  capacityGbps: '10',
+  description: '',
+  attachAll: true,
+  ports: {},
+  links: {},
+};
+
+export function switchFormFrom(circuitSwitch: CircuitSwitch): SwitchFormState {
+  return {
+    name: circuitSwitch.name,
+    zone: circuitSwitch.zone,
+    portCount: String(circuitSwitch.port_count),
+    darkTimeMs: String(Number((circuitSwitch.dark_time_s * 1000).toPrecision(6))),
+    capacityGbps: String(circuitSwitch.capacity_gbps),
+    description: circuitSwitch.description,
+    attachAll: false,
+    ports: Object.fromEntries(circuitSwitch.attachments.map((a) => [a.tor, String(a.optical_ports)])),
+    links: Object.fromEntries(circuitSwitch.attachments.map((a) => [a.tor, a.links.join(', ')])),
+  };
+}
+
+/**
+ * The body to send, or the problems found in the browser. The server checks again (ports against
+ * attachments, ToRs of the fabric, links on their ToR) and its 400 lists every problem.
+ */
+export function buildSwitchInput(
+  form: SwitchFormState,
+  fabric: number,
+  tors: readonly { id: number; name: string }[],
+  creating: boolean,
+): { body: CircuitSwitchInput | null; errors: string[] } {
+  const errors: string[] = [];
+  if (form.name.trim() === '') errors.push('Give the circuit switch a name.');
+  const darkMs = Number(form.darkTimeMs);
+  if (form.darkTimeMs.trim() === '' || !Number.isFinite(darkMs) || darkMs < 0 || darkMs >= 10_000)
+    errors.push('The dark time must be a number of ms from 0 to below 10,000.');
+  const capacity = Number(form.capacityGbps);
+  if (form.capacityGbps.trim() === '' || !Number.isFinite(capacity) || capacity <= 0)
+    errors.push('The circuit capacity must be a number of Gb/s above 0.');
+
+  const useAll = creating && form.attachAll;
+  const attachments: NonNullable<CircuitSwitchInput['attachments']> = [];
+  if (!useAll) {
+    for (const tor of tors) {
+      const text = (form.ports[tor.id] ?? '').trim();
+      if (text === '' || text === '0') continue;
+      const ports = Number(text);
+      if (!Number.isSafeInteger(ports) || ports < 1) {
+        errors.push(`${tor.name}: optical ports must be a whole number ≥ 1 (or empty when not attached).`);
+        continue;
+      }
+      const linkText = (form.links[tor.id] ?? '').trim();
+      const linkParts = linkText === '' ? [] : linkText.split(/[\s,;]+/).filter(Boolean);
+      const links = linkParts.map(Number);
+      if (links.some((link) => !Number.isSafeInteger(link) || link < 1)) {
+        errors.push(`${tor.name}: links must be link ids separated by commas.`);
+        continue;
+      }
+      attachments.push({ tor: tor.id, optical_ports: ports, links });
+    }
+  }
+  const attached = useAll ? tors.length : attachments.reduce((sum, a) => sum + a.optical_ports, 0);
+  let portCount = Number(form.portCount);
+  if (form.portCount.trim() === '') {
+    // Blank: exactly as many ports as attached.
+    portCount = attached;
+    if (attached === 0) errors.push('Give the port count or attach at least one ToR.');
+  } else if (!Number.isSafeInteger(portCount) || portCount < 1) {
+    errors.push('The port count must be a whole number ≥ 1.');
+  } else if (portCount < attached) {
+    errors.push(`The switch has ${portCount} ports but the attachments need ${attached}.`);
+  }
+  if (errors.length > 0) return { body: null, errors };
+  return {
+    errors,
+    body: {
+      fabric,
+      name: form.name.trim(),
+      zone: form.zone.trim(),
+      port_count: portCount,
+      dark_time_s: darkMs / 1000,
+      capacity_gbps: capacity,
+      description: form.description,
+      ...(useAll ? { attach_all_tors: true } : { attachments }),
+    },
+  };
+}
