@@ -9,6 +9,10 @@
 The rack set is a JSON file (`static_uplinks`, `cables[tor][cs]`, `cs_uplinks`, `capacity_gbps`, optional
 `excluded` [[tor, cs], ...] for cables disabled by CorrOpt or failed optics) or, without --rack-set, a
 uniform one from --racks/--static-uplinks/--circuit-links/--cs-uplinks. docs/reconfig.md has the shapes.
+
+With --server, `check` calls POST /api/larry/check/ and `run` submits a larry.run job with the counter file
+(JSON as offline, or CSV `time_s,rack,ingress_bytes,egress_bytes`) and follows it; the job's result adds the
+baselines' metrics, the per-rack uplinks over time (downsampled) and the changed circuits.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from ..errors import CliError
 from ..options import OutputOption, new_app
 from ..output import OutputFormat, print_json, stdout_console
 from .corropt import _engine
-from .sharebackup import _table_or_json, read_json_list
+from .jobs import CancelOnInterruptOption, IntervalOption
+from .sharebackup import ServerOption, _table_or_json, post_or_reject, read_json_list, run_job_on_server
 
 app = new_app()
 
@@ -75,10 +80,15 @@ def check(
     circuit_links: CircuitLinksOption = 4,
     cs_uplinks: CsUplinksOption = 2,
     capacity_gbps: CapacityOption = 100.0,
+    server: ServerOption = False,
     output: OutputOption = None,
 ) -> None:
-    """Whether a per-rack uplink vector fits the cabling; the min cut when it does not (exit 1)."""
-    fmt = _table_or_json(get_context(ctx).output_format(output))
+    """Whether a per-rack uplink vector fits the cabling; the min cut when it does not (exit 1).
+
+    With --server the check runs on the server (POST /api/larry/check/), which lists every problem of the
+    rack set at once."""
+    cli = get_context(ctx)
+    fmt = _table_or_json(cli.output_format(output))
     try:
         request = [int(part) for part in uplinks.split(",")]
     except ValueError:
@@ -86,10 +96,13 @@ def check(
     if any(r < 0 for r in request):
         raise CliError("--uplinks: counts must not be negative")
     spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
-    try:
-        answer = _engine().larry_check(spec, request)
-    except ValueError as exc:
-        raise CliError(str(exc)) from exc
+    if server:
+        answer = post_or_reject(cli, "/api/larry/check/", {"rack_set": spec, "uplinks": request}, "check")
+    else:
+        try:
+            answer = _engine().larry_check(spec, request)
+        except ValueError as exc:
+            raise CliError(str(exc)) from exc
     if fmt is OutputFormat.json:
         print_json(answer)
     else:
@@ -118,22 +131,47 @@ def run(
     threshold: Annotated[float, typer.Option("--threshold", help="Utilisation at which a link is full (θ).")] = 0.85,
     policy: Annotated[str, typer.Option("--policy", help=f"One of {', '.join(POLICIES)}.")] = "conservative",
     compare: Annotated[bool, typer.Option("--compare", help="Run every policy and compare their metrics.")] = False,
+    period_s: Annotated[
+        float | None,
+        typer.Option("--period-s", help="With --server: act every T seconds (samples closer together are skipped)."),
+    ] = None,
+    server: ServerOption = False,
+    cancel_on_interrupt: CancelOnInterruptOption = False,
+    interval: IntervalOption = 1.0,
     output: OutputOption = None,
 ) -> None:
-    """The Larry controller over counter samples: uplinks per rack over time and the circuits that moved."""
-    fmt = _table_or_json(get_context(ctx).output_format(output))
+    """The Larry controller over counter samples: uplinks per rack over time and the circuits that moved.
+
+    With --server it runs as a larry.run job (the counter file is uploaded; a CSV file is read by the server,
+    every bad line listed); --output json prints the job's result, or with --compare the metrics per policy.
+    """
+    cli = get_context(ctx)
+    fmt = _table_or_json(cli.output_format(output))
     if policy not in POLICIES:
         raise CliError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    if period_s is not None and not server:
+        raise typer.BadParameter("applies only with --server", param_hint="'--period-s'")
     spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
-    samples = read_json_list(counters, "samples", "--counters")
-    engine = _engine()
-    try:
-        if compare:
-            runs = {name: engine.larry_run(spec, samples, threshold, name)["metrics"] for name in POLICIES}
-        else:
-            result = engine.larry_run(spec, samples, threshold, policy)
-    except ValueError as exc:
-        raise CliError(str(exc)) from exc
+    if server:
+        try:
+            text = counters.read_text()
+        except OSError as exc:
+            raise CliError(f"--counters: cannot read {counters}: {exc.strerror}") from exc
+        upload = {"source": "uploaded", "name": counters.name}
+        upload["csv" if counters.suffix.lower() == ".csv" else "json"] = text
+        params = {"rack_set": spec, "counters": upload, "period_s": period_s, "threshold": threshold, "policy": policy}
+        result = run_job_on_server(cli, "larry.run", params, interval=interval, cancel_on_interrupt=cancel_on_interrupt)
+        runs = result["baselines"]
+    else:
+        samples = read_json_list(counters, "samples", "--counters")
+        engine = _engine()
+        try:
+            if compare:
+                runs = {name: engine.larry_run(spec, samples, threshold, name)["metrics"] for name in POLICIES}
+            else:
+                result = engine.larry_run(spec, samples, threshold, policy)
+        except ValueError as exc:
+            raise CliError(str(exc)) from exc
     from rich.table import Table
 
     console = stdout_console()
@@ -163,7 +201,8 @@ def run(
         highlight=False,
     )
     table = Table("time (s)", "demand (Gbit/s)", "uplinks", "circuits moved")
-    for step in result["steps"]:
+    # offline: every step (those with an empty diff are skipped); the server keeps only the changes
+    for step in result["steps"] if "steps" in result else result["changes"]:
         if step["diff"]:
             moves = ", ".join(
                 f"CS{d['cs']}.{d['uplink']}: rack {d['from'][0] if d['from'] else '-'}→{d['to'][0] if d['to'] else '-'}"

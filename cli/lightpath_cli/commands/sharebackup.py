@@ -7,6 +7,11 @@
   violation exits non-zero.
 - size: the smallest number of backups per group for a target probability that some group runs out.
 
+With --server, the same computations run on the API server (the root `--server URL` or the logged-in one):
+`plan` submits a sharebackup.plan job with the event file and follows it (a progress bar; Ctrl-C detaches unless
+--cancel-on-interrupt); `size` calls POST /api/sharebackup/size/, which can take MTBF/MTTR from a stored fabric's
+repair tickets (--fabric) and adds a seeded Monte Carlo check.
+
 docs/reconfig.md describes the model (parts are reconstructions: the seed is a fragment) and the JSON shapes.
 """
 
@@ -18,16 +23,61 @@ from typing import Annotated, Any
 
 import typer
 
-from ..context import get_context
-from ..errors import CliError
+from ..context import CliContext, get_context
+from ..errors import ApiError, CliError
+from ..lookup import resolve_fabric
 from ..options import OutputOption, new_app
 from ..output import OutputFormat, print_json, stdout_console
 from .corropt import _engine
+from .jobs import CancelOnInterruptOption, IntervalOption, job_failure, watch_job
 
 app = new_app()
 
 KOption = Annotated[int, typer.Option("--fabric-k", help="Fat-tree radix k (even).")]
 PodsOption = Annotated[int | None, typer.Option("--pods", help="Pods P (default k: a full tree).", show_default=False)]
+ServerOption = Annotated[
+    bool,
+    typer.Option(
+        "--server",
+        help="Run on the API server (the root --server URL, else the logged-in one) instead of in this process.",
+    ),
+]
+UPLOAD_TIMEOUT_S = 120.0  # an uploaded file may be megabytes
+
+
+def _rejected(error: ApiError, what: str) -> CliError:
+    count = len(error.details)
+    return CliError(f"{what} rejected: {count} problem{'s' if count != 1 else ''}", details=error.details)
+
+
+def post_or_reject(cli: CliContext, path: str, body: dict[str, Any], what: str) -> Any:
+    """POST to a synchronous endpoint; a 400 becomes one error line with every problem below it."""
+    with cli.client() as client:
+        try:
+            return client.post(path, body, timeout=UPLOAD_TIMEOUT_S)
+        except ApiError as error:
+            if error.status != 400:
+                raise
+            raise _rejected(error, what) from error
+
+
+def run_job_on_server(
+    cli: CliContext, kind: str, params: dict[str, Any], *, interval: float, cancel_on_interrupt: bool
+) -> dict[str, Any]:
+    """Submit a job (no fabric), follow it with a progress bar on stderr, return its result."""
+    with cli.client() as client:
+        try:
+            job = client.post("/api/jobs/", {"kind": kind, "params": params}, timeout=UPLOAD_TIMEOUT_S)
+        except ApiError as error:
+            if error.status != 400:
+                raise
+            raise _rejected(error, kind) from error
+        typer.echo(f"{kind} running as job {job['id']}", err=True)
+        job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel_on_interrupt)
+    if job.get("state") != "succeeded":
+        raise job_failure(job)
+    result: dict[str, Any] = job["result"]
+    return result
 
 
 def _table_or_json(fmt: OutputFormat) -> OutputFormat:
@@ -70,15 +120,42 @@ def plan(
     reconfig_ms: Annotated[
         float, typer.Option("--reconfig-ms", help="Circuit switching time (0.5 EPS, 8.5 OCS in the seed).")
     ] = 0.5,
+    server: ServerOption = False,
+    cancel_on_interrupt: CancelOnInterruptOption = False,
+    interval: IntervalOption = 1.0,
     output: OutputOption = None,
 ) -> None:
-    """Failover schedule of an event log, checked by the engine's verifier."""
-    fmt = _table_or_json(get_context(ctx).output_format(output))
-    log = read_json_list(events, "events", "--events")
-    try:
-        schedule = _engine().sharebackup_plan(fabric_k, fabric_k if pods is None else pods, backups, log, reconfig_ms)
-    except ValueError as exc:
-        raise CliError(str(exc)) from exc
+    """Failover schedule of an event log, checked by the engine's verifier.
+
+    With --server it runs as a sharebackup.plan job on the server (the event file is uploaded and checked
+    there: every bad event is listed) and prints the job's result, which adds the failure groups and the
+    circuit-switch matchings before and after each event to the offline document.
+    """
+    cli = get_context(ctx)
+    fmt = _table_or_json(cli.output_format(output))
+    if server:
+        try:
+            text = events.read_text()
+        except OSError as exc:
+            raise CliError(f"--events: cannot read {events}: {exc.strerror}") from exc
+        params = {
+            "k": fabric_k,
+            "pods": pods,
+            "backups": backups,
+            "reconfig_ms": reconfig_ms,
+            "events": {"source": "uploaded", "name": events.name, "json": text},
+        }
+        schedule = run_job_on_server(
+            cli, "sharebackup.plan", params, interval=interval, cancel_on_interrupt=cancel_on_interrupt
+        )
+    else:
+        log = read_json_list(events, "events", "--events")
+        try:
+            schedule = _engine().sharebackup_plan(
+                fabric_k, fabric_k if pods is None else pods, backups, log, reconfig_ms
+            )
+        except ValueError as exc:
+            raise CliError(str(exc)) from exc
     if fmt is OutputFormat.json:
         print_json(schedule)
     else:
@@ -131,15 +208,71 @@ def _print_plan(schedule: dict[str, Any]) -> None:
 @app.command("size")
 def size(
     ctx: typer.Context,
-    mtbf_hours: Annotated[float, typer.Option("--mtbf-hours", help="Mean time between switch failures.")],
-    mttr_hours: Annotated[float, typer.Option("--mttr-hours", help="Mean time to repair a switch.")],
     target: Annotated[float, typer.Option("--target", help="Acceptable probability that some group has no backup.")],
+    mtbf_hours: Annotated[
+        float | None,
+        typer.Option("--mtbf-hours", help="Mean time between switch failures (with --fabric: the fallback)."),
+    ] = None,
+    mttr_hours: Annotated[
+        float | None, typer.Option("--mttr-hours", help="Mean time to repair a switch (with --fabric: the fallback).")
+    ] = None,
     fabric_k: KOption = 16,
     pods: PodsOption = None,
+    server: ServerOption = False,
+    fabric: Annotated[
+        str | None,
+        typer.Option(
+            "--fabric",
+            metavar="FABRIC",
+            help="With --server: take MTBF/MTTR from this stored fabric's repair tickets (name or id).",
+        ),
+    ] = None,
+    window_days: Annotated[
+        int, typer.Option("--window-days", min=1, help="With --fabric: the ticket window ending now.")
+    ] = 365,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="With --server: seed of the Monte Carlo check.")] = 0,
+    horizon_hours: Annotated[
+        float, typer.Option("--horizon-hours", help="With --server: simulated hours of the Monte Carlo check.")
+    ] = 1e7,
     output: OutputOption = None,
 ) -> None:
-    """Smallest backups per failure group for a target risk (binomial model, see docs/reconfig.md)."""
-    fmt = _table_or_json(get_context(ctx).output_format(output))
+    """Smallest backups per failure group for a target risk (binomial model, see docs/reconfig.md).
+
+    With --server: POST /api/sharebackup/size/, which also runs a seeded Monte Carlo check of every point
+    of the curve and, with --fabric, estimates MTBF/MTTR from the fabric's repair tickets (falling back to
+    --mtbf-hours/--mttr-hours, and saying which were used). --output json prints the server's answer.
+    """
+    cli = get_context(ctx)
+    fmt = _table_or_json(cli.output_format(output))
+    if fabric is not None and not server:
+        raise typer.BadParameter("needs --server (ticket history is on the server)", param_hint="'--fabric'")
+    if server:
+        body: dict[str, Any] = {
+            "k": fabric_k,
+            "pods": pods,
+            "target": target,
+            "mtbf_hours": mtbf_hours,
+            "mttr_hours": mttr_hours,
+            "window_days": window_days,
+            "monte_carlo": {"seed": seed, "horizon_hours": horizon_hours},
+        }
+        if fabric is not None:
+            with cli.client() as client:
+                body["fabric"] = resolve_fabric(client, fabric)["id"]
+        answer = post_or_reject(cli, "/api/sharebackup/size/", body, "sizing")
+        if fmt is OutputFormat.json:
+            print_json(answer)
+            return
+        reliability = answer["reliability"]
+        stdout_console().print(
+            f"MTBF {reliability['mtbf_hours']:.4g} h, MTTR {reliability['mttr_hours']:.4g} h "
+            f"({reliability['source']}: {reliability['note']})",
+            highlight=False,
+        )
+        _print_sizing(answer["sizing"], answer["monte_carlo"])
+        return
+    if mtbf_hours is None or mttr_hours is None:
+        raise CliError("offline sizing needs --mtbf-hours and --mttr-hours (or --server --fabric FABRIC)")
     if fabric_k < 2 or fabric_k % 2:
         raise CliError(f"--fabric-k must be even and at least 2, got {fabric_k}")
     pods = fabric_k if pods is None else pods
@@ -152,6 +285,10 @@ def size(
     if fmt is OutputFormat.json:
         print_json(sizing)
         return
+    _print_sizing(sizing, None)
+
+
+def _print_sizing(sizing: dict[str, Any], monte_carlo: dict[str, Any] | None) -> None:
     from rich.table import Table
 
     console = stdout_console()
@@ -161,7 +298,14 @@ def size(
         f"(about {sizing['degraded_hours_per_year']:.3g} h/year with some group out of backups)",
         highlight=False,
     )
-    table = Table("backups", "P(group runs out)", "P(any group runs out)")
-    for point in sizing["curve"]:
-        table.add_row(str(point["backups"]), f"{point['p_group']:.3g}", f"{point['p_any']:.3g}")
+    columns = ["backups", "P(group runs out)", "P(any group runs out)"]
+    if monte_carlo is not None:
+        columns += ["simulated (± s.e.)"]
+    table = Table(*columns)
+    for i, point in enumerate(sizing["curve"]):
+        cells = [str(point["backups"]), f"{point['p_group']:.3g}", f"{point['p_any']:.3g}"]
+        if monte_carlo is not None:
+            simulated = monte_carlo["points"][i]
+            cells.append(f"{simulated['estimate']:.3g} ± {simulated['standard_error']:.2g}")
+        table.add_row(*cells)
     console.print(table)

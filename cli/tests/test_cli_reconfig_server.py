@@ -1,0 +1,134 @@
+"""`lightpath sharebackup plan|size --server` and `lightpath larry run|check --server`: the jobs and the
+synchronous endpoints of the reconfig app, against the real backend and the module's real Celery worker."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_testing import Cli
+
+if not os.environ.get("DJANGO_SETTINGS_MODULE"):
+    pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True, databases="__all__")]
+
+DEGRADED_RACK_SET = {
+    "static_uplinks": 2,
+    "cables": [[1, 1, 1, 1]] * 4,
+    "cs_uplinks": [2, 2, 2, 2],
+    "capacity_gbps": 100.0,
+    "excluded": [[0, 0], [1, 0]],
+}
+
+
+def jobs_of(kind: str) -> int:
+    from jobs.models import Job
+
+    return Job.objects.filter(kind=kind).count()
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_plan_runs_as_a_job_and_matches_the_offline_plan(planner: Cli, worker: Any, tmp_path: Path) -> None:
+    events = write(
+        tmp_path,
+        "events.json",
+        json.dumps(
+            [
+                {"type": "switch_down", "switch": "agg.p0.m1"},
+                {"type": "switch_down", "switch": "agg.p0.m0"},
+                {"type": "repair_done", "switch": "agg.p0.m1"},
+            ]
+        ),
+    )
+    args = ("sharebackup", "plan", "--fabric-k", "4", "--pods", "2", "--backups", "1", "--events", str(events))
+    served = planner("--output", "json", *args, "--server")
+    assert served.exit_code == 0, served.stderr
+    assert "sharebackup.plan running as job" in served.stderr
+    document = json.loads(served.stdout)
+    offline = json.loads(planner("--output", "json", *args).stdout)
+    # the server's result is the engine's document plus what a viewer needs
+    for key in ("counts", "wiring", "initial_circuits", "violations"):
+        assert document[key] == offline[key]
+    assert [e["replace_calls"] for e in document["events"]] == [e["replace_calls"] for e in offline["events"]]
+    assert document["verdict"]["sound"] and document["inputs"]["events"]["name"] == "events.json"
+    assert all("matchings" in event for event in document["events"])
+    table = planner(*args, "--server")
+    assert table.exit_code == 0 and "degraded (agg.p0.s0 rerouted)" in table.stdout
+
+
+def test_a_bad_event_file_is_rejected_event_by_event_before_any_job(planner: Cli, tmp_path: Path) -> None:
+    events = write(
+        tmp_path, "bad.json", json.dumps([{"type": "meteor"}, {"type": "switch_down", "switch": "agg.p9.m0"}])
+    )
+    result = planner("sharebackup", "plan", "--fabric-k", "4", "--backups", "1", "--events", str(events), "--server")
+    assert result.exit_code == 1
+    assert "error: sharebackup.plan rejected: 2 problems" in result.stderr
+    assert "event 1: switch 'agg.p9.m0': there are 4 pods" in result.stderr
+    assert jobs_of("sharebackup.plan") == 0
+
+
+def counters_csv(periods: int) -> str:
+    lines = ["time_s,rack,ingress_bytes,egress_bytes"]
+    totals = [0, 0, 0, 0]
+    for i in range(periods + 1):
+        lines += [f"{i * 0.5:g},{rack},{totals[rack]},0" for rack in range(4)]
+        totals = [t + int((5000.0 if rack == 0 else 1.0) * 1e9 / 8 * 0.5) for rack, t in enumerate(totals)]
+    return "\n".join(lines) + "\n"
+
+
+def test_larry_run_uploads_csv_counters_and_follows_the_job(planner: Cli, worker: Any, tmp_path: Path) -> None:
+    counters = write(tmp_path, "counters.csv", counters_csv(3))
+    served = planner("--output", "json", "larry", "run", "--counters", str(counters), "--server")
+    assert served.exit_code == 0, served.stderr
+    result = json.loads(served.stdout)
+    assert result["initial_uplinks"] == [8, 8, 8, 8]
+    assert [c["uplinks"] for c in result["changes"]] == [[14, 6, 6, 6]]
+    assert result["series"]["uplinks"] == [[14, 6, 6, 6]] * 3
+    compared = json.loads(
+        planner("--output", "json", "larry", "run", "--counters", str(counters), "--server", "--compare").stdout
+    )
+    assert compared["static"]["reconfigurations"] == 0
+    assert compared["conservative"]["overload_gbit"] < compared["static"]["overload_gbit"]
+    table = planner("larry", "run", "--counters", str(counters), "--server")
+    assert table.exit_code == 0 and "conservative: 1 reconfiguration(s)" in table.stdout
+
+
+def test_bad_counter_lines_are_listed(planner: Cli, tmp_path: Path) -> None:
+    counters = write(tmp_path, "c.csv", "time_s,rack,ingress_bytes,egress_bytes\n0,0,0,0\n0,7,0,0\n")
+    result = planner("larry", "run", "--counters", str(counters), "--server")
+    assert result.exit_code == 1
+    assert "line 3: unknown rack '7'" in result.stderr
+    assert jobs_of("larry.run") == 0
+
+
+def test_check_and_size_on_the_server(planner: Cli, tmp_path: Path) -> None:
+    cables = write(tmp_path, "rack-set.json", json.dumps(DEGRADED_RACK_SET))
+    ok = planner("--output", "json", "larry", "check", "--uplinks", "3,3,1,1", "--cables", str(cables), "--server")
+    assert ok.exit_code == 0 and json.loads(ok.stdout)["feasible"]
+    bad = planner("--output", "json", "larry", "check", "--uplinks", "3,3,2,0", "--cables", str(cables), "--server")
+    assert bad.exit_code == 1 and json.loads(bad.stdout)["min_cut"]["capacity"] == 7
+    assert "infeasible: racks [0, 1, 2]" in bad.stderr
+    wrong = planner("larry", "check", "--uplinks", "3,3", "--cables", str(cables), "--server")
+    assert wrong.exit_code == 1 and "uplinks: has 2 entries for 4 racks" in wrong.stderr
+
+    sizing = planner(
+        "--output", "json", "sharebackup", "size", "--mtbf-hours", "2000", "--mttr-hours", "24",
+        "--target", "1e-3", "--server", "--seed", "4",
+    )  # fmt: skip
+    assert sizing.exit_code == 0, sizing.stderr
+    answer = json.loads(sizing.stdout)
+    assert answer["reliability"]["source"] == "given" and answer["sizing"]["groups"] == 40
+    assert answer["monte_carlo"]["seed"] == 4
+    table = planner("sharebackup", "size", "--mtbf-hours", "2000", "--mttr-hours", "24", "--target", "1e-3", "--server")
+    assert table.exit_code == 0 and "simulated" in table.stdout and "given" in table.stdout
+    offline_fabric = planner("sharebackup", "size", "--target", "1e-3", "--fabric", "x")
+    assert offline_fabric.exit_code == 2 and "needs --server" in offline_fabric.stderr
