@@ -45,7 +45,7 @@ def _write_cases(fabric):
         (
             "post",
             "/api/transceiver-models/",
-            {"name": "10GBASE-SR", "speed_gbps": 10, "fiber": "MMF", "reach_m": 300},
+            {"name": "25GBASE-SR", "speed_gbps": 25, "fiber": "MMF", "reach_m": 100},  # not a seeded part
             {"planner", "admin"},
         ),
         ("patch", f"/api/transceivers/{transceiver.pk}/", {"serial": "SN123"}, {"technician", "operator", "admin"}),
