@@ -36,6 +36,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("telemetry.api.urls")),
     path("api/", include("corruption.api.urls")),
+    path("api/", include("planning.api.urls")),
     path("api/", include("reconfig.api.urls")),
     path("api/", include("circuits.api.urls")),
     path("api/", include(router.urls)),
