@@ -328,21 +328,32 @@ def engine_windows(
     """The demand per period with rack indices (directed; repeated pairs of a period summed), and
     the rows and bytes left out because a ToR is outside the selection."""
     periods = period_count(demand, period_s)
-    sums: list[dict[tuple[int, int], int]] = [{} for _ in range(periods)]
-    ignored_rows = ignored_bytes = 0
+    windows: list[list[tuple[int, int, int]]] = [[] for _ in range(periods)]
+    ignored = {"rows": 0, "bytes": 0}
     same_period = abs(period_s - demand.window_s) < 1e-12
     for index, src, dst, volumes in demand.windows.order_by("index").values_list("index", "src", "dst", "bytes"):
         slot = index if same_period else math.floor(index * demand.window_s / period_s + 1e-9)
-        bucket = sums[slot]
-        for a, b, volume in zip(src, dst, volumes, strict=True):
-            ia, ib = index_of.get(a), index_of.get(b)
-            if ia is None or ib is None:
-                ignored_rows += 1
-                ignored_bytes += volume
-                continue
-            bucket[(ia, ib)] = bucket.get((ia, ib), 0) + volume
-    windows = [[(a, b, v) for (a, b), v in sorted(bucket.items())] for bucket in sums]
-    return windows, {"rows": ignored_rows, "bytes": ignored_bytes}
+        try:  # the common case: every ToR of the window is in the selection
+            entries = [(index_of[a], index_of[b], v) for a, b, v in zip(src, dst, volumes, strict=True)]
+        except KeyError:
+            entries = []
+            for a, b, volume in zip(src, dst, volumes, strict=True):
+                if a in index_of and b in index_of:
+                    entries.append((index_of[a], index_of[b], volume))
+                else:
+                    ignored["rows"] += 1
+                    ignored["bytes"] += volume
+        windows[slot].extend(entries)
+    if not same_period:  # windows merged into one period may repeat a pair
+        windows = [_summed(window) for window in windows]
+    return windows, ignored
+
+
+def _summed(window: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    sums: dict[tuple[int, int], int] = {}
+    for a, b, volume in window:
+        sums[(a, b)] = sums.get((a, b), 0) + volume
+    return [(a, b, volume) for (a, b), volume in sums.items()]
 
 
 def engine_input(racks: list[dict[str, Any]], params: dict[str, Any], windows: list) -> dict[str, Any]:
@@ -381,6 +392,8 @@ def score_edge_groups(
     groups: list[dict[str, Any]], racks: list[dict[str, Any]], slots: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Per group, the slots in which every pair of the group had a circuit, and the bonus earned."""
+    if not groups:
+        return []
     index = {rack["name"]: rack["index"] for rack in racks}
     circuits_per_slot = [{frozenset((c["a"], c["b"])) for c in slot["circuits"]} for slot in slots]
     scored = []

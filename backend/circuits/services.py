@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Func, IntegerField
 
 from corruption.models import Ticket
@@ -234,17 +234,7 @@ def create_demand(
         )  # fmt: skip
     if errors:
         raise DemandInvalid(errors)
-    stored = [
-        DemandWindow(
-            index=index,
-            src=[row[0] for row in entries],
-            dst=[row[1] for row in entries],
-            bytes=[row[2] for row in entries],
-            total_bytes=sum(row[2] for row in entries),
-        )
-        for index, entries in enumerate(windows)
-        if entries
-    ]
+    stored = [(index, entries) for index, entries in enumerate(windows) if entries]
     demand = Demand.objects.create(
         fabric=fabric,
         name=name,
@@ -253,13 +243,11 @@ def create_demand(
         window_s=window,
         first_window_start=first,
         window_count=len(windows),
-        row_count=sum(len(w.src) for w in stored),
+        row_count=sum(len(entries) for _, entries in stored),
         rack_count=len(racks),
-        total_bytes=sum(w.total_bytes for w in stored),
+        total_bytes=sum(row[2] for _, entries in stored for row in entries),
     )
-    for w in stored:
-        w.demand = demand
-    DemandWindow.objects.bulk_create(stored, batch_size=100)
+    _insert_windows(demand, stored)
     return demand
 
 
@@ -323,6 +311,34 @@ def upload_demand(data: Mapping[str, Any], file_bytes: bytes | None, user) -> De
         description=str(data.get("description") or ""),
         user=user,
     )
+
+
+def _array(values: Iterable[int]) -> str:
+    return "{" + ",".join(map(str, values)) + "}"
+
+
+def _insert_windows(demand: Demand, windows: list[tuple[int, list[tuple[int, int, int]]]]) -> None:
+    """One INSERT per window with its arrays as PostgreSQL array literals: Django's ArrayField would
+    prepare every element through the field (about 70% of an upload's time at a million rows)."""
+    quote = connection.ops.quote_name
+    table = quote(DemandWindow._meta.db_table)
+    columns = ", ".join(quote(c) for c in ("demand_id", "index", "src", "dst", "bytes", "total_bytes"))
+    sql = f"INSERT INTO {table} ({columns}) VALUES (%s, %s, %s::bigint[], %s::bigint[], %s::bigint[], %s)"  # noqa: S608  (names from the model)
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            sql,
+            [
+                (
+                    demand.pk,
+                    index,
+                    _array(row[0] for row in entries),
+                    _array(row[1] for row in entries),
+                    _array(row[2] for row in entries),
+                    sum(row[2] for row in entries),
+                )
+                for index, entries in windows
+            ],
+        )
 
 
 def window_totals(demand: Demand) -> list[dict[str, Any]]:
