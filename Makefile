@@ -100,6 +100,7 @@ bench: bootstrap services
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry_formats.py 10000
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_webhooks.py
+	@$(WITH_ENV) $(PY) backend/scripts/bench_circuits.py
 
 clean: stop-services
 	rm -rf .local frontend/dist workers/engine/target
