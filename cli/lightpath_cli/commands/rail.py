@@ -1,4 +1,8 @@
-"""rail plan|classes|fec: RAIL on files, offline (the engine computes; no server is involved).
+"""rail plan|classes|fec: RAIL offline on files (the engine computes in this process) or on the server.
+
+With FABRIC (a fabric on the server, name or id), `plan` and `classes` run as server jobs (rail.plan,
+rail.classes) that the CLI follows with a progress bar; `plan --server --fat-tree K` plans a generated
+fat tree there; `fec --server` asks GET /api/rail/fec/. Offline: `--fabric FILE.json` or `--fat-tree K`.
 
 - plan: per-link transceivers without and with stretch, cost in the seed's Table 4.1 categories, savings,
   expected good-path fractions and savings curves against the maximum link length. The fabric is an
@@ -15,17 +19,20 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from ..context import get_context
-from ..errors import CliError
+from ..errors import ApiError, CliError
+from ..lookup import resolve_fabric
 from ..options import OutputOption, new_app
 from ..output import OutputFormat, print_csv, print_json, stdout_console
 from .corropt import Fabric, _engine, load_fabric, read_corrupting
 from .fabric import read_document_file
+from .jobs import CancelOnInterruptOption, IntervalOption, job_failure, watch_job
 
 app = new_app()
 
@@ -43,6 +50,57 @@ PairStatsOption = Annotated[
         help=f"Per ToR pair statistics [default: on up to {AUTO_PAIR_STATS_MAX_TORS} ToRs].",
     ),
 ]
+
+
+ServerFabricArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="FABRIC",
+        show_default=False,
+        help="A fabric on the server (name or id): run there as a job and follow it.",
+    ),
+]
+
+
+def _run_job(
+    cli: Any,
+    kind: str,
+    fabric_reference: str | None,
+    params: dict[str, Any],
+    *,
+    interval: float,
+    cancel_on_interrupt: bool,
+    csv_table: str | None,
+) -> tuple[dict[str, Any], str | None]:
+    """Submit a RAIL job, follow it, and return its result (and one CSV table of it if asked)."""
+    with cli.client() as client:
+        fabric = resolve_fabric(client, fabric_reference) if fabric_reference is not None else None
+        body = {"kind": kind, "fabric": fabric["id"] if fabric else None, "params": params}
+        where = f" on {fabric['name']}" if fabric else ""
+        try:
+            job = client.post("/api/jobs/", body)
+        except ApiError as error:
+            if error.status != 400:
+                raise
+            count = len(error.details)
+            raise CliError(
+                f"{kind}{where} rejected: {count} problem{'s' if count != 1 else ''}", details=error.details
+            ) from error
+        typer.echo(f"{kind} running as job {job['id']}{where}", err=True)
+        job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel_on_interrupt)
+        if job.get("state") != "succeeded":
+            raise job_failure(job)
+        text = None
+        if csv_table is not None:
+            download = f"/api/jobs/{job['id']}/result/"
+            text = client.request("GET", download, params={"format": "csv", "table": csv_table}).text
+    return job["result"], text
+
+
+def _refuse(mode: str, options: dict[str, object]) -> None:
+    for option, value in options.items():
+        if value:
+            raise typer.BadParameter(f"applies only {mode}", param_hint=f"'{option}'")
 
 
 def _pair_stats(wanted: bool | None, tors: int) -> bool:
@@ -154,6 +212,7 @@ def _quantity(line: dict[str, Any]) -> str:
 @app.command("plan")
 def plan(
     ctx: typer.Context,
+    server_fabric: ServerFabricArgument = None,
     fabric_path: Annotated[
         Path | None,
         typer.Option("--fabric", metavar="FABRIC.json", help='A "lightpath-fabric/1" document with link lengths.'),
@@ -191,27 +250,92 @@ def plan(
     sweep_step: Annotated[float, typer.Option("--sweep-step", help="Step of the savings curves, metres.")] = 10.0,
     links: Annotated[bool, typer.Option("--links", help="JSON: include the per-link choices.")] = False,
     pair_stats: PairStatsOption = None,
+    server: Annotated[
+        bool, typer.Option("--server", help="With --fat-tree: plan the generated fat tree on the server.")
+    ] = False,
+    name: Annotated[str, typer.Option("--name", help="Server: the plan's name, shown in the UI.")] = "",
+    catalog: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--catalog",
+            metavar="MODEL_ID",
+            show_default=False,
+            help="Server: a transceiver model of the stored catalog to use (repeat) [default: all].",
+        ),
+    ] = None,
+    cancel_on_interrupt: CancelOnInterruptOption = False,
+    interval: IntervalOption = 1.0,
     output: OutputOption = None,
 ) -> None:
-    """Cost a fabric's optics without and with stretch (expected-value mode with --fat-tree)."""
-    fmt = get_context(ctx).output_format(output)
-    engine = _engine()
-    if (fabric_path is None) == (fat_tree is None):
-        raise CliError("give either --fabric FABRIC.json or --fat-tree K")
+    """Cost a fabric's optics without and with stretch (expected-value mode with --fat-tree).
+
+    With FABRIC (a fabric on the server, every link with a length) or --server --fat-tree K, the plan
+    runs as a rail.plan job with the stored catalog (prices are set there, not with --price), with a
+    progress bar; Ctrl-C detaches unless --cancel-on-interrupt. --output json prints the job's result
+    (per-link rows with --links), csv its cost lines.
+    """
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
     if sweep_step <= 0 or sweep_max < 0:
         raise CliError("--sweep-step must be positive and --sweep-max non-negative")
+    costs = {
+        "mmf_usd_per_m": mmf_price,
+        "smf_usd_per_m": smf_price,
+        "port_usd": port_cost,
+        "switch_watts": switch_watts,
+        "usd_per_kwh": energy_price,
+        "years": years,
+    }
+    if server_fabric is not None or server:
+        if fabric_path is not None:
+            raise typer.BadParameter("give FABRIC (on the server) or --fabric FABRIC.json (offline), not both")
+        if (server_fabric is None) == (fat_tree is None):
+            raise typer.BadParameter("on the server: give FABRIC, or --server --fat-tree K", param_hint="'FABRIC'")
+        _refuse("offline; set prices in the catalog (/api/transceiver-models/)", {"--price": price})
+        params: dict[str, Any] = {
+            "name": name,
+            "nrb": None if no_stretch else nrb,
+            "max_hops": max_hops,
+            "costs": costs,
+            "sweep": {"max_length_m": sweep_max, "step_m": sweep_step},
+            "pair_stats": pair_stats,
+            "catalog": catalog or None,
+        }
+        if fat_tree is not None:
+            params["generate"] = {
+                "k": fat_tree,
+                "min_length_m": min_length,
+                "max_length_m": max_length,
+                "speed_gbps": speed,
+            }
+        else:
+            params["default_speed_gbps"] = speed
+        result, text = _run_job(
+            cli,
+            "rail.plan",
+            server_fabric,
+            params,
+            interval=interval,
+            cancel_on_interrupt=cancel_on_interrupt,
+            csv_table="costs" if fmt is OutputFormat.csv else None,
+        )
+        if text is not None:
+            sys.stdout.write(text)
+            return
+        report = {"fabric": result["inputs"]["description"], **result}
+        if not links:
+            report.pop("links")
+        _print_plan(fmt, report)
+        return
+    _refuse("on the server (FABRIC or --server)", {"--name": name, "--catalog": catalog})
+    engine = _engine()
+    if (fabric_path is None) == (fat_tree is None):
+        raise CliError("give either --fabric FABRIC.json or --fat-tree K (or FABRIC, a fabric on the server)")
     steps = int(sweep_max / sweep_step + 1e-9)
     kwargs: dict[str, Any] = {
         "nrb": None if no_stretch else nrb,
         "prices": _prices(price or []),
-        "costs": {
-            "mmf_usd_per_m": mmf_price,
-            "smf_usd_per_m": smf_price,
-            "port_usd": port_cost,
-            "switch_watts": switch_watts,
-            "usd_per_kwh": energy_price,
-            "years": years,
-        },
+        "costs": costs,
         "max_hops": max_hops,
         "sweep_max_lengths_m": [i * sweep_step for i in range(steps + 1)],
         "sweep_nrbs": [0.99, 0.95] if no_stretch else sorted({0.99, 0.95, nrb}, reverse=True),
@@ -335,16 +459,20 @@ def _print_plan(fmt: OutputFormat, report: dict[str, Any]) -> None:
 @app.command("classes")
 def classes(
     ctx: typer.Context,
-    fabric_path: Annotated[Path, typer.Option("--fabric", metavar="FABRIC.json", help="An interchange document.")],
+    server_fabric: ServerFabricArgument = None,
+    fabric_path: Annotated[
+        Path | None,
+        typer.Option("--fabric", metavar="FABRIC.json", help="Offline: an interchange document (needs --loss-rates)."),
+    ] = None,
     loss_rates: Annotated[
-        Path,
+        Path | None,
         typer.Option(
             "--loss-rates",
             metavar="LOSS.csv",
-            help="CSV link,loss_rate or link,loss_rate,loss_rate_down (fractions; loss_rate is the upward "
+            help="Offline: CSV link,loss_rate or link,loss_rate,loss_rate_down (fractions; loss_rate is the upward "
             "direction, from the lower-tier switch); links not listed lose nothing.",
         ),
-    ],
+    ] = None,
     bounds: Annotated[
         str, typer.Option("--bounds", help="Worst-path bound of each class, increasing.")
     ] = DEFAULT_BOUNDS,
@@ -352,11 +480,67 @@ def classes(
         float, typer.Option("--repair-above", help="Links losing more in either direction go to repair.")
     ] = 0.1,
     fec_target: Annotated[float, typer.Option("--fec-target", help="Loss target of path coding.")] = 1e-3,
+    window_hours: Annotated[
+        float | None,
+        typer.Option(
+            "--window-hours",
+            metavar="H",
+            show_default=False,
+            help="Server: use loss rates measured in the last H hours; directions without one count as clean "
+            "[default: 24].",
+        ),
+    ] = None,
     pair_stats: PairStatsOption = None,
+    cancel_on_interrupt: CancelOnInterruptOption = False,
+    interval: IntervalOption = 1.0,
     output: OutputOption = None,
 ) -> None:
-    """Build nested reliability classes; JSON and CSV list each class's links for routing configuration."""
-    fmt = get_context(ctx).output_format(output)
+    """Build nested reliability classes; JSON and CSV list each class's links for routing configuration.
+
+    With FABRIC (a fabric on the server) the classes are built by a rail.classes job from each link
+    direction's latest measured corruption loss rate; --output csv prints the class_links table (class,
+    bound, link id and both ends). Offline: --fabric FABRIC.json --loss-rates LOSS.csv.
+    """
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    bound_values = _numbers(bounds, "--bounds")
+    if server_fabric is not None:
+        if fabric_path is not None or loss_rates is not None:
+            raise typer.BadParameter(
+                "give FABRIC (on the server) or --fabric FABRIC.json --loss-rates LOSS.csv (offline), not both"
+            )
+        params: dict[str, Any] = {
+            "bounds": bound_values,
+            "repair_above": repair_above,
+            "fec_target": fec_target,
+            "pair_stats": pair_stats,
+        }
+        if window_hours is not None:
+            params["window_hours"] = window_hours
+        result, text = _run_job(
+            cli,
+            "rail.classes",
+            server_fabric,
+            params,
+            interval=interval,
+            cancel_on_interrupt=cancel_on_interrupt,
+            csv_table="class_links" if fmt is OutputFormat.csv else None,
+        )
+        if text is not None:
+            sys.stdout.write(text)
+            return
+        unmeasured = result["unmeasured"]
+        if unmeasured["directions"] and fmt is not OutputFormat.json:
+            typer.echo(
+                f"note: {unmeasured['directions']} link directions ({len(unmeasured['links'])} links) had no loss "
+                f"rate in the last {result['inputs']['window_hours']:g} h: {unmeasured['rule']}",
+                err=True,
+            )
+        _print_classes(fmt, {**result, "fabric": result["inputs"]["fabric"]["name"]})
+        return
+    _refuse("on the server (FABRIC)", {"--window-hours": window_hours})
+    if fabric_path is None or loss_rates is None:
+        raise typer.BadParameter("give FABRIC (on the server) or --fabric FABRIC.json --loss-rates LOSS.csv")
     engine = _engine()
     fabric = load_fabric(fabric_path)
     n = len(fabric.link_names)
@@ -370,7 +554,7 @@ def classes(
             up,
             down,
             alive,
-            bounds=_numbers(bounds, "--bounds"),
+            bounds=bound_values,
             repair_above=repair_above,
             fec_target=fec_target,
             quantiles=QUANTILES,
@@ -477,14 +661,25 @@ def fec(
     ctx: typer.Context,
     loss: Annotated[float, typer.Option("--loss", help="Path loss rate (fraction).")],
     target: Annotated[float, typer.Option("--target", help="Loss after recovery (fraction).")] = 1e-3,
+    server: Annotated[bool, typer.Option("--server", help="Ask the server (GET /api/rail/fec/).")] = False,
     output: OutputOption = None,
 ) -> None:
     """The coding a path needs: none, XOR(n) with the largest n meeting the target, or triple replication."""
-    fmt = get_context(ctx).output_format(output)
-    try:
-        result = _engine().rail_fec(loss, target)
-    except ValueError as exc:
-        raise CliError(str(exc)) from exc
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    if server:
+        with cli.client() as client:
+            try:
+                result = client.get("/api/rail/fec/", params={"loss": loss, "target": target})
+            except ApiError as error:
+                if error.status != 400:
+                    raise
+                raise CliError("the server refused the question", details=error.details) from error
+    else:
+        try:
+            result = _engine().rail_fec(loss, target)
+        except ValueError as exc:
+            raise CliError(str(exc)) from exc
     keys = ["loss", "target", "scheme", "n", "residual_loss", "overhead"]
     if fmt is OutputFormat.json:
         print_json({key: result[key] for key in keys})
