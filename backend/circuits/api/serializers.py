@@ -13,11 +13,14 @@ from ..models import CircuitAttachment, CircuitSwitch, Demand
 
 
 def _port_state_cache(serializer: serializers.Field) -> dict[int, services.PortState]:
-    """Port states computed once per response (per switch, in one query), shared by its fields."""
+    """Port states of every attachment of the response, computed once (two queries for a whole list
+    page, not two per switch) and shared by its fields."""
     root = serializer.root
     cache: dict[int, services.PortState] | None = getattr(root, "_port_states", None)
     if cache is None:
-        cache = {}
+        shown = root.instance
+        switches = [shown] if isinstance(shown, CircuitSwitch) else list(shown or [])
+        cache = services.port_states(a for switch in switches for a in switch.attachments.all())
         root._port_states = cache  # type: ignore[attr-defined]
     return cache
 
@@ -37,8 +40,8 @@ class AttachmentSerializer(serializers.ModelSerializer):
 
     def _state(self, attachment) -> services.PortState:
         states = _port_state_cache(self)
-        if attachment.pk not in states:
-            states.update(services.port_states(attachment.circuit_switch.attachments.all()))
+        if attachment.pk not in states:  # rendered outside a switch's response
+            states.update(services.port_states([attachment]))
         return states[attachment.pk]
 
     def get_available_ports(self, attachment) -> int:
@@ -79,7 +82,7 @@ class CircuitSwitchSerializer(BriefModelSerializer):
     def get_ports_available(self, switch) -> int:
         states = _port_state_cache(self)
         attachments = list(switch.attachments.all())
-        if any(a.pk not in states for a in attachments):
+        if any(a.pk not in states for a in attachments):  # rendered outside a switch's response
             states.update(services.port_states(attachments))
         return sum(states[a.pk].available for a in attachments)
 

@@ -4,6 +4,8 @@ import csv
 import io
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 import lightpath_engine
 from corruption.models import Decision, Ticket
@@ -111,6 +113,31 @@ def test_who_may_write_circuit_switches(client_for, racks, ocs, role, create, de
     assert client.post("/api/circuit-switches/", body, format="json").status_code == create
     assert client.get(f"/api/circuit-switches/{ocs.pk}/").status_code == 200
     assert client.delete(f"/api/circuit-switches/{ocs.pk}/").status_code == delete
+
+
+def test_an_update_replaces_the_attachments_and_a_list_page_costs_the_same_queries(client_for, racks, ocs):
+    planner = client_for("planner")
+    patched = planner.patch(
+        f"/api/circuit-switches/{ocs.pk}/",
+        {"port_count": 4, "attachments": [{"tor": tor(racks, "t4").pk, "optical_ports": 3}]},
+        format="json",
+    )
+    assert patched.status_code == 200, patched.json()
+    assert [(a["tor_name"], a["available_ports"]) for a in patched.json()["attachments"]] == [("t4", 3)]
+    assert patched.json()["ports_attached"] == 3
+    too_few = planner.patch(f"/api/circuit-switches/{ocs.pk}/", {"port_count": 2}, format="json")
+    assert too_few.json() == {"port_count": ["2 ports are fewer than the 3 optical ports of the attachments"]}
+
+    def list_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert planner.get(f"/api/circuit-switches/?fabric={racks.pk}").status_code == 200
+        return len(queries)
+
+    one = list_queries()
+    for i in range(3):
+        body = {"fabric": racks.pk, "name": f"more-{i}", "port_count": 6, "attach_all_tors": True}
+        assert planner.post("/api/circuit-switches/", body, format="json").status_code == 201
+    assert list_queries() == one
 
 
 def test_anonymous_and_roleless_users_are_refused(anonymous, client_for, ocs):
