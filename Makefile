@@ -102,6 +102,7 @@ bench: bootstrap services
 	@$(WITH_ENV) $(PY) backend/scripts/bench_webhooks.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_circuits.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_reconfig.py
+	@$(WITH_ENV) $(PY) backend/scripts/bench_rail.py
 
 clean: stop-services
 	rm -rf .local frontend/dist workers/engine/target
