@@ -1,5 +1,6 @@
 """Job kinds of ShareBackup and Larry. Handlers are thin: validate again (a retried job), call the
-service, return its result. Neither needs a stored fabric (see services.larry for why)."""
+service, return its result. Neither needs a stored fabric; larry.run reads one's telemetry when its
+counters say so (see services.larry)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from .services import larry, sharebackup
 
 def _params(validate, job) -> dict[str, Any]:
     try:
-        return validate(job.params, None)
+        return validate(job.params, job.fabric)
     except InvalidParams as exc:
         raise JobFailed(f"the job's params have {len(exc.errors)} problem(s)", {"errors": exc.errors}) from exc
 
@@ -54,6 +55,6 @@ def sharebackup_plan(job, context) -> dict[str, Any]:
 def larry_run(job, context) -> dict[str, Any]:
     params = _params(larry.validate_run_params, job)
     try:
-        return larry.run(params, context.progress)
+        return larry.run(params, context.progress, job.fabric)
     except ValueError as exc:  # the engine's message names the input it refused
         raise JobFailed(str(exc), {"errors": [{"section": "params", "field": "", "message": str(exc)}]}) from exc

@@ -3,8 +3,9 @@
 Rack sets are documents (uploaded or typed) rather than derived from a stored fabric: Larry's
 passive cables run from each ToR to per-rack circuit switches, which the fabric model does not
 hold (the circuit-switch model is issue #7's), so cables out of service are listed in the document's
-`excluded`. Counters are uploaded (CSV or JSON): the fabric's telemetry holds 15-minute packet
-counters per link end, not the per-ToR byte counters of a 500 ms controller period.
+`excluded`. Counters are uploaded (CSV or JSON) or read from the job's fabric's telemetry: then the
+rack set's `racks` name ToR switches of that fabric, and each rack's traffic is the packet counters
+of its ToR's uplink ends (see `telemetry_samples`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from django.utils.dateparse import parse_datetime
+
 import lightpath_engine
+from fabric.models import Fabric, Link, Switch
+from telemetry.models import Sample
 
 from .problems import Problems, integer, is_int, is_number, number, unknown_keys
 from .sharebackup import _parse_json
@@ -35,6 +40,9 @@ CSV_HEADER = ("time_s", "rack", "ingress_bytes", "egress_bytes")
 RACK_SET_KEYS = {"static_uplinks", "cables", "cs_uplinks", "capacity_gbps", "excluded", "racks"}
 RUN_DEFAULTS: dict[str, Any] = {"period_s": None, "threshold": 0.85, "policy": "conservative"}
 RUN_KEYS = {"rack_set", "counters", *RUN_DEFAULTS}
+TELEMETRY_DEFAULTS: dict[str, Any] = {"bytes_per_packet": 1500.0}
+TELEMETRY_PERIOD_S = 900.0  # the counters' poll interval in the seed's fleet (docs/telemetry.md)
+MAX_TELEMETRY_DAYS = 31
 UPLINKS_HEADER = ("time_s", "rack", "uplinks", "demand_gbps")
 CHANGES_HEADER = ("step", "time_s", "cs", "uplink", "from_rack", "from_port", "to_rack", "to_port")
 
@@ -158,9 +166,9 @@ def check(params: dict[str, Any]) -> dict[str, Any]:
 # larry.run: params
 
 
-def validate_run_params(params: Any, fabric: Any = None) -> dict[str, Any]:
+def validate_run_params(params: Any, fabric: Fabric | None = None) -> dict[str, Any]:
     """The job's params checked and completed; uploaded counters are parsed here into `samples`.
-    Accepts its own output (a retried or re-validated job). The fabric is not used (see above)."""
+    Accepts its own output (a retried or re-validated job). Only telemetry counters use the fabric."""
     problems = Problems()
     if not isinstance(params, dict):
         problems.add("", "params must be an object")
@@ -174,7 +182,9 @@ def validate_run_params(params: Any, fabric: Any = None) -> dict[str, Any]:
     threshold = number(problems, merged["threshold"], "threshold", 0, 1)
     if merged["policy"] not in POLICIES:
         problems.add("policy", f"must be one of {', '.join(POLICIES)}, got {merged['policy']!r}")
-    counters = _counters(problems, params.get("counters"), rack_set)
+    counters = _counters(problems, params.get("counters"), rack_set, fabric)
+    if counters.get("source") == "telemetry" and period is None:
+        period = TELEMETRY_PERIOD_S
     problems.raise_if_any()
     return {
         "rack_set": rack_set,
@@ -185,17 +195,21 @@ def validate_run_params(params: Any, fabric: Any = None) -> dict[str, Any]:
     }
 
 
-def _counters(problems: Problems, spec: Any, rack_set: dict[str, Any] | None) -> dict[str, Any]:
+def _counters(problems: Problems, spec: Any, rack_set: dict[str, Any] | None, fabric: Fabric | None) -> dict[str, Any]:
     if not isinstance(spec, dict):
-        problems.add("counters", 'must be an object: {"source": "uploaded", "csv"|"json": ...} or {"source": "inline"}')
+        problems.add(
+            "counters", 'must be an object: {"source": "uploaded"|"inline"|"telemetry", ...} (see docs/reconfig.md)'
+        )
         return {}
     racks = None if rack_set is None else rack_set["racks"]
     source = spec.get("source")
+    if source == "telemetry":
+        return _telemetry_spec(problems, spec, rack_set, fabric)
     if source == "inline":
         unknown_keys(problems, spec, {"source", "samples"}, "counters.")
         return {"source": "inline", "samples": _check_samples(problems, spec.get("samples"), "counters.samples", racks)}
     if source != "uploaded":
-        problems.add("counters.source", f"must be 'uploaded' or 'inline', got {source!r}")
+        problems.add("counters.source", f"must be 'uploaded', 'inline' or 'telemetry', got {source!r}")
         return {}
     unknown_keys(problems, spec, {"source", "name", "csv", "json", "samples"}, "counters.")
     name = spec.get("name") or "counters"
@@ -355,6 +369,117 @@ def _parse_csv(problems: Problems, text: Any, racks: list[str] | None) -> list[d
     return samples
 
 
+def _telemetry_spec(
+    problems: Problems, spec: dict[str, Any], rack_set: dict[str, Any] | None, fabric: Fabric | None
+) -> dict[str, Any]:
+    """Counters from the job's fabric: a window [from, to] and the bytes a packet stands for."""
+    unknown_keys(problems, spec, {"source", "from", "to", "bytes_per_packet"}, "counters.")
+    merged = {**TELEMETRY_DEFAULTS, **spec}
+    bounds = {}
+    for key in ("from", "to"):
+        text = merged.get(key)
+        moment = parse_datetime(text) if isinstance(text, str) else None
+        if moment is None or moment.tzinfo is None:
+            problems.add(f"counters.{key}", f"must be an ISO 8601 time with its offset, got {text!r}")
+        else:
+            bounds[key] = moment
+    if len(bounds) == 2:
+        span = (bounds["to"] - bounds["from"]).total_seconds()
+        if not 0 < span <= MAX_TELEMETRY_DAYS * 86400:
+            problems.add("counters.to", f"must be after counters.from, by at most {MAX_TELEMETRY_DAYS} days")
+    size = number(problems, merged["bytes_per_packet"], "counters.bytes_per_packet", 0, 65536)
+    if fabric is None:
+        problems.add("fabric", "telemetry counters are read from a stored fabric: give the job's fabric")
+    elif rack_set is not None:
+        tors = set(
+            Switch.objects.filter(fabric=fabric, tier=0, name__in=rack_set["racks"]).values_list("name", flat=True)
+        )
+        for i, name in enumerate(rack_set["racks"]):
+            if name not in tors:
+                problems.add(f"rack_set.racks[{i}]", f"{name!r} is not a ToR (tier 0) of fabric {fabric.name!r}")
+    return {
+        "source": "telemetry",
+        "from": merged.get("from"),
+        "to": merged.get("to"),
+        "bytes_per_packet": size,
+    }
+
+
+def telemetry_samples(
+    fabric: Fabric, racks: Sequence[str], spec: dict[str, Any], period_s: float
+) -> list[dict[str, Any]]:
+    """Per-rack cumulative byte counters every `period_s` over the window, from telemetry.
+
+    A rack's traffic is what its ToR's uplink ends (side A: the lower tier) counted: ingress =
+    packets received (`in_pkts`), egress = packets sent (`out_pkts`), times `bytes_per_packet`
+    (telemetry counts packets, not bytes). Ends are polled at their own times, so each end's
+    counters are carried forward to every point of a grid of `period_s` from the window's start;
+    a point is emitted once every end with samples in the window has reported. A counter that
+    went back (a wrap or a reset) restarts from its new value: that interval's traffic is lost,
+    never negative. Raises ValueError when a rack has no counter samples in the window.
+    """
+    start, end = parse_datetime(spec["from"]), parse_datetime(spec["to"])
+    assert start is not None and end is not None
+    tor_rack = {
+        switch_id: racks.index(name)
+        for switch_id, name in Switch.objects.filter(fabric=fabric, tier=0, name__in=racks).values_list("id", "name")
+    }
+    link_rack = {
+        link: tor_rack[tor]
+        for link, tor in Link.objects.filter(fabric=fabric, a_switch_id__in=tor_rack).values_list("id", "a_switch_id")
+    }
+    rows = list(
+        Sample.objects.filter(link_id__in=link_rack, side="a", time__gte=start, time__lte=end)
+        .exclude(in_pkts=None, out_pkts=None)
+        .order_by("time")
+        .values_list("link_id", "time", "in_pkts", "out_pkts")
+    )
+    reporting = {row[0] for row in rows}
+    silent = sorted({racks[link_rack[link]] for link in link_rack} - {racks[link_rack[link]] for link in reporting})
+    silent += sorted(set(racks) - {racks[rack] for rack in link_rack.values()})
+    if silent:
+        raise ValueError(f"no uplink counter samples in the window for {', '.join(silent[:10])}")
+    # per link: [last in, last out, in offset, out offset]; None until it reports
+    state: dict[int, list[int]] = {}
+    samples: list[dict[str, Any]] = []
+    rows_iter = iter(rows)
+    pending = next(rows_iter, None)
+    grid = 0
+    while True:
+        at = start.timestamp() + grid * period_s
+        if at > end.timestamp() + 1e-6:
+            break
+        while pending is not None and pending[1].timestamp() <= at + 1e-6:
+            counters = state.setdefault(pending[0], [0, 0, 0, 0])
+            for i, reported in ((0, pending[2]), (1, pending[3])):
+                if reported is None:
+                    continue
+                value = int(reported)
+                if value < counters[i]:  # went back: restart from the new value
+                    counters[i + 2] += counters[i]
+                counters[i] = value
+            pending = next(rows_iter, None)
+        if len(state) == len(reporting):
+            ingress = [0] * len(racks)
+            egress = [0] * len(racks)
+            for link, (received, sent, received_before, sent_before) in state.items():
+                ingress[link_rack[link]] += received + received_before
+                egress[link_rack[link]] += sent + sent_before
+            samples.append(
+                {
+                    "time_s": grid * period_s,
+                    "ingress_bytes": [round(packets * spec["bytes_per_packet"]) for packets in ingress],
+                    "egress_bytes": [round(packets * spec["bytes_per_packet"]) for packets in egress],
+                }
+            )
+        grid += 1
+        if len(samples) > MAX_SAMPLES or len(samples) * len(racks) > MAX_RACK_SAMPLES:
+            raise ValueError(
+                f"the window holds more than {MAX_SAMPLES} periods of {period_s:g} s, or too many for {len(racks)} racks"
+            )
+    return samples
+
+
 # ---------------------------------------------------------------------------------------------
 # larry.run: running
 
@@ -370,10 +495,23 @@ def thin(samples: list[dict[str, Any]], period_s: float | None) -> list[dict[str
     return kept
 
 
-def run(params: dict[str, Any], progress: Callable[[float, str], None] | None = None) -> dict[str, Any]:
+def run(
+    params: dict[str, Any], progress: Callable[[float, str], None] | None = None, fabric: Fabric | None = None
+) -> dict[str, Any]:
     """The controller under the chosen policy, and the metrics of every policy as baselines."""
     rack_set = params["rack_set"]
-    samples = thin(params["counters"]["samples"], params["period_s"])
+    counters = params["counters"]
+    if counters["source"] == "telemetry":
+        if fabric is None:
+            raise ValueError("telemetry counters need the job's fabric")
+        if progress:
+            progress(0.0, "reading the uplink counters")
+        raw = telemetry_samples(fabric, rack_set["racks"], counters, params["period_s"])
+    else:
+        raw = counters["samples"]
+    if len(raw) < 2:
+        raise ValueError("the counters give fewer than 2 samples (one period)")
+    samples = thin(raw, params["period_s"])
     if len(samples) < 2:
         raise ValueError(f"period_s {params['period_s']:g} leaves fewer than 2 samples (one period)")
     spec = engine_rack_set(rack_set)
@@ -390,7 +528,6 @@ def run(params: dict[str, Any], progress: Callable[[float, str], None] | None = 
             result = answer
     steps = result.pop("steps")
     changes = [{"step": i, **step} for i, step in enumerate(steps) if step["diff"]]
-    counters = params["counters"]
     result.update(
         inputs={
             "rack_set": rack_set,
@@ -399,7 +536,7 @@ def run(params: dict[str, Any], progress: Callable[[float, str], None] | None = 
             "policy": policy,
             "counters": {
                 **{key: value for key, value in counters.items() if key != "samples"},
-                "samples": len(counters["samples"]),
+                "samples": len(raw),
                 "used_samples": len(samples),
             },
         },
