@@ -109,7 +109,7 @@ def clean_rack_set(problems: Problems, rack_set: Any, field: str = "rack_set") -
     names = rack_set.get("racks")
     if names is None:
         names = [f"rack {t}" for t in range(racks)]
-    elif not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+    elif not isinstance(names, list) or not all(isinstance(n, str) and n.strip() and "\x00" not in n for n in names):
         problems.add(f"{field}.racks", "must be a list of rack names")
     elif cables is not None and len(names) != racks:
         problems.add(f"{field}.racks", f"names {len(names)} racks, the cable matrix has {racks}")
@@ -213,7 +213,7 @@ def _counters(problems: Problems, spec: Any, rack_set: dict[str, Any] | None, fa
         return {}
     unknown_keys(problems, spec, {"source", "name", "csv", "json", "samples"}, "counters.")
     name = spec.get("name") or "counters"
-    if not isinstance(name, str):
+    if not isinstance(name, str) or "\x00" in name:
         problems.add("counters.name", "must be a file name")
         name = "counters"
     if "csv" in spec:
@@ -378,7 +378,10 @@ def _telemetry_spec(
     bounds = {}
     for key in ("from", "to"):
         text = merged.get(key)
-        moment = parse_datetime(text) if isinstance(text, str) else None
+        try:
+            moment = parse_datetime(text) if isinstance(text, str) else None
+        except ValueError:  # well formed but not a date, such as month 13
+            moment = None
         if moment is None or moment.tzinfo is None:
             problems.add(f"counters.{key}", f"must be an ISO 8601 time with its offset, got {text!r}")
         else:

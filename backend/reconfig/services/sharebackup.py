@@ -87,7 +87,7 @@ def _events(problems: Problems, spec: Any, tree: tuple[int, int] | None, backups
     if source == "uploaded":
         unknown_keys(problems, spec, {"source", "name", "json", "events"}, "events.")
         name = spec.get("name") or "events.json"
-        if not isinstance(name, str):
+        if not isinstance(name, str) or "\x00" in name:
             problems.add("events.name", "must be a file name")
             name = "events.json"
         if "json" in spec:
@@ -163,7 +163,7 @@ def switch_name_problem(name: Any, tree: tuple[int, int] | None, backups: int | 
     """Why `name` is not a physical switch of the fabric (None when it is, or when k is unknown)."""
     if not isinstance(name, str):
         return f"must be a switch name such as 'agg.p0.m1', got {name!r}"
-    match = SWITCH_NAME.match(name)
+    match = SWITCH_NAME.fullmatch(name)
     if match is None:
         return f"{name!r} is not a switch name (edge.p<pod>.m<i>, agg.p<pod>.m<i> or core.c<group>.m<i>)"
     if tree is None or backups is None:

@@ -209,3 +209,20 @@ def test_downsampling_keeps_bursts_and_is_bounded():
     assert series["binned"] is True and len(series["time_s"]) == MAX_POINTS
     assert max(point[0] for point in series["demand_gbps"]) == 1000.0  # one period's burst survives
     assert series["time_s"][0] == 0.5 and series["time_s"] == sorted(series["time_s"])
+
+
+@pytest.mark.django_db
+def test_nul_characters_in_stored_names_are_400_not_500(client_for):
+    rack_set = {**RACKS, "racks": ["r-a", "r\x00b", "r-c", "r-d"]}
+    response = submit(client_for("planner"), {"rack_set": rack_set, "counters": uploaded(counters_csv(2), "c\x00.csv")})
+    assert response.status_code == 400
+    assert {e["field"] for e in response.json()["errors"]} == {"rack_set.racks", "counters.name"}
+    response = client_for("planner").post(
+        "/api/jobs/",
+        {
+            "kind": "sharebackup.plan",
+            "params": {"k": 4, "events": {"source": "uploaded", "name": "\x00", "json": "[]"}},
+        },
+        format="json",
+    )
+    assert response.status_code == 400

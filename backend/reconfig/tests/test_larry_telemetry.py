@@ -87,7 +87,7 @@ def test_a_hot_rack_seen_in_telemetry_borrows_uplinks(client_for, small_fabric):
 def test_telemetry_counters_are_checked_at_submission(client_for, small_fabric):
     start = timezone.now() - dt.timedelta(hours=2)
     rack_set = {**RACK_SET, "racks": ["t0", "f0", "nowhere"]}
-    response = submit(client_for("planner"), small_fabric, {**window(start, 4), "to": "yesterday"}, rack_set)
+    response = submit(client_for("planner"), small_fabric, {**window(start, 4), "to": "2026-13-01T00:00:00Z"}, rack_set)
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == [
         "counters.to",
