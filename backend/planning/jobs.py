@@ -1,7 +1,8 @@
 """RAIL job kinds: thin handlers over planning.services (docs/rail.md, "In the server")."""
 
 from accounts.roles import OPERATOR, PLANNER
-from jobs.registry import job_kind
+from jobs.registry import InvalidParams, job_kind
+from jobs.services import JobFailed
 
 from .services import classes as reliability
 from .services import plan as plans
@@ -21,8 +22,7 @@ from .services import plan as plans
     },
 )
 def rail_plan(job, ctx):
-    # Re-validated: a job submitted through the service (scripts, tests) gets its defaults too.
-    params = plans.validate_params(job.params, job.fabric)
+    params = _revalidated(plans.validate_params, job)
     return plans.plan(job.fabric, params, ctx.progress)
 
 
@@ -38,5 +38,16 @@ def rail_plan(job, ctx):
     },
 )
 def rail_classes(job, ctx):
-    params = reliability.validate_params(job.params, job.fabric)
+    params = _revalidated(reliability.validate_params, job)
     return reliability.classes(job.fabric, params, ctx.progress)
+
+
+def _revalidated(validate, job) -> dict:
+    """The params checked again at run time: a job submitted through the service (scripts, tests) gets
+    its defaults too, and a fabric changed since the submission fails the job with every problem."""
+    try:
+        return validate(job.params, job.fabric)
+    except InvalidParams as exc:
+        raise JobFailed(
+            "; ".join(f"{row['field']}: {row['message']}" for row in exc.errors), result={"errors": exc.errors}
+        ) from exc

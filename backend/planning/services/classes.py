@@ -66,6 +66,8 @@ def validate_params(params: Any, fabric: Fabric | None) -> dict[str, Any]:
         previous, value = cleaned["bounds"][i - 1], cleaned["bounds"][i]
         if previous is not None and value is not None and value <= previous:
             problems.add(f"bounds[{i}]", f"bounds must increase: {value:g} is not above {previous:g}")
+    if not Link.objects.filter(fabric=fabric).exists():
+        problems.add("fabric", f"fabric {fabric.name} has no links")
     problems.raise_if_any()
     return cleaned
 

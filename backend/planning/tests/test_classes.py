@@ -8,6 +8,8 @@ import pytest
 from django.utils import timezone
 
 from fabric.models import Link
+from fabric.tests.factories import FabricFactory
+from jobs import services
 from jobs.models import Job
 from telemetry.services.ingest import ingest
 
@@ -119,6 +121,8 @@ def test_bad_params_get_a_400_listing_every_problem(client_for, small_fabric):
     assert "bounds must increase" in problems["bounds[1]"]
     assert {"bounds[2]", "window_hours", "fec_target", "repair_above", "k"} <= set(problems)
     assert not Job.objects.exists()
+    empty = FabricFactory()
+    assert "has no links" in messages(submit(client_for("planner"), "rail.classes", {}, empty))["fabric"]
     without_fabric = submit(client_for("planner"), "rail.classes", {})
     assert without_fabric.status_code == 400 and "needs a fabric" in without_fabric.json()["fabric"][0]
 
@@ -129,3 +133,13 @@ def test_bad_params_get_a_400_listing_every_problem(client_for, small_fabric):
 )
 def test_who_may_build_classes(client_for, small_fabric, role, status):
     assert submit(client_for(role), "rail.classes", {}, small_fabric).status_code == status
+
+
+@pytest.mark.django_db(transaction=True, databases=DBS)
+def test_a_fabric_emptied_after_submission_fails_the_job_with_its_problem(client_for, small_fabric):
+    response = submit(client_for("planner"), "rail.classes", {}, small_fabric)
+    Link.objects.filter(fabric=small_fabric).delete()
+    job_id = response.json()["id"]
+    assert services.run(job_id) == "failed"
+    job = Job.objects.get(pk=job_id)
+    assert job.error == "fabric: fabric small has no links" and job.result["errors"][0]["field"] == "fabric"
