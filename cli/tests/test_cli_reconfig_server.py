@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_testing import Cli
+from cli_testing import FIXTURE_DATA, Cli, import_file
 
 if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
@@ -132,3 +132,46 @@ def test_check_and_size_on_the_server(planner: Cli, tmp_path: Path) -> None:
     assert table.exit_code == 0 and "simulated" in table.stdout and "given" in table.stdout
     offline_fabric = planner("sharebackup", "size", "--target", "1e-3", "--fabric", "x")
     assert offline_fabric.exit_code == 2 and "needs --server" in offline_fabric.stderr
+
+
+def test_larry_run_reads_a_fabrics_telemetry(planner: Cli, worker: Any, tmp_path: Path) -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from fabric.models import Fabric
+    from telemetry.services.ingest import ingest
+
+    fabric = import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
+    tors = ["p0-tor0", "p0-tor1", "p1-tor0"]
+    start = (timezone.now() - dt.timedelta(hours=6)).replace(minute=0, second=0, microsecond=0)
+    samples = []
+    for tor, gbps in zip(tors, (300.0, 10.0, 10.0), strict=True):
+        per_poll = round(gbps * 1e9 / 8 * 900 / 1500 / 2)  # two uplinks share the rack's traffic
+        for port in ("eth2/1", "eth2/2"):
+            samples += [
+                {"switch": tor, "port": port, "time": start + dt.timedelta(minutes=15 * i), "in_pkts": i * per_poll}
+                for i in range(5)
+            ]
+    ingest(Fabric.objects.get(pk=fabric["id"]), samples)
+    rack_set = write(
+        tmp_path,
+        "racks.json",
+        json.dumps(
+            {"static_uplinks": 1, "cables": [[2, 2]] * 3, "cs_uplinks": [2, 2], "capacity_gbps": 100, "racks": tors}
+        ),
+    )
+    window = ["--from", start.isoformat(), "--to", (start + dt.timedelta(hours=1)).isoformat()]
+    served = planner(
+        "--output", "json", "larry", "run", "--rack-set", str(rack_set), "--server", "--telemetry", fabric["name"], *window
+    )  # fmt: skip
+    assert served.exit_code == 0, served.stderr
+    result = json.loads(served.stdout)
+    assert result["inputs"]["counters"]["source"] == "telemetry" and result["racks"] == tors
+    assert result["series"]["demand_gbps"][0] == pytest.approx([300.0, 10.0, 10.0], rel=1e-3)
+    assert result["changes"] and result["changes"][0]["uplinks"][0] > result["initial_uplinks"][0]
+    # the names a server rack set carries are fine offline too (the engine does not take them)
+    check = planner("--output", "json", "larry", "check", "--uplinks", "1,1,1", "--rack-set", str(rack_set))
+    assert check.exit_code == 0 and json.loads(check.stdout)["feasible"]
+    offline = planner("larry", "run", "--rack-set", str(rack_set), "--telemetry", fabric["name"], *window)
+    assert offline.exit_code == 2 and "needs --server" in offline.stderr

@@ -70,6 +70,11 @@ def _rack_set(
     return data
 
 
+def engine_rack_set(spec: dict[str, Any]) -> dict[str, Any]:
+    """The rack set without its display names (`racks`, which the server reads), as the engine takes it."""
+    return {key: value for key, value in spec.items() if key != "racks"}
+
+
 @app.command("check")
 def check(
     ctx: typer.Context,
@@ -100,7 +105,7 @@ def check(
         answer = post_or_reject(cli, "/api/larry/check/", {"rack_set": spec, "uplinks": request}, "check")
     else:
         try:
-            answer = _engine().larry_check(spec, request)
+            answer = _engine().larry_check(engine_rack_set(spec), request)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
     if fmt is OutputFormat.json:
@@ -121,7 +126,14 @@ def check(
 @app.command("run")
 def run(
     ctx: typer.Context,
-    counters: Annotated[Path, typer.Option("--counters", help="JSON counter samples (a list, or {'samples': [...]}).")],
+    counters: Annotated[
+        Path | None,
+        typer.Option(
+            "--counters",
+            help="Counter samples: JSON (a list, or {'samples': [...]}); with --server also CSV "
+            "time_s,rack,ingress_bytes,egress_bytes.",
+        ),
+    ] = None,
     rack_set: RackSetOption = None,
     racks: RacksOption = 4,
     static_uplinks: StaticOption = 6,
@@ -136,11 +148,32 @@ def run(
         typer.Option("--period-s", help="With --server: act every T seconds (samples closer together are skipped)."),
     ] = None,
     server: ServerOption = False,
+    telemetry: Annotated[
+        str | None,
+        typer.Option(
+            "--telemetry",
+            metavar="FABRIC",
+            help="With --server, instead of --counters: read the counters of the racks' ToRs (the rack set's "
+            "'racks' names) from this stored fabric's telemetry over --from/--to.",
+        ),
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--from", metavar="TIME", help="With --telemetry: window start (ISO 8601).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--to", metavar="TIME", help="With --telemetry: window end (ISO 8601).")
+    ] = None,
+    bytes_per_packet: Annotated[
+        float, typer.Option("--bytes-per-packet", help="With --telemetry: bytes one counted packet stands for.")
+    ] = 1500.0,
     cancel_on_interrupt: CancelOnInterruptOption = False,
     interval: IntervalOption = 1.0,
     output: OutputOption = None,
 ) -> None:
     """The Larry controller over counter samples: uplinks per rack over time and the circuits that moved.
+
+    With --server --telemetry FABRIC --from T --to T the job reads the counters from the fabric's telemetry:
+    each rack's traffic is its ToR's uplink packet counters (every 900 s unless --period-s).
 
     With --server it runs as a larry.run job (the counter file is uploaded; a CSV file is read by the server,
     every bad line listed); --output json prints the job's result, or with --compare the metrics per policy.
@@ -152,24 +185,40 @@ def run(
     if period_s is not None and not server:
         raise typer.BadParameter("applies only with --server", param_hint="'--period-s'")
     spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
+    if telemetry is not None and not server:
+        raise typer.BadParameter("needs --server (telemetry is on the server)", param_hint="'--telemetry'")
+    if (counters is None) == (telemetry is None):
+        raise typer.BadParameter(
+            "give --counters FILE or (with --server) --telemetry FABRIC", param_hint="'--counters'"
+        )
     if server:
-        try:
-            text = counters.read_text()
-        except OSError as exc:
-            raise CliError(f"--counters: cannot read {counters}: {exc.strerror}") from exc
-        upload = {"source": "uploaded", "name": counters.name}
-        upload["csv" if counters.suffix.lower() == ".csv" else "json"] = text
-        params = {"rack_set": spec, "counters": upload, "period_s": period_s, "threshold": threshold, "policy": policy}
-        result = run_job_on_server(cli, "larry.run", params, interval=interval, cancel_on_interrupt=cancel_on_interrupt)
+        source: dict[str, Any]
+        if counters is not None:
+            try:
+                text = counters.read_text()
+            except OSError as exc:
+                raise CliError(f"--counters: cannot read {counters}: {exc.strerror}") from exc
+            source = {"source": "uploaded", "name": counters.name}
+            source["csv" if counters.suffix.lower() == ".csv" else "json"] = text
+        else:
+            source = {"source": "telemetry", "from": since, "to": until, "bytes_per_packet": bytes_per_packet}
+        params = {"rack_set": spec, "counters": source, "period_s": period_s, "threshold": threshold, "policy": policy}
+        result = run_job_on_server(
+            cli, "larry.run", params, interval=interval, cancel_on_interrupt=cancel_on_interrupt, fabric=telemetry
+        )
         runs = result["baselines"]
     else:
+        assert counters is not None
         samples = read_json_list(counters, "samples", "--counters")
         engine = _engine()
         try:
             if compare:
-                runs = {name: engine.larry_run(spec, samples, threshold, name)["metrics"] for name in POLICIES}
+                runs = {
+                    name: engine.larry_run(engine_rack_set(spec), samples, threshold, name)["metrics"]
+                    for name in POLICIES
+                }
             else:
-                result = engine.larry_run(spec, samples, threshold, policy)
+                result = engine.larry_run(engine_rack_set(spec), samples, threshold, policy)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
     from rich.table import Table

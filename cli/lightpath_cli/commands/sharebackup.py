@@ -62,12 +62,22 @@ def post_or_reject(cli: CliContext, path: str, body: dict[str, Any], what: str) 
 
 
 def run_job_on_server(
-    cli: CliContext, kind: str, params: dict[str, Any], *, interval: float, cancel_on_interrupt: bool
+    cli: CliContext,
+    kind: str,
+    params: dict[str, Any],
+    *,
+    interval: float,
+    cancel_on_interrupt: bool,
+    fabric: str | None = None,
 ) -> dict[str, Any]:
-    """Submit a job (no fabric), follow it with a progress bar on stderr, return its result."""
+    """Submit a job (on a stored fabric, by name or id, if given), follow it with a progress bar on
+    stderr, return its result."""
     with cli.client() as client:
+        body: dict[str, Any] = {"kind": kind, "params": params}
+        if fabric is not None:
+            body["fabric"] = resolve_fabric(client, fabric)["id"]
         try:
-            job = client.post("/api/jobs/", {"kind": kind, "params": params}, timeout=UPLOAD_TIMEOUT_S)
+            job = client.post("/api/jobs/", body, timeout=UPLOAD_TIMEOUT_S)
         except ApiError as error:
             if error.status != 400:
                 raise
