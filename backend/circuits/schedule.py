@@ -15,7 +15,7 @@ The handler has no side effect but its result: a retried job recomputes the same
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeGuard
 
 import lightpath_engine
@@ -379,13 +379,20 @@ def engine_input(racks: list[dict[str, Any]], params: dict[str, Any], windows: l
     }
 
 
-def _plan(inputs: dict[str, Any], algorithm: str) -> dict[str, Any]:
+PROGRESS_REPORTS_PER_RUN = 100  # each is a database write and a look for a cancel request
+
+
+def _plan(inputs: dict[str, Any], algorithm: str, report: Callable[[int], None], every: int) -> dict[str, Any]:
+    """One engine run; `report(slots planned)` every `every` slots (it raises JobCancelled to stop)."""
     options = {k: v for k, v in inputs.items() if k not in ("racks", "ports", "windows")}
     options["algorithm"] = algorithm
     try:
-        return dict(lightpath_engine.circuit_plan(inputs["ports"], inputs["windows"], **options))
+        planned = lightpath_engine.circuit_plan(
+            inputs["ports"], inputs["windows"], **options, progress=report, progress_every=every
+        )
     except ValueError as exc:
         raise JobFailed(f"the engine refused the plan: {exc}") from exc
+    return dict(planned)
 
 
 def score_edge_groups(
@@ -434,11 +441,20 @@ def run_schedule(job, context) -> dict[str, Any]:
     inputs = engine_input(racks, params, windows)
     algorithms = [params["algorithm"], *(a for a in params["compare"] if a != params["algorithm"])]
     runs = len(algorithms)
+    # Replay plans one slot per period but the last; drain at least one per period, until served.
+    expected = max(len(windows) - 1 if params["mode"] == "replay" else len(windows), 1)
+    every = max(expected // PROGRESS_REPORTS_PER_RUN, 1)
     comparison = []
     schedule: dict[str, Any] = {}
     for i, algorithm in enumerate(algorithms):
-        context.progress(i / runs, f"{algorithm}: planning {len(windows)} periods (run {i + 1} of {runs})")
-        planned = _plan(inputs, algorithm)
+        run_label = f"run {i + 1} of {runs}"
+
+        def report(done: int, i: int = i, algorithm: str = algorithm, run_label: str = run_label) -> None:
+            of = f" of {expected}" if params["mode"] == "replay" else ""
+            context.progress((i + min(done / expected, 0.99)) / runs, f"{algorithm}: slot {done}{of} ({run_label})")
+
+        context.progress(i / runs, f"{algorithm}: planning {len(windows)} periods ({run_label})")
+        planned = _plan(inputs, algorithm, report, every)
         if i == 0:
             schedule = planned
         comparison.append(_metrics_row(algorithm, planned["metrics"]))

@@ -91,7 +91,7 @@ def main() -> None:
         assert response.status_code == 202, response.content[:2000]
         job_id = response.json()["id"]
         assert jobs.run(job_id) == "succeeded", Job.objects.get(pk=job_id).error
-        result = Job.objects.get(pk=job_id).result
+        result: dict = Job.objects.get(pk=job_id).result or {}
         at = step(
             f"schedule job: {len(result['slots']):,} slots, exact (engine {result['metrics']['runtime_s']:.1f} s)", at
         )

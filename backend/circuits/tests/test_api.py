@@ -12,7 +12,9 @@ from corruption.models import Decision, Ticket
 from fabric.models import Fabric, Link, Switch
 from jobs import services as jobs
 from jobs.models import Job
+from jobs.services import JobCancelled, JobContext
 
+from .. import schedule as schedule_kind
 from ..models import CircuitSwitch
 
 DBS = ["default", "progress"]
@@ -430,3 +432,54 @@ def test_results_download_as_slots_and_metrics_csv(client_for, racks, ocs):
         csv.reader(io.StringIO(viewer.get(f"/api/jobs/{job.pk}/result/?format=csv&table=metrics").content.decode()))
     )
     assert [row[0] for row in metrics] == ["algorithm", "exact", "greedy"]
+
+
+class RecordingContext(JobContext):
+    """The real job context, remembering each report; asks to cancel the job after `cancel_after`."""
+
+    def __init__(self, job, cancel_after: int | None = None):
+        super().__init__(job)
+        self.reports: list[tuple[float, str]] = []
+        self.cancel_after = cancel_after
+
+    def progress(self, fraction: float, message: str = "") -> None:
+        self.reports.append((fraction, message))
+        if self.cancel_after is not None and len(self.reports) > self.cancel_after:
+            Job.objects.filter(pk=self.job.pk).update(cancel_requested=True)
+        super().progress(fraction, message)
+
+
+def long_demand(windows: int) -> str:
+    lines = ["src,dst,bytes,window_start"]
+    for t in range(windows):
+        lines += [f"t{t % 3},t{3 + t % 3},{(t % 7 + 2) * 100_000_000},{t}", f"t1,t2,{300_000_000},{t}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_progress_is_reported_per_slot_batch_and_a_cancel_stops_the_plan(client_for, racks, ocs):
+    planner = client_for("planner")
+    demand = upload(planner, racks, text=long_demand(401)).json()["id"]
+    body = {"demand": demand, "circuit_switch": ocs.pk, "params": {"compare": ["greedy"]}}
+    job = Job.objects.get(pk=planner.post("/api/circuit-schedules/", body, format="json").json()["id"])
+    context = RecordingContext(job)
+    schedule_kind.run_schedule(job, context)
+    slot_reports = [(f, m) for f, m in context.reports if ": slot " in m]
+    assert slot_reports[0] == (0.5 * 4 / 400, "exact: slot 4 of 400 (run 1 of 2)")
+    assert len(slot_reports) == 200 and slot_reports[-1][1] == "greedy: slot 400 of 400 (run 2 of 2)"
+    fractions = [f for f, _ in context.reports]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+
+
+@pytest.mark.django_db(transaction=True, databases=DBS)
+def test_a_cancel_request_stops_the_plan_at_its_next_slot_batch(client_for, racks, ocs):
+    """Committed rows, so the progress connection sees the job (as a worker's does)."""
+    planner = client_for("planner")
+    demand = upload(planner, racks, text=long_demand(401)).json()["id"]
+    body = {"demand": demand, "circuit_switch": ocs.pk, "params": {"compare": ["greedy"]}}
+    job = Job.objects.get(pk=planner.post("/api/circuit-schedules/", body, format="json").json()["id"])
+    stopping = RecordingContext(job, cancel_after=10)
+    with pytest.raises(JobCancelled):
+        schedule_kind.run_schedule(job, stopping)
+    # Reports: loading, planning, slots 4, 8, ..., 32; the cancel arrives before slot 36's report.
+    assert stopping.reports[-1][1] == "exact: slot 36 of 400 (run 1 of 2)"
+    assert Job.objects.get(pk=job.pk).progress < 0.05

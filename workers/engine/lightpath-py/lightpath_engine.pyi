@@ -918,8 +918,14 @@ def circuit_plan(
     hysteresis: float = 0.0,
     time_budget_s: float | None = None,
     max_slots: int = 100_000,
+    progress: Callable[[int], object] | None = None,
+    progress_every: int = 100,
 ) -> CircuitSchedule:
-    """A circuit schedule over demand windows of (src, dst, bytes)."""
+    """A circuit schedule over demand windows of (src, dst, bytes).
+
+    ``progress``, if given, is called with the number of slots planned after
+    every ``progress_every`` slots; an exception it raises stops the plan and
+    propagates (a cancelled job)."""
 
 def circuit_verify(
     ports: Sequence[int],

@@ -10,7 +10,8 @@
 
 use lightpath_core::matching::slot::{self, Candidate, Circuit};
 use lightpath_core::matching::{
-    Algorithm, Mode, ReconfigMode, ScheduleConfig, Window, max_weight_matching, plan, verify,
+    Algorithm, Mode, ReconfigMode, ScheduleConfig, Window, max_weight_matching, plan,
+    plan_reporting, verify,
 };
 use proptest::prelude::*;
 
@@ -253,6 +254,29 @@ fn uniform_demand_gives_one_over_n_minus_one() {
         assert!((schedule.metrics.uniform_ratio - expected).abs() < 1e-12);
         assert_eq!(schedule.metrics.gap, 0.0);
     }
+}
+
+#[test]
+fn a_reported_plan_counts_every_slot_and_stops_when_asked() {
+    let config = ScheduleConfig::new(8);
+    let windows = uniform_windows(8, 6, 100_000_000);
+    let mut seen = Vec::new();
+    let reported = plan_reporting(&config, &windows, &mut |done| {
+        seen.push(done);
+        true
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(seen, (1..=reported.slots.len()).collect::<Vec<_>>());
+    assert_eq!(reported.slots, plan(&config, &windows).unwrap().slots);
+    let mut calls = 0;
+    let stopped = plan_reporting(&config, &windows, &mut |done| {
+        calls += 1;
+        done < 2
+    })
+    .unwrap();
+    assert!(stopped.is_none());
+    assert_eq!(calls, 2);
 }
 
 #[test]

@@ -7,9 +7,9 @@ use lightpath_core::matching::groups::{EdgeGroup, match_with_groups};
 use lightpath_core::matching::slot::{self, Candidate, Circuit};
 use lightpath_core::matching::{
     Algorithm, MatchingError, Mode, ReconfigMode, Schedule, ScheduleConfig, Slot, Window,
-    max_weight_matching as core_matching, plan, verify,
+    max_weight_matching as core_matching, plan_reporting, verify,
 };
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -231,13 +231,15 @@ fn schedule_dict<'py>(py: Python<'py>, schedule: &Schedule) -> PyResult<Bound<'p
 }
 
 /// A circuit schedule over `windows` (each a list of (src, dst, bytes)):
-/// {"slots": [...], "metrics": {...}}.
+/// {"slots": [...], "metrics": {...}}. `progress`, if given, is called with
+/// the number of slots planned after every `progress_every` slots (briefly
+/// taking the GIL); an exception it raises stops the plan and is raised.
 #[pyfunction]
 #[pyo3(signature = (
     ports, windows, *, zones=None, capacity_bytes_per_s=1.25e9, period_s=1.0,
     dark_time_s=0.01, reconfig="per_port", mode="replay", algorithm="exact", seed=0,
     min_demand_bytes=1_000_000, burst_active=1, burst_reset=1, hysteresis=0.0,
-    time_budget_s=None, max_slots=100_000
+    time_budget_s=None, max_slots=100_000, progress=None, progress_every=100
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn circuit_plan<'py>(
@@ -258,6 +260,8 @@ pub(crate) fn circuit_plan<'py>(
     hysteresis: f64,
     time_budget_s: Option<f64>,
     max_slots: usize,
+    progress: Option<Py<PyAny>>,
+    progress_every: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = config(
         ports,
@@ -277,9 +281,39 @@ pub(crate) fn circuit_plan<'py>(
         max_slots,
         &windows,
     )?;
-    let schedule = py
-        .detach(|| plan(&config, &windows))
+    if let Some(callback) = &progress
+        && !callback.bind(py).is_callable()
+    {
+        return Err(PyValueError::new_err(
+            "progress must be a callable taking the number of slots planned",
+        ));
+    }
+    let every = progress_every.max(1);
+    let mut callback_error: Option<PyErr> = None;
+    let planned = py
+        .detach(|| {
+            plan_reporting(&config, &windows, &mut |done| {
+                let Some(callback) = &progress else {
+                    return true;
+                };
+                if done % every != 0 {
+                    return true;
+                }
+                Python::attach(|py| match callback.call1(py, (done,)) {
+                    Ok(_) => true,
+                    Err(err) => {
+                        callback_error = Some(err);
+                        false
+                    }
+                })
+            })
+        })
         .map_err(matching_error)?;
+    if let Some(err) = callback_error {
+        return Err(err);
+    }
+    let schedule =
+        planned.ok_or_else(|| PyRuntimeError::new_err("the plan stopped without a reason"))?;
     schedule_dict(py, &schedule)
 }
 

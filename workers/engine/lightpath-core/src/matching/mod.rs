@@ -25,6 +25,7 @@ pub use blossom::{WeightedEdge, max_weight_matching};
 pub use error::MatchingError;
 pub use schedule::{
     Algorithm, Metrics, Mode, ReconfigMode, Schedule, ScheduleConfig, Slot, Window, plan,
+    plan_reporting,
 };
 pub use slot::{Candidate, Circuit};
 pub use verify::verify;

@@ -646,6 +646,18 @@ impl<'a> Stepper<'a> {
 
 /// Plans a schedule of `windows` (one entry per demand window, in time order).
 pub fn plan(config: &ScheduleConfig, windows: &[Window]) -> Result<Schedule, MatchingError> {
+    let schedule = plan_reporting(config, windows, &mut |_| true)?;
+    Ok(schedule.unwrap_or_else(|| unreachable!("a reporter that never stops")))
+}
+
+/// [`plan`], calling `on_slot` with the number of slots planned so far after
+/// each slot (a server job's progress). The plan stops, returning `None`,
+/// as soon as `on_slot` returns false (a cancelled job).
+pub fn plan_reporting(
+    config: &ScheduleConfig,
+    windows: &[Window],
+    on_slot: &mut dyn FnMut(usize) -> bool,
+) -> Result<Option<Schedule>, MatchingError> {
     let started = Instant::now();
     let mut stepper = Stepper::new(config, windows)?;
     let mut slots = Vec::new();
@@ -725,6 +737,9 @@ pub fn plan(config: &ScheduleConfig, windows: &[Window]) -> Result<Schedule, Mat
         };
         let maximal = maximal && slot::is_maximal(ports, &circuits, &input.objective);
         slots.push(stepper.commit(circuits, algorithm, exact, maximal));
+        if !on_slot(slots.len()) {
+            return Ok(None);
+        }
     }
     let runtime = started.elapsed().as_secs_f64();
     let mut metrics = stepper.metrics(&slots, runtime);
@@ -736,7 +751,7 @@ pub fn plan(config: &ScheduleConfig, windows: &[Window]) -> Result<Schedule, Mat
     } else {
         0
     };
-    Ok(Schedule { slots, metrics })
+    Ok(Some(Schedule { slots, metrics }))
 }
 
 impl Stepper<'_> {
