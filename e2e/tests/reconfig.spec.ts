@@ -1,0 +1,153 @@
+import { expect, test } from '@playwright/test';
+
+import { loginAs } from './helpers';
+
+/** Cumulative per-ToR byte counters, one CSV row per rack per time: rack 0 runs hot, then rack 2. */
+function countersCsv(): string {
+  const periodS = 0.5;
+  const ratesGbps = [
+    ...Array.from({ length: 2 }, () => [100, 100, 100, 100]),
+    ...Array.from({ length: 4 }, () => [700, 50, 50, 50]),
+    ...Array.from({ length: 4 }, () => [50, 50, 600, 50]),
+  ];
+  const ingress = [0, 0, 0, 0];
+  const egress = [0, 0, 0, 0];
+  const lines = ['time_s,rack,ingress_bytes,egress_bytes'];
+  const emit = (time: number) =>
+    ingress.forEach((bytes, rack) => lines.push(`${time},${rack},${bytes},${egress[rack]}`));
+  emit(0);
+  ratesGbps.forEach((rates, step) => {
+    rates.forEach((gbps, rack) => {
+      ingress[rack]! += (gbps * 1e9 * periodS) / 8;
+      egress[rack]! += (gbps * 1e9 * periodS) / 16;
+    });
+    emit((step + 1) * periodS);
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+test('a planner plans ShareBackup failover and reads an event’s replace() calls and matchings', async ({ page }) => {
+  test.setTimeout(90_000);
+  await loginAs(page, 'planner');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Failover' }).click();
+  await expect(
+    page.getByRole('heading', {
+      level: 1,
+      name: 'Failover with shared backups',
+    }),
+  ).toBeVisible();
+
+  const form = page.getByRole('form', { name: 'New failover plan' });
+  // A bad entry is caught before anything is sent.
+  await form.getByLabel('k (ports per switch)').fill('5');
+  await form.getByRole('button', { name: 'Plan failover' }).click();
+  await expect(form.getByRole('alert')).toContainText('k must be even.');
+
+  await form.getByLabel('k (ports per switch)').fill('4');
+  await form.getByLabel('Pods').fill('2');
+  await form.getByLabel('Backups per group').fill('1');
+  await form.getByLabel('Synthetic log').check();
+  await form.getByLabel('Number of events').fill('12');
+  await form.getByLabel('Seed').fill('0');
+  await form.getByRole('button', { name: 'Plan failover' }).click();
+
+  await expect(page).toHaveURL(/\/sharebackup\/\d+$/);
+  await expect(page.getByTestId('plan-status')).toHaveAttribute('data-state', 'succeeded', { timeout: 60_000 });
+  await expect(page.getByTestId('plan-progress')).toHaveAttribute('aria-valuenow', '100');
+  // The reference counts for k = 4, 2 pods, n = 1.
+  await expect(page.getByTestId('plan-facts')).toContainText(
+    '12 active switches, 6 backups in 6 failure groups, 8 hosts',
+  );
+  await expect(page.getByTestId('plan-verdict')).toHaveAttribute('data-sound', 'true');
+  await expect(page.getByTestId('failure-group')).toHaveCount(6);
+  await expect(page.getByTestId('timeline-event')).toHaveCount(12);
+
+  // Event #1: agg.p0.m0 goes down; its group's backup takes its slot through 4 circuit switches.
+  await page.getByTestId('timeline-event').nth(1).click();
+  await expect(page.getByTestId('timeline-event').nth(1)).toHaveAttribute('aria-pressed', 'true');
+  const detail = page.getByTestId('event-detail');
+  await expect(detail.getByRole('heading', { level: 3 })).toContainText('Event #1: agg.p0.m0 goes down');
+  await expect(detail.getByTestId('replace-call')).toHaveCount(4);
+  await expect(detail.getByTestId('replace-call').first()).toContainText('agg.p0.m2 takes over from agg.p0.m0');
+  await expect(detail.getByTestId('matching')).toHaveCount(4);
+  const first = detail.getByTestId('matching').first();
+  await expect(first.getByTestId('matching-before').locator('[data-mark="removed"]')).toHaveCount(1);
+  await expect(first.getByTestId('matching-after').locator('[data-mark="added"]')).toHaveCount(1);
+  await expect(page.locator('[data-member="agg.p0.m0"]')).toHaveAttribute('data-state', 'failed');
+  await expect(page.locator('[data-member="agg.p0.m2"]')).toHaveAttribute('data-state', 'active');
+
+  // Later the log runs a group out of backups: it is flagged DEGRADED with its rerouting fallback.
+  await page.getByTestId('timeline-event').nth(6).click();
+  await expect(page.getByTestId('event-detail').getByText('DEGRADED', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('fallback-table')).toBeVisible();
+  await expect(page.locator('[data-testid="failure-group"][data-degraded="true"]')).not.toHaveCount(0);
+
+  const csv = await page.request.get(
+    (await page.getByRole('link', { name: 'replace() calls (CSV)' }).getAttribute('href'))!,
+  );
+  expect((await csv.text()).split('\n')[0]).toContain('index,order,circuit_switch,side,failed_port,backup_port');
+});
+
+test('a planner runs Larry on uploaded counters and checks an uplink vector on degraded cabling', async ({ page }) => {
+  test.setTimeout(90_000);
+  await loginAs(page, 'planner');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Uplinks' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Rack uplinks on demand' })).toBeVisible();
+
+  // The degraded-cabling rack set of the reference: (3,3,2,0) cannot fit, and the min cut says why.
+  await page.getByLabel('Preset').selectOption({
+    label: 'Degraded cabling: as uniform, with the ToR0–CS0 and ToR1–CS0 cables out',
+  });
+  const check = page.getByRole('form', { name: 'Feasibility check' });
+  await check.getByLabel('Circuit uplinks per rack (beyond S)').fill('3,3,2,0');
+  await check.getByRole('button', { name: 'Check' }).click();
+  await expect(page.getByTestId('check-result')).toHaveAttribute('data-feasible', 'false');
+  await expect(page.getByTestId('certificate')).toContainText(
+    'Infeasible: racks 0, 1, 2 ask for 8 circuit uplinks, but at most 7 can reach them (the min cut).',
+  );
+  await expect(page.getByTestId('certificate')).toContainText(
+    'Rack 2 reaches circuit switch 0 through 1 cable in service.',
+  );
+  await check.getByLabel('Circuit uplinks per rack (beyond S)').fill('3,3,1,1');
+  await check.getByRole('button', { name: 'Check' }).click();
+  await expect(page.getByTestId('check-result')).toHaveAttribute('data-feasible', 'true');
+
+  // A run on the uniform rack set with counters written here.
+  await page.getByLabel('Preset').selectOption({
+    label: 'Uniform: 4 racks, S = 2, one cable per ToR–CS pair, R = 2',
+  });
+  const run = page.getByRole('form', { name: 'New uplink run' });
+  await run.getByLabel(/Counters file/).setInputFiles({
+    name: 'counters.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(countersCsv()),
+  });
+  await run.getByRole('button', { name: 'Run the controller' }).click();
+
+  await expect(page).toHaveURL(/\/larry\/\d+$/);
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-state', 'succeeded', { timeout: 60_000 });
+  const chart = page.getByTestId('uplink-chart');
+  await expect(chart.getByTestId('uplink-row')).toHaveCount(4);
+  await expect(chart.getByTestId('uplink-bar')).toHaveCount(4 * 10);
+  await expect(page.getByTestId('metrics-row')).toHaveCount(4);
+  await expect(page.getByTestId('metrics-row').first()).toContainText('(this run)');
+
+  // The page opens at the first step that moved circuits: rack 0 borrows from its neighbours.
+  await expect(page.getByTestId('step-detail')).toContainText('Step 2 at 1.5 s');
+  await expect(page.getByTestId('moved-circuit')).toHaveCount(2);
+  await expect(page.getByTestId('moved-circuit').first()).toContainText('→ rack 0');
+  await page.getByRole('button', { name: 'Next move →' }).click();
+  await expect(page.getByTestId('step-detail')).toContainText('Step 6 at 3.5 s');
+  await expect(page.getByTestId('moved-circuit')).toHaveCount(3);
+  await expect(page.getByTestId('moved-circuit').first()).toContainText('→ rack 2');
+});
+
+test('a viewer may open the views and check feasibility but not start a job', async ({ page }) => {
+  await loginAs(page, 'viewer');
+  await page.goto('/sharebackup');
+  await expect(page.getByTestId('sharebackup-readonly')).toBeVisible();
+  await expect(page.getByRole('form', { name: 'New failover plan' })).toHaveCount(0);
+  await page.goto('/larry');
+  await expect(page.getByTestId('larry-readonly')).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Feasibility check' })).toBeVisible();
+});
