@@ -19,8 +19,12 @@ class DemandFilterSet(LightpathFilterSet):
 
 
 class ScheduleFilterSet(LightpathFilterSet):
-    demand = django_filters.NumberFilter(field_name="params__demand", label="Demand id")
+    demand = django_filters.NumberFilter(method="filter_demand", label="Demand id")
 
     class Meta:
         model = Job
         fields = ["state", "fabric", "created_by", "created"]
+
+    def filter_demand(self, queryset, name, value):
+        # The id sits in the job's params (JSON): compare with an int, not the filter's Decimal.
+        return queryset.filter(params__demand=int(value))

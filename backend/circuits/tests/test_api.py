@@ -483,3 +483,34 @@ def test_a_cancel_request_stops_the_plan_at_its_next_slot_batch(client_for, rack
     # Reports: loading, planning, slots 4, 8, ..., 32; the cancel arrives before slot 36's report.
     assert stopping.reports[-1][1] == "exact: slot 36 of 400 (run 1 of 2)"
     assert Job.objects.get(pk=job.pk).progress < 0.05
+
+
+def test_a_zone_plans_each_circuit_switch_apart_and_lists_filter_by_demand(client_for, racks):
+    from ..services import replace_attachments
+
+    west = CircuitSwitch.objects.create(fabric=racks, name="west", zone="z2", port_count=3)
+    east = CircuitSwitch.objects.create(fabric=racks, name="east", zone="z2", port_count=3)
+    replace_attachments(west, [{"tor": tor(racks, name)} for name in ("t0", "t2", "t4")])
+    replace_attachments(east, [{"tor": tor(racks, name)} for name in ("t1", "t3", "t5")])
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    other = upload(planner, racks, name="other").json()["id"]
+    response = planner.post(
+        "/api/circuit-schedules/",
+        {"demand": demand, "zone": "z2", "params": {"min_demand_bytes": 0, "mode": "drain", "max_slots": 10}},
+        format="json",
+    )
+    assert response.status_code == 202, response.json()
+    assert jobs.run(response.json()["id"]) == "succeeded"
+    result = Job.objects.get(pk=response.json()["id"]).result
+    switch_of = {rack["index"]: rack["circuit_switch"] for rack in result["racks"]}
+    circuits = [c for slot in result["slots"] for c in slot["circuits"]]
+    assert all(switch_of[c["a"]] == switch_of[c["b"]] for c in circuits)
+    # Only window 2's hot pairs t0-t2 (west) and t1-t3 (east) lie inside one switch; the rest never can.
+    names = [rack["name"] for rack in result["racks"]]
+    chosen = {frozenset((names[c["a"]], names[c["b"]])) for c in circuits}
+    assert chosen == {frozenset(("t0", "t2")), frozenset(("t1", "t3"))}
+    assert [s["name"] for s in result["circuit_switches"]] == ["east", "west"]
+    listed = client_for("viewer").get(f"/api/circuit-schedules/?demand={demand}").json()["results"]
+    assert [row["zone"] for row in listed] == ["z2"]
+    assert client_for("viewer").get(f"/api/circuit-schedules/?demand={other}").json()["count"] == 0
