@@ -514,3 +514,21 @@ def test_a_zone_plans_each_circuit_switch_apart_and_lists_filter_by_demand(clien
     listed = client_for("viewer").get(f"/api/circuit-schedules/?demand={demand}").json()["results"]
     assert [row["zone"] for row in listed] == ["z2"]
     assert client_for("viewer").get(f"/api/circuit-schedules/?demand={other}").json()["count"] == 0
+
+
+def test_list_filters(client_for, racks, ocs):
+    planner = client_for("planner")
+    upload(planner, racks)
+    viewer = client_for("viewer")
+    checks = {
+        f"/api/circuit-switches/?name__ic=OCS&port_count__gte=8&fabric={racks.pk}": 1,
+        "/api/circuit-switches/?zone=elsewhere": 0,
+        "/api/demands/?name__ic=hot&window_count__gte=3": 1,
+        "/api/demands/?window_count__gt=3": 0,
+        f"/api/circuit-schedules/?state=queued&fabric={racks.pk}": 0,
+    }
+    for url, count in checks.items():
+        response = viewer.get(url)
+        assert response.status_code == 200, (url, response.content[:300])
+        assert response.json()["count"] == count, url
+    assert viewer.get("/api/circuit-schedules/?demand=x").status_code == 400
