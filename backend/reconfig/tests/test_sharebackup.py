@@ -285,3 +285,45 @@ def test_size_lists_every_problem(client_for, small_fabric):
     response = client.post("/api/sharebackup/size/", {"fabric": small_fabric.pk}, format="json")
     assert response.status_code == 400
     assert "no opened and resolved repair tickets" in response.json()["errors"][0]["message"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The invariants over random fabrics and logs, through the service (what the job returns)
+
+
+def _group(switch: str) -> str:
+    return switch.rsplit(".", 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("k", "pods", "backups", "seed"),
+    [(4, 1, 0, 1), (4, 2, 1, 2), (6, 3, 1, 3), (6, 6, 2, 4), (8, 5, 1, 5), (8, 8, 3, 6), (10, 4, 1, 7)],
+)
+def test_random_logs_keep_every_invariant(k, pods, backups, seed):
+    from reconfig.services import sharebackup
+
+    params = sharebackup.validate_plan_params(
+        {"k": k, "pods": pods, "backups": backups, "events": {"source": "synthetic", "length": 60, "seed": seed}}
+    )
+    result = sharebackup.plan(params)
+    assert result["verdict"] == {"sound": True, "violations": 0, "checked_events": 60}
+    attached = {"edge": k, "agg": k, "core": pods}  # circuit switches per physical switch
+    current = {cs["circuit_switch"]: cs["circuits"] for cs in result["initial_circuits"]}
+    replaced = 0
+    for event in result["events"]:
+        for matching in event["matchings"]:
+            low = [pair[0] for pair in matching["after"]]
+            high = [pair[1] for pair in matching["after"]]
+            assert len(low) == len(set(low)) and len(high) == len(set(high))
+            assert matching["before"] == sorted(current[matching["circuit_switch"]])
+            current[matching["circuit_switch"]] = matching["after"]
+        if event["event"]["type"] == "switch_down" and event["replace_calls"]:
+            failed = event["event"]["switch"]
+            calls = [c for c in event["replace_calls"] if c["failed_switch"] == failed]
+            assert len(calls) == attached[failed.split(".")[0]]
+            assert len({c["circuit_switch"] for c in calls}) == len(calls)  # one per circuit switch
+            assert {_group(c["backup_switch"]) for c in calls} == {_group(failed)}  # never borrowed
+            replaced += 1
+    assert replaced > 0 or backups == 0
+    again = sharebackup.plan(params)
+    assert json.dumps(again, sort_keys=True) == json.dumps(result, sort_keys=True)
