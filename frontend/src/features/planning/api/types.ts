@@ -139,7 +139,7 @@ export interface PlanParams {
 /** The params echoed back, completed with defaults. */
 export interface PlanInputs {
   name: string;
-  source: 'generated' | 'fabric';
+  source: 'generated' | 'stored';
   fabric: { id: number; name: string } | null;
   generate: Required<GenerateParams> | null;
   description: string;

@@ -7,6 +7,7 @@ import type { LinkChoice } from '../api/types';
 import { filterLinks, formatPercent, formatUsd, type LinkFilter, NO_LINK_FILTER, partsUsed } from '../planData';
 
 const PAGE_SIZE = 50;
+const LENGTH = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 /** Per-link choices, filterable to the stretched links; paged in the browser (the result holds every link). */
 export function LinkChoicesTable({ links }: { links: LinkChoice[] }) {
@@ -80,7 +81,7 @@ export function LinkChoicesTable({ links }: { links: LinkChoice[] }) {
           {rows.map((link) => (
             <tr key={link.link} data-testid="plan-link-row">
               <th scope="row">{link.name}</th>
-              <td className="numeric">{link.length_m.toLocaleString('en-US')} m</td>
+              <td className="numeric">{LENGTH.format(link.length_m)} m</td>
               <td className="numeric">{link.speed_gbps}G</td>
               <td>{link.baseline}</td>
               <td>{link.plan}</td>

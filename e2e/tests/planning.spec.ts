@@ -1,0 +1,120 @@
+import { expect, type Page, test } from '@playwright/test';
+
+import { loginAs } from './helpers';
+
+/** Fills the planner form for a generated k = 8 fat tree (256 links) and runs it; returns the job page's URL. */
+async function runPlan(page: Page, name: string, stretch: string): Promise<string> {
+  await page.goto('/planning');
+  const form = page.getByRole('form', { name: 'New stretch plan' });
+  await form.getByLabel('Plan name').fill(name);
+  await form.getByLabel('Fat tree k').fill('8');
+  await form.getByLabel('Longest link (m)').fill('560');
+  await form.getByRole('combobox', { name: 'Stretch', exact: true }).selectOption({ label: stretch });
+  await form.getByRole('button', { name: 'Run plan' }).click();
+  await expect(page).toHaveURL(/\/planning\/plans\/\d+$/);
+  await expect(page.getByTestId('plan-status')).toHaveAttribute('data-state', 'succeeded', { timeout: 60_000 });
+  return page.url();
+}
+
+test('a planner runs a stretch plan, reads the breakdown and the savings curves, and compares two plans', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await loginAs(page, 'planner');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Planning' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'RAIL stretch planner' })).toBeVisible();
+
+  const form = page.getByRole('form', { name: 'New stretch plan' });
+  // The catalog shows stretched reaches, and prices the seed does not give are labelled demo values.
+  const catalog = form.getByTestId('plan-catalog');
+  await expect(catalog.getByRole('row', { name: /10GBASE-SR 10G/ })).toContainText(
+    '480 m at NRB 99%, 580 m at NRB 95%',
+  );
+  await expect(catalog.getByRole('row', { name: /10GBASE-SR 10G/ })).toContainText('$82.30 (seed)');
+  await expect(catalog.getByRole('row', { name: /40GBASE-SR4/ })).toContainText('(demo price)');
+
+  // Bad entries are caught before anything is sent, all at once.
+  await form.getByLabel('Fat tree k').fill('5');
+  await form.getByLabel('Switch port (USD)').fill('x');
+  await form.getByRole('button', { name: 'Run plan' }).click();
+  await expect(form.getByRole('alert')).toContainText('Fat tree k must be an even whole number from 2 to 64.');
+  await expect(form.getByRole('alert')).toContainText('Switch port (USD) must be a number ≥ 0.');
+  await form.getByLabel('Switch port (USD)').fill('90');
+
+  const lowUrl = await runPlan(page, 'e2e low stretch', 'low: NRB 99%');
+  await expect(page.getByTestId('plan-progress')).toHaveAttribute('aria-valuenow', '100');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('e2e low stretch');
+
+  // Totals: the plan costs less than the baseline and says how much is saved.
+  await expect(page.getByTestId('plan-savings')).toHaveText(/^\d+\.\d%$/);
+  const baseline = Number((await page.getByTestId('plan-baseline-total').textContent())!.replace(/[$,]/g, ''));
+  const planned = Number((await page.getByTestId('plan-total').textContent())!.replace(/[$,]/g, ''));
+  expect(planned).toBeLessThan(baseline);
+  await expect(page.getByTestId('plan-facts')).toContainText('fat tree k=8, lengths uniform 0-560 m');
+
+  // The breakdown: baseline and plan bars, stacked by the seed's Table 4.1 rows.
+  await expect(page.getByTestId('breakdown-chart-bar')).toHaveCount(2);
+  const breakdownLegend = page.getByRole('list', {
+    name: /Cost breakdown of baseline and plan.* legend/,
+  });
+  for (const entry of [
+    '10GBASE-SR transceivers',
+    '10GBASE-LR transceivers',
+    'MMF fiber',
+    'Switch ports',
+    'Switch power',
+  ])
+    await expect(breakdownLegend).toContainText(entry);
+  await expect(page.getByTestId('plan-costs-total').first()).toHaveText(`$${baseline.toLocaleString('en-US')}`);
+
+  // The savings curves: no stretch, low and high stretch, with the fabric's longest link marked.
+  await expect(page.getByTestId('savings-chart-line')).toHaveCount(3);
+  await expect(page.getByTestId('savings-chart-peak')).toHaveCount(2);
+  const savingsLegend = page.getByRole('list', {
+    name: /Savings against the maximum link length.* legend/,
+  });
+  await expect(savingsLegend.getByRole('listitem')).toHaveText([
+    'No stretch',
+    'Stretch (low stretch, NRB 99%)',
+    'Stretch (high stretch, NRB 95%)',
+  ]);
+  await expect(page.getByTestId('savings-chart-marker')).toContainText('this fabric: 560 m');
+
+  // Good paths per ToR, with the worst pair named.
+  await expect(page.getByTestId('good-path-chart-worst')).toContainText(/Worst ToR pair: tor\d+ → tor\d+/);
+
+  // Per link: 256 links, fewer once narrowed to the stretched ones.
+  await expect(page.getByTestId('plan-links-count')).toHaveText('256 of 256 links');
+  await page.getByRole('form', { name: 'Link filters' }).getByLabel('Stretched links only').check();
+  await expect(page.getByTestId('plan-links-count')).not.toHaveText('256 of 256 links');
+  await expect(page.getByTestId('plan-link-row').first()).toContainText('stretched');
+
+  // Downloads.
+  const csv = await page.request.get((await page.getByRole('link', { name: 'Links (CSV)' }).getAttribute('href'))!);
+  expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
+  const csvLines = (await csv.text()).trim().split('\n');
+  expect(csvLines[0]).toContain('link,name,length_m,speed_gbps,baseline,plan,stretched,p_good');
+  expect(csvLines).toHaveLength(257);
+  const costs = await page.request.get((await page.getByRole('link', { name: 'Costs (CSV)' }).getAttribute('href'))!);
+  expect((await costs.text()).split('\n')[0]).toContain('design,category,item,unit_usd,unit,quantity,total_usd');
+  const json = await page.request.get((await page.getByRole('link', { name: 'Result (JSON)' }).getAttribute('href'))!);
+  expect(json.ok()).toBeTruthy();
+
+  // A second plan with high stretch, side by side with the first.
+  const lowId = lowUrl.split('/').at(-1)!;
+  await runPlan(page, 'e2e high stretch', 'high: NRB 95%');
+  await page.getByRole('form', { name: 'Plan to compare' }).getByLabel('Other plan').selectOption({ value: lowId });
+  await expect(page.getByTestId('plan-comparison')).toBeVisible();
+  await expect(page.getByTestId('comparison-chart-bar')).toHaveCount(4);
+  await expect(page.getByTestId('plan-comparison-facts')).toContainText('Stretch (high stretch, NRB 95%)');
+  await expect(page.getByTestId('plan-comparison-facts')).toContainText('Stretch (low stretch, NRB 99%)');
+  await expect(page.getByTestId('plan-comparison-difference')).toContainText(/costs \d+\.\d% less than/);
+});
+
+test('a viewer has no Planning entry and may only read plans', async ({ page }) => {
+  await loginAs(page, 'viewer');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Planning' })).toHaveCount(0);
+  await page.goto('/planning');
+  await expect(page.getByTestId('planning-readonly')).toBeVisible();
+  await expect(page.getByRole('form', { name: 'New stretch plan' })).toHaveCount(0);
+});
