@@ -136,10 +136,9 @@ function PoolSizeAnswer({ answer }: { answer: SizeAnswer }) {
       </p>
       <p className="muted">
         Per-switch unavailability q = MTTR / (MTBF + MTTR) = {formatProbability(sizing.unavailability)} from{' '}
-        {reliability.source === 'tickets'
-          ? `the fabric’s repair tickets over ${reliability.window_days} days (${reliability.failures} failures of ${reliability.switches} switches, ${reliability.repairs} repairs): MTBF ${Math.round(reliability.mtbf_hours)} h, MTTR ${reliability.mttr_hours.toFixed(1)} h`
-          : `the values given: MTBF ${reliability.mtbf_hours} h, MTTR ${reliability.mttr_hours} h`}
-        . {reliability.note}
+        {reliability.source === 'tickets' ? 'the fabric’s repair tickets' : 'the values given'}: MTBF{' '}
+        {Math.round(reliability.mtbf_hours)} h, MTTR {reliability.mttr_hours.toPrecision(3)} h
+        {answer.inputs.fabric !== null ? ` (${reliability.note})` : ''}.
       </p>
       <table className="data-table" data-testid="pool-size-curve">
         <caption className="visually-hidden">Risk per number of backups</caption>
