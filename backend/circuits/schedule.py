@@ -357,7 +357,9 @@ def _summed(window: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
 
 
 def engine_input(racks: list[dict[str, Any]], params: dict[str, Any], windows: list) -> dict[str, Any]:
-    """The engine's arguments, in the shape `lightpath circuits plan --output json` writes as `input`."""
+    """The engine's arguments, in the shape `lightpath circuits plan --output json` writes as `input`
+    (edge groups with rack indices)."""
+    index = {rack["name"]: rack["index"] for rack in racks}
     return {
         "racks": len(racks),
         "ports": [rack["available_ports"] for rack in racks],
@@ -375,8 +377,20 @@ def engine_input(racks: list[dict[str, Any]], params: dict[str, Any], windows: l
         "hysteresis": params["hysteresis"],
         "time_budget_s": params["time_budget_s"],
         "max_slots": params["max_slots"],
+        "groups": [
+            [[[index[a], index[b]] for a, b in group["pairs"]], group["bonus_bytes"]] for group in params["edge_groups"]
+        ],
         "windows": windows,
     }
+
+
+def engine_arguments(inputs: dict[str, Any]) -> tuple[list[int], list, dict[str, Any]]:
+    """`circuit_plan`/`circuit_verify` arguments from an `input` (also one read back from JSON, whose
+    tuples became lists): ports, windows and the keyword options."""
+    options = {k: v for k, v in inputs.items() if k not in ("racks", "ports", "windows", "groups")}
+    options["groups"] = [([(a, b) for a, b in pairs], bonus) for pairs, bonus in inputs.get("groups") or []]
+    windows = [[tuple(entry) for entry in window] for window in inputs["windows"]]
+    return inputs["ports"], windows, options
 
 
 PROGRESS_REPORTS_PER_RUN = 100  # each is a database write and a look for a cancel request
@@ -384,12 +398,10 @@ PROGRESS_REPORTS_PER_RUN = 100  # each is a database write and a look for a canc
 
 def _plan(inputs: dict[str, Any], algorithm: str, report: Callable[[int], None], every: int) -> dict[str, Any]:
     """One engine run; `report(slots planned)` every `every` slots (it raises JobCancelled to stop)."""
-    options = {k: v for k, v in inputs.items() if k not in ("racks", "ports", "windows")}
+    ports, windows, options = engine_arguments(inputs)
     options["algorithm"] = algorithm
     try:
-        planned = lightpath_engine.circuit_plan(
-            inputs["ports"], inputs["windows"], **options, progress=report, progress_every=every
-        )
+        planned = lightpath_engine.circuit_plan(ports, windows, **options, progress=report, progress_every=every)
     except ValueError as exc:
         raise JobFailed(f"the engine refused the plan: {exc}") from exc
     return dict(planned)

@@ -332,9 +332,8 @@ def test_a_schedule_job_plans_named_circuits_that_verify(client_for, racks, ocs)
     assert len(result["slots"]) == 2
     assert [row["algorithm"] for row in result["comparison"]] == ["exact", "greedy", "round_robin"]
     inputs = result["input"]
-    options = {k: v for k, v in inputs.items() if k not in ("racks", "ports", "windows")}
-    windows = [[tuple(entry) for entry in window] for window in inputs["windows"]]
-    assert lightpath_engine.circuit_verify(inputs["ports"], windows, result["slots"], **options) == []
+    ports, windows, options = schedule_kind.engine_arguments(inputs)
+    assert lightpath_engine.circuit_verify(ports, windows, result["slots"], **options) == []
     assert result["params"]["dark_time_s"] == ocs.dark_time_s and inputs["capacity_bytes_per_s"] == 1.25e9
     listed = client_for("viewer").get("/api/circuit-schedules/").json()["results"][0]
     assert listed["demand"] == {"id": demand, "name": "hot pairs"}
@@ -532,3 +531,28 @@ def test_list_filters(client_for, racks, ocs):
         assert response.status_code == 200, (url, response.content[:300])
         assert response.json()["count"] == count, url
     assert viewer.get("/api/circuit-schedules/?demand=x").status_code == 400
+
+
+def test_edge_groups_steer_the_exact_plan(client_for, racks, ocs):
+    """The reference's Lemma 1 counter-example: t0-t2 and t1-t3 weigh most, but t0-t1 and t2-t3
+    each earn a bonus when scheduled, and together they beat the plain optimum."""
+    planner = client_for("planner")
+    rows = "".join(f"t0,t2,10000000,{t}\nt1,t3,10000000,{t}\nt0,t1,2000000,{t}\nt2,t3,2000000,{t}\n" for t in (0, 1))
+    demand = upload(planner, racks, text="src,dst,bytes,window_start\n" + rows).json()["id"]
+    groups = [
+        {"name": "a", "pairs": [["t0", "t1"]], "bonus_bytes": 10_000_000},
+        {"name": "b", "pairs": [["t3", "t2"]], "bonus_bytes": 10_000_000},
+    ]
+    plain = run_schedule(planner, demand, ocs).result
+    grouped = run_schedule(planner, demand, ocs, edge_groups=groups, compare=["greedy"]).result
+
+    def first_slot(result):
+        names = [rack["name"] for rack in result["racks"]]
+        return {frozenset((names[c["a"]], names[c["b"]])) for c in result["slots"][0]["circuits"]}
+
+    assert first_slot(plain) == {frozenset(("t0", "t2")), frozenset(("t1", "t3"))}
+    assert first_slot(grouped) == {frozenset(("t0", "t1")), frozenset(("t2", "t3"))}
+    assert grouped["slots"][0]["exact"] is False
+    assert [(g["name"], g["completed_slots"]) for g in grouped["edge_groups"]] == [("a", 1), ("b", 1)]
+    ports, windows, options = schedule_kind.engine_arguments(grouped["input"])
+    assert lightpath_engine.circuit_verify(ports, windows, grouped["slots"], **options) == []

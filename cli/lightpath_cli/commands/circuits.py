@@ -473,7 +473,10 @@ def verify(
     engine = _engine()
     try:
         windows = [[tuple(entry) for entry in window] for window in inputs["windows"]]
-        violations: list[str] = engine.circuit_verify(inputs["ports"], windows, slots, **_engine_options(inputs))
+        options = _engine_options(inputs)
+        # A server result's edge groups: [[[a, b], ...], bonus] read back from JSON, tuples for the engine.
+        options["groups"] = [([tuple(pair) for pair in pairs], bonus) for pairs, bonus in inputs.get("groups") or []]
+        violations: list[str] = engine.circuit_verify(inputs["ports"], windows, slots, **options)
     except (TypeError, ValueError) as exc:
         raise CliError(f"{schedule_file.name}: {exc}") from exc
     if fmt is OutputFormat.json:

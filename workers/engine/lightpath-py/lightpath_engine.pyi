@@ -918,11 +918,14 @@ def circuit_plan(
     hysteresis: float = 0.0,
     time_budget_s: float | None = None,
     max_slots: int = 100_000,
+    groups: Sequence[tuple[Sequence[tuple[int, int]], int]] | None = None,
     progress: Callable[[int], object] | None = None,
     progress_every: int = 100,
 ) -> CircuitSchedule:
     """A circuit schedule over demand windows of (src, dst, bytes).
 
+    ``groups``: edge groups (rack pairs, bonus bytes), one port per rack and
+    the exact algorithm; a slot completing a group reports ``exact: False``.
     ``progress``, if given, is called with the number of slots planned after
     every ``progress_every`` slots; an exception it raises stops the plan and
     propagates (a cancelled job)."""
@@ -946,6 +949,7 @@ def circuit_verify(
     hysteresis: float = 0.0,
     time_budget_s: float | None = None,
     max_slots: int = 100_000,
+    groups: Sequence[tuple[Sequence[tuple[int, int]], int]] | None = None,
 ) -> list[str]:
     """Every violation of a schedule's slots against its inputs, one line
     each; empty when the schedule holds."""

@@ -8,6 +8,7 @@
 //! - uniform demand gives the optical ratio 1/(n-1) (3/21 on the seed's
 //!   7-rack figure).
 
+use lightpath_core::matching::groups::EdgeGroup;
 use lightpath_core::matching::slot::{self, Candidate, Circuit};
 use lightpath_core::matching::{
     Algorithm, Mode, ReconfigMode, ScheduleConfig, Window, max_weight_matching, plan,
@@ -277,6 +278,46 @@ fn a_reported_plan_counts_every_slot_and_stops_when_asked() {
     .unwrap();
     assert!(stopped.is_none());
     assert_eq!(calls, 2);
+}
+
+#[test]
+fn edge_groups_steer_a_plan_and_it_still_verifies() {
+    // The reference's Lemma 1 counter-example as demand: 0-2 and 1-3 weigh 10,
+    // 0-1 and 2-3 weigh 2 but earn 10 each when scheduled (two groups).
+    let window: Window = vec![
+        (0, 2, 10_000_000),
+        (1, 3, 10_000_000),
+        (0, 1, 2_000_000),
+        (2, 3, 2_000_000),
+    ];
+    let windows = vec![window.clone(), window];
+    let mut config = ScheduleConfig::new(4);
+    let plain = plan(&config, &windows).unwrap();
+    let pairs = |s: &lightpath_core::matching::Slot| -> Vec<(u32, u32)> {
+        s.circuits.iter().map(|c| (c.a, c.b)).collect()
+    };
+    assert_eq!(pairs(&plain.slots[0]), vec![(0, 2), (1, 3)]);
+    assert!(plain.slots[0].exact);
+    config.groups = vec![
+        EdgeGroup {
+            pairs: vec![(0, 1)],
+            bonus: 10_000_000,
+        },
+        EdgeGroup {
+            pairs: vec![(3, 2)],
+            bonus: 10_000_000,
+        },
+    ];
+    let grouped = plan(&config, &windows).unwrap();
+    assert_eq!(pairs(&grouped.slots[0]), vec![(0, 1), (2, 3)]);
+    assert!(!grouped.slots[0].exact && grouped.slots[0].maximal);
+    assert!(
+        verify(&config, &windows, &grouped.slots)
+            .unwrap()
+            .is_empty()
+    );
+    config.groups[0].bonus = -1;
+    assert!(plan(&config, &windows).is_err());
 }
 
 #[test]

@@ -133,6 +133,9 @@ pub(crate) fn circuit_slot<'py>(
     Ok(d)
 }
 
+/// An edge group as Python gives it: (rack pairs, bonus bytes).
+type GroupInput = (Vec<(u32, u32)>, i64);
+
 #[allow(clippy::too_many_arguments)]
 fn config(
     ports: Vec<u32>,
@@ -150,6 +153,7 @@ fn config(
     hysteresis: f64,
     time_budget_s: Option<f64>,
     max_slots: usize,
+    groups: Option<Vec<GroupInput>>,
     windows: &[Window],
 ) -> PyResult<ScheduleConfig> {
     let mut problems = Vec::new();
@@ -182,6 +186,11 @@ fn config(
     config.hysteresis = hysteresis;
     config.time_budget_s = time_budget_s;
     config.max_slots = max_slots;
+    config.groups = groups
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(pairs, bonus)| EdgeGroup { pairs, bonus })
+        .collect();
     if let Err(err) = config.validate(windows) {
         problems.extend(err.problems);
     }
@@ -239,7 +248,7 @@ fn schedule_dict<'py>(py: Python<'py>, schedule: &Schedule) -> PyResult<Bound<'p
     ports, windows, *, zones=None, capacity_bytes_per_s=1.25e9, period_s=1.0,
     dark_time_s=0.01, reconfig="per_port", mode="replay", algorithm="exact", seed=0,
     min_demand_bytes=1_000_000, burst_active=1, burst_reset=1, hysteresis=0.0,
-    time_budget_s=None, max_slots=100_000, progress=None, progress_every=100
+    time_budget_s=None, max_slots=100_000, groups=None, progress=None, progress_every=100
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn circuit_plan<'py>(
@@ -260,6 +269,7 @@ pub(crate) fn circuit_plan<'py>(
     hysteresis: f64,
     time_budget_s: Option<f64>,
     max_slots: usize,
+    groups: Option<Vec<GroupInput>>,
     progress: Option<Py<PyAny>>,
     progress_every: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -279,6 +289,7 @@ pub(crate) fn circuit_plan<'py>(
         hysteresis,
         time_budget_s,
         max_slots,
+        groups,
         &windows,
     )?;
     if let Some(callback) = &progress
@@ -408,7 +419,7 @@ fn slot_from(i: usize, item: &Bound<'_, PyAny>, problems: &mut Vec<String>) -> O
     ports, windows, slots, *, zones=None, capacity_bytes_per_s=1.25e9, period_s=1.0,
     dark_time_s=0.01, reconfig="per_port", mode="replay", algorithm="exact", seed=0,
     min_demand_bytes=1_000_000, burst_active=1, burst_reset=1, hysteresis=0.0,
-    time_budget_s=None, max_slots=100_000
+    time_budget_s=None, max_slots=100_000, groups=None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn circuit_verify(
@@ -430,6 +441,7 @@ pub(crate) fn circuit_verify(
     hysteresis: f64,
     time_budget_s: Option<f64>,
     max_slots: usize,
+    groups: Option<Vec<GroupInput>>,
 ) -> PyResult<Vec<String>> {
     let config = config(
         ports,
@@ -447,6 +459,7 @@ pub(crate) fn circuit_verify(
         hysteresis,
         time_budget_s,
         max_slots,
+        groups,
         &windows,
     )?;
     let mut problems = Vec::new();

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
 use super::MatchingError;
+use super::groups::{EdgeGroup, match_with_groups};
 use super::slot::{self, Candidate, Circuit};
 
 /// How the circuits of a slot are chosen.
@@ -109,6 +110,11 @@ pub struct ScheduleConfig {
     pub time_budget_s: Option<f64>,
     /// Drain mode stops after this many slots even if demand is left.
     pub max_slots: usize,
+    /// Edge groups (one port per rack, exact algorithm): rack pairs that earn
+    /// a bonus when every pair has a circuit in the same slot. A group counts
+    /// in a slot only when each of its pairs is a candidate there (demand above
+    /// the minimum, free ports, one zone).
+    pub groups: Vec<EdgeGroup>,
 }
 
 impl ScheduleConfig {
@@ -132,6 +138,7 @@ impl ScheduleConfig {
             hysteresis: 0.0,
             time_budget_s: None,
             max_slots: 100_000,
+            groups: Vec::new(),
         }
     }
 
@@ -181,6 +188,25 @@ impl ScheduleConfig {
             && !(budget.is_finite() && budget >= 0.0)
         {
             problems.push(format!("time_budget: must be at least 0, got {budget}"));
+        }
+        for (g, group) in self.groups.iter().enumerate() {
+            if group.bonus < 0 {
+                problems.push(format!(
+                    "groups[{g}]: bonus must be at least 0, got {}",
+                    group.bonus
+                ));
+            }
+            if group.pairs.is_empty() {
+                problems.push(format!("groups[{g}]: no pairs"));
+            }
+            for &(a, b) in &group.pairs {
+                if a as usize >= n || b as usize >= n || a == b {
+                    problems.push(format!(
+                        "groups[{g}]: pair ({a}, {b}) needs two different racks of 0 to {}",
+                        n.saturating_sub(1)
+                    ));
+                }
+            }
         }
         if self.mode == Mode::Replay && windows.len() < 2 {
             problems.push(format!(
@@ -644,6 +670,42 @@ impl<'a> Stepper<'a> {
     }
 }
 
+/// The exact choice with edge groups, when any group can be completed in this
+/// slot (one port per rack): [`match_with_groups`] on the candidates. A slot
+/// that completes a group reports `exact: false`, since it may trade base
+/// weight for the bonus (and `verify` checks base-weight optimality).
+fn with_groups(
+    config: &ScheduleConfig,
+    candidates: &[Candidate],
+) -> Option<(Vec<Circuit>, Algorithm, bool, bool)> {
+    if config.groups.is_empty() || config.ports.iter().any(|&k| k > 1) {
+        return None;
+    }
+    let edges: Vec<(u32, u32, i64)> = candidates
+        .iter()
+        .filter(|c| c.rank == 1)
+        .map(|c| (c.a, c.b, c.weight))
+        .collect();
+    let pairs: std::collections::HashSet<(u32, u32)> =
+        edges.iter().map(|&(a, b, _)| (a, b)).collect();
+    let groups: Vec<EdgeGroup> = config
+        .groups
+        .iter()
+        .filter(|g| {
+            g.pairs
+                .iter()
+                .all(|&(a, b)| pairs.contains(&(a.min(b), a.max(b))))
+        })
+        .cloned()
+        .collect();
+    if groups.is_empty() {
+        return None;
+    }
+    let best = match_with_groups(config.num_racks(), &edges, &groups);
+    let exact = best.exact && best.completed.is_empty();
+    Some((best.circuits, Algorithm::Exact, exact, true))
+}
+
 /// Plans a schedule of `windows` (one entry per demand window, in time order).
 pub fn plan(config: &ScheduleConfig, windows: &[Window]) -> Result<Schedule, MatchingError> {
     let schedule = plan_reporting(config, windows, &mut |_| true)?;
@@ -675,10 +737,13 @@ pub fn plan_reporting(
                     false,
                     true,
                 ),
-                Algorithm::Exact | Algorithm::Static => {
-                    let (circuits, exact) = slot::exact(ports, candidates);
-                    (circuits, Algorithm::Exact, exact, true)
-                }
+                Algorithm::Exact | Algorithm::Static => match with_groups(config, candidates) {
+                    Some(grouped) => grouped,
+                    None => {
+                        let (circuits, exact) = slot::exact(ports, candidates);
+                        (circuits, Algorithm::Exact, exact, true)
+                    }
+                },
                 Algorithm::Greedy => (
                     slot::greedy(ports, candidates),
                     Algorithm::Greedy,
