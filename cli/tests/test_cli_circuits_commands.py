@@ -103,3 +103,25 @@ def test_replay_of_a_single_window_says_to_use_drain(cli: Cli, tmp_path: Path) -
         12_500_000,
     ]
     assert drained["metrics"]["optical_ratio"] == pytest.approx(1.0)
+
+
+def test_edge_groups_steer_an_offline_plan_and_verify(cli: Cli, tmp_path: Path) -> None:
+    demand = tmp_path / "lemma.csv"
+    rows = [f"0,2,10000000,{t}\n1,3,10000000,{t}\n0,1,2000000,{t}\n2,3,2000000,{t}\n" for t in (0, 1)]
+    demand.write_text("src,dst,bytes,window_start\n" + "".join(rows))
+    groups = tmp_path / "groups.json"
+    groups.write_text(
+        json.dumps([{"pairs": [[0, 1]], "bonus_bytes": 10**7}, {"pairs": [[2, 3]], "bonus_bytes": 10**7}])
+    )
+    result = cli(
+        "--output", "json", "circuits", "plan", "--demand", str(demand), "--racks", "4", "--edge-groups", str(groups)
+    )
+    assert result.exit_code == 0, result.stderr
+    schedule = json.loads(result.stdout)
+    assert [(c["a"], c["b"]) for c in schedule["slots"][0]["circuits"]] == [(0, 1), (2, 3)]
+    saved = tmp_path / "schedule.json"
+    saved.write_text(result.stdout)
+    assert cli("circuits", "verify", str(saved)).exit_code == 0
+    groups.write_text('{"edge_groups": "nope"}')
+    bad = cli("circuits", "plan", "--demand", str(demand), "--racks", "4", "--edge-groups", str(groups))
+    assert bad.exit_code == 1 and "expected a list" in bad.stderr

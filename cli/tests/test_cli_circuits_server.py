@@ -50,9 +50,11 @@ def test_upload_then_plan_a_stored_demand_and_verify_the_result(
     assert (demand["name"], demand["window_count"], demand["row_count"]) == ("hot", 3, 6)
     listed = planner("circuits", "demands", "list", "fat-tree-k4")
     assert "hot" in listed.stdout
+    groups = tmp_path / "groups.json"
+    groups.write_text(json.dumps([{"name": "pair", "pairs": [["p0-tor0", "p1-tor0"]], "bonus_bytes": 1000}]))
     planned = planner(
         "--output", "json", "circuits", "plan", "fat-tree-k4", "--demand-id", str(demand["id"]),
-        "--compare", "greedy", "--compare", "round-robin",
+        "--compare", "greedy", "--compare", "round-robin", "--edge-groups", str(groups),
     )  # fmt: skip
     assert planned.exit_code == 0, planned.stderr
     assert "schedule running as job" in planned.stderr
@@ -61,6 +63,7 @@ def test_upload_then_plan_a_stored_demand_and_verify_the_result(
     first = {frozenset((names[c["a"]], names[c["b"]])) for c in result["slots"][0]["circuits"]}
     assert first == {frozenset(("p0-tor0", "p1-tor0")), frozenset(("p2-tor0", "p3-tor0"))}
     assert [row["algorithm"] for row in result["comparison"]] == ["exact", "greedy", "round_robin"]
+    assert result["edge_groups"][0]["completed_slots"] == 2
     saved = tmp_path / "result.json"
     saved.write_text(planned.stdout)
     verified = planner("circuits", "verify", str(saved))

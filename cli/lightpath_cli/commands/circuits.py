@@ -134,7 +134,10 @@ def _engine_options(inputs: dict[str, Any]) -> dict[str, Any]:
         "time_budget_s",
         "max_slots",
     )
-    return {key: inputs[key] for key in keys if key in inputs}
+    options = {key: inputs[key] for key in keys if key in inputs}
+    # Edge groups as JSON has them ([[[a, b], ...], bonus]); the engine takes tuples.
+    options["groups"] = [([tuple(pair) for pair in pairs], bonus) for pairs, bonus in inputs.get("groups") or []]
+    return options
 
 
 def _circuits_text(circuits: list[dict[str, int]], names: list[str] | None = None) -> str:
@@ -256,6 +259,16 @@ def plan(
         str | None, typer.Option("--unavailable", help="Offline: comma-separated racks whose optical ports are down.")
     ] = None,
     max_slots: Annotated[int, typer.Option("--max-slots", min=1, help="Drain mode stops after this many.")] = (100_000),
+    edge_groups: Annotated[
+        Path | None,
+        typer.Option(
+            "--edge-groups",
+            exists=True,
+            dir_okay=False,
+            help='JSON [{"name", "pairs": [[src, dst], ...], "bonus_bytes"}]: racks by index offline, ToR names '
+            "on the server.",
+        ),
+    ] = None,
     interval: IntervalOption = 1.0,
     cancel_on_interrupt: CancelOnInterruptOption = False,
     output: OutputOption = None,
@@ -303,11 +316,12 @@ def plan(
             hysteresis=hysteresis,
             time_budget_s=time_budget,
             max_slots=max_slots,
+            groups=[[group["pairs"], group["bonus_bytes"]] for group in _read_groups(edge_groups)],
         )
         engine = _engine()
         try:
             schedule = engine.circuit_plan(ports, windows, **_engine_options(inputs))
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise CliError(str(exc)) from exc
         if fmt is OutputFormat.json:
             print_json({"input": {**inputs, "windows": windows}, **schedule})
@@ -334,6 +348,7 @@ def plan(
         "hysteresis": hysteresis,
         "max_slots": max_slots,
         "compare": [_server_algorithm(a) for a in compare or []],
+        "edge_groups": _read_groups(edge_groups),
     }
     optional = {"period_s": period, "dark_time_s": dark_time, "capacity_gbps": capacity_gbps,
                 "mode": mode.value if mode else None, "time_budget_s": time_budget}  # fmt: skip
@@ -369,6 +384,24 @@ def plan(
         print_json(result)
         return
     _print_schedule(result, params["algorithm"], result)
+
+
+def _read_groups(path: Path | None) -> list[dict[str, Any]]:
+    """Edge groups from a JSON file, shape-checked here; racks are checked by the engine or server."""
+    if path is None:
+        return []
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CliError(f"{path.name}: not a readable JSON file ({exc})") from exc
+    groups = data.get("edge_groups") if isinstance(data, dict) else data
+    shaped = all(
+        isinstance(g, dict) and isinstance(g.get("pairs"), list) and isinstance(g.get("bonus_bytes"), int)
+        for g in (groups if isinstance(groups, list) else [None])
+    )
+    if not isinstance(groups, list) or not shaped:
+        raise CliError(f'{path.name}: expected a list of {{"name", "pairs": [[a, b], ...], "bonus_bytes"}}')
+    return groups
 
 
 def _server_algorithm(algorithm: AlgorithmName) -> str:
@@ -473,10 +506,7 @@ def verify(
     engine = _engine()
     try:
         windows = [[tuple(entry) for entry in window] for window in inputs["windows"]]
-        options = _engine_options(inputs)
-        # A server result's edge groups: [[[a, b], ...], bonus] read back from JSON, tuples for the engine.
-        options["groups"] = [([tuple(pair) for pair in pairs], bonus) for pairs, bonus in inputs.get("groups") or []]
-        violations: list[str] = engine.circuit_verify(inputs["ports"], windows, slots, **options)
+        violations: list[str] = engine.circuit_verify(inputs["ports"], windows, slots, **_engine_options(inputs))
     except (TypeError, ValueError) as exc:
         raise CliError(f"{schedule_file.name}: {exc}") from exc
     if fmt is OutputFormat.json:
