@@ -21,7 +21,10 @@ class SwitchFilterSet(LightpathFilterSet):
 class LinkFilterSet(LightpathFilterSet):
     switch = django_filters.ModelMultipleChoiceFilter(
         # field_name only tells the schema the values are switch ids; the method filters both ends.
-        field_name="a_switch", queryset=Switch.objects.all(), method="filter_switch", label="Either end"
+        field_name="a_switch",
+        queryset=Switch.objects.all(),
+        method="filter_switch",
+        label="Either end",
     )
 
     class Meta:

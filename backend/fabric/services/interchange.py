@@ -20,6 +20,7 @@ from audit import services as audit
 from lightpath.db import copy_rows
 
 from ..models import Fabric, Fiber, Link, Switch, Transceiver, TransceiverModel
+from .catalog import clean_stretch
 from .topology import check_link_ends
 
 FORMAT = "lightpath-fabric/1"
@@ -38,7 +39,7 @@ FABRIC_KEYS = {
 SWITCH_KEYS = {"name", "tier", "pod", "plane", "rack", "vendor", "model", "capacity_constraint"}
 LINK_KEYS = {*LINK_CSV_COLUMNS, "admin_state", "oper_state"}
 MODEL_KEYS = {
-    "name", "speed_gbps", "fiber", "reach_m", "price_usd",
+    "name", "speed_gbps", "fiber", "reach_m", "price_usd", "price_source", "stretch", "link_fec", "power_w",
     "rx_power_min_dbm", "rx_power_max_dbm", "tx_power_min_dbm", "tx_power_max_dbm",
 }  # fmt: skip
 WRITE_BATCH = 5000
@@ -46,6 +47,7 @@ WRITE_BATCH = 5000
 FIBERS = tuple(Fiber.values)
 ADMIN_STATES = tuple(Link.AdminState.values)
 OPER_STATES = tuple(Link.OperState.values)
+PRICE_SOURCES = tuple(TransceiverModel.PriceSource.values)
 
 Progress = Callable[[float, str], None]
 
@@ -129,6 +131,15 @@ class _Checker:
             self.error(section, index, key, f"must be {bounds}")
             return None
         return float(value)
+
+    def boolean(self, row, key, section, index, *, default: bool = False) -> bool:
+        value = row.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            self.error(section, index, key, "must be true or false")
+            return default
+        return value
 
     def choice(self, row, key, section, index, choices, default: str = "") -> str:
         value = row.get(key)
@@ -214,6 +225,16 @@ def validate_document(doc: Any) -> ValidatedDocument:
         }
         for key in ("rx_power_min_dbm", "rx_power_max_dbm", "tx_power_min_dbm", "tx_power_max_dbm"):
             model[key] = check.number(row, key, "transceiver_models", index)
+        # RAIL fields (docs/rail.md); a price without a source was entered by someone, as in the API.
+        default_source = TransceiverModel.PriceSource.PLANNER if model["price_usd"] is not None else ""
+        model["price_source"] = check.choice(
+            row, "price_source", "transceiver_models", index, PRICE_SOURCES, default_source
+        )
+        model["link_fec"] = check.boolean(row, "link_fec", "transceiver_models", index)
+        model["power_w"] = check.number(row, "power_w", "transceiver_models", index, minimum=0.0)
+        model["stretch"], problems = clean_stretch(row.get("stretch", []), model["reach_m"])
+        for problem in problems:
+            check.error("transceiver_models", index, "stretch", problem)
         if not model["fiber"]:
             check.error("transceiver_models", index, "fiber", "is required")
         model_names.add(model_name)

@@ -99,6 +99,19 @@ def test_dry_run_validates_without_writing(client_for, small_document):
         (lambda d: d["links"][1].update(transceiver_model="nope"), "links", "transceiver_model", "unknown transceiver"),
         (lambda d: d["links"][2].update(speed_gbps=True), "links", "speed_gbps", "integer"),
         (lambda d: d.update(format="other/9"), "fabric", "format", "unsupported"),
+        (
+            lambda d: d["transceiver_models"][0].update(stretch=[{"nrb": 1.5, "reach_m": 400}]),
+            "transceiver_models",
+            "stretch",
+            "fraction in (0, 1)",
+        ),
+        (lambda d: d["transceiver_models"][0].update(link_fec="yes"), "transceiver_models", "link_fec", "true or"),
+        (
+            lambda d: d["transceiver_models"][0].update(price_source="guess"),
+            "transceiver_models",
+            "price_source",
+            "one",
+        ),
     ],
 )
 def test_import_field_errors(client_for, small_document, change, section, field, text):
@@ -147,6 +160,26 @@ def test_export_round_trip(client_for, small_document, small_fabric):
     assert csv_text.splitlines()[0] == "a,a_port,b,b_port,length_m,speed_gbps,fiber,transceiver_model"
     assert len(csv_text.splitlines()) == 15
     assert client.get(f"/api/fabrics/{small_fabric.pk}/export/", {"format": "xml"}).status_code == 400
+
+
+def test_a_new_part_keeps_its_rail_fields_through_import_and_export(client_for, small_document):
+    small_document["transceiver_models"][0].update(
+        name="100G-SR4-lab", stretch=[{"nrb": 0.99, "reach_m": 120.0}], link_fec=True, power_w=3.5, price_usd=99
+    )
+    for link in small_document["links"]:
+        link["transceiver_model"] = "100G-SR4-lab"
+    planner = client_for("planner")
+    assert planner.post("/api/fabrics/import/", small_document, format="json").status_code == 201
+    fabric = Fabric.objects.get(name="small")
+    exported = planner.get(f"/api/fabrics/{fabric.pk}/export/").json()
+    (part,) = exported["transceiver_models"]
+    # A price without a source was entered by someone: labelled as the planner's, not the seed's.
+    assert (part["stretch"], part["link_fec"], part["power_w"], part["price_source"]) == (
+        [{"nrb": 0.99, "reach_m": 120.0}],
+        True,
+        3.5,
+        "planner",
+    )
 
 
 def test_canned_fixtures_import(client_for):
