@@ -556,3 +556,25 @@ def test_edge_groups_steer_the_exact_plan(client_for, racks, ocs):
     assert [(g["name"], g["completed_slots"]) for g in grouped["edge_groups"]] == [("a", 1), ("b", 1)]
     ports, windows, options = schedule_kind.engine_arguments(grouped["input"])
     assert lightpath_engine.circuit_verify(ports, windows, grouped["slots"], **options) == []
+
+
+def test_demand_and_schedule_lists_cost_the_same_queries_for_more_rows(client_for, racks, ocs):
+    planner = client_for("planner")
+    viewer = client_for("viewer")
+
+    def queries(url: str) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert viewer.get(url).status_code == 200
+        return len(captured)
+
+    def add(i: int) -> None:
+        demand = upload(planner, racks, name=f"d{i}").json()["id"]
+        body = {"demand": demand, "circuit_switch": ocs.pk}
+        assert planner.post("/api/circuit-schedules/", body, format="json").status_code == 202
+
+    add(0)
+    viewer.get("/api/demands/")  # warm up the role cache
+    few = (queries("/api/demands/"), queries("/api/circuit-schedules/"))
+    for i in range(1, 4):
+        add(i)
+    assert (queries("/api/demands/"), queries("/api/circuit-schedules/")) == few
