@@ -340,6 +340,9 @@ def test_a_schedule_job_plans_named_circuits_that_verify(client_for, racks, ocs)
     assert listed["circuit_switches"] == [{"id": ocs.pk, "name": "ocs-1"}]
     assert listed["summary"]["slots"] == 2 and listed["summary"]["optical_ratio"] == result["metrics"]["optical_ratio"]
     assert "result" not in listed
+    detail = client_for("technician").get(f"/api/circuit-schedules/{job.pk}/").json()
+    assert detail["result"]["slots"] == result["slots"] and detail["summary"] == listed["summary"]
+    assert detail["algorithm"] == "exact" and detail["mode"] == "replay"
 
 
 def test_a_rack_without_an_available_port_gets_no_circuit(client_for, racks, ocs):
