@@ -2,7 +2,7 @@
 import * as d3 from 'd3';
 
 import type { LarryResult } from './api/types';
-import { changeIndices, uplinkSeries } from './larryData';
+import { changeIndices, changesAt, uplinkSeries } from './larryData';
 
 export interface Tick {
   value: number;
@@ -34,7 +34,7 @@ export interface UplinkChartModel {
 }
 
 const MARGIN = { left: 96, right: 16, top: 8, bottom: 44 };
-const ROW_HEIGHT = 64;
+const ROW_HEIGHT = 76;
 const ROW_GAP = 14;
 
 /** Seconds, minutes or hours, whichever keeps the axis labels short. */
@@ -50,7 +50,14 @@ export function buildUplinkChart(
   selected: number | null,
 ): UplinkChartModel {
   const series = uplinkSeries(result);
-  const moved = new Set(changeIndices(result));
+  // A bar is marked where that rack gained or gave circuits, not merely where some rack did.
+  const moved = new Set(
+    changeIndices(result).flatMap((index) =>
+      changesAt(result, index).flatMap((change) =>
+        change.diff.flatMap((move) => [move.from, move.to].flatMap((end) => (end ? [`${index}:${end[0]}`] : []))),
+      ),
+    ),
+  );
   const first = series[0]?.bars[0]?.t0 ?? 0;
   const last = series[0]?.bars.at(-1)?.t1 ?? first + 1;
   const unit = timeUnit(last - first);
@@ -81,7 +88,7 @@ export function buildUplinkChart(
       name: rack.name,
       top,
       bottom,
-      yTicks: y.ticks(3).map((value) => ({ value, position: y(value), label: String(value) })),
+      yTicks: y.ticks(2).map((value) => ({ value, position: y(value), label: String(value) })),
       bars: rack.bars.map((bar) => {
         const x0 = sx(bar.t0);
         const x1 = sx(bar.t1);
@@ -92,7 +99,7 @@ export function buildUplinkChart(
           width: Math.max(0.5, x1 - x0 - (x1 - x0 > 4 ? 1 : 0)),
           y: y(bar.uplinks),
           height: bottom - y(bar.uplinks),
-          changed: moved.has(bar.index),
+          changed: moved.has(`${bar.index}:${rack.rack}`),
           uplinks: bar.uplinks,
         };
       }),

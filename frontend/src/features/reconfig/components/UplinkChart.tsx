@@ -27,7 +27,7 @@ export function UplinkChart({ chart, summary, onSelect }: UplinkChartProps) {
         </li>
         <li>
           <span className="swatch" style={{ background: '#2f6db5' }} aria-hidden="true" />
-          step where circuits moved
+          the rack gained or gave circuits at this step
         </li>
         <li>
           <LineSwatch colour={DEMAND_COLOUR} width={2} />
