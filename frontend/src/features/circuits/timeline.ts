@@ -38,6 +38,9 @@ export interface Timeline {
   rows: TimelineRow[];
   bars: TimelineBar[];
   dark: DarkInterval[];
+  /** The same per row, in slot order (a page looks up only its rows). */
+  barsByRow: TimelineBar[][];
+  darkByRow: DarkInterval[][];
   /** Start of the first slot and end of the last, in seconds. */
   start: number;
   end: number;
@@ -84,49 +87,63 @@ interface LaneState {
   used: boolean;
 }
 
+const NO_PEERS: number[] = [];
+
 /**
  * Lanes follow the circuits: a circuit kept from the previous slot stays on its port, new circuits take
  * the free ports lowest first. The dark ports of a slot are the engine's `changed_ports` (a rack once per
  * dark port); they are put on the lanes that got a new circuit first, then (global reconfiguration, where
  * every port goes dark) on the lanes that kept theirs.
+ *
+ * Each slot visits only the racks with a circuit in it or in the slot before, with plain loops: a
+ * one-hour plan of a 320-rack zone is over a million rack-slots.
  */
 export function buildTimeline({ rackNames, ports, slots, darkTimeS, onlyActive = false }: TimelineInput): Timeline {
   const lanes: LaneState[][] = Array.from({ length: rackNames.length }, (_, rack) =>
     Array.from({ length: Math.max(ports[rack] ?? 1, 0) }, () => ({ peer: null, bar: null, used: false })),
   );
-  const bars: { rack: number; port: number; bar: TimelineBar }[] = [];
-  const dark: { rack: number; port: number; slot: number; t0: number; t1: number }[] = [];
+  // Bars and dark intervals with their lane, as parallel arrays (rows are known only at the end).
+  const bars: TimelineBar[] = [];
+  const barLane: [number, number][] = [];
+  const dark: DarkInterval[] = [];
+  const darkLane: [number, number][] = [];
   const nameOf = (rack: number) => rackNames[rack] ?? `rack ${rack}`;
+  const kept: boolean[] = [];
+  const fresh: boolean[] = [];
+  let active = new Set<number>();
 
   for (const slot of slots) {
     const peers = peersPerRack(slot);
     const darkCounts = countOf(slot.changed_ports);
-    lanes.forEach((rackLanes, rack) => {
-      const wanted = [...(peers.get(rack) ?? [])];
+    const visit = new Set<number>(peers.keys());
+    for (const rack of active) visit.add(rack);
+    const nextActive = new Set<number>();
+    for (const rack of visit) {
+      const rackLanes = lanes[rack];
+      if (!rackLanes) continue;
+      const wanted = peers.get(rack) ?? NO_PEERS;
       // A schedule may use more ports than declared (an older echo): grow rather than drop circuits.
       while (rackLanes.length < wanted.length) rackLanes.push({ peer: null, bar: null, used: false });
-      const kept = rackLanes.map((lane) => {
-        if (lane.peer === null) return false;
-        const at = wanted.indexOf(lane.peer);
-        if (at < 0) return false;
-        wanted.splice(at, 1);
-        return true;
-      });
-      const fresh = rackLanes.map(() => false);
-      rackLanes.forEach((lane, port) => {
+      for (let port = 0; port < rackLanes.length; port += 1) {
+        const lane = rackLanes[port]!;
+        const at = lane.peer === null ? -1 : wanted.indexOf(lane.peer);
+        kept[port] = at >= 0;
+        fresh[port] = false;
+        if (at >= 0) wanted.splice(at, 1);
+      }
+      for (let port = 0; port < rackLanes.length; port += 1) {
+        const lane = rackLanes[port]!;
         if (kept[port]) {
-          if (lane.bar) {
-            lane.bar.lastSlot = slot.index;
-            lane.bar.t1 = slot.t1;
-          }
-          return;
+          lane.bar!.lastSlot = slot.index;
+          lane.bar!.t1 = slot.t1;
+          nextActive.add(rack);
+          continue;
         }
         lane.bar = null;
         lane.peer = null;
         const peer = wanted.shift();
-        if (peer === undefined) return;
-        lane.peer = peer;
-        lane.bar = {
+        if (peer === undefined) continue;
+        const bar: TimelineBar = {
           row: -1,
           peer,
           peerName: nameOf(peer),
@@ -135,48 +152,81 @@ export function buildTimeline({ rackNames, ports, slots, darkTimeS, onlyActive =
           t0: slot.t0,
           t1: slot.t1,
         };
-        fresh[port] = true;
+        lane.peer = peer;
+        lane.bar = bar;
         lane.used = true;
-        bars.push({ rack, port, bar: lane.bar });
-      });
-      let darkLeft = darkCounts.get(rack) ?? 0;
-      const darkOrder = [
-        ...rackLanes.flatMap((_, port) => (fresh[port] ? [port] : [])),
-        ...rackLanes.flatMap((_, port) => (kept[port] ? [port] : [])),
-      ];
-      for (const port of darkOrder) {
-        if (darkLeft === 0) break;
-        darkLeft -= 1;
-        dark.push({ rack, port, slot: slot.index, t0: slot.t0, t1: Math.min(slot.t0 + darkTimeS, slot.t1) });
+        fresh[port] = true;
+        bars.push(bar);
+        barLane.push([rack, port]);
+        nextActive.add(rack);
       }
-    });
+      let darkLeft = darkCounts.get(rack) ?? 0;
+      for (const wantFresh of [true, false]) {
+        for (let port = 0; port < rackLanes.length && darkLeft > 0; port += 1) {
+          if (!(wantFresh ? fresh[port] : kept[port])) continue;
+          darkLeft -= 1;
+          dark.push({ row: -1, slot: slot.index, t0: slot.t0, t1: Math.min(slot.t0 + darkTimeS, slot.t1) });
+          darkLane.push([rack, port]);
+        }
+      }
+    }
+    active = nextActive;
   }
 
-  const rowIndex = new Map<string, number>();
   const rows: TimelineRow[] = [];
-  lanes.forEach((rackLanes, rack) => {
+  const rowOfLane: number[][] = lanes.map((rackLanes, rack) => {
     const multiPort = rackLanes.length > 1;
-    rackLanes.forEach((lane, port) => {
-      if (onlyActive && !lane.used) return;
-      rowIndex.set(`${rack}:${port}`, rows.length);
+    return rackLanes.map((lane, port) => {
+      if (onlyActive && !lane.used) return -1;
       rows.push({ rack, port, label: multiPort ? `${nameOf(rack)} · port ${port + 1}` : nameOf(rack) });
+      return rows.length - 1;
     });
   });
-
-  const rowOf = (rack: number, port: number) => rowIndex.get(`${rack}:${port}`);
+  // Bars and dark intervals lie only on lanes that held a circuit, so every one has a row.
+  const barsByRow: TimelineBar[][] = rows.map(() => []);
+  bars.forEach((bar, i) => {
+    const [rack, port] = barLane[i]!;
+    bar.row = rowOfLane[rack]?.[port] ?? -1;
+    barsByRow[bar.row]?.push(bar);
+  });
+  const darkByRow: DarkInterval[][] = rows.map(() => []);
+  dark.forEach((interval, i) => {
+    const [rack, port] = darkLane[i]!;
+    interval.row = rowOfLane[rack]?.[port] ?? -1;
+    darkByRow[interval.row]?.push(interval);
+  });
   return {
     rows,
-    bars: bars.flatMap(({ rack, port, bar }) => {
-      const row = rowOf(rack, port);
-      return row === undefined ? [] : [{ ...bar, row }];
-    }),
-    dark: dark.flatMap(({ rack, port, ...interval }) => {
-      const row = rowOf(rack, port);
-      return row === undefined ? [] : [{ ...interval, row }];
-    }),
+    bars,
+    dark,
+    barsByRow,
+    darkByRow,
     start: slots[0]?.t0 ?? 0,
     end: slots.at(-1)?.t1 ?? 0,
   };
+}
+
+/** Index of the first entry whose last slot is at or after `slot` (entries are in slot order). */
+function firstEndingFrom<T>(entries: readonly T[], slot: number, lastOf: (entry: T) => number): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (lastOf(entries[middle]!) < slot) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The entries of one row that overlap slots first..last. */
+function inSlotRange<T>(entries: readonly T[], first: number, last: number, span: (entry: T) => [number, number]): T[] {
+  const out: T[] = [];
+  for (let i = firstEndingFrom(entries, first, (entry) => span(entry)[1]); i < entries.length; i += 1) {
+    const entry = entries[i]!;
+    if (span(entry)[0] > last) break;
+    out.push(entry);
+  }
+  return out;
 }
 
 export interface TimelineWindow {
@@ -230,8 +280,19 @@ export function layoutTimeline(
     .domain([t0, t1 > t0 ? t1 : t0 + 1])
     .range([area.left, area.right]);
   const yOf = (row: number) => area.top + (row - window.firstRow) * ROW_HEIGHT;
-  const inRows = (row: number) => row >= window.firstRow && row < window.rowEnd;
-  const inSlots = (firstSlot: number, lastSlot: number) => lastSlot >= window.firstSlot && firstSlot <= window.lastSlot;
+  const pageRows = timeline.rows.slice(window.firstRow, window.rowEnd).map((_, i) => window.firstRow + i);
+  const pageBars = pageRows.flatMap((row) =>
+    inSlotRange(timeline.barsByRow[row] ?? [], window.firstSlot, window.lastSlot, (bar) => [
+      bar.firstSlot,
+      bar.lastSlot,
+    ]),
+  );
+  const pageDark = pageRows.flatMap((row) =>
+    inSlotRange(timeline.darkByRow[row] ?? [], window.firstSlot, window.lastSlot, (interval) => [
+      interval.slot,
+      interval.slot,
+    ]),
+  );
 
   const xTicks = x.ticks(Math.max(2, Math.floor((area.right - area.left) / 90))).map((value) => ({
     value,
@@ -249,31 +310,27 @@ export function layoutTimeline(
     xOf: (t: number) => x(t),
     xTicks,
     yTicks,
-    bars: timeline.bars
-      .filter((bar) => inRows(bar.row) && inSlots(bar.firstSlot, bar.lastSlot))
-      .map((bar) => {
-        const x0 = x(Math.max(bar.t0, t0));
-        const x1 = x(Math.min(bar.t1, t1));
-        return {
-          ...bar,
-          x: x0,
-          y: yOf(bar.row) + 3,
-          width: Math.max(1, x1 - x0 - 1),
-          height: ROW_HEIGHT - 6,
-          showLabel: x1 - x0 > bar.peerName.length * CHAR_PX + 8,
-        };
-      }),
-    dark: timeline.dark
-      .filter((interval) => inRows(interval.row) && inSlots(interval.slot, interval.slot))
-      .map((interval) => {
-        const x0 = x(interval.t0);
-        return {
-          ...interval,
-          x: x0,
-          y: yOf(interval.row) + 3,
-          width: Math.max(2, x(interval.t1) - x0),
-          height: ROW_HEIGHT - 6,
-        };
-      }),
+    bars: pageBars.map((bar) => {
+      const x0 = x(Math.max(bar.t0, t0));
+      const x1 = x(Math.min(bar.t1, t1));
+      return {
+        ...bar,
+        x: x0,
+        y: yOf(bar.row) + 3,
+        width: Math.max(1, x1 - x0 - 1),
+        height: ROW_HEIGHT - 6,
+        showLabel: x1 - x0 > bar.peerName.length * CHAR_PX + 8,
+      };
+    }),
+    dark: pageDark.map((interval) => {
+      const x0 = x(interval.t0);
+      return {
+        ...interval,
+        x: x0,
+        y: yOf(interval.row) + 3,
+        width: Math.max(2, x(interval.t1) - x0),
+        height: ROW_HEIGHT - 6,
+      };
+    }),
   };
 }
