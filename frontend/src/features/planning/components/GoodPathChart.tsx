@@ -45,17 +45,23 @@ export function GoodPathChart({ fractions, bound, width, what, testId }: GoodPat
           : ''}
         .
       </p>
-      <LineChart
-        area={chart.area}
-        xTicks={chart.xTicks}
-        yTicks={chart.yTicks}
-        xTitle={`Per-ToR ${what} (%)`}
-        yTitle="ToRs at or below (%)"
-        lines={chart.lines}
-        marker={chart.bound}
-        summary={`Distribution over ToRs of the ${what}: each ToR’s mean over its destinations and its worst destination`}
-        testId={testId}
-      />
+      {distribution.lowest === 1 ? (
+        <p className="muted" data-testid={`${testId}-all`}>
+          Every ToR’s {what} is 100% for every destination.
+        </p>
+      ) : (
+        <LineChart
+          area={chart.area}
+          xTicks={chart.xTicks}
+          yTicks={chart.yTicks}
+          xTitle={`Per-ToR ${what} (%)`}
+          yTitle="ToRs at or below (%)"
+          lines={chart.lines}
+          marker={chart.bound}
+          summary={`Distribution over ToRs of the ${what}: each ToR’s mean over its destinations and its worst destination`}
+          testId={testId}
+        />
+      )}
     </>
   );
 }

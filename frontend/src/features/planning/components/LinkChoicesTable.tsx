@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 
 import { Pagination } from '@/components/Pagination';
 import { clampPage, pageOffset } from '@/lib/pagination';
@@ -9,8 +10,11 @@ import { filterLinks, formatPercent, formatUsd, type LinkFilter, NO_LINK_FILTER,
 const PAGE_SIZE = 50;
 const LENGTH = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
-/** Per-link choices, filterable to the stretched links; paged in the browser (the result holds every link). */
-export function LinkChoicesTable({ links }: { links: LinkChoice[] }) {
+/**
+ * Per-link choices, filterable to the stretched links; paged in the browser (the result holds every
+ * link). Stored links open their link page.
+ */
+export function LinkChoicesTable({ links, stored }: { links: LinkChoice[]; stored: boolean }) {
   const [filter, setFilter] = useState<LinkFilter>(NO_LINK_FILTER);
   const [page, setPage] = useState(1);
   const parts = useMemo(() => partsUsed(links), [links]);
@@ -80,7 +84,7 @@ export function LinkChoicesTable({ links }: { links: LinkChoice[] }) {
         <tbody>
           {rows.map((link) => (
             <tr key={link.link} data-testid="plan-link-row">
-              <th scope="row">{link.name}</th>
+              <th scope="row">{stored ? <Link to={`/links/${link.link}`}>{link.name}</Link> : link.name}</th>
               <td className="numeric">{LENGTH.format(link.length_m)} m</td>
               <td className="numeric">{link.speed_gbps}G</td>
               <td>{link.baseline}</td>

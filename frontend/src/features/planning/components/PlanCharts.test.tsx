@@ -1,12 +1,14 @@
 /** @vitest-environment jsdom */
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { planBars, stackBreakdowns, sweepLines } from '../planData';
 import { CLASSES, CLASSES_TOPOLOGY, PLAN_HIGH, PLAN_LOW } from '../testPlans';
 import { BreakdownChart } from './BreakdownChart';
 import { ClassFabricDrawing } from './ClassFabricDrawing';
+import { GoodPathChart } from './GoodPathChart';
 import { LineChart } from './LineChart';
+import { LinkChoicesTable } from './LinkChoicesTable';
 import { buildBreakdownChart, buildSavingsChart } from './planCharts';
 
 describe('BreakdownChart', () => {
@@ -78,5 +80,44 @@ describe('ClassFabricDrawing', () => {
     expect(lines('other')).toBe(0);
     expect(screen.getByRole('img')).toHaveAccessibleName(/worst path tor0, agg0, core1, agg4, tor5 with loss 0.40%/);
     expect(screen.getByRole('list', { name: 'Class drawing legend' })).toHaveTextContent(/Marked for repair\s*1/);
+  });
+});
+
+describe('LinkChoicesTable', () => {
+  it('narrows the links to the stretched ones', () => {
+    render(<LinkChoicesTable links={PLAN_LOW.links} stored={false} />);
+    expect(screen.getAllByTestId('plan-link-row')).toHaveLength(32);
+    fireEvent.click(screen.getByLabelText('Stretched links only'));
+    expect(screen.getByTestId('plan-links-count')).toHaveTextContent('8 of 32 links');
+    const rows = screen.getAllByTestId('plan-link-row');
+    expect(rows).toHaveLength(8);
+    for (const row of rows) expect(row).toHaveTextContent(/10GBASE-LR\s*10GBASE-SR\s*stretched/);
+  });
+});
+
+describe('GoodPathChart', () => {
+  it('names the worst pair and draws the per-ToR distributions', () => {
+    render(
+      <GoodPathChart
+        fractions={PLAN_HIGH.good_paths!}
+        bound={0.95}
+        width={640}
+        what="expected good paths"
+        testId="gp"
+      />,
+    );
+    expect(screen.getByTestId('gp-worst')).toHaveTextContent('Worst ToR pair: tor0 → tor3, 96.85%.');
+    expect(screen.getAllByTestId('gp-line')).toHaveLength(2);
+    expect(screen.getByTestId('gp-marker')).toHaveTextContent('bound 95.00%');
+  });
+
+  it('says so instead of drawing when every ToR keeps every path', () => {
+    const all = CLASSES.classes.at(-1)!.kept_paths!;
+    const full = { ...all, per_tor: all.per_tor.map((tor) => ({ ...tor, mean: 1, min: 1 })) };
+    render(<GoodPathChart fractions={full} bound={null} width={640} what="share of paths kept" testId="kept" />);
+    expect(screen.getByTestId('kept-all')).toHaveTextContent(
+      'Every ToR’s share of paths kept is 100% for every destination.',
+    );
+    expect(screen.queryAllByTestId('kept-line')).toHaveLength(0);
   });
 });

@@ -17,12 +17,13 @@ import {
 interface PlanFormProps {
   fabrics: FabricBrief[];
   catalog: TransceiverModel[];
+  catalogLoading: boolean;
   submitting: boolean;
   onSubmit: (fabric: number | null, params: PlanParams) => void;
 }
 
 /** Stretch plan inputs: a stored or generated fabric, the catalog, the NRB, hops and prices. */
-export function PlanForm({ fabrics, catalog, submitting, onSubmit }: PlanFormProps) {
+export function PlanForm({ fabrics, catalog, catalogLoading, submitting, onSubmit }: PlanFormProps) {
   const [form, setForm] = useState<PlanFormState>(INITIAL_PLAN_FORM);
   const [problems, setProblems] = useState<string[]>([]);
   const set = <K extends keyof PlanFormState>(key: K, value: PlanFormState[K]) =>
@@ -166,8 +167,10 @@ export function PlanForm({ fabrics, catalog, submitting, onSubmit }: PlanFormPro
       </div>
       <fieldset className="filter-group">
         <legend>Catalog</legend>
-        {catalog.length === 0 ? (
-          <p className="muted">The catalog is empty or still loading; the server uses every stored part.</p>
+        {catalogLoading ? (
+          <p className="muted">Loading the catalog…</p>
+        ) : catalog.length === 0 ? (
+          <p className="muted">The catalog is empty: add transceiver models before planning.</p>
         ) : (
           <table className="data-table" data-testid="plan-catalog">
             <caption className="visually-hidden">Transceiver parts the plan may choose</caption>

@@ -27,7 +27,8 @@ const CHART_HEIGHT = 320;
 /** The longest link the costs assumed: the generator's maximum, or the longest stored link. */
 function longestLink(result: PlanResult): number | null {
   if (result.inputs.generate) return result.inputs.generate.max_length_m;
-  return result.links.length > 0 ? Math.max(...result.links.map((link) => link.length_m)) : null;
+  // A loop, not Math.max(...): a stored fabric may have 100K links, too many arguments for a call.
+  return result.links.length > 0 ? result.links.reduce((longest, link) => Math.max(longest, link.length_m), 0) : null;
 }
 
 export function PlanResultView({ jobId, result }: { jobId: number; result: PlanResult }) {
@@ -157,7 +158,11 @@ export function PlanResultView({ jobId, result }: { jobId: number; result: PlanR
       )}
 
       <h2>{perLink ? 'Per link' : 'By length'}</h2>
-      {perLink ? <LinkChoicesTable links={result.links} /> : <BandsTable bands={result.bands} />}
+      {perLink ? (
+        <LinkChoicesTable links={result.links} stored={inputs.source === 'stored'} />
+      ) : (
+        <BandsTable bands={result.bands} />
+      )}
 
       <h2>Compare with another plan</h2>
       <PlanComparison jobId={jobId} result={result} width={width} />

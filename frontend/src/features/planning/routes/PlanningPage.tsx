@@ -43,6 +43,7 @@ export function PlanningPage() {
           <PlanForm
             fabrics={fabrics.data?.results ?? []}
             catalog={catalog.data?.results ?? []}
+            catalogLoading={catalog.isPending}
             submitting={submit.isPending}
             onSubmit={(fabric, params) =>
               submit.mutate(
