@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { loginAs } from './helpers';
+import { DEMO_FABRIC, loginAs } from './helpers';
 
 /** Fills the planner form for a generated k = 8 fat tree (256 links) and runs it; returns the job page's URL. */
 async function runPlan(page: Page, name: string, stretch: string): Promise<string> {
@@ -109,6 +109,58 @@ test('a planner runs a stretch plan, reads the breakdown and the savings curves,
   await expect(page.getByTestId('plan-comparison-facts')).toContainText('Stretch (high stretch, NRB 95%)');
   await expect(page.getByTestId('plan-comparison-facts')).toContainText('Stretch (low stretch, NRB 99%)');
   await expect(page.getByTestId('plan-comparison-difference')).toContainText(/costs \d+\.\d% less than/);
+});
+
+test('an operator builds reliability classes on the demo fabric, sees a class on the fabric and sizes FEC', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await loginAs(page, 'operator');
+  await page.goto('/planning');
+  await page.getByRole('link', { name: 'Reliability classes and FEC' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Reliability classes' })).toBeVisible();
+
+  // The FEC calculator answers the seed's example.
+  const fec = page.getByRole('form', { name: 'FEC calculator' });
+  await fec.getByLabel('Path loss').fill('0.003');
+  await fec.getByLabel('Target loss').fill('0.001');
+  await fec.getByRole('button', { name: 'Size FEC' }).click();
+  await expect(page.getByTestId('fec-answer')).toHaveText(
+    'XOR(14): one parity packet per 14 data packets; residual loss 9.2e-4, overhead 7.14%.',
+  );
+
+  const form = page.getByRole('form', { name: 'New reliability classes' });
+  await form.getByLabel('Class bounds (worst path loss)').fill('1e-3, 1e-4');
+  await form.getByRole('button', { name: 'Build classes' }).click();
+  await expect(form.getByRole('alert')).toContainText('Choose a fabric.');
+  await expect(form.getByRole('alert')).toContainText('Bounds: 1e-4 must be above 0.001 (tightest first).');
+  await form.getByLabel('Fabric').selectOption({ label: DEMO_FABRIC });
+  await form.getByLabel('Class bounds (worst path loss)').fill('4.8e-8, 1e-3, 0.1');
+  await form.getByRole('button', { name: 'Build classes' }).click();
+
+  await expect(page).toHaveURL(/\/planning\/classes\/\d+$/);
+  await expect(page.getByTestId('classes-status')).toHaveAttribute('data-state', 'succeeded', { timeout: 60_000 });
+  await expect(page.getByTestId('class-row')).toHaveCount(3);
+  // The loosest class is shown first: its links on the fabric, the worst path drawn over them.
+  await expect(page.getByRole('heading', { level: 2, name: /^Class 3: \d+ links/ })).toBeVisible();
+  const drawing = page.getByTestId('class-drawing');
+  await expect(drawing.locator('line[data-role="worst"]')).not.toHaveCount(0);
+  await expect(page.getByTestId('class-worst-path')).toContainText(/Worst path: \S+ → .+, loss /);
+  await expect(page.getByRole('list', { name: 'Class drawing legend' })).toContainText('Worst path');
+
+  // Another class redraws; the tightest class holds at most as many links as the loosest.
+  const loosest = Number(await drawing.locator('line[data-role="member"], line[data-role="worst"]').count());
+  await page.getByRole('form', { name: 'Class shown' }).getByLabel('Class shown').selectOption({ value: '1' });
+  await expect(page.getByRole('heading', { level: 2, name: /^Class 1: \d+ links/ })).toBeVisible();
+  expect(await drawing.locator('line[data-role="member"], line[data-role="worst"]').count()).toBeLessThanOrEqual(
+    loosest,
+  );
+
+  const csv = await page.request.get(
+    (await page.getByRole('link', { name: 'Class links (CSV)' }).getAttribute('href'))!,
+  );
+  expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
+  expect((await csv.text()).split('\n')[0]).toContain('class,bound,link,a_switch,a_port,z_switch,z_port');
 });
 
 test('a viewer has no Planning entry and may only read plans', async ({ page }) => {
