@@ -9,6 +9,7 @@ changed, before and after. docs/reconfig.md ("In the server") describes the shap
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
@@ -26,7 +27,8 @@ from .problems import MAX_SEED, Problems, fat_tree, integer, is_int, number, unk
 MAX_EVENTS = 1000
 MAX_BACKUPS = 8
 MAX_EVENTS_BYTES = 4 * 1024 * 1024
-MAX_SIMULATED_TRANSITIONS = 5_000_000
+MAX_SIMULATED_TRANSITIONS = 3_000_000
+MONTE_CARLO_BATCHES = 32  # the engine's batch count for its standard error
 EVENT_TYPES = ("switch_down", "link_down", "repair_done", "diagnosis_result")
 PLAN_DEFAULTS: dict[str, Any] = {"pods": None, "backups": 1, "reconfig_ms": 0.5}
 PLAN_KEYS = {"k", *PLAN_DEFAULTS, "events"}
@@ -333,9 +335,9 @@ def validate_size_params(params: Any) -> dict[str, Any]:
     }
     if cleaned["target"] == 1.0:
         problems.add("target", "must be below 1 (a target of 1 needs no backups)")
-    for key, high in (("mtbf_hours", 1e9), ("mttr_hours", 1e6)):
+    for key, low, high in (("mtbf_hours", 1.0, 1e9), ("mttr_hours", 0.01, 1e6)):
         if merged[key] is not None:
-            cleaned[key] = number(problems, merged[key], key, 0, high)
+            cleaned[key] = number(problems, merged[key], key, low, high, low_open=False)
     fabric_id = merged["fabric"]
     if fabric_id is not None:
         if not is_int(fabric_id) or not Fabric.objects.filter(pk=fabric_id).exists():
@@ -356,7 +358,9 @@ def validate_size_params(params: Any) -> dict[str, Any]:
         carlo = {**SIZE_DEFAULTS["monte_carlo"], **carlo}
         cleaned["monte_carlo"] = {
             "seed": integer(problems, carlo["seed"], "monte_carlo.seed", 0, MAX_SEED - 1),
-            "horizon_hours": number(problems, carlo["horizon_hours"], "monte_carlo.horizon_hours", 0, 1e9),
+            "horizon_hours": number(
+                problems, carlo["horizon_hours"], "monte_carlo.horizon_hours", MONTE_CARLO_BATCHES, 1e9, low_open=False
+            ),
         }
     problems.raise_if_any()
     assert tree is not None
@@ -429,10 +433,16 @@ def size(params: dict[str, Any]) -> dict[str, Any]:
     carlo = params["monte_carlo"]
     monte_carlo = None
     if carlo is not None:
-        # Bound the simulated up/down transitions per run (about 10 million per second): a short MTBF
-        # with a long horizon would otherwise keep the request busy for minutes.
+        # Bound the simulated up/down transitions over all runs (about 10 million per second): a short
+        # MTBF with a long horizon, or a long curve, would otherwise keep the request busy for minutes.
         cycle = reliability["mtbf_hours"] + reliability["mttr_hours"]
-        horizon = min(carlo["horizon_hours"], MAX_SIMULATED_TRANSITIONS * cycle / (2 * half))
+        runs = len(sizing["curve"])
+        horizon = min(carlo["horizon_hours"], MAX_SIMULATED_TRANSITIONS * cycle / (2 * half * runs))
+        # A whole number of hours per batch: the engine splits the horizon into 32 batches, and
+        # with a fractional batch length a boundary can round onto itself and the simulation
+        # never ends (lightpath_core::reconfig::pool::monte_carlo_exhaustion, found at k = 64,
+        # MTBF 10 h). Whole batches keep every boundary exact.
+        horizon = max(MONTE_CARLO_BATCHES, MONTE_CARLO_BATCHES * math.floor(horizon / MONTE_CARLO_BATCHES))
         points = []
         for point in sizing["curve"]:
             estimate, error = lightpath_engine.sharebackup_monte_carlo(
@@ -451,7 +461,7 @@ def size(params: dict[str, Any]) -> dict[str, Any]:
         monte_carlo = {
             "seed": carlo["seed"],
             "horizon_hours": horizon,
-            "horizon_capped": horizon < carlo["horizon_hours"],
+            "horizon_capped": horizon < carlo["horizon_hours"] - MONTE_CARLO_BATCHES,
             "backups": sizing["backups"],
             "points": points,
         }

@@ -327,3 +327,18 @@ def test_random_logs_keep_every_invariant(k, pods, backups, seed):
     assert replaced > 0 or backups == 0
     again = sharebackup.plan(params)
     assert json.dumps(again, sort_keys=True) == json.dumps(result, sort_keys=True)
+
+
+@pytest.mark.django_db
+def test_a_short_mtbf_on_a_large_tree_answers_with_a_capped_whole_batch_horizon(client_for):
+    # k = 64 and MTBF 10 h made the engine's Monte Carlo loop forever on a fractional batch length
+    response = client_for("planner").post(
+        "/api/sharebackup/size/",
+        {"k": 64, "mtbf_hours": 10, "mttr_hours": 24, "target": 1e-9, "monte_carlo": {"horizon_hours": 1e9}},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    carlo = response.json()["monte_carlo"]
+    assert carlo["horizon_capped"] is True
+    assert carlo["horizon_hours"] % 32 == 0 and carlo["horizon_hours"] < 1e9
+    assert len(carlo["points"]) == 33  # n = 0..32: with q = 0.7 only a full spare set reaches 1e-9
