@@ -78,12 +78,13 @@ describe('Larry forms', () => {
   it('sends a counters file as CSV or JSON by its name', () => {
     const rackSet = parseRackSet(rackSetText(RACK_SET_PRESETS[0]!.rackSet));
     const csv = buildRunParams({ ...INITIAL_RUN_FORM, upload: { name: 'C.CSV', text: 'time_s' } }, rackSet);
-    expect(csv.value?.counters).toEqual({ source: 'uploaded', name: 'C.CSV', csv: 'time_s' });
+    expect(csv.value?.params.counters).toEqual({ source: 'uploaded', name: 'C.CSV', csv: 'time_s' });
+    expect(csv.value?.fabric).toBeNull();
     const json = buildRunParams(
       { ...INITIAL_RUN_FORM, upload: { name: 'c.json', text: '[]' }, periodS: '0.5' },
       rackSet,
     );
-    expect(json.value).toMatchObject({
+    expect(json.value?.params).toMatchObject({
       counters: { json: '[]' },
       period_s: 0.5,
       threshold: 0.85,
@@ -92,6 +93,30 @@ describe('Larry forms', () => {
     expect(buildRunParams({ ...INITIAL_RUN_FORM, threshold: '1.2' }, rackSet).errors).toEqual([
       'Choose a counters file (CSV or JSON).',
       'Threshold must be in (0, 1].',
+    ]);
+  });
+
+  it('reads counters from a fabric’s telemetry over a UTC window, with the fabric on the job', () => {
+    const named = parseRackSet(JSON.stringify({ ...RACK_SET_PRESETS[0]!.rackSet, racks: ['t0', 't1', 't2', 't3'] }));
+    const telemetry = { ...INITIAL_RUN_FORM, countersSource: 'telemetry' as const, fabric: '2' };
+    expect(buildRunParams({ ...telemetry, from: '2026-11-22T00:00', to: '2026-11-22T06:00' }, named).value).toEqual({
+      params: expect.objectContaining({
+        counters: {
+          source: 'telemetry',
+          from: '2026-11-22T00:00:00Z',
+          to: '2026-11-22T06:00:00Z',
+          bytes_per_packet: 1500,
+        },
+      }),
+      fabric: 2,
+    });
+    const unnamed = parseRackSet(rackSetText(RACK_SET_PRESETS[0]!.rackSet));
+    expect(
+      buildRunParams({ ...telemetry, fabric: '', from: '2026-11-22T06:00', to: '2026-11-22T00:00' }, unnamed).errors,
+    ).toEqual([
+      'Choose the fabric whose telemetry holds the counters.',
+      'The rack set needs "racks": the names of the fabric’s ToRs, one per rack.',
+      'To must be after From.',
     ]);
   });
 

@@ -244,13 +244,37 @@ export function rackCount(rackSet: RackSetWithNames | null): number | null {
 }
 
 export interface RunFormState {
+  countersSource: 'uploaded' | 'telemetry';
   upload: Upload | null;
+  /** Telemetry: a fabric id and a window in UTC (datetime-local text, read as UTC). */
+  fabric: string;
+  from: string;
+  to: string;
+  bytesPerPacket: string;
   periodS: string;
   threshold: string;
   policy: LarryPolicy;
 }
 
-export const INITIAL_RUN_FORM: RunFormState = { upload: null, periodS: '', threshold: '0.85', policy: 'conservative' };
+export const INITIAL_RUN_FORM: RunFormState = {
+  countersSource: 'uploaded',
+  upload: null,
+  fabric: '',
+  from: '',
+  to: '',
+  bytesPerPacket: '1500',
+  periodS: '',
+  threshold: '0.85',
+  policy: 'conservative',
+};
+
+/** "2026-11-22T06:00" from a datetime-local input, taken as UTC; null when it is not a time. */
+export function utcInstant(text: string): string | null {
+  const trimmed = text.trim();
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(trimmed)) return null;
+  const iso = `${trimmed.length === 16 ? `${trimmed}:00` : trimmed}Z`;
+  return Number.isNaN(Date.parse(iso)) ? null : iso;
+}
 
 /** A counters file by its name: .csv as CSV (time_s,rack,ingress_bytes,egress_bytes), else JSON. */
 export function countersParam(upload: Upload): CountersParam {
@@ -259,20 +283,39 @@ export function countersParam(upload: Upload): CountersParam {
     : { source: 'uploaded', name: upload.name, json: upload.text };
 }
 
-export function buildRunParams(form: RunFormState, rackSet: Built<RackSetWithNames>): Built<LarryParams> {
+/** The job's params, and its fabric when the counters come from that fabric's telemetry. */
+export function buildRunParams(
+  form: RunFormState,
+  rackSet: Built<RackSetWithNames>,
+): Built<{ params: LarryParams; fabric: number | null }> {
   const errors = [...rackSet.errors];
-  if (!form.upload) errors.push('Choose a counters file (CSV or JSON).');
+  let counters: CountersParam | null = null;
+  let fabric: number | null = null;
+  if (form.countersSource === 'uploaded') {
+    if (form.upload) counters = countersParam(form.upload);
+    else errors.push('Choose a counters file (CSV or JSON).');
+  } else {
+    if (form.fabric === '') errors.push('Choose the fabric whose telemetry holds the counters.');
+    else fabric = Number(form.fabric);
+    if (rackSet.value && !rackSet.value.racks) {
+      errors.push('The rack set needs "racks": the names of the fabric’s ToRs, one per rack.');
+    }
+    const from = utcInstant(form.from);
+    const to = utcInstant(form.to);
+    if (!from) errors.push('From must be a date and time (UTC).');
+    if (!to) errors.push('To must be a date and time (UTC).');
+    if (from && to && Date.parse(to) <= Date.parse(from)) errors.push('To must be after From.');
+    const bytesPerPacket = positive(form.bytesPerPacket, 'Bytes per packet', 65536, errors);
+    if (from && to) counters = { source: 'telemetry', from, to, bytes_per_packet: bytesPerPacket };
+  }
   const periodS = form.periodS.trim() === '' ? null : positive(form.periodS, 'Period (s)', 86400, errors);
   const threshold = Number(form.threshold.trim());
   if (form.threshold.trim() === '' || !(threshold > 0 && threshold <= 1)) errors.push('Threshold must be in (0, 1].');
-  if (errors.length > 0 || !rackSet.value || !form.upload) return { value: null, errors };
+  if (errors.length > 0 || !rackSet.value || !counters) return { value: null, errors };
   return {
     value: {
-      rack_set: rackSet.value,
-      counters: countersParam(form.upload),
-      period_s: periodS,
-      threshold,
-      policy: form.policy,
+      params: { rack_set: rackSet.value, counters, period_s: periodS, threshold, policy: form.policy },
+      fabric,
     },
     errors,
   };

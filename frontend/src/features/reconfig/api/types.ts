@@ -270,7 +270,8 @@ export interface MonteCarloPoint {
   p_group: number;
   estimate: number;
   standard_error: number;
-  within_4_se: boolean;
+  /** null when the run never saw the group run out (too rare to check at that horizon). */
+  within_4_se: boolean | null;
 }
 
 export interface SizeAnswer {
@@ -286,13 +287,23 @@ export interface SizeAnswer {
     note: string;
   };
   sizing: PoolSize;
-  monte_carlo: { seed: number; horizon_hours: number; backups: number; points: MonteCarloPoint[] } | null;
+  monte_carlo: {
+    seed: number;
+    horizon_hours: number;
+    /** True when the server lowered the horizon to bound the run time. */
+    horizon_capped: boolean;
+    backups: number;
+    points: MonteCarloPoint[];
+  } | null;
 }
 
 export type RackSetWithNames = RackSet & { racks?: string[] };
 
 export type CountersParam =
-  { source: 'uploaded'; name: string; csv: string } | { source: 'uploaded'; name: string; json: string };
+  | { source: 'uploaded'; name: string; csv: string }
+  | { source: 'uploaded'; name: string; json: string }
+  /** From the job's fabric: rack_set.racks name its ToRs; packets × bytes_per_packet. */
+  | { source: 'telemetry'; from: string; to: string; bytes_per_packet: number };
 
 export interface LarryParams {
   rack_set: RackSetWithNames;

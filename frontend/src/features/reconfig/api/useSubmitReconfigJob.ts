@@ -7,8 +7,8 @@ import { LARRY_KIND, type LarryParams, SHAREBACKUP_KIND, type ShareBackupParams 
 
 function useSubmitJob<P>(kind: string) {
   const queryClient = useQueryClient();
-  return useMutation<Job, Error, P>({
-    mutationFn: (params) => apiClient.post<Job>('/api/jobs/', { kind, params }),
+  return useMutation<Job, Error, { params: P; fabric?: number | null }>({
+    mutationFn: ({ params, fabric = null }) => apiClient.post<Job>('/api/jobs/', { kind, fabric, params }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['jobs'] }),
   });
 }
@@ -18,7 +18,7 @@ export function useSubmitShareBackupPlan() {
   return useSubmitJob<ShareBackupParams>(SHAREBACKUP_KIND);
 }
 
-/** POST /api/jobs/ kind larry.run; a 400 lists every problem (an uploaded file's by line). */
+/** POST /api/jobs/ kind larry.run (a fabric only for telemetry counters); a 400 lists every problem (a file's by line). */
 export function useSubmitLarryRun() {
   return useSubmitJob<LarryParams>(LARRY_KIND);
 }

@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 
+import type { FabricBrief } from '@/features/fabrics/api/types';
+
 import type { LarryParams, LarryPolicy, RackSetWithNames } from '../api/types';
 import { type Built, buildRunParams, INITIAL_RUN_FORM, readFile, type RunFormState } from '../forms';
 import { POLICY_LABEL } from '../larryData';
@@ -7,14 +9,18 @@ import { FormProblems } from './FormProblems';
 
 interface LarryRunFormProps {
   rackSet: Built<RackSetWithNames>;
+  fabrics: FabricBrief[];
   submitting: boolean;
-  onSubmit: (params: LarryParams) => void;
+  onSubmit: (job: { params: LarryParams; fabric: number | null }) => void;
 }
 
 const POLICIES: LarryPolicy[] = ['conservative', 'one_big_switch', 'proportional', 'static'];
 
-/** Per-ToR cumulative byte counters (CSV or JSON upload) for the rack set above, and the controller's settings. */
-export function LarryRunForm({ rackSet, submitting, onSubmit }: LarryRunFormProps) {
+/**
+ * Per-ToR cumulative byte counters for the rack set above (a CSV or JSON upload, or a stored
+ * fabric's uplink telemetry), and the controller's settings.
+ */
+export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRunFormProps) {
   const [form, setForm] = useState<RunFormState>(INITIAL_RUN_FORM);
   const [problems, setProblems] = useState<string[]>([]);
   const set = <K extends keyof RunFormState>(key: K, value: RunFormState[K]) =>
@@ -29,17 +35,72 @@ export function LarryRunForm({ rackSet, submitting, onSubmit }: LarryRunFormProp
 
   return (
     <form className="sim-form" aria-label="New uplink run" onSubmit={submit} noValidate>
-      <div className="sim-form-row">
-        <label className="wide-label">
-          Counters file: CSV with header time_s,rack,ingress_bytes,egress_bytes (one row per rack per time), or JSON
-          samples {'{time_s, ingress_bytes: [...], egress_bytes: [...]}'}
+      <fieldset className="filter-group sim-trace">
+        <legend>Counters</legend>
+        <label className="check">
           <input
-            type="file"
-            accept=".csv,.json,text/csv,application/json"
-            onChange={(event) => readFile(event.target.files?.[0], (upload) => set('upload', upload))}
+            type="radio"
+            name="counters-source"
+            checked={form.countersSource === 'uploaded'}
+            onChange={() => set('countersSource', 'uploaded')}
           />
+          Upload a file
         </label>
-      </div>
+        <label className="check">
+          <input
+            type="radio"
+            name="counters-source"
+            checked={form.countersSource === 'telemetry'}
+            onChange={() => set('countersSource', 'telemetry')}
+          />
+          A fabric’s telemetry
+        </label>
+        {form.countersSource === 'uploaded' ? (
+          <label className="wide-label">
+            Counters file: CSV with header time_s,rack,ingress_bytes,egress_bytes (one row per rack per time), or JSON
+            samples {'{time_s, ingress_bytes: [...], egress_bytes: [...]}'}
+            <input
+              type="file"
+              accept=".csv,.json,text/csv,application/json"
+              onChange={(event) => readFile(event.target.files?.[0], (upload) => set('upload', upload))}
+            />
+          </label>
+        ) : (
+          <>
+            <label>
+              Fabric
+              <select value={form.fabric} onChange={(event) => set('fabric', event.target.value)}>
+                <option value="">Choose…</option>
+                {fabrics.map((fabric) => (
+                  <option key={fabric.id} value={fabric.id}>
+                    {fabric.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              From (UTC)
+              <input type="datetime-local" value={form.from} onChange={(event) => set('from', event.target.value)} />
+            </label>
+            <label>
+              To (UTC)
+              <input type="datetime-local" value={form.to} onChange={(event) => set('to', event.target.value)} />
+            </label>
+            <label>
+              Bytes per packet
+              <input
+                inputMode="numeric"
+                value={form.bytesPerPacket}
+                onChange={(event) => set('bytesPerPacket', event.target.value)}
+              />
+            </label>
+            <p className="muted sim-field">
+              The rack set’s “racks” must name the fabric’s ToRs. Telemetry counts packets on each ToR’s uplinks, polled
+              every 15 minutes: the default period is 900 s, which sees sustained hot spots, not bursts.
+            </p>
+          </>
+        )}
+      </fieldset>
       <div className="sim-form-row">
         <label>
           Period (s)
@@ -52,7 +113,7 @@ export function LarryRunForm({ rackSet, submitting, onSubmit }: LarryRunFormProp
           />
         </label>
         <span id="period-help" className="muted sim-field">
-          empty: each pair of samples is one period (500 ms in the Larry paper)
+          empty: each pair of samples is one period (500 ms in the Larry paper; telemetry: 900 s)
         </span>
         <label>
           Threshold θ

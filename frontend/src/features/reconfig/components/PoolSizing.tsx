@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { ErrorList } from '@/components/ErrorList';
 import type { FabricBrief } from '@/features/fabrics/api/types';
 
-import type { SizeAnswer } from '../api/types';
+import type { MonteCarloPoint, SizeAnswer } from '../api/types';
 import { usePoolSize } from '../api/useCalculators';
 import { buildSizeRequest, INITIAL_SIZE_FORM, type SizeFormState } from '../forms';
 import { formatProbability } from '../format';
@@ -178,16 +178,18 @@ function PoolSizeAnswer({ answer }: { answer: SizeAnswer }) {
       </table>
       {monteCarlo ? (
         <p className="muted">
-          Monte Carlo: each of a group’s slots alternates exponential up and down times over {monteCarlo.horizon_hours}{' '}
-          hours (seed {monteCarlo.seed}); it estimates P(a group runs out).
+          Monte Carlo: each of a group’s slots alternates exponential up and down times over{' '}
+          {monteCarlo.horizon_hours.toLocaleString('en-US')} hours (seed {monteCarlo.seed}
+          {monteCarlo.horizon_capped ? '; the server shortened the horizon to bound the run time' : ''}); it estimates
+          P(a group runs out), with its standard error from batch means.
         </p>
       ) : null}
     </div>
   );
 }
 
-function monteCarloText(point: { estimate: number; standard_error: number; within_4_se: boolean }): string {
-  if (point.estimate === 0 && point.standard_error === 0) return 'never ran out in the horizon';
+function monteCarloText(point: MonteCarloPoint): string {
+  if (point.within_4_se === null) return 'never ran out in the horizon: too rare to check';
   const agreement = point.within_4_se ? 'agrees' : 'differs by more than 4 s.e.';
   return `${formatProbability(point.estimate)} ± ${formatProbability(point.standard_error)} (${agreement})`;
 }

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
+import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
 
 import { LARRY_KIND } from '../api/types';
 import { useSubmitLarryRun } from '../api/useSubmitReconfigJob';
@@ -18,6 +19,7 @@ import '../reconfig.css';
 export function LarryPage() {
   const user = useCurrentUser();
   const submit = useSubmitLarryRun();
+  const fabrics = useFabricChoices();
   const navigate = useNavigate();
   const [rackSetDoc, setRackSetDoc] = useState(() => rackSetText(RACK_SET_PRESETS[0]!.rackSet));
   const rackSet = useMemo(() => parseRackSet(rackSetDoc), [rackSetDoc]);
@@ -37,10 +39,12 @@ export function LarryPage() {
       {canRunReconfigJobs(user.data) ? (
         <div className="panel">
           <h2>New uplink run</h2>
+          <ErrorList error={fabrics.error} title="Could not load fabrics." />
           <LarryRunForm
             rackSet={rackSet}
+            fabrics={fabrics.data?.results ?? []}
             submitting={submit.isPending}
-            onSubmit={(params) => submit.mutate(params, { onSuccess: (job) => void navigate(`/larry/${job.id}`) })}
+            onSubmit={(job) => submit.mutate(job, { onSuccess: (created) => void navigate(`/larry/${created.id}`) })}
           />
           <ErrorList error={submit.error} title="The server refused the run." />
         </div>

@@ -33,7 +33,7 @@ export function ShareBackupPage() {
           <ShareBackupForm
             submitting={submit.isPending}
             onSubmit={(params) =>
-              submit.mutate(params, { onSuccess: (job) => void navigate(`/sharebackup/${job.id}`) })
+              submit.mutate({ params }, { onSuccess: (job) => void navigate(`/sharebackup/${job.id}`) })
             }
           />
           <ErrorList error={submit.error} title="The server refused the plan." />
