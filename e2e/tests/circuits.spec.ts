@@ -46,6 +46,19 @@ test('a planner uploads a demand, runs a schedule and reads the heat map and the
   await upload.getByRole('button', { name: 'Upload demand' }).click();
   await expect(page.getByTestId('demand-row').filter({ hasText: 'e2e hot pairs' })).toContainText('3 × 1 s');
 
+  // The demand's own heat map, window by window (the matrix endpoint, on the demo switch's 32 racks).
+  await page
+    .getByTestId('demand-row')
+    .filter({ hasText: 'e2e hot pairs' })
+    .getByRole('button', { name: 'Show' })
+    .click();
+  const preview = page.getByTestId('demand-preview');
+  await expect(preview.getByTestId('demand-heatmap')).toHaveAttribute('data-racks', '32');
+  await expect(preview.getByTestId('heatmap-cell')).toHaveCount(3);
+  await preview.getByRole('slider', { name: 'Window' }).fill('3');
+  await expect(preview.getByTestId('heatmap-cell')).toHaveCount(2);
+  await expect(preview).toContainText('window 3 from 2 s');
+
   const form = page.getByRole('form', { name: 'New schedule' });
   await form.getByRole('combobox', { name: /^Demand/ }).selectOption({ label: 'e2e hot pairs (3 × 1 s)' });
   await form.getByRole('combobox', { name: /^Circuit switch or zone/ }).selectOption({ label: 'ocs-1 (32 racks)' });

@@ -208,7 +208,7 @@ export function layoutHeatMap(labels: readonly string[], width: number): HeatMap
   const longest = Math.max(4, ...labels.map((label) => label.length));
   const margin = Math.min(140, Math.round(longest * 6.5 + 12));
   const n = Math.max(1, labels.length);
-  const cell = Math.max(0.25, Math.min(MAX_CELL_PX, (Math.max(width, 200) - margin - 8) / n));
+  const cell = Math.max(0.05, Math.min(MAX_CELL_PX, (Math.max(width, 200) - margin - 8) / n));
   const size = cell * n;
   const labelEvery = cell >= 11 ? 1 : cell * 8 >= 11 ? Math.ceil(11 / cell) : Number.POSITIVE_INFINITY;
   return { cell, left: margin, top: margin, size, width: margin + size + 8, height: margin + size + 8, labelEvery };

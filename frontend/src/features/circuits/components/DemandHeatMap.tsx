@@ -25,8 +25,11 @@ export function DemandHeatMap({ model, width, caption }: DemandHeatMapProps) {
         <HeatMapSvg model={model} layout={layout} caption={caption} />
       )}
       <figcaption className="muted">
-        {caption}. Rows send, columns receive; {model.outlines.length / 2} circuit
-        {model.outlines.length === 2 ? '' : 's'} outlined (both directions of each pair).
+        {caption}. Rows send, columns receive
+        {model.outlines.length > 0
+          ? `; ${model.outlines.length / 2} circuit${model.outlines.length === 2 ? '' : 's'} outlined (both directions of each pair)`
+          : ''}
+        .
       </figcaption>
     </figure>
   );
@@ -56,9 +59,11 @@ function HeatMapLegend({ model }: { model: HeatMapModel }) {
           ))}
         </div>
       </div>
-      <span className="heatmap-key">
-        <span className="heatmap-outline-swatch" aria-hidden="true" /> circuit in the chosen slot
-      </span>
+      {model.outlines.length > 0 ? (
+        <span className="heatmap-key">
+          <span className="heatmap-outline-swatch" aria-hidden="true" /> circuit in the chosen slot
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,13 @@
 import type { Demand } from '../api/types';
 import { formatBytes, formatSeconds } from '../scheduleFormat';
 
-export function DemandsTable({ demands }: { demands: Demand[] }) {
+interface DemandsTableProps {
+  demands: Demand[];
+  shown: number | null;
+  onShow: (demand: Demand | null) => void;
+}
+
+export function DemandsTable({ demands, shown, onShow }: DemandsTableProps) {
   return (
     <table className="data-table" data-testid="demands">
       <caption className="visually-hidden">Uploaded demand series</caption>
@@ -21,6 +27,7 @@ export function DemandsTable({ demands }: { demands: Demand[] }) {
             Total
           </th>
           <th scope="col">Uploaded</th>
+          <th scope="col">Heat map</th>
         </tr>
       </thead>
       <tbody>
@@ -39,6 +46,15 @@ export function DemandsTable({ demands }: { demands: Demand[] }) {
             <td>
               {new Date(demand.created).toLocaleString('en-GB', { timeZone: 'UTC' })} UTC
               {demand.uploaded_by ? ` by ${demand.uploaded_by}` : ''}
+            </td>
+            <td>
+              <button
+                type="button"
+                aria-pressed={shown === demand.id}
+                onClick={() => onShow(shown === demand.id ? null : demand)}
+              >
+                {shown === demand.id ? 'Hide' : 'Show'}
+              </button>
             </td>
           </tr>
         ))}

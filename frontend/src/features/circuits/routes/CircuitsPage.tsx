@@ -6,7 +6,7 @@ import { Loading } from '@/components/Loading';
 import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
 import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
 
-import type { CircuitSwitch } from '../api/types';
+import type { CircuitSwitch, Demand } from '../api/types';
 import { useCircuitSwitches } from '../api/useCircuitSwitches';
 import { useDemands } from '../api/useDemands';
 import { useSaveCircuitSwitch } from '../api/useSaveCircuitSwitch';
@@ -16,6 +16,7 @@ import { useTors } from '../api/useTors';
 import { useUploadDemand } from '../api/useUploadDemand';
 import { CircuitSwitchesTable } from '../components/CircuitSwitchesTable';
 import { CircuitSwitchForm } from '../components/CircuitSwitchForm';
+import { DemandPreview } from '../components/DemandPreview';
 import { DemandsTable } from '../components/DemandsTable';
 import { DemandUploadForm } from '../components/DemandUploadForm';
 import { ScheduleForm } from '../components/ScheduleForm';
@@ -81,6 +82,7 @@ function FabricCircuits({ fabric, mayEdit, mayPlan }: { fabric: number; mayEdit:
   const submit = useSubmitSchedule();
   const navigate = useNavigate();
   const [editing, setEditing] = useState<CircuitSwitch | 'new' | null>(null);
+  const [previewed, setPreviewed] = useState<Demand | null>(null);
   const switchList = switches.data?.results ?? [];
   const demandList = demands.data?.results ?? [];
 
@@ -143,7 +145,10 @@ function FabricCircuits({ fabric, mayEdit, mayPlan }: { fabric: number; mayEdit:
         {demands.isPending ? <Loading label="Loading demand…" /> : null}
         <ErrorList error={demands.error} title="Could not load demand." />
         {demands.data && demandList.length === 0 ? <p data-testid="demands-empty">No demand uploaded yet.</p> : null}
-        {demandList.length > 0 ? <DemandsTable demands={demandList} /> : null}
+        {demandList.length > 0 ? (
+          <DemandsTable demands={demandList} shown={previewed?.id ?? null} onShow={setPreviewed} />
+        ) : null}
+        {previewed ? <DemandPreview key={previewed.id} demand={previewed} circuitSwitch={switchList[0]?.id} /> : null}
         {mayPlan ? (
           <div className="panel">
             <h3>Upload demand</h3>
