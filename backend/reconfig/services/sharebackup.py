@@ -24,7 +24,11 @@ from fabric.models import Fabric, Switch
 
 from .problems import MAX_SEED, Problems, fat_tree, integer, is_int, number, unknown_keys
 
-MAX_EVENTS = 1000
+MAX_EVENTS = 500
+# The engine reports every degraded slot and waiting diagnosis test at every event, so a long log
+# of a degrading fabric grows quadratically (k = 16, 1,000 random events: 40 MB); a result above
+# this fails the job with advice instead of filling the jobs table.
+MAX_RESULT_BYTES = 48 * 1024 * 1024
 MAX_BACKUPS = 8
 MAX_EVENTS_BYTES = 4 * 1024 * 1024
 MAX_SIMULATED_TRANSITIONS = 3_000_000
@@ -212,6 +216,12 @@ def plan(params: dict[str, Any], progress: Callable[[float, str], None] | None =
     if progress:
         progress(0.9, "recording the matchings")
     add_matchings(schedule)
+    size = len(json.dumps(schedule))
+    if size > MAX_RESULT_BYTES:
+        raise EventLogRejected(
+            f"the plan of {len(events)} events is {size / 1e6:.0f} MB, above the limit of "
+            f"{MAX_RESULT_BYTES // (1024 * 1024)} MiB: plan a shorter log (or fewer pods)"
+        )
     echo = {key: value for key, value in spec.items() if key != "events"}
     schedule["inputs"] = {
         "k": k,

@@ -342,3 +342,13 @@ def test_a_short_mtbf_on_a_large_tree_answers_with_a_capped_whole_batch_horizon(
     assert carlo["horizon_capped"] is True
     assert carlo["horizon_hours"] % 32 == 0 and carlo["horizon_hours"] < 1e9
     assert len(carlo["points"]) == 33  # n = 0..32: with q = 0.7 only a full spare set reaches 1e-9
+
+
+def test_a_plan_too_large_to_store_is_refused_with_advice(monkeypatch):
+    from reconfig.services import sharebackup
+
+    monkeypatch.setattr(sharebackup, "MAX_RESULT_BYTES", 10_000)
+    params = sharebackup.validate_plan_params({"k": 4, "events": {"source": "synthetic", "length": 50, "seed": 1}})
+    with pytest.raises(sharebackup.EventLogRejected, match="plan a shorter log") as refused:
+        sharebackup.plan(params)
+    assert refused.value.errors[0]["field"] == "events"
