@@ -111,6 +111,40 @@ test('a planner runs a stretch plan, reads the breakdown and the savings curves,
   await expect(page.getByTestId('plan-comparison-difference')).toContainText(/costs \d+\.\d% less than/);
 });
 
+test('the planner reproduces the seed’s Table 4.1: k = 32, lengths uniform on 0-500 m, no stretch', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await loginAs(page, 'planner');
+  await page.goto('/planning');
+  const form = page.getByRole('form', { name: 'New stretch plan' });
+  await form.getByLabel('Fat tree k').fill('32');
+  await form.getByLabel('Longest link (m)').fill('500');
+  await form.getByLabel('Lengths').selectOption({ label: 'expected value (the seed’s Table 4.1)' });
+  await form.getByRole('combobox', { name: 'Stretch', exact: true }).selectOption({ label: 'none (rated reach only)' });
+  await form.getByRole('button', { name: 'Run plan' }).click();
+  await expect(page.getByTestId('plan-status')).toHaveAttribute('data-state', 'succeeded', { timeout: 60_000 });
+
+  const costs = page.getByTestId('plan-costs');
+  const row = (item: string) =>
+    costs
+      .getByRole('row', { name: new RegExp(`^${item}`) })
+      .getByRole('cell')
+      .first();
+  await expect(row('10GBASE-SR transceivers')).toHaveText('$1,618,01819,660 parts at $82.3/part');
+  await expect(row('10GBASE-LR transceivers')).toHaveText('$2,453,81813,108 parts at $187.2/part');
+  await expect(row('MMF fiber')).toContainText('1,475 km at $0.44/m');
+  await expect(row('SMF fiber')).toContainText('2,621 km at $0.21/m');
+  await expect(row('Switch ports')).toContainText('32,768 ports at $90/port');
+  await expect(row('Switch power')).toContainText('5.05 GWh at $0.07/kWh');
+  await expect(page.getByTestId('plan-baseline-total')).toHaveText('$8,573,468');
+  await expect(page.getByTestId('plan-savings')).toHaveText('0.0%');
+  // Expected-value mode has no per-link rows: the lengths come as bands, 60 % of the links on SR.
+  await expect(page.getByTestId('plan-bands')).toContainText('0–300 m60.0%10GBASE-SR10GBASE-SR');
+  // The curves still show what stretch would save on this fabric, at most 8.71 % at 480 m (low stretch).
+  await expect(page.getByRole('list', { name: 'Peak savings' })).toContainText('at most 8.7% saved, at 480 m');
+});
+
 test('an operator builds reliability classes on the demo fabric, sees a class on the fabric and sizes FEC', async ({
   page,
 }) => {

@@ -153,6 +153,8 @@ describe('compareBreakdowns', () => {
     const lr = rows.find((row) => row.key === 'transceivers:10GBASE-LR')!;
     expect(lr.values[0]).toBeGreaterThan(0);
     expect(lr.values[1]).toBe(0);
+    expect(lr.quantities[0]).toMatch(/^\d+ parts at \$187.2\/part$/);
+    expect(lr.quantities[1]).toBeNull();
     expect(totals).toEqual([PLAN_LOW.plan.total_usd, PLAN_HIGH.plan.total_usd]);
     // Each column's rows add up to its total.
     totals.forEach((total, column) =>

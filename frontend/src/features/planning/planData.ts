@@ -289,6 +289,8 @@ export interface ComparisonRow {
   label: string;
   /** USD per column, in the order of the columns given; 0 where a plan has no such row. */
   values: number[];
+  /** "19,660 parts at $82.3/part" per column; null where a plan has no such row. */
+  quantities: (string | null)[];
 }
 
 /**
@@ -297,11 +299,15 @@ export interface ComparisonRow {
  */
 export function compareBreakdowns(columns: readonly BarInput[]): { rows: ComparisonRow[]; totals: number[] } {
   const { series } = stackBreakdowns(columns);
-  const rows = series.map((entry) => ({
-    key: entry.key,
-    label: entry.label,
-    values: columns.map((column) => column.breakdown.lines.find((line) => lineKey(line) === entry.key)?.total_usd ?? 0),
-  }));
+  const rows = series.map((entry) => {
+    const lines = columns.map((column) => column.breakdown.lines.find((line) => lineKey(line) === entry.key));
+    return {
+      key: entry.key,
+      label: entry.label,
+      values: lines.map((line) => line?.total_usd ?? 0),
+      quantities: lines.map((line) => (line ? `${quantityText(line)} at ${unitText(line)}` : null)),
+    };
+  });
   return { rows, totals: columns.map((column) => column.breakdown.total_usd) };
 }
 

@@ -1,7 +1,7 @@
 import type { BarInput } from '../planData';
 import { compareBreakdowns, formatPercent, formatUsd } from '../planData';
 
-/** Table 4.1 rows per design, side by side, with totals and each plan's savings against its baseline. */
+/** Table 4.1 rows per design side by side (total, then count at unit cost), with totals and the transceivers' share. */
 export function CostTable({ columns, caption, testId }: { columns: BarInput[]; caption: string; testId: string }) {
   const { rows, totals } = compareBreakdowns(columns);
   return (
@@ -24,6 +24,7 @@ export function CostTable({ columns, caption, testId }: { columns: BarInput[]; c
             {row.values.map((value, i) => (
               <td key={i} className="numeric">
                 {formatUsd(value)}
+                {row.quantities[i] ? <span className="cost-quantity">{row.quantities[i]}</span> : null}
               </td>
             ))}
           </tr>
