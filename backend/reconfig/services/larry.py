@@ -35,6 +35,7 @@ MAX_RACK_SAMPLES = 1_000_000  # racks x samples: bounds a run's time (four polic
 MAX_COUNTERS_BYTES = 48 * 1024 * 1024
 MAX_POINTS = 500
 MAX_CHANGES = 2000
+MAX_MOVES = 100_000
 COUNTER_LIMIT = 2**64 - 1
 CSV_HEADER = ("time_s", "rack", "ingress_bytes", "egress_bytes")
 RACK_SET_KEYS = {"static_uplinks", "cables", "cs_uplinks", "capacity_gbps", "excluded", "racks"}
@@ -531,6 +532,7 @@ def run(
             result = answer
     steps = result.pop("steps")
     changes = [{"step": i, **step} for i, step in enumerate(steps) if step["diff"]]
+    kept = kept_changes(changes)
     result.update(
         inputs={
             "rack_set": rack_set,
@@ -546,11 +548,22 @@ def run(
         racks=rack_set["racks"],
         baselines={name: baselines[name] for name in POLICIES},
         series=downsample(steps),
-        changes=changes[:MAX_CHANGES],
-        changes_truncated=max(len(changes) - MAX_CHANGES, 0),
+        changes=changes[:kept],
+        changes_truncated=len(changes) - kept,
         total_circuits=sum(rack_set["cs_uplinks"]),
     )
     return result
+
+
+def kept_changes(changes: list[dict[str, Any]]) -> int:
+    """How many of the first changes the result keeps: at most MAX_CHANGES steps and MAX_MOVES moved
+    circuits in all (a step of a large rack set may move thousands)."""
+    moves = 0
+    for kept, change in enumerate(changes[:MAX_CHANGES]):
+        moves += len(change["diff"])
+        if moves > MAX_MOVES:
+            return kept
+    return min(len(changes), MAX_CHANGES)
 
 
 def _round(value: float) -> float:

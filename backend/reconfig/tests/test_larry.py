@@ -226,3 +226,13 @@ def test_nul_characters_in_stored_names_are_400_not_500(client_for):
         format="json",
     )
     assert response.status_code == 400
+
+
+def test_changes_are_bounded_by_steps_and_by_moved_circuits():
+    from reconfig.services import larry
+
+    step = {"time_s": 1.0, "uplinks": [], "demand_gbps": [], "diff": [{}] * 40_000}
+    assert larry.kept_changes([step] * 5) == 2  # a third would pass 100,000 moves
+    small = {**step, "diff": [{}]}
+    assert larry.kept_changes([small] * 2500) == larry.MAX_CHANGES
+    assert larry.kept_changes([small] * 3) == 3
