@@ -18,6 +18,9 @@ READ_ENDPOINTS = [
     "/api/jobs/kinds/",
     "/api/audit/",
     "/api/users/",
+    "/api/circuit-switches/",
+    "/api/demands/",
+    "/api/circuit-schedules/",
     "/api/schema/",
     "/api/docs/",
 ]
