@@ -11,10 +11,10 @@ import {
   groupRows,
   parseEventsFile,
   portOwner,
-  replayGroups,
+  groupsAfter,
 } from './sharebackupData';
 
-function memberStates(view: ReturnType<typeof replayGroups>['views'][number], group: string) {
+function memberStates(view: ReturnType<typeof groupsAfter>, group: string) {
   const found = view.find((candidate) => candidate.group.id === group)!;
   return Object.fromEntries(found.members.map((member) => [member.name, [member.state, member.slot]]));
 }
@@ -31,11 +31,11 @@ describe('failure groups', () => {
 });
 
 describe('group states per event', () => {
-  const replay = replayGroups(PLAN);
+  // views[0] before any event, views[i + 1] after event i.
+  const views = [-1, ...PLAN.events.map((_, i) => i)].map((index) => groupsAfter(PLAN, index));
 
   it('starts with member i in slot i and the rest spare', () => {
-    expect(replay.views).toHaveLength(PLAN.events.length + 1);
-    expect(memberStates(replay.views[0]!, 'edge.p1')).toEqual({
+    expect(memberStates(views[0]!, 'edge.p1')).toEqual({
       'edge.p1.m0': ['active', 'edge.p1.s0'],
       'edge.p1.m1': ['active', 'edge.p1.s1'],
       'edge.p1.m2': ['spare', null],
@@ -44,12 +44,12 @@ describe('group states per event', () => {
 
   it('flags the group DEGRADED while a failed switch keeps its slot, and clears it when repairs refill it', () => {
     // 0: the spare fails; 1: m0 fails with no spare left; 2: m1 too.
-    expect(memberStates(replay.views[2]!, 'edge.p1')).toEqual({
+    expect(memberStates(views[2]!, 'edge.p1')).toEqual({
       'edge.p1.m0': ['failed', 'edge.p1.s0'],
       'edge.p1.m1': ['active', 'edge.p1.s1'],
       'edge.p1.m2': ['failed', null],
     });
-    expect(replay.views.map((view) => view.find((g) => g.group.id === 'edge.p1')!.degraded)).toEqual([
+    expect(views.map((view) => view.find((g) => g.group.id === 'edge.p1')!.degraded)).toEqual([
       false,
       false,
       true,
@@ -59,12 +59,12 @@ describe('group states per event', () => {
       false, // 5: the repaired m0 takes s1
       false,
     ]);
-    expect(memberStates(replay.views[4]!, 'edge.p1')).toEqual({
+    expect(memberStates(views[4]!, 'edge.p1')).toEqual({
       'edge.p1.m0': ['failed', null],
       'edge.p1.m1': ['failed', 'edge.p1.s1'],
       'edge.p1.m2': ['active', 'edge.p1.s0'],
     });
-    expect(memberStates(replay.views[6]!, 'edge.p1')).toEqual({
+    expect(memberStates(views[6]!, 'edge.p1')).toEqual({
       'edge.p1.m0': ['active', 'edge.p1.s1'],
       'edge.p1.m1': ['failed', null],
       'edge.p1.m2': ['active', 'edge.p1.s0'],
@@ -72,7 +72,7 @@ describe('group states per event', () => {
   });
 
   it('replaces both ends of a failed link from their own groups and makes them suspects', () => {
-    const after = replay.views[5]!;
+    const after = views[5]!;
     expect(memberStates(after, 'agg.p0')).toEqual({
       'agg.p0.m0': ['suspect', null],
       'agg.p0.m1': ['active', 'agg.p0.s1'],
@@ -81,11 +81,11 @@ describe('group states per event', () => {
     const core = after.find((view) => view.group.id === 'core.c0')!;
     expect([core.spares, core.suspects, core.failed]).toEqual([0, 1, 0]);
     // 6: the suspect core switch is diagnosed faulty.
-    expect(memberStates(replay.views[7]!, 'core.c0')['core.c0.m0']).toEqual(['failed', null]);
+    expect(memberStates(views[7]!, 'core.c0')['core.c0.m0']).toEqual(['failed', null]);
   });
 
   it('lays groups out one row per layer', () => {
-    const rows = groupRows(replay.views[0]!);
+    const rows = groupRows(views[0]!);
     expect(rows.map((row) => [row.layer, row.groups.map((view) => view.group.id)])).toEqual([
       ['edge', ['edge.p0', 'edge.p1']],
       ['agg', ['agg.p0', 'agg.p1']],

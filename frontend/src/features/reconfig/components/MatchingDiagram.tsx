@@ -1,8 +1,11 @@
 import type { Circuit } from '../api/types';
 import { hasCircuit, type MatchingView, portLabel, portOwner } from '../sharebackupData';
 
-const GAP = 34;
 const SIDE = 64;
+/** Port spacing: roomy for small fabrics; a k = 64 circuit switch (40 ports a side) stays ~500 px wide. */
+function portGap(ports: number): number {
+  return ports <= 12 ? 34 : Math.max(8, Math.floor(440 / ports));
+}
 const TOP = 26;
 const BOTTOM = 86;
 const HEIGHT = 112;
@@ -22,10 +25,6 @@ interface PanelProps {
   circuits: { circuit: Circuit; mark: Mark }[];
 }
 
-function portX(port: number): number {
-  return SIDE + port * GAP;
-}
-
 function circuitsText(view: MatchingView, circuits: readonly Circuit[]): string {
   if (circuits.length === 0) return 'no circuits';
   return circuits
@@ -37,7 +36,20 @@ function circuitsText(view: MatchingView, circuits: readonly Circuit[]): string 
 function MatchingPanel({ view, title, circuits }: PanelProps) {
   const { wiring } = view;
   const ports = Math.max(wiring.low_ports, wiring.high_ports);
-  const width = SIDE + (ports - 1) * GAP + 24;
+  const gap = portGap(ports);
+  const portX = (port: number) => SIDE + port * gap;
+  const radius = Math.min(6, gap / 3);
+  const width = SIDE + (ports - 1) * gap + 24;
+  // With tight spacing only the ports the event touches keep their labels.
+  const touched = new Set([
+    ...view.calls.flatMap((call) => [
+      `${call.side}:${call.failed_port}`,
+      `${call.side}:${call.backup_port}`,
+      `${call.side === 'low' ? 'high' : 'low'}:${call.peer_port}`,
+    ]),
+    ...[...view.removed, ...view.added, ...view.tests].flatMap(([low, high]) => [`low:${low}`, `high:${high}`]),
+  ]);
+  const labelled = (side: 'low' | 'high', port: number) => gap >= 22 || touched.has(`${side}:${port}`);
   const failedPorts = new Set(view.calls.map((call) => `${call.side}:${call.failed_port}`));
   const backupPorts = new Set(view.calls.map((call) => `${call.side}:${call.backup_port}`));
   const portClass = (side: 'low' | 'high', port: number) =>
@@ -76,22 +88,26 @@ function MatchingPanel({ view, title, circuits }: PanelProps) {
         ))}
         {Array.from({ length: wiring.high_ports }, (_, port) => (
           <g key={`h${port}`} transform={`translate(${portX(port)},${TOP})`}>
-            <circle r={6} className={`port ${portClass('high', port)}`}>
+            <circle r={radius} className={`port ${portClass('high', port)}`}>
               <title>{portOwner(wiring, 'high', port)}</title>
             </circle>
-            <text y={-10} textAnchor="middle">
-              {portLabel(wiring, 'high', port)}
-            </text>
+            {labelled('high', port) ? (
+              <text y={-10} textAnchor="middle">
+                {portLabel(wiring, 'high', port)}
+              </text>
+            ) : null}
           </g>
         ))}
         {Array.from({ length: wiring.low_ports }, (_, port) => (
           <g key={`l${port}`} transform={`translate(${portX(port)},${BOTTOM})`}>
-            <circle r={6} className={`port ${portClass('low', port)}`}>
+            <circle r={radius} className={`port ${portClass('low', port)}`}>
               <title>{portOwner(wiring, 'low', port)}</title>
             </circle>
-            <text y={20} textAnchor="middle">
-              {portLabel(wiring, 'low', port)}
-            </text>
+            {labelled('low', port) ? (
+              <text y={20} textAnchor="middle">
+                {portLabel(wiring, 'low', port)}
+              </text>
+            ) : null}
           </g>
         ))}
       </svg>

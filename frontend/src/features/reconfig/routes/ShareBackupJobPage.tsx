@@ -11,7 +11,7 @@ import { EventTimeline } from '../components/EventTimeline';
 import { FailureGroupGrid } from '../components/FailureGroupGrid';
 import { JobStatus } from '../components/JobStatus';
 import { formatCount } from '../format';
-import { describeEvent, eventSwitches, replayGroups } from '../sharebackupData';
+import { describeEvent, eventSwitches, groupsAfter } from '../sharebackupData';
 import '../reconfig.css';
 
 export function ShareBackupJobPage() {
@@ -39,8 +39,8 @@ export function ShareBackupJobPage() {
 }
 
 function PlanView({ jobId, result }: { jobId: number; result: ShareBackupResult }) {
-  const replay = useMemo(() => replayGroups(result), [result]);
   const [selected, setSelected] = useState(0);
+  const groups = useMemo(() => groupsAfter(result, selected), [result, selected]);
   const planned = result.events[selected];
   const { counts, fabric, inputs } = result;
   const base = `/api/jobs/${jobId}/result/`;
@@ -107,7 +107,7 @@ function PlanView({ jobId, result }: { jobId: number; result: ShareBackupResult 
 
       <h2>Failure groups and their backups</h2>
       <FailureGroupGrid
-        views={replay.views[selected + 1] ?? replay.views[0]!}
+        views={groups}
         highlighted={planned ? eventSwitches(planned) : new Set()}
         caption={
           planned
