@@ -63,6 +63,7 @@ test('a planner uploads a demand, runs a schedule and reads the heat map and the
   await form.getByRole('combobox', { name: /^Demand/ }).selectOption({ label: 'e2e hot pairs (3 × 1 s)' });
   await form.getByRole('combobox', { name: /^Circuit switch or zone/ }).selectOption({ label: 'ocs-1 (32 racks)' });
   await form.getByRole('combobox', { name: /^Algorithm/ }).selectOption('exact');
+  await form.getByLabel(/Edge groups/).fill('hot 1000000 p0-tor0:p2-tor0 p1-tor3:p3-tor5');
   await form.getByRole('button', { name: 'Run schedule' }).click();
 
   // The job's page follows its progress, then shows the schedule.
@@ -92,6 +93,12 @@ test('a planner uploads a demand, runs a schedule and reads the heat map and the
   await expect(timeline.locator('[data-testid="timeline-bar"][data-peer="p0-tor0"]')).toHaveCount(1);
   await expect(timeline.getByTestId('timeline-dark').first()).toBeAttached();
   await expect(page.getByTestId('timeline-slot-range')).toContainText('Slots 1–2 of 2');
+
+  // Both hot pairs had circuits in both slots.
+  await expect(page.getByTestId('edge-groups').getByRole('row', { name: /hot/ })).toContainText('p0-tor0–p2-tor0');
+  await expect(page.getByTestId('edge-groups').getByRole('row', { name: /hot/ }).getByRole('cell').nth(1)).toHaveText(
+    '2',
+  );
 
   // Exact against the baselines.
   await expect(page.getByTestId('comparison-row')).toHaveCount(3);

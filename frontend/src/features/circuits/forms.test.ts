@@ -178,3 +178,38 @@ describe('buildDemandUpload', () => {
     ).toEqual(['d.json: expected a list of {src, dst, bytes, window_start} or {"demand": [...]}.']);
   });
 });
+
+describe('edge groups', () => {
+  it('reads one group a line into the params', () => {
+    const { request } = buildScheduleRequest({
+      ...INITIAL_SCHEDULE_FORM,
+      demand: '7',
+      target: 'switch:1',
+      edgeGroups: 'shuffle 500000000 p0-tor0:p2-tor0 p1-tor3:p3-tor5\n\n  backup 0 p0-tor1:p0-tor2',
+    });
+    expect(request?.params.edge_groups).toEqual([
+      {
+        name: 'shuffle',
+        bonus_bytes: 500_000_000,
+        pairs: [
+          ['p0-tor0', 'p2-tor0'],
+          ['p1-tor3', 'p3-tor5'],
+        ],
+      },
+      { name: 'backup', bonus_bytes: 0, pairs: [['p0-tor1', 'p0-tor2']] },
+    ]);
+  });
+
+  it('names the line of every bad group', () => {
+    const { errors } = buildScheduleRequest({
+      ...INITIAL_SCHEDULE_FORM,
+      demand: '7',
+      target: 'switch:1',
+      edgeGroups: 'ok 1 a:b\nbad lots a:a c\nlonely 5',
+    });
+    expect(errors).toEqual([
+      'Edge groups line 2: the bonus “lots” is not whole bytes ≥ 0; “a:a” is not SRC:DST of two ToRs; “c” is not SRC:DST of two ToRs.',
+      'Edge groups line 3: give 1 to 16 pairs SRC:DST.',
+    ]);
+  });
+});

@@ -1,5 +1,12 @@
 /** The new-schedule form: text fields as typed, turned into a POST /api/circuit-schedules/ body. */
-import { ALGORITHMS, type Algorithm, type PlanMode, type Reconfig, type ScheduleRequest } from './api/types';
+import {
+  ALGORITHMS,
+  type Algorithm,
+  type EdgeGroup,
+  type PlanMode,
+  type Reconfig,
+  type ScheduleRequest,
+} from './api/types';
 
 export interface ScheduleFormState {
   demand: string;
@@ -18,6 +25,8 @@ export interface ScheduleFormState {
   hysteresis: string;
   seed: string;
   timeBudgetS: string;
+  /** One group a line: `NAME BONUS_BYTES SRC:DST [SRC:DST ...]` (ToR names). */
+  edgeGroups: string;
 }
 
 export const INITIAL_SCHEDULE_FORM: ScheduleFormState = {
@@ -35,10 +44,13 @@ export const INITIAL_SCHEDULE_FORM: ScheduleFormState = {
   hysteresis: '0',
   seed: '0',
   timeBudgetS: '',
+  edgeGroups: '',
 };
 
 /** Limits the server enforces (contract-circuits §3), checked here to answer early. */
 export const MAX_PERIOD_S = 3600;
+export const MAX_EDGE_GROUPS = 64;
+export const MAX_GROUP_PAIRS = 16;
 export const MAX_BURST = 1000;
 export const MAX_HYSTERESIS = 10;
 
@@ -63,6 +75,37 @@ function requiredNumber(text: string, what: string, valid: Check, rule: string, 
 }
 
 const isWhole = (value: number) => Number.isSafeInteger(value);
+
+/**
+ * Edge groups (rack pairs that earn a bonus when all have circuits in the same slot; the schedule
+ * reports how often they did), one a line: `shuffle 500000000 p0-tor0:p2-tor0 p1-tor3:p3-tor5`.
+ */
+export function parseEdgeGroups(text: string, errors: string[]): EdgeGroup[] {
+  const groups: EdgeGroup[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '') return;
+    const at = `Edge groups line ${index + 1}`;
+    const [name, bonusText, ...pairTexts] = line.split(/\s+/);
+    const bonus = Number(bonusText);
+    const problems: string[] = [];
+    if (bonusText === undefined || !isWhole(bonus) || bonus < 0)
+      problems.push(`the bonus “${bonusText ?? ''}” is not whole bytes ≥ 0`);
+    if (pairTexts.length === 0 || pairTexts.length > MAX_GROUP_PAIRS)
+      problems.push(`give 1 to ${MAX_GROUP_PAIRS} pairs SRC:DST`);
+    const pairs: [string, string][] = [];
+    for (const pairText of pairTexts) {
+      const ends = pairText.split(':');
+      if (ends.length !== 2 || !ends[0] || !ends[1] || ends[0] === ends[1])
+        problems.push(`“${pairText}” is not SRC:DST of two ToRs`);
+      else pairs.push([ends[0], ends[1]]);
+    }
+    if (problems.length > 0) errors.push(`${at}: ${problems.join('; ')}.`);
+    else groups.push({ name: name ?? '', pairs, bonus_bytes: bonus });
+  });
+  if (groups.length > MAX_EDGE_GROUPS) errors.push(`At most ${MAX_EDGE_GROUPS} edge groups.`);
+  return groups;
+}
 
 export function buildScheduleRequest(form: ScheduleFormState): { request: ScheduleRequest | null; errors: string[] } {
   const errors: string[] = [];
@@ -116,6 +159,8 @@ export function buildScheduleRequest(form: ScheduleFormState): { request: Schedu
     errors,
   );
 
+  const edgeGroups = parseEdgeGroups(form.edgeGroups, errors);
+
   if (errors.length > 0 || demand === null) return { request: null, errors };
   return {
     errors,
@@ -135,6 +180,7 @@ export function buildScheduleRequest(form: ScheduleFormState): { request: Schedu
         hysteresis,
         seed,
         time_budget_s: timeBudget ?? null,
+        ...(edgeGroups.length > 0 ? { edge_groups: edgeGroups } : {}),
       },
     },
   };

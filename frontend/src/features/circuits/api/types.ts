@@ -143,6 +143,13 @@ export interface DemandMatrix {
   truncated: boolean;
 }
 
+/** Rack pairs that earn `bonus_bytes` in a slot where all of them have circuits. */
+export interface EdgeGroup {
+  name: string;
+  pairs: [string, string][];
+  bonus_bytes: number;
+}
+
 /** The `params` of a `circuits.schedule` job; the server fills in what is left out. */
 export interface ScheduleParams {
   period_s?: number;
@@ -159,6 +166,7 @@ export interface ScheduleParams {
   time_budget_s?: number | null;
   max_slots?: number;
   compare?: Algorithm[];
+  edge_groups?: EdgeGroup[];
 }
 
 export interface ScheduleRequest {

@@ -175,6 +175,15 @@ export function ScheduleForm({ demands, switches, submitting, onSubmit }: Schedu
           />
         </label>
       </div>
+      <label className="edge-groups">
+        Edge groups (optional; one a line: NAME BONUS_BYTES SRC:DST …, scored on the schedule)
+        <textarea
+          rows={2}
+          value={form.edgeGroups}
+          onChange={(event) => set('edgeGroups', event.target.value)}
+          placeholder="shuffle 500000000 p0-tor0:p2-tor0 p1-tor3:p3-tor5"
+        />
+      </label>
       {problems.length > 0 ? (
         <div className="error-box" role="alert">
           <p className="error-title">Check the form.</p>
