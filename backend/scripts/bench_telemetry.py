@@ -44,6 +44,7 @@ django.setup()
 from django import db  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
+from django.db.models.functions import Length  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
@@ -51,6 +52,7 @@ from fabric import services as fabric_services  # noqa: E402
 from fabric.models import Fabric, Link  # noqa: E402
 from lightpath_fixtures.generators import fb_fabric  # noqa: E402
 from telemetry import formats  # noqa: E402
+from telemetry.models import Checkpoint, Derivation  # noqa: E402
 from telemetry.services import derivation, endpoints, partitions  # noqa: E402
 from telemetry.services.ingest import ingest  # noqa: E402
 
@@ -165,11 +167,13 @@ def bench_ingest(pods: int, processes: int = 1) -> None:
                   f"{derived.windows:,} | {len(derived.events_opened)} |", flush=True)  # fmt: skip
             path.unlink()
         folder.rmdir()
-        # A worker that lost its state rebuilds it from the stored rows before its next run.
+        # A worker that lost its state restores it from the fabric's checkpoint before its next run.
         derivation.forget_cached_state()
         c0, t0 = cpu_seconds(), time.perf_counter()
-        derivation.rebuild(fabric)
-        print(f"\nRebuilding the derivation state of {len(ends):,} ends from the database: "
+        progress = Derivation.objects.get(fabric=fabric)
+        derivation.restore(fabric, progress.watermark)
+        size = Checkpoint.objects.filter(fabric=fabric).annotate(size=Length("data")).values_list("size", flat=True)
+        print(f"\nRestoring the derivation state of {len(ends):,} ends from its checkpoint ({size.get() / 1e6:.1f} MB): "
               f"{time.perf_counter() - t0:.2f} s ({cpu_seconds() - c0:.2f} s CPU)")  # fmt: skip
     finally:
         if pool is not None:

@@ -95,8 +95,9 @@ class IngestBatch(models.Model):
 
 class Derivation(models.Model):
     """Derivation progress of one fabric: the last derived batch (its watermark; the derived
-    state itself is EndState, DirectionHealth and the open CorruptionEvents) and whether a run
-    is queued, so that batches arriving meanwhile queue one run, not one each."""
+    state itself is the Checkpoint, and what readers see of it EndState, DirectionHealth and the
+    CorruptionEvents) and whether a run is queued, so that batches arriving meanwhile queue one
+    run, not one each."""
 
     fabric = models.OneToOneField("fabric.Fabric", on_delete=models.CASCADE, primary_key=True, related_name="+")
     watermark = models.BigIntegerField(default=0, help_text="Id of the last derived IngestBatch.")
@@ -105,6 +106,20 @@ class Derivation(models.Model):
 
     def __str__(self) -> str:
         return f"derivation of fabric {self.fabric_id} up to batch {self.watermark}"
+
+
+class Checkpoint(models.Model):
+    """The derivation engine's whole state of one fabric (counter windows, newest readings,
+    direction health, open episodes) as the engine's compact bytes, written by every run in the
+    transaction that moves the watermark. A process without the state in memory restores it
+    from here (TelemetryState.restore) instead of from a row per link end."""
+
+    fabric = models.OneToOneField("fabric.Fabric", on_delete=models.CASCADE, primary_key=True, related_name="+")
+    watermark = models.BigIntegerField(help_text="Id of the last IngestBatch the state includes.")
+    data = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"derivation checkpoint of fabric {self.fabric_id} at batch {self.watermark}"
 
 
 class HourlyAggregate(models.Model):
@@ -137,8 +152,8 @@ class HourlyAggregate(models.Model):
 
 
 class EndState(models.Model):
-    """The latest of one link end: newest optical readings and their classes, and the counters
-    the next window's deltas are taken from."""
+    """The latest of one link end: newest optical readings and their classes, and when its
+    counters were last polled. Derivation writes a row only when these change."""
 
     link = models.ForeignKey(Link, on_delete=models.CASCADE, related_name="end_states")
     side = models.CharField(max_length=1, choices=Side.choices)
@@ -154,19 +169,9 @@ class EndState(models.Model):
     tx_no_light = models.BooleanField(default=False)
     rx_class = models.CharField(max_length=7, choices=PowerClass.choices, default=PowerClass.UNKNOWN)
     tx_class = models.CharField(max_length=7, choices=PowerClass.choices, default=PowerClass.UNKNOWN)
-    # The newest counter sample (for wrap and reset detection) and the window's first one.
+    # Time of the newest counter sample. The counter windows themselves are in the fabric's
+    # Checkpoint, not here: they change every poll and no reader needs them per end.
     counter_time = models.DateTimeField(null=True)
-    last_in_pkts = _counter()
-    last_in_fcs_errors = _counter()
-    last_in_discards = _counter()
-    last_out_pkts = _counter()
-    last_out_discards = _counter()
-    window_time = models.DateTimeField(null=True)
-    window_in_pkts = _counter()
-    window_in_fcs_errors = _counter()
-    window_in_discards = _counter()
-    window_out_pkts = _counter()
-    window_out_discards = _counter()
 
     class Meta:
         ordering = ["link", "side"]

@@ -7,14 +7,15 @@ Ingest only stores samples and records each batch (IngestBatch); a per-fabric Ce
    their samples in (batch, end, time) order;
 2. the Rust engine (lightpath_engine.TelemetryState) advances each end's window, exactly as
    ingest did batch by batch before (tests/reference.py states the rules; tests hold it there);
-3. only what changed is written: the touched ends (EndState, one row each, which is also the
-   checkpoint of their windows), the directions with a new window (DirectionHealth), events,
-   classes and the health of links whose direction health or classes changed;
-4. the watermark moves to the last batch in the same transaction, and the new events go to
-   CorrOpt once it commits.
+3. what readers see is written where it changed: the ends whose newest counter time or
+   readings moved (EndState, with their classes), the directions with a new window
+   (DirectionHealth), events, and the health of links whose direction health or classes changed;
+4. the engine's whole state goes to the fabric's Checkpoint (one row of compact bytes) and the
+   watermark moves to the last batch, in the same transaction; the new events go to CorrOpt
+   once it commits.
 The engine state stays in the process between runs. It is a cache: a run whose cached
 watermark is not the stored one (another process derived meanwhile, or this one restarted)
-rebuilds it from the stored rows first.
+restores it from the checkpoint first.
 """
 
 from __future__ import annotations
@@ -28,12 +29,11 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from psycopg.types.numeric import IntLoader
 
 from fabric.models import Fabric
 from lightpath_engine import TelemetryState
 
-from ..models import Derivation, IngestBatch
+from ..models import Checkpoint, Derivation, IngestBatch
 from .rules import COUNTERS, MAX_GAP_WINDOWS
 from .thresholds import limit_value, limits_from
 
@@ -154,6 +154,9 @@ def derive(fabric: Fabric) -> DerivationResult:
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric.pk])
+            # The run joins its changes (up to a row per link end) in hash tables: in memory, not
+            # in batches spilled to disk as the default 4 MB would have them.
+            cursor.execute("SET LOCAL work_mem = '64MB'")
         progress, _ = Derivation.objects.get_or_create(fabric=fabric)
         batches = list(
             IngestBatch.objects.filter(fabric=fabric, id__gt=progress.watermark).values_list(
@@ -167,9 +170,10 @@ def derive(fabric: Fabric) -> DerivationResult:
         if cached is not None and cached[0] == progress.watermark and cached[1] == settings:
             state = cached[2]
         else:
-            state = rebuild(fabric)
+            state = restore(fabric, progress.watermark)
             result.rebuilt = True
         with connection.cursor() as cursor:
+            _sync_open_episodes(cursor, fabric, state)
             for chunk in _chunks(batches):
                 samples, windows = _apply(cursor, state, chunk)
                 result.samples += samples
@@ -185,6 +189,7 @@ def derive(fabric: Fabric) -> DerivationResult:
                 result.health_changes += _update_links(cursor)
         result.batches = len(batches)
         watermark = batches[-1][0]
+        _write_checkpoint(fabric, watermark, state)
         Derivation.objects.filter(fabric=fabric).update(watermark=watermark, derived_at=timezone.now())
         transaction.on_commit(lambda: _cache.__setitem__(fabric.pk, (watermark, settings, state)))
         if result.events_opened:  # CorrOpt decides each new event once the run is visible
@@ -210,16 +215,8 @@ def _chunks(batches: list[tuple[int, int, dt.datetime, dt.datetime]]):
         yield chunk
 
 
-def _columns(rows: Sequence[tuple], width: int) -> list[tuple]:
-    return list(zip(*rows, strict=True)) if rows else [()] * width
-
-
-def _int_counters(cursor) -> None:
-    """Counter64 columns (numeric) as Python ints, not Decimals: the engine takes integers."""
-    cursor.cursor.adapters.register_loader("numeric", IntLoader)
-
-
 def _apply(cursor, state: TelemetryState, batches: list[tuple[int, int, dt.datetime, dt.datetime]]) -> tuple[int, int]:
+    """The batches' samples, as COPY text straight into the engine (no Python object per value)."""
     rx_min = (
         "least(s.input_power_dbm, CASE WHEN s.input_power_channels_dbm IS NOT NULL "
         "THEN lightpath_min_lit(s.input_power_channels_dbm) END)"
@@ -228,39 +225,30 @@ def _apply(cursor, state: TelemetryState, batches: list[tuple[int, int, dt.datet
         "least(s.output_power_dbm, CASE WHEN s.output_power_channels_dbm IS NOT NULL "
         "THEN lightpath_min_lit(s.output_power_channels_dbm) END)"
     )
-    # Readings are stored as real; through their text form they come back as the decimals sent
-    # (-3.4, not -3.4000000953674316).
+    # Readings are stored as real; printed as real they read back as the decimals sent (-3.4,
+    # not -3.4000000953674316).
     readings = ", ".join(
-        f"({value})::real::text::float8"
+        f"({value})::real"
         for value in ("s.input_power_dbm", rx_min, "s.output_power_dbm", tx_min, "s.laser_bias_current_ma",
                       "s.temperature_c", "s.supply_voltage_v")
     )  # fmt: skip
-    _int_counters(cursor)
-    cursor.execute(
-        f"""
-        SELECT s.batch_id, s.link_id, s.side = 'z', {US.format("s.time")}, {", ".join(f"s.{c}" for c in COUNTERS)},
-               {readings},
-               s.rx_no_light, s.tx_no_light
-          FROM telemetry_sample s
-         WHERE s.batch_id = ANY(%s) AND s.time >= %s AND s.time <= %s
-         ORDER BY s.batch_id, s.link_id, s.side, s.time
-        """,
-        [[b[0] for b in batches], min(b[2] for b in batches), max(b[3] for b in batches)],
-    )
-    rows = cursor.fetchall()
-    columns = _columns(rows, 18)
-    windows = state.apply(
-        columns[0], columns[1], columns[2], columns[3], tuple(columns[4:9]), tuple(columns[9:16]), tuple(columns[16:18])
-    )
-    return len(rows), windows
+    query = f"""
+        COPY (SELECT s.batch_id, s.link_id, s.side = 'z', {US.format("s.time")}, {", ".join(f"s.{c}" for c in COUNTERS)},
+                     {readings}, s.rx_no_light, s.tx_no_light
+                FROM telemetry_sample s
+               WHERE s.batch_id = ANY(%s) AND s.time >= %s AND s.time <= %s
+               ORDER BY s.batch_id, s.link_id, s.side, s.time) TO STDOUT
+        """
+    data = bytearray()
+    params = [[b[0] for b in batches], min(b[2] for b in batches), max(b[3] for b in batches)]
+    with cursor.cursor.copy(query, params) as copy:
+        for block in copy:
+            data += block
+    return state.apply_copy(bytes(data))
 
 
-END_COLUMNS = (
-    "link_id", "side", "counter_time",
-    *(f"last_{c}" for c in COUNTERS), "window_time", *(f"window_{c}" for c in COUNTERS),
-    "optical_time", *READINGS, "rx_no_light", "tx_no_light",
-)  # fmt: skip
-TIMES = ("counter_time", "window_time", "optical_time")
+END_COLUMNS = ("link_id", "side", "counter_time", "optical_time", *READINGS, "rx_no_light", "tx_no_light")
+TIMES = ("counter_time", "optical_time")
 
 
 def _copy(cursor, table: str, text: str) -> None:
@@ -269,37 +257,50 @@ def _copy(cursor, table: str, text: str) -> None:
 
 
 def _write_ends(cursor, state: TelemetryState) -> None:
-    """Every touched end's row: its window (the checkpoint), its newest readings and their Rx/Tx
-    classes, in one write; the links whose classes changed are noted in tmp_changed."""
+    """The ends whose newest counter time or readings changed (and ends new to the state): their
+    row with its Rx/Tx classes against the effective limits, updated in place, inserted where
+    there is none yet. The links whose classes changed are noted in tmp_changed."""
     types = {name: "int8" if name in TIMES or name == "link_id" else "float8" for name in END_COLUMNS}
     types.update({"side": "char(1)", "rx_no_light": "boolean", "tx_no_light": "boolean"})
-    types.update(
-        {name: "numeric" for name in END_COLUMNS if name.startswith(("last_", "window_")) and name != "window_time"}
-    )
     cursor.execute("DROP TABLE IF EXISTS tmp_ends")
     cursor.execute(f"CREATE TEMP TABLE tmp_ends ({', '.join(f'{n} {types[n]}' for n in END_COLUMNS)}) ON COMMIT DROP")
-    _copy(cursor, "tmp_ends", state.changed_ends_copy())
-    values = [TIMESTAMP.format(f"s.{n}") if n in TIMES else f"s.{n}" for n in END_COLUMNS]
-    updates = ", ".join(f"{n} = EXCLUDED.{n}" for n in (*END_COLUMNS[2:], "rx_class", "tx_class"))
-    # All parts of one statement see the rows as they were before it: `old` holds the classes
-    # the upsert replaces.
-    cursor.execute("DROP TABLE IF EXISTS tmp_changed")
+    text = state.changed_ends_copy()
+    _copy(cursor, "tmp_ends", text)
+    cursor.execute("ANALYZE tmp_ends")  # a temporary table has no statistics otherwise
+    values = [f"{TIMESTAMP.format(f's.{n}')} AS {n}" if n in TIMES else f"s.{n}" for n in END_COLUMNS]
+    classed = (
+        f"SELECT {', '.join(values)}, {RX_CLASS} AS rx_class, {TX_CLASS} AS tx_class FROM tmp_ends s {limits_from('s')}"
+    )
+    sets = ", ".join(f"{n} = c.{n}" for n in (*END_COLUMNS[2:], "rx_class", "tx_class"))
+    # `old` is the row as it was before the statement: its classes against the new ones.
     cursor.execute(
         f"""
-        CREATE TEMP TABLE tmp_changed ON COMMIT DROP AS
-        WITH old AS (
-            SELECT e.link_id, e.side, e.rx_class, e.tx_class
-              FROM telemetry_endstate e JOIN tmp_ends t ON t.link_id = e.link_id AND t.side = e.side
-        ),
-        written AS (
-            INSERT INTO telemetry_endstate AS e ({", ".join(END_COLUMNS)}, rx_class, tx_class)
-            SELECT {", ".join(values)}, {RX_CLASS}, {TX_CLASS} FROM tmp_ends s {limits_from("s")}
-            ON CONFLICT (link_id, side) DO UPDATE SET {updates}
-            RETURNING e.link_id, e.side, e.rx_class, e.tx_class
+        WITH updated AS (
+            UPDATE telemetry_endstate e SET {sets}
+              FROM ({classed}) c JOIN telemetry_endstate old ON old.link_id = c.link_id AND old.side = c.side
+             WHERE e.id = old.id
+            RETURNING e.link_id, old.rx_class <> c.rx_class OR old.tx_class <> c.tx_class AS moved
         )
-        SELECT DISTINCT w.link_id FROM written w LEFT JOIN old o ON o.link_id = w.link_id AND o.side = w.side
-         WHERE w.rx_class <> coalesce(o.rx_class, 'unknown') OR w.tx_class <> coalesce(o.tx_class, 'unknown')
+        SELECT count(*), coalesce(array_agg(DISTINCT link_id) FILTER (WHERE moved), '{{}}') FROM updated
         """
+    )
+    updated, moved = cursor.fetchone()
+    if updated < text.count("\n"):
+        cursor.execute(
+            f"""
+            WITH inserted AS (
+                INSERT INTO telemetry_endstate AS e ({", ".join(END_COLUMNS)}, rx_class, tx_class)
+                {classed}
+                ON CONFLICT (link_id, side) DO NOTHING
+                RETURNING e.link_id, e.rx_class <> 'unknown' OR e.tx_class <> 'unknown' AS moved
+            )
+            SELECT coalesce(array_agg(DISTINCT link_id) FILTER (WHERE moved), '{{}}') FROM inserted
+            """
+        )
+        moved = [*moved, *cursor.fetchone()[0]]
+    cursor.execute("DROP TABLE IF EXISTS tmp_changed")
+    cursor.execute(
+        "CREATE TEMP TABLE tmp_changed ON COMMIT DROP AS SELECT DISTINCT unnest(%s::bigint[]) AS link_id", [moved]
     )
 
 
@@ -309,20 +310,31 @@ def _write_directions(cursor, state: TelemetryState) -> None:
         "CREATE TEMP TABLE tmp_directions (link_id int8, direction text, health text, health_since int8, "
         "corruption_rate float8, corruption_time int8, congestion_rate float8, congestion_time int8) ON COMMIT DROP"
     )
-    _copy(cursor, "tmp_directions", state.changed_directions_copy())
+    text = state.changed_directions_copy()
+    _copy(cursor, "tmp_directions", text)
+    cursor.execute("ANALYZE tmp_directions")
+    values = (
+        f"health = t.health, health_since = {TIMESTAMP.format('t.health_since')}, corruption_rate = t.corruption_rate, "
+        f"corruption_time = {TIMESTAMP.format('t.corruption_time')}, congestion_rate = t.congestion_rate, "
+        f"congestion_time = {TIMESTAMP.format('t.congestion_time')}"
+    )
     cursor.execute(
         f"""
-        INSERT INTO telemetry_directionhealth AS h (link_id, direction, health, health_since, corruption_rate,
-                                                     corruption_time, congestion_rate, congestion_time)
-        SELECT link_id, direction, health, {TIMESTAMP.format("health_since")}, corruption_rate,
-               {TIMESTAMP.format("corruption_time")}, congestion_rate, {TIMESTAMP.format("congestion_time")}
-          FROM tmp_directions
-        ON CONFLICT (link_id, direction) DO UPDATE SET
-            health = EXCLUDED.health, health_since = EXCLUDED.health_since,
-            corruption_rate = EXCLUDED.corruption_rate, corruption_time = EXCLUDED.corruption_time,
-            congestion_rate = EXCLUDED.congestion_rate, congestion_time = EXCLUDED.congestion_time
+        UPDATE telemetry_directionhealth h SET {values}
+          FROM tmp_directions t WHERE h.link_id = t.link_id AND h.direction = t.direction
         """
     )
+    if cursor.rowcount < text.count("\n"):
+        cursor.execute(
+            f"""
+            INSERT INTO telemetry_directionhealth (link_id, direction, health, health_since, corruption_rate,
+                                                   corruption_time, congestion_rate, congestion_time)
+            SELECT link_id, direction, health, {TIMESTAMP.format("health_since")}, corruption_rate,
+                   {TIMESTAMP.format("corruption_time")}, congestion_rate, {TIMESTAMP.format("congestion_time")}
+              FROM tmp_directions
+            ON CONFLICT (link_id, direction) DO NOTHING
+            """
+        )
 
 
 def _time(us: int | None) -> dt.datetime | None:
@@ -377,51 +389,49 @@ def _write_events(cursor, state: TelemetryState, result: DerivationResult) -> No
 
 
 # ------------------------------------------------------------------------------------------
-# Rebuilding the engine state from the stored rows
+# The checkpoint
 
 
-def rebuild(fabric: Fabric) -> TelemetryState:
-    """The fabric's engine state from its stored rows (what a process without the cache does)."""
+def restore(fabric: Fabric, watermark: int) -> TelemetryState:
+    """The fabric's engine state as of `watermark` from its checkpoint (what a process without
+    the cache does); an empty state if it was never derived."""
     state = TelemetryState(*_settings(fabric))
-    counters = ", ".join(f"e.last_{c}" for c in COUNTERS)
-    window = ", ".join(f"e.window_{c}" for c in COUNTERS)
-    readings = ", ".join(f"e.{r}" for r in READINGS)
-    with connection.cursor() as cursor:
-        _int_counters(cursor)
-        cursor.execute(
-            f"""
-            SELECT e.link_id, e.side = 'z', {US.format("e.counter_time")}, {counters}, {US.format("e.window_time")},
-                   {window}, {US.format("e.optical_time")}, {readings}, e.rx_no_light, e.tx_no_light
-              FROM telemetry_endstate e JOIN fabric_link l ON l.id = e.link_id WHERE l.fabric_id = %s
-            """,
-            [fabric.pk],
+    checkpoint = Checkpoint.objects.filter(fabric=fabric).values_list("watermark", "data").first()
+    if checkpoint is None:
+        if watermark:
+            raise RuntimeError(f"fabric {fabric.pk} was derived up to batch {watermark} but has no checkpoint")
+        return state
+    if checkpoint[0] != watermark:
+        raise RuntimeError(
+            f"fabric {fabric.pk}: the checkpoint is at batch {checkpoint[0]}, the watermark at {watermark}"
         )
-        c = _columns(cursor.fetchall(), 24)
-        state.load_ends(c[0], c[1], c[2], tuple(c[3:8]), c[8], tuple(c[9:14]), c[14], tuple(c[15:22]), (c[22], c[23]))
-        cursor.execute(
-            f"""
-            SELECT h.link_id, h.direction = 'z_to_a', h.health, {US.format("h.health_since")},
-                   h.corruption_rate, {US.format("h.corruption_time")}, h.congestion_rate,
-                   {US.format("h.congestion_time")}, o.rate, {US.format("o.first_seen")}, o.last_rate, o.peak_rate,
-                   {US.format("o.last_seen")}
-              FROM telemetry_directionhealth h JOIN fabric_link l ON l.id = h.link_id
-              LEFT JOIN telemetry_corruptionevent o
-                     ON o.link_id = h.link_id AND o.direction = h.direction AND o.ended_at IS NULL
-             WHERE l.fabric_id = %s
-            """,
-            [fabric.pk],
-        )
-        rows = cursor.fetchall()
-    state.load_directions(
-        [r[0] for r in rows],
-        [r[1] for r in rows],
-        [r[2] for r in rows],
-        [r[3] for r in rows],
-        [None if r[4] is None or r[5] is None else (r[4], r[5]) for r in rows],
-        [None if r[6] is None or r[7] is None else (r[6], r[7]) for r in rows],
-        [None if r[8] is None else (r[8], r[9], r[10], r[11], r[12]) for r in rows],
-    )
+    state.restore(bytes(checkpoint[1]))
     return state
+
+
+def _sync_open_episodes(cursor, fabric: Fabric, state: TelemetryState) -> None:
+    """The stored open events are the truth about episodes: a repair ends its link's events
+    (corruption.tickets), and corruption after it must open a new one."""
+    cursor.execute(
+        f"""
+        SELECT o.link_id, o.direction = 'z_to_a', o.rate, {US.format("o.first_seen")}, o.last_rate, o.peak_rate,
+               {US.format("o.last_seen")}
+          FROM telemetry_corruptionevent o JOIN fabric_link l ON l.id = o.link_id
+         WHERE o.ended_at IS NULL AND l.fabric_id = %s
+        """,
+        [fabric.pk],
+    )
+    rows = cursor.fetchall()
+    state.set_open_episodes([r[0] for r in rows], [r[1] for r in rows], [r[2:] for r in rows])
+
+
+def _write_checkpoint(fabric: Fabric, watermark: int, state: TelemetryState) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO telemetry_checkpoint (fabric_id, watermark, data) VALUES (%s, %s, %s) "
+            "ON CONFLICT (fabric_id) DO UPDATE SET watermark = EXCLUDED.watermark, data = EXCLUDED.data",
+            [fabric.pk, watermark, state.checkpoint()],
+        )
 
 
 # ------------------------------------------------------------------------------------------

@@ -554,27 +554,31 @@ class TelemetryState:
         open: Sequence[tuple[float, int, float, float, int] | None],
     ) -> None:
         """Load stored direction states; ``open``: (rate, first_seen, last_rate, peak_rate, last_seen)."""
-    def apply(
-        self,
-        batch: Sequence[int],
-        link: Sequence[int],
-        side: Sequence[bool],
-        time: Sequence[int],
-        counters: _Counters,
-        readings: _Readings,
-        no_light: Sequence[Sequence[bool]],
-    ) -> int:
-        """Apply samples sorted by (batch, link, side, time); returns the completed windows.
-        Raises ``ValueError`` if they are not sorted."""
+    def set_open_episodes(
+        self, link: Sequence[int], direction: Sequence[bool], open: Sequence[tuple[float, int, float, float, int]]
+    ) -> None:
+        """Make these (rate, first_seen, last_rate, peak_rate, last_seen) the open episodes of the
+        directions held, and end any other held open: the stored open events win."""
+    def apply_copy(self, data: bytes) -> tuple[int, int]:
+        """Apply samples given as PostgreSQL COPY text, one line per sample sorted by (batch, link,
+        side, time): batch, link, side (``t`` = Z), time (µs), the five counters, the seven readings,
+        Rx no light, Tx no light (``\\N`` for none). Returns (samples, completed windows). Raises
+        ``ValueError`` on a malformed line or samples out of order."""
+    def checkpoint(self) -> bytes:
+        """The whole state (windows, readings, direction health, open episodes) as compact bytes."""
+    def restore(self, data: bytes) -> None:
+        """Replace the state by the one ``checkpoint`` wrote, keeping this object's settings.
+        Raises ``ValueError`` on bytes that are not a checkpoint of this version."""
     def health_changed_links(self) -> list[int]:
-        """Links whose direction health changed in the last ``apply``."""
+        """Links whose direction health changed in the last ``apply_copy``."""
     def changed_ends_copy(self) -> str:
-        """PostgreSQL COPY text of the ends the last ``apply`` changed."""
+        """PostgreSQL COPY text of the ends the last ``apply_copy`` added or changed in what readers
+        see: link, side, counter time, optical time (µs), the seven readings, Rx and Tx no light."""
     def changed_directions_copy(self) -> str:
-        """PostgreSQL COPY text of the directions the last ``apply`` changed."""
+        """PostgreSQL COPY text of the directions the last ``apply_copy`` changed."""
     def changed_episodes(self) -> list[tuple[int, bool, float, int, float, float, int, int | None]]:
         """(link, z_to_a, rate, first_seen, last_rate, peak_rate, last_seen, ended_at): episodes
-        the last ``apply`` ended, then the open episode of every direction it changed."""
+        the last ``apply_copy`` ended, then the open episode of every direction it changed."""
 
 # RAIL (issue #6): stretch costing, worst path, reliability classes, FEC.
 # Up = from a link's lower to its upper switch; losses are fractions.

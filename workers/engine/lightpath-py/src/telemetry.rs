@@ -10,6 +10,7 @@ use lightpath_core::telemetry::{
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 type Column<T> = Vec<T>;
 type Floats = Vec<Option<f64>>;
@@ -173,52 +174,79 @@ impl TelemetryState {
         Ok(())
     }
 
-    /// Applies samples sorted by (batch, link, side, time) and returns the
-    /// number of completed windows. `readings`: input power, its lowest lane,
-    /// output power, its lowest lane, bias, temperature, voltage; `no_light`:
-    /// Rx, Tx. The changes are read with the `changed_*` methods.
-    #[allow(clippy::too_many_arguments)]
-    fn apply(
+    /// Makes these the open episodes, (rate, first_seen, last_rate, peak_rate,
+    /// last_seen) per direction, and ends any other the state holds open: the
+    /// stored open events win (a repair ends an episode outside derivation).
+    fn set_open_episodes(
         &mut self,
-        py: Python<'_>,
-        batch: Column<i64>,
         link: Column<i64>,
-        side: Column<bool>,
-        time: Column<i64>,
-        counters: [Column<Option<u64>>; COUNTERS],
-        readings: [Floats; 7],
-        no_light: [Column<bool>; 2],
-    ) -> PyResult<u64> {
-        let n = batch.len();
-        for len in [link.len(), side.len(), time.len()]
-            .into_iter()
-            .chain(counters.iter().map(Vec::len))
-            .chain(readings.iter().map(Vec::len))
-            .chain(no_light.iter().map(Vec::len))
-        {
-            same_length("samples", len, n)?;
-        }
-        let samples: Vec<Sample> = (0..n)
-            .map(|i| Sample {
-                batch: batch[i],
-                end: (link[i], side[i]),
-                time: time[i],
-                counters: counters_of(&counters, i),
-                optical: optical(&readings, &no_light, i, None),
+        direction: Column<bool>,
+        open: Column<OpenEpisode>,
+    ) -> PyResult<()> {
+        same_length("direction", direction.len(), link.len())?;
+        same_length("open", open.len(), link.len())?;
+        let episodes = (0..link.len())
+            .map(|i| {
+                let (rate, first_seen, last_rate, peak_rate, last_seen) = open[i];
+                let episode = Episode {
+                    rate,
+                    first_seen,
+                    last_rate,
+                    peak_rate,
+                    last_seen,
+                    ended_at: None,
+                };
+                ((link[i], direction[i]), episode)
             })
             .collect();
-        if samples
-            .windows(2)
-            .any(|w| (w[0].batch, w[0].end, w[0].time) >= (w[1].batch, w[1].end, w[1].time))
-        {
-            return Err(PyValueError::new_err(
-                "samples must be sorted by (batch, link, side, time) without repeats",
-            ));
-        }
+        self.state.set_open_episodes(&episodes);
+        Ok(())
+    }
+
+    /// Applies samples given as PostgreSQL COPY text (what `COPY (SELECT ...)
+    /// TO STDOUT` writes), one line per sample sorted by (batch, link, side,
+    /// time): batch, link, side (`t` = Z), time (µs), the 5 counters, the 7
+    /// readings (input power, its lowest lane, output power, its lowest lane,
+    /// bias, temperature, voltage), Rx no light, Tx no light; `\N` for none.
+    /// Returns (samples, completed windows). The changes are read with the
+    /// `changed_*` methods.
+    fn apply_copy(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<(usize, u64)> {
         let settings = self.settings;
         let state = &mut self.state;
-        self.changes = py.detach(|| state.apply(&samples, &settings));
-        Ok(self.changes.windows)
+        let (samples, changes) = py
+            .detach(|| -> Result<_, String> {
+                let samples = parse_samples(data)?;
+                if samples
+                    .windows(2)
+                    .any(|w| (w[0].batch, w[0].end, w[0].time) >= (w[1].batch, w[1].end, w[1].time))
+                {
+                    return Err(
+                        "samples must be sorted by (batch, link, side, time) without repeats"
+                            .into(),
+                    );
+                }
+                Ok((samples.len(), state.apply(&samples, &settings)))
+            })
+            .map_err(PyValueError::new_err)?;
+        self.changes = changes;
+        Ok((samples, self.changes.windows))
+    }
+
+    /// The whole state as checkpoint bytes (see `restore`).
+    fn checkpoint<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let state = &self.state;
+        let data = py.detach(|| state.checkpoint());
+        PyBytes::new(py, &data)
+    }
+
+    /// Replaces the state by the one `checkpoint` wrote (this object's
+    /// settings are kept). Raises ValueError on bytes that are not one.
+    fn restore(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<()> {
+        self.state = py
+            .detach(|| FabricState::restore(data))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        self.changes = Default::default();
+        Ok(())
     }
 
     /// Links whose direction health changed in the last `apply`.
@@ -229,22 +257,18 @@ impl TelemetryState {
         links
     }
 
-    /// The ends changed by the last `apply` as COPY text, one line per end:
-    /// link, side (a/z), counter time (µs), 5 newest counters, window start
-    /// (µs), 5 window counters, optical time (µs), input power, its lowest
-    /// lane, output power, its lowest lane, bias, temperature, voltage, Rx no
-    /// light, Tx no light (`\N` for none).
+    /// The ends the last `apply` changed in what readers see, as COPY text,
+    /// one line per end: link, side (a/z), counter time (µs), optical time
+    /// (µs), input power, its lowest lane, output power, its lowest lane,
+    /// bias, temperature, voltage, Rx no light, Tx no light (`\N` for none).
+    /// Windows are not written: the checkpoint holds them.
     fn changed_ends_copy(&self) -> String {
-        let mut out = String::with_capacity(self.changes.ends.len() * 200);
+        let mut out = String::with_capacity(self.changes.ends.len() * 100);
         for key in &self.changes.ends {
             let end = &self.state.ends[key];
-            let w = &end.window;
             let o = &end.optical;
             let _ = write!(out, "{}\t{}", key.0, if key.1 { 'z' } else { 'a' });
-            field(&mut out, w.last_time);
-            w.last.iter().for_each(|c| field(&mut out, *c));
-            field(&mut out, w.start_time);
-            w.start.iter().for_each(|c| field(&mut out, *c));
+            field(&mut out, end.window.last_time);
             field(&mut out, o.time);
             for value in [
                 o.rx,
@@ -318,6 +342,66 @@ impl TelemetryState {
             self.state.directions.len()
         )
     }
+}
+
+/// Samples from COPY text (see `TelemetryState.apply_copy`).
+fn parse_samples(data: &[u8]) -> Result<Vec<Sample>, String> {
+    let text = std::str::from_utf8(data).map_err(|e| format!("COPY text is not UTF-8: {e}"))?;
+    let mut samples = Vec::with_capacity(text.len() / 80);
+    for (n, line) in text.lines().enumerate() {
+        let bad = |what: &str| format!("COPY line {}: {what}: {line:?}", n + 1);
+        let mut fields = line.split('\t');
+        let mut next = || fields.next().ok_or_else(|| bad("too few fields"));
+        let int = |f: &str| f.parse::<i64>().map_err(|_| bad("not an integer"));
+        let flag = |f: &str| match f {
+            "t" => Ok(true),
+            "f" => Ok(false),
+            _ => Err(bad("not a boolean")),
+        };
+        let batch = int(next()?)?;
+        let link = int(next()?)?;
+        let side = flag(next()?)?;
+        let time = int(next()?)?;
+        let mut counters: Counters = [None; COUNTERS];
+        for c in &mut counters {
+            *c = match next()? {
+                "\\N" => None,
+                f => Some(f.parse::<u64>().map_err(|_| bad("not a counter"))?),
+            };
+        }
+        let mut readings = [None; 7];
+        for r in &mut readings {
+            *r = match next()? {
+                "\\N" => None,
+                f => Some(f.parse::<f64>().map_err(|_| bad("not a number"))?),
+            };
+        }
+        let rx_no_light = flag(next()?)?;
+        let tx_no_light = flag(next()?)?;
+        if fields.next().is_some() {
+            return Err(bad("too many fields"));
+        }
+        let [rx, rx_min, tx, tx_min, bias, temperature, voltage] = readings;
+        samples.push(Sample {
+            batch,
+            end: (link, side),
+            time,
+            counters,
+            optical: Optical {
+                time: None,
+                rx,
+                rx_min,
+                tx,
+                tx_min,
+                bias,
+                temperature,
+                voltage,
+                rx_no_light,
+                tx_no_light,
+            },
+        });
+    }
+    Ok(samples)
 }
 
 fn direction_name(key: &DirectionKey) -> &'static str {

@@ -9,6 +9,10 @@
 //! carry the counter).
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+mod checkpoint;
+pub use checkpoint::CheckpointError;
 
 /// Counters of a poll, in this order: in packets, in FCS errors, in discards,
 /// out packets, out discards.
@@ -311,6 +315,13 @@ pub struct EndState {
     pub optical: Optical,
 }
 
+impl EndState {
+    /// What readers see of the end: its newest counter time and readings.
+    fn visible(&self) -> (Option<i64>, Optical) {
+        (self.window.last_time, self.optical)
+    }
+}
+
 /// A link end: link id and side (false = A, true = Z).
 pub type EndKey = (i64, bool);
 /// A link direction: link id and direction (false = a_to_z, true = z_to_a).
@@ -334,7 +345,9 @@ pub struct Sample {
 /// What one [`FabricState::apply`] changed.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Changes {
-    /// Ends whose state changed, in first-touched order.
+    /// Ends new to the state or whose reader-visible part (newest counter
+    /// time, newest readings) changed, in first-touched order. An end whose
+    /// only change is its window is left out: the checkpoint holds windows.
     pub ends: Vec<EndKey>,
     /// Directions whose rates or health changed, in first-touched order.
     pub directions: Vec<DirectionKey>,
@@ -348,7 +361,7 @@ pub struct Changes {
 }
 
 /// Derivation state of a fabric's link ends and directions.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct FabricState {
     /// Per link end.
     pub ends: HashMap<EndKey, EndState>,
@@ -367,11 +380,23 @@ fn sent_from(side: bool) -> bool {
 }
 
 impl FabricState {
+    /// Makes `open` the open episodes of the known directions, and no other:
+    /// the stored events are the truth about episodes (a repair ends one
+    /// outside the derivation). Directions not held are left out.
+    pub fn set_open_episodes(&mut self, open: &HashMap<DirectionKey, Episode>) {
+        for (key, direction) in &mut self.directions {
+            direction.open = open.get(key).copied();
+        }
+    }
+
     /// Applies samples sorted by (batch, end, time): each poll's counters in
     /// time order, and each end's newest optical sample of a batch.
     pub fn apply(&mut self, samples: &[Sample], settings: &Settings) -> Changes {
         let mut changes = Changes::default();
-        let mut touched_ends: HashMap<EndKey, ()> = HashMap::new();
+        // Per touched end, in first-touched order: its visible part before
+        // this call (None: the end is new).
+        let mut touched_ends: HashMap<EndKey, Option<(Option<i64>, Optical)>> = HashMap::new();
+        let mut touched_order: Vec<EndKey> = Vec::new();
         let mut touched_directions: HashMap<DirectionKey, Health> = HashMap::new();
         let mut i = 0;
         while i < samples.len() {
@@ -380,10 +405,11 @@ impl FabricState {
             while j < samples.len() && samples[j].batch == batch && samples[j].end == end {
                 j += 1;
             }
-            let state = self.ends.entry(end).or_default();
-            if touched_ends.insert(end, ()).is_none() {
-                changes.ends.push(end);
+            if let Entry::Vacant(slot) = touched_ends.entry(end) {
+                slot.insert(self.ends.get(&end).map(EndState::visible));
+                touched_order.push(end);
             }
+            let state = self.ends.entry(end).or_default();
             let mut newest_optical = None;
             for sample in &samples[i..j] {
                 if sample.optical.carries_readings() {
@@ -427,6 +453,13 @@ impl FabricState {
             }
             i = j;
         }
+        changes.ends = touched_order
+            .into_iter()
+            .filter(|end| match &touched_ends[end] {
+                None => true,
+                Some(before) => *before != self.ends[end].visible(),
+            })
+            .collect();
         changes.health_changed = changes
             .directions
             .iter()
@@ -526,6 +559,31 @@ mod tests {
         assert_eq!(direction.health, Health::Clean);
         assert_eq!(direction.health_since, Some(5 * 15 * MIN));
         assert!(direction.open.is_none());
+    }
+
+    #[test]
+    fn an_episode_ended_outside_reopens_on_the_next_corrupting_window() {
+        let s = settings();
+        let mut state = FabricState::default();
+        let end = (3, true);
+        let sample = |time: i64, pkts: u64, fcs: u64| Sample {
+            batch: 1,
+            end,
+            time,
+            counters: poll(pkts, fcs),
+            optical: Optical::default(),
+        };
+        state.apply(&[sample(0, 0, 0), sample(15 * MIN, 1_000_000, 50)], &s);
+        let first = state.directions[&(3, false)].open.unwrap();
+        // A repair ended the stored event: no episode is open any more.
+        state.set_open_episodes(&HashMap::new());
+        let changes = state.apply(&[sample(30 * MIN, 2_000_000, 100)], &s);
+        let reopened = state.directions[&(3, false)].open.unwrap();
+        assert!(changes.ended.is_empty());
+        assert_eq!(
+            (first.first_seen, reopened.first_seen),
+            (15 * MIN, 30 * MIN)
+        );
     }
 
     #[test]

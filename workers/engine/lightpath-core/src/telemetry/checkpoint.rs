@@ -1,0 +1,443 @@
+//! A compact, lossless byte encoding of a [`FabricState`]: the checkpoint a
+//! process restores instead of rebuilding the state from a row per link end.
+//!
+//! Layout (version 1): the magic `LPTS`, a version byte, then the ends and
+//! the directions, each a count followed by entries sorted by key. Integers
+//! are LEB128 varints; signed ones zigzag-encoded. Link ids are deltas from
+//! the previous entry's; every time is a delta from the previous time
+//! written, so the polls of one sweep, which share their times, take a byte
+//! each. A window's first counters are deltas from its newest ones. Readings
+//! that are short decimals (what devices report) are stored as scaled
+//! integers, other floats as their 8 bytes.
+
+use super::{
+    COUNTERS, Counters, DirectionState, EndState, Episode, FabricState, Health, Optical, Window,
+};
+
+const MAGIC: &[u8; 4] = b"LPTS";
+const VERSION: u8 = 1;
+/// Decimal digits tried for a reading before storing its 8 bytes.
+const MAX_DIGITS: u32 = 6;
+
+/// A checkpoint that cannot be read: not one, another version, or cut short.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointError(pub String);
+
+impl std::fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "telemetry checkpoint: {}", self.0)
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+fn zigzag(v: i128) -> u128 {
+    ((v << 1) ^ (v >> 127)) as u128
+}
+
+fn unzigzag(v: u128) -> i128 {
+    (v >> 1) as i128 ^ -((v & 1) as i128)
+}
+
+struct Writer {
+    out: Vec<u8>,
+    time: i64,
+}
+
+impl Writer {
+    fn varint(&mut self, mut v: u128) {
+        while v >= 0x80 {
+            self.out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.out.push(v as u8);
+    }
+
+    fn signed(&mut self, v: i128) {
+        self.varint(zigzag(v));
+    }
+
+    /// 0 for None, else the value's zigzag delta from the previous time + 1.
+    fn time(&mut self, t: Option<i64>) {
+        match t {
+            None => self.varint(0),
+            Some(t) => {
+                self.varint(zigzag(i128::from(t) - i128::from(self.time)) + 1);
+                self.time = t;
+            }
+        }
+    }
+
+    fn counter(&mut self, c: Option<u64>, base: Option<u64>) {
+        match (c, base) {
+            (None, _) => self.varint(0),
+            (Some(c), None) => self.varint(u128::from(c) + 1),
+            (Some(c), Some(b)) => self.varint(zigzag(i128::from(c) - i128::from(b)) + 1),
+        }
+    }
+
+    fn float(&mut self, v: f64) {
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// Tag 0: None; 1: 8 bytes follow; 2 + k: a zigzag varint m with v = m / 10^k.
+    fn reading(&mut self, v: Option<f64>) {
+        let Some(v) = v else {
+            self.out.push(0);
+            return;
+        };
+        for digits in 0..=MAX_DIGITS {
+            let scale = 10f64.powi(digits as i32);
+            let scaled = (v * scale).round();
+            // The check decodes as `restore` does, so -0.0 and the like keep their 8 bytes.
+            if scaled.abs() < 9.0e15 && ((scaled as i128) as f64 / scale).to_bits() == v.to_bits() {
+                self.out.push(2 + digits as u8);
+                self.signed(scaled as i128);
+                return;
+            }
+        }
+        self.out.push(1);
+        self.float(v);
+    }
+
+    fn opt_rate(&mut self, rate: Option<(f64, i64)>) {
+        match rate {
+            None => self.out.push(0),
+            Some((r, t)) => {
+                self.out.push(1);
+                self.float(r);
+                self.time(Some(t));
+            }
+        }
+    }
+}
+
+struct Reader<'a> {
+    data: &'a [u8],
+    at: usize,
+    time: i64,
+}
+
+type Read<T> = Result<T, CheckpointError>;
+
+fn int<T: TryFrom<i128>>(v: i128) -> Read<T> {
+    T::try_from(v).map_err(|_| CheckpointError(format!("value {v} out of range")))
+}
+
+fn short() -> CheckpointError {
+    CheckpointError("cut short".into())
+}
+
+impl Reader<'_> {
+    fn byte(&mut self) -> Read<u8> {
+        let b = *self.data.get(self.at).ok_or_else(short)?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn varint(&mut self) -> Read<u128> {
+        let mut v = 0u128;
+        for shift in (0..128).step_by(7) {
+            let b = self.byte()?;
+            v |= u128::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Ok(v);
+            }
+        }
+        Err(CheckpointError("varint too long".into()))
+    }
+
+    fn signed(&mut self) -> Read<i128> {
+        Ok(unzigzag(self.varint()?))
+    }
+
+    fn time(&mut self) -> Read<Option<i64>> {
+        match self.varint()? {
+            0 => Ok(None),
+            v => {
+                let t = int(i128::from(self.time) + unzigzag(v - 1))?;
+                self.time = t;
+                Ok(Some(t))
+            }
+        }
+    }
+
+    fn counter(&mut self, base: Option<u64>) -> Read<Option<u64>> {
+        match (self.varint()?, base) {
+            (0, _) => Ok(None),
+            (v, None) => Ok(Some(int((v - 1) as i128)?)),
+            (v, Some(b)) => Ok(Some(int(i128::from(b) + unzigzag(v - 1))?)),
+        }
+    }
+
+    fn float(&mut self) -> Read<f64> {
+        let bytes = self.data.get(self.at..self.at + 8).ok_or_else(short)?;
+        self.at += 8;
+        Ok(f64::from_le_bytes(bytes.try_into().expect("8 bytes")))
+    }
+
+    fn reading(&mut self) -> Read<Option<f64>> {
+        match self.byte()? {
+            0 => Ok(None),
+            1 => Ok(Some(self.float()?)),
+            tag if u32::from(tag - 2) <= MAX_DIGITS => {
+                let scale = 10f64.powi(i32::from(tag - 2));
+                Ok(Some(self.signed()? as f64 / scale))
+            }
+            tag => Err(CheckpointError(format!("unknown reading tag {tag}"))),
+        }
+    }
+
+    fn opt_rate(&mut self) -> Read<Option<(f64, i64)>> {
+        match self.byte()? {
+            0 => Ok(None),
+            _ => {
+                let rate = self.float()?;
+                Ok(Some((rate, self.time()?.ok_or_else(short)?)))
+            }
+        }
+    }
+}
+
+fn health_code(h: Health) -> u8 {
+    match h {
+        Health::Unknown => 0,
+        Health::Clean => 1,
+        Health::Lossy => 2,
+        Health::Corrupting => 3,
+    }
+}
+
+impl FabricState {
+    /// The state as checkpoint bytes; [`FabricState::restore`] reads them back.
+    pub fn checkpoint(&self) -> Vec<u8> {
+        let mut w = Writer {
+            out: Vec::with_capacity(16 + self.ends.len() * 80 + self.directions.len() * 30),
+            time: 0,
+        };
+        w.out.extend_from_slice(MAGIC);
+        w.out.push(VERSION);
+        let mut ends: Vec<_> = self.ends.iter().collect();
+        ends.sort_unstable_by_key(|(key, _)| **key);
+        w.varint(ends.len() as u128);
+        let mut link = 0i64;
+        for (&(id, side), end) in ends {
+            w.signed(i128::from(id) - i128::from(link));
+            link = id;
+            let o = &end.optical;
+            w.out
+                .push(u8::from(side) | u8::from(o.rx_no_light) << 1 | u8::from(o.tx_no_light) << 2);
+            let win = &end.window;
+            w.time(win.last_time);
+            win.last.iter().for_each(|c| w.counter(*c, None));
+            w.time(win.start_time);
+            for k in 0..COUNTERS {
+                w.counter(win.start[k], win.last[k]);
+            }
+            w.time(o.time);
+            w.reading(o.rx);
+            w.reading(o.rx_min);
+            w.reading(o.tx);
+            w.reading(o.tx_min);
+            w.reading(o.bias);
+            w.reading(o.temperature);
+            w.reading(o.voltage);
+        }
+        let mut directions: Vec<_> = self.directions.iter().collect();
+        directions.sort_unstable_by_key(|(key, _)| **key);
+        w.varint(directions.len() as u128);
+        link = 0;
+        for (&(id, z_to_a), d) in directions {
+            w.signed(i128::from(id) - i128::from(link));
+            link = id;
+            w.out.push(
+                u8::from(z_to_a) | health_code(d.health) << 1 | u8::from(d.open.is_some()) << 3,
+            );
+            w.time(d.health_since);
+            w.opt_rate(d.corruption);
+            w.opt_rate(d.congestion);
+            if let Some(e) = &d.open {
+                w.float(e.rate);
+                w.time(Some(e.first_seen));
+                w.float(e.last_rate);
+                w.float(e.peak_rate);
+                w.time(Some(e.last_seen));
+                w.time(e.ended_at);
+            }
+        }
+        w.out
+    }
+
+    /// The state a [`FabricState::checkpoint`] wrote.
+    pub fn restore(data: &[u8]) -> Result<FabricState, CheckpointError> {
+        if data.len() < 5 || &data[..4] != MAGIC {
+            return Err(CheckpointError("not a telemetry checkpoint".into()));
+        }
+        if data[4] != VERSION {
+            return Err(CheckpointError(format!("unknown version {}", data[4])));
+        }
+        let mut r = Reader {
+            data,
+            at: 5,
+            time: 0,
+        };
+        let mut state = FabricState::default();
+        let ends = r.varint()?;
+        state.ends.reserve(ends.min(1 << 24) as usize);
+        let mut link = 0i64;
+        for _ in 0..ends {
+            link = int(i128::from(link) + r.signed()?)?;
+            let flags = r.byte()?;
+            let last_time = r.time()?;
+            let mut last: Counters = [None; COUNTERS];
+            for c in &mut last {
+                *c = r.counter(None)?;
+            }
+            let start_time = r.time()?;
+            let mut start: Counters = [None; COUNTERS];
+            for k in 0..COUNTERS {
+                start[k] = r.counter(last[k])?;
+            }
+            let optical = Optical {
+                time: r.time()?,
+                rx: r.reading()?,
+                rx_min: r.reading()?,
+                tx: r.reading()?,
+                tx_min: r.reading()?,
+                bias: r.reading()?,
+                temperature: r.reading()?,
+                voltage: r.reading()?,
+                rx_no_light: flags & 2 != 0,
+                tx_no_light: flags & 4 != 0,
+            };
+            let window = Window {
+                last_time,
+                last,
+                start_time,
+                start,
+            };
+            state
+                .ends
+                .insert((link, flags & 1 != 0), EndState { window, optical });
+        }
+        let directions = r.varint()?;
+        state.directions.reserve(directions.min(1 << 24) as usize);
+        link = 0;
+        for _ in 0..directions {
+            link = int(i128::from(link) + r.signed()?)?;
+            let flags = r.byte()?;
+            let health = match (flags >> 1) & 3 {
+                0 => Health::Unknown,
+                1 => Health::Clean,
+                2 => Health::Lossy,
+                _ => Health::Corrupting,
+            };
+            let health_since = r.time()?;
+            let corruption = r.opt_rate()?;
+            let congestion = r.opt_rate()?;
+            let open = if flags & 8 != 0 {
+                Some(Episode {
+                    rate: r.float()?,
+                    first_seen: r.time()?.ok_or_else(short)?,
+                    last_rate: r.float()?,
+                    peak_rate: r.float()?,
+                    last_seen: r.time()?.ok_or_else(short)?,
+                    ended_at: r.time()?,
+                })
+            } else {
+                None
+            };
+            state.directions.insert(
+                (link, flags & 1 != 0),
+                DirectionState {
+                    health,
+                    health_since,
+                    corruption,
+                    congestion,
+                    open,
+                },
+            );
+        }
+        if r.at != data.len() {
+            return Err(CheckpointError(format!(
+                "{} bytes left over",
+                data.len() - r.at
+            )));
+        }
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings_round_trip_exactly_whatever_their_digits() {
+        let mut state = FabricState::default();
+        let values = [
+            -2.53,
+            41.0,
+            -0.1 + 0.2,
+            1.0 / 3.0,
+            -40.125,
+            6.5,
+            1e300,
+            -0.0,
+            f64::MIN_POSITIVE,
+        ];
+        for (i, v) in values.iter().enumerate() {
+            let mut end = EndState::default();
+            end.optical.rx = Some(*v);
+            end.optical.tx_min = Some(-*v);
+            state.ends.insert((i as i64, i % 2 == 0), end);
+        }
+        let restored = FabricState::restore(&state.checkpoint()).unwrap();
+        for (key, end) in &state.ends {
+            let back = &restored.ends[key];
+            assert_eq!(
+                back.optical.rx.unwrap().to_bits(),
+                end.optical.rx.unwrap().to_bits()
+            );
+            assert_eq!(
+                back.optical.tx_min.unwrap().to_bits(),
+                end.optical.tx_min.unwrap().to_bits()
+            );
+        }
+    }
+
+    #[test]
+    fn extreme_counters_and_times_round_trip() {
+        let mut state = FabricState::default();
+        let end = EndState {
+            window: Window {
+                last_time: Some(i64::MAX),
+                last: [Some(u64::MAX), Some(0), None, Some(1), Some(u64::MAX)],
+                start_time: Some(i64::MIN),
+                start: [Some(0), Some(u64::MAX), Some(7), None, Some(u64::MAX)],
+            },
+            ..EndState::default()
+        };
+        state.ends.insert((i64::MAX, true), end);
+        state.ends.insert((i64::MIN, false), EndState::default());
+        assert_eq!(FabricState::restore(&state.checkpoint()).unwrap(), state);
+    }
+
+    #[test]
+    fn damaged_bytes_are_refused() {
+        let mut state = FabricState::default();
+        state.ends.insert((5, false), EndState::default());
+        let data = state.checkpoint();
+        assert!(FabricState::restore(&data[..data.len() - 1]).is_err());
+        assert!(FabricState::restore(b"nope").is_err());
+        let mut other = data.clone();
+        other[4] = 9;
+        assert_eq!(
+            FabricState::restore(&other),
+            Err(CheckpointError("unknown version 9".into()))
+        );
+        let mut longer = data;
+        longer.push(0);
+        assert!(FabricState::restore(&longer).is_err());
+    }
+}
