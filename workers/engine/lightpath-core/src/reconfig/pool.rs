@@ -197,14 +197,7 @@ pub fn monte_carlo_exhaustion(
             .expect("at least one slot");
         let end = t.min(horizon_hours);
         if down_count > backups {
-            // Split [now, end) across batches.
-            let mut from = now;
-            while from < end {
-                let batch = ((from / batch_len) as usize).min(BATCHES - 1);
-                let to = end.min((batch + 1) as f64 * batch_len);
-                batch_time[batch] += to - from;
-                from = to;
-            }
+            add_to_batches(&mut batch_time, batch_len, now, end);
         }
         now = end;
         if t >= horizon_hours {
@@ -227,9 +220,51 @@ pub fn monte_carlo_exhaustion(
     }
 }
 
+/// Adds the interval [from, end) to the batches it overlaps (batch b covers
+/// [b, b + 1) × `batch_len`; the last one also takes anything beyond).
+fn add_to_batches(batch_time: &mut [f64], batch_len: f64, mut from: f64, end: f64) {
+    let last = batch_time.len() - 1;
+    while from < end {
+        let mut batch = ((from / batch_len) as usize).min(last);
+        // On a boundary, from / batch_len can round just below the whole
+        // number; without this step the boundary would be `from` itself and
+        // the loop would never advance.
+        if batch < last && (batch + 1) as f64 * batch_len <= from {
+            batch += 1;
+        }
+        let to = if batch == last {
+            end
+        } else {
+            end.min((batch + 1) as f64 * batch_len)
+        };
+        batch_time[batch] += to - from;
+        from = to;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interval_starting_on_a_rounded_batch_boundary_moves_on() {
+        // Find a boundary k × len that divides back to just under k: the case
+        // that used to spin forever (seen with k = 64 and an MTBF of 10 h).
+        let (len, k) = (1..2000)
+            .map(|i| 0.1 + f64::from(i) * 1e-3)
+            .flat_map(|len| (1..32u32).map(move |k| (len, k)))
+            .find(|&(len, k)| (f64::from(k) * len / len).floor() < f64::from(k))
+            .expect("some boundary rounds down");
+        let from = f64::from(k) * len;
+        let mut batches = [0.0; 32];
+        add_to_batches(&mut batches, len, from, from + 1.5 * len);
+        assert_eq!(batches[k as usize - 1], 0.0);
+        assert!((batches[k as usize] - len).abs() < 1e-9);
+        assert!((batches.iter().sum::<f64>() - 1.5 * len).abs() < 1e-9);
+        // The run that hung the sizing endpoint.
+        let run = monte_carlo_exhaustion(32, 10.0, 24.0, 0, 80_492.42, 1);
+        assert!(run.p_group > 0.99);
+    }
 
     #[test]
     fn no_backups_means_any_failure_exhausts() {
