@@ -32,6 +32,16 @@ class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
     def get_serializer_class(self):
         return JobListSerializer if self.action == "list" else JobSerializer
 
+    def get_queryset(self):
+        # Params are never read back (an upload can be tens of MB) and the list omits results:
+        # leave those columns in the database instead of reading them on every poll.
+        queryset = super().get_queryset()
+        if self.action in ("list", "retrieve"):
+            queryset = queryset.defer("params")
+        if self.action == "list":
+            queryset = queryset.defer("result")
+        return queryset
+
     def create(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -60,6 +60,22 @@ def test_the_list_leaves_results_to_the_detail(client_for, small_fabric):
     assert client.get(f"/api/jobs/{job.pk}/").json()["result"]["summary"]["tors"] == 3
 
 
+def test_reads_leave_params_in_the_database(client_for, small_fabric):
+    """A job's params can be a tens-of-MB upload; polling the list or a job must not read them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    job = services.submit("fabric.capacity_report", fabric=small_fabric)
+    client = client_for("viewer")
+    for url in ("/api/jobs/", f"/api/jobs/{job.pk}/"):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        job_reads = [q["sql"] for q in queries.captured_queries if 'FROM "jobs_job"' in q["sql"]]
+        assert job_reads and not any('"jobs_job"."params"' in sql for sql in job_reads), job_reads
+        if url == "/api/jobs/":
+            assert not any('"jobs_job"."result"' in sql for sql in job_reads)
+
+
 @pytest.mark.django_db(transaction=True, databases=DBS)
 def test_capacity_report_runs_and_is_idempotent(small_fabric):
     job = services.submit("fabric.capacity_report", fabric=small_fabric)
