@@ -145,6 +145,22 @@ test('the planner reproduces the seed’s Table 4.1: k = 32, lengths uniform on 
   await expect(page.getByRole('list', { name: 'Peak savings' })).toContainText('at most 8.7% saved, at 480 m');
 });
 
+test('a planner plans the stored demo fabric from its link lengths', async ({ page }) => {
+  test.setTimeout(90_000);
+  await loginAs(page, 'planner');
+  await page.goto('/planning');
+  const form = page.getByRole('form', { name: 'New stretch plan' });
+  await form.getByLabel('Stored fabric', { exact: true }).check();
+  await form.getByRole('combobox', { name: 'Stored fabric' }).selectOption({ label: DEMO_FABRIC });
+  await form.getByRole('button', { name: 'Run plan' }).click();
+  await expect(page.getByTestId('plan-status')).toHaveAttribute('data-state', 'succeeded', { timeout: 60_000 });
+  await expect(page.getByTestId('plan-facts')).toContainText(`${DEMO_FABRIC}: 192 stored links`);
+  await expect(page.getByTestId('plan-links-count')).toHaveText('192 of 192 links');
+  // Stored links open their link page.
+  await page.getByTestId('plan-link-row').first().getByRole('link').click();
+  await expect(page).toHaveURL(/\/links\/\d+$/);
+});
+
 test('an operator builds reliability classes on the demo fabric, sees a class on the fabric and sizes FEC', async ({
   page,
 }) => {
