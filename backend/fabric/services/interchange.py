@@ -216,7 +216,7 @@ def validate_document(doc: Any) -> ValidatedDocument:
         if model_name in model_names and model_name not in existing_models:
             check.error("transceiver_models", index, "name", f"duplicate transceiver model '{model_name}'")
             continue
-        model = {
+        model: dict[str, Any] = {
             "name": model_name,
             "speed_gbps": check.integer(row, "speed_gbps", "transceiver_models", index, required=True, minimum=1),
             "fiber": check.choice(row, "fiber", "transceiver_models", index, FIBERS),
@@ -232,9 +232,9 @@ def validate_document(doc: Any) -> ValidatedDocument:
         )
         model["link_fec"] = check.boolean(row, "link_fec", "transceiver_models", index)
         model["power_w"] = check.number(row, "power_w", "transceiver_models", index, minimum=0.0)
-        model["stretch"], problems = clean_stretch(row.get("stretch", []), model["reach_m"])
-        for problem in problems:
-            check.error("transceiver_models", index, "stretch", problem)
+        model["stretch"], stretch_problems = clean_stretch(row.get("stretch", []), model["reach_m"])
+        for message in stretch_problems:
+            check.error("transceiver_models", index, "stretch", message)
         if not model["fiber"]:
             check.error("transceiver_models", index, "fiber", "is required")
         model_names.add(model_name)
