@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 
 import { ErrorList } from '@/components/ErrorList';
 
@@ -18,17 +18,28 @@ interface CircuitSwitchFormProps {
   onCancel: () => void;
 }
 
+const collator = new Intl.Collator('en', { numeric: true });
+
 /** Create or edit an optical circuit switch and the ToRs attached to it (optical ports, links carrying them). */
 export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave, onCancel }: CircuitSwitchFormProps) {
   const [form, setForm] = useState<SwitchFormState>(() => (editing ? switchFormFrom(editing) : EMPTY_SWITCH_FORM));
   const [problems, setProblems] = useState<string[]>([]);
   const creating = editing === null;
+  // The switch's own ToRs always count, even before the fabric's list arrives or beyond its first
+  // 1,000: an edit sends the whole attachment list, and a ToR left out would be detached.
+  const choices = useMemo(() => {
+    const byId = new Map(tors.map((tor) => [tor.id, { id: tor.id, name: tor.name }]));
+    for (const attachment of editing?.attachments ?? []) {
+      if (!byId.has(attachment.tor)) byId.set(attachment.tor, { id: attachment.tor, name: attachment.tor_name });
+    }
+    return [...byId.values()].sort((x, y) => collator.compare(x.name, y.name));
+  }, [tors, editing]);
   const set = <K extends keyof SwitchFormState>(key: K, value: SwitchFormState[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const built = buildSwitchInput(form, fabric, tors, creating);
+    const built = buildSwitchInput(form, fabric, choices, creating);
     setProblems(built.errors);
     if (built.body) onSave(built.body);
   };
@@ -102,7 +113,7 @@ export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave
               </tr>
             </thead>
             <tbody>
-              {tors.map((tor) => {
+              {choices.map((tor) => {
                 const attachment = editing?.attachments.find((a) => a.tor === tor.id);
                 return (
                   <tr key={tor.id}>
