@@ -46,6 +46,24 @@ test('a planner plans ShareBackup failover and reads an event’s replace() call
   await form.getByLabel('k (ports per switch)').fill('4');
   await form.getByLabel('Pods').fill('2');
   await form.getByLabel('Backups per group').fill('1');
+  // An uploaded log naming switches the fabric does not have: the server lists each bad event.
+  await form.getByLabel('Upload JSON').check();
+  await form.getByLabel(/Events file/).setInputFiles({
+    name: 'events.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(
+      JSON.stringify([
+        { type: 'switch_down', switch: 'agg.p7.m0' },
+        { type: 'switch_down', switch: 'core.c0.m5' },
+      ]),
+    ),
+  });
+  await form.getByRole('button', { name: 'Plan failover' }).click();
+  const refused = page.getByRole('alert').filter({ hasText: 'The server refused the plan.' });
+  await expect(refused).toContainText("'agg.p7.m0': there are 2 pods (p0..p1)");
+  await expect(refused).toContainText("'core.c0.m5': a group has 3 members (m0..m2)");
+  await expect(page).toHaveURL(/\/sharebackup$/);
+
   await form.getByLabel('Synthetic log').check();
   await form.getByLabel('Number of events').fill('12');
   await form.getByLabel('Seed').fill('0');
