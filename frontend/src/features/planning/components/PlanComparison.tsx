@@ -31,8 +31,7 @@ export function PlanComparison({ jobId, result, width }: { jobId: number; result
             <option value="">Choose…</option>
             {choices.map((job) => (
               <option key={job.id} value={job.id}>
-                Plan #{job.id}
-                {job.message ? ` (${job.message})` : ''}
+                Plan #{job.id} ({job.created_by ?? 'unknown'}, {new Date(job.created).toLocaleString()})
               </option>
             ))}
           </select>
