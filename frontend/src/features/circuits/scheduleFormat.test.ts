@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import { comparisonRows, formatBytes, formatPercent, formatSeconds, formatSlots, metricCards } from './scheduleFormat';
+import {
+  comparisonRows,
+  formatBytes,
+  formatPercent,
+  formatSeconds,
+  formatSlots,
+  metricCards,
+  slotCaveat,
+} from './scheduleFormat';
 import { PARALLEL_GLOBAL, REPLAY } from './testSchedule';
 
 describe('formatting', () => {
@@ -66,5 +74,19 @@ describe('comparisonRows', () => {
     const rows = comparisonRows([...REPLAY.comparison].reverse(), 'round_robin');
     expect(rows.map((row) => row.algorithm)).toEqual(['exact', 'greedy', 'round_robin']);
     expect(rows.filter((row) => row.chosen).map((row) => row.algorithm)).toEqual(['round_robin']);
+  });
+});
+
+describe('slotCaveat', () => {
+  it('says why a slot is not proven optimal', () => {
+    const slot = REPLAY.slots[0]!;
+    expect(slotCaveat(slot, 'exact', false)).toBe('');
+    expect(slotCaveat({ exact: false, algorithm: 'greedy' }, 'exact', false)).toBe('Greedy past the time budget');
+    expect(slotCaveat({ exact: false, algorithm: 'exact' }, 'exact', true)).toBe(
+      'edge groups chose it, not proven optimal',
+    );
+    expect(slotCaveat({ exact: false, algorithm: 'round_robin' }, 'round_robin', false)).toBe(
+      'Round-robin baseline, not exact',
+    );
   });
 });

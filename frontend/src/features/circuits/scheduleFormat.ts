@@ -1,5 +1,5 @@
 /** Numbers of a circuit schedule as people read them: metric cards and the algorithm comparison. */
-import type { CircuitMetrics, ComparisonMetrics } from './api/types';
+import type { CircuitMetrics, CircuitSlot, ComparisonMetrics } from './api/types';
 
 const DECIMAL_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
 
@@ -136,4 +136,21 @@ export function comparisonRows(entries: readonly ComparisonMetrics[], chosen: st
         runtime: formatSeconds(metrics.runtime_s),
       },
     }));
+}
+
+/**
+ * Why a slot is not certified optimal, or '' when it is: the exact plan fell back to greedy past the
+ * time budget, edge groups steered it (a slot completing a group is reported inexact), or the plan
+ * uses a baseline.
+ */
+export function slotCaveat(
+  slot: Pick<CircuitSlot, 'exact' | 'algorithm'>,
+  planAlgorithm: string,
+  hasGroups: boolean,
+): string {
+  if (slot.exact) return '';
+  if (planAlgorithm === 'exact' && slot.algorithm !== 'exact')
+    return `${algorithmLabel(slot.algorithm)} past the time budget`;
+  if (planAlgorithm === 'exact' && hasGroups) return 'edge groups chose it, not proven optimal';
+  return `${algorithmLabel(slot.algorithm)} baseline, not exact`;
 }

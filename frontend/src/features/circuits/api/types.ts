@@ -203,6 +203,8 @@ export interface ScheduleInput {
   hysteresis: number;
   time_budget_s: number | null;
   max_slots: number;
+  /** Edge groups by rack index: [[[a, b], ...], bonus bytes]. */
+  groups?: [[number, number][], number][];
   /** Demand per period, directed [a, b, bytes] by rack index; null when too large to echo. */
   windows: [number, number, number][][] | null;
 }

@@ -15,7 +15,7 @@ import { CircuitTimeline } from '../components/CircuitTimeline';
 import { DemandHeatMap } from '../components/DemandHeatMap';
 import { MetricCards } from '../components/MetricCards';
 import { buildHeatMap, type DemandEntry, matrixEntries, type RackOrder, slotDemand } from '../heatMap';
-import { algorithmLabel, formatBytes, formatSeconds } from '../scheduleFormat';
+import { algorithmLabel, formatBytes, formatSeconds, slotCaveat } from '../scheduleFormat';
 import { buildTimeline } from '../timeline';
 
 import '../circuits.css';
@@ -81,6 +81,9 @@ function ScheduleResultView({ jobId, result }: { jobId: number; result: Schedule
   const [order, setOrder] = useState<RackOrder>('name');
   const [onlyActive, setOnlyActive] = useState(portCount > HIDE_IDLE_ABOVE);
   const chosenSlot = result.slots[Math.min(slot, result.slots.length - 1)];
+  const caveat = chosenSlot
+    ? slotCaveat(chosenSlot, input.algorithm, (input.groups?.length ?? 0) > 0 || result.edge_groups.length > 0)
+    : '';
   const timeline = useMemo(
     () =>
       buildTimeline({ rackNames, ports: input.ports, slots: result.slots, darkTimeS: input.dark_time_s, onlyActive }),
@@ -165,7 +168,7 @@ function ScheduleResultView({ jobId, result }: { jobId: number; result: Schedule
             {chosenSlot.changed_ports.length} port{chosenSlot.changed_ports.length === 1 ? '' : 's'} dark at the start;
             weight {formatBytes(chosenSlot.weight)} of bound {formatBytes(chosenSlot.bound)}, carried{' '}
             {formatBytes(chosenSlot.offloaded_bytes)}
-            {chosenSlot.exact ? '' : ` (${chosenSlot.algorithm}, not exact)`}.
+            {caveat ? ` (${caveat})` : ''}.
           </p>
           <SlotHeatMap result={result} rackNames={rackNames} slotIndex={chosenSlot.index} order={order} width={width} />
         </>
