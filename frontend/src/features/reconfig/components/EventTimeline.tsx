@@ -3,14 +3,27 @@ import { describeEvent, EVENT_LABEL } from '../sharebackupData';
 
 interface EventTimelineProps {
   events: PlannedEvent[];
+  /** The selected event's index; -1 for the fabric before any event. */
   selected: number;
   onSelect: (index: number) => void;
 }
 
-/** The event log in order; a click shows what the planner did for that event. */
+/** The event log in order, after the starting state; a click shows what the planner did for that event. */
 export function EventTimeline({ events, selected, onSelect }: EventTimelineProps) {
   return (
     <ol className="event-timeline" aria-label="Event timeline" data-testid="event-timeline">
+      <li>
+        <button
+          type="button"
+          className="event-chip event-start"
+          aria-pressed={selected === -1}
+          onClick={() => onSelect(-1)}
+          data-testid="timeline-start"
+        >
+          <span className="event-type">Start</span>
+          <span className="event-subject">before any event</span>
+        </button>
+      </li>
       {events.map((planned) => (
         <li key={planned.index}>
           <button

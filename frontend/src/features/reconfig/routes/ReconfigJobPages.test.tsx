@@ -72,6 +72,10 @@ describe('ShareBackup plan page', () => {
     // The first event is selected: a spare goes down, nothing to replace.
     expect(screen.getByTestId('replace-calls-none')).toBeInTheDocument();
 
+    fireEvent.click(screen.getByTestId('timeline-start'));
+    expect(screen.queryByTestId('event-detail')).toBeNull();
+    expect(screen.getAllByTestId('group-member').filter((box) => box.dataset.state === 'spare')).toHaveLength(6);
+
     fireEvent.click(timeline[1]!);
     expect(timeline[1]).toHaveAttribute('aria-pressed', 'true');
     const edgeP1 = screen.getAllByTestId('failure-group').find((cell) => cell.dataset.group === 'edge.p1')!;

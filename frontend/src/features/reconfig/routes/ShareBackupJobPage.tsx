@@ -112,7 +112,7 @@ function PlanView({ jobId, result }: { jobId: number; result: ShareBackupResult 
         caption={
           planned
             ? `After event #${planned.index} (${describeEvent(planned.event)}). Each box is a switch (m = member), with the slot it plays (s).`
-            : 'Before any event.'
+            : 'Before any event: member i of each group plays slot i, the others are free backups.'
         }
       />
       {planned ? <EventDetail plan={result} index={selected} /> : null}
