@@ -81,7 +81,7 @@ export function ConstraintLine({ chart }: { chart: ChartFrame }) {
 }
 
 interface TorAxisProps<Bar extends CapacityBar> {
-  chart: ChartFrame & { bars: readonly Bar[] };
+  chart: Omit<ChartFrame, 'bars'> & { bars: readonly Bar[] };
   /** Extra room between the plot and the ToR names (rows of marks drawn below the bars). */
   labelShift?: number;
   /** Names drawn in bold (e.g. ToRs that block a decision). */
