@@ -146,9 +146,14 @@ export function legendTicks(domain: [number, number] | null): number[] {
     if (value > low) ticks.push(value);
   }
   if (high > low) ticks.push(high);
+  // A power of ten next to an end would print over it.
+  const span = Math.log(high / low);
+  const clear = (value: number) =>
+    value === low || value === high || (Math.log(value / low) > 0.12 * span && Math.log(high / value) > 0.12 * span);
+  const spaced = ticks.filter(clear);
   // Many decades would crowd the legend: keep the ends and every other power.
-  if (ticks.length > 7) return ticks.filter((_, i) => i === 0 || i === ticks.length - 1 || i % 2 === 0);
-  return ticks;
+  if (spaced.length > 7) return spaced.filter((_, i) => i === 0 || i === spaced.length - 1 || i % 2 === 0);
+  return spaced;
 }
 
 /** Racks above which the heat map is drawn on a canvas: 1,000 racks would be a million SVG cells at worst. */

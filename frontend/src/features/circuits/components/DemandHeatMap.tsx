@@ -148,7 +148,7 @@ function HeatMapCanvas({ model, layout, caption }: { model: HeatMapModel; layout
       context.fillRect(left + c.col * cell, top + c.row * cell, drawn, drawn);
     }
     context.strokeStyle = OUTLINE_COLOUR;
-    context.lineWidth = 1;
+    context.lineWidth = Math.min(2.5, Math.max(1, cell / 8));
     const outline = Math.max(cell, 3);
     for (const o of model.outlines) {
       const cx = left + (o.col + 0.5) * cell;
