@@ -9,6 +9,8 @@ A kind may also declare:
   which the API answers as a 400.
 - `csv_tables`: table name -> function turning the job's result into (header, rows), served by
   `GET /api/jobs/{id}/result/?format=csv&table=NAME` (the first table is the default).
+- `summary(result) -> str`: one line saying what a succeeded job found, kept as its final `message`
+  so job lists (which leave results out) can show it; without one the message is "done".
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -36,6 +38,7 @@ class JobKind:
     needs_fabric: bool
     validate: Callable[[dict, Any], dict] | None = None
     csv_tables: Mapping[str, CsvTable] = field(default_factory=dict)
+    summary: Callable[[dict], str] | None = None
 
 
 KINDS: dict[str, JobKind] = {}
@@ -54,10 +57,11 @@ def job_kind(
     needs_fabric: bool = True,
     validate: Callable[[dict, Any], dict] | None = None,
     csv_tables: Mapping[str, CsvTable] | None = None,
+    summary: Callable[[dict], str] | None = None,
 ):
     def register(handler):
         KINDS[name] = JobKind(
-            name, handler, frozenset(roles), description, needs_fabric, validate, dict(csv_tables or {})
+            name, handler, frozenset(roles), description, needs_fabric, validate, dict(csv_tables or {}), summary
         )
         return handler
 

@@ -89,6 +89,7 @@ def run(job_id: int) -> str:
         if kind is None:
             raise UnknownJob(f"unknown job kind '{job.kind}'")
         result = kind.handler(job, JobContext(job))
+        summary = kind.summary(result) if kind.summary else "done"
     except JobCancelled:
         _finish(job, Job.State.CANCELLED, message="cancelled")
     except JobFailed as exc:
@@ -102,7 +103,7 @@ def run(job_id: int) -> str:
         )
     else:
         late = Job.objects.filter(pk=job.pk, cancel_requested=True).exists()
-        message = "done (the cancel request came after its last checkpoint)" if late else "done"
+        message = f"{summary} (the cancel request came after its last checkpoint)" if late else summary
         _finish(job, Job.State.SUCCEEDED, result=result, progress=1.0, message=message)
     return Job.objects.values_list("state", flat=True).get(pk=job_id)
 

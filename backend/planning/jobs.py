@@ -20,6 +20,7 @@ from .services import plan as plans
         "sweeps": plans.sweeps_table,
         "bands": plans.bands_table,
     },
+    summary=plans.summary_line,
 )
 def rail_plan(job, ctx):
     params = _revalidated(plans.validate_params, job)
@@ -36,6 +37,7 @@ def rail_plan(job, ctx):
         "repair": reliability.repair_table,
         "summary": reliability.summary_table,
     },
+    summary=reliability.summary_line,
 )
 def rail_classes(job, ctx):
     params = _revalidated(reliability.validate_params, job)

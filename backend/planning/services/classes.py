@@ -207,6 +207,13 @@ def classes(fabric: Fabric, params: dict[str, Any], progress: Callable[[float, s
     }
 
 
+def summary_line(result: dict[str, Any]) -> str:
+    """The job's final message: how many links each class keeps, and what needs repair."""
+    kept = " ⊇ ".join(f"{c['link_count']:,}" for c in reversed(result["classes"]))
+    repair = len(result["repair"])
+    return f"{len(result['classes'])} classes keep {kept} links; {repair} to repair"
+
+
 # ---------------------------------------------------------------------------------------------
 # CSV tables
 

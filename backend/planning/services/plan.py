@@ -325,6 +325,16 @@ def plan(fabric: Fabric | None, params: dict[str, Any], progress: Callable[[floa
     return {"inputs": inputs, **result}
 
 
+def summary_line(result: dict[str, Any]) -> str:
+    """The job's final message, what lists of plans show: the plan's name, savings and stretch."""
+    name = result["inputs"].get("name") or "plan"
+    stretched = round(result["stretched_links"])  # an expected count in the expected-value mode
+    return (
+        f"{name}: saves {result['savings']:.1%} of ${result['baseline']['total_usd']:,.0f} "
+        f"({stretched:,.0f} stretched link{'' if stretched == 1 else 's'})"
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # CSV tables of a result (GET /api/jobs/{id}/result/?format=csv&table=...)
 

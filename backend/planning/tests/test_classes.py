@@ -77,6 +77,8 @@ def test_classes_from_measured_loss_rates(client_for, measured_fabric):
     assert lossy.pk not in first["links"] and lossy.pk in second["links"]
     assert [row["link"] for row in first["removed"]] == [lossy.pk] and second["removed"] == []
     assert broken.pk not in third["links"] and len(third["links"]) == 13
+    # What the jobs list shows without loading the result.
+    assert job.message == "3 classes keep 13 ⊇ 13 ⊇ 12 links; 1 to repair"
     assert first["worst"]["loss"] <= 4.8e-8
     worst = third["worst"]
     assert worst["loss"] == pytest.approx(LOSSY_UP / (PACKETS + LOSSY_UP))

@@ -20,7 +20,8 @@ def quantities(breakdown):
 @pytest.mark.django_db(transaction=True, databases=DBS)
 def test_the_k32_fat_tree_reproduces_the_seeds_table_4_1(client_for):
     job = run_submitted(submit(client_for("planner"), "rail.plan", TABLE_4_1))
-    assert (job.progress, job.message) == (1.0, "done")
+    # The final message is what lists of plans show without loading the result.
+    assert (job.progress, job.message) == (1.0, "Table 4.1: saves 0.0% of $8,573,468 (0 stretched links)")
     result = job.result
     baseline = result["baseline"]
     assert quantities(baseline) == {
