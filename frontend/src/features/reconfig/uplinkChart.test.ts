@@ -29,6 +29,19 @@ describe('uplink chart', () => {
     expect(chart.cursorX).toBeCloseTo(hot.bars[1]!.x + (hot.bars[2]!.x - hot.bars[1]!.x) / 2, 5);
   });
 
+  it('zooms to a range of steps on the whole run’s value scale, and maps pixels back to steps', () => {
+    const zoomed = buildUplinkChart(RUN_RESULT, 800, 0, [1, 3]);
+    const hot = zoomed.rows[0]!;
+    expect(hot.bars.map((bar) => bar.index)).toEqual([1, 2, 3]);
+    expect(hot.bars[0]!.x).toBe(zoomed.left);
+    expect(hot.yTicks).toEqual(chart.rows[0]!.yTicks);
+    // Step 0 is outside the zoom: no cursor.
+    expect(zoomed.cursorX).toBeNull();
+    expect(zoomed.indexAtX(hot.bars[1]!.x + 1)).toBe(2);
+    expect(zoomed.indexAtX(zoomed.left - 50)).toBe(1);
+    expect(zoomed.indexAtX(zoomed.right + 50)).toBe(3);
+  });
+
   it('picks a time unit that keeps labels short', () => {
     expect(timeUnit(30).label).toBe('s');
     expect(timeUnit(3600).label).toBe('min');

@@ -29,8 +29,13 @@ export interface UplinkChartModel {
   rows: RackRow[];
   xTicks: Tick[];
   xTitle: string;
-  /** Centre of the selected step, or null when nothing is selected. */
+  /** Centre of the selected step, or null when it is not drawn. */
   cursorX: number | null;
+  /** The top of the first row and the bottom of the last (the brush's extent). */
+  plotTop: number;
+  plotBottom: number;
+  /** The series index of the bar drawn at (or nearest to) pixel x. */
+  indexAtX: (px: number) => number;
 }
 
 const MARGIN = { left: 96, right: 16, top: 8, bottom: 44 };
@@ -44,12 +49,25 @@ export function timeUnit(spanSeconds: number): { seconds: number; label: string 
   return { seconds: 1, label: 's' };
 }
 
+/**
+ * `range` zooms to the series points [first, last] (inclusive); the value axis keeps the whole
+ * run's scale so that zooming never changes what a bar's height means.
+ */
 export function buildUplinkChart(
   result: Pick<LarryResult, 'series' | 'racks' | 'inputs' | 'changes'>,
   width: number,
   selected: number | null,
+  range: [number, number] | null = null,
 ): UplinkChartModel {
-  const series = uplinkSeries(result);
+  const whole = uplinkSeries(result);
+  const peak = d3.max(whole.flatMap((rack) => rack.bars.flatMap((bar) => [bar.uplinks, bar.demandLinks]))) ?? 1;
+  const yMax = Math.max(1, peak);
+  const series = range
+    ? whole.map((rack) => ({
+        ...rack,
+        bars: rack.bars.filter((bar) => bar.index >= range[0] && bar.index <= range[1]),
+      }))
+    : whole;
   // A bar is marked where that rack gained or gave circuits, not merely where some rack did.
   const moved = new Set(
     changeIndices(result).flatMap((index) =>
@@ -68,8 +86,6 @@ export function buildUplinkChart(
     .domain([first / unit.seconds, last / unit.seconds])
     .range([left, right]);
   const sx = (t: number) => x(t / unit.seconds);
-  const peak = d3.max(series.flatMap((rack) => rack.bars.flatMap((bar) => [bar.uplinks, bar.demandLinks]))) ?? 1;
-  const yMax = Math.max(1, peak);
 
   const rows = series.map((rack, i): RackRow => {
     const top = MARGIN.top + i * (ROW_HEIGHT + ROW_GAP);
@@ -114,7 +130,14 @@ export function buildUplinkChart(
     position: x(value),
     label: x.tickFormat()(value),
   }));
-  const selectedBar = selected === null ? undefined : series[0]?.bars[selected];
+  const drawn = series[0]?.bars ?? [];
+  const selectedBar = selected === null ? undefined : drawn.find((bar) => bar.index === selected);
+  const indexAtX = (px: number) => {
+    const t = x.invert(px) * unit.seconds;
+    const hit = drawn.find((bar) => t >= bar.t0 && t < bar.t1);
+    if (hit) return hit.index;
+    return t < first ? (drawn[0]?.index ?? 0) : (drawn.at(-1)?.index ?? 0);
+  };
   return {
     width,
     height: plotBottom + MARGIN.bottom,
@@ -124,5 +147,8 @@ export function buildUplinkChart(
     xTicks,
     xTitle: `Time since the counters start (${unit.label})`,
     cursorX: selectedBar ? (sx(selectedBar.t0) + sx(selectedBar.t1)) / 2 : null,
+    plotTop: MARGIN.top,
+    plotBottom,
+    indexAtX,
   };
 }

@@ -1,6 +1,7 @@
 import { LineSwatch } from '@/components/LineSwatch';
 
 import type { UplinkChartModel } from '../uplinkChart';
+import { StepBrush } from './StepBrush';
 
 const DEMAND_COLOUR = '#c8402f';
 const STATIC_COLOUR = '#56616d';
@@ -9,14 +10,15 @@ interface UplinkChartProps {
   chart: UplinkChartModel;
   summary: string;
   onSelect: (index: number) => void;
+  onZoom: (first: number, last: number) => void;
 }
 
 /**
  * Per-rack uplinks over time as small multiples sharing the time axis: a bar per step (darker where
  * circuits moved), the demand the controller saw as a line, the S static uplinks dashed. A click on
- * a bar selects that step.
+ * a step selects it; a drag across steps zooms to them.
  */
-export function UplinkChart({ chart, summary, onSelect }: UplinkChartProps) {
+export function UplinkChart({ chart, summary, onSelect, onZoom }: UplinkChartProps) {
   const bottom = chart.rows.at(-1)?.bottom ?? 0;
   return (
     <div className="uplink-chart-block">
@@ -70,7 +72,6 @@ export function UplinkChart({ chart, summary, onSelect }: UplinkChartProps) {
                 y={bar.y}
                 width={bar.width}
                 height={bar.height}
-                onClick={() => onSelect(bar.index)}
               >
                 <title>{`${row.name}: ${bar.uplinks} uplinks at step ${bar.index}`}</title>
               </rect>
@@ -87,6 +88,15 @@ export function UplinkChart({ chart, summary, onSelect }: UplinkChartProps) {
             <path d={row.demandPath} fill="none" stroke={DEMAND_COLOUR} strokeWidth={2} pointerEvents="none" />
           </g>
         ))}
+        <StepBrush
+          left={chart.left}
+          right={chart.right}
+          top={chart.plotTop}
+          bottom={chart.plotBottom}
+          indexAtX={chart.indexAtX}
+          onSelect={onSelect}
+          onZoom={onZoom}
+        />
         {chart.cursorX !== null ? (
           <line
             className="step-cursor"

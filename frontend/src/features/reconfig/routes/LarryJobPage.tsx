@@ -52,7 +52,8 @@ function RunView({ jobId, result }: { jobId: number; result: LarryResult }) {
   const { ref, width } = useElementWidth<HTMLDivElement>();
   const moved = useMemo(() => changeIndices(result), [result]);
   const [selected, setSelected] = useState(() => moved[0] ?? 0);
-  const chart = useMemo(() => buildUplinkChart(result, width, selected), [result, width, selected]);
+  const [zoom, setZoom] = useState<[number, number] | null>(null);
+  const chart = useMemo(() => buildUplinkChart(result, width, selected, zoom), [result, width, selected, zoom]);
   const points = result.series.time_s.length;
   const base = `/api/jobs/${jobId}/result/`;
   const { inputs } = result;
@@ -172,10 +173,19 @@ function RunView({ jobId, result }: { jobId: number; result: LarryResult }) {
           </button>
         </div>
       ) : null}
+      <p className="muted">
+        Click a step to select it; drag across steps to zoom to them.{' '}
+        {zoom ? (
+          <button type="button" onClick={() => setZoom(null)} data-testid="reset-zoom">
+            Show the whole run
+          </button>
+        ) : null}
+      </p>
       <UplinkChart
         chart={chart}
-        summary={`Uplinks per rack over time (${result.racks.length} racks, ${points} steps)`}
+        summary={`Uplinks per rack over time (${result.racks.length} racks, ${points} steps${zoom ? `, zoomed to steps ${zoom[0]}–${zoom[1]}` : ''})`}
         onSelect={setSelected}
+        onZoom={(first, last) => setZoom(first === last ? null : [first, last])}
       />
       <StepDetail result={result} index={selected} />
 
