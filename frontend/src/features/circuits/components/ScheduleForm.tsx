@@ -11,7 +11,10 @@ interface ScheduleFormProps {
   onSubmit: (request: ScheduleRequest) => void;
 }
 
-/** Parameters of a circuit schedule (docs/circuits.md "Model"); blank fields take the server's defaults. */
+/**
+ * Parameters of a circuit schedule (docs/circuits.md "Model"); blank fields take the server's defaults.
+ * It starts on the newest demand and the first switch; the page remounts it when those change.
+ */
 export function ScheduleForm({ demands, switches, submitting, onSubmit }: ScheduleFormProps) {
   const [form, setForm] = useState<ScheduleFormState>(() => ({
     ...INITIAL_SCHEDULE_FORM,
@@ -22,13 +25,10 @@ export function ScheduleForm({ demands, switches, submitting, onSubmit }: Schedu
   const set = <K extends keyof ScheduleFormState>(key: K, value: ScheduleFormState[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
   const zones = [...new Set(switches.map((cs) => cs.zone).filter((zone) => zone !== ''))].sort();
-  // Lists load after the form: pick the newest demand and the first switch once they arrive.
-  const demand = form.demand || (demands[0] ? String(demands[0].id) : '');
-  const target = form.target || (switches[0] ? `switch:${switches[0].id}` : '');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const built = buildScheduleRequest({ ...form, demand, target });
+    const built = buildScheduleRequest(form);
     setProblems(built.errors);
     if (built.request) onSubmit(built.request);
   };
@@ -38,7 +38,7 @@ export function ScheduleForm({ demands, switches, submitting, onSubmit }: Schedu
       <div className="circuits-form">
         <label>
           Demand
-          <select value={demand} onChange={(event) => set('demand', event.target.value)}>
+          <select value={form.demand} onChange={(event) => set('demand', event.target.value)}>
             <option value="">Choose…</option>
             {demands.map((d) => (
               <option key={d.id} value={d.id}>
@@ -49,7 +49,7 @@ export function ScheduleForm({ demands, switches, submitting, onSubmit }: Schedu
         </label>
         <label>
           Circuit switch or zone
-          <select value={target} onChange={(event) => set('target', event.target.value)}>
+          <select value={form.target} onChange={(event) => set('target', event.target.value)}>
             <option value="">Choose…</option>
             {switches.map((cs) => (
               <option key={cs.id} value={`switch:${cs.id}`}>
