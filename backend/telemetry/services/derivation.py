@@ -30,7 +30,7 @@ from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from fabric.models import Fabric
+from fabric.models import Fabric, Link
 from lightpath_engine import TelemetryState
 
 from ..models import Checkpoint, Derivation, IngestBatch
@@ -73,8 +73,8 @@ class DerivationResult:
         }
 
 
-# fabric id -> (watermark, settings, engine state) of this process
-_cache: dict[int, tuple[int, tuple, TelemetryState]] = {}
+# fabric id -> (watermark, settings, engine state, the fabric's ends version it holds only links of)
+_cache: dict[int, tuple[int, tuple, TelemetryState, int | None]] = {}
 
 
 def _settings(fabric: Fabric) -> tuple:
@@ -167,12 +167,19 @@ def derive(fabric: Fabric) -> DerivationResult:
             return result
         settings = _settings(fabric)
         cached = _cache.pop(fabric.pk, None)  # popped: a failed run must not leave it ahead of the database
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT version FROM telemetry_ends_version WHERE fabric_id = %s", [fabric.pk])
+            row = cursor.fetchone()
+            ends_version = row[0] if row else None
         if cached is not None and cached[0] == progress.watermark and cached[1] == settings:
             state = cached[2]
+            pruned = cached[3] == ends_version
         else:
             state = restore(fabric, progress.watermark)
-            result.rebuilt = True
+            result.rebuilt, pruned = True, False
         with connection.cursor() as cursor:
+            if not pruned:  # links were deleted (or the state is new to this process): forget theirs
+                state.retain_links(list(Link.objects.filter(fabric=fabric).values_list("id", flat=True)))
             _sync_open_episodes(cursor, fabric, state)
             for chunk in _chunks(batches):
                 samples, windows = _apply(cursor, state, chunk)
@@ -191,7 +198,7 @@ def derive(fabric: Fabric) -> DerivationResult:
         watermark = batches[-1][0]
         _write_checkpoint(fabric, watermark, state)
         Derivation.objects.filter(fabric=fabric).update(watermark=watermark, derived_at=timezone.now())
-        transaction.on_commit(lambda: _cache.__setitem__(fabric.pk, (watermark, settings, state)))
+        transaction.on_commit(lambda: _cache.__setitem__(fabric.pk, (watermark, settings, state, ends_version)))
         if result.events_opened:  # CorrOpt decides each new event once the run is visible
             from corruption.tasks import enqueue_decisions
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from fabric.models import Link
-from telemetry.models import CorruptionEvent, DirectionHealth
+from telemetry.models import CorruptionEvent, Derivation, DirectionHealth, EndState
 from telemetry.services import derivation
 from telemetry.services.ingest import ingest
 from telemetry.services.rules import COUNTERS
@@ -102,3 +102,28 @@ def test_derivation_equals_the_reference(small_fabric, seed, django_capture_on_c
     events = [(e.first_seen, e.ended_at) for e in CorruptionEvent.objects.filter(link=link).order_by("first_seen")]
     assert events == expected_events
     assert rebuilt >= 1  # the first run builds the state; later ones mostly reuse it
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cache_dropped", [False, True])
+def test_a_deleted_links_state_leaves_the_checkpoint(small_fabric, cache_dropped, django_capture_on_commit_callbacks):
+    def poll(minutes: int, switch: str, port: str) -> dict:
+        return {"switch": switch, "port": port, "time": T0 + dt.timedelta(minutes=minutes),
+                "in_pkts": 10**6 * minutes, "in_fcs_errors": 0, "input_power_dbm": -2.5}  # fmt: skip
+
+    derivation.forget_cached_state()
+    ingest(small_fabric, [poll(0, "f0", "d0"), poll(0, "f1", "d0")], now=NOW)
+    with django_capture_on_commit_callbacks(execute=True):
+        derivation.derive(small_fabric)
+    kept = Link.objects.get(fabric=small_fabric, a_switch__name="t0", a_port="up0")
+    Link.objects.get(fabric=small_fabric, a_switch__name="t0", a_port="up1").delete()
+    if cache_dropped:
+        derivation.forget_cached_state()
+    ingest(small_fabric, [poll(15, "f0", "d0")], now=NOW)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert derivation.derive(small_fabric).windows == 1
+
+    progress = Derivation.objects.get(fabric=small_fabric)
+    state = derivation.restore(small_fabric, progress.watermark)
+    assert state.num_ends == 1
+    assert EndState.objects.get(link=kept, side="z").input_power_dbm == pytest.approx(-2.5)

@@ -554,6 +554,9 @@ class TelemetryState:
         open: Sequence[tuple[float, int, float, float, int] | None],
     ) -> None:
         """Load stored direction states; ``open``: (rate, first_seen, last_rate, peak_rate, last_seen)."""
+    def retain_links(self, links: Sequence[int]) -> int:
+        """Drop the ends and directions of links not in ``links`` (deleted since); returns how many
+        entries went."""
     def set_open_episodes(
         self, link: Sequence[int], direction: Sequence[bool], open: Sequence[tuple[float, int, float, float, int]]
     ) -> None:

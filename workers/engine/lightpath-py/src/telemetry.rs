@@ -174,6 +174,12 @@ impl TelemetryState {
         Ok(())
     }
 
+    /// Drops the ends and directions of links not in `links` (deleted since);
+    /// returns how many entries went.
+    fn retain_links(&mut self, links: Vec<i64>) -> usize {
+        self.state.retain_links(&links.into_iter().collect())
+    }
+
     /// Makes these the open episodes, (rate, first_seen, last_rate, peak_rate,
     /// last_seen) per direction, and ends any other the state holds open: the
     /// stored open events win (a repair ends an episode outside derivation).
@@ -249,7 +255,7 @@ impl TelemetryState {
         Ok(())
     }
 
-    /// Links whose direction health changed in the last `apply`.
+    /// Links whose direction health changed in the last `apply_copy`.
     fn health_changed_links(&self) -> Vec<i64> {
         let mut links: Vec<i64> = self.changes.health_changed.iter().map(|k| k.0).collect();
         links.sort_unstable();

@@ -8,8 +8,8 @@
 //! epoch; counters are SNMP Counter64 values (`None` where a poll did not
 //! carry the counter).
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 
 mod checkpoint;
 pub use checkpoint::CheckpointError;
@@ -389,6 +389,15 @@ impl FabricState {
         }
     }
 
+    /// Drops the ends and directions of every link not in `links` (links
+    /// deleted since); returns how many entries went.
+    pub fn retain_links(&mut self, links: &HashSet<i64>) -> usize {
+        let before = self.ends.len() + self.directions.len();
+        self.ends.retain(|key, _| links.contains(&key.0));
+        self.directions.retain(|key, _| links.contains(&key.0));
+        before - self.ends.len() - self.directions.len()
+    }
+
     /// Applies samples sorted by (batch, end, time): each poll's counters in
     /// time order, and each end's newest optical sample of a batch.
     pub fn apply(&mut self, samples: &[Sample], settings: &Settings) -> Changes {
@@ -584,6 +593,23 @@ mod tests {
             (first.first_seen, reopened.first_seen),
             (15 * MIN, 30 * MIN)
         );
+    }
+
+    #[test]
+    fn only_the_links_kept_stay() {
+        let mut state = FabricState::default();
+        for link in [1, 2, 3] {
+            state.ends.insert((link, false), EndState::default());
+            state.ends.insert((link, true), EndState::default());
+            state
+                .directions
+                .insert((link, true), DirectionState::default());
+        }
+        assert_eq!(state.retain_links(&HashSet::from([1, 3, 9])), 3);
+        let mut links: Vec<i64> = state.ends.keys().map(|k| k.0).collect();
+        links.sort_unstable();
+        assert_eq!(links, vec![1, 1, 3, 3]);
+        assert_eq!(state.directions.len(), 2);
     }
 
     #[test]
