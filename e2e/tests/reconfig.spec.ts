@@ -158,6 +158,19 @@ test('a planner runs Larry on uploaded counters and checks an uplink vector on d
   await expect(page.getByTestId('step-detail')).toContainText('Step 6 at 3.5 s');
   await expect(page.getByTestId('moved-circuit')).toHaveCount(3);
   await expect(page.getByTestId('moved-circuit').first()).toContainText('→ rack 2');
+
+  // A click on the chart selects the step under it; a drag zooms to the steps it covers.
+  const box = (await chart.boundingBox())!;
+  await page.mouse.click(box.x + box.width - 30, box.y + 40);
+  await expect(page.getByTestId('step-detail')).toContainText('Step 9 at 5 s');
+  await page.mouse.move(box.x + box.width * 0.45, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.75, box.y + 40, { steps: 5 });
+  await page.mouse.up();
+  await expect(page.getByTestId('reset-zoom')).toBeVisible();
+  expect(await chart.getByTestId('uplink-bar').count()).toBeLessThan(4 * 10);
+  await page.getByTestId('reset-zoom').click();
+  await expect(chart.getByTestId('uplink-bar')).toHaveCount(4 * 10);
 });
 
 test('a viewer may open the views and check feasibility but not start a job', async ({ page }) => {
