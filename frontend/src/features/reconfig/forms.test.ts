@@ -27,7 +27,7 @@ describe('plan form', () => {
       'k must be even.',
       'Pods must be a whole number from 1 to 5.',
       'Backups per group must be a whole number from 0 to 8.',
-      'Events must be a whole number from 1 to 1000.',
+      'Events must be a whole number from 1 to 500.',
     ]);
   });
 
@@ -50,8 +50,8 @@ describe('sizing form', () => {
   it('makes MTBF and MTTR optional only when a fabric’s tickets may supply them', () => {
     const blank = { ...INITIAL_SIZE_FORM, mtbfHours: '', mttrHours: '' };
     expect(buildSizeRequest(blank).errors).toEqual([
-      'MTBF (hours) must be a number above 0 and at most 1000000000.',
-      'MTTR (hours) must be a number above 0 and at most 1000000.',
+      'MTBF (hours) must be a number from 1 to 1000000000.',
+      'MTTR (hours) must be a number from 0.01 to 1000000.',
     ]);
     expect(buildSizeRequest({ ...blank, fabric: '3' }).value).toMatchObject({
       fabric: 3,

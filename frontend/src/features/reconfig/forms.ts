@@ -1,3 +1,6 @@
+/** The server plans at most this many events (its result must stay under 48 MiB). */
+export const MAX_EVENTS = 500;
+
 /**
  * The reconfig forms' text fields turned into request bodies, checked against the server's limits
  * (/work/briefs/contract-reconfig.md) so a typo is answered before anything is sent. The server
@@ -38,6 +41,14 @@ function positive(text: string, label: string, max: number, errors: string[]): n
   const value = Number(text.trim());
   if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value > max) {
     errors.push(`${label} must be a number above 0${Number.isFinite(max) ? ` and at most ${max}` : ''}.`);
+  }
+  return value;
+}
+
+function between(text: string, label: string, min: number, max: number, errors: string[]): number {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
+    errors.push(`${label} must be a number from ${min} to ${max}.`);
   }
   return value;
 }
@@ -87,7 +98,7 @@ export function buildPlanParams(form: PlanFormState): Built<ShareBackupParams> {
   const reconfigMs = positive(form.reconfigMs, 'Circuit switching time', 1000, errors);
   let events: EventsParam | null = null;
   if (form.source === 'synthetic') {
-    const length = integer(form.length, 'Events', 1, 1000, errors);
+    const length = integer(form.length, 'Events', 1, MAX_EVENTS, errors);
     const seed = integer(form.seed, 'Seed', 0, Number.MAX_SAFE_INTEGER, errors);
     events = { source: 'synthetic', length, seed };
   } else if (!form.upload) {
@@ -95,7 +106,9 @@ export function buildPlanParams(form: PlanFormState): Built<ShareBackupParams> {
   } else {
     const parsed = parseEventsFile(form.upload.text);
     errors.push(...parsed.errors);
-    if (parsed.events && parsed.events.length > 1000) errors.push('The events file holds more than 1000 events.');
+    if (parsed.events && parsed.events.length > MAX_EVENTS) {
+      errors.push(`The events file holds ${parsed.events.length} events; at most ${MAX_EVENTS} are planned at once.`);
+    }
     events = { source: 'uploaded', name: form.upload.name, json: form.upload.text };
   }
   if (errors.length > 0 || !events) return { value: null, errors };
@@ -139,16 +152,16 @@ export function buildSizeRequest(form: SizeFormState): Built<SizeRequest> {
   if (form.target.trim() === '' || !(target > 0 && target < 1)) errors.push('Target must be a probability in (0, 1).');
   const fabric = form.fabric === '' ? null : Number(form.fabric);
   // With a fabric, the given values are the fallback when it has no tickets: optional then.
-  const optional = (text: string, label: string, max: number) =>
-    fabric !== null && text.trim() === '' ? null : positive(text, label, max, errors);
-  const mtbf = optional(form.mtbfHours, 'MTBF (hours)', 1e9);
-  const mttr = optional(form.mttrHours, 'MTTR (hours)', 1e6);
+  const optional = (text: string, label: string, min: number, max: number) =>
+    fabric !== null && text.trim() === '' ? null : between(text, label, min, max, errors);
+  const mtbf = optional(form.mtbfHours, 'MTBF (hours)', 1, 1e9);
+  const mttr = optional(form.mttrHours, 'MTTR (hours)', 0.01, 1e6);
   const windowDays = integer(form.windowDays, 'Ticket window (days)', 1, 3650, errors);
   let monteCarlo: SizeRequest['monte_carlo'] = null;
   if (form.monteCarlo) {
     monteCarlo = {
       seed: integer(form.seed, 'Monte Carlo seed', 0, Number.MAX_SAFE_INTEGER, errors),
-      horizon_hours: positive(form.horizonHours, 'Monte Carlo horizon (hours)', 1e9, errors),
+      horizon_hours: between(form.horizonHours, 'Monte Carlo horizon (hours)', 32, 1e9, errors),
     };
   }
   if (errors.length > 0) return { value: null, errors };
