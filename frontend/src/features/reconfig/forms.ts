@@ -282,7 +282,7 @@ export const INITIAL_RUN_FORM: RunFormState = {
 };
 
 /** "2026-11-22T06:00" from a datetime-local input, taken as UTC; null when it is not a time. */
-export function utcInstant(text: string): string | null {
+function utcInstant(text: string): string | null {
   const trimmed = text.trim();
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(trimmed)) return null;
   const iso = `${trimmed.length === 16 ? `${trimmed}:00` : trimmed}Z`;

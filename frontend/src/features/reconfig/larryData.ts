@@ -33,7 +33,7 @@ export interface RackSeries {
 }
 
 /** The spacing of the series' points (the period, or the bin width when binned). */
-export function seriesStep(series: LarrySeries): number {
+function seriesStep(series: LarrySeries): number {
   const times = series.time_s;
   if (times.length < 2) return 1;
   return (times.at(-1)! - times[0]!) / (times.length - 1);

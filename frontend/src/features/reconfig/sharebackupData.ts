@@ -79,11 +79,6 @@ export function failureGroups(fabric: ShareBackupPlan['fabric']): FailureGroup[]
   return groups;
 }
 
-/** `edge.p0.m3` → `edge.p0`. */
-export function groupOf(member: string): string {
-  return member.slice(0, member.lastIndexOf('.'));
-}
-
 function initialPool(group: FailureGroup, half: number): GroupPool {
   return { group: group.id, spares: group.members.slice(half), failed: [], suspects: [] };
 }

@@ -178,14 +178,6 @@ export interface LarryMetrics {
   overload_gbit: number;
 }
 
-export interface LarryRun {
-  policy: LarryPolicy;
-  initial_uplinks: number[];
-  initial_circuits: [number, number][][];
-  steps: LarryStep[];
-  metrics: LarryMetrics;
-}
-
 // --- Cost comparison ---------------------------------------------------------------------------
 
 export interface CostRow {
