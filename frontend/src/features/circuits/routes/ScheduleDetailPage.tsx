@@ -3,8 +3,7 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { ProgressBar } from '@/components/ProgressBar';
-import { displayedProgress, isActive, progressTone } from '@/features/jobs/jobState';
+import { JobStatus } from '@/features/jobs/components/JobStatus';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { ScheduleResult } from '../api/types';
@@ -39,21 +38,7 @@ export function ScheduleDetailPage() {
       <ErrorList error={job.error} title="Could not load the schedule." />
       {job.data ? (
         <>
-          <div className="panel" data-testid="schedule-status" data-state={job.data.state}>
-            <p>
-              <span className={`badge badge-${job.data.state}`}>{job.data.state}</span> {job.data.message}
-            </p>
-            <ProgressBar
-              value={displayedProgress(job.data)}
-              tone={progressTone(job.data.state)}
-              label="Schedule progress"
-              testId="schedule-progress"
-            />
-            {job.data.error ? <pre className="job-error">{job.data.error}</pre> : null}
-            {isActive(job.data) ? (
-              <p className="muted">The page follows the job; the heat map and timeline appear when it ends.</p>
-            ) : null}
-          </div>
+          <JobStatus job={job.data} label="Schedule" testId="schedule" appears="the heat map and timeline appear" />
           {job.data.state === 'succeeded' && job.data.result ? (
             <ScheduleResultView jobId={jobId} result={job.data.result} />
           ) : null}

@@ -2,8 +2,7 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { ProgressBar } from '@/components/ProgressBar';
-import { displayedProgress, isActive, progressTone } from '@/features/jobs/jobState';
+import { JobStatus } from '@/features/jobs/components/JobStatus';
 
 import type { ClassesJob } from '../api/types';
 import { useRailJob } from '../api/useRailJob';
@@ -25,21 +24,7 @@ export function ClassesDetailPage() {
       <ErrorList error={job.error} title="Could not load the classes." />
       {job.data ? (
         <>
-          <div className="panel" data-testid="classes-status" data-state={job.data.state}>
-            <p>
-              <span className={`badge badge-${job.data.state}`}>{job.data.state}</span> {job.data.message}
-            </p>
-            <ProgressBar
-              value={displayedProgress(job.data)}
-              tone={progressTone(job.data.state)}
-              label="Classes progress"
-              testId="classes-progress"
-            />
-            {job.data.error ? <pre className="job-error">{job.data.error}</pre> : null}
-            {isActive(job.data) ? (
-              <p className="muted">The page follows the job; results appear when it ends.</p>
-            ) : null}
-          </div>
+          <JobStatus job={job.data} label="Classes" testId="classes" appears="results appear" />
           {job.data.state === 'succeeded' && job.data.result ? (
             <ClassesResultView jobId={jobId} result={job.data.result} />
           ) : null}

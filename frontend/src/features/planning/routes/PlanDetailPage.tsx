@@ -2,8 +2,7 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { ProgressBar } from '@/components/ProgressBar';
-import { displayedProgress, isActive, progressTone } from '@/features/jobs/jobState';
+import { JobStatus } from '@/features/jobs/components/JobStatus';
 
 import type { PlanJob } from '../api/types';
 import { useRailJob } from '../api/useRailJob';
@@ -30,21 +29,7 @@ export function PlanDetailPage() {
       <ErrorList error={job.error} title="Could not load the plan." />
       {job.data ? (
         <>
-          <div className="panel" data-testid="plan-status" data-state={job.data.state}>
-            <p>
-              <span className={`badge badge-${job.data.state}`}>{job.data.state}</span> {job.data.message}
-            </p>
-            <ProgressBar
-              value={displayedProgress(job.data)}
-              tone={progressTone(job.data.state)}
-              label="Plan progress"
-              testId="plan-progress"
-            />
-            {job.data.error ? <pre className="job-error">{job.data.error}</pre> : null}
-            {isActive(job.data) ? (
-              <p className="muted">The page follows the job; results appear when it ends.</p>
-            ) : null}
-          </div>
+          <JobStatus job={job.data} label="Plan" testId="plan" appears="results appear" />
           {result ? <PlanResultView jobId={jobId} result={result} /> : null}
         </>
       ) : null}

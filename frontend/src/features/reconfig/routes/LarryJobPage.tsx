@@ -7,7 +7,7 @@ import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { LarryResult } from '../api/types';
 import { useReconfigJob } from '../api/useReconfigJob';
-import { JobStatus } from '../components/JobStatus';
+import { JobStatus } from '@/features/jobs/components/JobStatus';
 import { CableMatrix } from '../components/RackSetEditor';
 import { UplinkChart } from '../components/UplinkChart';
 import { formatPercent } from '../format';

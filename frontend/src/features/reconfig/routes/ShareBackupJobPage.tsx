@@ -9,7 +9,7 @@ import { useReconfigJob } from '../api/useReconfigJob';
 import { EventDetail } from '../components/EventDetail';
 import { EventTimeline } from '../components/EventTimeline';
 import { FailureGroupGrid } from '../components/FailureGroupGrid';
-import { JobStatus } from '../components/JobStatus';
+import { JobStatus } from '@/features/jobs/components/JobStatus';
 import { formatCount } from '../format';
 import { describeEvent, eventSwitches, groupsAfter } from '../sharebackupData';
 import '../reconfig.css';

@@ -3,8 +3,7 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { ProgressBar } from '@/components/ProgressBar';
-import { displayedProgress, isActive, progressTone } from '@/features/jobs/jobState';
+import { JobStatus } from '@/features/jobs/components/JobStatus';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { SimulationResult, SimulationRun } from '../api/types';
@@ -32,19 +31,7 @@ export function SimulationDetailPage() {
       <ErrorList error={job.error} title="Could not load the simulation." />
       {job.data ? (
         <>
-          <div className="panel" data-testid="simulation-status" data-state={job.data.state}>
-            <p>
-              <span className={`badge badge-${job.data.state}`}>{job.data.state}</span> {job.data.message}
-            </p>
-            <ProgressBar
-              value={displayedProgress(job.data)}
-              tone={progressTone(job.data.state)}
-              label="Simulation progress"
-              testId="simulation-progress"
-            />
-            {job.data.error ? <pre className="job-error">{job.data.error}</pre> : null}
-            {isActive(job.data) ? <p className="muted">The page follows the job; charts appear when it ends.</p> : null}
-          </div>
+          <JobStatus job={job.data} label="Simulation" testId="simulation" appears="charts appear" />
           {job.data.state === 'succeeded' && job.data.result ? (
             <SimulationResultView jobId={jobId} result={job.data.result} />
           ) : null}
