@@ -79,9 +79,10 @@ start_pg() {
   if as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1; then
     log "PostgreSQL already running on $PG_PORT"
   else
-    # fsync off: this cluster holds only development and test data.
+    # fsync off: this cluster holds only development and test data. shared_buffers: the default
+    # 128 MB holds less than a 100K-link fabric's derivation working set (BENCHMARKS.md, telemetry).
     as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$PGDATA/server.log" -w -t 60 start \
-      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$PGRUN -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" >/dev/null
+      -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$PGRUN -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=${LIGHTPATH_PG_SHARED_BUFFERS:-1GB}" >/dev/null
     log "PostgreSQL started on 127.0.0.1:$PG_PORT"
   fi
   if ! PGPASSWORD="$LIGHTPATH_DB_PASSWORD" psql -h 127.0.0.1 -p "$PG_PORT" -U lightpath -d postgres -tAc "select 1 from pg_database where datname='lightpath'" | grep -q 1; then
