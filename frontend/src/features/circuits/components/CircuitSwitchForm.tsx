@@ -1,3 +1,4 @@
+import { FormProblems } from '@/components/FormProblems';
 import { type FormEvent, useMemo, useState } from 'react';
 
 import { ErrorList } from '@/components/ErrorList';
@@ -145,16 +146,7 @@ export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave
           </table>
         </div>
       ) : null}
-      {problems.length > 0 ? (
-        <div className="error-box" role="alert">
-          <p className="error-title">Check the form.</p>
-          <ul>
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <FormProblems problems={problems} />
       <ErrorList error={error} title="The server refused the circuit switch." />
       <div className="circuits-form">
         <button type="submit" className="primary" disabled={saving}>

@@ -1,3 +1,4 @@
+import { FormProblems } from '@/components/FormProblems';
 import { type FormEvent, useState } from 'react';
 
 import { ErrorList } from '@/components/ErrorList';
@@ -72,16 +73,7 @@ export function DemandUploadForm({ fabric, uploading, error, onUpload }: DemandU
           {uploading ? 'Uploading…' : 'Upload demand'}
         </button>
       </div>
-      {problems.length > 0 ? (
-        <div className="error-box" role="alert">
-          <p className="error-title">Check the form.</p>
-          <ul>
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <FormProblems problems={problems} />
       <ErrorList error={error} title="The server refused the demand." />
     </form>
   );

@@ -1,3 +1,4 @@
+import { FormProblems } from '@/components/FormProblems';
 import { type FormEvent, useState } from 'react';
 
 import { ALGORITHMS, type Algorithm, type CircuitSwitch, type Demand, type ScheduleRequest } from '../api/types';
@@ -184,16 +185,7 @@ export function ScheduleForm({ demands, switches, submitting, onSubmit }: Schedu
           placeholder="shuffle 500000000 p0-tor0:p2-tor0 p1-tor3:p3-tor5"
         />
       </label>
-      {problems.length > 0 ? (
-        <div className="error-box" role="alert">
-          <p className="error-title">Check the form.</p>
-          <ul>
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <FormProblems problems={problems} />
       <button type="submit" className="primary" disabled={submitting}>
         {submitting ? 'Starting…' : 'Run schedule'}
       </button>

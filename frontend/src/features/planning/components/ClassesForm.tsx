@@ -1,3 +1,4 @@
+import { FormProblems } from '@/components/FormProblems';
 import { type FormEvent, useState } from 'react';
 
 import type { FabricBrief } from '@/features/fabrics/api/types';
@@ -74,16 +75,7 @@ export function ClassesForm({ fabrics, submitting, onSubmit }: ClassesFormProps)
           />
         </label>
       </div>
-      {problems.length > 0 ? (
-        <div className="error-box" role="alert">
-          <p className="error-title">Check the form.</p>
-          <ul>
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <FormProblems problems={problems} />
       <button type="submit" disabled={submitting}>
         {submitting ? 'Starting…' : 'Build classes'}
       </button>
