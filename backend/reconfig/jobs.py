@@ -1,6 +1,7 @@
 """Job kinds of ShareBackup and Larry. Handlers are thin: validate again (a retried job), call the
 service, return its result. Neither needs a stored fabric; larry.run reads one's telemetry when its
-counters say so (see services.larry)."""
+counters say so, and builds its rack set from one's circuit switches when the rack set names it
+(see services.larry and services.rack_sets)."""
 
 from __future__ import annotations
 

@@ -50,7 +50,9 @@ class ShareBackupSizeView(CalculatorView):
 
 class LarryCheckView(CalculatorView):
     """Whether per-rack circuit uplinks fit a rack set's cabling (integral max flow); when they do
-    not, the min cut that proves it. Infeasible is an answer (200, feasible false), not an error."""
+    not, the min cut that proves it. Infeasible is an answer (200, feasible false), not an error.
+    The rack set is a document or {"fabric", "circuit_switches"}: then it is built from the stored
+    fabric, cables out of service excluded, and the answer's inputs say which and why."""
 
     validate = staticmethod(larry.validate_check)
     compute = staticmethod(larry.check)

@@ -1,9 +1,8 @@
-"""Larry in the server: rack-set documents, the feasibility check, the `larry.run` job and its tables.
+"""Larry in the server: rack sets, the feasibility check, the `larry.run` job and its tables.
 
-Rack sets are documents (uploaded or typed) rather than derived from a stored fabric: Larry's
-passive cables run from each ToR to per-rack circuit switches, which the fabric model does not
-hold (the circuit-switch model is issue #7's), so cables out of service are listed in the document's
-`excluded`. Counters are uploaded (CSV or JSON) or read from the job's fabric's telemetry: then the
+A rack set is a document (uploaded or typed, cables out of service listed in its `excluded`) or a
+reference {"fabric", "circuit_switches"} to a stored fabric's circuit switches, built by
+rack_sets.py so that cables whose links are disabled, down or ticketed are excluded. Counters are uploaded (CSV or JSON) or read from the job's fabric's telemetry: then the
 rack set's `racks` name ToR switches of that fabric, and each rack's traffic is the packet counters
 of its ToR's uplink ends (see `telemetry_samples`).
 """
@@ -22,6 +21,7 @@ import lightpath_engine
 from fabric.models import Fabric, Link, Switch
 from telemetry.models import Sample
 
+from . import rack_sets
 from .problems import Problems, integer, is_int, is_number, number, unknown_keys
 from .sharebackup import _parse_json
 
@@ -40,7 +40,7 @@ COUNTER_LIMIT = 2**64 - 1
 CSV_HEADER = ("time_s", "rack", "ingress_bytes", "egress_bytes")
 RACK_SET_KEYS = {"static_uplinks", "cables", "cs_uplinks", "capacity_gbps", "excluded", "racks"}
 RUN_DEFAULTS: dict[str, Any] = {"period_s": None, "threshold": 0.85, "policy": "conservative"}
-RUN_KEYS = {"rack_set", "counters", *RUN_DEFAULTS}
+RUN_KEYS = {"rack_set", "rack_set_source", "counters", *RUN_DEFAULTS}
 TELEMETRY_DEFAULTS: dict[str, Any] = {"bytes_per_packet": 1500.0}
 TELEMETRY_PERIOD_S = 900.0  # the counters' poll interval in the seed's fleet (docs/telemetry.md)
 MAX_TELEMETRY_DAYS = 31
@@ -128,6 +128,17 @@ def clean_rack_set(problems: Problems, rack_set: Any, field: str = "rack_set") -
     }
 
 
+def rack_set_of(problems: Problems, value: Any, field: str = "rack_set") -> tuple[dict | None, dict | None]:
+    """The rack set of a request: the inline document checked, or a stored fabric's built (with
+    what it was built from: switch names and the excluded cables' reasons)."""
+    if rack_sets.is_reference(value):
+        document, source = rack_sets.resolve(problems, value, field)
+        if document is not None:  # built within the limits the engine's inputs have
+            document = clean_rack_set(problems, document, field)
+        return document, source if document is not None else None
+    return clean_rack_set(problems, value, field), None
+
+
 def engine_rack_set(rack_set: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in rack_set.items() if key != "racks"}
 
@@ -142,7 +153,7 @@ def validate_check(params: Any) -> dict[str, Any]:
         problems.add("", "the request must be a JSON object: {rack_set, uplinks}")
         problems.raise_if_any()
     unknown_keys(problems, params, {"rack_set", "uplinks"})
-    rack_set = clean_rack_set(problems, params.get("rack_set"))
+    rack_set, source = rack_set_of(problems, params.get("rack_set"))
     uplinks = params.get("uplinks")
     if not isinstance(uplinks, list) or not uplinks:
         problems.add("uplinks", "must be a list of circuit uplinks per rack, e.g. [3, 3, 2, 0]")
@@ -154,7 +165,10 @@ def validate_check(params: Any) -> dict[str, Any]:
                 problems.add(f"uplinks[{t}]", f"must be a whole number in [0, {MAX_PORTS}], got {count!r}")
     problems.raise_if_any()
     assert rack_set is not None
-    return {"rack_set": rack_set, "uplinks": uplinks}
+    checked = {"rack_set": rack_set, "uplinks": uplinks}
+    if source is not None:
+        checked["rack_set_source"] = source
+    return checked
 
 
 def check(params: dict[str, Any]) -> dict[str, Any]:
@@ -176,7 +190,14 @@ def validate_run_params(params: Any, fabric: Fabric | None = None) -> dict[str, 
         problems.raise_if_any()
     unknown_keys(problems, params, RUN_KEYS)
     merged = {**RUN_DEFAULTS, **params}
-    rack_set = clean_rack_set(problems, params.get("rack_set"))
+    rack_set, source = rack_set_of(problems, params.get("rack_set"))
+    if source is not None and fabric is not None and source["fabric"]["id"] != fabric.pk:
+        problems.add("rack_set.fabric", f"must be the job's fabric {fabric.name!r} (id {fabric.pk})")
+    if source is None and "rack_set_source" in params:
+        # a re-validated job: its rack set was built from the fabric when it was submitted
+        source = params["rack_set_source"]
+        if not isinstance(source, dict):
+            problems.add("rack_set_source", "must be the object the server built the rack set from")
     period = None
     if merged["period_s"] is not None:
         period = number(problems, merged["period_s"], "period_s", 0, 86400)
@@ -187,13 +208,16 @@ def validate_run_params(params: Any, fabric: Fabric | None = None) -> dict[str, 
     if counters.get("source") == "telemetry" and period is None:
         period = TELEMETRY_PERIOD_S
     problems.raise_if_any()
-    return {
+    checked = {
         "rack_set": rack_set,
         "counters": counters,
         "period_s": period,
         "threshold": threshold,
         "policy": merged["policy"],
     }
+    if source is not None:
+        checked["rack_set_source"] = source
+    return checked
 
 
 def _counters(problems: Problems, spec: Any, rack_set: dict[str, Any] | None, fabric: Fabric | None) -> dict[str, Any]:
@@ -536,6 +560,7 @@ def run(
     result.update(
         inputs={
             "rack_set": rack_set,
+            **({"rack_set_source": params["rack_set_source"]} if "rack_set_source" in params else {}),
             "period_s": params["period_s"],
             "threshold": params["threshold"],
             "policy": policy,
