@@ -10,6 +10,10 @@ The rack set is a JSON file (`static_uplinks`, `cables[tor][cs]`, `cs_uplinks`, 
 `excluded` [[tor, cs], ...] for cables disabled by CorrOpt or failed optics) or, without --rack-set, a
 uniform one from --racks/--static-uplinks/--circuit-links/--cs-uplinks. docs/reconfig.md has the shapes.
 
+With --server --fabric FABRIC [--circuit-switch NAME ...] the server builds the rack set from the fabric's
+stored circuit switches (all of them unless named), leaving out cables whose links are disabled (by CorrOpt
+or an operator), down or under an open repair ticket; the answer lists those cables with their reasons.
+
 With --server, `check` calls POST /api/larry/check/ and `run` submits a larry.run job with the counter file
 (JSON as offline, or CSV `time_s,rack,ingress_bytes,egress_bytes`) and follows it; the job's result adds the
 baselines' metrics, the per-rack uplinks over time (downsampled) and the changed circuits.
@@ -23,8 +27,9 @@ from typing import Annotated, Any
 
 import typer
 
-from ..context import get_context
+from ..context import CliContext, get_context
 from ..errors import CliError
+from ..lookup import resolve_fabric
 from ..options import OutputOption, new_app
 from ..output import OutputFormat, print_json, stdout_console
 from .corropt import _engine
@@ -45,6 +50,54 @@ CircuitLinksOption = Annotated[
 ]
 CsUplinksOption = Annotated[int, typer.Option("--cs-uplinks", help="Uplinks R per CS (uniform rack set).")]
 CapacityOption = Annotated[float, typer.Option("--capacity-gbps", help="Link capacity C.")]
+FabricOption = Annotated[
+    str | None,
+    typer.Option(
+        "--fabric",
+        metavar="FABRIC",
+        help="With --server, instead of --rack-set: build the rack set from this stored fabric's circuit switches "
+        "(cables out of service excluded).",
+    ),
+]
+CircuitSwitchOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--circuit-switch", metavar="NAME", help="With --fabric: a circuit switch to use (repeat; default all)."
+    ),
+]
+
+
+def _fabric_rack_set(
+    cli: CliContext, fabric: str, switch_names: list[str] | None, rack_set: Path | None, server: bool
+) -> dict[str, Any]:
+    """The server's reference to a stored fabric's circuit switches, names resolved to ids."""
+    if not server:
+        raise typer.BadParameter("needs --server (the fabric is stored on the server)", param_hint="'--fabric'")
+    if rack_set is not None:
+        raise typer.BadParameter("give --rack-set FILE or --fabric FABRIC, not both", param_hint="'--fabric'")
+    with cli.client() as client:
+        fabric_id = resolve_fabric(client, fabric)["id"]
+        reference: dict[str, Any] = {"fabric": fabric_id}
+        if switch_names:
+            ids = {
+                switch["name"]: switch["id"]
+                for switch in client.iterate("/api/circuit-switches/", {"fabric": fabric_id})
+            }
+            missing = [name for name in switch_names if name not in ids]
+            if missing:
+                raise CliError(f"--circuit-switch: fabric {fabric!r} has no circuit switch {', '.join(missing)}")
+            reference["circuit_switches"] = [ids[name] for name in switch_names]
+    return reference
+
+
+def _print_excluded(answer: dict[str, Any]) -> None:
+    """The cables the server left out of a fabric's rack set, with why (nothing for a document)."""
+    excluded = answer.get("inputs", {}).get("rack_set_source", {}).get("excluded_cables", [])
+    for cable in excluded:
+        stdout_console().print(
+            f"excluded: {cable['rack']} to {cable['circuit_switch']} (link {cable['link']}): {cable['explanation']}",
+            highlight=False,
+        )
 
 
 def _rack_set(
@@ -86,12 +139,15 @@ def check(
     cs_uplinks: CsUplinksOption = 2,
     capacity_gbps: CapacityOption = 100.0,
     server: ServerOption = False,
+    fabric: FabricOption = None,
+    circuit_switch: CircuitSwitchOption = None,
     output: OutputOption = None,
 ) -> None:
     """Whether a per-rack uplink vector fits the cabling; the min cut when it does not (exit 1).
 
     With --server the check runs on the server (POST /api/larry/check/), which lists every problem of the
-    rack set at once."""
+    rack set at once. With --fabric the rack set is the fabric's circuit switches, cables out of service
+    excluded (listed with their reasons)."""
     cli = get_context(ctx)
     fmt = _table_or_json(cli.output_format(output))
     try:
@@ -100,7 +156,12 @@ def check(
         raise CliError(f"--uplinks: {uplinks!r} is not a comma-separated list of whole numbers") from None
     if any(r < 0 for r in request):
         raise CliError("--uplinks: counts must not be negative")
-    spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
+    if circuit_switch and fabric is None:
+        raise typer.BadParameter("needs --fabric", param_hint="'--circuit-switch'")
+    if fabric is not None:
+        spec = _fabric_rack_set(cli, fabric, circuit_switch, rack_set, server)
+    else:
+        spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
     if server:
         answer = post_or_reject(cli, "/api/larry/check/", {"rack_set": spec, "uplinks": request}, "check")
     else:
@@ -113,10 +174,17 @@ def check(
     else:
         from rich.table import Table
 
-        table = Table("rack", "requested", "granted", *[f"CS {c}" for c in range(len(answer["assignment"][0]))])
+        names = answer.get("inputs", {}).get("rack_set", {}).get("racks")
+        switches = answer.get("inputs", {}).get("rack_set_source", {}).get("circuit_switches")
+        columns = (
+            [s["name"] for s in switches] if switches else [f"CS {c}" for c in range(len(answer["assignment"][0]))]
+        )
+        table = Table("rack", "requested", "granted", *columns)
         for t, row in enumerate(answer["assignment"]):
-            table.add_row(str(t), str(answer["requested"][t]), str(answer["granted"][t]), *map(str, row))
+            rack = names[t] if names else str(t)
+            table.add_row(rack, str(answer["requested"][t]), str(answer["granted"][t]), *map(str, row))
         stdout_console().print(table)
+        _print_excluded(answer)
         if answer["feasible"]:
             stdout_console().print("feasible", highlight=False)
     if not answer["feasible"]:
@@ -166,11 +234,15 @@ def run(
     bytes_per_packet: Annotated[
         float, typer.Option("--bytes-per-packet", help="With --telemetry: bytes one counted packet stands for.")
     ] = 1500.0,
+    fabric: FabricOption = None,
+    circuit_switch: CircuitSwitchOption = None,
     cancel_on_interrupt: CancelOnInterruptOption = False,
     interval: IntervalOption = 1.0,
     output: OutputOption = None,
 ) -> None:
     """The Larry controller over counter samples: uplinks per rack over time and the circuits that moved.
+
+    With --server --fabric FABRIC the rack set is built from the fabric's circuit switches (see `check`).
 
     With --server --telemetry FABRIC --from T --to T the job reads the counters from the fabric's telemetry:
     each rack's traffic is its ToR's uplink packet counters (every 900 s unless --period-s).
@@ -184,7 +256,12 @@ def run(
         raise CliError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     if period_s is not None and not server:
         raise typer.BadParameter("applies only with --server", param_hint="'--period-s'")
-    spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
+    if circuit_switch and fabric is None:
+        raise typer.BadParameter("needs --fabric", param_hint="'--circuit-switch'")
+    if fabric is not None:
+        spec = _fabric_rack_set(cli, fabric, circuit_switch, rack_set, server)
+    else:
+        spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
     if telemetry is not None and not server:
         raise typer.BadParameter("needs --server (telemetry is on the server)", param_hint="'--telemetry'")
     if (counters is None) == (telemetry is None):
@@ -249,6 +326,7 @@ def run(
         f"{m['mean_fraction_changed']:.1%} of circuits changed on average; initial uplinks {result['initial_uplinks']}",
         highlight=False,
     )
+    _print_excluded(result)
     table = Table("time (s)", "demand (Gbit/s)", "uplinks", "circuits moved")
     # offline: every step (those with an empty diff are skipped); the server keeps only the changes
     for step in result["steps"] if "steps" in result else result["changes"]:
