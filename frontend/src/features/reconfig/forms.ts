@@ -6,15 +6,18 @@ export const MAX_EVENTS = 500;
  * (/work/briefs/contract-reconfig.md) so a typo is answered before anything is sent. The server
  * checks again and its 400 lists every problem.
  */
-import type {
-  CostsRequest,
-  CountersParam,
-  EventsParam,
-  LarryParams,
-  LarryPolicy,
-  RackSetWithNames,
-  ShareBackupParams,
-  SizeRequest,
+import {
+  type CostsRequest,
+  type CountersParam,
+  type EventsParam,
+  type FabricRackSetRef,
+  isFabricRackSet,
+  type LarryParams,
+  type LarryPolicy,
+  type RackSetParam,
+  type RackSetWithNames,
+  type ShareBackupParams,
+  type SizeRequest,
 } from './api/types';
 import { parseEventsFile } from './sharebackupData';
 
@@ -252,8 +255,26 @@ export function parseRackSet(text: string): Built<RackSetWithNames> {
   return errors.length > 0 ? { value: null, errors } : { value: doc as unknown as RackSetWithNames, errors };
 }
 
-export function rackCount(rackSet: RackSetWithNames | null): number | null {
-  return rackSet ? rackSet.cables.length : null;
+/** Racks of a rack-set document; null when unknown (none yet, or a fabric's, which the server builds). */
+export function rackCount(rackSet: RackSetParam | null): number | null {
+  return rackSet && !isFabricRackSet(rackSet) ? rackSet.cables.length : null;
+}
+
+export interface FabricRackSetState {
+  fabric: string;
+  /** Chosen circuit switch ids; none chosen means all of the fabric's. */
+  circuitSwitches: number[];
+}
+
+export const INITIAL_FABRIC_RACK_SET: FabricRackSetState = { fabric: '', circuitSwitches: [] };
+
+/** The server's reference to a stored fabric's circuit switches, or why there is none yet. */
+export function buildFabricRackSet(state: FabricRackSetState): Built<FabricRackSetRef> {
+  if (state.fabric === '')
+    return { value: null, errors: ['Choose the fabric whose circuit switches make the rack set.'] };
+  const value: FabricRackSetRef = { fabric: Number(state.fabric) };
+  if (state.circuitSwitches.length > 0) value.circuit_switches = state.circuitSwitches;
+  return { value, errors: [] };
 }
 
 export interface RunFormState {
@@ -299,7 +320,7 @@ export function countersParam(upload: Upload): CountersParam {
 /** The job's params, and its fabric when the counters come from that fabric's telemetry. */
 export function buildRunParams(
   form: RunFormState,
-  rackSet: Built<RackSetWithNames>,
+  rackSet: Built<RackSetParam>,
 ): Built<{ params: LarryParams; fabric: number | null }> {
   const errors = [...rackSet.errors];
   let counters: CountersParam | null = null;
@@ -310,7 +331,11 @@ export function buildRunParams(
   } else {
     if (form.fabric === '') errors.push('Choose the fabric whose telemetry holds the counters.');
     else fabric = Number(form.fabric);
-    if (rackSet.value && !rackSet.value.racks) {
+    if (isFabricRackSet(rackSet.value)) {
+      if (fabric !== null && fabric !== rackSet.value.fabric) {
+        errors.push('The counters must come from the fabric the rack set is built from.');
+      }
+    } else if (rackSet.value && !rackSet.value.racks) {
       errors.push('The rack set needs "racks": the names of the fabric’s ToRs, one per rack.');
     }
     const from = utcInstant(form.from);

@@ -291,6 +291,37 @@ export interface SizeAnswer {
 
 export type RackSetWithNames = RackSet & { racks?: string[] };
 
+/** A rack set the server builds from a stored fabric's circuit switches (all of them when none is named). */
+export interface FabricRackSetRef {
+  fabric: number;
+  circuit_switches?: number[];
+}
+
+export type RackSetParam = RackSetWithNames | FabricRackSetRef;
+
+export function isFabricRackSet(rackSet: RackSetParam | null): rackSet is FabricRackSetRef {
+  return rackSet !== null && 'fabric' in rackSet;
+}
+
+/** A cable the server left out of a fabric's rack set, and why. */
+export interface ExcludedCable {
+  tor: number;
+  cs: number;
+  rack: string;
+  circuit_switch: string;
+  link: number;
+  reason: 'disabled_by_corropt' | 'disabled' | 'down' | 'open_ticket';
+  explanation: string;
+}
+
+/** What the server built a fabric's rack set from (docs/reconfig.md, "Rack sets from a stored fabric"). */
+export interface RackSetSource {
+  fabric: { id: number; name: string };
+  circuit_switches: { id: number; name: string }[];
+  static_uplinks_per_rack: number[];
+  excluded_cables: ExcludedCable[];
+}
+
 export type CountersParam =
   | { source: 'uploaded'; name: string; csv: string }
   | { source: 'uploaded'; name: string; json: string }
@@ -298,7 +329,7 @@ export type CountersParam =
   | { source: 'telemetry'; from: string; to: string; bytes_per_packet: number };
 
 export interface LarryParams {
-  rack_set: RackSetWithNames;
+  rack_set: RackSetParam;
   counters: CountersParam;
   period_s: number | null;
   threshold: number;
@@ -306,7 +337,7 @@ export interface LarryParams {
 }
 
 export interface CheckAnswer extends Feasibility {
-  inputs: { rack_set: RackSetWithNames; uplinks: number[] };
+  inputs: { rack_set: RackSetWithNames; uplinks: number[]; rack_set_source?: RackSetSource };
 }
 
 /** Per-rack uplinks and demand at each step (or, binned, at each bin's start). */
@@ -326,6 +357,7 @@ export interface LarryChange extends LarryStep {
 export interface LarryResult {
   inputs: {
     rack_set: RackSetWithNames;
+    rack_set_source?: RackSetSource;
     period_s: number | null;
     threshold: number;
     policy: LarryPolicy;

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 
 import { apiClient } from '@/lib/api-client';
 
-import type { CheckAnswer, CostsAnswer, CostsRequest, RackSetWithNames, SizeAnswer, SizeRequest } from './types';
+import type { CheckAnswer, CostsAnswer, CostsRequest, RackSetParam, SizeAnswer, SizeRequest } from './types';
 
 // The calculators store nothing and answer at once: mutations, so each press asks again.
 
@@ -15,7 +15,7 @@ export function usePoolSize() {
 
 /** POST /api/larry/check/: feasible, or the min cut that proves it is not (both are 200 answers). */
 export function useLarryCheck() {
-  return useMutation<CheckAnswer, Error, { rack_set: RackSetWithNames; uplinks: number[] }>({
+  return useMutation<CheckAnswer, Error, { rack_set: RackSetParam; uplinks: number[] }>({
     mutationFn: (request) => apiClient.post<CheckAnswer>('/api/larry/check/', request),
   });
 }

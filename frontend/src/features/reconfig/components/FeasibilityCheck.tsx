@@ -2,15 +2,16 @@ import { type FormEvent, useState } from 'react';
 
 import { ErrorList } from '@/components/ErrorList';
 
-import type { CheckAnswer, RackSetWithNames } from '../api/types';
+import type { CheckAnswer, RackSetParam } from '../api/types';
 import { useLarryCheck } from '../api/useCalculators';
 import { type Built, rackCount } from '../forms';
 import { certificateText, parseUplinkVector } from '../larryData';
+import { ExcludedCables } from './FabricRackSet';
 import { FormProblems } from './FormProblems';
 import { CableMatrix } from './RackSetEditor';
 
 /** Whether a per-rack uplink vector fits the cabling (integral max flow), or the min cut that proves it cannot. */
-export function FeasibilityCheck({ rackSet }: { rackSet: Built<RackSetWithNames> }) {
+export function FeasibilityCheck({ rackSet }: { rackSet: Built<RackSetParam> }) {
   const [vector, setVector] = useState('3,3,2,0');
   const [problems, setProblems] = useState<string[]>([]);
   const check = useLarryCheck();
@@ -71,7 +72,18 @@ function CheckResult({ answer }: { answer: CheckAnswer }) {
           <strong>Feasible:</strong> every rack gets its {answer.requested.join(', ')} circuit uplinks.
         </p>
       )}
-      {certificate ? <CableMatrix rackSet={rackSet} cut={answer.min_cut} /> : null}
+      {answer.inputs.rack_set_source ? (
+        <>
+          <p className="muted" data-testid="built-from">
+            Built from fabric {answer.inputs.rack_set_source.fabric.name}, circuit switches{' '}
+            {answer.inputs.rack_set_source.circuit_switches.map((circuitSwitch) => circuitSwitch.name).join(', ')}.
+          </p>
+          <CableMatrix rackSet={rackSet} cut={answer.min_cut} />
+          <ExcludedCables cables={answer.inputs.rack_set_source.excluded_cables} />
+        </>
+      ) : certificate ? (
+        <CableMatrix rackSet={rackSet} cut={answer.min_cut} />
+      ) : null}
       <table className="data-table" data-testid="check-assignment">
         <caption>
           Circuits per rack and circuit switch{answer.feasible ? '' : ' in the best partial assignment'}

@@ -2,13 +2,13 @@ import { type FormEvent, useState } from 'react';
 
 import type { FabricBrief } from '@/features/fabrics/api/types';
 
-import type { LarryParams, LarryPolicy, RackSetWithNames } from '../api/types';
+import type { LarryParams, LarryPolicy, RackSetParam } from '../api/types';
 import { type Built, buildRunParams, INITIAL_RUN_FORM, readFile, type RunFormState } from '../forms';
 import { POLICY_LABEL } from '../larryData';
 import { FormProblems } from './FormProblems';
 
 interface LarryRunFormProps {
-  rackSet: Built<RackSetWithNames>;
+  rackSet: Built<RackSetParam>;
   fabrics: FabricBrief[];
   submitting: boolean;
   onSubmit: (job: { params: LarryParams; fabric: number | null }) => void;
@@ -95,8 +95,9 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
               />
             </label>
             <p className="muted sim-field">
-              The rack set’s “racks” must name the fabric’s ToRs. Telemetry counts packets on each ToR’s uplinks, polled
-              every 15 minutes: the default period is 900 s, which sees sustained hot spots, not bursts.
+              The rack set’s “racks” must name the fabric’s ToRs (a stored fabric’s rack set: that fabric). Telemetry
+              counts packets on each ToR’s uplinks, polled every 15 minutes: the default period is 900 s, which sees
+              sustained hot spots, not bursts.
             </p>
           </>
         )}

@@ -8,6 +8,7 @@ import { useElementWidth } from '@/lib/useElementWidth';
 import type { LarryResult } from '../api/types';
 import { useReconfigJob } from '../api/useReconfigJob';
 import { JobStatus } from '@/features/jobs/components/JobStatus';
+import { ExcludedCables } from '../components/FabricRackSet';
 import { CableMatrix } from '../components/RackSetEditor';
 import { UplinkChart } from '../components/UplinkChart';
 import { formatPercent } from '../format';
@@ -227,6 +228,14 @@ function RunView({ jobId, result }: { jobId: number; result: LarryResult }) {
       ) : null}
       <h2>Cabling</h2>
       <CableMatrix rackSet={inputs.rack_set} />
+      {inputs.rack_set_source ? (
+        <>
+          <p className="muted" data-testid="built-from">
+            Built from fabric {inputs.rack_set_source.fabric.name} when the run was submitted.
+          </p>
+          <ExcludedCables cables={inputs.rack_set_source.excluded_cables} />
+        </>
+      ) : null}
     </div>
   );
 }

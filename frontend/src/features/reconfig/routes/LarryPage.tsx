@@ -5,14 +5,23 @@ import { ErrorList } from '@/components/ErrorList';
 import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
 import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
 
-import { LARRY_KIND } from '../api/types';
+import { LARRY_KIND, type RackSetParam } from '../api/types';
 import { useSubmitLarryRun } from '../api/useSubmitReconfigJob';
 import { CostComparison } from '../components/CostComparison';
+import { FabricRackSetChooser } from '../components/FabricRackSet';
 import { FeasibilityCheck } from '../components/FeasibilityCheck';
 import { LarryRunForm } from '../components/LarryRunForm';
 import { RackSetEditor } from '../components/RackSetEditor';
 import { RecentJobs } from '../components/RecentJobs';
-import { parseRackSet, RACK_SET_PRESETS, rackSetText } from '../forms';
+import {
+  type Built,
+  buildFabricRackSet,
+  type FabricRackSetState,
+  INITIAL_FABRIC_RACK_SET,
+  parseRackSet,
+  RACK_SET_PRESETS,
+  rackSetText,
+} from '../forms';
 import { canRunReconfigJobs } from '../roles';
 import '../reconfig.css';
 
@@ -22,7 +31,12 @@ export function LarryPage() {
   const fabrics = useFabricChoices();
   const navigate = useNavigate();
   const [rackSetDoc, setRackSetDoc] = useState(() => rackSetText(RACK_SET_PRESETS[0]!.rackSet));
-  const rackSet = useMemo(() => parseRackSet(rackSetDoc), [rackSetDoc]);
+  const [rackSetSource, setRackSetSource] = useState<'document' | 'fabric'>('document');
+  const [fabricRackSet, setFabricRackSet] = useState<FabricRackSetState>(INITIAL_FABRIC_RACK_SET);
+  const rackSet: Built<RackSetParam> = useMemo(
+    () => (rackSetSource === 'document' ? parseRackSet(rackSetDoc) : buildFabricRackSet(fabricRackSet)),
+    [rackSetSource, rackSetDoc, fabricRackSet],
+  );
 
   return (
     <section aria-labelledby="larry-heading">
@@ -34,7 +48,36 @@ export function LarryPage() {
       </p>
       <div className="panel">
         <h2>Rack set</h2>
-        <RackSetEditor text={rackSetDoc} parsed={rackSet} onChange={setRackSetDoc} />
+        <fieldset className="filter-group sim-trace">
+          <legend>Rack set from</legend>
+          <label className="check">
+            <input
+              type="radio"
+              name="rack-set-source"
+              checked={rackSetSource === 'document'}
+              onChange={() => setRackSetSource('document')}
+            />
+            A document (preset, typed or uploaded)
+          </label>
+          <label className="check">
+            <input
+              type="radio"
+              name="rack-set-source"
+              checked={rackSetSource === 'fabric'}
+              onChange={() => setRackSetSource('fabric')}
+            />
+            A stored fabric’s circuit switches
+          </label>
+        </fieldset>
+        {rackSetSource === 'document' ? (
+          <RackSetEditor text={rackSetDoc} parsed={parseRackSet(rackSetDoc)} onChange={setRackSetDoc} />
+        ) : (
+          <FabricRackSetChooser
+            state={fabricRackSet}
+            fabrics={fabrics.data?.results ?? []}
+            onChange={setFabricRackSet}
+          />
+        )}
       </div>
       {canRunReconfigJobs(user.data) ? (
         <div className="panel">
