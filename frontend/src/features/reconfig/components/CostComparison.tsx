@@ -7,7 +7,7 @@ import { useReconfigCosts } from '../api/useCalculators';
 import { buildCostsRequest, type CostFormState, INITIAL_COST_FORM } from '../forms';
 import { formatCost, formatCount } from '../format';
 import { costGroups } from '../larryData';
-import { FormProblems } from './FormProblems';
+import { FormProblems } from '@/components/FormProblems';
 
 type Field = { key: keyof CostFormState; label: string };
 

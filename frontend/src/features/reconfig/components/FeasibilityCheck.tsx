@@ -7,7 +7,7 @@ import { useLarryCheck } from '../api/useCalculators';
 import { type Built, rackCount } from '../forms';
 import { certificateText, parseUplinkVector } from '../larryData';
 import { ExcludedCables } from './FabricRackSet';
-import { FormProblems } from './FormProblems';
+import { FormProblems } from '@/components/FormProblems';
 import { CableMatrix } from './RackSetEditor';
 
 /** Whether a per-rack uplink vector fits the cabling (integral max flow), or the min cut that proves it cannot. */

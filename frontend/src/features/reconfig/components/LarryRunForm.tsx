@@ -5,7 +5,7 @@ import type { FabricBrief } from '@/features/fabrics/api/types';
 import type { LarryParams, LarryPolicy, RackSetParam } from '../api/types';
 import { type Built, buildRunParams, INITIAL_RUN_FORM, readFile, type RunFormState } from '../forms';
 import { POLICY_LABEL } from '../larryData';
-import { FormProblems } from './FormProblems';
+import { FormProblems } from '@/components/FormProblems';
 
 interface LarryRunFormProps {
   rackSet: Built<RackSetParam>;

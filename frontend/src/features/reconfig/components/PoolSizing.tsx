@@ -7,7 +7,7 @@ import type { MonteCarloPoint, SizeAnswer } from '../api/types';
 import { usePoolSize } from '../api/useCalculators';
 import { buildSizeRequest, INITIAL_SIZE_FORM, type SizeFormState } from '../forms';
 import { formatProbability } from '../format';
-import { FormProblems } from './FormProblems';
+import { FormProblems } from '@/components/FormProblems';
 
 /**
  * Backup-pool sizing: per-switch unavailability from MTBF/MTTR (given, or from a fabric's repair

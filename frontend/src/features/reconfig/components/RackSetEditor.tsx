@@ -1,7 +1,7 @@
 import type { MinCut, RackSetWithNames } from '../api/types';
 import { type Built, RACK_SET_PRESETS, rackSetText, readFile } from '../forms';
 import { usableCables } from '../larryData';
-import { FormProblems } from './FormProblems';
+import { FormProblems } from '@/components/FormProblems';
 
 interface RackSetEditorProps {
   text: string;

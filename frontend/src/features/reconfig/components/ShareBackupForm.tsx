@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 
 import type { ShareBackupParams } from '../api/types';
 import { buildPlanParams, INITIAL_PLAN_FORM, type PlanFormState, readFile } from '../forms';
-import { FormProblems } from './FormProblems';
+import { FormProblems } from '@/components/FormProblems';
 
 interface ShareBackupFormProps {
   submitting: boolean;
