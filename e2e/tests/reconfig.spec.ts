@@ -113,7 +113,7 @@ test('a planner runs Larry on uploaded counters and checks an uplink vector on d
   await expect(page.getByRole('heading', { level: 1, name: 'Rack uplinks on demand' })).toBeVisible();
 
   // The degraded-cabling rack set of the reference: (3,3,2,0) cannot fit, and the min cut says why.
-  await page.getByLabel('Preset').selectOption({
+  await page.getByRole('combobox', { name: /^Preset/ }).selectOption({
     label: 'Degraded cabling: as uniform, with the ToR0–CS0 and ToR1–CS0 cables out',
   });
   const check = page.getByRole('form', { name: 'Feasibility check' });
@@ -131,7 +131,7 @@ test('a planner runs Larry on uploaded counters and checks an uplink vector on d
   await expect(page.getByTestId('check-result')).toHaveAttribute('data-feasible', 'true');
 
   // A run on the uniform rack set with counters written here.
-  await page.getByLabel('Preset').selectOption({
+  await page.getByRole('combobox', { name: /^Preset/ }).selectOption({
     label: 'Uniform: 4 racks, S = 2, one cable per ToR–CS pair, R = 2',
   });
   const run = page.getByRole('form', { name: 'New uplink run' });
