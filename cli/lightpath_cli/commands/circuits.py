@@ -37,7 +37,7 @@ from ..lookup import resolve_fabric
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_json, print_record, print_rows, stdout_console
 from .corropt import _engine
-from .jobs import CancelOnInterruptOption, IntervalOption, job_failure, watch_job
+from .jobs import CancelOnInterruptOption, IntervalOption, start_and_follow
 
 app = new_app()
 
@@ -365,20 +365,15 @@ def plan(
             body["zone"] = zone
         else:
             body["circuit_switch"] = _resolve_circuit_switch(client, fabric, circuit_switch)["id"]
-        try:
-            job = client.post("/api/circuit-schedules/", body)
-        except ApiError as error:
-            if error.status != 400:
-                raise
-            count = len(error.details)
-            raise CliError(
-                f"schedule on {fabric['name']} rejected: {count} problem{'s' if count != 1 else ''}",
-                details=error.details,
-            ) from error
-        typer.echo(f"schedule running as job {job['id']} on {fabric['name']}", err=True)
-        job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel_on_interrupt)
-        if job.get("state") != "succeeded":
-            raise job_failure(job)
+        job = start_and_follow(
+            client,
+            "/api/circuit-schedules/",
+            body,
+            what="schedule",
+            where=f" on {fabric['name']}",
+            interval=interval,
+            cancel_on_interrupt=cancel_on_interrupt,
+        )
     result = job["result"]
     if fmt is OutputFormat.json:
         print_json(result)

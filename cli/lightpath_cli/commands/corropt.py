@@ -27,7 +27,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn
 from rich.text import Text
 
 from ..context import get_context
-from ..errors import ApiError, CliError
+from ..errors import CliError
 from ..lookup import resolve_fabric
 from ..options import OutFileOption, OutputOption, new_app
 from ..output import (
@@ -41,7 +41,7 @@ from ..output import (
     stdout_console,
 )
 from .fabric import read_document_file
-from .jobs import CancelOnInterruptOption, IntervalOption, job_failure, watch_job
+from .jobs import CancelOnInterruptOption, IntervalOption, start_and_follow
 
 app = new_app()
 
@@ -764,11 +764,15 @@ def _optimize_on_server(
     with cli.client() as client:
         fabric = resolve_fabric(client, fabric_reference)
         params = {} if time_budget is None else {"time_budget_s": time_budget}
-        job = client.post("/api/jobs/", {"kind": "corruption.optimize", "fabric": fabric["id"], "params": params})
-        typer.echo(f"optimizer running as job {job['id']} on {fabric['name']}", err=True)
-        job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel)
-    if job.get("state") != "succeeded":
-        raise job_failure(job)
+        job = start_and_follow(
+            client,
+            "/api/jobs/",
+            {"kind": "corruption.optimize", "fabric": fabric["id"], "params": params},
+            what="optimizer",
+            where=f" on {fabric['name']}",
+            interval=interval,
+            cancel_on_interrupt=cancel,
+        )
     result = job["result"]
     if fmt is OutputFormat.json:
         print_json({"job": job["id"], **result})
@@ -1433,20 +1437,16 @@ def _simulate_on_server(
     with cli.client() as client:
         fabric = resolve_fabric(client, fabric_reference)
         body = {"kind": "corruption.simulate", "fabric": fabric["id"], "params": params}
-        try:
-            job = client.post("/api/jobs/", body, timeout=SIM_UPLOAD_TIMEOUT_S)
-        except ApiError as error:
-            if error.status != 400:
-                raise
-            count = len(error.details)
-            raise CliError(
-                f"simulation on {fabric['name']} rejected: {count} problem{'s' if count != 1 else ''}",
-                details=error.details,
-            ) from error
-        typer.echo(f"simulation running as job {job['id']} on {fabric['name']}", err=True)
-        job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel_on_interrupt)
-        if job.get("state") != "succeeded":
-            raise job_failure(job)
+        job = start_and_follow(
+            client,
+            "/api/jobs/",
+            body,
+            what="simulation",
+            where=f" on {fabric['name']}",
+            interval=interval,
+            cancel_on_interrupt=cancel_on_interrupt,
+            timeout=SIM_UPLOAD_TIMEOUT_S,
+        )
         download = f"/api/jobs/{job['id']}/result/"
         if series is not None:
             text = client.request("GET", download, params={"format": "csv", "table": "series"}).text

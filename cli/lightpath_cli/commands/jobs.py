@@ -179,6 +179,39 @@ def job_failure(job: dict[str, Any]) -> CliError:
     return CliError(f"job {job.get('id')} {job.get('state')}" + (f": {reason}" if reason else ""), details=details)
 
 
+def rejected(error: ApiError, what: str) -> CliError:
+    """A 400 as one line naming what was refused, with every problem below it."""
+    count = len(error.details)
+    return CliError(f"{what} rejected: {count} problem{'s' if count != 1 else ''}", details=error.details)
+
+
+def start_and_follow(
+    client: ApiClient,
+    path: str,
+    body: dict[str, Any],
+    *,
+    what: str,
+    where: str = "",
+    interval: float,
+    cancel_on_interrupt: bool,
+    timeout: float | None = None,
+) -> dict[str, Any]:
+    """POST a body that starts a job (to /api/jobs/ or a domain endpoint answering with the job), follow
+    it on stderr, and return the succeeded job. A 400 becomes `rejected`; a job that does not succeed
+    becomes `job_failure`. `where` (e.g. " on demo-fb") goes into both messages."""
+    try:
+        job = client.post(path, body, timeout=timeout)
+    except ApiError as error:
+        if error.status != 400:
+            raise
+        raise rejected(error, f"{what}{where}") from error
+    typer.echo(f"{what} running as job {job['id']}{where}", err=True)
+    job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel_on_interrupt)
+    if job.get("state") != "succeeded":
+        raise job_failure(job)
+    return job
+
+
 def finish_watched_job(fmt: OutputFormat, job: dict[str, Any]) -> None:
     """Print the final job; exit 1 unless it succeeded."""
     print_record(fmt, job, JOB_DETAIL_COLUMNS, JOB_KEYS)

@@ -32,7 +32,7 @@ from ..options import OutputOption, new_app
 from ..output import OutputFormat, print_csv, print_json, stdout_console
 from .corropt import Fabric, _engine, load_fabric, read_corrupting
 from .fabric import read_document_file
-from .jobs import CancelOnInterruptOption, IntervalOption, job_failure, watch_job
+from .jobs import CancelOnInterruptOption, IntervalOption, start_and_follow
 
 app = new_app()
 
@@ -77,19 +77,15 @@ def _run_job(
         fabric = resolve_fabric(client, fabric_reference) if fabric_reference is not None else None
         body = {"kind": kind, "fabric": fabric["id"] if fabric else None, "params": params}
         where = f" on {fabric['name']}" if fabric else ""
-        try:
-            job = client.post("/api/jobs/", body)
-        except ApiError as error:
-            if error.status != 400:
-                raise
-            count = len(error.details)
-            raise CliError(
-                f"{kind}{where} rejected: {count} problem{'s' if count != 1 else ''}", details=error.details
-            ) from error
-        typer.echo(f"{kind} running as job {job['id']}{where}", err=True)
-        job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel_on_interrupt)
-        if job.get("state") != "succeeded":
-            raise job_failure(job)
+        job = start_and_follow(
+            client,
+            "/api/jobs/",
+            body,
+            what=kind,
+            where=where,
+            interval=interval,
+            cancel_on_interrupt=cancel_on_interrupt,
+        )
         text = None
         if csv_table is not None:
             download = f"/api/jobs/{job['id']}/result/"

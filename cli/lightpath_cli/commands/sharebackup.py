@@ -29,7 +29,7 @@ from ..lookup import resolve_fabric
 from ..options import OutputOption, new_app
 from ..output import OutputFormat, print_json, stdout_console
 from .corropt import _engine
-from .jobs import CancelOnInterruptOption, IntervalOption, job_failure, watch_job
+from .jobs import CancelOnInterruptOption, IntervalOption, rejected, start_and_follow
 
 app = new_app()
 
@@ -45,11 +45,6 @@ ServerOption = Annotated[
 UPLOAD_TIMEOUT_S = 120.0  # an uploaded file may be megabytes
 
 
-def _rejected(error: ApiError, what: str) -> CliError:
-    count = len(error.details)
-    return CliError(f"{what} rejected: {count} problem{'s' if count != 1 else ''}", details=error.details)
-
-
 def post_or_reject(cli: CliContext, path: str, body: dict[str, Any], what: str) -> Any:
     """POST to a synchronous endpoint; a 400 becomes one error line with every problem below it."""
     with cli.client() as client:
@@ -58,7 +53,7 @@ def post_or_reject(cli: CliContext, path: str, body: dict[str, Any], what: str) 
         except ApiError as error:
             if error.status != 400:
                 raise
-            raise _rejected(error, what) from error
+            raise rejected(error, what) from error
 
 
 def run_job_on_server(
@@ -76,16 +71,15 @@ def run_job_on_server(
         body: dict[str, Any] = {"kind": kind, "params": params}
         if fabric is not None:
             body["fabric"] = resolve_fabric(client, fabric)["id"]
-        try:
-            job = client.post("/api/jobs/", body, timeout=UPLOAD_TIMEOUT_S)
-        except ApiError as error:
-            if error.status != 400:
-                raise
-            raise _rejected(error, kind) from error
-        typer.echo(f"{kind} running as job {job['id']}", err=True)
-        job = watch_job(client, int(job["id"]), interval=interval, cancel_on_interrupt=cancel_on_interrupt)
-    if job.get("state") != "succeeded":
-        raise job_failure(job)
+        job = start_and_follow(
+            client,
+            "/api/jobs/",
+            body,
+            what=kind,
+            interval=interval,
+            cancel_on_interrupt=cancel_on_interrupt,
+            timeout=UPLOAD_TIMEOUT_S,
+        )
     result: dict[str, Any] = job["result"]
     return result
 
