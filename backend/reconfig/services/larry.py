@@ -172,9 +172,30 @@ def validate_check(params: Any) -> dict[str, Any]:
 
 
 def check(params: dict[str, Any]) -> dict[str, Any]:
-    """Whether the request fits the cabling (integral max flow), or its min cut."""
+    """Whether the request fits the cabling (integral max flow), or its min cut, with the numbers
+    that tell the whole request from the cut's racks (see labelled_totals)."""
     answer = lightpath_engine.larry_check(engine_rack_set(params["rack_set"]), params["uplinks"])
-    return {"inputs": params, **answer}
+    return {"inputs": params, **labelled_totals(answer)}
+
+
+def labelled_totals(answer: dict[str, Any]) -> dict[str, Any]:
+    """The engine's answer plus `total_requested` and `total_granted` (the max flow: what the whole
+    request can get) and, on a min cut, `racks_requested` and `racks_reach`: what the racks on the
+    cut's source side ask for and the most their cables can reach, the two numbers of its
+    `explanation`. The cut's `capacity` is the whole request's max flow, so it counts the requests
+    of the racks outside the cut as well: reach = capacity - those requests."""
+    requested = answer["requested"]
+    labelled = {**answer, "total_requested": sum(requested), "total_granted": sum(answer["granted"])}
+    cut = answer["min_cut"]
+    if cut is not None:
+        inside = set(cut["racks"])
+        outside = sum(count for rack, count in enumerate(requested) if rack not in inside)
+        labelled["min_cut"] = {
+            **cut,
+            "racks_requested": sum(requested[rack] for rack in inside),
+            "racks_reach": cut["capacity"] - outside,
+        }
+    return labelled
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,12 +4,14 @@ listed, the result's series, changes and baselines, CSV tables) and roles."""
 import csv
 import io
 import json
+import random
 
 import pytest
 
+import lightpath_engine
 from jobs import services
 from jobs.models import Job
-from reconfig.services.larry import MAX_POINTS, downsample
+from reconfig.services.larry import MAX_POINTS, downsample, labelled_totals
 
 DBS = ["default", "progress"]
 
@@ -58,6 +60,9 @@ def test_the_reference_degraded_cabling(client_for):
     assert body["feasible"] is False
     assert body["min_cut"]["capacity"] == 7 and body["min_cut"]["racks"] == [0, 1, 2]
     assert sum(body["granted"]) == 7
+    # rack 3 asks for nothing, so here the cut's racks and the whole request have the same numbers
+    assert (body["total_requested"], body["total_granted"]) == (8, 7)
+    assert (body["min_cut"]["racks_requested"], body["min_cut"]["racks_reach"]) == (8, 7)
     feasible = check(client, [3, 3, 1, 1]).json()
     assert feasible["feasible"] is True and feasible["min_cut"] is None
     assert feasible["granted"] == [3, 3, 1, 1]
@@ -236,3 +241,35 @@ def test_changes_are_bounded_by_steps_and_by_moved_circuits():
     small = {**step, "diff": [{}]}
     assert larry.kept_changes([small] * 2500) == larry.MAX_CHANGES
     assert larry.kept_changes([small] * 3) == 3
+
+
+def test_a_min_cuts_rack_numbers_are_what_their_cables_and_switches_reach():
+    """On random cabling, racks_reach is the cut's own capacity (crossing cables plus the uplinks of
+    the switches inside), counted independently of the engine's whole-request capacity."""
+    rng = random.Random(8)
+    cuts = 0
+    for _ in range(300):
+        racks, switches = rng.randint(1, 5), rng.randint(1, 4)
+        rack_set = {
+            "static_uplinks": 1,
+            "cables": [[rng.randint(0, 2) for _ in range(switches)] for _ in range(racks)],
+            "cs_uplinks": [rng.randint(0, 3) for _ in range(switches)],
+            "capacity_gbps": 100,
+            "excluded": [],
+        }
+        request = [rng.randint(0, 4) for _ in range(racks)]
+        answer = labelled_totals(lightpath_engine.larry_check(rack_set, request))
+        assert answer["total_requested"] == sum(request)
+        cut = answer["min_cut"]
+        if cut is None:
+            assert answer["total_granted"] == sum(request)
+            continue
+        cuts += 1
+        crossing = sum(
+            rack_set["cables"][t][c] for t in cut["racks"] for c in range(switches) if c not in cut["circuit_switches"]
+        )
+        inside_uplinks = sum(rack_set["cs_uplinks"][c] for c in cut["circuit_switches"])
+        assert cut["racks_reach"] == crossing + inside_uplinks < cut["racks_requested"]
+        assert cut["racks_requested"] == sum(request[t] for t in cut["racks"])
+        assert answer["total_granted"] == cut["capacity"] < answer["total_requested"]
+    assert cuts > 50

@@ -97,6 +97,10 @@ def test_a_cable_corropt_disables_is_excluded_until_it_is_enabled_again(client_f
     body = check(client, racks, [1, 1, 0, 0]).json()
     assert body["feasible"] is False
     assert body["min_cut"]["capacity"] == 1 and sum(body["granted"]) == 1
+    # the cut holds r0 alone (1 asked, 0 reachable); the whole request still gets 1 of its 2
+    assert body["min_cut"]["racks"] == [0]
+    assert (body["min_cut"]["racks_requested"], body["min_cut"]["racks_reach"]) == (1, 0)
+    assert (body["total_requested"], body["total_granted"]) == (2, 1)
     assert body["inputs"]["rack_set"]["excluded"] == [[0, 0]]
     assert body["inputs"]["rack_set_source"]["excluded_cables"] == [
         {
