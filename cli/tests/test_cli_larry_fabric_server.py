@@ -48,6 +48,9 @@ def test_check_on_a_fabric_excludes_what_corropt_disabled(planner: Cli, racks: d
     bad = planner(*args, "--circuit-switch", "ocs0")
     assert bad.exit_code == 1
     assert "excluded: r0 to ocs0" in bad.stdout and "disabled by CorrOpt" in bad.stdout
+    # r0's cable is out: the whole request gets 1 of 2, the bottleneck is r0 alone (1 asked, 0 reachable)
+    assert "Whole request: 1 of 2 circuit uplinks reachable (max flow)" in bad.stdout
+    assert "Bottleneck: r0 requests 1 but its cables reach at most 0" in bad.stdout
     assert "infeasible" in bad.stderr
     unknown = planner(*args, "--circuit-switch", "ocs9")
     assert unknown.exit_code == 1 and "fabric" in unknown.stderr and "no circuit switch ocs9" in unknown.stderr

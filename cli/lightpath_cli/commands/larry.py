@@ -3,7 +3,8 @@
 - run: the controller (or a baseline) over per-ToR cumulative counters (JSON list of
   `{"time_s", "ingress_bytes": [...], "egress_bytes": [...]}`), every T = sample spacing.
 - check: whether per-rack circuit uplinks (beyond the S static ones) fit the cabling, by integral max flow;
-  an infeasible request prints its min-cut certificate and exits non-zero.
+  an infeasible request prints its min cut (the whole request's max flow and the bottleneck racks' request
+  and reach, each labelled) and exits non-zero.
 - cost: counts and normalised cost of static uplinks, Larry and ShareBackup.
 
 The rack set is a JSON file (`static_uplinks`, `cables[tor][cs]`, `cs_uplinks`, `capacity_gbps`, optional
@@ -100,6 +101,23 @@ def _print_excluded(answer: dict[str, Any]) -> None:
         )
 
 
+def min_cut_numbers(answer: dict[str, Any], names: list[str] | None) -> tuple[str, str]:
+    """An infeasible check's two numbers in words: the whole request's max flow (the min cut's
+    `capacity`) and the bottleneck (the cut's racks: what they ask for and what their cables reach,
+    the numbers of the engine's `explanation`). The server's answer carries them too (total_*,
+    racks_*); the offline engine's does not, so they are derived here from the fields both have."""
+    cut = answer["min_cut"]
+    requested = answer["requested"]
+    total, asked = sum(requested), sum(requested[t] for t in cut["racks"])
+    reach = cut["capacity"] - (total - asked)  # the cut's capacity less the requests of racks outside it
+    racks = ", ".join(names[t] if names else f"rack {t}" for t in cut["racks"])  # the server's default names
+    one = len(cut["racks"]) == 1
+    return (
+        f"{cut['capacity']} of {total} circuit uplinks reachable (max flow)",
+        f"{racks} request{'s' if one else ''} {asked} but {'its' if one else 'their'} cables reach at most {reach}",
+    )
+
+
 def _rack_set(
     path: Path | None, racks: int, static: int, links: int, cs_uplinks: int, capacity: float
 ) -> dict[str, Any]:
@@ -169,12 +187,12 @@ def check(
             answer = _engine().larry_check(engine_rack_set(spec), request)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
+    names = answer.get("inputs", {}).get("rack_set", {}).get("racks") or spec.get("racks")
     if fmt is OutputFormat.json:
         print_json(answer)
     else:
         from rich.table import Table
 
-        names = answer.get("inputs", {}).get("rack_set", {}).get("racks")
         switches = answer.get("inputs", {}).get("rack_set_source", {}).get("circuit_switches")
         columns = (
             [s["name"] for s in switches] if switches else [f"CS {c}" for c in range(len(answer["assignment"][0]))]
@@ -188,7 +206,12 @@ def check(
         if answer["feasible"]:
             stdout_console().print("feasible", highlight=False)
     if not answer["feasible"]:
-        raise CliError(f"infeasible: {answer['min_cut']['explanation']}")
+        whole, bottleneck = min_cut_numbers(answer, names)
+        if fmt is OutputFormat.json:  # stdout holds the document: the error line says it all
+            raise CliError(f"infeasible: whole request {whole}; bottleneck: {bottleneck}")
+        stdout_console().print(f"Whole request: {whole}", highlight=False)
+        stdout_console().print(f"Bottleneck: {bottleneck}", highlight=False)
+        raise CliError("infeasible: the request does not fit the cables in service (the min cut above)")
 
 
 @app.command("run")
