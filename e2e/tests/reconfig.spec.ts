@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-import { loginAs } from './helpers';
+import { DEMO_FABRIC, loginAs } from './helpers';
 
 /** Cumulative per-ToR byte counters, one CSV row per rack per time: rack 0 runs hot, then rack 2. */
 function countersCsv(): string {
@@ -120,11 +120,14 @@ test('a planner runs Larry on uploaded counters and checks an uplink vector on d
   await check.getByLabel('Circuit uplinks per rack (beyond S)').fill('3,3,2,0');
   await check.getByRole('button', { name: 'Check' }).click();
   await expect(page.getByTestId('check-result')).toHaveAttribute('data-feasible', 'false');
-  await expect(page.getByTestId('certificate')).toContainText(
-    'Infeasible: racks 0, 1, 2 ask for 8 circuit uplinks, but at most 7 can reach them (the min cut).',
+  await expect(page.getByTestId('whole-request')).toHaveText(
+    'Whole request: 7 of 8 circuit uplinks reachable (max flow).',
+  );
+  await expect(page.getByTestId('bottleneck')).toHaveText(
+    'Bottleneck: rack 0, rack 1, rack 2 request 8 but their cables reach at most 7.',
   );
   await expect(page.getByTestId('certificate')).toContainText(
-    'Rack 2 reaches circuit switch 0 through 1 cable in service.',
+    'Crossing the cut: 1 cable in service from rack 2 to circuit switch 0.',
   );
   await check.getByLabel('Circuit uplinks per rack (beyond S)').fill('3,3,1,1');
   await check.getByRole('button', { name: 'Check' }).click();
@@ -171,6 +174,42 @@ test('a planner runs Larry on uploaded counters and checks an uplink vector on d
   expect(await chart.getByTestId('uplink-bar').count()).toBeLessThan(4 * 10);
   await page.getByTestId('reset-zoom').click();
   await expect(chart.getByTestId('uplink-bar')).toHaveCount(4 * 10);
+});
+
+test('a planner checks uplink vectors against the demo fabric’s Larry circuit switch', async ({ page }) => {
+  await loginAs(page, 'planner');
+  await page.goto('/larry');
+  await page.getByRole('radio', { name: 'A stored fabric’s circuit switches' }).check();
+  const source = page.getByTestId('fabric-rack-set');
+  await source.getByRole('combobox', { name: 'Fabric' }).selectOption({ label: DEMO_FABRIC });
+  // ocs-larry: pod 0's 8 ToRs with 2 cables each, 16 + 8 ports (R = 8)
+  await source.getByRole('checkbox', { name: /^ocs-larry \(24 ports, 8 ToRs\)/ }).check();
+
+  const check = page.getByRole('form', { name: 'Feasibility check' });
+  const uplinks = check.getByLabel('Circuit uplinks per rack (beyond S)');
+  await uplinks.fill('1,1,1,1,1,1,1,1');
+  await check.getByRole('button', { name: 'Check' }).click();
+  await expect(page.getByTestId('check-result')).toHaveAttribute('data-feasible', 'true');
+  await expect(page.getByTestId('feasible')).toContainText(
+    'every rack gets its 1, 1, 1, 1, 1, 1, 1, 1 circuit uplinks',
+  );
+  await expect(page.getByTestId('built-from')).toContainText('Built from fabric demo-fb, circuit switches ocs-larry.');
+  // the demo fabric ships p0-tor1's link to p0-fab2 disabled: its cable is left out
+  await expect(page.getByTestId('excluded-cables').getByRole('row', { name: /p0-tor1/ })).toContainText(
+    'disabled by an operator',
+  );
+
+  // p0-tor1 asks for two with one cable in service: the cut holds it alone, while the whole
+  // request (max flow, the cut's capacity) still gets 7 of its 8
+  await uplinks.fill('2,2,1,1,1,1,0,0');
+  await check.getByRole('button', { name: 'Check' }).click();
+  await expect(page.getByTestId('check-result')).toHaveAttribute('data-feasible', 'false');
+  await expect(page.getByTestId('whole-request')).toHaveText(
+    'Whole request: 7 of 8 circuit uplinks reachable (max flow).',
+  );
+  await expect(page.getByTestId('bottleneck')).toHaveText(
+    'Bottleneck: p0-tor1 requests 2 but its cables reach at most 1.',
+  );
 });
 
 test('a viewer may open the views and check feasibility but not start a job', async ({ page }) => {

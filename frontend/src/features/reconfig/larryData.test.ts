@@ -84,11 +84,58 @@ describe('circuits that moved', () => {
 describe('feasibility certificate', () => {
   it('spells out the min cut of the degraded-cabling example (3,3,2,0)', () => {
     expect(certificateText(INFEASIBLE)).toEqual({
-      headline: 'Infeasible: racks 0, 1, 2 ask for 8 circuit uplinks, but at most 7 can reach them (the min cut).',
+      headline: 'Infeasible: the request does not fit the cables in service.',
+      wholeRequest: 'Whole request: 7 of 8 circuit uplinks reachable (max flow).',
+      bottleneck: 'Bottleneck: rack 0, rack 1, rack 2 request 8 but their cables reach at most 7.',
       details: [
         'Every uplink of circuit switches 1, 2, 3 is used by these racks.',
-        'Rack 2 reaches circuit switch 0 through 1 cable in service.',
+        'Crossing the cut: 1 cable in service from rack 2 to circuit switch 0.',
         'Granted instead: 3, 3, 1, 0.',
+      ],
+    });
+  });
+
+  it('tells the whole request’s max flow from the bottleneck rack’s numbers when they differ', () => {
+    // p0-tor1 has one cable in service and asks for two; the others fit: the cut holds p0-tor1 alone,
+    // its capacity (7) counts the racks outside it too (the server's answer on the demo's ocs-larry)
+    const racks = ['p0-tor0', 'p0-tor1', 'p0-tor2', 'p0-tor3', 'p0-tor4', 'p0-tor5', 'p0-tor6', 'p0-tor7'];
+    const certificate = certificateText({
+      inputs: {
+        rack_set: { static_uplinks: 2, cables: racks.map(() => [2]), cs_uplinks: [8], capacity_gbps: 100, racks },
+        uplinks: [2, 2, 1, 1, 1, 1, 0, 0],
+        rack_set_source: {
+          fabric: { id: 1, name: 'demo-fb' },
+          circuit_switches: [{ id: 2, name: 'ocs-larry' }],
+          static_uplinks_per_rack: racks.map(() => 2),
+          excluded_cables: [],
+        },
+      },
+      feasible: false,
+      requested: [2, 2, 1, 1, 1, 1, 0, 0],
+      granted: [2, 1, 1, 1, 1, 1, 0, 0],
+      total_requested: 8,
+      total_granted: 7,
+      assignment: [[2], [1], [1], [1], [1], [1], [0], [0]],
+      circuits: [[]],
+      min_cut: {
+        racks: [1],
+        circuit_switches: [],
+        capacity: 7,
+        cables: [[1, 0, 1]],
+        explanation:
+          'racks [1] request 2 circuit uplinks but reach at most 1 through CSs [] (their 0 uplinks) and 1 cables to other CSs',
+        racks_requested: 2,
+        racks_reach: 1,
+      },
+    });
+    expect(certificate).toEqual({
+      headline: 'Infeasible: the request does not fit the cables in service.',
+      wholeRequest: 'Whole request: 7 of 8 circuit uplinks reachable (max flow).',
+      bottleneck: 'Bottleneck: p0-tor1 requests 2 but its cables reach at most 1.',
+      details: [
+        'No circuit switch has its uplinks all used by this rack: its cables are the limit.',
+        'Crossing the cut: 1 cable in service from p0-tor1 to circuit switch ocs-larry.',
+        'Granted instead: 2, 1, 1, 1, 1, 1, 0, 0.',
       ],
     });
   });

@@ -3,9 +3,9 @@
  * step, the feasibility certificate in words, and the cost comparison's groups.
  */
 import type {
+  CheckAnswer,
   CircuitMove,
   CostRow,
-  Feasibility,
   LarryChange,
   LarryMetrics,
   LarryPolicy,
@@ -154,31 +154,42 @@ export function parseUplinkVector(text: string, racks: number | null): { values:
 }
 
 export interface Certificate {
-  /** One sentence: who asks for how much and what the cut allows. */
+  /** The verdict in one sentence. */
   headline: string;
+  /** The whole request: how much of it the max flow (the min cut's capacity) reaches. */
+  wholeRequest: string;
+  /** The cut's racks: what they ask for and the most their cables reach (the engine's explanation). */
+  bottleneck: string;
   /** The cut's parts in plain words. */
   details: string[];
 }
 
-const list = (values: readonly number[]) => values.join(', ');
-
-/** The min-cut certificate of an infeasible request in words; null when the request is feasible. */
-export function certificateText(answer: Feasibility): Certificate | null {
+/**
+ * The min-cut certificate of an infeasible request in words, each number labelled: the cut's
+ * capacity is the whole request's max flow, while its explanation's numbers are its racks' alone
+ * (racks outside the cut may get all they ask). Null when the request is feasible.
+ */
+export function certificateText(answer: CheckAnswer): Certificate | null {
   const cut = answer.min_cut;
   if (answer.feasible || !cut) return null;
-  const asked = cut.racks.reduce((sum, rack) => sum + (answer.requested[rack] ?? 0), 0);
+  const rack = (index: number) => answer.inputs.rack_set.racks?.[index] ?? `rack ${index}`;
+  const switches = answer.inputs.rack_set_source?.circuit_switches;
+  const circuitSwitch = (index: number) => switches?.[index]?.name ?? String(index);
+  const one = cut.racks.length === 1;
   const details = [
     cut.circuit_switches.length > 0
-      ? `Every uplink of circuit switch${cut.circuit_switches.length === 1 ? '' : 'es'} ${list(cut.circuit_switches)} is used by ${cut.racks.length === 1 ? 'this rack' : 'these racks'}.`
-      : 'No circuit switch has its uplinks all used by these racks: their cables are the limit.',
+      ? `Every uplink of circuit switch${cut.circuit_switches.length === 1 ? '' : 'es'} ${cut.circuit_switches.map(circuitSwitch).join(', ')} is used by ${one ? 'this rack' : 'these racks'}.`
+      : `No circuit switch has its uplinks all used by ${one ? 'this rack' : 'these racks'}: ${one ? 'its' : 'their'} cables are the limit.`,
     ...cut.cables.map(
       ([tor, cs, count]) =>
-        `Rack ${tor} reaches circuit switch ${cs} through ${count} cable${count === 1 ? '' : 's'} in service.`,
+        `Crossing the cut: ${count} cable${count === 1 ? '' : 's'} in service from ${rack(tor)} to circuit switch ${circuitSwitch(cs)}.`,
     ),
-    `Granted instead: ${list(answer.granted)}.`,
+    `Granted instead: ${answer.granted.join(', ')}.`,
   ];
   return {
-    headline: `Infeasible: rack${cut.racks.length === 1 ? '' : 's'} ${list(cut.racks)} ask for ${asked} circuit uplinks, but at most ${cut.capacity} can reach them (the min cut).`,
+    headline: 'Infeasible: the request does not fit the cables in service.',
+    wholeRequest: `Whole request: ${answer.total_granted} of ${answer.total_requested} circuit uplinks reachable (max flow).`,
+    bottleneck: `Bottleneck: ${cut.racks.map(rack).join(', ')} request${one ? 's' : ''} ${cut.racks_requested} but ${one ? 'its' : 'their'} cables reach at most ${cut.racks_reach}.`,
     details,
   };
 }

@@ -135,7 +135,7 @@ export interface RackSet {
 export interface MinCut {
   racks: number[];
   circuit_switches: number[];
-  /** The most circuit uplinks the request can get. */
+  /** The most circuit uplinks the whole request can get (the max flow), racks outside the cut included. */
   capacity: number;
   /** Cables crossing the cut: [tor, cs, cables in service]. */
   cables: [number, number, number][];
@@ -336,7 +336,22 @@ export interface LarryParams {
   policy: LarryPolicy;
 }
 
-export interface CheckAnswer extends Feasibility {
+/** The server's min cut: the engine's, plus the two numbers of its explanation. */
+export interface CheckMinCut extends MinCut {
+  /** What the racks on the cut's source side ask for. */
+  racks_requested: number;
+  /** The most their cables reach: crossing cables plus the uplinks of the switches in the cut. */
+  racks_reach: number;
+}
+
+/**
+ * POST /api/larry/check/'s answer. `min_cut.capacity` is the whole request's max flow
+ * (`total_granted`); its explanation speaks of the cut's racks only (`racks_requested`, `racks_reach`).
+ */
+export interface CheckAnswer extends Omit<Feasibility, 'min_cut'> {
+  total_requested: number;
+  total_granted: number;
+  min_cut: CheckMinCut | null;
   inputs: { rack_set: RackSetWithNames; uplinks: number[]; rack_set_source?: RackSetSource };
 }
 

@@ -41,7 +41,7 @@ afterEach(() => {
 
 describe('feasibility check', () => {
   it('sends the rack set and the vector, and shows the min cut of an infeasible request', async () => {
-    const bodies = servePost('/api/larry/check/', (body) => ({ ...INFEASIBLE, inputs: body }));
+    const bodies = servePost('/api/larry/check/', () => INFEASIBLE);
     renderWithClient(<FeasibilityCheck rackSet={parseRackSet(rackSetText(DEGRADED_RACK_SET))} />);
 
     fireEvent.change(screen.getByLabelText('Circuit uplinks per rack (beyond S)'), { target: { value: '3,3,2' } });
@@ -52,8 +52,11 @@ describe('feasibility check', () => {
 
     fireEvent.change(screen.getByLabelText('Circuit uplinks per rack (beyond S)'), { target: { value: '3,3,2,0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Check' }));
-    expect(await screen.findByTestId('certificate')).toHaveTextContent(
-      'Infeasible: racks 0, 1, 2 ask for 8 circuit uplinks, but at most 7 can reach them (the min cut).',
+    expect(await screen.findByTestId('whole-request')).toHaveTextContent(
+      'Whole request: 7 of 8 circuit uplinks reachable (max flow).',
+    );
+    expect(screen.getByTestId('bottleneck')).toHaveTextContent(
+      'Bottleneck: rack 0, rack 1, rack 2 request 8 but their cables reach at most 7.',
     );
     expect(bodies).toEqual([{ rack_set: DEGRADED_RACK_SET, uplinks: [3, 3, 2, 0] }]);
     // The cut's crossing cable and its racks are marked on the cable matrix.

@@ -26,6 +26,8 @@ function answerFor(body: Record<string, unknown>): CheckAnswer {
     feasible: false,
     requested: [1, 1, 0, 0],
     granted: [0, 1, 0, 0],
+    total_requested: 2,
+    total_granted: 1,
     assignment: [[0], [1], [0], [0]],
     circuits: [[[1, 0]]],
     min_cut: {
@@ -34,6 +36,8 @@ function answerFor(body: Record<string, unknown>): CheckAnswer {
       capacity: 1,
       cables: [],
       explanation: 'racks [0] request 1 circuit uplinks but reach at most 0 through CSs [] (their 0 uplinks)',
+      racks_requested: 1,
+      racks_reach: 0,
     },
     inputs: {
       uplinks: body.uplinks as number[],
@@ -127,6 +131,13 @@ describe('rack set from a stored fabric', () => {
     expect(row).toHaveTextContent('ocs0');
     expect(row).toHaveTextContent('disabled by CorrOpt (corruption)');
     expect(screen.getByTestId('built-from')).toHaveTextContent('Built from fabric larry-racks, circuit switches ocs0.');
+    // the cut's capacity (1) is the whole request's max flow; its explanation's 1 and 0 are r0's alone
+    expect(screen.getByTestId('whole-request')).toHaveTextContent(
+      'Whole request: 1 of 2 circuit uplinks reachable (max flow).',
+    );
+    expect(screen.getByTestId('bottleneck')).toHaveTextContent(
+      'Bottleneck: r0 requests 1 but its cables reach at most 0.',
+    );
     // the excluded cable is marked on the cable matrix the server built
     const matrix = screen.getByTestId('cable-matrix');
     expect(within(matrix).getByText('0 of 1')).toBeInTheDocument();

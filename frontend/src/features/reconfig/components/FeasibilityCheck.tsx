@@ -60,12 +60,14 @@ function CheckResult({ answer }: { answer: CheckAnswer }) {
           <p>
             <strong>{certificate.headline}</strong>
           </p>
+          <p data-testid="whole-request">{certificate.wholeRequest}</p>
+          <p data-testid="bottleneck">{certificate.bottleneck}</p>
           <ul>
             {certificate.details.map((line) => (
               <li key={line}>{line}</li>
             ))}
           </ul>
-          <p className="muted">Engine: {answer.min_cut?.explanation}</p>
+          <p className="muted">Engine, on the bottleneck racks: {answer.min_cut?.explanation}</p>
         </div>
       ) : (
         <p className="feasible" data-testid="feasible">
