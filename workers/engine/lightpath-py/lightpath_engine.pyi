@@ -425,9 +425,10 @@ def corropt_simulate(
     last onset).
 
     ``progress``, if given (``TypeError`` if not callable), is called with the
-    simulated fraction (increasing, at most about 100 times, last 1.0); the
-    GIL is released in between. An exception it raises is re-raised when the
-    run ends, and it is not called again.
+    simulated fraction (non-decreasing, last 1.0) at each hundredth of the
+    window and at least every 1,024 event instants; the GIL is released in
+    between. An exception it raises stops the run at once and is raised (how
+    a cancelled job stops mid-run).
 
     Raises ``ValueError`` for an unknown policy or penalty, ``share`` with a
     policy other than switch-local, thresholds or probabilities outside
@@ -467,7 +468,7 @@ def corropt_compare(
     ``policies`` it runs once more as the reference (its result is not listed). ``share`` applies to
     switch-local, ``time_budget_s`` to CorrOpt's optimizer; the other arguments as for
     :func:`corropt_simulate`. ``progress(policy, fraction)`` reports each run in turn (the extra
-    reference run as ``"corropt"``).
+    reference run as ``"corropt"``); an exception it raises stops the comparison at once.
 
     Raises ``ValueError`` as :func:`corropt_simulate` does, and for an empty or repeated policy list
     or a ``share`` without switch-local.

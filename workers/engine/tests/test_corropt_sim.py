@@ -198,12 +198,20 @@ def test_compare_bad_arguments_raise_value_error(graph, trace, kwargs, message):
         corropt_compare(graph, trace, **kwargs)
 
 
-def test_compare_progress_exception_is_raised_after_the_run(graph, trace):
-    def progress(policy, fraction):
-        raise RuntimeError(f"stop {policy}")
+def test_compare_progress_exception_stops_the_comparison(graph, trace):
+    seen = []
 
-    with pytest.raises(RuntimeError, match="stop corropt"):
+    def progress(policy, fraction):
+        seen.append((policy, fraction))
+        if policy == "fast-checker" and fraction >= 0.5:
+            raise RuntimeError(f"stop {policy}")
+
+    with pytest.raises(RuntimeError, match="stop fast-checker"):
         corropt_compare(graph, trace, progress=progress)
+    # CorrOpt ran to its end; the fast checker stopped halfway; switch-local never started.
+    assert ("corropt", 1.0) in seen
+    assert seen[-1][0] == "fast-checker" and 0.5 <= seen[-1][1] < 1.0
+    assert "switch-local" not in {policy for policy, _ in seen}
 
 
 def test_progress_increases_to_one(graph, trace):
@@ -215,16 +223,17 @@ def test_progress_increases_to_one(graph, trace):
     assert 0 < seen[0] < 1
 
 
-def test_progress_exception_is_raised_after_the_run(graph, trace):
+def test_progress_exception_stops_the_run_and_is_raised(graph, trace):
     calls = []
 
     def progress(fraction):
         calls.append(fraction)
-        raise RuntimeError("stop")
+        if len(calls) == 3:
+            raise RuntimeError("stop")
 
     with pytest.raises(RuntimeError, match="stop"):
         corropt_simulate(graph, trace, progress=progress)
-    assert len(calls) == 1
+    assert len(calls) == 3 and calls[-1] < 1.0
     with pytest.raises(TypeError, match="progress must be a callable"):
         corropt_simulate(graph, trace, progress=5)
 

@@ -10,10 +10,11 @@
 //! Peak memory: `/usr/bin/time -v target/release/deps/corropt_sim-* --bench`
 //! (maximum resident set size).
 
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use lightpath_core::corropt::{
-    Policy, SimConfig, Thresholds, generate_trace, simulate, switch_local_share,
+    Policy, SimConfig, Thresholds, generate_trace, simulate_reporting, switch_local_share,
 };
 use lightpath_core::fabric::generators::facebook_fabric;
 
@@ -55,14 +56,22 @@ fn main() {
             ..SimConfig::new(policy, thresholds.clone())
         };
         let start = Instant::now();
-        let result = simulate(&fabric, &trace, &config, |_| {}).expect("valid trace");
+        // With a reporter, as a job runs it (the reports are what lets it stop).
+        let mut reports = 0;
+        let result = simulate_reporting(&fabric, &trace, &config, &mut |_| {
+            reports += 1;
+            ControlFlow::Continue(())
+        })
+        .expect("valid trace")
+        .expect("never stopped");
         let seconds = start.elapsed().as_secs_f64();
         total += seconds;
         let reference = *corropt_penalty.get_or_insert(result.penalty_seconds);
         let c = result.counts;
         println!(
             "{:>12}: {seconds:7.3} s  penalty x s {:.4e} (x{:.3e} CorrOpt)  lowest worst ToR {:.4}  \
-             disables {}  repairs {}  refused {}  optimizer runs {}  series {} steps  breaches {}",
+             disables {}  repairs {}  refused {}  optimizer runs {}  series {} steps  breaches {}  \
+             reports {reports}",
             policy.name(),
             result.penalty_seconds,
             result.penalty_seconds / reference,

@@ -54,7 +54,7 @@ fn config(policy: Policy, capacity: f64, penalty: Penalty, seed: u64) -> SimConf
 }
 
 fn run(graph: &FabricGraph, trace: &[Onset], config: &SimConfig) -> SimResult {
-    simulate(graph, trace, config, |_| {}).unwrap()
+    simulate(graph, trace, config).unwrap()
 }
 
 /// Same decisions: identical counts and link-count series, penalties equal
@@ -232,7 +232,6 @@ fn corropt_at_most_fast_checker_at_most_switch_local_on_a_mid_size_fabric() {
             Policy::FastChecker,
             Policy::SwitchLocal { share },
         ],
-        |_, _| {},
     )
     .unwrap();
     let [corropt, checker, local] = [0, 1, 2].map(|i| cmp.results[i].penalty_seconds);

@@ -2,13 +2,14 @@
 //! simulation runs without the GIL).
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 use lightpath_core::FabricGraph as CoreGraph;
 use lightpath_core::corropt::{
-    CorrOptError, Onset, Policy, SimConfig, SimResult, compare_policies, generate_trace, simulate,
-    switch_local_share,
+    CorrOptError, Onset, Policy, SimConfig, SimResult, compare_policies_reporting, generate_trace,
+    simulate_reporting, switch_local_share,
 };
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -39,34 +40,40 @@ pub(crate) fn corropt_trace(
         .collect())
 }
 
+/// The options `corropt_simulate` and `corropt_compare` share, as Python
+/// passes them.
+struct SimOptions<'a, 'py> {
+    capacity: f64,
+    overrides: Option<HashMap<i64, f64>>,
+    penalty: &'a str,
+    share: Option<f64>,
+    repair_delay_s: f64,
+    fix_probability: f64,
+    seed: i128,
+    progress: Option<Py<PyAny>>,
+    horizon_s: Option<f64>,
+    time_budget_s: Option<f64>,
+    link_states: Option<&'a Bound<'py, PyAny>>,
+}
+
 /// Everything of a simulation but the policy, converted before the GIL is
 /// released.
 struct SimArgs {
     trace: Vec<Onset>,
     config: SimConfig,
+    capacity: f64,
     share: Option<f64>,
     progress: Option<Py<PyAny>>,
 }
 
 impl SimArgs {
-    #[allow(clippy::too_many_arguments)]
     fn convert(
         py: Python<'_>,
         graph: &CoreGraph,
         trace: Vec<(f64, i64, f64)>,
-        capacity: f64,
-        overrides: Option<HashMap<i64, f64>>,
-        penalty: &str,
-        share: Option<f64>,
-        repair_delay_s: f64,
-        fix_probability: f64,
-        seed: i128,
-        progress: Option<Py<PyAny>>,
-        horizon_s: Option<f64>,
-        time_budget_s: Option<f64>,
-        link_states: Option<&Bound<'_, PyAny>>,
+        options: SimOptions<'_, '_>,
     ) -> PyResult<Self> {
-        if let Some(callback) = &progress
+        if let Some(callback) = &options.progress
             && !callback.bind(py).is_callable()
         {
             return Err(PyTypeError::new_err(
@@ -92,31 +99,32 @@ impl SimArgs {
             .collect::<PyResult<Vec<Onset>>>()?;
         let config = SimConfig {
             policy: Policy::CorrOpt,
-            thresholds: thresholds(capacity, overrides)?,
-            penalty: penalty_function(penalty)?,
-            repair_delay_s,
-            fix_probability,
-            seed: seed_value(seed)?,
-            horizon_s,
-            optimizer_budget: time_budget(time_budget_s)?,
+            thresholds: thresholds(options.capacity, options.overrides)?,
+            penalty: penalty_function(options.penalty)?,
+            repair_delay_s: options.repair_delay_s,
+            fix_probability: options.fix_probability,
+            seed: seed_value(options.seed)?,
+            horizon_s: options.horizon_s,
+            optimizer_budget: time_budget(options.time_budget_s)?,
             exhaustive_reruns: false,
-            initial_states: link_states.map(link_states_from).transpose()?,
+            initial_states: options.link_states.map(link_states_from).transpose()?,
         };
         Ok(Self {
             trace,
             config,
-            share,
-            progress,
+            capacity: options.capacity,
+            share: options.share,
+            progress: options.progress,
         })
     }
 
     /// The named policy; switch-local's share defaults to `c^(1/r)`.
-    fn policy(&self, graph: &CoreGraph, name: &str, capacity: f64) -> PyResult<Policy> {
+    fn policy(&self, graph: &CoreGraph, name: &str) -> PyResult<Policy> {
         match name {
             "switch-local" => Ok(Policy::SwitchLocal {
                 share: self
                     .share
-                    .unwrap_or_else(|| switch_local_share(capacity, graph.num_tiers() - 1)),
+                    .unwrap_or_else(|| switch_local_share(self.capacity, graph.num_tiers() - 1)),
             }),
             "fast-checker" => Ok(Policy::FastChecker),
             "corropt" => Ok(Policy::CorrOpt),
@@ -129,14 +137,14 @@ impl SimArgs {
 
 /// Runs `run` without the GIL, with a reporter that calls the Python
 /// `progress` callable (if any) with the arguments `args(report)` builds. The
-/// callable needs the GIL, so each report (about a hundred per run) attaches
-/// briefly. The first exception it raises is kept, later reports are
-/// skipped, and the exception is raised once the run ends.
+/// callable needs the GIL, so each report (about a hundred per run, more in a
+/// burst of events) attaches briefly. An exception it raises stops the run
+/// at once and is raised (a cancelled job's progress raises to stop it).
 fn run_detached<T, R: Copy + Send>(
     py: Python<'_>,
     progress: Option<&Py<PyAny>>,
     args: impl Fn(Python<'_>, R) -> PyResult<Bound<'_, PyTuple>> + Sync,
-    run: impl FnOnce(&mut dyn FnMut(R)) -> Result<T, CorrOptError> + Send,
+    run: impl FnOnce(&mut dyn FnMut(R) -> ControlFlow<()>) -> Result<Option<T>, CorrOptError> + Send,
 ) -> PyResult<T>
 where
     T: Send,
@@ -144,21 +152,27 @@ where
     let mut callback_error: Option<PyErr> = None;
     let result = py.detach(|| {
         run(&mut |report: R| {
-            if let Some(callback) = progress
-                && callback_error.is_none()
-            {
-                Python::attach(|py| {
-                    if let Err(err) = args(py, report).and_then(|a| callback.call1(py, a)) {
+            let Some(callback) = progress else {
+                return ControlFlow::Continue(());
+            };
+            Python::attach(
+                |py| match args(py, report).and_then(|a| callback.call1(py, a)) {
+                    Ok(_) => ControlFlow::Continue(()),
+                    Err(err) => {
                         callback_error = Some(err);
+                        ControlFlow::Break(())
                     }
-                });
-            }
+                },
+            )
         })
     });
     let result = result.map_err(corropt_error)?;
-    match callback_error {
-        Some(err) => Err(err),
-        None => Ok(result),
+    match (result, callback_error) {
+        (_, Some(err)) => Err(err),
+        (Some(result), None) => Ok(result),
+        (None, None) => Err(PyRuntimeError::new_err(
+            "the simulation stopped without a reason",
+        )),
     }
 }
 
@@ -190,23 +204,13 @@ pub(crate) fn corropt_simulate<'py>(
     link_states: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let graph: &CoreGraph = &graph.get().inner;
-    let args = SimArgs::convert(
-        py,
-        graph,
-        trace,
-        capacity,
-        overrides,
-        penalty,
-        share,
-        repair_delay_s,
-        fix_probability,
-        seed,
-        progress,
-        horizon_s,
-        time_budget_s,
-        link_states,
-    )?;
-    let policy = args.policy(graph, policy, capacity)?;
+    #[rustfmt::skip]
+    let options = SimOptions {
+        capacity, overrides, penalty, share, repair_delay_s, fix_probability, seed, progress,
+        horizon_s, time_budget_s, link_states,
+    };
+    let args = SimArgs::convert(py, graph, trace, options)?;
+    let policy = args.policy(graph, policy)?;
     if share.is_some() && !matches!(policy, Policy::SwitchLocal { .. }) {
         return Err(PyValueError::new_err(
             "share applies only to policy='switch-local'",
@@ -221,7 +225,7 @@ pub(crate) fn corropt_simulate<'py>(
         py,
         args.progress.as_ref(),
         |py, fraction: f64| PyTuple::new(py, [fraction]),
-        |report| simulate(graph, trace, &config, report),
+        |report| simulate_reporting(graph, trace, &config, report),
     )?;
     result_dict(py, &result)
 }
@@ -254,22 +258,12 @@ pub(crate) fn corropt_compare<'py>(
     link_states: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let graph: &CoreGraph = &graph.get().inner;
-    let args = SimArgs::convert(
-        py,
-        graph,
-        trace,
-        capacity,
-        overrides,
-        penalty,
-        share,
-        repair_delay_s,
-        fix_probability,
-        seed,
-        progress,
-        horizon_s,
-        time_budget_s,
-        link_states,
-    )?;
+    #[rustfmt::skip]
+    let options = SimOptions {
+        capacity, overrides, penalty, share, repair_delay_s, fix_probability, seed, progress,
+        horizon_s, time_budget_s, link_states,
+    };
+    let args = SimArgs::convert(py, graph, trace, options)?;
     if policies.is_empty() {
         return Err(PyValueError::new_err(
             "policies must name at least one policy",
@@ -277,7 +271,7 @@ pub(crate) fn corropt_compare<'py>(
     }
     let mut chosen: Vec<Policy> = Vec::with_capacity(policies.len());
     for name in &policies {
-        let policy = args.policy(graph, name, capacity)?;
+        let policy = args.policy(graph, name)?;
         if chosen.iter().any(|p| p.name() == policy.name()) {
             return Err(PyValueError::new_err(format!(
                 "policy {name:?} is listed more than once"
@@ -305,7 +299,11 @@ pub(crate) fn corropt_compare<'py>(
         py,
         args.progress.as_ref(),
         |py, (run, fraction): (usize, f64)| (names[run], fraction).into_pyobject(py),
-        |report| compare_policies(graph, trace, config, &chosen, |run, f| report((run, f))),
+        |report| {
+            compare_policies_reporting(graph, trace, config, &chosen, &mut |run, f| {
+                report((run, f))
+            })
+        },
     )?;
     let dict = PyDict::new(py);
     let results = comparison

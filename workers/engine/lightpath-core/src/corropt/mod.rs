@@ -35,8 +35,9 @@ pub use error::CorrOptError;
 pub use model::{CorruptingLink, LinkState, Penalty, Thresholds, required_paths};
 pub use optimizer::Optimization;
 pub use sim::{
-    DEFAULT_FIX_PROBABILITY, DEFAULT_REPAIR_DELAY_S, Policy, PolicyComparison, SimConfig,
-    SimCounts, SimResult, SimSeries, compare_policies, simulate,
+    DEFAULT_FIX_PROBABILITY, DEFAULT_REPAIR_DELAY_S, Policy, PolicyComparison, REPORT_EVERY_EVENTS,
+    SimConfig, SimCounts, SimResult, SimSeries, compare_policies, compare_policies_reporting,
+    simulate, simulate_reporting,
 };
 pub use state::CorrOptState;
 pub use trace::{LossBucket, Onset, TABLE_3_1_CORRUPTION, generate_trace};

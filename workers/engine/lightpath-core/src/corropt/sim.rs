@@ -49,6 +49,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use super::trace::{Onset, mix64};
@@ -63,8 +64,16 @@ pub const DEFAULT_REPAIR_DELAY_S: f64 = 172_800.0;
 /// (section 3.6); 0.5 models repairs without them.
 pub const DEFAULT_FIX_PROBABILITY: f64 = 0.8;
 
-/// How a policy reports progress: at most this many calls before the final 1.0.
+/// A run reports each time the simulated time passes another
+/// `1 / PROGRESS_STEPS` of the window.
 const PROGRESS_STEPS: f64 = 100.0;
+/// ... and at least every this many event instants (an onset batch or a
+/// repair batch with its re-run). A year on the 100K-link bench fabric has
+/// about 170,000 instants of 4 to 30 microseconds each: a report every 1,024
+/// keeps a cancel within a few tens of milliseconds of work (plus an
+/// optimizer run, bounded by its budget) while a Python reporter's few
+/// microseconds stay far under 1% of the run.
+pub const REPORT_EVERY_EVENTS: u32 = 1024;
 
 /// Which links to disable, and when.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -258,15 +267,29 @@ pub struct PolicyComparison {
     pub penalty_ratio: Vec<f64>,
 }
 
-/// Replays `trace` (sorted by time) on `fabric` under `config`, calling
-/// `progress` with the simulated fraction of the window at most about a
-/// hundred times, increasing, the last time with 1.0.
+/// Replays `trace` (sorted by time) on `fabric` under `config`.
 pub fn simulate(
     fabric: &FabricGraph,
     trace: &[Onset],
     config: &SimConfig,
-    mut progress: impl FnMut(f64),
 ) -> Result<SimResult, CorrOptError> {
+    let result = simulate_reporting(fabric, trace, config, &mut |_| ControlFlow::Continue(()))?;
+    Ok(result.unwrap_or_else(|| unreachable!("a reporter that never stops")))
+}
+
+/// [`simulate`], calling `reporter` with the simulated fraction of the
+/// window (non-decreasing, the last call with 1.0) whenever the simulated
+/// time passes another hundredth of the window, and at least every
+/// [`REPORT_EVERY_EVENTS`] event instants, so that a burst of onsets in a
+/// short stretch of the window still reports. The run stops, returning
+/// `None`, as soon as `reporter` returns [`ControlFlow::Break`] (a cancelled
+/// job).
+pub fn simulate_reporting(
+    fabric: &FabricGraph,
+    trace: &[Onset],
+    config: &SimConfig,
+    reporter: &mut dyn FnMut(f64) -> ControlFlow<()>,
+) -> Result<Option<SimResult>, CorrOptError> {
     config.validate()?;
     validate_trace(fabric, trace)?;
     let horizon_s = config
@@ -276,6 +299,7 @@ pub fn simulate(
     let step = horizon_s / PROGRESS_STEPS;
     let mut next_report = step;
     let mut reported = 0.0;
+    let mut events_since_report = 0;
     let mut next_onset = 0;
     loop {
         let onset_time = trace.get(next_onset).map(|o| o.time_s);
@@ -299,45 +323,74 @@ pub fn simulate(
             next_onset = end;
         }
         sim.record(time);
-        if step > 0.0 && time >= next_report {
-            reported = time / horizon_s;
-            progress(reported);
-            next_report = ((time / step).floor() + 1.0) * step;
+        events_since_report += 1;
+        let passed_a_step = step > 0.0 && time >= next_report;
+        if passed_a_step || events_since_report >= REPORT_EVERY_EVENTS {
+            // With step 0 (an empty window) every event is at time 0.
+            reported = if step > 0.0 { time / horizon_s } else { 0.0 };
+            if reporter(reported).is_break() {
+                return Ok(None);
+            }
+            events_since_report = 0;
+            if passed_a_step {
+                next_report = ((time / step).floor() + 1.0) * step;
+            }
         }
     }
-    if reported < 1.0 {
-        progress(1.0);
+    if reported < 1.0 && reporter(1.0).is_break() {
+        return Ok(None);
     }
-    Ok(sim.finish(horizon_s))
+    Ok(Some(sim.finish(horizon_s)))
 }
 
 /// Simulates each of `policies` on `trace` with the rest of `config` (its
 /// `policy` is ignored), and CorrOpt as the reference of the penalty ratios:
 /// if CorrOpt is not among `policies`, it runs once more for the reference.
-/// `progress(run, fraction)` reports each run as [`simulate`] does; `run` is
-/// the index in `policies`, or `policies.len()` for the extra CorrOpt run.
 pub fn compare_policies(
     fabric: &FabricGraph,
     trace: &[Onset],
     config: &SimConfig,
     policies: &[Policy],
-    mut progress: impl FnMut(usize, f64),
 ) -> Result<PolicyComparison, CorrOptError> {
+    let reporter = &mut |_, _| ControlFlow::Continue(());
+    let comparison = compare_policies_reporting(fabric, trace, config, policies, reporter)?;
+    Ok(comparison.unwrap_or_else(|| unreachable!("a reporter that never stops")))
+}
+
+/// [`compare_policies`], reporting each run as [`simulate_reporting`] does
+/// with `reporter(run, fraction)`: `run` is the index in `policies`, or
+/// `policies.len()` for the extra CorrOpt run. Returns `None`, without
+/// starting another run, as soon as `reporter` returns
+/// [`ControlFlow::Break`].
+pub fn compare_policies_reporting(
+    fabric: &FabricGraph,
+    trace: &[Onset],
+    config: &SimConfig,
+    policies: &[Policy],
+    reporter: &mut dyn FnMut(usize, f64) -> ControlFlow<()>,
+) -> Result<Option<PolicyComparison>, CorrOptError> {
     let mut run = |index: usize, policy: Policy| {
         let config = SimConfig {
             policy,
             ..config.clone()
         };
-        simulate(fabric, trace, &config, |fraction| progress(index, fraction))
+        simulate_reporting(fabric, trace, &config, &mut |fraction| {
+            reporter(index, fraction)
+        })
     };
-    let results: Vec<SimResult> = policies
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| run(i, p))
-        .collect::<Result<_, _>>()?;
+    let mut results = Vec::with_capacity(policies.len());
+    for (index, &policy) in policies.iter().enumerate() {
+        let Some(result) = run(index, policy)? else {
+            return Ok(None);
+        };
+        results.push(result);
+    }
     let corropt_penalty_seconds = match results.iter().find(|r| r.policy == Policy::CorrOpt) {
         Some(r) => r.penalty_seconds,
-        None => run(policies.len(), Policy::CorrOpt)?.penalty_seconds,
+        None => match run(policies.len(), Policy::CorrOpt)? {
+            Some(reference) => reference.penalty_seconds,
+            None => return Ok(None),
+        },
     };
     let penalty_ratio = results
         .iter()
@@ -349,11 +402,11 @@ pub fn compare_policies(
             }
         })
         .collect();
-    Ok(PolicyComparison {
+    Ok(Some(PolicyComparison {
         results,
         corropt_penalty_seconds,
         penalty_ratio,
-    })
+    }))
 }
 
 fn validate_trace(fabric: &FabricGraph, trace: &[Onset]) -> Result<(), CorrOptError> {
@@ -780,7 +833,6 @@ mod tests {
             &g,
             &[onset(10.0, link, 1e-4)],
             &config(Policy::CorrOpt, 0.5),
-            |_| {},
         )
         .unwrap();
         assert_eq!(r.series.time_s, vec![0.0, 10.0, 110.0]);
@@ -805,7 +857,7 @@ mod tests {
             Policy::CorrOpt,
             Policy::SwitchLocal { share: 0.5 },
         ] {
-            let r = simulate(&g, &trace, &config(policy, 0.5), |_| {}).unwrap();
+            let r = simulate(&g, &trace, &config(policy, 0.5)).unwrap();
             assert_eq!(
                 r.series.time_s,
                 vec![0.0, 10.0, 20.0, 110.0, 210.0],
@@ -836,7 +888,7 @@ mod tests {
         };
         // a disabled at the start: repaired at t=100, when the re-run takes b
         // (refused at t=10), which is back at t=200.
-        let r = simulate(&g, &trace, &with_states(LinkState::Disabled), |_| {}).unwrap();
+        let r = simulate(&g, &trace, &with_states(LinkState::Disabled)).unwrap();
         assert_eq!(r.series.time_s, vec![0.0, 10.0, 100.0, 200.0]);
         assert_eq!(r.series.disabled, vec![1, 1, 1, 0]);
         assert_eq!(r.series.active_corrupting, vec![0, 1, 0, 0]);
@@ -850,21 +902,21 @@ mod tests {
                 policy,
                 ..with_states(LinkState::Down)
             };
-            let r = simulate(&g, &trace, &config, |_| {}).unwrap();
+            let r = simulate(&g, &trace, &config).unwrap();
             assert_eq!(r.series.disabled, vec![0, 0]);
             assert_eq!(r.lowest_worst_fraction, 0.5);
             assert!((r.penalty_seconds - 1e-5 * 990.0).abs() < 1e-18);
             assert_eq!(r.counts.threshold_breaches, 0);
         }
         // All enabled (the default): b goes at once.
-        let r = simulate(&g, &trace, &config(Policy::FastChecker, 0.5), |_| {}).unwrap();
+        let r = simulate(&g, &trace, &config(Policy::FastChecker, 0.5)).unwrap();
         assert_eq!(r.penalty_seconds, 0.0);
 
         let bad = SimConfig {
             initial_states: Some(vec![LinkState::Enabled; 3]),
             ..config(Policy::CorrOpt, 0.5)
         };
-        let err = simulate(&g, &trace, &bad, |_| {}).unwrap_err();
+        let err = simulate(&g, &trace, &bad).unwrap_err();
         assert_eq!(
             err.to_string(),
             "link states have length 3 but the fabric has 32 links"
@@ -880,7 +932,7 @@ mod tests {
             ..config(Policy::FastChecker, 0.5)
         };
         let trace = [onset(0.0, link, 1e-4), onset(50.0, link, 1e-3)];
-        let r = simulate(&g, &trace, &config, |_| {}).unwrap();
+        let r = simulate(&g, &trace, &config).unwrap();
         assert_eq!(r.series.time_s, vec![0.0, 200.0]);
         assert_eq!(r.counts.second_rounds, 1);
         assert_eq!(r.counts.absorbed_onsets, 1);
@@ -900,14 +952,23 @@ mod tests {
             &g,
             &trace,
             &config(Policy::SwitchLocal { share: 0.5 }, 0.75),
-            |_| {},
         )
         .unwrap();
         assert_eq!(local.lowest_worst_fraction, 0.25);
         assert!(local.counts.threshold_breaches > 0);
-        let checker = simulate(&g, &trace, &config(Policy::FastChecker, 0.75), |_| {}).unwrap();
+        let checker = simulate(&g, &trace, &config(Policy::FastChecker, 0.75)).unwrap();
         assert_eq!(checker.counts.threshold_breaches, 0);
         assert!(checker.lowest_worst_fraction >= 0.75);
+    }
+
+    fn reports(g: &FabricGraph, trace: &[Onset], config: &SimConfig) -> Vec<f64> {
+        let mut seen = Vec::new();
+        let result = simulate_reporting(g, trace, config, &mut |f| {
+            seen.push(f);
+            ControlFlow::Continue(())
+        });
+        assert!(result.unwrap().is_some());
+        seen
     }
 
     #[test]
@@ -916,29 +977,115 @@ mod tests {
         let trace: Vec<Onset> = (0..32)
             .map(|l| onset(f64::from(l) * 30.0, l, 1e-4))
             .collect();
-        let mut seen = Vec::new();
-        simulate(&g, &trace, &config(Policy::CorrOpt, 0.5), |f| seen.push(f)).unwrap();
+        let seen = reports(&g, &trace, &config(Policy::CorrOpt, 0.5));
         assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
         assert_eq!(seen.last(), Some(&1.0));
         assert!(seen.len() <= 102);
+    }
+
+    /// 5,000 onsets in the first 5 s of a 10^6 s window: no hundredth of the
+    /// window passes during the burst, yet it reports every 1,024 instants.
+    fn burst() -> Vec<Onset> {
+        (0..5000)
+            .map(|i| onset(f64::from(i) * 1e-3, i % 32, 1e-4))
+            .collect()
+    }
+
+    fn long_window(policy: Policy) -> SimConfig {
+        SimConfig {
+            horizon_s: Some(1e6),
+            ..config(policy, 0.5)
+        }
+    }
+
+    #[test]
+    fn a_burst_of_events_reports_at_least_every_so_many_instants() {
+        let g = fat_tree(4);
+        let seen = reports(&g, &burst(), &long_window(Policy::FastChecker));
+        let in_burst = seen.iter().filter(|&&f| f < 1e-5).count();
+        assert_eq!(in_burst, 5000 / REPORT_EVERY_EVENTS as usize, "{seen:?}");
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+        assert_eq!(seen.last(), Some(&1.0));
+    }
+
+    #[test]
+    fn a_reporter_that_says_stop_after_k_calls_stops_the_run() {
+        let g = fat_tree(4);
+        for k in [1, 2, 3] {
+            let mut calls = 0;
+            let mut last = 0.0;
+            let result =
+                simulate_reporting(&g, &burst(), &long_window(Policy::CorrOpt), &mut |f| {
+                    calls += 1;
+                    last = f;
+                    if calls == k {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .unwrap();
+            assert_eq!(result, None, "stopped after {k} calls");
+            assert_eq!(calls, k, "no call after the stop");
+            assert!(last < 1e-5, "stopped in the burst, at {last}");
+        }
+        // Stopping at the final report still stops: the caller asked to.
+        let trace = [onset(10.0, 0, 1e-4)];
+        let mut calls = 0;
+        let result = simulate_reporting(&g, &trace, &config(Policy::CorrOpt, 0.5), &mut |f| {
+            calls += 1;
+            if f == 1.0 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(result.unwrap(), None);
+        assert!(calls >= 1);
+    }
+
+    #[test]
+    fn a_stopped_comparison_starts_no_further_run() {
+        let g = fat_tree(4);
+        let policies = [Policy::FastChecker, Policy::SwitchLocal { share: 0.5 }];
+        let mut runs_seen = Vec::new();
+        let result = compare_policies_reporting(
+            &g,
+            &burst(),
+            &long_window(Policy::CorrOpt),
+            &policies,
+            &mut |run, _| {
+                runs_seen.push(run);
+                if run == 1 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(result, None);
+        // Run 0 in full, then the first report of run 1; no CorrOpt reference run.
+        assert_eq!(runs_seen.last(), Some(&1));
+        assert_eq!(runs_seen.iter().filter(|&&r| r == 1).count(), 1);
+        assert!(!runs_seen.contains(&2));
     }
 
     #[test]
     fn bad_trace_and_parameters_are_named() {
         let g = fat_tree(4);
         let c = config(Policy::CorrOpt, 0.5);
-        let err =
-            simulate(&g, &[onset(5.0, 0, 1e-4), onset(4.0, 1, 1e-4)], &c, |_| {}).unwrap_err();
+        let err = simulate(&g, &[onset(5.0, 0, 1e-4), onset(4.0, 1, 1e-4)], &c).unwrap_err();
         assert_eq!(
             err.to_string(),
             "trace onset 1: time 4 s is before the previous onset's 5 s; the trace must be sorted by time"
         );
-        let err = simulate(&g, &[onset(5.0, 99, 1e-4)], &c, |_| {}).unwrap_err();
+        let err = simulate(&g, &[onset(5.0, 99, 1e-4)], &c).unwrap_err();
         assert_eq!(
             err.to_string(),
             "trace onset 0: link 99 does not exist (the fabric has 32 links)"
         );
-        let err = simulate(&g, &[onset(5.0, 1, 1.5)], &c, |_| {}).unwrap_err();
+        let err = simulate(&g, &[onset(5.0, 1, 1.5)], &c).unwrap_err();
         assert_eq!(
             err.to_string(),
             "trace onset 0: loss rate 1.5 is not a fraction in [0, 1]"
@@ -947,7 +1094,7 @@ mod tests {
             fix_probability: 1.5,
             ..c.clone()
         };
-        let err = simulate(&g, &[], &bad, |_| {}).unwrap_err();
+        let err = simulate(&g, &[], &bad).unwrap_err();
         assert_eq!(
             err.to_string(),
             "fix_probability must be a probability in [0, 1], got 1.5"
@@ -956,7 +1103,7 @@ mod tests {
             repair_delay_s: 0.0,
             ..c
         };
-        assert!(simulate(&g, &[], &bad, |_| {}).is_err());
+        assert!(simulate(&g, &[], &bad).is_err());
     }
 
     #[test]
@@ -965,13 +1112,17 @@ mod tests {
         let [a, b] = [g.up_links(0)[0], g.up_links(0)[1]];
         let trace = [onset(10.0, a, 1e-3), onset(20.0, b, 1e-5)];
         let mut reports = Vec::new();
-        let cmp = compare_policies(
+        let cmp = compare_policies_reporting(
             &g,
             &trace,
             &config(Policy::CorrOpt, 0.5),
             &[Policy::FastChecker, Policy::SwitchLocal { share: 0.0 }],
-            |run, fraction| reports.push((run, fraction)),
+            &mut |run, fraction| {
+                reports.push((run, fraction));
+                ControlFlow::Continue(())
+            },
         )
+        .unwrap()
         .unwrap();
         // Both policies, then the CorrOpt reference run, each ending at 1.0.
         let ends: Vec<usize> = reports.iter().filter(|r| r.1 == 1.0).map(|r| r.0).collect();
