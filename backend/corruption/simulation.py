@@ -13,7 +13,8 @@ capacity constraint x repair accuracy, as the seed's evaluation does (Figures 3.
   `downsample`), so a month of onsets on a large fabric stays a small JSON document.
 
 The handler has no side effect but its result: a retried job recomputes the same answer (the
-trace generator and the repair coins follow the seeds).
+trace generator and the repair coins follow the seeds). A cancel stops the engine in the middle
+of a run, at its next progress report (see `SweepProgress`); the job keeps the progress it had.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -413,24 +415,32 @@ def _compact(binned: bool, times: list, penalty: list, worst: list, disabled: li
 class SweepProgress:
     """The job's progress over every engine run of the sweep (constraints x accuracies x policies).
 
-    The engine reports each run's fraction, runs in order, each ending at 1.0; this reports the whole
-    job's fraction with the cell and policy as the message, at most once per percent (a report is a
-    database write) and at the end of every run.
+    The engine reports each run's fraction, runs in order, each ending at 1.0, at each hundredth of
+    the run's window and at least every 1,024 events. This reports the whole job's fraction with
+    the cell and policy as the message when it grew by a percent, at the end of every run, and at
+    least every REPORT_INTERVAL_S while the engine reports. A report is a database write and a
+    look for a cancel request: the job's `progress` raises JobCancelled, which stops the engine
+    mid-run, so a cancel takes effect within about a second or a percent of the sweep.
     """
+
+    REPORT_INTERVAL_S = 1.0
 
     def __init__(self, total_runs: int, report: Callable[[float, str], None]):
         self.total_runs = total_runs
         self.report = report
         self.finished_runs = 0
         self.last_reported = 0.0
+        self.last_report_time = time.monotonic()
 
     def reporter(self, label: str) -> Callable[[str, float], None]:
         def engine_progress(policy: str, fraction: float) -> None:
             overall = (self.finished_runs + fraction) / self.total_runs
             if fraction >= 1.0:
                 self.finished_runs += 1
-            if overall - self.last_reported >= 0.01 or fraction >= 1.0:
-                self.last_reported = overall
+            now = time.monotonic()
+            due = now - self.last_report_time >= self.REPORT_INTERVAL_S
+            if overall - self.last_reported >= 0.01 or fraction >= 1.0 or due:
+                self.last_reported, self.last_report_time = overall, now
                 self.report(overall, f"{label}: {policy}")
 
         return engine_progress

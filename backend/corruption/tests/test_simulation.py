@@ -7,6 +7,7 @@ import json
 import pytest
 
 import lightpath_engine
+from corruption import simulation
 from corruption.simulation import MAX_POINTS, SweepProgress, downsample
 from fabric.models import Link
 from jobs import services
@@ -280,6 +281,20 @@ def test_progress_runs_across_the_sweep_in_order():
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
     assert (0.5, "constraint 0.5: switch-local") in reports  # half the runs done after the first cell
     assert reports[-1] == (1.0, "constraint 0.75: switch-local")
+
+
+def test_progress_reports_at_least_every_second_so_a_cancel_is_seen(monkeypatch):
+    # A run of a large sweep may take long to add a percent to the whole; the engine keeps
+    # reporting, and a report a second still looks for a cancel request.
+    clock = [0.0]
+    monkeypatch.setattr(simulation.time, "monotonic", lambda: clock[0])
+    reports: list[float] = []
+    engine_progress = SweepProgress(100, lambda fraction, message: reports.append(fraction)).reporter("c 0.5")
+    engine_progress("corropt", 0.2)
+    assert reports == []
+    clock[0] = SweepProgress.REPORT_INTERVAL_S
+    engine_progress("corropt", 0.2)
+    assert reports == [pytest.approx(0.002)]
 
 
 @pytest.mark.django_db(transaction=True, databases=DBS)
