@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_testing import FIXTURE_DATA, Cli, import_file
+from cli_testing import FIXTURE_DATA, Cli, import_file, wait_until
+
+from lightpath_cli.commands import jobs as jobs_module
 
 if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
@@ -93,3 +95,40 @@ def test_a_viewer_may_not_start_one(viewer: Cli) -> None:
     assert result.exit_code == 1
     assert "permission denied: Your role may not start 'corruption.simulate' jobs." in result.stderr
     assert simulation_jobs() == 0
+
+
+def test_ctrl_c_with_cancel_on_interrupt_stops_the_simulation_mid_run(
+    planner: Cli, worker: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fabric import services
+    from jobs.models import Job
+    from lightpath_fixtures.generators import fb_fabric
+
+    # One engine run of several seconds (3,072 links, a dense month of onsets, CorrOpt alone).
+    fabric = services.import_document(fb_fabric(8, name="sim-ctrl-c"))
+
+    def running_job() -> Job | None:
+        return Job.objects.filter(kind="corruption.simulate", state="running", progress__gte=0.1).first()
+
+    def ctrl_c_once_under_way(seconds: float) -> None:
+        """Ctrl-C during the CLI's wait between two polls, once the engine run is well under way."""
+        wait_until(running_job, what="the simulation's engine run")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(jobs_module, "_sleep", ctrl_c_once_under_way)
+    interrupted = planner(
+        "corropt", "simulate", fabric.name, "--policy", "corropt", "--constraint", "0.75", "--accuracy", "0.8",
+        "--hours", "720", "--mttf-hours", "50", "--cancel-on-interrupt",
+    )  # fmt: skip
+    assert interrupted.exit_code == 130
+    job = Job.objects.get(kind="corruption.simulate")
+    assert interrupted.stderr.splitlines()[-1].startswith(f"interrupted: asked the server to cancel job {job.pk}")
+    monkeypatch.undo()
+
+    # Followed to its end: cancelled in the middle of the run, with the progress it had made.
+    ended = planner("jobs", "watch", str(job.pk), "--interval", "0.1", "--output", "json")
+    assert ended.exit_code == 1
+    document = json.loads(ended.stdout)
+    assert document["state"] == "cancelled"
+    assert 0.1 <= document["progress"] < 0.5
+    assert ended.stderr.endswith(f"error: job {job.pk} cancelled: cancelled\n")

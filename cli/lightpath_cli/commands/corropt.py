@@ -108,6 +108,27 @@ class PenaltyName(StrEnum):
     step = "step"
 
 
+def _fraction_option(*names: str, help: str, metavar: str | None = None) -> Any:
+    """A fraction in [0, 1]; its help says the default, if any."""
+    return typer.Option(*names, metavar=metavar, min=0.0, max=1.0, show_default=False, help=help)
+
+
+def _hours_option(*names: str, help: str, minimum: float | None = 0.0) -> Any:
+    """A number of hours; its help says the default, if any."""
+    return typer.Option(*names, metavar="H", min=minimum, show_default=False, help=help)
+
+
+def _server_fabric_argument(what: str) -> Any:
+    """FABRIC, the server mode of a command that also runs offline on a document."""
+    return typer.Argument(metavar="FABRIC", show_default=False, help=f"A fabric on the server (name or id): {what}")
+
+
+CORRUPTING_HELP = (
+    "CSV with header link,loss_rate (fractions, 1e-6), or link,loss_rate,loss_rate_down to give the upward "
+    "(lower-tier to upper-tier switch) and downward directions apart; a link's penalty is "
+    "I(loss_rate) + I(loss_rate_down)."
+)
+
 FabricOption = Annotated[
     Path,
     typer.Option("--fabric", metavar="FABRIC.json", help='A "lightpath-fabric/1" interchange document.'),
@@ -120,24 +141,11 @@ StateOption = Annotated[
         help='Link state overrides: {"links": {"<index or a:a_port-b:b_port>": "enabled|disabled|down"}}.',
     ),
 ]
-CorruptingOption = Annotated[
-    Path,
-    typer.Option(
-        "--corrupting",
-        metavar="CORRUPTING.csv",
-        help="CSV with header link,loss_rate (fractions, 1e-6), or link,loss_rate,loss_rate_down to give the "
-        "upward (lower-tier to upper-tier switch) and downward directions apart; a link's penalty is "
-        "I(loss_rate) + I(loss_rate_down).",
-    ),
-]
+CorruptingOption = Annotated[Path, typer.Option("--corrupting", metavar="CORRUPTING.csv", help=CORRUPTING_HELP)]
 CapacityOption = Annotated[
     float | None,
-    typer.Option(
-        "--capacity",
-        min=0.0,
-        max=1.0,
-        show_default=False,
-        help="Default ToR threshold [default: the document's capacity_constraint, else 0.75].",
+    _fraction_option(
+        "--capacity", help="Default ToR threshold [default: the document's capacity_constraint, else 0.75]."
     ),
 ]
 PenaltyOption = Annotated[
@@ -546,14 +554,7 @@ ServerOrDocumentFabricOption = Annotated[
 ]
 OptionalCorruptingOption = Annotated[
     Path | None,
-    typer.Option(
-        "--corrupting",
-        metavar="CORRUPTING.csv",
-        show_default=False,
-        help="Offline: CSV with header link,loss_rate (fractions, 1e-6), or link,loss_rate,loss_rate_down to give "
-        "the upward (lower-tier to upper-tier switch) and downward directions apart; a link's penalty is "
-        "I(loss_rate) + I(loss_rate_down).",
-    ),
+    typer.Option("--corrupting", metavar="CORRUPTING.csv", show_default=False, help=f"Offline: {CORRUPTING_HELP}"),
 ]
 TimeBudgetOption = Annotated[
     float | None,
@@ -604,23 +605,14 @@ def check(
     penalty: PenaltyOption = PenaltyName.linear,
     loss_rate: Annotated[
         float | None,
-        typer.Option(
+        _fraction_option(
             "--loss-rate",
-            min=0.0,
-            max=1.0,
-            show_default=False,
             help="With LINK: assume this A-to-Z (upward) corruption rate [default: the link's open event].",
         ),
     ] = None,
     loss_rate_down: Annotated[
         float | None,
-        typer.Option(
-            "--loss-rate-down",
-            min=0.0,
-            max=1.0,
-            show_default=False,
-            help="With LINK: assume this Z-to-A (downward) corruption rate.",
-        ),
+        _fraction_option("--loss-rate-down", help="With LINK: assume this Z-to-A (downward) corruption rate."),
     ] = None,
     output: OutputOption = None,
 ) -> None:
@@ -652,12 +644,7 @@ def optimize(
     ctx: typer.Context,
     server_fabric: Annotated[
         str | None,
-        typer.Argument(
-            metavar="FABRIC",
-            show_default=False,
-            help="A fabric on the server (name or id): run the optimizer there as a job, which disables what it "
-            "finds, and follow it.",
-        ),
+        _server_fabric_argument("run the optimizer there as a job, which disables what it finds, and follow it."),
     ] = None,
     fabric: ServerOrDocumentFabricOption = None,
     corrupting: OptionalCorruptingOption = None,
@@ -815,12 +802,8 @@ def switch_local(
     penalty: PenaltyOption = PenaltyName.linear,
     share: Annotated[
         float | None,
-        typer.Option(
-            "--share",
-            min=0.0,
-            max=1.0,
-            show_default=False,
-            help="Share of its up-links each switch keeps [default: capacity^(1/r), r tiers above the ToR].",
+        _fraction_option(
+            "--share", help="Share of its up-links each switch keeps [default: capacity^(1/r), r tiers above the ToR]."
         ),
     ] = None,
     output: OutputOption = None,
@@ -1124,12 +1107,7 @@ def trace_command(
 def simulate_command(
     ctx: typer.Context,
     server_fabric: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="FABRIC",
-            show_default=False,
-            help="A fabric on the server (name or id): run the simulation there as a job and follow it.",
-        ),
+        str | None, _server_fabric_argument("run the simulation there as a job and follow it.")
     ] = None,
     fabric: Annotated[
         Path | None,
@@ -1165,12 +1143,8 @@ def simulate_command(
     penalty: PenaltyOption = PenaltyName.linear,
     share: Annotated[
         float | None,
-        typer.Option(
-            "--share",
-            min=0.0,
-            max=1.0,
-            show_default=False,
-            help="switch-local: share of its up-links each switch keeps [default: capacity^(1/r)].",
+        _fraction_option(
+            "--share", help="switch-local: share of its up-links each switch keeps [default: capacity^(1/r)]."
         ),
     ] = None,
     repair_delay_hours: Annotated[
@@ -1179,11 +1153,8 @@ def simulate_command(
     ] = 48.0,
     fix_probability: Annotated[
         float | None,
-        typer.Option(
+        _fraction_option(
             "--fix-probability",
-            min=0.0,
-            max=1.0,
-            show_default=False,
             help="Offline: chance the first repair attempt fixes a link (else it takes another round) [default: 0.8].",
         ),
     ] = None,
@@ -1191,11 +1162,8 @@ def simulate_command(
     seed: SeedOption = 0,
     horizon_hours: Annotated[
         float | None,
-        typer.Option(
+        _hours_option(
             "--horizon-hours",
-            metavar="H",
-            min=0.0,
-            show_default=False,
             help="End of the simulated window [default: the last onset]. Onsets after it are not counted.",
         ),
     ] = None,
@@ -1221,42 +1189,32 @@ def simulate_command(
     ] = None,
     constraint: Annotated[
         list[float] | None,
-        typer.Option(
+        _fraction_option(
             "--constraint",
             metavar="C",
-            min=0.0,
-            max=1.0,
-            show_default=False,
             help="Server: a ToR capacity constraint to run; repeat for several [default: 0.5 and 0.75].",
         ),
     ] = None,
     accuracy: Annotated[
         list[float] | None,
-        typer.Option(
+        _fraction_option(
             "--accuracy",
             metavar="P",
-            min=0.0,
-            max=1.0,
-            show_default=False,
             help="Server: a repair accuracy (chance the first attempt fixes a link); repeat [default: 0.5 and 0.8].",
         ),
     ] = None,
+    # The server checks the trace's length and MTTF, listing every problem with the others.
     hours: Annotated[
         float | None,
-        typer.Option(
-            "--hours",
-            "--duration",
-            metavar="H",
-            show_default=False,
-            help="Server, generated trace: its length in hours [default: 720].",
+        _hours_option(
+            "--hours", "--duration", minimum=None, help="Server, generated trace: its length in hours [default: 720]."
         ),
     ] = None,
     mttf_hours: Annotated[
         float | None,
-        typer.Option(
+        _hours_option(
             "--mttf-hours",
-            metavar="H",
-            show_default=False,
+            minimum=None,
             help="Server, generated trace: mean time between corruption onsets of one link [default: 2000].",
         ),
     ] = None,
