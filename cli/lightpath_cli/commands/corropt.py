@@ -987,7 +987,8 @@ def _compare(
     terminal. CorrOpt runs as the reference of the ratios even when not asked for (labelled so)."""
     try:
         if not stderr_console().is_terminal:
-            return dict(engine.corropt_compare(graph, trace, policies, **options))
+            # A callback even without a bar: Ctrl-C raises in it, which stops the engine at its next report.
+            return dict(engine.corropt_compare(graph, trace, policies, progress=lambda policy, done: None, **options))
         columns = (
             SpinnerColumn(),
             TextColumn("{task.description:<21}"),
