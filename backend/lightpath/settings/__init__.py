@@ -69,6 +69,14 @@ MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Gzip for every response Django makes (a 100K-link plan's 21 MB of JSON goes as 1.9 MB;
+    # BENCHMARKS.md "Large results over HTTP"). After WhiteNoise, which answers static files and the
+    # built UI itself before this runs; before every middleware that reads or writes the body, so
+    # compression comes last (Django's middleware ordering notes). Safe against BREACH: since Django
+    # 4.2 it pads each gzip header with up to 100 random bytes (Heal The Breach), CSRF tokens are
+    # masked anew per response, and API secrets (session cookie, API token) travel in headers, not in
+    # the compressed bodies.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
