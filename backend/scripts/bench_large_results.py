@@ -94,6 +94,10 @@ def fetch(client: Client, url: str, gzip_ok: bool) -> dict[str, float | str]:
     }
 
 
+def size(count: float) -> str:
+    return f"{count / 1e6:.2f} MB" if count >= 100_000 else f"{count / 1e3:.1f} kB"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pods", type=int, default=261, help="pods of the stored fabric (261: 100K links)")
@@ -103,9 +107,14 @@ def main() -> None:
     client = planner_client()
     job = plan_job(client, args.pods, args.fresh)
     urls = {
-        "job detail (the plan page)": f"/api/jobs/{job.pk}/",
+        "job detail (the plan page before)": f"/api/jobs/{job.pk}/",
         "result download, JSON": f"/api/jobs/{job.pk}/result/",
         "result download, links CSV": f"/api/jobs/{job.pk}/result/?format=csv&table=links",
+        "plan without its link rows (the plan page)": f"/api/rail/plans/{job.pk}/",
+        "first 50 link rows": f"/api/rail/plans/{job.pk}/links/",
+        "50 stretched rows named *p3-*, longest first": (
+            f"/api/rail/plans/{job.pk}/links/?stretched=true&q=p3-&ordering=-length_m"
+        ),
     }
     print(f"rail.plan job {job.pk}, {args.runs} runs each, medians\n")
     print("| request | Accept-Encoding | Content-Encoding | bytes sent | server | client decode + parse |")
@@ -116,7 +125,7 @@ def main() -> None:
             sent = statistics.median(float(run["bytes"]) for run in runs)
             print(
                 f"| {label} | {'gzip' if gzip_ok else '(none)'} | {runs[0]['encoding']} | "
-                f"{sent / 1e6:.2f} MB (of {float(runs[0]['plain']) / 1e6:.2f} MB) | "
+                f"{size(sent)} (of {size(float(runs[0]['plain']))}) | "
                 f"{statistics.median(float(run['server']) for run in runs):.2f} s | "
                 f"{statistics.median(float(run['decode']) for run in runs):.2f} s |"
             )

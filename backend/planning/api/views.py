@@ -4,8 +4,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import RolePermission
+from jobs.api.serializers import JobSerializer
 
-from ..services import fec
+from ..services import fec, plan_rows
 
 
 class RailFecView(APIView):
@@ -35,3 +36,45 @@ class RailFecView(APIView):
     )
     def get(self, request):
         return Response(fec.choose(request.query_params))
+
+
+class RailPlanView(APIView):
+    """A rail.plan job as GET /api/jobs/{id}/ gives it, but its result without the per-link rows
+    (`links`), which can be 100K rows and 20 MB: `result.link_rows` says how many there are, the
+    longest link and every part they use; GET .../links/ pages through them. Every role reads."""
+
+    permission_classes = [RolePermission]
+    write_roles: set[str] = set()
+
+    @extend_schema(responses=JobSerializer)
+    def get(self, request, job_id: int):
+        job = plan_rows.plan_job(job_id, with_result=False)
+        job.result = plan_rows.summary(job)
+        return Response(JobSerializer(job, context={"request": request}).data)
+
+
+class RailPlanLinksView(APIView):
+    """One page of a rail.plan's per-link rows, filtered and sorted on the server. Every role reads."""
+
+    permission_classes = [RolePermission]
+    write_roles: set[str] = set()
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("stretched", bool, description="Only stretched (true) or unstretched (false) links."),
+            OpenApiParameter("part", str, description="Links whose baseline or plan uses this part."),
+            OpenApiParameter("q", str, description="Text in the link's name, any case."),
+            OpenApiParameter(
+                "ordering", str, description=f"One of {', '.join(plan_rows.ORDERINGS)}; '-' first for descending."
+            ),
+            OpenApiParameter("limit", int, description=f"Rows per page, 1 to {plan_rows.MAX_LIMIT}; 50."),
+            OpenApiParameter("offset", int, description="Rows to skip."),
+        ],
+        responses=inline_serializer(
+            "RailPlanLinks",
+            {"count": serializers.IntegerField(), "results": serializers.ListField(child=serializers.DictField())},
+        ),
+    )
+    def get(self, request, job_id: int):
+        job = plan_rows.plan_job(job_id, with_result=False)
+        return Response(plan_rows.links_page(job, request.query_params))
