@@ -869,6 +869,13 @@ class CircuitSlot(TypedDict):
     exact: bool
     maximal: bool
 
+class VisitDelayBin(TypedDict):
+    min_slots: int
+    max_slots: int
+    min_s: float
+    max_s: float
+    pairs: int
+
 class CircuitMetrics(TypedDict):
     total_bytes: int
     offloaded_bytes: int
@@ -876,6 +883,7 @@ class CircuitMetrics(TypedDict):
     uniform_ratio: float
     visit_delay_max_slots: int
     visit_delay_p95_slots: int
+    visit_delay_histogram: list[VisitDelayBin]
     flap_count: int
     weight: int
     bound: int

@@ -227,6 +227,17 @@ fn schedule_dict<'py>(py: Python<'py>, schedule: &Schedule) -> PyResult<Bound<'p
     metrics.set_item("uniform_ratio", m.uniform_ratio)?;
     metrics.set_item("visit_delay_max_slots", m.visit_delay_max_slots)?;
     metrics.set_item("visit_delay_p95_slots", m.visit_delay_p95_slots)?;
+    let histogram = PyList::empty(py);
+    for bin in &m.visit_delay_histogram {
+        let b = PyDict::new(py);
+        b.set_item("min_slots", bin.min_slots)?;
+        b.set_item("max_slots", bin.max_slots)?;
+        b.set_item("min_s", bin.min_s)?;
+        b.set_item("max_s", bin.max_s)?;
+        b.set_item("pairs", bin.pairs)?;
+        histogram.append(b)?;
+    }
+    metrics.set_item("visit_delay_histogram", histogram)?;
     metrics.set_item("flap_count", m.flap_count)?;
     metrics.set_item("weight", m.weight)?;
     metrics.set_item("bound", m.bound)?;

@@ -24,8 +24,8 @@ mod verify;
 pub use blossom::{WeightedEdge, max_weight_matching};
 pub use error::MatchingError;
 pub use schedule::{
-    Algorithm, Metrics, Mode, ReconfigMode, Schedule, ScheduleConfig, Slot, Window, plan,
-    plan_reporting,
+    Algorithm, Metrics, Mode, ReconfigMode, Schedule, ScheduleConfig, Slot, VisitDelayBin, Window,
+    plan, plan_reporting, visit_delay_histogram,
 };
 pub use slot::{Candidate, Circuit};
 pub use verify::verify;

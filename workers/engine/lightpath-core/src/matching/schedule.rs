@@ -299,6 +299,9 @@ pub struct Metrics {
     pub visit_delay_max_slots: u32,
     /// 95th percentile over pairs with demand of their longest wait.
     pub visit_delay_p95_slots: u32,
+    /// How many pairs with demand waited how long at most: powers-of-two
+    /// bins (see [`visit_delay_histogram`]).
+    pub visit_delay_histogram: Vec<VisitDelayBin>,
     /// Circuits that came back one slot after being torn down.
     pub flap_count: u32,
     /// Sum of the slots' weights.
@@ -311,6 +314,55 @@ pub struct Metrics {
     pub fallback_slots: usize,
     /// Planning time in seconds.
     pub runtime_s: f64,
+}
+
+/// Pairs whose longest wait for a circuit fell in `[min_slots, max_slots]`
+/// slots, that is `[min_s, max_s]` seconds at the schedule's period.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VisitDelayBin {
+    /// Shortest wait of the bin, in slots.
+    pub min_slots: u32,
+    /// Longest wait of the bin, in slots (inclusive).
+    pub max_slots: u32,
+    /// `min_slots` in seconds.
+    pub min_s: f64,
+    /// `max_slots` in seconds.
+    pub max_s: f64,
+    /// Pairs with demand whose longest wait is in the bin.
+    pub pairs: u32,
+}
+
+/// The distribution of the pairs' longest waits in powers-of-two bins: 0,
+/// 1, 2-3, 4-7, ... up to the bin holding the longest wait, empty bins
+/// between included. Doubling bins keep a long tail visible next to the many
+/// pairs served at once, and bound the result to 33 bins whatever the number
+/// of pairs; no pairs give no bins.
+pub fn visit_delay_histogram(waits: &[u32], period_s: f64) -> Vec<VisitDelayBin> {
+    let bin_of = |wait: u32| (u32::BITS - wait.leading_zeros()) as usize;
+    let Some(longest) = waits.iter().copied().max() else {
+        return Vec::new();
+    };
+    let mut counts = vec![0u32; bin_of(longest) + 1];
+    for &wait in waits {
+        counts[bin_of(wait)] += 1;
+    }
+    counts
+        .into_iter()
+        .enumerate()
+        .map(|(bin, pairs)| {
+            let (min_slots, max_slots) = match bin {
+                0 => (0, 0),
+                _ => (1u32 << (bin - 1), ((1u64 << bin) - 1) as u32),
+            };
+            VisitDelayBin {
+                min_slots,
+                max_slots,
+                min_s: min_slots as f64 * period_s,
+                max_s: max_slots as f64 * period_s,
+                pairs,
+            }
+        })
+        .collect()
 }
 
 type Pair = (u32, u32);
@@ -656,6 +708,7 @@ impl<'a> Stepper<'a> {
             uniform_ratio: uniform_ratio.min(1.0),
             visit_delay_max_slots: waits.last().copied().unwrap_or(0),
             visit_delay_p95_slots: p95,
+            visit_delay_histogram: visit_delay_histogram(&waits, self.config.period_s),
             flap_count: self.flaps,
             weight,
             bound,
@@ -828,5 +881,65 @@ impl Stepper<'_> {
             .collect();
         circuits.sort();
         circuits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bins(histogram: &[VisitDelayBin]) -> Vec<(u32, u32, u32)> {
+        histogram
+            .iter()
+            .map(|b| (b.min_slots, b.max_slots, b.pairs))
+            .collect()
+    }
+
+    #[test]
+    fn visit_delay_bins_double_and_keep_the_tail() {
+        // Many pairs served at once, a few waiting, one waiting 9 slots.
+        let waits = [0, 0, 0, 1, 1, 2, 3, 3, 9];
+        let histogram = visit_delay_histogram(&waits, 0.5);
+        assert_eq!(
+            bins(&histogram),
+            vec![(0, 0, 3), (1, 1, 2), (2, 3, 3), (4, 7, 0), (8, 15, 1)]
+        );
+        assert_eq!((histogram[4].min_s, histogram[4].max_s), (4.0, 7.5));
+        let counted: u32 = histogram.iter().map(|b| b.pairs).sum();
+        assert_eq!(counted as usize, waits.len());
+    }
+
+    #[test]
+    fn visit_delay_histogram_is_bounded_and_empty_without_pairs() {
+        assert!(visit_delay_histogram(&[], 1.0).is_empty());
+        let histogram = visit_delay_histogram(&[u32::MAX, 0], 1.0);
+        assert_eq!(histogram.len(), 33);
+        assert_eq!(bins(&histogram[32..]), vec![(1 << 31, u32::MAX, 1)]);
+    }
+
+    #[test]
+    fn a_plans_histogram_counts_every_pair_with_demand() {
+        // Round-robin over 4 racks with uniform demand: every pair waits.
+        let n = 4u32;
+        let window: Window = (0..n)
+            .flat_map(|a| {
+                (0..n)
+                    .filter(move |&b| b != a)
+                    .map(move |b| (a, b, 10_000_000))
+            })
+            .collect();
+        let config = ScheduleConfig {
+            algorithm: Algorithm::RoundRobin,
+            period_s: 2.0,
+            ..ScheduleConfig::new(n as usize)
+        };
+        let schedule = plan(&config, &vec![window; 8]).unwrap();
+        let m = &schedule.metrics;
+        let pairs: u32 = m.visit_delay_histogram.iter().map(|b| b.pairs).sum();
+        assert_eq!(pairs, n * (n - 1) / 2);
+        let last = m.visit_delay_histogram.last().unwrap();
+        assert!(last.pairs > 0);
+        assert!((last.min_slots..=last.max_slots).contains(&m.visit_delay_max_slots));
+        assert_eq!(last.min_s, last.min_slots as f64 * 2.0);
     }
 }
