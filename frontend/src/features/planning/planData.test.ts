@@ -5,11 +5,8 @@ import table41Json from './fixtures/table-4-1.json';
 import {
   compareBreakdowns,
   comparisonFacts,
-  filterLinks,
   formatUsdShort,
   goodPathDistribution,
-  NO_LINK_FILTER,
-  partsUsed,
   quantityText,
   stackBreakdowns,
   sweepLines,
@@ -107,26 +104,6 @@ describe('sweepLines', () => {
       { lengthM: 20000, savings: null },
     ]);
     expect(line!.peak).toEqual({ lengthM: 100, savings: 0.02 });
-  });
-});
-
-describe('filterLinks', () => {
-  it('narrows to the stretched links, as many as the plan counts', () => {
-    const stretched = filterLinks(PLAN_LOW.links, { ...NO_LINK_FILTER, stretchedOnly: true });
-    expect(stretched).toHaveLength(PLAN_LOW.stretched_links);
-    expect(stretched.every((link) => link.plan === '10GBASE-SR' && link.length_m > 300 && link.length_m <= 480)).toBe(
-      true,
-    );
-  });
-
-  it('filters by a part used in baseline or plan, and by name', () => {
-    const longReach = filterLinks(PLAN_LOW.links, { ...NO_LINK_FILTER, part: '10GBASE-LR' });
-    expect(longReach.length).toBeGreaterThan(0);
-    expect(longReach.every((link) => link.length_m > 300)).toBe(true);
-    const tor0 = filterLinks(PLAN_LOW.links, { ...NO_LINK_FILTER, text: 'TOR0-' });
-    expect(tor0.map((link) => link.name)).toEqual(['tor0-agg0', 'tor0-agg1']);
-    expect(filterLinks(PLAN_LOW.links, NO_LINK_FILTER)).toHaveLength(32);
-    expect(partsUsed(PLAN_LOW.links)).toEqual(['10GBASE-LR', '10GBASE-SR']);
   });
 });
 

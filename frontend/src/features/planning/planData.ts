@@ -1,5 +1,5 @@
 /** Data shaping for the RAIL planner pages: cost stacks, savings curves, link filters, comparisons. */
-import type { CostBreakdown, CostCategory, CostLine, LinkChoice, PairFractions, PlanResult, Sweep } from './api/types';
+import type { CostBreakdown, CostCategory, CostLine, PairFractions, PlanResult, Sweep } from './api/types';
 
 /** The seed's Table 4.1 rows, in its order. */
 export const CATEGORY_ORDER: readonly CostCategory[] = ['transceivers', 'fiber', 'switch_ports', 'power'];
@@ -218,40 +218,6 @@ export function sweepLines(sweeps: readonly Sweep[]): SweepLine[] {
   });
 }
 
-export interface LinkFilter {
-  stretchedOnly: boolean;
-  /** A part name the link uses in the plan or the baseline; '' for any. */
-  part: string;
-  /** Matched against the link's name, case-insensitive. */
-  text: string;
-}
-
-export const NO_LINK_FILTER: LinkFilter = { stretchedOnly: false, part: '', text: '' };
-
-/** The links a planner asked to see, in the result's order. */
-export function filterLinks<T extends Pick<LinkChoice, 'stretched' | 'plan' | 'baseline'> & { name: string }>(
-  links: readonly T[],
-  filter: LinkFilter,
-): T[] {
-  const text = filter.text.trim().toLowerCase();
-  return links.filter(
-    (link) =>
-      (!filter.stretchedOnly || link.stretched) &&
-      (filter.part === '' || link.plan === filter.part || link.baseline === filter.part) &&
-      (text === '' || link.name.toLowerCase().includes(text)),
-  );
-}
-
-/** Every part name a result's links use, for the part filter. */
-export function partsUsed(links: readonly Pick<LinkChoice, 'plan' | 'baseline'>[]): string[] {
-  const names = new Set<string>();
-  for (const link of links) {
-    names.add(link.baseline);
-    names.add(link.plan);
-  }
-  return [...names].sort();
-}
-
 export interface CdfPoint {
   fraction: number;
   /** Share of ToRs whose value is at most `fraction`. */
@@ -340,9 +306,15 @@ export function classesDownloads(jobId: number): { label: string; href: string }
   ];
 }
 
+/** A plan's result with or without its per-link rows (the plan page loads it without). */
+export type PlanWithoutRows = Omit<PlanResult, 'links'>;
+
 /** The headline facts of two plans, as text per plan (the comparison's first table). */
-export function comparisonFacts(left: PlanResult, right: PlanResult): { label: string; values: [string, string] }[] {
-  const facts = (result: PlanResult) => ({
+export function comparisonFacts(
+  left: PlanWithoutRows,
+  right: PlanWithoutRows,
+): { label: string; values: [string, string] }[] {
+  const facts = (result: PlanWithoutRows) => ({
     fabric: result.inputs.fabric
       ? `${result.inputs.fabric.name}: ${result.inputs.description}`
       : result.inputs.description,
@@ -372,7 +344,7 @@ export function comparisonFacts(left: PlanResult, right: PlanResult): { label: s
 }
 
 /** Baseline and plan bars of one plan (grouped under `group` when compared with another). */
-export function planBars(result: PlanResult, group = ''): BarInput[] {
+export function planBars(result: PlanWithoutRows, group = ''): BarInput[] {
   return [
     { key: 'baseline', group, label: 'Baseline (rated reach)', breakdown: result.baseline },
     {

@@ -298,5 +298,29 @@ export const CLASSES_KIND = 'rail.classes';
 /** A row of `GET /api/jobs/?kind=…` (the list leaves results out). */
 export type JobRow = Omit<Job, 'result'>;
 
-export type PlanJob = Omit<Job, 'result'> & { result: PlanResult | null };
+/** What `result.link_rows` of GET /api/rail/plans/{id}/ says of the rows it leaves out. */
+export interface LinkRows {
+  count: number;
+  /** null without per-link rows (expected-value lengths). */
+  longest_m: number | null;
+  /** Every part a row uses, in the baseline or the plan, sorted. */
+  parts: string[];
+}
+
+/** A plan as the plan page loads it: without its per-link rows (a 100K-link plan's are 20 MB). */
+export type PlanSummary = Omit<PlanResult, 'links'> & { link_rows: LinkRows };
+
+/** GET /api/rail/plans/{id}/: the job, its result a summary. */
+export type PlanJob = Omit<Job, 'result'> & { result: PlanSummary | null };
+
+/** The filters of GET /api/rail/plans/{id}/links/. */
+export interface LinkFilter {
+  stretchedOnly: boolean;
+  /** A part name the link uses in the plan or the baseline; '' for any. */
+  part: string;
+  /** Text in the link's name, any case. */
+  text: string;
+}
+
+export const NO_LINK_FILTER: LinkFilter = { stretchedOnly: false, part: '', text: '' };
 export type ClassesJob = Omit<Job, 'result'> & { result: ClassesResult | null };

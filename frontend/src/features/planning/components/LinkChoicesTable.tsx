@@ -1,26 +1,28 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 
+import { ErrorList } from '@/components/ErrorList';
 import { Pagination } from '@/components/Pagination';
-import { clampPage, pageOffset } from '@/lib/pagination';
+import { pageOffset } from '@/lib/pagination';
 
-import type { LinkChoice } from '../api/types';
-import { filterLinks, formatPercent, formatUsd, type LinkFilter, NO_LINK_FILTER, partsUsed } from '../planData';
+import { type LinkFilter, type LinkRows, NO_LINK_FILTER } from '../api/types';
+import { usePlanLinks } from '../api/usePlanLinks';
+import { formatPercent, formatUsd } from '../planData';
 
 const PAGE_SIZE = 50;
 const LENGTH = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 /**
- * Per-link choices, filterable to the stretched links; paged in the browser (the result holds every
- * link). Stored links open their link page.
+ * Per-link choices, filterable to the stretched links, a part or a name; a page at a time from the
+ * server (a 100K-link plan's rows are 20 MB, too many to load for the page). Stored links open their
+ * link page.
  */
-export function LinkChoicesTable({ links, stored }: { links: LinkChoice[]; stored: boolean }) {
+export function LinkChoicesTable({ jobId, rows, stored }: { jobId: number; rows: LinkRows; stored: boolean }) {
   const [filter, setFilter] = useState<LinkFilter>(NO_LINK_FILTER);
   const [page, setPage] = useState(1);
-  const parts = useMemo(() => partsUsed(links), [links]);
-  const shown = useMemo(() => filterLinks(links, filter), [links, filter]);
-  const current = clampPage(page, shown.length, PAGE_SIZE);
-  const rows = shown.slice(pageOffset(current, PAGE_SIZE), pageOffset(current, PAGE_SIZE) + PAGE_SIZE);
+  const links = usePlanLinks(jobId, filter, { limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
+  const shown = links.data?.results ?? [];
+  const total = links.data?.count ?? 0;
   const change = (next: Partial<LinkFilter>) => {
     setFilter((previous) => ({ ...previous, ...next }));
     setPage(1);
@@ -41,7 +43,7 @@ export function LinkChoicesTable({ links, stored }: { links: LinkChoice[]; store
           Part
           <select value={filter.part} onChange={(event) => change({ part: event.target.value })}>
             <option value="">any</option>
-            {parts.map((part) => (
+            {rows.parts.map((part) => (
               <option key={part} value={part}>
                 {part}
               </option>
@@ -53,8 +55,11 @@ export function LinkChoicesTable({ links, stored }: { links: LinkChoice[]; store
           <input type="search" value={filter.text} onChange={(event) => change({ text: event.target.value })} />
         </label>
       </form>
-      <p className="muted" data-testid="plan-links-count">
-        {shown.length.toLocaleString('en-US')} of {links.length.toLocaleString('en-US')} links
+      <ErrorList error={links.error} title="Could not load the links." />
+      <p className="muted" data-testid="plan-links-count" aria-busy={links.isFetching}>
+        {links.data
+          ? `${total.toLocaleString('en-US')} of ${rows.count.toLocaleString('en-US')} links`
+          : 'Loading links…'}
       </p>
       <table className="data-table" data-testid="plan-links">
         <caption className="visually-hidden">Transceiver chosen per link, baseline and plan</caption>
@@ -82,7 +87,7 @@ export function LinkChoicesTable({ links, stored }: { links: LinkChoice[]; store
           </tr>
         </thead>
         <tbody>
-          {rows.map((link) => (
+          {shown.map((link) => (
             <tr key={link.link} data-testid="plan-link-row">
               <th scope="row">{stored ? <Link to={`/links/${link.link}`}>{link.name}</Link> : link.name}</th>
               <td className="numeric">{LENGTH.format(link.length_m)} m</td>
@@ -98,10 +103,10 @@ export function LinkChoicesTable({ links, stored }: { links: LinkChoice[]; store
         </tbody>
       </table>
       <Pagination
-        total={shown.length}
-        page={current}
+        total={total}
+        page={page}
         pageSize={PAGE_SIZE}
-        shown={rows.length}
+        shown={shown.length}
         onPageChange={setPage}
         label="Link pages"
       />

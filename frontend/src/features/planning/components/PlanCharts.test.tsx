@@ -1,6 +1,7 @@
 /** @vitest-environment jsdom */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { planBars, stackBreakdowns, sweepLines } from '../planData';
 import { CLASSES, CLASSES_TOPOLOGY, PLAN_HIGH, PLAN_LOW } from '../testPlans';
@@ -84,11 +85,69 @@ describe('ClassFabricDrawing', () => {
 });
 
 describe('LinkChoicesTable', () => {
-  it('narrows the links to the stretched ones', () => {
-    render(<LinkChoicesTable links={PLAN_LOW.links} stored={false} />);
-    expect(screen.getAllByTestId('plan-link-row')).toHaveLength(32);
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** The plan's rows as GET /api/rail/plans/7/links/ serves them: `total` rows, `stretched` filtered. */
+  function serveRows(total: number) {
+    const requests: URLSearchParams[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const query = new URL(url, 'http://ui').searchParams;
+        requests.push(query);
+        const every =
+          query.get('stretched') === 'true' ? PLAN_LOW.links.filter((link) => link.stretched) : PLAN_LOW.links;
+        const offset = Number(query.get('offset'));
+        const rows = Array.from(
+          { length: Math.min(Number(query.get('limit')), Math.max(0, total - offset)) },
+          (_, i) => ({
+            ...every[(offset + i) % every.length]!,
+            link: offset + i,
+          }),
+        );
+        const count = query.get('stretched') === 'true' ? every.length : total;
+        return new Response(JSON.stringify({ count, results: rows.slice(0, count - offset) }), {
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }),
+    );
+    return requests;
+  }
+
+  const renderTable = () =>
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <LinkChoicesTable
+          jobId={7}
+          rows={{ count: 100224, longest_m: 480, parts: ['10GBASE-LR', '10GBASE-SR'] }}
+          stored={false}
+        />
+      </QueryClientProvider>,
+    );
+
+  it('pages through the rows on the server, 50 at a time', async () => {
+    const requests = serveRows(100224);
+    renderTable();
+    expect(await screen.findByText('100,224 of 100,224 links')).toHaveAttribute('data-testid', 'plan-links-count');
+    expect(screen.getAllByTestId('plan-link-row')).toHaveLength(50);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText(/51–100 of 100,224 · page 2 of 2005/)).toBeInTheDocument();
+    expect(requests.at(-1)?.get('offset')).toBe('50');
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'any',
+      '10GBASE-LR',
+      '10GBASE-SR',
+    ]);
+  });
+
+  it('asks the server for the stretched links only, from the first page', async () => {
+    const requests = serveRows(100224);
+    renderTable();
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }));
     fireEvent.click(screen.getByLabelText('Stretched links only'));
-    expect(screen.getByTestId('plan-links-count')).toHaveTextContent('8 of 32 links');
+    expect(await screen.findByText('8 of 100,224 links')).toBeInTheDocument();
+    expect(requests.at(-1)?.get('stretched')).toBe('true');
+    expect(requests.at(-1)?.get('offset')).toBe('0');
     const rows = screen.getAllByTestId('plan-link-row');
     expect(rows).toHaveLength(8);
     for (const row of rows) expect(row).toHaveTextContent(/10GBASE-LR\s*10GBASE-SR\s*stretched/);

@@ -4,19 +4,26 @@ import { Link } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 
-import { PLAN_KIND, type PlanJob, type PlanResult } from '../api/types';
-import { useRailJob } from '../api/useRailJob';
+import { PLAN_KIND } from '../api/types';
+import { usePlan } from '../api/usePlan';
 import { useRailJobs } from '../api/useRailJobs';
-import { comparisonFacts, formatPercent, planBars, planLabel, stackBreakdowns } from '../planData';
+import {
+  comparisonFacts,
+  formatPercent,
+  planBars,
+  planLabel,
+  type PlanWithoutRows,
+  stackBreakdowns,
+} from '../planData';
 import { BreakdownChart } from './BreakdownChart';
 import { CostTable } from './CostTable';
 import { buildBreakdownChart } from './planCharts';
 
 /** Pick another succeeded plan; both plans' baseline and plan bars side by side, then their rows. */
-export function PlanComparison({ jobId, result, width }: { jobId: number; result: PlanResult; width: number }) {
+export function PlanComparison({ jobId, result, width }: { jobId: number; result: PlanWithoutRows; width: number }) {
   const jobs = useRailJobs(PLAN_KIND, { limit: 100 });
   const [otherId, setOtherId] = useState<number | null>(null);
-  const other = useRailJob<PlanJob>(otherId);
+  const other = usePlan(otherId);
   const choices = (jobs.data?.results ?? []).filter((job) => job.id !== jobId && job.state === 'succeeded');
 
   return (
@@ -53,8 +60,8 @@ function SideBySide({
   right,
   width,
 }: {
-  left: { jobId: number; result: PlanResult };
-  right: { jobId: number; result: PlanResult };
+  left: { jobId: number; result: PlanWithoutRows };
+  right: { jobId: number; result: PlanWithoutRows };
   width: number;
 }) {
   const leftLabel = `#${left.jobId} ${planLabel(left.jobId, left.result.inputs)}`;

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 
 import { useElementWidth } from '@/lib/useElementWidth';
 
-import type { PlanResult } from '../api/types';
+import type { PlanSummary } from '../api/types';
 import {
   formatPercent,
   formatUsd,
@@ -25,13 +25,11 @@ import { PlanComparison } from './PlanComparison';
 const CHART_HEIGHT = 320;
 
 /** The longest link the costs assumed: the generator's maximum, or the longest stored link. */
-function longestLink(result: PlanResult): number | null {
-  if (result.inputs.generate) return result.inputs.generate.max_length_m;
-  // A loop, not Math.max(...): a stored fabric may have 100K links, too many arguments for a call.
-  return result.links.length > 0 ? result.links.reduce((longest, link) => Math.max(longest, link.length_m), 0) : null;
+function longestLink(result: PlanSummary): number | null {
+  return result.inputs.generate ? result.inputs.generate.max_length_m : result.link_rows.longest_m;
 }
 
-export function PlanResultView({ jobId, result }: { jobId: number; result: PlanResult }) {
+export function PlanResultView({ jobId, result }: { jobId: number; result: PlanSummary }) {
   const { ref, width } = useElementWidth<HTMLDivElement>();
   const inputs = result.inputs;
   const stacked = useMemo(() => stackBreakdowns(planBars(result)), [result]);
@@ -44,7 +42,7 @@ export function PlanResultView({ jobId, result }: { jobId: number; result: PlanR
     () => buildSavingsChart(lines, { width, height: CHART_HEIGHT }, longestLink(result)),
     [lines, width, result],
   );
-  const perLink = result.links.length > 0;
+  const perLink = result.link_rows.count > 0;
 
   return (
     <div ref={ref} className="sim-result">
@@ -159,7 +157,7 @@ export function PlanResultView({ jobId, result }: { jobId: number; result: PlanR
 
       <h2>{perLink ? 'Per link' : 'By length'}</h2>
       {perLink ? (
-        <LinkChoicesTable links={result.links} stored={inputs.source === 'stored'} />
+        <LinkChoicesTable jobId={jobId} rows={result.link_rows} stored={inputs.source === 'stored'} />
       ) : (
         <BandsTable bands={result.bands} />
       )}

@@ -4,8 +4,7 @@ import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { JobStatus } from '@/features/jobs/components/JobStatus';
 
-import type { PlanJob } from '../api/types';
-import { useRailJob } from '../api/useRailJob';
+import { usePlan } from '../api/usePlan';
 import { PlanResultView } from '../components/PlanResultView';
 import { planLabel } from '../planData';
 
@@ -13,7 +12,7 @@ import '../planning.css';
 
 export function PlanDetailPage() {
   const jobId = Number(useParams().jobId);
-  const job = useRailJob<PlanJob>(jobId);
+  const job = usePlan(jobId);
   const result = job.data?.state === 'succeeded' ? job.data.result : null;
 
   return (
