@@ -682,11 +682,11 @@ pub fn plan_stretch(
         0.0
     };
     let stretched_links = if links.is_empty() {
+        // fold from +0.0: f64's sum() of nothing is -0.0, shown as "-0 links stretched".
         band_list
             .iter()
             .filter(|b| b.stretched)
-            .map(|b| b.share * n_links)
-            .sum()
+            .fold(0.0, |total, b| total + b.share * n_links)
     } else {
         links.iter().filter(|c| c.stretched).count() as f64
     };
@@ -804,6 +804,8 @@ mod tests {
         assert!((b.total_usd - 8_573_467.6).abs() < 0.01, "{}", b.total_usd);
         assert!((b.transceiver_share - 0.4749).abs() < 1e-4);
         assert_eq!(plan.savings, 0.0);
+        // No band is stretched: a positive zero, which the CLI prints as "0 links stretched", not "-0".
+        assert!(plan.stretched_links == 0.0 && plan.stretched_links.is_sign_positive());
     }
 
     #[test]
