@@ -27,7 +27,7 @@ import '../reconfig.css';
 
 export function LarryJobPage() {
   const jobId = Number(useParams().jobId);
-  const job = useReconfigJob<LarryResult>(jobId);
+  const job = useReconfigJob<LarryResult>(jobId, 'larry.run');
 
   return (
     <section aria-labelledby="run-heading">

@@ -135,3 +135,24 @@ describe('Larry run page', () => {
     );
   });
 });
+
+describe('a job page given a job of another kind', () => {
+  it('says what the job is instead of rendering its result as a run', async () => {
+    serve('/api/jobs/12/', job(12, 'sharebackup.plan', PLAN_RESULT));
+    renderAt('/larry/12', '/larry/:jobId', <LarryJobPage />);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not load the run.Job 12 is a sharebackup.plan job, not larry.run.',
+    );
+    expect(screen.getByRole('heading', { name: 'Uplink run #12' })).toBeInTheDocument();
+    expect(screen.queryByTestId('run-facts')).toBeNull();
+  });
+
+  it('says what the job is instead of rendering its result as a failover plan', async () => {
+    serve('/api/jobs/13/', job(13, 'larry.run', RUN_RESULT));
+    renderAt('/sharebackup/13', '/sharebackup/:jobId', <ShareBackupJobPage />);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Job 13 is a larry.run job, not sharebackup.plan.');
+    expect(screen.queryByTestId('plan-facts')).toBeNull();
+  });
+});

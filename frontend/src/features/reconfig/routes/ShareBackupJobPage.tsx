@@ -16,7 +16,7 @@ import '../reconfig.css';
 
 export function ShareBackupJobPage() {
   const jobId = Number(useParams().jobId);
-  const job = useReconfigJob<ShareBackupResult>(jobId);
+  const job = useReconfigJob<ShareBackupResult>(jobId, 'sharebackup.plan');
 
   return (
     <section aria-labelledby="plan-heading">

@@ -1,15 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 
+import { fetchJobOfKind, jobOfKindQueryKey } from '@/features/jobs/api/fetchJobOfKind';
 import { ACTIVE_POLL_MS, isActive } from '@/features/jobs/jobState';
-import { apiClient } from '@/lib/api-client';
 
 import type { SimulationJob } from './types';
 
-/** GET /api/jobs/{id}/: polled every second until the job ends (the progress bar follows it). */
+const KIND = 'corruption.simulate';
+
+/** GET /api/jobs/{id}/ of a simulation: polled every second until the job ends (the progress bar
+ * follows it); a job of another kind is an error. */
 export function useSimulationJob(jobId: number) {
   return useQuery({
-    queryKey: ['jobs', 'detail', jobId],
-    queryFn: ({ signal }) => apiClient.get<SimulationJob>(`/api/jobs/${jobId}/`, undefined, { signal }),
+    queryKey: jobOfKindQueryKey(jobId, KIND),
+    queryFn: ({ signal }) => fetchJobOfKind<SimulationJob>(jobId, KIND, signal),
     refetchInterval: (query) => (query.state.data && !isActive(query.state.data) ? false : ACTIVE_POLL_MS),
   });
 }
