@@ -194,13 +194,22 @@ class _ScheduleFields(serializers.Serializer):
 
     @extend_schema_field({"type": "object"})
     def get_demand(self, job) -> dict[str, Any]:
+        """`deleted`: the demand is gone; the name is then the one the finished schedule stored."""
         demand_id = (job.params or {}).get("demand")
-        return {"id": demand_id, "name": self.context.get("demand_names", {}).get(demand_id)}
+        name = self.context.get("demand_names", {}).get(demand_id)
+        if name is not None:
+            return {"id": demand_id, "name": name, "deleted": False}
+        return {"id": demand_id, "name": getattr(job, "stored_demand_name", None), "deleted": True}
 
     @extend_schema_field({"type": "array", "items": {"type": "object"}})
     def get_circuit_switches(self, job) -> list[dict[str, Any]]:
+        """As `demand`: a deleted switch keeps the name its finished schedule stored."""
         names = self.context.get("switch_names", {})
-        return [{"id": pk, "name": names.get(pk)} for pk in (job.params or {}).get("circuit_switches", [])]
+        stored = {s.get("id"): s.get("name") for s in getattr(job, "stored_switches", None) or []}
+        return [
+            {"id": pk, "name": names.get(pk, stored.get(pk)), "deleted": pk not in names}
+            for pk in (job.params or {}).get("circuit_switches", [])
+        ]
 
     def get_zone(self, job) -> str | None:
         return (job.params or {}).get("zone")

@@ -1,9 +1,11 @@
+from django.db import transaction
 from django.db.models import Func, IntegerField, Prefetch
 from django.db.models.fields.json import KeyTransform
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import APIException
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
@@ -31,6 +33,19 @@ from .serializers import (
 SCHEDULERS = {PLANNER, OPERATOR}
 
 
+class StillScheduledConflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "still_scheduled"
+
+
+def _delete_unless_scheduled(instance: Demand | CircuitSwitch) -> None:
+    try:
+        schedule.refuse_delete_while_scheduled(instance)
+    except schedule.StillScheduled as exc:
+        raise StillScheduledConflict(str(exc)) from exc
+    instance.delete()
+
+
 class BoundedMultiPartParser(MultiPartParser):
     def parse(self, stream, media_type=None, parser_context=None):
         check_length(parser_context)
@@ -46,6 +61,10 @@ class CircuitSwitchViewSet(AuditedModelViewSet):
     serializer_class = CircuitSwitchSerializer
     filterset_class = CircuitSwitchFilterSet
     write_roles = {"create": {PLANNER}, "update": {PLANNER}, "destroy": {PLANNER}}
+
+    def delete_instance(self, instance) -> None:
+        """409 while a queued or running schedule uses it; finished schedules keep their results."""
+        _delete_unless_scheduled(instance)
 
 
 class DemandViewSet(BriefModeMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -76,9 +95,11 @@ class DemandViewSet(BriefModeMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyM
         serializer = DemandDetailSerializer(demand, context=self.get_serializer_context())
         return Response(serializer.data, status=status.HTTP_201_CREATED)
 
+    @transaction.atomic
     def perform_destroy(self, instance):
+        """409 while a queued or running schedule uses it; finished schedules keep their results."""
         audit.record(self.request.user, audit.DELETE, instance, before=audit.snapshot(instance))
-        instance.delete()
+        _delete_unless_scheduled(instance)
 
     @extend_schema(
         parameters=[
@@ -123,6 +144,8 @@ class CircuitScheduleViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
         .select_related("created_by")
         .annotate(
             summary_metrics=KeyTransform("metrics", "result"),
+            stored_demand_name=KeyTransform("name", KeyTransform("demand", "result")),
+            stored_switches=KeyTransform("circuit_switches", "result"),
             slot_count=Func(
                 KeyTransform("slots", "result"), function="jsonb_array_length", output_field=IntegerField()
             ),

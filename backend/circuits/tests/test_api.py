@@ -295,6 +295,41 @@ def test_who_may_upload_and_delete_a_demand(client_for, racks, role, status):
     assert client_for(role).delete(f"/api/demands/{existing}/").status_code == (204 if status == 201 else 403)
 
 
+def test_what_an_unfinished_schedule_uses_is_not_deleted_and_finished_ones_keep_names(client_for, racks, ocs):
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    body = {"demand": demand, "circuit_switch": ocs.pk, "params": {"min_demand_bytes": 0}}
+    queued = planner.post("/api/circuit-schedules/", body, format="json").json()["id"]
+    for path, what in (
+        (f"/api/demands/{demand}/", "demand 'hot pairs'"),
+        (f"/api/circuit-switches/{ocs.pk}/", "ocs-1"),
+    ):
+        refused = planner.delete(path)
+        assert refused.status_code == 409
+        assert what in refused.json()["detail"] and f"#{queued}" in refused.json()["detail"]
+        assert planner.get(path).status_code == 200
+    assert jobs.run(queued) == "succeeded"
+    assert planner.delete(f"/api/demands/{demand}/").status_code == 204
+    assert planner.delete(f"/api/circuit-switches/{ocs.pk}/").status_code == 204
+    listed = client_for("viewer").get("/api/circuit-schedules/").json()["results"][0]
+    assert listed["demand"] == {"id": demand, "name": "hot pairs", "deleted": True}
+    assert listed["circuit_switches"] == [{"id": ocs.pk, "name": "ocs-1", "deleted": True}]
+    result = client_for("viewer").get(f"/api/jobs/{queued}/result/")
+    assert result.status_code == 200 and result.json()["demand"]["name"] == "hot pairs"
+    again = planner.post("/api/circuit-schedules/", body, format="json")
+    assert again.status_code == 400 and again.json()["errors"][0]["message"] == f"demand {demand} does not exist"
+
+
+def test_a_cancelled_schedule_does_not_hold_back_a_delete(client_for, racks, ocs):
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    body = {"demand": demand, "zone": "z"}
+    queued = planner.post("/api/circuit-schedules/", body, format="json").json()["id"]
+    assert planner.post(f"/api/jobs/{queued}/cancel/").status_code in (200, 202)
+    assert Job.objects.get(pk=queued).state == "cancelled"
+    assert planner.delete(f"/api/circuit-switches/{ocs.pk}/").status_code == 204
+
+
 def test_the_matrix_is_one_window_sparse_and_bounded(client_for, racks, ocs):
     demand = upload(client_for("planner"), racks).json()["id"]
     viewer = client_for("viewer")
@@ -336,13 +371,33 @@ def test_a_schedule_job_plans_named_circuits_that_verify(client_for, racks, ocs)
     assert lightpath_engine.circuit_verify(ports, windows, result["slots"], **options) == []
     assert result["params"]["dark_time_s"] == ocs.dark_time_s and inputs["capacity_bytes_per_s"] == 1.25e9
     listed = client_for("viewer").get("/api/circuit-schedules/").json()["results"][0]
-    assert listed["demand"] == {"id": demand, "name": "hot pairs"}
-    assert listed["circuit_switches"] == [{"id": ocs.pk, "name": "ocs-1"}]
+    assert listed["demand"] == {"id": demand, "name": "hot pairs", "deleted": False}
+    assert listed["circuit_switches"] == [{"id": ocs.pk, "name": "ocs-1", "deleted": False}]
     assert listed["summary"]["slots"] == 2 and listed["summary"]["optical_ratio"] == result["metrics"]["optical_ratio"]
     assert "result" not in listed
     detail = client_for("technician").get(f"/api/circuit-schedules/{job.pk}/").json()
     assert detail["result"]["slots"] == result["slots"] and detail["summary"] == listed["summary"]
     assert detail["algorithm"] == "exact" and detail["mode"] == "replay"
+
+
+def test_each_algorithm_reports_a_bounded_histogram_of_visit_delays(client_for, racks, ocs):
+    planner = client_for("planner")
+    demand = upload(planner, racks).json()["id"]
+    job = run_schedule(planner, demand, ocs, compare=["round_robin"], min_demand_bytes=0, period_s=1.0)
+    result = job.result
+    # Replay scores windows 1 and 2: t0-t1, t2-t3, t4-t5, then t0-t2, t1-t3 (t4-t5 again): 5 pairs.
+    for row in result["comparison"]:
+        histogram = row["visit_delay_histogram"]
+        assert sum(b["pairs"] for b in histogram) == 5
+        assert [(b["min_slots"], b["max_slots"]) for b in histogram][:3] == [(0, 0), (1, 1), (2, 3)][: len(histogram)]
+        assert all(b["min_s"] == b["min_slots"] * 1.0 and b["max_s"] == b["max_slots"] * 1.0 for b in histogram)
+        last = histogram[-1]
+        assert last["pairs"] > 0 and last["min_slots"] <= row["visit_delay_max_slots"] <= last["max_slots"]
+    assert result["metrics"]["visit_delay_histogram"] == result["comparison"][0]["visit_delay_histogram"]
+    # The exact plan serves the hot pairs at once: most pairs never wait.
+    assert result["metrics"]["visit_delay_histogram"][0]["pairs"] >= 3
+    table = client_for("viewer").get(f"/api/jobs/{job.pk}/result/?format=csv&table=metrics")
+    assert table.status_code == 200 and table.content.decode().splitlines()[0].endswith("fallback_slots,runtime_s")
 
 
 def test_a_rack_without_an_available_port_gets_no_circuit(client_for, racks, ocs):
