@@ -23,6 +23,15 @@ export interface CircuitSlot {
   maximal: boolean;
 }
 
+/** Pairs with demand whose longest wait for a circuit fell in [min_slots, max_slots] slots. */
+export interface VisitDelayBin {
+  min_slots: number;
+  max_slots: number;
+  min_s: number;
+  max_s: number;
+  pairs: number;
+}
+
 export interface CircuitMetrics {
   total_bytes: number;
   offloaded_bytes: number;
@@ -30,6 +39,9 @@ export interface CircuitMetrics {
   uniform_ratio: number;
   visit_delay_max_slots: number;
   visit_delay_p95_slots: number;
+  /** Pairs per longest wait, in powers-of-two bins (0, 1, 2-3, 4-7, ...); absent from results
+   * computed before it existed. */
+  visit_delay_histogram?: VisitDelayBin[];
   flap_count: number;
   weight: number;
   bound: number;
@@ -244,8 +256,9 @@ export interface ScheduleSummary {
 
 /** A row of `/api/circuit-schedules/`: the job (no result) and what it planned. */
 export type ScheduleJobBrief = Omit<Job, 'result'> & {
-  demand: { id: number; name: string };
-  circuit_switches: { id: number; name: string }[];
+  /** `deleted`: gone since; the name is then the one the finished schedule stored (null if none). */
+  demand: { id: number; name: string | null; deleted: boolean };
+  circuit_switches: { id: number; name: string | null; deleted: boolean }[];
   zone: string | null;
   algorithm: string;
   mode: string;

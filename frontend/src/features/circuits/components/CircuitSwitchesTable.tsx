@@ -1,10 +1,13 @@
 import type { CircuitSwitch } from '../api/types';
 import { formatSeconds } from '../scheduleFormat';
+import { ConfirmDelete } from './ConfirmDelete';
 
 interface CircuitSwitchesTableProps {
   switches: CircuitSwitch[];
   /** Given to planners and admins: an Edit button per switch. */
   onEdit?: (circuitSwitch: CircuitSwitch) => void;
+  /** Given to planners and admins: a Delete button per switch, asking first. */
+  onDelete?: (circuitSwitch: CircuitSwitch) => Promise<unknown>;
 }
 
 function unavailableText(circuitSwitch: CircuitSwitch): string {
@@ -15,7 +18,7 @@ function unavailableText(circuitSwitch: CircuitSwitch): string {
     .join('; ');
 }
 
-export function CircuitSwitchesTable({ switches, onEdit }: CircuitSwitchesTableProps) {
+export function CircuitSwitchesTable({ switches, onEdit, onDelete }: CircuitSwitchesTableProps) {
   return (
     <table className="data-table" data-testid="circuit-switches">
       <caption className="visually-hidden">Optical circuit switches of the fabric</caption>
@@ -36,7 +39,7 @@ export function CircuitSwitchesTable({ switches, onEdit }: CircuitSwitchesTableP
             Circuit capacity
           </th>
           <th scope="col">Unavailable ports</th>
-          {onEdit ? <th scope="col">Actions</th> : null}
+          {onEdit || onDelete ? <th scope="col">Actions</th> : null}
         </tr>
       </thead>
       <tbody>
@@ -51,11 +54,20 @@ export function CircuitSwitchesTable({ switches, onEdit }: CircuitSwitchesTableP
             <td className="numeric">{formatSeconds(cs.dark_time_s)}</td>
             <td className="numeric">{cs.capacity_gbps} Gb/s</td>
             <td>{unavailableText(cs)}</td>
-            {onEdit ? (
+            {onEdit || onDelete ? (
               <td>
-                <button type="button" onClick={() => onEdit(cs)}>
-                  Edit
-                </button>
+                {onEdit ? (
+                  <button type="button" onClick={() => onEdit(cs)}>
+                    Edit
+                  </button>
+                ) : null}{' '}
+                {onDelete ? (
+                  <ConfirmDelete
+                    what={`circuit switch “${cs.name}”`}
+                    consequence="Its attachments go with it; schedules already run keep their results."
+                    onDelete={() => onDelete(cs)}
+                  />
+                ) : null}
               </td>
             ) : null}
           </tr>

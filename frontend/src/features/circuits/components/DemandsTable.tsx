@@ -1,13 +1,16 @@
 import type { Demand } from '../api/types';
 import { formatBytes, formatSeconds } from '../scheduleFormat';
+import { ConfirmDelete } from './ConfirmDelete';
 
 interface DemandsTableProps {
   demands: Demand[];
   shown: number | null;
   onShow: (demand: Demand | null) => void;
+  /** Given to planners, operators and admins: a Delete button per demand, asking first. */
+  onDelete?: (demand: Demand) => Promise<unknown>;
 }
 
-export function DemandsTable({ demands, shown, onShow }: DemandsTableProps) {
+export function DemandsTable({ demands, shown, onShow, onDelete }: DemandsTableProps) {
   return (
     <table className="data-table" data-testid="demands">
       <caption className="visually-hidden">Uploaded demand series</caption>
@@ -28,6 +31,7 @@ export function DemandsTable({ demands, shown, onShow }: DemandsTableProps) {
           </th>
           <th scope="col">Uploaded</th>
           <th scope="col">Heat map</th>
+          {onDelete ? <th scope="col">Actions</th> : null}
         </tr>
       </thead>
       <tbody>
@@ -56,6 +60,15 @@ export function DemandsTable({ demands, shown, onShow }: DemandsTableProps) {
                 {shown === demand.id ? 'Hide' : 'Show'}
               </button>
             </td>
+            {onDelete ? (
+              <td>
+                <ConfirmDelete
+                  what={`demand “${demand.name}”`}
+                  consequence="Its windows go with it; schedules already run keep their results."
+                  onDelete={() => onDelete(demand)}
+                />
+              </td>
+            ) : null}
           </tr>
         ))}
       </tbody>

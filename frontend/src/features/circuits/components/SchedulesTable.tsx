@@ -6,6 +6,12 @@ import { displayedProgress, progressTone } from '@/features/jobs/jobState';
 import type { ScheduleJobBrief } from '../api/types';
 import { algorithmLabel, formatPercent } from '../scheduleFormat';
 
+/** A name that may have been deleted since the schedule ran: "hot pairs (deleted)". */
+function deletedName(thing: { id: number; name: string | null; deleted: boolean }): string {
+  const name = thing.name ?? `#${thing.id}`;
+  return thing.deleted ? `${name} (deleted)` : name;
+}
+
 export function SchedulesTable({ jobs }: { jobs: ScheduleJobBrief[] }) {
   return (
     <table className="data-table" data-testid="schedules">
@@ -31,8 +37,8 @@ export function SchedulesTable({ jobs }: { jobs: ScheduleJobBrief[] }) {
             <th scope="row">
               <Link to={`/circuits/schedules/${job.id}`}>Schedule #{job.id}</Link>
             </th>
-            <td>{job.demand.name}</td>
-            <td>{job.zone ? `zone ${job.zone}` : job.circuit_switches.map((cs) => cs.name).join(', ')}</td>
+            <td>{deletedName(job.demand)}</td>
+            <td>{job.zone ? `zone ${job.zone}` : job.circuit_switches.map(deletedName).join(', ')}</td>
             <td>
               {algorithmLabel(job.algorithm)}, {job.mode}
             </td>

@@ -8,6 +8,8 @@ import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
 
 import type { CircuitSwitch, Demand } from '../api/types';
 import { useCircuitSwitches } from '../api/useCircuitSwitches';
+import { useDeleteCircuitSwitch } from '../api/useDeleteCircuitSwitch';
+import { useDeleteDemand } from '../api/useDeleteDemand';
 import { useDemands } from '../api/useDemands';
 import { useSaveCircuitSwitch } from '../api/useSaveCircuitSwitch';
 import { useScheduleJobs } from '../api/useScheduleJobs';
@@ -80,6 +82,8 @@ function FabricCircuits({ fabric, mayEdit, mayPlan }: { fabric: number; mayEdit:
   const save = useSaveCircuitSwitch();
   const upload = useUploadDemand();
   const submit = useSubmitSchedule();
+  const deleteSwitch = useDeleteCircuitSwitch();
+  const deleteDemand = useDeleteDemand();
   const navigate = useNavigate();
   const [editing, setEditing] = useState<CircuitSwitch | 'new' | null>(null);
   const [previewed, setPreviewed] = useState<Demand | null>(null);
@@ -111,6 +115,14 @@ function FabricCircuits({ fabric, mayEdit, mayPlan }: { fabric: number; mayEdit:
                   }
                 : undefined
             }
+            onDelete={
+              mayEdit
+                ? (cs) =>
+                    deleteSwitch.mutateAsync(cs.id).then(() => {
+                      if (editing !== 'new' && editing?.id === cs.id) closeEditor();
+                    })
+                : undefined
+            }
           />
         ) : null}
         {mayEdit && editing === null ? (
@@ -137,7 +149,7 @@ function FabricCircuits({ fabric, mayEdit, mayPlan }: { fabric: number; mayEdit:
             />
           </>
         ) : null}
-        {!mayEdit ? <p className="muted">Planners and admins create and edit circuit switches.</p> : null}
+        {!mayEdit ? <p className="muted">Planners and admins create, edit and delete circuit switches.</p> : null}
       </div>
 
       <div className="circuits-section">
@@ -146,7 +158,19 @@ function FabricCircuits({ fabric, mayEdit, mayPlan }: { fabric: number; mayEdit:
         <ErrorList error={demands.error} title="Could not load demand." />
         {demands.data && demandList.length === 0 ? <p data-testid="demands-empty">No demand uploaded yet.</p> : null}
         {demandList.length > 0 ? (
-          <DemandsTable demands={demandList} shown={previewed?.id ?? null} onShow={setPreviewed} />
+          <DemandsTable
+            demands={demandList}
+            shown={previewed?.id ?? null}
+            onShow={setPreviewed}
+            onDelete={
+              mayPlan
+                ? (demand) =>
+                    deleteDemand.mutateAsync(demand.id).then(() => {
+                      if (previewed?.id === demand.id) setPreviewed(null);
+                    })
+                : undefined
+            }
+          />
         ) : null}
         {previewed ? <DemandPreview key={previewed.id} demand={previewed} circuitSwitch={switchList[0]?.id} /> : null}
         {mayPlan ? (

@@ -96,6 +96,30 @@ describe('ScheduleDetailPage', () => {
     expect(screen.getByRole('link', { name: 'Circuits per slot (CSV)' }).getAttribute('href')).toBe(
       '/api/jobs/5/result/?format=csv&table=slots',
     );
+
+    // The visit-delay histogram: a bar per algorithm and bin; only round-robin leaves pairs waiting 2-3 slots.
+    const histogram = screen.getByTestId('visit-delay-histogram');
+    const waitedLong = within(histogram)
+      .getAllByTestId('visit-delay-bar')
+      .filter((bar) => bar.getAttribute('data-slots') === '2–3')
+      .map((bar) => [bar.getAttribute('data-algorithm'), Number(bar.getAttribute('data-pairs')) > 0]);
+    expect(waitedLong).toEqual([
+      ['exact', false],
+      ['greedy', false],
+      ['round_robin', true],
+    ]);
+    expect(histogram.textContent).toContain('Pairs with demand');
+    expect(histogram.textContent).toContain('Longest wait for a circuit (slots; seconds below; 1 slot = 1 s)');
+    expect(histogram.textContent).toContain('Round-robin');
+  });
+
+  it('says when a result predates the visit-delay histogram', async () => {
+    const metrics = { ...PARALLEL_GLOBAL.metrics };
+    delete metrics.visit_delay_histogram;
+    renderPage(job({ ...PARALLEL_GLOBAL, metrics }));
+    expect((await screen.findByTestId('visit-delay-histogram-missing')).textContent).toContain(
+      'run the schedule again',
+    );
   });
 
   it('names each port of a rack with several and says when nothing was compared', async () => {
@@ -103,6 +127,8 @@ describe('ScheduleDetailPage', () => {
     const timeline = await screen.findByTestId('circuit-timeline');
     expect(within(timeline).getAllByTestId('timeline-row')[1]!.textContent).toBe('p0-tor0 · port 2');
     expect(screen.getByText(/No comparison was asked for/)).toBeTruthy();
+    const bars = within(screen.getByTestId('visit-delay-histogram')).getAllByTestId('visit-delay-bar');
+    expect(new Set(bars.map((bar) => bar.getAttribute('data-algorithm')))).toEqual(new Set(['exact']));
     expect(screen.getByTestId('demand-heatmap').textContent).toContain('all 4 demand windows summed (drain mode)');
   });
 });

@@ -13,9 +13,11 @@ import { AlgorithmComparison } from '../components/AlgorithmComparison';
 import { CircuitTimeline } from '../components/CircuitTimeline';
 import { DemandHeatMap } from '../components/DemandHeatMap';
 import { MetricCards } from '../components/MetricCards';
+import { VisitDelayHistogram } from '../components/VisitDelayHistogram';
 import { buildHeatMap, type DemandEntry, matrixEntries, type RackOrder, slotDemand } from '../heatMap';
 import { algorithmLabel, formatBytes, formatSeconds, slotCaveat } from '../scheduleFormat';
 import { buildTimeline } from '../timeline';
+import { visitDelayModel } from '../visitDelay';
 
 import '../circuits.css';
 
@@ -75,6 +77,15 @@ function ScheduleResultView({ jobId, result }: { jobId: number; result: Schedule
     [rackNames, input.ports, input.dark_time_s, result.slots, onlyActive],
   );
   const switches = result.circuit_switches.map((cs) => cs.name).join(', ');
+  const visitDelays = useMemo(
+    () =>
+      visitDelayModel(
+        result.comparison.length > 1 ? result.comparison : [{ ...result.metrics, algorithm: input.algorithm }],
+        input.algorithm,
+        input.period_s,
+      ),
+    [result.comparison, result.metrics, input.algorithm, input.period_s],
+  );
 
   return (
     <div ref={ref} className="schedule-result">
@@ -123,7 +134,20 @@ function ScheduleResultView({ jobId, result }: { jobId: number; result: Schedule
         ))}
       </div>
 
-      <MetricCards metrics={result.metrics} periodS={input.period_s} slotCount={result.slots.length} />
+      <div className="metrics-row">
+        <MetricCards metrics={result.metrics} periodS={input.period_s} slotCount={result.slots.length} />
+        {visitDelays ? (
+          <VisitDelayHistogram
+            model={visitDelays}
+            periodS={input.period_s}
+            width={Math.min(Math.max(width, 320), 460)}
+          />
+        ) : (
+          <p className="muted" data-testid="visit-delay-histogram-missing">
+            This result predates the visit-delay histogram: run the schedule again to see it.
+          </p>
+        )}
+      </div>
 
       <h2>Demand and circuits</h2>
       {chosenSlot ? (
