@@ -72,6 +72,20 @@ test('a planner uploads a demand, runs a schedule and reads the heat map and the
   await expect(page.getByTestId('schedule-status')).toHaveAttribute('data-state', 'succeeded', { timeout: 90_000 });
   await expect(page.getByTestId('metric-optical-ratio')).toContainText('Optical ratio');
 
+  // Beside the cards: how long each pair waited for a circuit, per algorithm compared.
+  const histogram = page.getByTestId('visit-delay-histogram');
+  await expect(histogram).toBeVisible();
+  await expect(histogram).toContainText('Pairs with demand');
+  await expect(histogram).toContainText('1 slot = 1 s');
+  for (const algorithm of ['exact', 'greedy', 'round_robin']) {
+    await expect(
+      histogram.locator(`[data-testid="visit-delay-bar"][data-algorithm="${algorithm}"]`).first(),
+    ).toBeAttached();
+  }
+  await expect(
+    histogram.locator('[data-testid="visit-delay-bar"][data-algorithm="exact"][data-slots="0"]'),
+  ).not.toHaveAttribute('data-pairs', '0');
+
   // Slot 1 was chosen on window 1: the two hot pairs, each outlined in both directions.
   const heatMap = page.getByTestId('demand-heatmap');
   await expect(heatMap).toHaveAttribute('data-racks', '32');
@@ -122,6 +136,32 @@ test('a planner sees the server refuse a circuit switch with a name already used
   await expect(form.getByRole('alert')).toContainText('The server refused the circuit switch.');
 });
 
+test('a planner deletes an uploaded demand after confirming', async ({ page }) => {
+  await loginAs(page, 'planner');
+  await page.goto('/circuits');
+  const upload = page.getByRole('form', { name: 'Upload demand' });
+  await upload.getByLabel('Name', { exact: true }).fill('e2e to delete');
+  await upload
+    .getByLabel(/Demand file/)
+    .setInputFiles({ name: 'demand.csv', mimeType: 'text/csv', buffer: Buffer.from(DEMAND_CSV) });
+  await upload.getByRole('button', { name: 'Upload demand' }).click();
+  const row = page.getByTestId('demand-row').filter({ hasText: 'e2e to delete' });
+  await expect(row).toContainText('3 × 1 s');
+
+  // Cancel keeps it; confirming the question that names it deletes it.
+  await row.getByRole('button', { name: 'Delete', exact: true }).click();
+  const question = row.getByRole('group', { name: 'Delete demand “e2e to delete”' });
+  await expect(question).toContainText('Delete demand “e2e to delete”?');
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: 'Delete', exact: true }).click();
+  await row.getByRole('button', { name: 'Delete demand “e2e to delete”' }).click();
+  await expect(page.getByTestId('demand-row').filter({ hasText: 'e2e to delete' })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('demand-row').first()).toBeVisible();
+  await expect(page.getByTestId('demand-row').filter({ hasText: 'e2e to delete' })).toHaveCount(0);
+});
+
 test('a viewer reads circuit schedules but uploads nothing', async ({ page }) => {
   await loginAs(page, 'viewer');
   await page.goto('/circuits');
@@ -129,4 +169,5 @@ test('a viewer reads circuit schedules but uploads nothing', async ({ page }) =>
   await expect(page.getByTestId('circuits-readonly')).toBeVisible();
   await expect(page.getByRole('form', { name: 'Upload demand' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'New circuit switch' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete', exact: true })).toHaveCount(0);
 });
