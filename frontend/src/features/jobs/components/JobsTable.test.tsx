@@ -1,5 +1,6 @@
 /** @vitest-environment jsdom */
 import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import type { Job } from '../api/types';
@@ -37,6 +38,7 @@ describe('JobsTable', () => {
         cancellingJobId={null}
         onCancel={() => {}}
       />,
+      { wrapper: MemoryRouter },
     );
     expect(screen.getAllByTestId('job-progress').map((bar) => bar.getAttribute('aria-valuenow'))).toEqual([
       '40',
@@ -56,6 +58,7 @@ describe('JobsTable', () => {
         cancellingJobId={null}
         onCancel={() => {}}
       />,
+      { wrapper: MemoryRouter },
     );
     expect(screen.queryByRole('button', { name: /Cancel job/ })).toBeNull();
     rerender(
@@ -70,5 +73,38 @@ describe('JobsTable', () => {
     expect(
       screen.getAllByRole('button', { name: /Cancel job/ }).map((button) => button.getAttribute('aria-label')),
     ).toEqual(['Cancel job 1']);
+  });
+
+  it("links each job to the page that shows its kind's result", () => {
+    const kinds: Job[] = [
+      { ...baseJob, id: 4, kind: 'corruption.simulate' },
+      { ...baseJob, id: 5, kind: 'rail.plan' },
+      { ...baseJob, id: 6, kind: 'rail.classes' },
+      { ...baseJob, id: 7, kind: 'circuits.schedule' },
+      { ...baseJob, id: 8, kind: 'sharebackup.plan' },
+      { ...baseJob, id: 9, kind: 'larry.run' },
+      { ...baseJob, id: 10, kind: 'fabric.import' },
+    ];
+    render(
+      <JobsTable
+        jobs={kinds}
+        fabricNames={new Map()}
+        canCancel={() => false}
+        cancellingJobId={null}
+        onCancel={() => {}}
+      />,
+      { wrapper: MemoryRouter },
+    );
+    expect(screen.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['#4', '/simulations/4'],
+      ['#5', '/planning/plans/5'],
+      ['#6', '/planning/classes/6'],
+      ['#7', '/circuits/schedules/7'],
+      ['#8', '/sharebackup/8'],
+      ['#9', '/larry/9'],
+    ]);
+    // An import has no page of its own: its number is plain text.
+    expect(screen.getByRole('rowheader', { name: '#10' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: '#10' })).toBeNull();
   });
 });

@@ -1,6 +1,9 @@
+import { Link } from 'react-router';
+
 import { ProgressBar } from '@/components/ProgressBar';
 
 import type { Job } from '../api/types';
+import { jobPagePath } from '../jobPages';
 import { displayedProgress, isActive, progressTone } from '../jobState';
 
 interface JobsTableProps {
@@ -16,6 +19,11 @@ function formatTime(value: string | null): string {
   if (!value) return '—';
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+}
+
+function jobLink(job: Job) {
+  const path = jobPagePath(job);
+  return path === null ? `#${job.id}` : <Link to={path}>#{job.id}</Link>;
 }
 
 export function JobsTable({ jobs, fabricNames, canCancel, cancellingJobId, onCancel }: JobsTableProps) {
@@ -41,7 +49,7 @@ export function JobsTable({ jobs, fabricNames, canCancel, cancellingJobId, onCan
       <tbody>
         {jobs.map((job) => (
           <tr key={job.id} data-testid="job-row" data-job-id={job.id} data-state={job.state}>
-            <th scope="row">#{job.id}</th>
+            <th scope="row">{jobLink(job)}</th>
             <td>
               <code>{job.kind}</code>
             </td>
