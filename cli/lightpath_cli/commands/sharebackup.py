@@ -270,7 +270,7 @@ def size(
         reliability = answer["reliability"]
         stdout_console().print(
             f"MTBF {reliability['mtbf_hours']:.4g} h, MTTR {reliability['mttr_hours']:.4g} h "
-            f"({reliability['source']}: {reliability['note']})",
+            f"({reliability['note']})",  # the note names its source: given, or the tickets counted
             highlight=False,
         )
         _print_sizing(answer["sizing"], answer["monte_carlo"])
