@@ -383,7 +383,8 @@ impl<'g> WorstPathFinder<'g> {
             }))
             .collect();
         WorstPath {
-            loss: -v.exp_m1(),
+            // 0.0 - x, not -x: a lossless path is +0.0, never -0.0.
+            loss: 0.0 - v.exp_m1(),
             src,
             dst,
             top,
@@ -596,6 +597,17 @@ mod tests {
         let expected = 1.0 - (1.0 - 1e-5) * (1.0f64 - 1e-8).powi(3);
         assert!((w.loss - expected).abs() < 1e-15);
         assert_eq!(w.worst_hop().link, 0);
+    }
+
+    #[test]
+    fn a_lossless_fabric_has_a_worst_path_of_positive_zero_loss() {
+        // -exp_m1(0.0) is -0.0, which JSON and the CLI show as "-0".
+        let g = fat_tree(4);
+        let n = g.num_links();
+        let w = worst_path(&g, &vec![true; n], &vec![0.0; n], &vec![0.0; n])
+            .unwrap()
+            .unwrap();
+        assert!(w.loss == 0.0 && w.loss.is_sign_positive(), "{}", w.loss);
     }
 
     #[test]
