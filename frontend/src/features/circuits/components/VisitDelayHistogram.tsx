@@ -16,7 +16,7 @@ interface VisitDelayHistogramProps {
  * one per algorithm when a comparison ran; bin labels in slots and, below, in seconds. */
 export function VisitDelayHistogram({ model, periodS, width }: VisitDelayHistogramProps) {
   const chart = useMemo(() => {
-    const area = { width, height: 250, left: 52, right: width - 10, top: 10, bottom: 190 };
+    const area = { width, height: 250, left: 62, right: width - 10, top: 10, bottom: 190 };
     const x = scaleBand<number>()
       .domain(model.bins.map((_, i) => i))
       .range([area.left, area.right])
@@ -40,7 +40,7 @@ export function VisitDelayHistogram({ model, periodS, width }: VisitDelayHistogr
 
   return (
     <figure className="visit-delay-histogram" data-testid="visit-delay-histogram">
-      <figcaption>Circuit visit delay per pair</figcaption>
+      <figcaption>Circuit visit delay per pair ({period})</figcaption>
       {model.series.length > 1 ? (
         <ul className="legend" aria-label="Visit-delay histogram legend">
           {model.series.map((s, i) => (
@@ -79,7 +79,7 @@ export function VisitDelayHistogram({ model, periodS, width }: VisitDelayHistogr
           <line x1={area.left} x2={area.left} y1={area.top} y2={area.bottom} />
           <text
             className="axis-title"
-            transform={`translate(14,${(area.top + area.bottom) / 2}) rotate(-90)`}
+            transform={`translate(12,${(area.top + area.bottom) / 2}) rotate(-90)`}
             textAnchor="middle"
           >
             Pairs with demand
@@ -125,7 +125,7 @@ export function VisitDelayHistogram({ model, periodS, width }: VisitDelayHistogr
             ) : null,
           )}
           <text className="axis-title" x={(area.left + area.right) / 2} y={area.bottom + 52} textAnchor="middle">
-            Longest wait for a circuit (slots; seconds below; {period})
+            Longest wait for a circuit (slots; seconds below)
           </text>
         </g>
       </svg>

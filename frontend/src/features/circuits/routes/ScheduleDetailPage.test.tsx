@@ -109,7 +109,8 @@ describe('ScheduleDetailPage', () => {
       ['round_robin', true],
     ]);
     expect(histogram.textContent).toContain('Pairs with demand');
-    expect(histogram.textContent).toContain('Longest wait for a circuit (slots; seconds below; 1 slot = 1 s)');
+    expect(histogram.textContent).toContain('Longest wait for a circuit (slots; seconds below)');
+    expect(histogram.textContent).toContain('Circuit visit delay per pair (1 slot = 1 s)');
     expect(histogram.textContent).toContain('Round-robin');
   });
 
