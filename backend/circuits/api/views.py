@@ -2,7 +2,7 @@ from django.db import transaction
 from django.db.models import Func, IntegerField, Prefetch
 from django.db.models.fields.json import KeyTransform
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException
@@ -46,12 +46,21 @@ def _delete_unless_scheduled(instance: Demand | CircuitSwitch) -> None:
     instance.delete()
 
 
+DELETE_SCHEMA = extend_schema(
+    responses={
+        204: None,
+        409: OpenApiResponse(description='`{"detail"}`: one sentence naming the queued or running schedules using it'),
+    }
+)
+
+
 class BoundedMultiPartParser(MultiPartParser):
     def parse(self, stream, media_type=None, parser_context=None):
         check_length(parser_context)
         return super().parse(stream, media_type, parser_context)
 
 
+@extend_schema_view(destroy=DELETE_SCHEMA)
 class CircuitSwitchViewSet(AuditedModelViewSet):
     """Optical circuit switches and the ToRs attached to them (planners write, admins delete too)."""
 
@@ -67,6 +76,7 @@ class CircuitSwitchViewSet(AuditedModelViewSet):
         _delete_unless_scheduled(instance)
 
 
+@extend_schema_view(destroy=DELETE_SCHEMA)
 class DemandViewSet(BriefModeMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
     """Rack-to-rack demand series, uploaded as CSV or JSON (docs/circuits.md "In the server")."""
 
