@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from '@/lib/api-client';
 
-import type { Demand } from '../api/types';
+import type { CircuitSwitch, Demand } from '../api/types';
+import { CircuitSwitchesTable } from './CircuitSwitchesTable';
 import { ConfirmDelete } from './ConfirmDelete';
 import { DemandsTable } from './DemandsTable';
 
@@ -61,5 +62,39 @@ describe('DemandsTable', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     fireEvent.click(screen.getByRole('button', { name: 'Delete demand “hot pairs”' }));
     expect(onDelete).toHaveBeenCalledWith(DEMAND);
+  });
+});
+
+describe('CircuitSwitchesTable', () => {
+  const SWITCH: CircuitSwitch = {
+    id: 1,
+    url: '/api/circuit-switches/1/',
+    fabric: 1,
+    name: 'ocs-1',
+    zone: 'zone-a',
+    port_count: 4,
+    dark_time_s: 0.01,
+    capacity_gbps: 100,
+    description: '',
+    attachments: [],
+    ports_attached: 0,
+    ports_available: 0,
+    created: '2026-11-22T23:00:00Z',
+    updated: '2026-11-22T23:00:00Z',
+  };
+
+  it('offers Delete only to those given the action and names the switch in the question', () => {
+    const { unmount } = render(<CircuitSwitchesTable switches={[SWITCH]} />);
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull();
+    unmount();
+    const onDelete = vi.fn(() => Promise.resolve());
+    render(<CircuitSwitchesTable switches={[SWITCH]} onEdit={() => undefined} onDelete={onDelete} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(screen.getByRole('group', { name: 'Delete circuit switch “ocs-1”' }).textContent).toContain(
+      'Its attachments go with it',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Delete circuit switch “ocs-1”' }));
+    expect(onDelete).toHaveBeenCalledWith(SWITCH);
   });
 });
