@@ -103,6 +103,7 @@ bench: bootstrap services
 	@$(WITH_ENV) $(PY) backend/scripts/bench_circuits.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_reconfig.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_rail.py
+	@$(WITH_ENV) $(PY) backend/scripts/bench_large_results.py
 
 clean: stop-services
 	rm -rf .local frontend/dist workers/engine/target

@@ -7,8 +7,9 @@ Usage, from the repository root with the dev stack's environment:
     eval "$(backend/scripts/devstack.sh env)"; LIGHTPATH_DB_NAME=<a migrated database of its own> \
         .venv/bin/python backend/scripts/bench_large_results.py [--pods 261] [--runs 5]
 
-The fabric (bench-large-results-*) and its plan job are made once and kept, so runs before and after
-a change measure the same stored result; --fresh makes them again. Each request goes through the
+The fabric (bench-large-results-*) and its plan job are made, measured and removed; with --keep they
+stay, and a later run measures the same stored result (before and after a change, or the browser
+timing of bench_plan_page.cjs); --fresh makes them again. Each request goes through the
 whole middleware stack (Django's test client); "server" is the time to the complete response,
 "decode" the client's gunzip and json.loads of it. The bytes are what would cross the network.
 """
@@ -103,6 +104,7 @@ def main() -> None:
     parser.add_argument("--pods", type=int, default=261, help="pods of the stored fabric (261: 100K links)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--fresh", action="store_true", help="import the fabric and run the plan again")
+    parser.add_argument("--keep", action="store_true", help="keep the fabric and its plan for later runs")
     args = parser.parse_args()
     client = planner_client()
     job = plan_job(client, args.pods, args.fresh)
@@ -119,16 +121,21 @@ def main() -> None:
     print(f"rail.plan job {job.pk}, {args.runs} runs each, medians\n")
     print("| request | Accept-Encoding | Content-Encoding | bytes sent | server | client decode + parse |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for label, url in urls.items():
-        for gzip_ok in (False, True):
-            runs = [fetch(client, url, gzip_ok) for _ in range(args.runs)]
-            sent = statistics.median(float(run["bytes"]) for run in runs)
-            print(
-                f"| {label} | {'gzip' if gzip_ok else '(none)'} | {runs[0]['encoding']} | "
-                f"{size(sent)} (of {size(float(runs[0]['plain']))}) | "
-                f"{statistics.median(float(run['server']) for run in runs):.2f} s | "
-                f"{statistics.median(float(run['decode']) for run in runs):.2f} s |"
-            )
+    try:
+        for label, url in urls.items():
+            for gzip_ok in (False, True):
+                runs = [fetch(client, url, gzip_ok) for _ in range(args.runs)]
+                sent = statistics.median(float(run["bytes"]) for run in runs)
+                print(
+                    f"| {label} | {'gzip' if gzip_ok else '(none)'} | {runs[0]['encoding']} | "
+                    f"{size(sent)} (of {size(float(runs[0]['plain']))}) | "
+                    f"{statistics.median(float(run['server']) for run in runs):.2f} s | "
+                    f"{statistics.median(float(run['decode']) for run in runs):.2f} s |"
+                )
+    finally:
+        if not args.keep:
+            job.delete()
+            Fabric.objects.filter(pk=job.fabric_id).delete()
 
 
 if __name__ == "__main__":
