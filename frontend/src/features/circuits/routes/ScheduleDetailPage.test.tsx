@@ -26,12 +26,16 @@ function job(result: ScheduleResult | null, state: ScheduleJob['state'] = 'succe
   };
 }
 
-function renderPage(answer: ScheduleJob) {
+function renderPage(answer: ScheduleJob, matrixStatus = 200) {
   const urls: string[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
       urls.push(url);
+      if (url.startsWith('/api/demands/') && matrixStatus !== 200) {
+        const body = JSON.stringify({ detail: 'No Demand matches the given query.' });
+        return new Response(body, { status: matrixStatus, headers: { 'Content-Type': 'application/json' } });
+      }
       return new Response(JSON.stringify(answer), { status: 200, headers: { 'Content-Type': 'application/json' } });
     }),
   );
@@ -112,6 +116,15 @@ describe('ScheduleDetailPage', () => {
     expect(histogram.textContent).toContain('Longest wait for a circuit (slots; seconds below)');
     expect(histogram.textContent).toContain('Circuit visit delay per pair (1 slot = 1 s)');
     expect(histogram.textContent).toContain('Round-robin');
+  });
+
+  it('says the demand was deleted when a result without a demand echo has no matrix to fall back on', async () => {
+    const urls = renderPage(job({ ...REPLAY, input: { ...REPLAY.input, windows: null } }), 404);
+    const notice = await screen.findByTestId('heatmap-demand-deleted');
+    expect(notice.textContent).toContain('The demand “hot pairs” was deleted');
+    expect(urls.some((url) => url.startsWith(`/api/demands/${REPLAY.demand.id}/matrix/`))).toBe(true);
+    expect(screen.queryByText('Could not load the demand matrix.')).toBeNull();
+    expect(screen.getByTestId('circuit-timeline')).toBeTruthy();
   });
 
   it('says when a result predates the visit-delay histogram', async () => {

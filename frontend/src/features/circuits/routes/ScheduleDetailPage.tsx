@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { JobStatus } from '@/features/jobs/components/JobStatus';
+import { ApiError } from '@/lib/api-client';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { ScheduleResult } from '../api/types';
@@ -279,7 +280,14 @@ function SlotHeatMap({
   );
   return (
     <>
-      <ErrorList error={matrix.error} title="Could not load the demand matrix." />
+      {matrix.error instanceof ApiError && matrix.error.status === 404 ? (
+        <p className="notice" data-testid="heatmap-demand-deleted">
+          The demand “{result.demand.name}” was deleted, and this result holds no demand echo (too large to store), so
+          there is no heat map; the timeline and metrics below are complete.
+        </p>
+      ) : (
+        <ErrorList error={matrix.error} title="Could not load the demand matrix." />
+      )}
       {model ? <DemandHeatMap model={model} width={Math.min(width, 900)} caption={caption} /> : null}
       {!model && matrix.isFetching ? <Loading label="Loading the demand matrix…" /> : null}
     </>
