@@ -156,6 +156,20 @@ test('a planner plans the stored demo fabric from its link lengths', async ({ pa
   await expect(page.getByTestId('plan-status')).toHaveAttribute('data-state', 'succeeded', { timeout: 60_000 });
   await expect(page.getByTestId('plan-facts')).toContainText(`${DEMO_FABRIC}: 192 stored links`);
   await expect(page.getByTestId('plan-links-count')).toHaveText('192 of 192 links');
+  // The rows come 50 a page from the server; the savings chart marks the fabric's longest link.
+  await expect(page.getByTestId('savings-chart-marker')).toContainText(/this fabric: \d+ m/);
+  await expect(page.getByTestId('plan-link-row')).toHaveCount(50);
+  const pages = page.getByRole('navigation', { name: 'Link pages' });
+  await pages.getByRole('button', { name: 'Next' }).click();
+  await expect(pages).toContainText('51–100 of 192');
+  // A name search narrows them to one switch's links, from the first page.
+  const firstLink = await page.getByTestId('plan-link-row').first().getByRole('link').textContent();
+  const switchName = firstLink!.split(':')[0]!;
+  await page.getByRole('form', { name: 'Link filters' }).getByLabel('Link name').fill(switchName);
+  await expect(page.getByTestId('plan-links-count')).toHaveText(/^\d+ of 192 links$/);
+  await expect(page.getByTestId('plan-links-count')).not.toHaveText('192 of 192 links');
+  await expect(pages).toContainText(/ page 1 of /);
+  for (const row of await page.getByTestId('plan-link-row').all()) await expect(row).toContainText(switchName);
   // Stored links open their link page.
   await page.getByTestId('plan-link-row').first().getByRole('link').click();
   await expect(page).toHaveURL(/\/links\/\d+$/);
