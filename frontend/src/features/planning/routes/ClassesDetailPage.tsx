@@ -4,7 +4,7 @@ import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { JobStatus } from '@/features/jobs/components/JobStatus';
 
-import type { ClassesJob } from '../api/types';
+import { CLASSES_KIND, type ClassesJob } from '../api/types';
 import { useRailJob } from '../api/useRailJob';
 import { ClassesResultView } from '../components/ClassesResultView';
 
@@ -12,7 +12,7 @@ import '../planning.css';
 
 export function ClassesDetailPage() {
   const jobId = Number(useParams().jobId);
-  const job = useRailJob<ClassesJob>(jobId);
+  const job = useRailJob<ClassesJob>(jobId, CLASSES_KIND);
 
   return (
     <section aria-labelledby="classes-job-heading">
