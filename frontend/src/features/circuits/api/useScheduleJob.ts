@@ -1,15 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 
+import { fetchJobOfKind, jobOfKindQueryKey } from '@/features/jobs/api/fetchJobOfKind';
 import { ACTIVE_POLL_MS, isActive } from '@/features/jobs/jobState';
-import { apiClient } from '@/lib/api-client';
 
 import type { ScheduleJob } from './types';
 
-/** GET /api/jobs/{id}/: polled every second until the job ends; the result comes with the job. */
+const KIND = 'circuits.schedule';
+
+/** GET /api/jobs/{id}/ of a circuit schedule: polled every second until the job ends; the result
+ * comes with the job. A job of another kind is an error. */
 export function useScheduleJob(jobId: number) {
   return useQuery({
-    queryKey: ['jobs', 'detail', jobId],
-    queryFn: ({ signal }) => apiClient.get<ScheduleJob>(`/api/jobs/${jobId}/`, undefined, { signal }),
+    queryKey: jobOfKindQueryKey(jobId, KIND),
+    queryFn: ({ signal }) => fetchJobOfKind<ScheduleJob>(jobId, KIND, signal),
     refetchInterval: (query) => (query.state.data && !isActive(query.state.data) ? false : ACTIVE_POLL_MS),
   });
 }

@@ -57,6 +57,15 @@ afterEach(() => {
 });
 
 describe('ScheduleDetailPage', () => {
+  it('given a job of another kind, says what it is instead of rendering its result as a schedule', async () => {
+    // A what-if simulation's job: its result has no slots or metrics.
+    renderPage({ ...job(null), kind: 'corruption.simulate', result: { runs: [] } as unknown as ScheduleResult });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not load the schedule.Job 5 is a corruption.simulate job, not circuits.schedule.',
+    );
+    expect(screen.queryByTestId('demand-heatmap')).toBeNull();
+  });
+
   it('shows a running job with its progress and no charts yet', async () => {
     renderPage(job(null, 'running'));
     const bar = await screen.findByTestId('schedule-progress');
