@@ -24,6 +24,7 @@ import { TicketDetailPage } from '@/features/tickets/routes/TicketDetailPage';
 import { TicketsPage } from '@/features/tickets/routes/TicketsPage';
 
 import { NotFoundPage } from './NotFoundPage';
+import { PageError } from './PageError';
 import { RequireAuth } from './RequireAuth';
 
 export const router = createBrowserRouter([
@@ -31,29 +32,35 @@ export const router = createBrowserRouter([
   {
     element: <RequireAuth />,
     children: [
-      { index: true, element: <Navigate to="/fabrics" replace /> },
-      { path: 'fabrics', element: <FabricsPage /> },
-      { path: 'fabrics/:fabricId', element: <FabricDetailPage /> },
-      { path: 'links', element: <LinksPage /> },
-      { path: 'links/:linkId', element: <LinkDetailPage /> },
-      { path: 'tickets', element: <TicketsPage /> },
-      { path: 'tickets/:ticketId', element: <TicketDetailPage /> },
-      { path: 'fabric-health', element: <FabricHealthPage /> },
-      { path: 'decisions', element: <DecisionsPage /> },
-      { path: 'simulations', element: <SimulationsPage /> },
-      { path: 'simulations/:jobId', element: <SimulationDetailPage /> },
-      { path: 'planning', element: <PlanningPage /> },
-      { path: 'planning/plans/:jobId', element: <PlanDetailPage /> },
-      { path: 'planning/classes', element: <ClassesPage /> },
-      { path: 'planning/classes/:jobId', element: <ClassesDetailPage /> },
-      { path: 'circuits', element: <CircuitsPage /> },
-      { path: 'circuits/schedules/:jobId', element: <ScheduleDetailPage /> },
-      { path: 'sharebackup', element: <ShareBackupPage /> },
-      { path: 'sharebackup/:jobId', element: <ShareBackupJobPage /> },
-      { path: 'larry', element: <LarryPage /> },
-      { path: 'larry/:jobId', element: <LarryJobPage /> },
-      { path: 'jobs', element: <JobsPage /> },
-      { path: '*', element: <NotFoundPage /> },
+      {
+        // Inside the layout: a page that fails to render keeps the navigation.
+        errorElement: <PageError />,
+        children: [
+          { index: true, element: <Navigate to="/fabrics" replace /> },
+          { path: 'fabrics', element: <FabricsPage /> },
+          { path: 'fabrics/:fabricId', element: <FabricDetailPage /> },
+          { path: 'links', element: <LinksPage /> },
+          { path: 'links/:linkId', element: <LinkDetailPage /> },
+          { path: 'tickets', element: <TicketsPage /> },
+          { path: 'tickets/:ticketId', element: <TicketDetailPage /> },
+          { path: 'fabric-health', element: <FabricHealthPage /> },
+          { path: 'decisions', element: <DecisionsPage /> },
+          { path: 'simulations', element: <SimulationsPage /> },
+          { path: 'simulations/:jobId', element: <SimulationDetailPage /> },
+          { path: 'planning', element: <PlanningPage /> },
+          { path: 'planning/plans/:jobId', element: <PlanDetailPage /> },
+          { path: 'planning/classes', element: <ClassesPage /> },
+          { path: 'planning/classes/:jobId', element: <ClassesDetailPage /> },
+          { path: 'circuits', element: <CircuitsPage /> },
+          { path: 'circuits/schedules/:jobId', element: <ScheduleDetailPage /> },
+          { path: 'sharebackup', element: <ShareBackupPage /> },
+          { path: 'sharebackup/:jobId', element: <ShareBackupJobPage /> },
+          { path: 'larry', element: <LarryPage /> },
+          { path: 'larry/:jobId', element: <LarryJobPage /> },
+          { path: 'jobs', element: <JobsPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
     ],
   },
 ]);
