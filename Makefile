@@ -47,8 +47,11 @@ engine: $(STAMP)/engine
 frontend/node_modules/.package-lock.json: frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund --loglevel=error
 
-frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES)
+# WhiteNoise serves a file's .gz/.br sibling to clients that accept it; the built UI has none
+# unless made here (about 5x smaller JS and CSS).
+frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES) $(STAMP)/python
 	cd frontend && npm run build --silent
+	$(PY) -m whitenoise.compress -q frontend/dist
 
 frontend: frontend/dist/index.html
 
