@@ -134,6 +134,9 @@ def _count(job: Job, where: list[str], args: list[Any]) -> int:
 def _parse(query: Mapping[str, str]) -> tuple[dict[str, Any], str, int, int]:
     problems: dict[str, list[str]] = {}
     filters: dict[str, Any] = {"part": query.get("part", ""), "q": query.get("q", "").strip()}
+    for name in ("part", "q"):
+        if "\x00" in filters[name]:  # PostgreSQL text cannot hold it
+            problems[name] = ["must not contain a NUL character"]
     stretched = query.get("stretched", "").strip().lower()
     if stretched in TRUE_WORDS:
         filters["stretched"] = True

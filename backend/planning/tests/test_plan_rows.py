@@ -87,6 +87,13 @@ def test_bad_link_queries_get_a_400_listing_every_problem(client_for, plan_job):
 
 
 @pytest.mark.django_db(transaction=True, databases=DBS)
+def test_a_nul_character_in_a_text_filter_is_a_400_not_a_500(client_for, plan_job):
+    response = client_for("viewer").get(f"/api/rail/plans/{plan_job.pk}/links/", {"q": "p0\x00", "part": "\x00"})
+    assert response.status_code == 400
+    assert set(response.json()) == {"q", "part"}
+
+
+@pytest.mark.django_db(transaction=True, databases=DBS)
 def test_only_plans_are_served_and_a_plan_without_a_result_says_so(client_for, small_fabric):
     planner = client_for("planner")
     classes = Job.objects.create(kind="rail.classes", fabric=small_fabric, state=Job.State.SUCCEEDED, result={})
