@@ -135,7 +135,8 @@ def main() -> None:
     finally:
         if not args.keep:
             job.delete()
-            Fabric.objects.filter(pk=job.fabric_id).delete()
+            if job.fabric_id is not None:
+                Fabric.objects.filter(pk=job.fabric_id).delete()
 
 
 if __name__ == "__main__":
