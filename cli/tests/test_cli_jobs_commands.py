@@ -298,3 +298,9 @@ def test_queued_jobs_cancelled_and_failing_while_the_worker_is_busy(
     assert done.exit_code == 0, done.stderr
     assert json.loads(done.stdout)["fabric"] == planner.json("fabric", "show", "demo-fb")["id"]
     assert [row["name"] for row in planner.json("fabric", "list")] == ["demo-fb"]
+
+    # Cancelling a job that already ended changes nothing and says so.
+    late = planner("jobs", "cancel", str(first), "--output", "json")
+    assert late.exit_code == 0, late.stderr
+    assert json.loads(late.stdout)["state"] == "succeeded"
+    assert late.stderr == f"note: job {first} had already ended (succeeded); nothing to cancel\n"

@@ -275,9 +275,11 @@ def watch(
 
 @app.command("cancel")
 def cancel(ctx: typer.Context, job_id: JobIdArgument, output: OutputOption = None) -> None:
-    """Ask the server to cancel a job."""
+    """Ask the server to cancel a job (a job that already ended is left as it is, with a note)."""
     cli = get_context(ctx)
     with cli.client() as client:
-        _get_job(client, job_id)
+        before = _get_job(client, job_id)
         job = client.post(f"/api/jobs/{job_id}/cancel/")
+    if before.get("state") in TERMINAL_STATES:
+        typer.echo(f"note: job {job_id} had already ended ({before['state']}); nothing to cancel", err=True)
     print_record(cli.output_format(output), job, JOB_DETAIL_COLUMNS, JOB_KEYS)
