@@ -206,7 +206,7 @@ test('an operator sees a reliability class of a 3,200-link fabric painted on can
   await expect(drawing.getByTestId('class-drawing-svg')).toHaveCount(0);
   await expect(
     drawing.getByRole('img', {
-      name: /^Class 3 .* of 3200 links in the class/,
+      name: /^Class 3 .* of 3,200 links in the class/,
     }),
   ).toBeVisible();
 

@@ -59,9 +59,9 @@ export function ClassFabricDrawing({ topology, cls, repair }: ClassFabricDrawing
   const renderer = chooseRenderer(topology.links.length);
   const summary =
     `Class ${cls.class} (worst path loss at most ${formatLoss(cls.bound)}) on the fabric: ` +
-    `${counts.member + counts.worst} of ${topology.links.length} links in the class` +
+    `${(counts.member + counts.worst).toLocaleString('en-US')} of ${topology.links.length.toLocaleString('en-US')} links in the class` +
     (cls.worst ? `, worst path ${cls.worst.switches.join(', ')} with loss ${formatLoss(cls.worst.loss)}` : '') +
-    (counts.repair ? `, ${counts.repair} links marked for repair` : '');
+    (counts.repair ? `, ${counts.repair.toLocaleString('en-US')} links marked for repair` : '');
 
   return (
     <div className="topology" data-testid="class-drawing" data-renderer={renderer}>
