@@ -94,14 +94,7 @@ fn solve_sparsified(n: usize, edges: &[WeightedEdge]) -> Blossom {
             if chosen[k] {
                 continue;
             }
-            let mut reduced = solver.dualvar[a as usize] + solver.dualvar[b as usize] - 2 * w;
-            for (&x, &y) in chains[a as usize].iter().zip(&chains[b as usize]) {
-                if x != y {
-                    break;
-                }
-                reduced += 2 * solver.dualvar[x];
-            }
-            if reduced < 0 {
+            if solver.reduced_cost(&chains, (a, b, w)) < 0 {
                 chosen[k] = true;
                 added = true;
             }
@@ -201,6 +194,21 @@ impl Blossom {
         }
         chain.reverse();
         chain
+    }
+
+    /// Reduced cost of edge (a, b, w) under the current duals, counting the
+    /// blossoms that hold both ends (`chains` from [`Self::blossom_chain`]
+    /// per vertex): non-negative for every edge when the duals are feasible.
+    fn reduced_cost(&self, chains: &[Vec<usize>], (a, b, w): WeightedEdge) -> i64 {
+        let (a, b) = (a as usize, b as usize);
+        let mut reduced = self.dualvar[a] + self.dualvar[b] - 2 * w;
+        for (&x, &y) in chains[a].iter().zip(&chains[b]) {
+            if x != y {
+                break;
+            }
+            reduced += 2 * self.dualvar[x];
+        }
+        reduced
     }
 
     fn set_bestedge(&mut self, b: usize, k: usize) {
@@ -836,16 +844,9 @@ mod tests {
         let chains: Vec<Vec<usize>> = (0..n).map(|v| solver.blossom_chain(v)).collect();
         let mut weight2 = 0;
         for (k, &(a, b, w)) in solver.edges.iter().enumerate() {
-            let (a, b) = (a as usize, b as usize);
-            let mut reduced = solver.dualvar[a] + solver.dualvar[b] - 2 * w;
-            for (&x, &y) in chains[a].iter().zip(&chains[b]) {
-                if x != y {
-                    break;
-                }
-                reduced += 2 * solver.dualvar[x];
-            }
+            let reduced = solver.reduced_cost(&chains, (a, b, w));
             assert!(reduced >= 0, "edge {k} infeasible by {reduced}");
-            if solver.mate[a] == 2 * k + 1 {
+            if solver.mate[a as usize] == 2 * k + 1 {
                 assert_eq!(reduced, 0, "matched edge {k} not tight");
                 weight2 += 2 * w;
             }
