@@ -9,6 +9,7 @@ import { useDemandMatrix } from '../api/useDemandMatrix';
 import { buildHeatMap, type RackOrder } from '../heatMap';
 import { formatBytes } from '../scheduleFormat';
 import { DemandHeatMap } from './DemandHeatMap';
+import { RackOrderSelect } from './RackOrderSelect';
 
 /** Racks asked of the matrix endpoint for a preview (the server allows 400). */
 const PREVIEW_RACKS = 64;
@@ -41,13 +42,7 @@ export function DemandPreview({ demand, circuitSwitch }: { demand: Demand; circu
             aria-label="Window"
           />
         </label>
-        <label>
-          Racks
-          <select value={order} onChange={(event) => setOrder(event.target.value as RackOrder)}>
-            <option value="name">by name</option>
-            <option value="demand">busiest first</option>
-          </select>
-        </label>
+        <RackOrderSelect value={order} onChange={setOrder} />
       </form>
       <ErrorList error={matrix.error} title="Could not load the demand matrix." />
       {matrix.isPending ? <Loading label="Loading the demand matrix…" /> : null}

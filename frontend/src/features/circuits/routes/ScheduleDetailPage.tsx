@@ -14,6 +14,7 @@ import { AlgorithmComparison } from '../components/AlgorithmComparison';
 import { CircuitTimeline } from '../components/CircuitTimeline';
 import { DemandHeatMap } from '../components/DemandHeatMap';
 import { MetricCards } from '../components/MetricCards';
+import { RackOrderSelect } from '../components/RackOrderSelect';
 import { VisitDelayHistogram } from '../components/VisitDelayHistogram';
 import { buildHeatMap, type DemandEntry, matrixEntries, type RackOrder, slotDemand } from '../heatMap';
 import { algorithmLabel, formatBytes, formatSeconds, slotCaveat } from '../scheduleFormat';
@@ -165,13 +166,7 @@ function ScheduleResultView({ jobId, result }: { jobId: number; result: Schedule
                 aria-label="Slot"
               />
             </label>
-            <label>
-              Racks
-              <select value={order} onChange={(event) => setOrder(event.target.value as RackOrder)}>
-                <option value="name">by name</option>
-                <option value="demand">busiest first</option>
-              </select>
-            </label>
+            <RackOrderSelect value={order} onChange={setOrder} />
           </form>
           <p className="muted" data-testid="slot-summary">
             {chosenSlot.circuits.length} circuit{chosenSlot.circuits.length === 1 ? '' : 's'},{' '}
