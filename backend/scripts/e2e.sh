@@ -7,12 +7,13 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 DEVSTACK="$ROOT/backend/scripts/devstack.sh"
 eval "$("$DEVSTACK" env)"
-export LIGHTPATH_DB_NAME=lightpath_e2e LIGHTPATH_QUEUE=lightpath-e2e
+# Own database and queue names may be given, for two runs side by side on one machine.
+export LIGHTPATH_DB_NAME="${LIGHTPATH_E2E_DB_NAME:-lightpath_e2e}" LIGHTPATH_QUEUE="${LIGHTPATH_E2E_QUEUE:-lightpath-e2e}"
 export LIGHTPATH_PORT="${LIGHTPATH_E2E_PORT:-8765}"
 export LIGHTPATH_URL="http://127.0.0.1:$LIGHTPATH_PORT"
 
 PGPASSWORD="$LIGHTPATH_DB_PASSWORD" psql -h 127.0.0.1 -p "$LIGHTPATH_DB_PORT" -U lightpath -d postgres -q \
-  -c "drop database if exists lightpath_e2e with (force)" -c "create database lightpath_e2e"
+  -c "drop database if exists $LIGHTPATH_DB_NAME with (force)" -c "create database $LIGHTPATH_DB_NAME"
 
 mkdir -p .local/logs
 backend/scripts/run-stack.sh --demo > .local/logs/e2e-stack.log 2>&1 &
