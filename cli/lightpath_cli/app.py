@@ -22,6 +22,7 @@ from .commands import (
     links,
     rail,
     sharebackup,
+    switches,
     telemetry,
     tickets,
     webhooks,
@@ -110,7 +111,10 @@ app.command("whoami")(auth.whoami)
 app.add_typer(fabric.app, name="fabric", help="List, show, import, export and check fabrics.")
 app.add_typer(jobs.app, name="jobs", help="List, watch and cancel background jobs.")
 app.add_typer(telemetry.app, name="telemetry", help="Push optical telemetry files (json, csv, openconfig, prometheus).")
-app.add_typer(links.app, name="links", help="List links by health and show one link's newest readings.")
+app.add_typer(
+    links.app, name="links", help="List links by health, show one link's newest readings, disable and enable links."
+)
+app.add_typer(switches.app, name="switches", help="Drain a switch for maintenance, and undrain it.")
 app.add_typer(tickets.app, name="tickets", help="Work repair tickets of links disabled for corruption.")
 app.add_typer(webhooks.app, name="webhooks", help="Webhook endpoints of link-state changes and their delivery log.")
 app.add_typer(fixtures.app, name="fixtures", help="Generate fabric documents offline (no server needed).")

@@ -151,6 +151,16 @@ class ApiClient:
     ) -> Any:
         return self._json(self.request("POST", path, params=params, json=body, timeout=timeout))
 
+    def patch(
+        self,
+        path: str,
+        body: Any = None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        return self._json(self.request("PATCH", path, params=params, json=body, timeout=timeout))
+
     def iterate(self, path: str, params: Mapping[str, Any] | None = None) -> Iterator[dict[str, Any]]:
         """Every row of a paginated list, page by page (offset arithmetic, not the `next` URL)."""
         offset = 0

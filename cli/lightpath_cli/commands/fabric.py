@@ -1,4 +1,4 @@
-"""fabric list|show|import|export|capacity|validate."""
+"""fabric list|show|import|export|capacity|validate|constraints."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rich.text import Text
 
 from lightpath_fixtures import document_json
 
+from .. import guard
 from ..client import ApiClient
 from ..context import get_context
 from ..errors import ApiError, CliError, format_error_row
@@ -344,3 +345,137 @@ def validate(ctx: typer.Context, file: DocumentArgument, output: OutputOption = 
             details=[format_error_row(row) for row in errors],
         )
     typer.echo(f"{file}: valid ({switches} switches, {links} links)")
+
+
+# ----------------------------------------------------------------------------------------------
+# fabric constraints
+
+CONSTRAINTS_KEYS = ("fabric", "default", "overrides", "tors")
+CONSTRAINTS_SET_KEYS = (*CONSTRAINTS_KEYS, "changes", "optimizer_job")
+CHANGE_KEYS = ("switch", "before", "after")
+
+
+def _fraction_value(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise CliError(f"{what}: {text!r} is not a number", exit_code=2) from None
+    if not 0.0 <= value <= 1.0:  # NaN fails this too
+        raise CliError(f"{what}: {text} is not a fraction between 0 and 1", exit_code=2)
+    return value
+
+
+def _overrides(tor: list[str], clear_tor: list[str]) -> dict[str, float | None]:
+    """`--tor NAME=C` and `--clear-tor NAME` as the PATCH's `overrides` (null clears)."""
+    overrides: dict[str, float | None] = {}
+    for item in tor:
+        name, sep, value = item.rpartition("=")
+        if not sep or not name.strip():
+            raise CliError(f"--tor {item!r}: expected NAME=FRACTION, e.g. --tor p1-tor5=0.5", exit_code=2)
+        name = name.strip()
+        if name in overrides:
+            raise CliError(f"--tor {name}: given twice", exit_code=2)
+        overrides[name] = _fraction_value(value.strip(), f"--tor {name}")
+    for name in clear_tor:
+        if name in overrides:
+            raise CliError(f"{name}: both --tor and --clear-tor", exit_code=2)
+        overrides[name] = None
+    return overrides
+
+
+def _print_constraints(fmt: OutputFormat, answer: dict[str, Any], fabric: dict[str, Any], changed: bool) -> None:
+    if fmt is OutputFormat.json:
+        data = {key: answer.get(key) for key in (CONSTRAINTS_SET_KEYS if changed else CONSTRAINTS_KEYS)}
+        if changed:
+            data["changes"] = [{key: row.get(key) for key in CHANGE_KEYS} for row in answer.get("changes") or []]
+            job = answer.get("optimizer_job")
+            data["optimizer_job"] = {key: job.get(key) for key in JOB_KEYS} if isinstance(job, dict) else None
+        print_json(data)
+        return
+    overrides = answer.get("overrides") or {}
+    if fmt is OutputFormat.csv:
+        rows = [{"tor": None, "constraint": answer.get("default")}]
+        rows += [{"tor": name, "constraint": value} for name, value in overrides.items()]
+        print_rows(fmt, rows, (), ("tor", "constraint"))
+        return
+    console = stdout_console()
+    console.print(
+        f"Fabric {fabric.get('name')}: default constraint {fraction(answer.get('default'))} "
+        f"({answer.get('tors')} ToRs, {len(overrides)} with their own)",
+        highlight=False,
+    )
+    if overrides:
+        rows = [{"name": name, "constraint": value} for name, value in overrides.items()]
+        print_rows(
+            fmt, rows, (Column("name", "ToR"), Column("constraint", "Constraint", render=fraction, justify="right")), ()
+        )
+    if not changed:
+        return
+    changes = answer.get("changes") or []
+    if not changes:
+        console.print("Nothing changed: the constraints were already so.", highlight=False)
+        return
+
+    def shown(value: Any) -> str:
+        return "none" if value is None else fraction(value)
+
+    for change in changes:
+        console.print(
+            f"changed {change.get('switch') or 'default'}: {shown(change.get('before'))} -> {shown(change.get('after'))}",
+            highlight=False,
+        )
+    job = answer.get("optimizer_job")
+    if isinstance(job, dict):
+        console.print(
+            f"CorrOpt's optimizer re-runs as job {job.get('id')} ({job.get('state')}): "
+            f"`lightpath jobs watch {job.get('id')}`",
+            highlight=False,
+        )
+
+
+@app.command("constraints")
+def constraints(
+    ctx: typer.Context,
+    name_or_id: NameOrIdArgument,
+    default: Annotated[
+        str | None,
+        typer.Option("--default", metavar="C", help="The fabric's default constraint, a fraction (0..1)."),
+    ] = None,
+    tor: Annotated[
+        list[str] | None,
+        typer.Option("--tor", metavar="NAME=C", help="A ToR's own constraint; repeatable."),
+    ] = None,
+    clear_tor: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--clear-tor", metavar="NAME", help="Drop a ToR's own constraint (it takes the default); repeatable."
+        ),
+    ] = None,
+    output: OutputOption = None,
+) -> None:
+    """Show the capacity constraints (the default and per-ToR overrides), or change them.
+
+    Without options: GET /api/fabrics/ID/constraints/. With --default, --tor or --clear-tor: PATCH
+    (operators, admins); only what is named changes. The server audits every change and re-runs
+    CorrOpt's optimizer; the job is printed (`lightpath jobs watch ID`)."""
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    body: dict[str, Any] = {}
+    if default is not None:
+        body["default"] = _fraction_value(default, "--default")
+    overrides = _overrides(tor or [], clear_tor or [])
+    if overrides:
+        body["overrides"] = overrides
+    with cli.client() as client:
+        fabric = resolve_fabric(client, name_or_id)
+        path = f"/api/fabrics/{fabric['id']}/constraints/"
+        if not body:
+            answer = client.get(path)
+        else:
+            try:
+                answer = client.patch(path, body)
+            except ApiError as error:
+                if error.status != 400:
+                    raise
+                raise guard.rejected(f"change the constraints of fabric {fabric['name']!r}", error) from None
+    _print_constraints(fmt, answer, fabric, changed=bool(body))

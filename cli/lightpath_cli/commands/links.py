@@ -1,4 +1,5 @@
-"""links list|show: links with their health from telemetry, and one link's newest readings."""
+"""links list|show|disable|enable: links with their health from telemetry, one link's newest readings,
+and admin state changes through the server's capacity guard."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .. import guard
 from ..client import PAGE_SIZE, ApiClient
 from ..context import get_context
 from ..errors import ApiError, CliError
@@ -478,3 +480,93 @@ def _print_signatures(console: Console, signatures: dict[str, Any]) -> None:
         )
     console.print()
     console.print(table)
+
+
+# ----------------------------------------------------------------------------------------------
+# links disable|enable: admin state changes through the server's capacity guard
+
+LinkArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="LINK",
+        help="Link id, SWITCH:PORT of either end, or A_SWITCH:A_PORT-Z_SWITCH:Z_PORT.",
+        show_default=False,
+    ),
+]
+GuardFabricOption = Annotated[str, typer.Option("--fabric", help="The link's fabric (name or id).", show_default=False)]
+
+
+def _set_admin_state(
+    ctx: typer.Context,
+    reference: str,
+    fabric: str,
+    state: str,
+    *,
+    reason: str | None,
+    dry_run: bool,
+    force: bool,
+    output: OutputFormat | None,
+) -> None:
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    verb = "disable" if state == "disabled" else "enable"
+    guard.check_force(force, reason)
+    body: dict[str, Any] = {"admin_state": state}
+    if reason is not None:
+        body["admin_reason"] = reason
+    if force:
+        body["override_capacity"] = True
+    with cli.client() as client:
+        fabric_row = resolve_fabric(client, fabric)
+        link = resolve_link(client, reference, fabric_row)
+        subject = f"{verb} link {link['id']} ({link_name(link)})"
+        answer = guard.guarded_call(
+            subject,
+            lambda: client.patch(f"/api/links/{link['id']}/", body, params={"dry_run": 1} if dry_run else None),
+        )
+    if dry_run:
+        guard.print_dry_run(fmt, answer, subject)
+        return
+    guard.note_override(force)
+    if fmt is OutputFormat.json:
+        print_json({key: answer.get(key) for key in LINK_KEYS})
+        return
+    if fmt is OutputFormat.csv:
+        print_csv([answer], LINK_KEYS)
+        return
+    why = f" ({answer['admin_reason']})" if answer.get("admin_reason") else ""
+    stdout_console().print(
+        f"link {answer.get('id')} ({link_name(answer)}) is {answer.get('admin_state')}{why}", highlight=False
+    )
+
+
+@app.command("disable")
+def disable(
+    ctx: typer.Context,
+    link: LinkArgument,
+    fabric: GuardFabricOption,
+    reason: guard.ReasonOption = None,
+    dry_run: guard.DryRunOption = False,
+    force: guard.ForceOption = False,
+    output: OutputOption = None,
+) -> None:
+    """Disable a link (PATCH /api/links/ID/), if no ToR falls under its capacity constraint.
+
+    A refusal prints one line naming the blocking ToR and exits 3; nothing changes. --dry-run
+    prints the verdict (safe or unsafe) and each affected ToR's up-paths before -> after against
+    what its constraint requires. --force (admins, with --reason) applies it anyway."""
+    _set_admin_state(ctx, link, fabric, "disabled", reason=reason, dry_run=dry_run, force=force, output=output)
+
+
+@app.command("enable")
+def enable(
+    ctx: typer.Context,
+    link: LinkArgument,
+    fabric: GuardFabricOption,
+    reason: guard.ReasonOption = None,
+    dry_run: guard.DryRunOption = False,
+    output: OutputOption = None,
+) -> None:
+    """Enable a link again (PATCH /api/links/ID/). Always allowed; the server re-runs CorrOpt's
+    optimizer once it commits. --dry-run shows the ToRs that would gain up-paths."""
+    _set_admin_state(ctx, link, fabric, "enabled", reason=reason, dry_run=dry_run, force=False, output=output)
