@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canCancelJob, canEditConstraints, canWorkTickets } from './roles';
+import { canCancelJob, canChangeLinkState, canEditConstraints, canOverrideCapacity, canWorkTickets } from './roles';
 
 describe('canCancelJob', () => {
   const job = { created_by: 'planner' };
@@ -36,5 +36,20 @@ describe('ticket work and constraint editing', () => {
     expect(canEditConstraints(user(['admin']))).toBe(true);
     expect(canEditConstraints(user(['technician']))).toBe(false);
     expect(canEditConstraints(user(['planner']))).toBe(false);
+  });
+});
+
+describe('capacity-guarded changes', () => {
+  const user = (roles: string[], is_admin = false) => ({ username: 'u', roles, is_admin });
+
+  it('lets operators and admins change link state, and only admins override the guard', () => {
+    expect(canChangeLinkState(user(['operator']))).toBe(true);
+    expect(canChangeLinkState(user(['admin']))).toBe(true);
+    expect(canChangeLinkState(user(['technician']))).toBe(false);
+    expect(canChangeLinkState(user(['viewer']))).toBe(false);
+    expect(canChangeLinkState(undefined)).toBe(false);
+    expect(canOverrideCapacity(user(['admin']))).toBe(true);
+    expect(canOverrideCapacity(user([], true))).toBe(true);
+    expect(canOverrideCapacity(user(['operator']))).toBe(false);
   });
 });

@@ -22,3 +22,15 @@ export function canWorkTickets(user: CurrentUser | undefined): boolean {
 export function canEditConstraints(user: CurrentUser | undefined): boolean {
   return hasAnyRole(user, ['operator']);
 }
+
+/** Mirrors docs/capacity-guard.md: operators and admins disable and enable links, drain switches and run the
+ * optimizer. */
+export function canChangeLinkState(user: CurrentUser | undefined): boolean {
+  return hasAnyRole(user, ['operator']);
+}
+
+/** Only admins may push a change through the capacity guard (`override_capacity`). */
+export function canOverrideCapacity(user: CurrentUser | undefined): boolean {
+  if (!user) return false;
+  return user.is_admin || user.roles.includes('admin');
+}

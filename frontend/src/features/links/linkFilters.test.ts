@@ -13,6 +13,7 @@ describe('link filters in the URL', () => {
       switch: undefined,
       health: undefined,
       rx_low: undefined,
+      flapping: undefined,
     });
   });
 
@@ -42,6 +43,14 @@ describe('link filters in the URL', () => {
     expect(filtersFromSearchParams(new URLSearchParams('rx_low=true')).rx_low).toBe(true);
     expect(filtersFromSearchParams(new URLSearchParams('rx_low=false')).rx_low).toBeUndefined();
     expect(filtersFromSearchParams(new URLSearchParams('rx_low=1')).rx_low).toBeUndefined();
+  });
+});
+
+describe('the flapping filter', () => {
+  it('round-trips as flapping=true, which the API reads, and ignores anything else', () => {
+    expect(searchParamsFromFilters({ fabric: 1, flapping: true }).toString()).toBe('fabric=1&flapping=true');
+    expect(filtersFromSearchParams(new URLSearchParams('flapping=true')).flapping).toBe(true);
+    expect(filtersFromSearchParams(new URLSearchParams('flapping=yes')).flapping).toBeUndefined();
   });
 });
 

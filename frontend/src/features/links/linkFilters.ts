@@ -30,6 +30,7 @@ export function filtersFromSearchParams(params: URLSearchParams): LinkFilters {
     switch: positiveInt(params.get('switch')),
     health: someOf(params.getAll('health'), LINK_HEALTHS),
     rx_low: params.get('rx_low') === 'true' ? true : undefined,
+    flapping: params.get('flapping') === 'true' ? true : undefined,
   };
 }
 

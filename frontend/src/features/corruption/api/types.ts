@@ -36,7 +36,11 @@ export interface Decision {
   blocking_tor: number | null;
   blocking_tor_name: string | null;
   blocking_tor_fraction: number | null;
+  /** The blocking ToR's effective constraint now (it may have changed since the decision). */
+  blocking_tor_constraint: number | null;
   engine_ms: number;
+  /** The optimizer run that made the decision (null for the fast checker). */
+  job: number | null;
   created: string;
 }
 
@@ -78,3 +82,55 @@ export interface ConstraintsAnswer extends CapacityConstraints {
   /** The optimizer run the change queued (or the fabric's pending one). */
   optimizer_job: Job | null;
 }
+
+/** A link the optimizer disabled or kept, in its job's result. */
+export interface OptimizerRow {
+  decision: number;
+  link: number;
+  link_name: string;
+  penalty: number;
+  /** Set on kept links: the ToR that would fall under its constraint. */
+  blocking_tor: number | null;
+  blocking_tor_name: string | null;
+}
+
+/** Result of a `corruption.optimize` job that ran. */
+export interface OptimizerRunResult {
+  resumed?: undefined;
+  fabric: number;
+  /** Enabled corrupting links it considered. */
+  candidates: number;
+  disabled: OptimizerRow[];
+  kept: OptimizerRow[];
+  /** Kept links whose newest decision already kept them for the same ToR (no new row). */
+  still_kept: number;
+  /** Sum of the candidates' penalties before the run. */
+  penalty_before: number;
+  /** Penalty of the links left in service. */
+  remaining_penalty: number;
+  remaining_penalty_lower_bound: number;
+  proven_optimal: boolean;
+  time_budget_s: number | null;
+  worst_tor: { switch: number; name: string; fraction: number } | null;
+  tors_below_threshold: string[];
+  engine_ms: number;
+  /** Why it ran (a constraint change, a link enabled, an operator's request…). */
+  reasons: string[];
+}
+
+/** Result of a job whose worker was lost after its commit: answered from its decisions alone. */
+export interface OptimizerResumedResult {
+  fabric: number;
+  disabled: OptimizerRow[];
+  kept: OptimizerRow[];
+  resumed: true;
+}
+
+export type OptimizerResult = OptimizerRunResult | OptimizerResumedResult;
+
+export interface OptimizerParams {
+  reasons?: string[];
+  time_budget_s?: number;
+}
+
+export type OptimizerJob = Omit<Job, 'result'> & { result: OptimizerResult | null; params?: OptimizerParams };

@@ -1,3 +1,4 @@
+import type { GuardTor } from '@/features/links/api/types';
 import type { LinkHealth } from '@/lib/linkHealth';
 
 export interface Fabric {
@@ -66,4 +67,38 @@ export interface FabricCapacity {
   capacity_constraint: number;
   summary: { tors: number; below_constraint: number; min_fraction: number | null };
   tors: TorCapacity[];
+}
+
+/** GET /api/switches/{id}/ */
+export interface FabricSwitch {
+  id: number;
+  url: string;
+  fabric: number;
+  name: string;
+  tier: number;
+  pod: number | null;
+  plane: number | null;
+  rack: string | null;
+  vendor: string;
+  model: string;
+  /** The switch's own constraint (ToRs), null when it follows the fabric's default. */
+  capacity_constraint: number | null;
+  effective_capacity_constraint: number | null;
+  /** Some link of the switch is disabled for maintenance (a drain). */
+  drained: boolean;
+}
+
+/** POST /api/switches/{id}/drain/ (and undrain/) body: optional, says why. */
+export interface DrainRequest {
+  admin_reason?: string;
+  /** Admins only, with a non-empty admin_reason. */
+  override_capacity?: true;
+}
+
+/** 200 answer of an applied drain or undrain (docs/capacity-guard.md). */
+export interface DrainAnswer {
+  switch: number;
+  /** Ids of the links whose admin state changed. */
+  links: number[];
+  affected_tors: GuardTor[];
 }

@@ -13,6 +13,8 @@ interface TopologyOverlayProps {
   layout: TierLayout;
   adjacency: Map<number, TopologyLink[]>;
   hovered: PlacedSwitch | null;
+  /** The switch whose panel is open: ringed. */
+  selected?: PlacedSwitch | null;
   onHover: (sw: PlacedSwitch | null) => void;
   onSelect: (sw: PlacedSwitch) => void;
 }
@@ -21,7 +23,7 @@ interface TopologyOverlayProps {
  * Labels and interaction drawn over either renderer, so SVG and canvas behave
  * the same: tier and group labels, and the hovered switch with its links.
  */
-export function TopologyOverlay({ layout, adjacency, hovered, onHover, onSelect }: TopologyOverlayProps) {
+export function TopologyOverlay({ layout, adjacency, hovered, selected, onHover, onSelect }: TopologyOverlayProps) {
   const finder = useMemo(
     () =>
       quadtree<PlacedSwitch>()
@@ -82,6 +84,15 @@ export function TopologyOverlay({ layout, adjacency, hovered, onHover, onSelect 
             ))
           : null,
       )}
+      {selected ? (
+        <circle
+          cx={selected.x}
+          cy={selected.y}
+          r={Math.max(6, (layout.rows.find((row) => row.tier === selected.tier)?.nodeRadius ?? 4) + 5)}
+          className="selected-ring"
+          data-testid="selected-switch"
+        />
+      ) : null}
       {hovered ? (
         <g className="topology-hover">
           {hoveredLinks.map((link) => {

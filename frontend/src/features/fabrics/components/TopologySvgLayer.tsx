@@ -54,7 +54,14 @@ export const TopologySvgLayer = memo(function TopologySvgLayer({ layout, segment
           {[...layout.positions.values()]
             .filter((sw) => sw.tier === row.tier)
             .map((sw) => (
-              <circle key={sw.id} className="topology-node" cx={sw.x} cy={sw.y} r={row.nodeRadius} />
+              <circle
+                key={sw.id}
+                className="topology-node"
+                data-switch={sw.name}
+                cx={sw.x}
+                cy={sw.y}
+                r={row.nodeRadius}
+              />
             ))}
         </g>
       ))}

@@ -71,6 +71,17 @@ export function LinkFiltersForm({ filters, fabrics, onChange }: LinkFiltersFormP
         ))}
       </fieldset>
       <fieldset className="filter-group">
+        <legend>Oper state changes</legend>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={filters.flapping ?? false}
+            onChange={(event) => onChange({ ...filters, flapping: event.target.checked ? true : undefined })}
+          />
+          Flapping only
+        </label>
+      </fieldset>
+      <fieldset className="filter-group">
         <legend>Receiver</legend>
         <label className="check">
           <input

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { HealthBadge } from '@/components/HealthBadge';
 
 import type { FabricLink } from '../api/types';
+import { FlappingBadge } from './FlappingBadge';
 
 function formatOptional(value: number | string | null, suffix = ''): string {
   return value === null || value === '' ? '—' : `${value}${suffix}`;
@@ -37,6 +38,7 @@ export function LinksTable({ links, fabricNames }: { links: FabricLink[]; fabric
               data-link-id={link.id}
               data-admin-state={link.admin_state}
               data-oper-state={link.oper_state}
+              data-flapping={link.flapping}
               data-health={link.health}
             >
               <td>{fabricNames.get(link.fabric) ?? link.fabric}</td>
@@ -62,6 +64,7 @@ export function LinksTable({ links, fabricNames }: { links: FabricLink[]; fabric
               </td>
               <td>
                 <span className={`badge badge-${link.oper_state}`}>{link.oper_state}</span>
+                {link.flapping ? <FlappingBadge /> : null}
               </td>
             </tr>
           ))}

@@ -4,10 +4,13 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { HealthBadge } from '@/components/HealthBadge';
 import { Loading } from '@/components/Loading';
+import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
+import { canChangeLinkState, canOverrideCapacity } from '@/features/auth/roles';
 import { useFabric } from '@/features/fabrics/api/useFabric';
 import { useCorruptionEvents } from '@/features/telemetry/api/useCorruptionEvents';
 import { useTickets } from '@/features/tickets/api/useTickets';
 import { TicketStateBadge } from '@/features/tickets/components/TicketStateBadge';
+import { formatUtc } from '@/features/tickets/formatTime';
 import { useLinkTelemetry } from '@/features/telemetry/api/useLinkTelemetry';
 import { CorruptionEventsTable } from '@/features/telemetry/components/CorruptionEventsTable';
 import { DirectionStatusTable } from '@/features/telemetry/components/DirectionStatusTable';
@@ -25,6 +28,8 @@ import {
 
 import type { FabricLink } from '../api/types';
 import { useLink } from '../api/useLink';
+import { FlappingBadge } from '../components/FlappingBadge';
+import { LinkStateControls } from '../components/LinkStateControls';
 
 const EVENTS_SHOWN = 50;
 const TICKETS_SHOWN = 5;
@@ -55,6 +60,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
   const query = useMemo(() => telemetryQuery(range), [range]);
 
   const link = useLink(linkId);
+  const user = useCurrentUser();
   const telemetry = useLinkTelemetry(linkId, query);
   const events = useCorruptionEvents(linkId, { limit: EVENTS_SHOWN });
   const fabric = useFabric(link.data?.fabric ?? 0, { enabled: link.data !== undefined });
@@ -87,6 +93,13 @@ function LinkDetail({ linkId }: { linkId: number }) {
       <h1 id="link-heading">{title}</h1>
       {link.isPending ? <Loading label="Loading link…" /> : null}
       <ErrorList error={link.error} title="Could not load the link." />
+      {link.data && canChangeLinkState(user.data) ? (
+        <LinkStateControls
+          link={link.data}
+          linkName={`${endName(link.data, 'a')} ↔ ${endName(link.data, 'z')}`}
+          canOverride={canOverrideCapacity(user.data)}
+        />
+      ) : null}
       {link.data ? (
         <dl className="facts" data-testid="link-facts">
           <div>
@@ -106,15 +119,24 @@ function LinkDetail({ linkId }: { linkId: number }) {
           </div>
           <div>
             <dt>Admin state</dt>
-            <dd>
+            <dd data-testid="link-admin-state">
               <span className={`badge badge-${link.data.admin_state}`}>{link.data.admin_state}</span>
               {link.data.admin_reason ? <span className="reason"> {link.data.admin_reason}</span> : null}
+              {link.data.admin_changed_by ? (
+                <div className="reason">
+                  by {link.data.admin_changed_by}, {formatUtc(link.data.admin_changed_at)}
+                </div>
+              ) : null}
             </dd>
           </div>
           <div>
-            <dt>Oper state</dt>
-            <dd>
+            <dt>Oper state (measured)</dt>
+            <dd data-testid="link-oper-state">
               <span className={`badge badge-${link.data.oper_state}`}>{link.data.oper_state}</span>
+              {link.data.flapping ? <FlappingBadge /> : null}
+              {link.data.oper_changed_at ? (
+                <div className="reason">since {formatUtc(link.data.oper_changed_at)}</div>
+              ) : null}
             </dd>
           </div>
           <div>
