@@ -140,6 +140,12 @@ def print_dry_run(fmt: OutputFormat, answer: Mapping[str, Any], subject: str) ->
     """A dry run's verdict. JSON: the server's answer (DRY_RUN_KEYS, ToRs as TOR_KEYS). CSV: the
     affected ToRs. Table: `dry run: disable link 12 (...): UNSAFE`, the server's sentence, the ToRs.
     An unsafe verdict is not an error: the exit code stays 0 (nothing was asked to change)."""
+    if not isinstance(answer, Mapping) or answer.get("verdict") not in ("safe", "unsafe"):
+        # A server without the capacity guard ignores ?dry_run=1 and does what was asked.
+        raise CliError(
+            f"the server answered the dry run of {subject} without a verdict: it may not know dry runs "
+            "and may have applied the change"
+        )
     if fmt is OutputFormat.json:
         data = {key: answer.get(key) for key in DRY_RUN_KEYS}
         for key in ("affected_tors", "blocking_tors"):

@@ -211,6 +211,17 @@ def test_dry_run_json_and_csv_carry_the_verdict(run: Any, api: FakeApi) -> None:
     ]
 
 
+def test_dry_run_answered_without_a_verdict_is_an_error(run: Any, api: FakeApi) -> None:
+    """A server without the guard ignores ?dry_run=1 and answers the changed link: say so, exit 1."""
+    patch_answers(api, "/api/links/12/", {**LINK, "admin_state": "disabled"}, (500, {}))
+    result = run("links", "disable", "12", "--fabric", "pod1", "--dry-run", "--output", "json")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error: the server answered the dry run of disable link 12 (p1-tor5:eth1-p1-fab1:eth5) without a verdict: "
+        "it may not know dry runs and may have applied the change\n"
+    )
+
+
 def test_refusal_is_one_line_naming_the_blocking_tor_and_exit_3(run: Any, api: FakeApi) -> None:
     patch_answers(api, "/api/links/12/", UNSAFE, (409, REFUSED_ONE))
     result = run("links", "disable", "12", "--fabric", "pod1", "--reason", "x")
