@@ -5,6 +5,7 @@ import { CircuitsPage } from '@/features/circuits/routes/CircuitsPage';
 import { ScheduleDetailPage } from '@/features/circuits/routes/ScheduleDetailPage';
 import { DecisionsPage } from '@/features/corruption/routes/DecisionsPage';
 import { FabricHealthPage } from '@/features/corruption/routes/FabricHealthPage';
+import { OptimizerRunPage } from '@/features/corruption/routes/OptimizerRunPage';
 import { FabricDetailPage } from '@/features/fabrics/routes/FabricDetailPage';
 import { FabricsPage } from '@/features/fabrics/routes/FabricsPage';
 import { JobsPage } from '@/features/jobs/routes/JobsPage';
@@ -45,6 +46,7 @@ export const router = createBrowserRouter([
           { path: 'tickets/:ticketId', element: <TicketDetailPage /> },
           { path: 'fabric-health', element: <FabricHealthPage /> },
           { path: 'decisions', element: <DecisionsPage /> },
+          { path: 'optimizer/:jobId', element: <OptimizerRunPage /> },
           { path: 'simulations', element: <SimulationsPage /> },
           { path: 'simulations/:jobId', element: <SimulationDetailPage /> },
           { path: 'planning', element: <PlanningPage /> },

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AffectedTor } from './api/types';
 import {
   blockingTors,
+  constraintNow,
   decisionFiltersFromSearchParams,
   describeAffected,
   fallsBelow,
@@ -40,6 +41,17 @@ describe('decision log', () => {
     expect(describeAffected(P1_TOR5)).toBe('p1-tor5 0.75 → 0.50 (12 → 8 of 16 paths, needs 12)');
     expect(fallsBelow(P1_TOR5)).toBe(true);
     expect(fallsBelow({ ...P1_TOR5, paths_after: 12, fraction_after: 0.75 })).toBe(false);
+  });
+
+  it('judges the blocking ToR by the constraint in force now, the others by the stored one', () => {
+    const kept = { blocking_tor: 18, blocking_tor_constraint: 0.5 };
+    expect(constraintNow(kept, P1_TOR5)).toBe(0.5);
+    expect(constraintNow(kept, { ...P1_TOR5, switch: 19 })).toBe(0.75);
+    expect(constraintNow({ blocking_tor: 18, blocking_tor_constraint: null }, P1_TOR5)).toBe(0.75);
+    // Relaxed to 0.5 since: 8 of 16 paths is no longer under it, and it needs 8 now.
+    expect(fallsBelow(P1_TOR5, 0.5)).toBe(false);
+    expect(describeAffected(P1_TOR5, 0.5)).toBe('p1-tor5 0.75 → 0.50 (12 → 8 of 16 paths, needs 8)');
+    expect(describeAffected(P1_TOR5, 0.75)).toContain('needs 12');
   });
 
   it('collects the ToRs that keep corrupting links in service', () => {

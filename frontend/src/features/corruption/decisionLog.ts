@@ -40,17 +40,38 @@ export function formatFraction(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : value.toFixed(2);
 }
 
-/** "p0-tor4 1.00 → 0.75 (16 → 12 of 16 paths, needs 12)". */
-export function describeAffected(tor: AffectedTor): string {
+/** Paths a constraint requires of a ToR: ceil(constraint × design paths), as the fast checker counts. */
+export function requiredPaths(constraint: number, designPaths: number): number {
+  // The epsilon keeps 0.75 × 16 = 12.000000000000002 at 12.
+  return Math.ceil(constraint * designPaths - 1e-9);
+}
+
+/** "p0-tor4 1.00 → 0.75 (16 → 12 of 16 paths, needs 12)"; given a constraint, "needs" follows it. */
+export function describeAffected(tor: AffectedTor, constraint?: number): string {
+  const needs = constraint === undefined ? tor.required_paths : requiredPaths(constraint, tor.design_paths);
   return (
     `${tor.name} ${formatFraction(tor.fraction_before)} → ${formatFraction(tor.fraction_after)} ` +
-    `(${tor.paths_before} → ${tor.paths_after} of ${tor.design_paths} paths, needs ${tor.required_paths})`
+    `(${tor.paths_before} → ${tor.paths_after} of ${tor.design_paths} paths, needs ${needs})`
   );
 }
 
-/** A ToR that the decision would take (or took) under its constraint. */
-export function fallsBelow(tor: AffectedTor): boolean {
-  return tor.fraction_after < tor.threshold;
+/**
+ * The constraint to judge a ToR of a decision by: for the blocking ToR, the one in force now (the server's
+ * `blocking_tor_constraint`: it may have been changed since the decision); else the one stored with it.
+ */
+export function constraintNow(
+  decision: Pick<Decision, 'blocking_tor' | 'blocking_tor_constraint'>,
+  tor: Pick<AffectedTor, 'switch' | 'threshold'>,
+): number {
+  if (decision.blocking_tor === tor.switch && decision.blocking_tor_constraint !== null) {
+    return decision.blocking_tor_constraint;
+  }
+  return tor.threshold;
+}
+
+/** A ToR that the decision would take (or took) under its constraint (the stored one unless given). */
+export function fallsBelow(tor: AffectedTor, constraint: number = tor.threshold): boolean {
+  return tor.fraction_after < constraint;
 }
 
 /** The ToR ids that keep some corrupting link in service, from kept-for-capacity decisions. */

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { ProgressBar } from '@/components/ProgressBar';
@@ -192,7 +193,7 @@ function SaveResult({ fabricId, answer }: { fabricId: number; answer: Constraint
       {shown ? (
         <div>
           <p>
-            Optimizer job #{shown.id}: {shown.state}
+            Optimizer job <Link to={`/optimizer/${shown.id}`}>#{shown.id}</Link>: {shown.state}
             {shown.message ? ` — ${shown.message}` : ''}
           </p>
           <ProgressBar value={shown.progress} label={`Optimizer job ${shown.id}`} tone={progressTone(shown.state)} />

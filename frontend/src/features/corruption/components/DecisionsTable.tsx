@@ -4,7 +4,14 @@ import { formatRate } from '@/features/tickets/evidence';
 import { formatUtc } from '@/features/tickets/formatTime';
 
 import type { Decision } from '../api/types';
-import { DECISION_ACTIONS, DECISION_KINDS, describeAffected, fallsBelow, formatFraction } from '../decisionLog';
+import {
+  constraintNow,
+  DECISION_ACTIONS,
+  DECISION_KINDS,
+  describeAffected,
+  fallsBelow,
+  formatFraction,
+} from '../decisionLog';
 
 function label<T extends string>(options: readonly { value: T; label: string }[], value: T): string {
   return options.find((option) => option.value === value)?.label ?? value;
@@ -48,7 +55,17 @@ export function DecisionsTable({
                 <span className={`badge badge-decision-${decision.action}`}>
                   {label(DECISION_ACTIONS, decision.action)}
                 </span>
-                <span className="muted"> by {label(DECISION_KINDS, decision.kind)}</span>
+                <span className="muted">
+                  {' '}
+                  by{' '}
+                  {decision.job !== null ? (
+                    <Link to={`/optimizer/${decision.job}`} data-testid="decision-run">
+                      {label(DECISION_KINDS, decision.kind)} run #{decision.job}
+                    </Link>
+                  ) : (
+                    label(DECISION_KINDS, decision.kind)
+                  )}
+                </span>
               </td>
               <td data-label="Link">
                 <Link to={`/links/${decision.link}`}>{decision.link_name}</Link>
@@ -65,12 +82,16 @@ export function DecisionsTable({
               </td>
               <td data-label="ToRs below">
                 <ul className="affected-list">
-                  {decision.affected.map((tor) => (
-                    <li key={tor.switch} className={fallsBelow(tor) ? 'falls-below' : undefined}>
-                      {describeAffected(tor)}
-                      {fallsBelow(tor) ? ` — under its constraint ${formatFraction(tor.threshold)}` : ''}
-                    </li>
-                  ))}
+                  {decision.affected.map((tor) => {
+                    const constraint = constraintNow(decision, tor);
+                    const below = fallsBelow(tor, constraint);
+                    return (
+                      <li key={tor.switch} className={below ? 'falls-below' : undefined}>
+                        {describeAffected(tor, constraint)}
+                        {below ? ` — under its constraint ${formatFraction(constraint)}` : ''}
+                      </li>
+                    );
+                  })}
                 </ul>
               </td>
               <td data-label="Blocking ToR">
@@ -78,6 +99,11 @@ export function DecisionsTable({
                   <>
                     <strong>{decision.blocking_tor_name}</strong>
                     <span className="muted"> at {formatFraction(decision.blocking_tor_fraction)}</span>
+                    {decision.blocking_tor_constraint !== null ? (
+                      <div className="muted" data-testid="blocking-constraint">
+                        constraint now {formatFraction(decision.blocking_tor_constraint)}
+                      </div>
+                    ) : null}
                   </>
                 ) : (
                   '—'

@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { canEditConstraints } from '@/features/auth/roles';
+import { canChangeLinkState, canEditConstraints } from '@/features/auth/roles';
 import { useFabricCapacity } from '@/features/fabrics/api/useFabricCapacity';
 import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
 import { useFabricTopology } from '@/features/fabrics/api/useFabricTopology';
@@ -20,6 +20,7 @@ import { DecisionsTable } from '../components/DecisionsTable';
 import { FabricHealthChart } from '../components/FabricHealthChart';
 import { HealthMetrics } from '../components/HealthMetrics';
 import { RepairHistory } from '../components/RepairHistory';
+import { RunOptimizer } from '../components/RunOptimizer';
 import '@/features/tickets/tickets.css';
 import '../corruption.css';
 import { blockingTors } from '../decisionLog';
@@ -134,6 +135,7 @@ function FabricHealth({ fabricId, fabricName }: { fabricId: number; fabricName: 
       </section>
       <section className="panel" aria-labelledby="health-kept-heading">
         <h2 id="health-kept-heading">Corrupting, kept for capacity</h2>
+        {canChangeLinkState(user.data) ? <RunOptimizer fabricId={fabricId} /> : null}
         {kept.data ? (
           kept.data.count === 0 ? (
             <p data-testid="kept-empty">No corrupting link is kept in service for capacity.</p>
