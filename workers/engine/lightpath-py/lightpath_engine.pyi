@@ -527,8 +527,19 @@ class TelemetryState:
     """
 
     def __new__(
-        cls, window_s: float, max_gap_s: float, min_packets: int, action: float, report: float
-    ) -> TelemetryState: ...
+        cls,
+        window_s: float,
+        max_gap_s: float,
+        min_packets: int,
+        action: float,
+        report: float,
+        *,
+        dark_end_is_down: bool = True,
+        flap_changes: int = 4,
+        flap_window_s: float = 3600.0,
+    ) -> TelemetryState:
+        """``dark_end_is_down``: an end dark on every lane for two polls counts as down;
+        a link changing state more than ``flap_changes`` times within ``flap_window_s`` flaps."""
     @property
     def num_ends(self) -> int: ...
     def load_ends(
@@ -566,13 +577,24 @@ class TelemetryState:
     def apply_copy(self, data: bytes) -> tuple[int, int]:
         """Apply samples given as PostgreSQL COPY text, one line per sample sorted by (batch, link,
         side, time): batch, link, side (``t`` = Z), time (µs), the five counters, the seven readings,
-        Rx no light, Tx no light (``\\N`` for none). Returns (samples, completed windows). Raises
+        Rx no light, Tx no light, oper-status (IF-MIB code 1 to 7) (``\\N`` for none). Returns
+        (samples, completed windows). Raises
         ``ValueError`` on a malformed line or samples out of order."""
     def checkpoint(self) -> bytes:
-        """The whole state (windows, readings, direction health, open episodes) as compact bytes."""
+        """The whole state (windows, readings, direction health, open episodes, oper-status and
+        link states) as compact bytes."""
     def restore(self, data: bytes) -> None:
         """Replace the state by the one ``checkpoint`` wrote, keeping this object's settings.
         Raises ``ValueError`` on bytes that are not a checkpoint of this version."""
+    def oper_changes(self) -> list[tuple[int, bool]]:
+        """Links whose operational state the last ``apply_copy`` decided anew (True = up), sorted
+        by link: down when either end's newest oper-status is not up (or a dark end, see
+        ``dark_end_is_down``), up when no end says down and one says up; ends that never reported
+        say nothing. A link's first decision is listed too."""
+    def flapping_changes(self) -> list[tuple[int, bool]]:
+        """Links whose flapping flag the last ``apply_copy`` changed, with the new flag."""
+    def link_states(self) -> list[tuple[int, bool | None, bool]]:
+        """(link, decided state (True = up) or None, flapping) of every link held, by link."""
     def health_changed_links(self) -> list[int]:
         """Links whose direction health changed in the last ``apply_copy``."""
     def changed_ends_copy(self) -> str:

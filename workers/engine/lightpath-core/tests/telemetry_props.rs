@@ -4,7 +4,7 @@
 //! a checkpoint restores the state exactly, whatever the split it is taken at.
 
 use lightpath_core::telemetry::{
-    COUNTERS, Counters, FabricState, Optical, Sample, Settings, Window,
+    COUNTERS, Counters, FabricState, OperSettings, Optical, Sample, Settings, Window,
 };
 use proptest::prelude::*;
 
@@ -17,6 +17,7 @@ fn settings() -> Settings {
         min_packets: 1000,
         action: 1e-6,
         report: 1e-8,
+        oper: OperSettings::default(),
     }
 }
 
@@ -106,6 +107,7 @@ proptest! {
                 time,
                 counters,
                 optical: Optical::default(),
+                oper: None,
             })
             .collect();
         let mut whole = FabricState::default();
@@ -150,11 +152,13 @@ proptest! {
                     rx_no_light: dark,
                     ..Optical::default()
                 };
-                [(1, false), (1, true), (2, true)].map(|end| Sample { batch: 0, end, time, counters, optical })
+                // Oper-status on some polls (1 up, 2 down, 7 lower layer down), so the link states move too.
+                let oper = [None, Some(1u8), Some(2), Some(1), Some(7)][i % 5];
+                [(1, false), (1, true), (2, true)].map(|end| Sample { batch: i as i64, end, time, counters, optical, oper })
             })
             .collect();
         let mut sorted = samples;
-        sorted.sort_by_key(|x| (x.end, x.time));
+        sorted.sort_by_key(|x| (x.batch, x.end, x.time));
         let cut = cut.min(sorted.len());
         let mut live = FabricState::default();
         live.apply(&sorted[..cut], &s);
@@ -170,7 +174,7 @@ proptest! {
         let s = settings();
         let samples: Vec<Sample> = sequence(&raw)
             .into_iter()
-            .map(|(time, counters)| Sample { batch: 0, end: (1, true), time, counters, optical: Optical::default() })
+            .map(|(time, counters)| Sample { batch: 0, end: (1, true), time, counters, optical: Optical::default(), oper: None })
             .collect();
         let cut = cut.min(samples.len());
         let mut state = FabricState::default();

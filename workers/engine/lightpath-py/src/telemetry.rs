@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use lightpath_core::telemetry::{
     COUNTERS, Counters, DirectionKey, DirectionState, EndState, Episode, FabricState, Health,
-    Optical, Sample, Settings,
+    OPER_MAX, OperSettings, Optical, Sample, Settings,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -46,14 +46,23 @@ fn same_length(name: &str, len: usize, expected: usize) -> PyResult<()> {
 #[pymethods]
 impl TelemetryState {
     #[new]
+    #[pyo3(signature = (window_s, max_gap_s, min_packets, action, report, *, dark_end_is_down=true, flap_changes=4, flap_window_s=3600.0))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         window_s: f64,
         max_gap_s: f64,
         min_packets: u64,
         action: f64,
         report: f64,
+        dark_end_is_down: bool,
+        flap_changes: u32,
+        flap_window_s: f64,
     ) -> PyResult<Self> {
-        for (name, value) in [("window_s", window_s), ("max_gap_s", max_gap_s)] {
+        for (name, value) in [
+            ("window_s", window_s),
+            ("max_gap_s", max_gap_s),
+            ("flap_window_s", flap_window_s),
+        ] {
             if value.is_nan() || value <= 0.0 {
                 return Err(PyValueError::new_err(format!(
                     "{name} must be positive, got {value}"
@@ -68,6 +77,11 @@ impl TelemetryState {
                 min_packets,
                 action,
                 report,
+                oper: OperSettings {
+                    dark_end_is_down,
+                    flap_changes,
+                    flap_window_us: (flap_window_s * 1e6).round() as i64,
+                },
             },
             changes: Default::default(),
         })
@@ -213,7 +227,8 @@ impl TelemetryState {
     /// TO STDOUT` writes), one line per sample sorted by (batch, link, side,
     /// time): batch, link, side (`t` = Z), time (µs), the 5 counters, the 7
     /// readings (input power, its lowest lane, output power, its lowest lane,
-    /// bias, temperature, voltage), Rx no light, Tx no light; `\N` for none.
+    /// bias, temperature, voltage), Rx no light, Tx no light, oper-status
+    /// (IF-MIB code 1 to 7); `\N` for none.
     /// Returns (samples, completed windows). The changes are read with the
     /// `changed_*` methods.
     fn apply_copy(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<(usize, u64)> {
@@ -253,6 +268,33 @@ impl TelemetryState {
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.changes = Default::default();
         Ok(())
+    }
+
+    /// Links whose operational state the last `apply_copy` decided anew, with
+    /// the state (True = up), one entry per link (its last decision). A link
+    /// is down when either end's newest oper-status is not up (or, with
+    /// `dark_end_is_down`, its receiver was dark on every lane for two polls),
+    /// up when no end says down and one says up; ends that say nothing do
+    /// not count. The first decision of a link is listed too.
+    fn oper_changes(&self) -> Vec<(i64, bool)> {
+        last_per_link(&self.changes.oper)
+    }
+
+    /// Links whose flapping flag the last `apply_copy` changed, with the flag.
+    fn flapping_changes(&self) -> Vec<(i64, bool)> {
+        last_per_link(&self.changes.flapping)
+    }
+
+    /// The decided state of every link held: (link, up or None, flapping).
+    fn link_states(&self) -> Vec<(i64, Option<bool>, bool)> {
+        let mut out: Vec<_> = self
+            .state
+            .links
+            .iter()
+            .map(|(id, l)| (*id, l.up, l.flapping))
+            .collect();
+        out.sort_unstable_by_key(|row| row.0);
+        out
     }
 
     /// Links whose direction health changed in the last `apply_copy`.
@@ -384,6 +426,13 @@ fn parse_samples(data: &[u8]) -> Result<Vec<Sample>, String> {
         }
         let rx_no_light = flag(next()?)?;
         let tx_no_light = flag(next()?)?;
+        let oper = match next()? {
+            "\\N" => None,
+            f => match f.parse::<u8>() {
+                Ok(code) if (1..=OPER_MAX).contains(&code) => Some(code),
+                _ => return Err(bad("not an oper-status code")),
+            },
+        };
         if fields.next().is_some() {
             return Err(bad("too many fields"));
         }
@@ -405,9 +454,21 @@ fn parse_samples(data: &[u8]) -> Result<Vec<Sample>, String> {
                 rx_no_light,
                 tx_no_light,
             },
+            oper,
         });
     }
     Ok(samples)
+}
+
+/// The last entry of each link, sorted by link.
+fn last_per_link(entries: &[(i64, bool)]) -> Vec<(i64, bool)> {
+    let mut last = std::collections::HashMap::with_capacity(entries.len());
+    for &(link, value) in entries {
+        last.insert(link, value);
+    }
+    let mut out: Vec<_> = last.into_iter().collect();
+    out.sort_unstable();
+    out
 }
 
 fn direction_name(key: &DirectionKey) -> &'static str {

@@ -1,8 +1,10 @@
 //! A compact, lossless byte encoding of a [`FabricState`]: the checkpoint a
 //! process restores instead of rebuilding the state from a row per link end.
 //!
-//! Layout (version 1): the magic `LPTS`, a version byte, then the ends and
-//! the directions, each a count followed by entries sorted by key. Integers
+//! Layout (version 2): the magic `LPTS`, a version byte, then the ends, the
+//! directions, the ends' oper-status (only ends that hold one) and the links'
+//! operational state, each a count followed by entries sorted by key (version
+//! 1, still read, ends after the directions). Integers
 //! are LEB128 varints; signed ones zigzag-encoded. Link ids are deltas from
 //! the previous entry's; every time is a delta from the previous time
 //! written, so the polls of one sweep, which share their times, take a byte
@@ -11,11 +13,12 @@
 //! integers, other floats as their 8 bytes.
 
 use super::{
-    COUNTERS, Counters, DirectionState, EndState, Episode, FabricState, Health, Optical, Window,
+    COUNTERS, Counters, DirectionState, EndState, Episode, FabricState, Health, LinkOper, OPER_MAX,
+    OperEnd, Optical, Window,
 };
 
 const MAGIC: &[u8; 4] = b"LPTS";
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 /// Decimal digits tried for a reading before storing its 8 bytes.
 const MAX_DIGITS: u32 = 6;
 
@@ -188,6 +191,60 @@ impl Reader<'_> {
         }
     }
 
+    /// The sections of version 2: the ends' oper-status and the links' state.
+    fn opers_and_links(&mut self, state: &mut FabricState) -> Read<()> {
+        let opers = self.varint()?;
+        let mut link = 0i64;
+        for _ in 0..opers {
+            link = int(i128::from(link) + self.signed()?)?;
+            let flags = self.byte()?;
+            let (status, status_time) = if flags & 16 != 0 {
+                let code = self.byte()?;
+                if !(1..=OPER_MAX).contains(&code) {
+                    return Err(CheckpointError(format!("unknown oper-status {code}")));
+                }
+                (Some(code), self.time()?)
+            } else {
+                (None, None)
+            };
+            let end = state.ends.get_mut(&(link, flags & 1 != 0)).ok_or_else(|| {
+                CheckpointError(format!("oper-status of an unknown end of link {link}"))
+            })?;
+            end.oper = OperEnd {
+                status,
+                status_time,
+                dark_polls: (flags >> 2) & 3,
+                relit: flags & 2 != 0,
+            };
+        }
+        let links = self.varint()?;
+        state.links.reserve(links.min(1 << 24) as usize);
+        link = 0;
+        for _ in 0..links {
+            link = int(i128::from(link) + self.signed()?)?;
+            let flags = self.byte()?;
+            let up = match flags & 3 {
+                0 => None,
+                1 => Some(false),
+                _ => Some(true),
+            };
+            let count = self.varint()?.min(1 << 16) as usize;
+            let mut changes = Vec::with_capacity(count);
+            for _ in 0..count {
+                changes.push(self.time()?.ok_or_else(short)?);
+            }
+            state.links.insert(
+                link,
+                LinkOper {
+                    up,
+                    changes,
+                    flapping: flags & 4 != 0,
+                },
+            );
+        }
+        Ok(())
+    }
+
     fn opt_rate(&mut self) -> Read<Option<(f64, i64)>> {
         match self.byte()? {
             0 => Ok(None),
@@ -265,6 +322,49 @@ impl FabricState {
                 w.time(e.ended_at);
             }
         }
+        // Oper-status of the ends that hold one: flags (side, relit, dark
+        // polls, a status follows), then the status code and its time.
+        let mut opers: Vec<_> = self
+            .ends
+            .iter()
+            .filter(|(_, end)| !end.oper.is_empty())
+            .map(|(key, end)| (*key, end.oper))
+            .collect();
+        opers.sort_unstable_by_key(|(key, _)| *key);
+        w.varint(opers.len() as u128);
+        link = 0;
+        for ((id, side), oper) in opers {
+            w.signed(i128::from(id) - i128::from(link));
+            link = id;
+            w.out.push(
+                u8::from(side)
+                    | u8::from(oper.relit) << 1
+                    | oper.dark_polls.min(3) << 2
+                    | u8::from(oper.status.is_some()) << 4,
+            );
+            if let Some(code) = oper.status {
+                w.out.push(code);
+                w.time(oper.status_time);
+            }
+        }
+        let mut links: Vec<_> = self.links.iter().collect();
+        links.sort_unstable_by_key(|(key, _)| **key);
+        w.varint(links.len() as u128);
+        link = 0;
+        for (&id, state) in links {
+            w.signed(i128::from(id) - i128::from(link));
+            link = id;
+            let up = match state.up {
+                None => 0,
+                Some(false) => 1,
+                Some(true) => 2,
+            };
+            w.out.push(up | u8::from(state.flapping) << 2);
+            w.varint(state.changes.len() as u128);
+            for &t in &state.changes {
+                w.time(Some(t));
+            }
+        }
         w.out
     }
 
@@ -273,8 +373,9 @@ impl FabricState {
         if data.len() < 5 || &data[..4] != MAGIC {
             return Err(CheckpointError("not a telemetry checkpoint".into()));
         }
-        if data[4] != VERSION {
-            return Err(CheckpointError(format!("unknown version {}", data[4])));
+        let version = data[4];
+        if version != 1 && version != VERSION {
+            return Err(CheckpointError(format!("unknown version {version}")));
         }
         let mut r = Reader {
             data,
@@ -316,9 +417,14 @@ impl FabricState {
                 start_time,
                 start,
             };
-            state
-                .ends
-                .insert((link, flags & 1 != 0), EndState { window, optical });
+            state.ends.insert(
+                (link, flags & 1 != 0),
+                EndState {
+                    window,
+                    optical,
+                    oper: OperEnd::default(),
+                },
+            );
         }
         let directions = r.varint()?;
         state.directions.reserve(directions.min(1 << 24) as usize);
@@ -358,6 +464,9 @@ impl FabricState {
                 },
             );
         }
+        if version >= 2 {
+            r.opers_and_links(&mut state)?;
+        }
         if r.at != data.len() {
             return Err(CheckpointError(format!(
                 "{} bytes left over",
@@ -371,6 +480,7 @@ impl FabricState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     #[test]
     fn readings_round_trip_exactly_whatever_their_digits() {
@@ -421,6 +531,39 @@ mod tests {
         state.ends.insert((i64::MAX, true), end);
         state.ends.insert((i64::MIN, false), EndState::default());
         assert_eq!(FabricState::restore(&state.checkpoint()).unwrap(), state);
+    }
+
+    #[test]
+    fn oper_status_and_link_states_round_trip_and_version_1_still_reads() {
+        let mut state = FabricState::default();
+        state.ends.insert((3, false), EndState::default());
+        let mut end = EndState::default();
+        end.oper = OperEnd {
+            status: Some(7),
+            status_time: Some(1_000),
+            dark_polls: 2,
+            relit: true,
+        };
+        state.ends.insert((3, true), end);
+        state.links.insert(
+            3,
+            LinkOper {
+                up: Some(false),
+                changes: vec![500, 1_000],
+                flapping: true,
+            },
+        );
+        state.links.insert(9, LinkOper::default());
+        assert_eq!(FabricState::restore(&state.checkpoint()).unwrap(), state);
+        // Version 1 had neither section: the same bytes without them.
+        let plain = FabricState {
+            ends: HashMap::from([((3, false), EndState::default())]),
+            ..FabricState::default()
+        };
+        let mut v1 = plain.checkpoint();
+        v1.truncate(v1.len() - 2);
+        v1[4] = 1;
+        assert_eq!(FabricState::restore(&v1).unwrap(), plain);
     }
 
     #[test]

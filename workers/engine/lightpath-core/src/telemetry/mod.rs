@@ -1,6 +1,8 @@
 //! Telemetry derivation: cumulative interface counters of link ends turned into
 //! per-window corruption and congestion loss rates, direction health and
-//! corruption episodes, with the newest optical readings of each end.
+//! corruption episodes, with the newest optical readings of each end; and each
+//! link's operational state from its ends' reported oper-status (and dark
+//! receivers), with the links that flap.
 //!
 //! The rules are those of Lightpath's `docs/telemetry.md` ("What is derived");
 //! the backend's `tests/reference.py` states them in plain Python and the
@@ -39,7 +41,41 @@ pub struct Settings {
     pub action: f64,
     /// Corruption rate at or above which a direction is lossy.
     pub report: f64,
+    /// Operational state and flapping.
+    pub oper: OperSettings,
 }
+
+/// Fabric settings of the operational state derived from telemetry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OperSettings {
+    /// An end whose receiver is dark on every lane for [`DARK_POLLS`]
+    /// consecutive polls counts as down.
+    pub dark_end_is_down: bool,
+    /// A link that changes state more than this many times within
+    /// `flap_window_us` is flapping.
+    pub flap_changes: u32,
+    /// The flapping window (µs): a flapping link is stable again once it has
+    /// not changed for this long.
+    pub flap_window_us: i64,
+}
+
+impl Default for OperSettings {
+    fn default() -> Self {
+        OperSettings {
+            dark_end_is_down: true,
+            flap_changes: 4,
+            flap_window_us: 3_600_000_000,
+        }
+    }
+}
+
+/// Oper-status codes: IF-MIB's `ifOperStatus` numbers, which OpenConfig's
+/// `oper-status` values map to one to one.
+pub const OPER_UP: u8 = 1;
+/// The largest oper-status code (`lowerLayerDown`).
+pub const OPER_MAX: u8 = 7;
+/// Consecutive dark polls after which a dark end counts as down.
+pub const DARK_POLLS: u8 = 2;
 
 /// Counter window of one link end: its newest counter poll (for wrap and
 /// reset detection) and the open window's first poll.
@@ -306,6 +342,54 @@ impl Optical {
     }
 }
 
+/// What one link end says about its link's operational state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OperEnd {
+    /// Newest reported oper-status (an IF-MIB code, 1 = up).
+    pub status: Option<u8>,
+    /// Time of the sample that reported it.
+    pub status_time: Option<i64>,
+    /// Consecutive polls whose receiver was dark on every lane, up to
+    /// [`DARK_POLLS`].
+    pub dark_polls: u8,
+    /// The receiver saw light again after it counted as dark.
+    pub relit: bool,
+}
+
+impl OperEnd {
+    /// Whether the end holds nothing (it never reported a status or a dark Rx).
+    pub fn is_empty(&self) -> bool {
+        *self == OperEnd::default()
+    }
+
+    /// The end's vote on its link: `Some(false)` down, `Some(true)` up, `None`
+    /// when it says nothing. A dark end (when the fabric counts those) is
+    /// down whatever it reports; else its newest oper-status decides; an end
+    /// that never reported one but whose receiver saw light again after being
+    /// counted dark is up.
+    pub fn vote(&self, settings: &OperSettings) -> Option<bool> {
+        if settings.dark_end_is_down && self.dark_polls >= DARK_POLLS {
+            return Some(false);
+        }
+        match self.status {
+            Some(code) => Some(code == OPER_UP),
+            None => (settings.dark_end_is_down && self.relit).then_some(true),
+        }
+    }
+
+    /// Takes one poll's receiver reading (`dark`: no light on any lane).
+    fn rx_poll(&mut self, dark: bool) {
+        if dark {
+            self.dark_polls = (self.dark_polls + 1).min(DARK_POLLS);
+        } else {
+            if self.dark_polls >= DARK_POLLS {
+                self.relit = true;
+            }
+            self.dark_polls = 0;
+        }
+    }
+}
+
 /// Derivation state of one link end.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EndState {
@@ -313,6 +397,20 @@ pub struct EndState {
     pub window: Window,
     /// Newest optical readings.
     pub optical: Optical,
+    /// Oper-status and dark receiver.
+    pub oper: OperEnd,
+}
+
+/// Operational state of a link as derived from its ends.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkOper {
+    /// The state last decided (true = up); None before the first decision.
+    pub up: Option<bool>,
+    /// Times of the newest changes of state inside the flapping window,
+    /// oldest first (at most `flap_changes + 1` kept).
+    pub changes: Vec<i64>,
+    /// The link changes state more often than the fabric allows.
+    pub flapping: bool,
 }
 
 impl EndState {
@@ -340,6 +438,8 @@ pub struct Sample {
     pub counters: Counters,
     /// Optical readings (its `time` is ignored; the sample's is used).
     pub optical: Optical,
+    /// Reported oper-status (IF-MIB code), if the sample carries one.
+    pub oper: Option<u8>,
 }
 
 /// What one [`FabricState::apply`] changed.
@@ -358,6 +458,12 @@ pub struct Changes {
     pub ended: Vec<(DirectionKey, Episode)>,
     /// Completed windows with at least one rate.
     pub windows: u64,
+    /// Links whose decided operational state changed (or was decided for the
+    /// first time), with the new state (true = up), in batch order; a link
+    /// may appear more than once, the last entry is its state.
+    pub oper: Vec<(i64, bool)>,
+    /// Links whose flapping flag changed, with the new flag, in batch order.
+    pub flapping: Vec<(i64, bool)>,
 }
 
 /// Derivation state of a fabric's link ends and directions.
@@ -367,6 +473,8 @@ pub struct FabricState {
     pub ends: HashMap<EndKey, EndState>,
     /// Per link direction.
     pub directions: HashMap<DirectionKey, DirectionState>,
+    /// Per link whose state was ever decided from telemetry.
+    pub links: HashMap<i64, LinkOper>,
 }
 
 /// The direction received at `side` (true = Z): Z receives a_to_z.
@@ -393,9 +501,74 @@ impl FabricState {
     /// deleted since); returns how many entries went.
     pub fn retain_links(&mut self, links: &HashSet<i64>) -> usize {
         let before = self.ends.len() + self.directions.len();
+        let before = before + self.links.len();
         self.ends.retain(|key, _| links.contains(&key.0));
         self.directions.retain(|key, _| links.contains(&key.0));
-        before - self.ends.len() - self.directions.len()
+        self.links.retain(|key, _| links.contains(key));
+        before - self.ends.len() - self.directions.len() - self.links.len()
+    }
+
+    /// Decides a link's operational state from its ends' votes (down when
+    /// either end says down, up when no end says down and one says up,
+    /// unchanged when neither says anything) at time `now`, and its flapping
+    /// flag from the changes inside the window before `now`.
+    fn decide(&mut self, link: i64, now: i64, settings: &OperSettings, changes: &mut Changes) {
+        let vote = |side: bool| {
+            self.ends
+                .get(&(link, side))
+                .and_then(|end| end.oper.vote(settings))
+        };
+        let decided = match (vote(false), vote(true)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (None, None) => None,
+            _ => Some(true),
+        };
+        let state = match (decided, self.links.entry(link)) {
+            (_, Entry::Occupied(slot)) => slot.into_mut(),
+            (Some(_), Entry::Vacant(slot)) => slot.insert(LinkOper::default()),
+            (None, Entry::Vacant(_)) => return,
+        };
+        if let Some(up) = decided
+            && state.up != Some(up)
+        {
+            if state.up.is_some() {
+                state.changes.push(now);
+                let keep = settings.flap_changes as usize + 1;
+                if state.changes.len() > keep {
+                    state.changes.drain(..state.changes.len() - keep);
+                }
+            }
+            state.up = Some(up);
+            changes.oper.push((link, up));
+        }
+        if !state.changes.is_empty() {
+            let horizon = now.saturating_sub(settings.flap_window_us);
+            state.changes.retain(|&t| t > horizon);
+        }
+        let flapping = if state.changes.len() > settings.flap_changes as usize {
+            true
+        } else if state.changes.is_empty() {
+            false
+        } else {
+            state.flapping
+        };
+        if flapping != state.flapping {
+            state.flapping = flapping;
+            changes.flapping.push((link, flapping));
+        }
+    }
+
+    /// Decides the links a batch touched: (link, newest sample time).
+    fn decide_links(
+        &mut self,
+        links: &mut Vec<(i64, i64)>,
+        settings: &OperSettings,
+        changes: &mut Changes,
+    ) {
+        for &(link, now) in links.iter() {
+            self.decide(link, now, settings, changes);
+        }
+        links.clear();
     }
 
     /// Applies samples sorted by (batch, end, time): each poll's counters in
@@ -407,12 +580,23 @@ impl FabricState {
         let mut touched_ends: HashMap<EndKey, Option<(Option<i64>, Optical)>> = HashMap::new();
         let mut touched_order: Vec<EndKey> = Vec::new();
         let mut touched_directions: HashMap<DirectionKey, Health> = HashMap::new();
+        // Links of the current batch, with their newest sample time: each
+        // link's state is decided once per batch (a poll), after it.
+        let mut batch_links: Vec<(i64, i64)> = Vec::new();
         let mut i = 0;
         while i < samples.len() {
             let (batch, end) = (samples[i].batch, samples[i].end);
+            if i > 0 && samples[i - 1].batch != batch {
+                self.decide_links(&mut batch_links, &settings.oper, &mut changes);
+            }
             let mut j = i;
             while j < samples.len() && samples[j].batch == batch && samples[j].end == end {
                 j += 1;
+            }
+            let newest = samples[j - 1].time;
+            match batch_links.last_mut() {
+                Some((link, time)) if *link == end.0 => *time = (*time).max(newest),
+                _ => batch_links.push((end.0, newest)),
             }
             if let Entry::Vacant(slot) = touched_ends.entry(end) {
                 slot.insert(self.ends.get(&end).map(EndState::visible));
@@ -420,9 +604,22 @@ impl FabricState {
             }
             let state = self.ends.entry(end).or_default();
             let mut newest_optical = None;
+            let optical_time = state.optical.time;
             for sample in &samples[i..j] {
                 if sample.optical.carries_readings() {
                     newest_optical = Some(sample);
+                }
+                if let Some(code) = sample.oper
+                    && state.oper.status_time.is_none_or(|t| t <= sample.time)
+                {
+                    state.oper.status = Some(code);
+                    state.oper.status_time = Some(sample.time);
+                }
+                let rx = &sample.optical;
+                if (rx.rx.is_some() || rx.rx_no_light)
+                    && optical_time.is_none_or(|t| sample.time > t)
+                {
+                    state.oper.rx_poll(rx.rx_no_light && rx.rx.is_none());
                 }
                 if sample.counters.iter().all(Option::is_none) {
                     continue;
@@ -462,6 +659,7 @@ impl FabricState {
             }
             i = j;
         }
+        self.decide_links(&mut batch_links, &settings.oper, &mut changes);
         changes.ends = touched_order
             .into_iter()
             .filter(|end| match &touched_ends[end] {
@@ -492,6 +690,7 @@ mod tests {
             min_packets: 1000,
             action: 1e-6,
             report: 1e-8,
+            oper: OperSettings::default(),
         }
     }
 
@@ -546,6 +745,7 @@ mod tests {
                 time: i as i64 * 15 * MIN,
                 counters: poll(pkts, fcs),
                 optical: Optical::default(),
+                oper: None,
             });
             pkts += 1_000_000;
             fcs += e;
@@ -556,6 +756,7 @@ mod tests {
             time: 5 * 15 * MIN,
             counters: poll(pkts, fcs),
             optical: Optical::default(),
+            oper: None,
         });
         let changes = state.apply(&samples, &s);
         assert_eq!(changes.windows, 5);
@@ -581,6 +782,7 @@ mod tests {
             time,
             counters: poll(pkts, fcs),
             optical: Optical::default(),
+            oper: None,
         };
         state.apply(&[sample(0, 0, 0), sample(15 * MIN, 1_000_000, 50)], &s);
         let first = state.directions[&(3, false)].open.unwrap();
@@ -628,6 +830,7 @@ mod tests {
             time,
             counters: [None; COUNTERS],
             optical,
+            oper: None,
         };
         state.apply(
             &[
@@ -643,5 +846,145 @@ mod tests {
         assert_eq!((optical.rx, optical.temperature), (Some(-3.0), Some(41.0)));
         state.apply(&[sample(3, 0, reading(Some(-9.0), None))], &s);
         assert_eq!(state.ends[&(1, false)].optical.rx, Some(-3.0));
+    }
+    /// A sample of one end of link 1 in its own batch: oper-status and Rx.
+    fn oper_sample(batch: i64, side: bool, time: i64, oper: Option<u8>, rx: Option<f64>) -> Sample {
+        Sample {
+            batch,
+            end: (1, side),
+            time,
+            counters: [None; COUNTERS],
+            optical: Optical {
+                rx,
+                rx_min: rx,
+                rx_no_light: rx.is_none(),
+                ..Optical::default()
+            },
+            oper,
+        }
+    }
+
+    #[test]
+    fn either_end_down_takes_the_link_down_and_both_up_bring_it_back() {
+        let s = settings();
+        let mut state = FabricState::default();
+        let up = Some(OPER_UP);
+        let changes = state.apply(
+            &[
+                oper_sample(1, false, 0, up, Some(-2.0)),
+                oper_sample(1, true, 0, up, Some(-2.0)),
+            ],
+            &s,
+        );
+        assert_eq!(changes.oper, vec![(1, true)]);
+        // Z reports lower_layer_down (7): down.
+        let changes = state.apply(&[oper_sample(2, true, MIN, Some(7), Some(-2.0))], &s);
+        assert_eq!(changes.oper, vec![(1, false)]);
+        // A still up, Z not yet up again: no change.
+        assert!(
+            state
+                .apply(&[oper_sample(3, false, 2 * MIN, up, Some(-2.0))], &s)
+                .oper
+                .is_empty()
+        );
+        let changes = state.apply(&[oper_sample(4, true, 3 * MIN, up, Some(-2.0))], &s);
+        assert_eq!(changes.oper, vec![(1, true)]);
+        assert_eq!(state.links[&1].changes, vec![MIN, 3 * MIN]);
+    }
+
+    #[test]
+    fn an_end_without_oper_status_does_not_count_and_dark_ends_do() {
+        let s = settings();
+        let mut state = FabricState::default();
+        // No oper-status at all: no decision.
+        let changes = state.apply(&[oper_sample(1, false, 0, None, Some(-2.0))], &s);
+        assert!(changes.oper.is_empty() && state.links.is_empty());
+        // One dark poll is not enough, two are.
+        assert!(
+            state
+                .apply(&[oper_sample(2, false, MIN, None, None)], &s)
+                .oper
+                .is_empty()
+        );
+        assert_eq!(
+            state
+                .apply(&[oper_sample(3, false, 2 * MIN, None, None)], &s)
+                .oper,
+            vec![(1, false)]
+        );
+        // Light again: the end that was dark counts as up.
+        assert_eq!(
+            state
+                .apply(&[oper_sample(4, false, 3 * MIN, None, Some(-2.5))], &s)
+                .oper,
+            vec![(1, true)]
+        );
+        // With the setting off, darkness says nothing.
+        let off = Settings {
+            oper: OperSettings {
+                dark_end_is_down: false,
+                ..OperSettings::default()
+            },
+            ..s
+        };
+        let mut state = FabricState::default();
+        let up = Some(OPER_UP);
+        state.apply(&[oper_sample(1, false, 0, up, Some(-2.0))], &off);
+        for (batch, time) in [(2, MIN), (3, 2 * MIN), (4, 3 * MIN)] {
+            assert!(
+                state
+                    .apply(&[oper_sample(batch, false, time, up, None)], &off)
+                    .oper
+                    .is_empty()
+            );
+        }
+        assert_eq!(state.links[&1].up, Some(true));
+        // And with it on, a dark end reporting up is down.
+        assert_eq!(
+            state
+                .apply(&[oper_sample(5, false, 4 * MIN, up, None)], &s)
+                .oper,
+            vec![(1, false)]
+        );
+    }
+
+    #[test]
+    fn a_link_that_changes_too_often_flaps_until_it_is_stable_for_the_window() {
+        let s = settings(); // more than 4 changes in an hour
+        let mut state = FabricState::default();
+        let mut flapping = vec![];
+        for k in 0..6i64 {
+            let code = if k % 2 == 0 { OPER_UP } else { 2 };
+            let changes = state.apply(
+                &[oper_sample(k, false, k * MIN, Some(code), Some(-2.0))],
+                &s,
+            );
+            flapping.extend(changes.flapping);
+        }
+        // Changes at minutes 1..5: the fifth makes it flap.
+        assert_eq!(flapping, vec![(1, true)]);
+        assert!(state.links[&1].flapping);
+        // Still within the hour after the last change: still flapping.
+        let changes = state.apply(&[oper_sample(7, false, 60 * MIN, Some(2), Some(-2.0))], &s);
+        assert!(changes.flapping.is_empty());
+        // An hour after the last change: stable again.
+        let changes = state.apply(&[oper_sample(8, false, 66 * MIN, Some(2), Some(-2.0))], &s);
+        assert_eq!(changes.flapping, vec![(1, false)]);
+        assert!(state.links[&1].changes.is_empty());
+    }
+
+    #[test]
+    fn an_older_status_does_not_replace_a_newer_one_and_deleted_links_go() {
+        let s = settings();
+        let mut state = FabricState::default();
+        state.apply(
+            &[oper_sample(1, false, 10 * MIN, Some(OPER_UP), Some(-2.0))],
+            &s,
+        );
+        let changes = state.apply(&[oper_sample(2, false, MIN, Some(2), Some(-2.0))], &s);
+        assert!(changes.oper.is_empty());
+        assert_eq!(state.ends[&(1, false)].oper.status, Some(OPER_UP));
+        assert_eq!(state.retain_links(&HashSet::new()), 2);
+        assert!(state.links.is_empty());
     }
 }
