@@ -141,8 +141,8 @@ function RunResult({ result }: { result: OptimizerRunResult }) {
         </p>
         {result.tors_below_threshold.length > 0 ? (
           <p data-testid="optimizer-tors-below">
-            ToRs under their constraint after the run (they lose nothing more):{' '}
-            {result.tors_below_threshold.join(', ')}.
+            ToRs under their constraint after the run (they lose nothing more): {result.tors_below_threshold.join(', ')}
+            .
           </p>
         ) : (
           <p className="muted">No ToR is under its constraint after the run.</p>
@@ -177,7 +177,11 @@ function RowsTables({
         {kept.length === 0 ? (
           <p data-testid="optimizer-kept-empty">No new decision kept a link in service.</p>
         ) : (
-          <RowsTable rows={kept} caption="Corrupting links kept in service, with the ToR that blocks each" kind="kept" />
+          <RowsTable
+            rows={kept}
+            caption="Corrupting links kept in service, with the ToR that blocks each"
+            kind="kept"
+          />
         )}
         {stillKept ? (
           <p className="muted" data-testid="optimizer-still-kept">

@@ -33,7 +33,12 @@ export function SwitchPanel({ sw, tierName, links, fabricId, onClose }: SwitchPa
   const target = { id: sw.id, fabric: detail.data?.fabric ?? fabricId };
 
   return (
-    <section className="switch-panel" aria-labelledby="switch-panel-heading" data-testid="switch-panel" data-switch={sw.name}>
+    <section
+      className="switch-panel"
+      aria-labelledby="switch-panel-heading"
+      data-testid="switch-panel"
+      data-switch={sw.name}
+    >
       <div className="switch-panel-head">
         <h3 id="switch-panel-heading">
           {sw.name}{' '}

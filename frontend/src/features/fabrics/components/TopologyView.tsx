@@ -39,10 +39,7 @@ export function TopologyView({ topology, fabricId, fabricName }: TopologyViewPro
   const tierName = (tier: number) => topology.tiers[tier] ?? `tier ${tier}`;
   const hoveredTier = hovered ? tierName(hovered.tier) : '';
   const selected = selectedId === null ? null : (layout.positions.get(selectedId) ?? null);
-  const byName = useMemo(
-    () => new Map([...layout.positions.values()].map((sw) => [sw.name, sw])),
-    [layout.positions],
-  );
+  const byName = useMemo(() => new Map([...layout.positions.values()].map((sw) => [sw.name, sw])), [layout.positions]);
   const openTyped = () => {
     const sw = byName.get(typed.trim());
     if (sw) setSelectedId(sw.id);

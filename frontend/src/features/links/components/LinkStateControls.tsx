@@ -98,8 +98,7 @@ function DisableDialog({ link, linkName, canOverride, onClose, onDone }: DialogP
         apply.mutate(
           { admin_state: 'disabled', admin_reason: reason, ...(override ? { override_capacity: true as const } : {}) },
           {
-            onSuccess: () =>
-              onDone(override ? 'Disabled, overriding the capacity guard (audited).' : 'Disabled.'),
+            onSuccess: () => onDone(override ? 'Disabled, overriding the capacity guard (audited).' : 'Disabled.'),
           },
         )
       }
