@@ -63,6 +63,9 @@ class Sample(models.Model):
     in_discards = _counter()
     out_pkts = _counter()
     out_discards = _counter()
+    # OpenConfig oper-status as IF-MIB's ifOperStatus number (1 up, 2 down, 3 testing, 4 unknown,
+    # 5 dormant, 6 not_present, 7 lower_layer_down; telemetry.formats.OPER_STATUSES).
+    oper_status = models.SmallIntegerField(null=True)
     # The ingest batch that last wrote the row: derivation reads the batches after its watermark.
     batch_id = models.BigIntegerField(null=True)
 

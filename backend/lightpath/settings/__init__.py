@@ -244,6 +244,12 @@ TELEMETRY_HOURLY_RETENTION_DAYS = int(env("LIGHTPATH_TELEMETRY_HOURLY_DAYS", "40
 TELEMETRY_MAX_CLOCK_SKEW_S = 300
 # Samples in one POST /api/telemetry/ batch (the CLI sends 10,000 at a time).
 TELEMETRY_MAX_BATCH_SAMPLES = 100_000
+# A link whose operational state (from telemetry oper_status) changes more than `changes` times
+# within `window_s` seconds of sample time is flapping, until it has not changed for `window_s`.
+LINK_FLAPPING = {
+    "changes": int(env("LIGHTPATH_LINK_FLAPPING_CHANGES", "4")),
+    "window_s": int(env("LIGHTPATH_LINK_FLAPPING_WINDOW_S", "3600")),
+}
 
 # Repair recommendations (corruption/recommend.py; corropt.md §6 defaults 10-13). recommend()
 # takes per-call overrides of any key.

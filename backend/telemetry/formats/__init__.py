@@ -10,12 +10,21 @@ from __future__ import annotations
 from datetime import datetime
 
 from ._batch import parse_csv, parse_json
-from ._common import FIELDS, Bad, FormatError, Parsed, collection_paused, to_utc
+from ._common import FIELDS, OPER_STATUS_NAMES, OPER_STATUSES, Bad, FormatError, Parsed, collection_paused, to_utc
 from ._common import parse_time as _parse_time
 from ._gnmi import parse_gnmi
 from ._prometheus import parse_prometheus
 
-__all__ = ["FIELDS", "MEDIA_TYPES", "FormatError", "Parsed", "parse", "parse_time"]
+__all__ = [
+    "FIELDS",
+    "MEDIA_TYPES",
+    "OPER_STATUSES",
+    "OPER_STATUS_NAMES",
+    "FormatError",
+    "Parsed",
+    "parse",
+    "parse_time",
+]
 
 MEDIA_TYPES: dict[str, str] = {
     "json": "application/json",

@@ -12,6 +12,7 @@ from ._common import (
     FLOAT,
     KINDS,
     NAME,
+    OPER,
     POWER,
     REQUIRED,
     TIME,
@@ -26,6 +27,7 @@ from ._common import (
     lanes_from_text,
     load_json,
     number_from_text,
+    oper_status,
     parse_time,
     show,
     unknown_field_reason,
@@ -79,6 +81,11 @@ def parse_json(body: bytes) -> Parsed:
                     sample[key] = moment
                 elif kind == NAME:
                     check_name(value)
+                elif kind == OPER:
+                    if value is None:
+                        nulls = [*(nulls or ()), key]
+                    else:
+                        sample[key] = oper_status(value)
                 elif kind is None:
                     raise Bad(unknown_field_reason(key))
                 elif value is None:
@@ -212,6 +219,8 @@ def _column(cells: tuple[str, ...], kind: int, times: dict[str, Any]) -> list[An
             if max((v for v in values if v is not None), default=0) > COUNTER_MAX:
                 return None
             return values
+        if kind == OPER:
+            return [oper_status(cell) if cell else None for cell in cells]
         if "_" in joined:  # float() would read 1_0 as 10
             return None
         if kind in (POWER, FLOAT):
@@ -242,6 +251,8 @@ def _cell(cell: str, kind: int, times: dict[str, Any]) -> Any:
         return times.get(cell) or _time(cell, times)
     if kind == NAME:
         return check_name(cell.strip())
+    if kind == OPER:
+        return oper_status(cell)
     if kind in (COUNTER, POWER, FLOAT):
         return number_from_text(cell, kind)
     return lanes_from_text(cell, kind)

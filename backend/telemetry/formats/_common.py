@@ -20,7 +20,27 @@ MAX_LANE = 63
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 # Value kinds. Small ints compared with `is`/`==` in the hot loops.
-TIME, NAME, COUNTER, POWER, FLOAT, POWER_LANES, FLOAT_LANES = range(7)
+TIME, NAME, COUNTER, POWER, FLOAT, POWER_LANES, FLOAT_LANES, OPER = range(8)
+
+# OpenConfig's /interfaces/interface/state/oper-status values (lower case) and their IF-MIB
+# ifOperStatus numbers, which is also how a sample stores them.
+OPER_STATUSES: dict[str, int] = {
+    "up": 1,
+    "down": 2,
+    "testing": 3,
+    "unknown": 4,
+    "dormant": 5,
+    "not_present": 6,
+    "lower_layer_down": 7,
+}
+OPER_STATUS_NAMES: dict[int, str] = {code: name for name, code in OPER_STATUSES.items()}
+# Other spellings a device or exporter writes: gNMI's upper case, IF-MIB's camel case.
+_OPER_SPELLINGS: dict[str, str] = {
+    **{name: name for name in OPER_STATUSES},
+    **{name.upper(): name for name in OPER_STATUSES},
+    "notPresent": "not_present",
+    "lowerLayerDown": "lower_layer_down",
+}
 
 KINDS: dict[str, int] = {
     "time": TIME,
@@ -43,6 +63,7 @@ KINDS: dict[str, int] = {
     "input_power_upper_dbm": POWER,
     "output_power_lower_dbm": POWER,
     "output_power_upper_dbm": POWER,
+    "oper_status": OPER,
 }
 FIELDS = tuple(KINDS)
 REQUIRED = ("time", "switch", "port")
@@ -293,6 +314,30 @@ def lanes_from_text(text: str, kind: int) -> list[float | None]:
         except Bad as bad:
             raise Bad(f"lane {lane}: {bad.reason}") from None
     return lanes
+
+
+def oper_status(value: Any) -> str:
+    """An oper-status as its lower-case OpenConfig name (`UP`, `lowerLayerDown` are taken too)."""
+    if type(value) is str:
+        name = _OPER_SPELLINGS.get(value) or _OPER_SPELLINGS.get(value.strip())
+        if name is None:
+            name = _OPER_SPELLINGS.get(value.strip().lower())
+        if name is not None:
+            return name
+    raise Bad(f"{show(value)} is not an oper-status (one of {', '.join(OPER_STATUSES)})")
+
+
+def oper_status_from_number(text: str) -> str:
+    """IF-MIB's ifOperStatus number (1 up ... 7 lowerLayerDown) as the OpenConfig name."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    name = OPER_STATUS_NAMES.get(int(number)) if number == number and number == int(number) else None
+    if name is None:
+        raise Bad(f"{show(text)} is not an ifOperStatus number (1 up, 2 down, 3 testing, 4 unknown, 5 dormant, "
+                  "6 notPresent, 7 lowerLayerDown)")  # fmt: skip
+    return name
 
 
 def strip_transceiver_word(name: str) -> str:

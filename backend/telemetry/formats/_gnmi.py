@@ -16,6 +16,7 @@ from ._common import (
     FLOAT,
     FLOAT_LANES,
     MAX_LANE,
+    OPER,
     POWER,
     POWER_LANES,
     Bad,
@@ -27,6 +28,7 @@ from ._common import (
     finite_or_inf,
     from_epoch,
     load_json,
+    oper_status,
     show,
     strip_transceiver_word,
 )
@@ -43,6 +45,7 @@ PATHS: dict[tuple[str, ...], tuple[str, int, str | None]] = {
     (*_COUNTERS, "in-discards"): ("in_discards", COUNTER, None),
     (*_COUNTERS, "out-pkts"): ("out_pkts", COUNTER, None),
     (*_COUNTERS, "out-discards"): ("out_discards", COUNTER, None),
+    ("interfaces", "interface", "state", "oper-status"): ("oper_status", OPER, None),
     (*_CHANNEL, "input-power", "instant"): ("input_power_channels_dbm", POWER_LANES, "index"),
     (*_CHANNEL, "output-power", "instant"): ("output_power_channels_dbm", POWER_LANES, "index"),
     (*_CHANNEL, "laser-bias-current", "instant"): ("laser_bias_current_channels_ma", FLOAT_LANES, "index"),
@@ -129,10 +132,19 @@ def parse_gnmi(text: str) -> Parsed:
                         parsed.skipped += 1
                         continue
                 val = update.get("val")
+                if kind == OPER:
+                    value: int | float | str = _oper_value(val)
+                    index = index_of.get(key)
+                    sample = samples[index] if index is not None else None
+                    if sample is not None and field_name not in sample:
+                        sample[field_name] = value
+                    else:
+                        group.put(key, field_name, value, None, where)
+                    continue
                 # Fast paths for what collectors send most: counters as uintVal strings, readings as doubleVal.
                 raw = val.get("uintVal") if kind == COUNTER and type(val) is dict else None
                 if type(raw) is str and raw.isdigit() and raw.isascii() and len(raw) < 20:
-                    value: int | float = int(raw)
+                    value = int(raw)
                 else:
                     raw = val.get("doubleVal") if kind != COUNTER and type(val) is dict else None
                     value = raw if type(raw) is float and raw - raw == 0 else _value(val, kind)
@@ -225,6 +237,25 @@ def _inner_key(elem: dict[str, Any], inner: str) -> int | None:
     if not 0 <= index <= MAX_LANE:
         raise Bad(f"channel index {index} is beyond {MAX_LANE}")
     return index
+
+
+def _oper_value(val: Any) -> str:
+    """An oper-status enumeration: a stringVal (or asciiVal) `UP`, or a jsonVal/jsonIetfVal holding
+    the string (RFC 7951 may prefix the module: `openconfig-interfaces:UP`), plain or base64."""
+    if type(val) is not dict or not val:
+        raise Bad(f"val {show(val)} is not a TypedValue")
+    type_name, raw = next(iter(val.items()))
+    if type_name in ("jsonVal", "jsonIetfVal") and type(raw) is str and raw.upper() != raw:
+        try:  # base64 of JSON text, as proto3 JSON writes bytes
+            decoded = json.loads(base64.b64decode(raw, validate=True).decode("utf-8"))
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            decoded = raw
+        raw = decoded
+    elif type_name not in ("stringVal", "asciiVal", "jsonVal", "jsonIetfVal"):
+        raise Bad(f'a {type_name} is not an oper-status (a stringVal such as "UP")')
+    if type(raw) is str:
+        raw = raw.rpartition(":")[2]
+    return oper_status(raw)
 
 
 def _value(val: Any, kind: int) -> int | float:

@@ -12,6 +12,7 @@ from ._common import (
     FLOAT,
     FLOAT_LANES,
     MAX_LANE,
+    OPER,
     POWER,
     POWER_LANES,
     Bad,
@@ -20,6 +21,7 @@ from ._common import (
     check_name,
     finite_or_inf,
     from_epoch,
+    oper_status_from_number,
     show,
     strip_transceiver_word,
 )
@@ -35,6 +37,8 @@ METRICS: dict[str, tuple[str, int]] = {
     "ifHCOutUcastPkts": ("out_pkts", COUNTER),
     "interfaces_interface_state_counters_out_discards": ("out_discards", COUNTER),
     "ifOutDiscards": ("out_discards", COUNTER),
+    # IF-MIB's ifOperStatus as snmp_exporter exposes it: 1 up, 2 down, ... 7 lowerLayerDown.
+    "ifOperStatus": ("oper_status", OPER),
     "components_component_transceiver_physical_channels_channel_state_input_power_instant": (
         "input_power_channels_dbm",
         POWER_LANES,
@@ -215,6 +219,8 @@ def _lane(labels: dict[str, str]) -> int:
 
 
 def _value(text: str, kind: int) -> Any:
+    if kind == OPER:
+        return oper_status_from_number(text)
     if kind == COUNTER:
         if text.isascii() and text.isdigit():
             number = int(text)

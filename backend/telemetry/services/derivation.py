@@ -10,7 +10,11 @@ Ingest only stores samples and records each batch (IngestBatch); a per-fabric Ce
 3. what readers see is written where it changed: the ends whose newest counter time or
    readings moved (EndState, with their classes), the directions with a new window
    (DirectionHealth), events, and the health of links whose direction health or classes changed;
-4. the engine's whole state goes to the fabric's Checkpoint (one row of compact bytes) and the
+4. links whose operational state the engine decided anew from their ends' oper_status (and
+   dark receivers) and that differ from the stored state go through the capacity guard's
+   service (fabric.services.link_state.set_oper_states: audit, webhooks, optimizer); then the
+   health and flapping flags of links are written (after the guard's lock, see _write_links);
+5. the engine's whole state goes to the fabric's Checkpoint (one row of compact bytes) and the
    watermark moves to the last batch, in the same transaction; the new events go to CorrOpt
    once it commits.
 The engine state stays in the process between runs. It is a cache: a run whose cached
@@ -25,12 +29,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from fabric.models import Fabric, Link
+from fabric.services import link_state
 from lightpath_engine import TelemetryState
 
 from ..models import Checkpoint, Derivation, IngestBatch
@@ -60,6 +66,10 @@ class DerivationResult:
     events_ended: list[int] = field(default_factory=list)
     health_changes: int = 0
     rebuilt: bool = False
+    # Links whose operational state derivation changed (through link_state.set_oper_states).
+    oper_changed: list[int] = field(default_factory=list)
+    # Links whose flapping flag changed, with the new flag.
+    flapping_changed: dict[int, bool] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -70,6 +80,8 @@ class DerivationResult:
             "events_ended": self.events_ended,
             "health_changes": self.health_changes,
             "rebuilt": self.rebuilt,
+            "oper_changed": self.oper_changed,
+            "flapping_changed": sorted(self.flapping_changed.items()),
         }
 
 
@@ -78,12 +90,23 @@ _cache: dict[int, tuple[int, tuple, TelemetryState, int | None]] = {}
 
 
 def _settings(fabric: Fabric) -> tuple:
+    flapping = django_settings.LINK_FLAPPING
     return (
         float(fabric.telemetry_window_s),
         float(MAX_GAP_WINDOWS * fabric.telemetry_window_s),
         max(int(fabric.telemetry_min_packets), 1),
         float(fabric.corruption_action_threshold),
         float(fabric.corruption_report_threshold),
+        bool(fabric.dark_end_is_down),
+        int(flapping["changes"]),
+        float(flapping["window_s"]),
+    )
+
+
+def _new_state(settings: tuple) -> TelemetryState:
+    *windows, dark_end_is_down, flap_changes, flap_window_s = settings
+    return TelemetryState(
+        *windows, dark_end_is_down=dark_end_is_down, flap_changes=flap_changes, flap_window_s=flap_window_s
     )
 
 
@@ -175,12 +198,15 @@ def derive(fabric: Fabric) -> DerivationResult:
             state = cached[2]
             pruned = cached[3] == ends_version
         else:
-            state = restore(fabric, progress.watermark)
+            state = restore(fabric, progress.watermark, settings)
             result.rebuilt, pruned = True, False
         with connection.cursor() as cursor:
             if not pruned:  # links were deleted (or the state is new to this process): forget theirs
                 state.retain_links(list(Link.objects.filter(fabric=fabric).values_list("id", flat=True)))
             _sync_open_episodes(cursor, fabric, state)
+            cursor.execute("DROP TABLE IF EXISTS tmp_link_scope")
+            cursor.execute("CREATE TEMP TABLE tmp_link_scope (link_id bigint) ON COMMIT DROP")
+            oper: dict[int, bool] = {}
             for chunk in _chunks(batches):
                 samples, windows = _apply(cursor, state, chunk)
                 result.samples += samples
@@ -188,12 +214,14 @@ def derive(fabric: Fabric) -> DerivationResult:
                 _write_ends(cursor, state)
                 _write_directions(cursor, state)
                 _write_events(cursor, state, result)
-                cursor.execute("DROP TABLE IF EXISTS tmp_health_links")
+                # The links whose health or rx_low may change, written once after the oper states.
                 cursor.execute(
-                    "CREATE TEMP TABLE tmp_health_links ON COMMIT DROP AS SELECT unnest(%s::bigint[]) AS link_id",
+                    "INSERT INTO tmp_link_scope SELECT link_id FROM tmp_changed UNION SELECT unnest(%s::bigint[])",
                     [state.health_changed_links()],
                 )
-                result.health_changes += _update_links(cursor)
+                oper.update(state.oper_changes())
+                result.flapping_changed.update(state.flapping_changes())
+            _write_links(cursor, fabric, oper, result)
         result.batches = len(batches)
         watermark = batches[-1][0]
         _write_checkpoint(fabric, watermark, state)
@@ -241,7 +269,7 @@ def _apply(cursor, state: TelemetryState, batches: list[tuple[int, int, dt.datet
     )  # fmt: skip
     query = f"""
         COPY (SELECT s.batch_id, s.link_id, s.side = 'z', {US.format("s.time")}, {", ".join(f"s.{c}" for c in COUNTERS)},
-                     {readings}, s.rx_no_light, s.tx_no_light
+                     {readings}, s.rx_no_light, s.tx_no_light, s.oper_status
                 FROM telemetry_sample s
                WHERE s.batch_id = ANY(%s) AND s.time >= %s AND s.time <= %s
                ORDER BY s.batch_id, s.link_id, s.side, s.time) TO STDOUT
@@ -399,10 +427,10 @@ def _write_events(cursor, state: TelemetryState, result: DerivationResult) -> No
 # The checkpoint
 
 
-def restore(fabric: Fabric, watermark: int) -> TelemetryState:
+def restore(fabric: Fabric, watermark: int, settings: tuple | None = None) -> TelemetryState:
     """The fabric's engine state as of `watermark` from its checkpoint (what a process without
     the cache does); an empty state if it was never derived."""
-    state = TelemetryState(*_settings(fabric))
+    state = _new_state(settings or _settings(fabric))
     checkpoint = Checkpoint.objects.filter(fabric=fabric).values_list("watermark", "data").first()
     if checkpoint is None:
         if watermark:
@@ -487,14 +515,46 @@ def _classify(cursor, link_ids: Sequence[int]) -> None:
     )
 
 
+def _write_links(cursor, fabric: Fabric, oper: dict[int, bool], result: DerivationResult) -> None:
+    """What the run changed on the links themselves: operational state, health and rx_low,
+    flapping.
+
+    The operational state goes only through the capacity guard's service, and only for links
+    whose stored state differs from the engine's decision. Lock order: this run holds the
+    derivation lock (0x7E1F) and the service takes the fabric's link-state lock (0xC022) inside it;
+    nothing takes 0x7E1F under 0xC022. The one lock taken under 0xC022 that a run may hold is the
+    ingest lock (0x7E1E, by the trigger of a link deletion), and a run holds it only inside
+    `ingest(..., derive=True)` (scripts, tests, the demo loader), never in the worker: that
+    combination can deadlock with a deletion, as docs/telemetry.md says of it already. The service
+    is called before this run writes any link row: a row this run had updated (health) could
+    otherwise be one a guarded change holding 0xC022 waits for while this run waits for 0xC022.
+    """
+    if oper:
+        ids = list(oper)
+        cursor.execute(
+            "SELECT l.id, d.up FROM unnest(%s::bigint[], %s::bool[]) AS d(id, up) JOIN fabric_link l ON l.id = d.id "
+            "WHERE l.fabric_id = %s AND l.oper_state <> CASE WHEN d.up THEN 'up' ELSE 'down' END",
+            [ids, [oper[i] for i in ids], fabric.pk],
+        )
+        states = {link: "up" if up else "down" for link, up in cursor.fetchall()}
+        if states:
+            result.oper_changed = sorted(link_state.set_oper_states(fabric.pk, states))
+    result.health_changes += _update_links(cursor)
+    if result.flapping_changed:
+        flags = result.flapping_changed
+        ids = sorted(flags)
+        cursor.execute(
+            "UPDATE fabric_link l SET flapping = d.flapping FROM unnest(%s::bigint[], %s::bool[]) AS d(id, flapping) "
+            "WHERE l.id = d.id AND l.fabric_id = %s AND l.flapping <> d.flapping",
+            [ids, [flags[i] for i in ids], fabric.pk],
+        )
+
+
 def _update_links(cursor) -> int:
     """Each link's worse direction and its rx_low flag, where they changed: only links whose
-    direction health or classes changed can change."""
+    direction health or classes changed (tmp_link_scope) can change."""
     cursor.execute("DROP TABLE IF EXISTS tmp_scope")
-    cursor.execute(
-        "CREATE TEMP TABLE tmp_scope ON COMMIT DROP AS "
-        "SELECT link_id FROM tmp_changed UNION SELECT link_id FROM tmp_health_links"
-    )
+    cursor.execute("CREATE TEMP TABLE tmp_scope ON COMMIT DROP AS SELECT DISTINCT link_id FROM tmp_link_scope")
     cursor.execute("ANALYZE tmp_scope")
     cursor.execute(
         """
@@ -524,7 +584,7 @@ def _update_links(cursor) -> int:
 def reclassify(link_ids: Sequence[int]) -> int:
     """Classify the newest readings again after thresholds changed; returns links whose flags changed."""
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("DROP TABLE IF EXISTS tmp_health_links")
-        cursor.execute("CREATE TEMP TABLE tmp_health_links (link_id bigint) ON COMMIT DROP")
         _classify(cursor, link_ids)
+        cursor.execute("DROP TABLE IF EXISTS tmp_link_scope")
+        cursor.execute("CREATE TEMP TABLE tmp_link_scope ON COMMIT DROP AS SELECT link_id FROM tmp_changed")
         return _update_links(cursor)

@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from fabric.models import Fabric
 
+from ..formats import OPER_STATUSES
 from ..models import IngestBatch
 from . import derivation, endpoints, partitions
 from .derivation import reclassify  # noqa: F401  (the threshold API calls it through this module)
@@ -49,7 +50,7 @@ THRESHOLD_FIELDS = (
 VALUE_FIELDS = (
     "input_power_dbm", "output_power_dbm", "input_power_channels_dbm", "output_power_channels_dbm",
     "laser_bias_current_ma", "laser_bias_current_channels_ma", "temperature_c", "supply_voltage_v",
-    *COUNTERS, *THRESHOLD_FIELDS,
+    *COUNTERS, *THRESHOLD_FIELDS, "oper_status",
 )  # fmt: skip
 # Accepted ranges of the non-power measurements (docs/telemetry.md).
 RANGES = {"laser_bias_current_ma": (0.0, 500.0), "temperature_c": (-60.0, 150.0), "supply_voltage_v": (0.0, 10.0)}
@@ -117,6 +118,7 @@ def _stage(samples: Sequence[dict[str, Any]]) -> None:
     types = dict.fromkeys(VALUE_FIELDS, "float8")
     types.update(dict.fromkeys(LANE_FIELDS, "float8[]"))
     types.update(dict.fromkeys(COUNTERS, "numeric"))
+    types["oper_status"] = "text"
     columns = ", ".join(f"{name} {types[name]}" for name in VALUE_FIELDS)
     with connection.cursor() as cursor:
         cursor.execute("DROP TABLE IF EXISTS tmp_ingest")
@@ -170,6 +172,8 @@ def _validation_sql() -> str:
         for name in COUNTERS
     ]
     measured = " AND ".join(f"{name} IS NULL" for name in VALUE_FIELDS)
+    oper_check = f"""SELECT idx, 'oper_status', format('oper_status: %%s is not an oper-status (one of {", ".join(OPER_STATUSES)})', to_json(oper_status))
+              FROM tmp_ingest WHERE oper_status IS NOT NULL AND oper_status NOT IN ({_OPER_NAMES})"""
     return "\nUNION ALL\n".join(
         [
             """SELECT s.idx, 'switch', format('unknown switch %%L in fabric %%L', s.switch, %(fabric_name)s)
@@ -187,12 +191,20 @@ def _validation_sql() -> str:
             *lane_checks,
             *range_checks,
             *counter_checks,
+            oper_check,
             f"SELECT idx, NULL, 'the sample has no measurement' FROM tmp_ingest WHERE {measured}",
             """SELECT idx, NULL, format('same link end and time as sample %%s', first)
                  FROM (SELECT idx, time, min(idx) OVER (PARTITION BY switch, port, time) AS first FROM tmp_ingest) d
                 WHERE idx <> first""",
         ]
     )
+
+
+_OPER_NAMES = ", ".join(f"'{name}'" for name in OPER_STATUSES)
+# The stored code of a staged oper-status name (IF-MIB's ifOperStatus number).
+_OPER_CODE_SQL = (
+    "CASE oper_status " + " ".join(f"WHEN '{name}' THEN {code}" for name, code in OPER_STATUSES.items()) + " END::int2"
+)
 
 
 def _suspect_sql() -> str:
@@ -211,6 +223,7 @@ def _suspect_sql() -> str:
         *(f"{name} IS NOT NULL AND NOT ({name} BETWEEN {lo} AND {hi})" for name, (lo, hi) in RANGES.items()),
         *(f"NOT ({name} BETWEEN 0 AND {COUNTER_MAX})" for name in COUNTERS),
         "time > %(latest)s OR time < %(earliest)s",
+        f"oper_status IS NOT NULL AND oper_status NOT IN ({_OPER_NAMES})",
         " AND ".join(f"{name} IS NULL" for name in VALUE_FIELDS),
     ]
     return (
@@ -366,7 +379,7 @@ def _resolve(cursor, fabric: Fabric) -> int:
     """tmp_rows: the staged samples on their link ends, with no light and lane rules applied."""
     cursor.execute("DROP TABLE IF EXISTS tmp_rows")
     cursor.execute(
-        """
+        f"""
         CREATE TEMP TABLE tmp_rows ON COMMIT DROP AS
         WITH ends AS (
             SELECT s.name AS switch, l.a_port AS port, l.id AS link_id, 'a'::char(1) AS side
@@ -400,7 +413,8 @@ def _resolve(cursor, fabric: Fabric) -> int:
                coalesce(lightpath_dark(output_power_dbm), false)
                  OR (output_power_channels_dbm IS NOT NULL AND lightpath_any_dark(output_power_channels_dbm)) AS tx_no_light,
                in_pkts, in_fcs_errors, in_discards, out_pkts, out_discards,
-               input_power_lower_dbm, input_power_upper_dbm, output_power_lower_dbm, output_power_upper_dbm
+               input_power_lower_dbm, input_power_upper_dbm, output_power_lower_dbm, output_power_upper_dbm,
+               {_OPER_CODE_SQL} AS oper_status
           FROM lanes
         """,
         {"fabric": fabric.pk},
@@ -411,7 +425,7 @@ def _resolve(cursor, fabric: Fabric) -> int:
 SAMPLE_COLUMNS = (
     "time", "link_id", "side", "input_power_dbm", "output_power_dbm", "input_power_channels_dbm",
     "output_power_channels_dbm", "laser_bias_current_ma", "laser_bias_current_channels_ma", "temperature_c",
-    "supply_voltage_v", "rx_no_light", "tx_no_light", *COUNTERS,
+    "supply_voltage_v", "rx_no_light", "tx_no_light", *COUNTERS, "oper_status",
 )  # fmt: skip
 
 
@@ -552,6 +566,7 @@ def _checked_rows(
     dark_ceiling, power_max = NO_LIGHT_CEILING_DBM, POWER_MAX_DBM
     (bias_low, bias_high), (temp_low, temp_high), (volt_low, volt_high) = RANGES.values()
     no_limits = (None, None, None, None)
+    oper_codes = OPER_STATUSES
     for sample in samples:
         get = sample.get
         end = ends.get((get("switch"), get("port")))
@@ -609,15 +624,20 @@ def _checked_rows(
             newest = thresholds.get(end)
             if newest is None or newest[0] <= time:
                 thresholds[end] = (time, limits)
-        if rx_reported is None and tx_reported is None and all(get(name) is None for name in VALUE_FIELDS):
+        oper = get("oper_status")
+        if oper is not None:
+            oper = oper_codes.get(oper) if type(oper) is str else None
+            if oper is None:
+                raise _FullPath
+        elif rx_reported is None and tx_reported is None and all(get(name) is None for name in VALUE_FIELDS):
             raise _FullPath  # a sample with no measurement
         yield (time, *end, rx, tx, rx_lanes, tx_lanes, bias, bias_lanes, temperature, voltage, rx_dark, tx_dark,
-               *counters, batch)  # fmt: skip
+               *counters, oper, batch)  # fmt: skip
 
 
 COPY_TYPES = (
     "timestamptz", "int8", "text", "float4", "float4", "float4[]", "float4[]", "float4", "float4[]",
-    "float4", "float4", "bool", "bool", *(["numeric"] * len(COUNTERS)), "int8",
+    "float4", "float4", "bool", "bool", *(["numeric"] * len(COUNTERS)), "int2", "int8",
 )  # fmt: skip
 
 

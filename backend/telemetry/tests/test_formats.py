@@ -266,6 +266,7 @@ def test_fields_are_the_docs_sample_fields() -> None:
         "input_power_upper_dbm",
         "output_power_lower_dbm",
         "output_power_upper_dbm",
+        "oper_status",
     }
 
 
@@ -941,7 +942,7 @@ def test_the_fixture_writers_parse_back_to_the_generated_samples() -> None:
         return sample["time"], sample["switch"], sample["port"]
 
     thresholds = ("input_power_lower_dbm", "input_power_upper_dbm", "output_power_lower_dbm", "output_power_upper_dbm")
-    plain = ("time", "switch", "port", "temperature_c", "supply_voltage_v", *COUNTERS)
+    plain = ("time", "switch", "port", "temperature_c", "supply_voltage_v", *COUNTERS, "oper_status")
     expected = {
         "json": samples,
         "csv": samples,

@@ -10,7 +10,8 @@ from circuits import demo as circuits_demo
 from fabric import services
 from fabric.models import Fabric
 from jobs import services as jobs
-from lightpath_fixtures.telemetry import FaultSpec, generate_telemetry
+from lightpath_fixtures.canned import demo_down_link_indices, demo_fb_before_telemetry
+from lightpath_fixtures.telemetry import LINK_DOWN, FaultSpec, generate_telemetry
 from telemetry.models import EndState
 from telemetry.services import maintenance
 from telemetry.services.ingest import ingest
@@ -26,6 +27,9 @@ DEMO_FAULTS = (
     FaultSpec("shared_component", loss_rate=4e-5, component="breakout"),
 )
 BATCH = 50_000
+# The demo's down links (fixtures canned.DEMO_DOWN_LINKS) go down this long before the telemetry
+# ends: their ends report oper_status down and go dark, and derivation sets them down.
+DEMO_DOWN_BEFORE_END = dt.timedelta(hours=6)
 
 DEMO_DOCUMENT = settings.REPO_ROOT / "fixtures" / "data" / "demo-fb.json"
 
@@ -37,7 +41,8 @@ class Command(BaseCommand):
         if not settings.LIGHTPATH_DEMO:
             raise CommandError("load_demo runs only in demo mode (LIGHTPATH_DEMO=1)")
         users = create_demo_users()
-        document = json.loads(DEMO_DOCUMENT.read_text())
+        # Imported with every link operationally up: the down ones are reported down by telemetry.
+        document = demo_fb_before_telemetry(json.loads(DEMO_DOCUMENT.read_text()))
         fabric = Fabric.objects.filter(name=document["name"]).first()
         if fabric is None:
             try:
@@ -57,17 +62,23 @@ class Command(BaseCommand):
 
     def _telemetry(self, fabric: Fabric, document: dict) -> int:
         end = timezone.now().replace(second=0, microsecond=0)
+        # The link_down faults first: they name their links, the other faults draw theirs among the rest.
+        down = tuple(
+            FaultSpec(LINK_DOWN, link=index, onset=end - DEMO_DOWN_BEFORE_END)
+            for index in demo_down_link_indices(document)
+        )
         telemetry = generate_telemetry(
             document,
             start=end - dt.timedelta(hours=DEMO_TELEMETRY_HOURS),
             hours=DEMO_TELEMETRY_HOURS,
             seed=7,
-            faults=DEMO_FAULTS,
+            faults=down + DEMO_FAULTS,
         )
         batch: list[dict] = []
         total = 0
         # Time-ordered, so each batch advances the windows; derived as it is stored (the demo
-        # worker may not run yet), so the demo opens with health, events and decisions.
+        # worker may not run yet), so the demo opens with health, events, decisions and the down
+        # links set down (every sample carries oper_status).
         for sample in telemetry:
             batch.append(sample)
             if len(batch) == BATCH:
