@@ -42,3 +42,20 @@ def test_load_demo_brings_a_day_of_telemetry_with_corrupting_links(settings):
     events = CorruptionEvent.objects.count()
     call_command("load_demo", verbosity=0)
     assert CorruptionEvent.objects.count() == events  # telemetry is loaded once
+
+
+def test_load_demo_sets_its_down_links_down_through_telemetry(settings):
+    from audit.models import AuditEvent
+    from fabric.models import Link
+    from lightpath_fixtures.canned import DEMO_DISABLED_LINKS, DEMO_DOWN_LINKS
+
+    settings.LIGHTPATH_DEMO = True
+    call_command("load_demo", verbosity=0)
+    down = Link.objects.filter(fabric__name="demo-fb", oper_state="down").select_related("a_switch", "z_switch")
+    pairs = {frozenset((link.a_switch.name, link.z_switch.name)): link for link in down}
+    # The demo's down links, and its admin-disabled ones (a shut port is dark and reports down).
+    assert set(pairs) == {frozenset(pair) for pair in (*DEMO_DOWN_LINKS, *DEMO_DISABLED_LINKS)}
+    for link in down:
+        assert link.oper_changed_at is not None  # set by derivation, not by the import
+        notes = AuditEvent.objects.filter(object_type="fabric.link", object_id=link.pk).values_list("note", flat=True)
+        assert any("telemetry" in note for note in notes)
