@@ -5,6 +5,8 @@
    validate, COPY and merge into the partitioned table) in batches of 100,000 samples; then
    the derivation run the worker does after it (windows, rates, health, events, classes), here
    in-process so that it is timed alone. Polls 2 and 3 complete a window at every end.
+   `--oper-status` adds an oper_status column ("up" at every end), so derivation also decides
+   every link's operational state (docs/telemetry.md, "Operational state").
 2. Chart: a 7-day raw read of one link (GET /api/links/{id}/telemetry/) on a fabric of
    LINKS links whose raw table holds DAYS full days at the real poll rates (counters every
    15 min, optical power every 5 min), with a year of daily partitions present.
@@ -71,16 +73,19 @@ def ends_of(fabric: Fabric) -> list[tuple[str, str]]:
     return ends
 
 
-def poll_csv(ends: list[tuple[str, str]], when: dt.datetime, poll: int, rng: random.Random) -> bytes:
+def poll_csv(
+    ends: list[tuple[str, str]], when: dt.datetime, poll: int, rng: random.Random, oper_status: bool = False
+) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(HEADER)
+    writer.writerow([*HEADER, "oper_status"] if oper_status else HEADER)
+    status = ["up"] if oper_status else []
     stamp = when.isoformat().replace("+00:00", "Z")
     for i, (switch, port) in enumerate(ends):
         pkts = (poll * 50_000_000) + i
         fcs = poll * 80 if i % 1000 == 7 else 0  # one end in a thousand corrupts at ~1.6e-6
         writer.writerow([stamp, switch, port, f"{-2.0 - rng.random():.2f}", f"{-1.0 - rng.random() / 5:.2f}", "6.5",
-                         "41.0", pkts, fcs, 0, pkts, poll * (i % 3)])  # fmt: skip
+                         "41.0", pkts, fcs, 0, pkts, poll * (i % 3), *status])  # fmt: skip
     return out.getvalue().encode()
 
 
@@ -112,7 +117,7 @@ def parse_and_ingest(job: tuple[Fabric, bytes]) -> tuple[int, float]:
     return len(parsed.samples), cpu_seconds() - c0
 
 
-def bench_ingest(pods: int, processes: int = 1) -> None:
+def bench_ingest(pods: int, processes: int = 1, oper_status: bool = False) -> None:
     name = f"bench-telemetry-fb-{pods}"
     Fabric.objects.filter(name=name).delete()
     fabric = fabric_services.import_document(fb_fabric(pods, name=name, seed=1))
@@ -124,7 +129,8 @@ def bench_ingest(pods: int, processes: int = 1) -> None:
         ends = ends_of(fabric)
         rng = random.Random(1)
         start = (timezone.now() - dt.timedelta(hours=1)).replace(second=0, microsecond=0)
-        print(f"\nIngest: {len(ends):,} link ends of a {pods}-pod fabric, batches of {BATCH:,} samples")
+        print(f"\nIngest: {len(ends):,} link ends of a {pods}-pod fabric, batches of {BATCH:,} samples"
+              f"{', every sample with oper_status' if oper_status else ''}")  # fmt: skip
         print("Wall time, and in brackets CPU time of this process and its database backend (samples per CPU second).")
         print("| poll | samples | read + parse | validate + store | write path samples/s | derivation | "
               "derivation samples/s | windows | events |")  # fmt: skip
@@ -139,7 +145,7 @@ def bench_ingest(pods: int, processes: int = 1) -> None:
             print(f"{processes} processes, each parsing and ingesting whole {BATCH:,}-sample CSV bodies")
         folder = Path(tempfile.mkdtemp(prefix="bench-telemetry-"))
         for poll in range(3):
-            body = poll_csv(ends, start + dt.timedelta(minutes=15 * poll), poll, rng)
+            body = poll_csv(ends, start + dt.timedelta(minutes=15 * poll), poll, rng, oper_status)
             path = folder / f"poll{poll}.csv"
             path.write_bytes(body)
             c0, t0 = cpu_seconds(), time.perf_counter()
@@ -290,6 +296,7 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, default=1, help="ingest processes, each parsing and ingesting whole batches"
     )
+    parser.add_argument("--oper-status", action="store_true", help="every ingest sample carries oper_status (up)")
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-chart", action="store_true")
     parser.add_argument(
@@ -299,7 +306,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if not args.skip_ingest:
-        bench_ingest(args.pods, args.processes)
+        bench_ingest(args.pods, args.processes, args.oper_status)
     if not args.skip_chart:
         bench_chart(args.links, args.days, args.keep)
 
