@@ -25,6 +25,8 @@ TOR_KEYS = ("switch", "name", "paths_before", "paths_after", "required_paths", "
 DRY_RUN_KEYS = ("verdict", "detail", "links", "affected_tors", "blocking_tors")
 # CSV of a dry run: one row per affected ToR, with the verdict repeated and whether the ToR blocks.
 DRY_RUN_CSV_KEYS = ("verdict", *TOR_KEYS, "blocking")
+# A dry run's table lists at most this many link ids (a spine's drain may change hundreds).
+LINKS_SHOWN = 10
 
 
 def tor_row(tor: Mapping[str, Any]) -> dict[str, Any]:
@@ -161,9 +163,12 @@ def print_dry_run(fmt: OutputFormat, answer: Mapping[str, Any], subject: str) ->
     line.append_text(_verdict_text(answer.get("verdict")))
     console.print(line, highlight=False)
     links = answer.get("links") or []
-    changing = f"{len(links)} link{'s' if len(links) != 1 else ''} would change"
-    detail = str(answer.get("detail") or "").strip().rstrip(".")
-    console.print(f"{detail}; {changing}" if detail else changing, highlight=False)
+    detail = str(answer.get("detail") or "").strip()
+    if detail:
+        console.print(detail, highlight=False)
+    shown = ", ".join(str(link) for link in links[:LINKS_SHOWN]) + (", ..." if len(links) > LINKS_SHOWN else "")
+    count = f"{len(links)} link{'s' if len(links) != 1 else ''}"
+    console.print(f"{count} would change: {shown}" if links else "No link would change.", highlight=False)
     print_affected_table(rows)
     if answer.get("verdict") == "unsafe":
         console.print("Nothing changed. Without --dry-run the server refuses this change.", highlight=False)

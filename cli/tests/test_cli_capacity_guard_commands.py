@@ -170,7 +170,7 @@ def test_dry_run_prints_the_verdict_and_each_affected_tor(run: Any, api: FakeApi
     assert safe.exit_code == 0, safe.stderr
     lines = safe.stdout.splitlines()
     assert lines[0] == "dry run: disable link 12 (p1-tor5:eth1-p1-fab1:eth5): SAFE"
-    assert lines[1] == "No ToR falls under its constraint; 1 link would change"
+    assert lines[1:3] == ["No ToR falls under its constraint.", "1 link would change: 12"]
     row = next(cells(line) for line in lines if "->" in line)
     assert row == ["p1-tor5", "16", "->", "12", "16", "12", "0.75", "ok"]
     assert lines[-1] == "Nothing changed (dry run)."
@@ -347,9 +347,10 @@ def test_drain_dry_run_refusal_and_unknown_switch(run: Any, api: FakeApi) -> Non
     patch_answers(api, "/api/switches/9/drain/", {**UNSAFE, "links": [12, 13]}, (409, refused))
     dry = run("switches", "drain", "p1-fab1", "--fabric", "pod1", "--dry-run")
     assert dry.exit_code == 0, dry.stderr
-    assert dry.stdout.splitlines()[:2] == [
+    assert dry.stdout.splitlines()[:3] == [
         "dry run: drain switch p1-fab1: UNSAFE",
-        "p1-tor5 would fall to 8 of 16 up-paths, under the 12 its constraint (0.75) requires; 2 links would change",
+        "p1-tor5 would fall to 8 of 16 up-paths, under the 12 its constraint (0.75) requires.",
+        "2 links would change: 12, 13",
     ]
     assert api.sent()[-1].query == {"dry_run": ["1"]}
     verdict = run("switches", "drain", "p1-fab1", "--fabric", "pod1", "--dry-run", "--output", "json")

@@ -99,6 +99,7 @@ def test_disable_is_refused_previewed_and_done_as_the_guard_decides(cli: Cli, fa
     assert table.exit_code == 0, table.stderr
     link_id = dry["links"][0]
     assert table.stdout.splitlines()[0] == f"dry run: disable link {link_id} (leaf0:eth2/1-spine0:eth1/1): UNSAFE"
+    assert f"1 link would change: {link_id}" in table.stdout.splitlines()
     assert cells(next(line for line in table.stdout.splitlines() if "->" in line)) == [
         "leaf0",
         "2",
