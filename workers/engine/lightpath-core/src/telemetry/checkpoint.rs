@@ -537,12 +537,14 @@ mod tests {
     fn oper_status_and_link_states_round_trip_and_version_1_still_reads() {
         let mut state = FabricState::default();
         state.ends.insert((3, false), EndState::default());
-        let mut end = EndState::default();
-        end.oper = OperEnd {
-            status: Some(7),
-            status_time: Some(1_000),
-            dark_polls: 2,
-            relit: true,
+        let end = EndState {
+            oper: OperEnd {
+                status: Some(7),
+                status_time: Some(1_000),
+                dark_polls: 2,
+                relit: true,
+            },
+            ..EndState::default()
         };
         state.ends.insert((3, true), end);
         state.links.insert(
