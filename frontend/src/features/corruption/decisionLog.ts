@@ -63,9 +63,9 @@ export function constraintNow(
   decision: Pick<Decision, 'blocking_tor' | 'blocking_tor_constraint'>,
   tor: Pick<AffectedTor, 'switch' | 'threshold'>,
 ): number {
-  if (decision.blocking_tor === tor.switch && decision.blocking_tor_constraint !== null) {
-    return decision.blocking_tor_constraint;
-  }
+  const now = decision.blocking_tor_constraint;
+  // typeof, not `!== null`: an older server leaves the field out.
+  if (decision.blocking_tor === tor.switch && typeof now === 'number') return now;
   return tor.threshold;
 }
 

@@ -62,3 +62,14 @@ export function linksChanging(count: number): string {
   if (count === 0) return 'No link changes: every link is already in that state.';
   return count === 1 ? '1 link changes.' : `${count.toLocaleString('en-US')} links change.`;
 }
+
+/** The ToRs that fall under first (fewest paths to spare), then the others by name. */
+export function worstFirst(tors: readonly GuardTor[]): GuardTor[] {
+  const spare = (tor: GuardTor) => tor.paths_after - tor.required_paths;
+  return [...tors].sort((a, b) => {
+    const under = Number(fallsUnder(b)) - Number(fallsUnder(a));
+    if (under !== 0) return under;
+    if (fallsUnder(a)) return spare(a) - spare(b) || a.name.localeCompare(b.name);
+    return a.name.localeCompare(b.name, 'en', { numeric: true });
+  });
+}

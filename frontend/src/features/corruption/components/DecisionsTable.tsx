@@ -99,7 +99,7 @@ export function DecisionsTable({
                   <>
                     <strong>{decision.blocking_tor_name}</strong>
                     <span className="muted"> at {formatFraction(decision.blocking_tor_fraction)}</span>
-                    {decision.blocking_tor_constraint !== null ? (
+                    {typeof decision.blocking_tor_constraint === 'number' ? (
                       <div className="muted" data-testid="blocking-constraint">
                         constraint now {formatFraction(decision.blocking_tor_constraint)}
                       </div>

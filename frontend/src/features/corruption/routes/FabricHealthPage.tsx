@@ -136,6 +136,7 @@ function FabricHealth({ fabricId, fabricName }: { fabricId: number; fabricName: 
       <section className="panel" aria-labelledby="health-kept-heading">
         <h2 id="health-kept-heading">Corrupting, kept for capacity</h2>
         {canChangeLinkState(user.data) ? <RunOptimizer fabricId={fabricId} /> : null}
+        {kept.isPending ? <Loading label="Loading the decisions…" /> : null}
         {kept.data ? (
           kept.data.count === 0 ? (
             <p data-testid="kept-empty">No corrupting link is kept in service for capacity.</p>

@@ -61,15 +61,17 @@ describe('CapacityChangeDialog', () => {
     const props = renderDialog();
     expect(props.onPreview).toHaveBeenCalledTimes(1);
     const dialog = screen.getByRole('dialog', { name: 'Disable p1-tor6 eth2/1 ↔ p1-fab0 eth1/6' });
-    expect(within(dialog).getByTestId('guard-verdict')).toHaveTextContent(`Safe ${SAFE.detail}`);
+    expect(within(dialog).getByTestId('guard-verdict')).toHaveTextContent(
+      `Safe: the guard allows this change${SAFE.detail}`,
+    );
     expect(within(dialog).getByText('1 link changes.')).toBeInTheDocument();
     const table = within(dialog).getByRole('table', { name: 'ToRs whose up-paths change' });
     expect(
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['ToR', 'Up-paths before → after', 'Required (of design)', 'Constraint', 'Outcome']);
-    expect(rowOf('p1-tor5')).toHaveTextContent('p1-tor516 → 1212 of 160.75keeps its constraint');
+    ).toEqual(['ToR', 'Up-paths before → after', 'Needs (constraint)', 'Outcome']);
+    expect(rowOf('p1-tor5')).toHaveTextContent('p1-tor516 → 12 of 1612 (0.75)keeps its constraint');
     expect(rowOf('p1-tor5')).toHaveAttribute('data-falls-under', 'false');
 
     fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: '  dirty connector  ' } });
@@ -85,7 +87,9 @@ describe('CapacityChangeDialog', () => {
 
   it('shows an unsafe verdict with the ToR that falls under, and an operator cannot confirm or override', () => {
     const props = renderDialog({ preview: { isPending: false, error: null, data: UNSAFE } });
-    expect(screen.getByTestId('guard-verdict')).toHaveTextContent(`Unsafe ${UNSAFE.detail}`);
+    expect(screen.getByTestId('guard-verdict')).toHaveTextContent(
+      `Unsafe: the guard refuses this change${UNSAFE.detail}`,
+    );
     expect(rowOf('p1-tor6')).toHaveTextContent('12 → 8');
     expect(rowOf('p1-tor6')).toHaveTextContent('falls under its constraint, 4 paths short');
     expect(rowOf('p1-tor6')).toHaveAttribute('data-falls-under', 'true');
@@ -123,9 +127,8 @@ describe('CapacityChangeDialog', () => {
     expect(refusal).toHaveAttribute('role', 'alert');
     expect(within(refusal).getByText(UNSAFE.detail)).toBeInTheDocument();
     const table = within(refusal).getByRole('table', { name: 'ToRs that block the change' });
-    expect(within(table).getByText('p1-tor6')).toBeInTheDocument();
-    expect(within(table).getByText('12 → 8')).toBeInTheDocument();
-    expect(within(table).getByText('0.75')).toBeInTheDocument();
+    const blocking = within(table).getByRole('row', { name: /p1-tor6/ });
+    expect(blocking).toHaveTextContent('p1-tor612 → 8 of 1612 (0.75)falls under its constraint, 4 paths short');
     // The stale safe preview is not shown beside the refusal, and nothing more can be sent.
     expect(screen.queryByTestId('guard-preview')).toBeNull();
     expect(screen.getByRole('button', { name: 'Disable link' })).toBeDisabled();

@@ -13,6 +13,7 @@ import {
   reasonProblem,
   refusalOf,
   torOutcome,
+  worstFirst,
 } from '../capacityGuard';
 
 export interface CapacityChangeChoice {
@@ -179,9 +180,12 @@ function PreviewView({ answer }: { answer: GuardPreview }) {
   const safe = answer.verdict === 'safe';
   return (
     <div className="guard-preview" data-testid="guard-preview" data-verdict={answer.verdict}>
-      <p className={`guard-verdict guard-verdict-${answer.verdict}`} data-testid="guard-verdict">
-        <span className={`badge badge-verdict-${answer.verdict}`}>{safe ? 'Safe' : 'Unsafe'}</span> {answer.detail}
-      </p>
+      <div className={`guard-verdict guard-verdict-${answer.verdict}`} data-testid="guard-verdict">
+        <p className="guard-verdict-title">
+          {safe ? 'Safe: the guard allows this change' : 'Unsafe: the guard refuses this change'}
+        </p>
+        <p>{answer.detail}</p>
+      </div>
       <p className="muted">{linksChanging(answer.links.length)}</p>
       {answer.affected_tors.length === 0 ? (
         <p data-testid="guard-no-tors">No ToR’s up-paths change.</p>
@@ -205,16 +209,13 @@ export function GuardTorsTable({ tors, caption }: { tors: GuardTor[]; caption: s
               Up-paths before → after
             </th>
             <th scope="col" className="numeric">
-              Required (of design)
-            </th>
-            <th scope="col" className="numeric">
-              Constraint
+              Needs (constraint)
             </th>
             <th scope="col">Outcome</th>
           </tr>
         </thead>
         <tbody>
-          {tors.map((tor) => (
+          {worstFirst(tors).map((tor) => (
             <tr
               key={tor.switch}
               data-testid="guard-tor"
@@ -223,12 +224,13 @@ export function GuardTorsTable({ tors, caption }: { tors: GuardTor[]; caption: s
               className={fallsUnder(tor) ? 'falls-under' : undefined}
             >
               <th scope="row">{tor.name}</th>
-              <td className="numeric">{pathsChange(tor)}</td>
-              <td className="numeric">
-                {tor.required_paths} <span className="muted">of {tor.design_paths}</span>
+              <td className="numeric" data-label="Up-paths">
+                {pathsChange(tor)} <span className="muted">of {tor.design_paths}</span>
               </td>
-              <td className="numeric">{formatConstraint(tor.constraint)}</td>
-              <td>{torOutcome(tor)}</td>
+              <td className="numeric" data-label="Needs">
+                {tor.required_paths} <span className="muted">({formatConstraint(tor.constraint)})</span>
+              </td>
+              <td data-label="Outcome">{torOutcome(tor)}</td>
             </tr>
           ))}
         </tbody>
