@@ -132,6 +132,10 @@ def test_disable_is_refused_previewed_and_done_as_the_guard_decides(cli: Cli, fa
     )
     assert link_state(fabric, "eth2/2") == ("enabled", "")
 
+    back = cli.json("links", "enable", TO_SPINE0, "--fabric", FABRIC, "--dry-run")
+    assert (back["verdict"], back["links"]) == ("safe", [link_id])
+    assert back["affected_tors"] == [leaf("leaf0", leaf0, 1, 2, 1, 0.5)]
+    assert link_state(fabric, "eth2/1") == ("disabled", "optics swap")
     enabled = cli.json("links", "enable", TO_SPINE0, "--fabric", FABRIC)
     assert (enabled["admin_state"], enabled["admin_reason"], enabled["a_port"]) == ("enabled", "", "eth2/1")
     assert link_state(fabric, "eth2/1") == ("enabled", "")
@@ -182,6 +186,8 @@ def test_drain_and_undrain_a_spine(cli: Cli, fabric: Any) -> None:
     reasons = set(Link.objects.filter(id__in=spine0_links).values_list("admin_state", "admin_reason"))
     assert reasons == {("disabled", "maintenance: PSU swap")}
 
+    preview = cli.json("switches", "undrain", "spine0", "--fabric", FABRIC, "--dry-run")
+    assert (preview["verdict"], set(preview["links"])) == ("safe", spine0_links)
     undrained = cli("switches", "undrain", "spine0", "--fabric", FABRIC)
     assert undrained.exit_code == 0, undrained.stderr
     assert undrained.stdout.splitlines()[0] == "undrained switch spine0: 4 links enabled again"
