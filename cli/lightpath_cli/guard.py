@@ -8,7 +8,7 @@ answers into output and into the one-line error with its own exit code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any
 
 import typer
@@ -68,7 +68,7 @@ def rejected(what: str, error: ApiError) -> CliError:
     return CliError(f"cannot {what}: {problems}")
 
 
-def guarded_call(what: str, call: Any) -> Any:
+def guarded_call(what: str, call: Callable[[], Any]) -> Any:
     """Run one request to a guarded endpoint; 409 and 400 become the lines above."""
     try:
         return call()

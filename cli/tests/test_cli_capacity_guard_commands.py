@@ -235,6 +235,11 @@ def test_refusal_is_one_line_naming_the_blocking_tor_and_exit_3(run: Any, api: F
     assert result.exit_code == 3 and result.stdout == ""
     assert result.stderr == REFUSAL_LINE.replace("requires\n", "requires (+2 more ToRs)\n")
 
+    # A 409 without ToRs: the server's sentence, still one line and exit 3.
+    patch_answers(api, "/api/links/12/", UNSAFE, (409, {"detail": "Refused: the fabric is being rebuilt."}))
+    bare = run("links", "disable", "12", "--fabric", "pod1")
+    assert (bare.exit_code, bare.stderr) == (3, "error: refused: the fabric is being rebuilt\n")
+
 
 def test_force_needs_a_reason_and_sends_the_override(run: Any, api: FakeApi) -> None:
     disabled = {**LINK, "admin_state": "disabled", "admin_reason": "fibre cut, accepted"}
