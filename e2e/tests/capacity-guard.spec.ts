@@ -366,8 +366,18 @@ test('the optimizer runs from Health and its result page lists what it did', asy
     const line = page.getByTestId('optimizer-kept').getByRole('row', { name: new RegExp(row.link_name) });
     await expect(line).toContainText(row.blocking_tor_name ?? '—');
   }
-  if (result.still_kept > 0)
+  if (result.still_kept > 0) {
     await expect(page.getByTestId('optimizer-still-kept')).toContainText(String(result.still_kept));
+    // Those links are listed as kept now, each with the ToR that blocks it.
+    const keptNow = await getJson<ApiListPage<{ link_name: string; blocking_tor_name: string }>>(
+      page,
+      `/api/decisions/?fabric=${fabric.id}&kept_for_capacity=true&limit=500`,
+    );
+    for (const decision of keptNow.results) {
+      const line = page.getByTestId('optimizer-kept-now-row').filter({ hasText: decision.link_name });
+      await expect(line).toContainText(decision.blocking_tor_name);
+    }
+  }
 
   // Jobs links the run's number to this page.
   await page.goto('/jobs');

@@ -42,12 +42,36 @@ const RESULT: OptimizerRunResult = {
   reasons: ['run by operator from the UI'],
 };
 
+/** A link kept by an earlier decision that this run left as it was. */
+const KEPT_NOW = {
+  id: 80,
+  url: '/api/decisions/80/',
+  fabric: 1,
+  link: 101,
+  link_name: 'p3-tor1:eth2/1 - p3-fab0:eth1/2',
+  event: 6,
+  kind: 'fast_checker',
+  action: 'kept',
+  loss_rate_a_to_z: 0,
+  loss_rate_z_to_a: 4.3e-5,
+  penalty: 4.3e-5,
+  affected: [],
+  blocking_tor: 38,
+  blocking_tor_name: 'p3-tor1',
+  blocking_tor_fraction: 0.75,
+  blocking_tor_constraint: 0.75,
+  engine_ms: 20,
+  job: null,
+  created: '2026-11-26T17:12:01Z',
+};
+
 function serve(job: Record<string, unknown>) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
-      const body =
-        url === '/api/jobs/7/'
+      const body = url.startsWith('/api/decisions/')
+        ? { count: 2, next: null, previous: null, results: [KEPT_NOW, { ...KEPT_NOW, id: 92, link: 57 }] }
+        : url === '/api/jobs/7/'
           ? job
           : { id: 1, url: '/api/fabrics/1/', name: 'demo-fb', tiers: ['tor', 'fabric', 'spine'] };
       return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
@@ -110,6 +134,12 @@ describe('Optimizer run page', () => {
     const kept = screen.getByTestId('optimizer-kept');
     expect(within(kept).getByRole('row', { name: /p1-tor5:eth2\/3/ })).toHaveTextContent('1.0e-4p1-tor5');
     expect(screen.getByTestId('optimizer-still-kept')).toHaveTextContent('1 more link stays kept for the same ToR');
+    // The link kept from before is listed with its blocking ToR; the run's own kept link is not repeated.
+    const keptNow = await screen.findAllByTestId('optimizer-kept-now-row');
+    expect(keptNow).toHaveLength(1);
+    expect(keptNow[0]).toHaveTextContent('p3-tor1:eth2/1 - p3-fab0:eth1/2');
+    expect(keptNow[0]).toHaveTextContent('p3-tor1 (constraint now 0.75)');
+    expect(keptNow[0]).toHaveTextContent('fast checker');
     expect(screen.getByTestId('optimizer-tors-below')).toHaveTextContent('p1-tor5');
   });
 

@@ -5,10 +5,13 @@ import { Loading } from '@/components/Loading';
 import { useFabric } from '@/features/fabrics/api/useFabric';
 import { JobStatus } from '@/features/jobs/components/JobStatus';
 import { formatRate } from '@/features/tickets/evidence';
+import { formatUtc } from '@/features/tickets/formatTime';
 
 import type { OptimizerJob, OptimizerRow, OptimizerRunResult } from '../api/types';
+import { useDecisions } from '../api/useDecisions';
 import { useOptimizerJob } from '../api/useOptimizerJob';
 import '../corruption.css';
+import { formatFraction } from '../decisionLog';
 import { describeOptimality, formatShare, runReasons } from '../optimizerRun';
 
 /** /optimizer/:jobId: what one run of CorrOpt's optimizer did (Jobs and Decisions link here). */
@@ -64,7 +67,12 @@ function OptimizerRun({ jobId }: { jobId: number }) {
                   The worker of this run was lost after it had committed; the job was answered from its decisions, so
                   its penalties and optimality were not recorded.
                 </p>
-                <RowsTables disabled={job.data.result.disabled} kept={job.data.result.kept} stillKept={null} />
+                <RowsTables
+                  fabricId={job.data.result.fabric}
+                  disabled={job.data.result.disabled}
+                  kept={job.data.result.kept}
+                  stillKept={null}
+                />
               </>
             ) : (
               <RunResult result={job.data.result} />
@@ -148,16 +156,23 @@ function RunResult({ result }: { result: OptimizerRunResult }) {
           <p className="muted">No ToR is under its constraint after the run.</p>
         )}
       </section>
-      <RowsTables disabled={result.disabled} kept={result.kept} stillKept={result.still_kept} />
+      <RowsTables
+        fabricId={result.fabric}
+        disabled={result.disabled}
+        kept={result.kept}
+        stillKept={result.still_kept}
+      />
     </>
   );
 }
 
 function RowsTables({
+  fabricId,
   disabled,
   kept,
   stillKept,
 }: {
+  fabricId: number;
   disabled: OptimizerRow[];
   kept: OptimizerRow[];
   stillKept: number | null;
@@ -184,10 +199,13 @@ function RowsTables({
           />
         )}
         {stillKept ? (
-          <p className="muted" data-testid="optimizer-still-kept">
-            {stillKept === 1 ? '1 more link stays' : `${stillKept} more links stay`} kept for the same ToR as before (no
-            new decision).
-          </p>
+          <>
+            <p data-testid="optimizer-still-kept">
+              {stillKept === 1 ? '1 more link stays' : `${stillKept} more links stay`} kept for the same ToR as before
+              (no new decision). Kept for capacity now:
+            </p>
+            <KeptNow fabricId={fabricId} except={new Set(kept.map((row) => row.link))} />
+          </>
         ) : null}
       </section>
     </>
@@ -221,5 +239,63 @@ function RowsTable({ rows, caption, kind }: { rows: OptimizerRow[]; caption: str
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The fabric's links kept for capacity now, from earlier decisions (the run left them as they were). */
+function KeptNow({ fabricId, except }: { fabricId: number; except: Set<number> }) {
+  const decisions = useDecisions({ fabric: fabricId, kept_for_capacity: true }, { limit: 500, offset: 0 });
+  const rows = (decisions.data?.results ?? []).filter((decision) => !except.has(decision.link));
+  return (
+    <>
+      {decisions.isPending ? <Loading label="Loading the links kept for capacity…" /> : null}
+      <ErrorList error={decisions.error} title="Could not load the decisions." />
+      {rows.length > 0 ? (
+        <div className="table-scroll">
+          <table className="data-table" data-testid="optimizer-kept-now">
+            <caption className="visually-hidden">
+              Corrupting links kept for capacity now, with the ToR that blocks each
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Link</th>
+                <th scope="col" className="numeric">
+                  Penalty (loss rate)
+                </th>
+                <th scope="col">Blocking ToR</th>
+                <th scope="col">Decided</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((decision) => (
+                <tr key={decision.id} data-testid="optimizer-kept-now-row" data-link-id={decision.link}>
+                  <td>
+                    <Link to={`/links/${decision.link}`}>{decision.link_name}</Link>
+                  </td>
+                  <td className="numeric">{formatRate(decision.penalty)}</td>
+                  <td>
+                    {decision.blocking_tor_name ?? '—'}
+                    {typeof decision.blocking_tor_constraint === 'number' ? (
+                      <span className="muted">
+                        {' '}
+                        (constraint now {formatFraction(decision.blocking_tor_constraint)})
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>
+                    {decision.job !== null ? (
+                      <Link to={`/optimizer/${decision.job}`}>optimizer run #{decision.job}</Link>
+                    ) : (
+                      'fast checker'
+                    )}
+                    <span className="muted"> {formatUtc(decision.created)}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
   );
 }
