@@ -18,6 +18,8 @@ class AuditEvent(models.Model):
     object_repr = models.CharField(max_length=200)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    # Why, where the object does not say it: "capacity override: ...", "telemetry: oper_status".
+    note = models.CharField(max_length=300, blank=True, db_default="")
     timestamp = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

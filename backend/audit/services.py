@@ -18,16 +18,34 @@ def snapshot(instance: models.Model) -> dict:
 
 
 def record(
-    user, action: str, instance: models.Model, *, before: dict | None = None, after: dict | None = None
+    user,
+    action: str,
+    instance: models.Model,
+    *,
+    before: dict | None = None,
+    after: dict | None = None,
+    note: str = "",
 ) -> AuditEvent:
+    return AuditEvent.objects.create(**_row(user, action, instance, before, after, note))
+
+
+def record_many(user, action: str, changes: list[tuple[models.Model, dict | None]], *, note: str = "") -> None:
+    """One audit row per (instance, before) with one INSERT: bulk changes stay fast."""
+    AuditEvent.objects.bulk_create(
+        [AuditEvent(**_row(user, action, instance, before, None, note)) for instance, before in changes]
+    )
+
+
+def _row(user, action: str, instance: models.Model, before: dict | None, after: dict | None, note: str) -> dict:
     if after is None and action != DELETE:
         after = snapshot(instance)
-    return AuditEvent.objects.create(
-        user=user if user is not None and user.is_authenticated else None,
-        action=action,
-        object_type=instance._meta.label_lower,
-        object_id=instance.pk,
-        object_repr=str(instance)[:200],
-        before=before,
-        after=after,
-    )
+    return {
+        "user": user if user is not None and user.is_authenticated else None,
+        "action": action,
+        "object_type": instance._meta.label_lower,
+        "object_id": instance.pk,
+        "object_repr": str(instance)[:200],
+        "before": before,
+        "after": after,
+        "note": note[:300],
+    }

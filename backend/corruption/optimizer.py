@@ -11,8 +11,8 @@ enabled corrupting link of a fabric:
    largest open event;
 2. the engine's exact optimizer (`CorrOptSession.optimize`, within the configured time budget)
    names the links to disable; disabled and down links are never re-enabled (footnote 6);
-3. the answer is applied link by link, largest penalty first, through the fast checker on the
-   same engine session (services.check_and_apply): any subset of a feasible set is feasible, so
+3. the answer is applied link by link, largest penalty first, through the fast checker, that is
+   the capacity guard (services.check_and_apply): any subset of a feasible set is feasible, so
    each check disables its link, and it records the affected ToRs' before/after exactly as a
    fast-checker decision does;
 4. then the fast checker runs over the links the optimizer kept, largest penalty first: when the
@@ -47,6 +47,7 @@ from django.db import connection, transaction
 
 import lightpath_engine
 from fabric.models import Fabric, Link
+from fabric.services import link_state
 from fabric.services.engine import engine_fabric
 from jobs import services as jobs
 from jobs.models import Job
@@ -122,7 +123,7 @@ def optimize_fabric(
     report = progress or (lambda fraction, message: None)
     budget = config()["time_budget_s"] if time_budget_s is None else time_budget_s
     with transaction.atomic():
-        services.lock_fabric(fabric_id)
+        link_state.lock_fabric(fabric_id)
         if job is not None and Decision.objects.filter(job=job).exists():
             return _summary_of(job)  # this job committed before its worker was lost
         fabric = Fabric.objects.get(pk=fabric_id)
@@ -145,8 +146,10 @@ def optimize_fabric(
             for number, candidate in enumerate(ordered, start=1):
                 report(0.3 + 0.65 * (number - 1) / max(len(ordered), 1), f"applying {number}/{len(ordered)}")
                 decision = services.check_and_apply(
-                    state, session, candidate.link, candidate.event, candidate.rates, Decision.Kind.OPTIMIZER, started
+                    candidate.link, candidate.event, candidate.rates, Decision.Kind.OPTIMIZER, started
                 )
+                if decision.action == Decision.Action.DISABLED:
+                    session.set_link_state(candidate.index, "disabled")  # this run's view of the fabric
                 decision.job = job
                 decision.engine_ms = (time.perf_counter() - started) * 1000
                 if decision.action == Decision.Action.KEPT and _still_kept_by(candidate.link, decision):
@@ -159,7 +162,9 @@ def optimize_fabric(
         disabled = [_row(d) for d in decisions if d.action == Decision.Action.DISABLED]
         summary: dict[str, Any] = {
             "fabric": fabric_id,
+            "reasons": list(job.params.get("reasons", [])) if job is not None else [],
             "candidates": len(candidates),
+            "penalty_before": sum(c.penalty for c in candidates),
             "disabled": disabled,
             "kept": [_row(d) for d in decisions if d.action == Decision.Action.KEPT],
             "still_kept": len(candidates) - len(decisions),
@@ -196,6 +201,14 @@ def _row(decision: Decision) -> dict[str, Any]:
         "penalty": decision.penalty,
         "blocking_tor": decision.blocking_tor_id,
         "blocking_tor_name": decision.blocking_tor.name if decision.blocking_tor else None,
+        "blocking": next(
+            (
+                {key: row[key] for key in ("paths_before", "paths_after", "required_paths", "threshold")}
+                for row in decision.affected
+                if row["switch"] == decision.blocking_tor_id
+            ),
+            None,
+        ),
     }
 
 

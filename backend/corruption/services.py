@@ -4,26 +4,24 @@ Flow (issue #5, reference corropt.md sections 0 and 3.4): telemetry ingest opens
 CorruptionEvent and, once its batch commits, enqueues `corruption.decide_event`; the task calls
 `decide_event`, which
 
-1. takes a per-fabric PostgreSQL advisory lock for the rest of its transaction, so decisions on
+1. takes the fabric's advisory lock (fabric.services.link_state.lock_fabric) for the rest of its
+   transaction, the one every change of link state takes, so decisions and people's changes on
    one fabric run one at a time and each sees the links its predecessors disabled (without it,
    two workers could each find a link safe that together break a ToR's constraint);
 2. skips the event if it already has a fast-checker decision (a re-delivered task), has ended,
    or its link is not enabled and up (already disabled, or down);
-3. builds the engine's state from the database (the same graph as fabric capacity: a link is
-   usable when admin-enabled and oper-up; the design count has every link), with the fabric's
-   capacity constraint and the ToRs' own overrides;
-4. runs `CorrOptSession.check` with the link's corruption rate per direction (engine "up" =
-   lower to upper = our a_to_z, since side A is the lower tier);
-5. if safe, disables the link (admin_state disabled, admin_reason "corruption", changed by the
-   system) and audits it; if not, leaves it enabled: "corrupting, kept for capacity", with the
-   ToR that blocks it. Either way a Decision row records the affected ToRs' before/after fractions;
+3. asks the capacity guard (fabric.services.link_state) to disable the link (reason "corruption",
+   changed by the system): the fast checker's rule is the guard's, "disable iff no ToR below it
+   falls under its threshold", decided on the process's live engine session of the fabric;
+4. if safe, the guard disables it (audited, published); if not, it stays enabled: "corrupting,
+   kept for capacity", with the ToR that blocks it. Either way a Decision row records the link's
+   penalty (both directions' rates; engine "up" = our a_to_z, side A being the lower tier) and
+   the affected ToRs' before/after;
 6. a disabled link gets its repair ticket, or a new step on it (corruption.tickets), in the same
    transaction.
 
-The engine state is rebuilt from the database for every decision (two queries and an
-O(switches + links) pass): a cached graph would save only the graph's construction, since the
-link states have to be read fresh under the lock anyway, and would need invalidating on every
-topology change.
+The live session costs two small queries per decision, not a read of every link
+(fabric.services.live).
 """
 
 from __future__ import annotations
@@ -33,14 +31,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 
 import lightpath_engine
-from audit import services as audit
 from fabric.models import Fabric, Link
+from fabric.services import link_state
 from fabric.services.engine import EngineFabric, engine_fabric
-from fabric.services.topology import update_link
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
 from . import tickets
@@ -48,7 +45,6 @@ from .models import Decision
 
 logger = logging.getLogger(__name__)
 
-LOCK_NAMESPACE = 0xC022  # advisory-lock namespace of CorrOpt decisions (telemetry ingest uses 0x7E1E)
 ADMIN_REASON = "corruption"
 
 
@@ -84,19 +80,13 @@ class Outcome:
         }
 
 
-def lock_fabric(fabric_id: int) -> None:
-    """Serialise CorrOpt decisions on one fabric until the end of the current transaction."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, fabric_id])
-
-
 def decide_event(event_id: int) -> Outcome:
     """Run the fast checker for one corruption event (see the module docstring)."""
     with transaction.atomic():
         fabric_id = CorruptionEvent.objects.filter(pk=event_id).values_list("link__fabric_id", flat=True).first()
         if fabric_id is None:
             return Outcome(event_id, skipped="no such event")
-        lock_fabric(fabric_id)
+        link_state.lock_fabric(fabric_id)
         # Read everything after the lock: the previous decision on this fabric has committed.
         event = CorruptionEvent.objects.filter(pk=event_id).first()
         if event is None:
@@ -117,34 +107,15 @@ def decide_event(event_id: int) -> Outcome:
 
 
 def _check_and_apply(link: Link, event: CorruptionEvent) -> Decision:
-    rates = link_loss_rates(link, event)
-    started = time.perf_counter()
-    state = engine_fabric(link.fabric)
-    session = state.session()
-    return check_and_apply(state, session, link, event, rates, Decision.Kind.FAST_CHECKER, started)
+    return check_and_apply(link, event, link_loss_rates(link, event), Decision.Kind.FAST_CHECKER, time.perf_counter())
 
 
-def check_and_apply(
-    state: EngineFabric,
-    session: lightpath_engine.CorrOptSession,
-    link: Link,
-    event: CorruptionEvent,
-    rates: dict[str, float],
-    kind: str,
-    started: float,
-) -> Decision:
-    """The fast checker on `session` for one enabled corrupting link, applied to the database:
-    disabled (by the system, audited) or kept with its blocking ToR; the Decision is saved with
+def check_and_apply(link: Link, event: CorruptionEvent, rates: dict[str, float], kind: str, started: float) -> Decision:
+    """The fast checker for one enabled corrupting link, through the capacity guard: disabled (by
+    the system, audited, published) or kept with its blocking ToR; the Decision (not saved) has
     the affected ToRs' before/after. `started` (perf_counter) is when the engine work began.
     Shared by decide_event and the optimizer, which applies its answer link by link this way."""
-    result = session.check(
-        state.link_index[link.pk],
-        rates[Direction.A_TO_Z],
-        include_affected=True,
-        loss_rate_down=rates[Direction.Z_TO_A],
-    )
-    engine_ms = (time.perf_counter() - started) * 1000
-    affected = affected_rows(state, result)
+    verdict = link_state.set_admin_state(link, Link.AdminState.DISABLED, ADMIN_REASON, None)
     decision = Decision(
         fabric_id=link.fabric_id,
         link=link,
@@ -152,22 +123,30 @@ def check_and_apply(
         kind=kind,
         loss_rate_a_to_z=rates[Direction.A_TO_Z],
         loss_rate_z_to_a=rates[Direction.Z_TO_A],
-        penalty=result["penalty"],
-        affected=affected,
-        engine_ms=engine_ms,
+        penalty=lightpath_engine.corropt_penalty("linear", rates[Direction.A_TO_Z], rates[Direction.Z_TO_A]),
+        affected=[_decision_row(row) for row in verdict.affected_tors],
+        engine_ms=(time.perf_counter() - started) * 1000,
     )
-    if result["disabled"]:
+    if verdict.applied:
         decision.action = Decision.Action.DISABLED
-        before = audit.snapshot(link)
-        update_link(link, {"admin_state": Link.AdminState.DISABLED, "admin_reason": ADMIN_REASON}, None)  # the system
-        audit.record(None, audit.UPDATE, link, before=before)
     else:
         decision.action = Decision.Action.KEPT
-        blocking = _blocking_tor(result, affected)
-        if blocking is not None:
+        if verdict.blocking_tors:
+            blocking = verdict.blocking_tors[0]
             decision.blocking_tor_id = blocking["switch"]
             decision.blocking_tor_fraction = blocking["fraction_before"]
     return decision
+
+
+DECISION_ROW_KEYS = (
+    "switch", "name", "paths_before", "paths_after", "design_paths", "required_paths",
+    "fraction_before", "fraction_after", "threshold",
+)  # fmt: skip
+
+
+def _decision_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A guard row as Decision.affected stores it."""
+    return {key: row[key] for key in DECISION_ROW_KEYS}
 
 
 def affected_rows(state: EngineFabric, result: Any) -> list[dict[str, Any]]:

@@ -32,8 +32,7 @@ from django.utils import timezone
 
 from audit import services as audit
 from fabric.models import Fabric, Link
-from fabric.services.topology import update_link
-from fabric.signals import capacity_changed
+from fabric.services import link_state
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
 from .models import Decision, Ticket, TicketComment, TicketStep
@@ -197,12 +196,14 @@ def _enable_after_repair(link: Link, user, action_taken: str) -> tuple[bool, str
         return False, (
             f"The link stays disabled for another reason ({reason}); validation starts once it is enabled again."
         )
-    before = audit.snapshot(link)
-    update_link(link, {"admin_state": Link.AdminState.ENABLED, "admin_reason": f"repair: {action_taken}"}, user)
-    audit.record(user, audit.UPDATE, link, before=before)
-    # The capacity it gives back may let links kept for capacity go: the optimizer re-runs.
-    capacity_changed.send(
-        sender=Link, fabric_id=link.fabric_id, reason=f"link {link.pk} enabled after repair ({action_taken})", user=user
+    # Through the guard (always allowed): audited, published, and the optimizer re-runs, since
+    # the capacity it gives back may let links kept for capacity go.
+    link_state.set_admin_state(
+        link,
+        Link.AdminState.ENABLED,
+        f"repair: {action_taken}",
+        user,
+        why=f"link {link.pk} enabled after repair ({action_taken})",
     )
     return True, "The link is enabled again; validation has started."
 

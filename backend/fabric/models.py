@@ -45,6 +45,11 @@ class Fabric(models.Model):
     telemetry_min_packets = models.PositiveIntegerField(
         default=1000, db_default=1000, help_text="Fewest packets in a window for its corruption rate to count."
     )
+    dark_end_is_down = models.BooleanField(
+        default=True,
+        db_default=True,
+        help_text="An end whose every lane is dark for 2 consecutive polls counts as operationally down.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -117,7 +122,16 @@ class Link(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     admin_changed_at = models.DateTimeField(null=True, blank=True)
+    # Measured, never typed: telemetry's oper_status sets it (fabric.services.link_state).
     oper_state = models.CharField(max_length=4, choices=OperState.choices, default=OperState.UP)
+    oper_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    flapping = models.BooleanField(
+        db_default=False, editable=False, help_text="Changed operational state too often in the recent window."
+    )
+    # Stamped by a database trigger from one sequence whenever admin_state or oper_state changes,
+    # so a process can bring its engine session up to date by reading only the newer rows
+    # (docs/capacity-guard.md). Never written by the application.
+    state_version = models.BigIntegerField(db_default=0, editable=False)
     # Kept current by the telemetry ingest, so that filtering and drawing 100K links needs no join.
     health = models.CharField(max_length=10, choices=Health.choices, db_default=Health.UNKNOWN, editable=False)
     rx_low = models.BooleanField(db_default=False, editable=False, help_text="Some side's Rx is low or dark.")
@@ -128,7 +142,11 @@ class Link(models.Model):
             models.UniqueConstraint(fields=["a_switch", "a_port"], name="link_unique_a_port"),
             models.UniqueConstraint(fields=["z_switch", "z_port"], name="link_unique_z_port"),
         ]
-        indexes = [models.Index(fields=["fabric", "admin_state"]), models.Index(fields=["fabric", "health"])]
+        indexes = [
+            models.Index(fields=["fabric", "admin_state"]),
+            models.Index(fields=["fabric", "health"]),
+            models.Index(fields=["fabric", "state_version"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.a_switch.name}:{self.a_port} - {self.z_switch.name}:{self.z_port}"
@@ -136,6 +154,26 @@ class Link(models.Model):
     @property
     def usable(self) -> bool:
         return self.admin_state == self.AdminState.ENABLED and self.oper_state == self.OperState.UP
+
+
+class TopologyVersion(models.Model):
+    """Bumped by database triggers from one sequence whenever the fabric's switches or links are
+    added or removed or a ToR's constraint changes: a process's engine session of the fabric is
+    stale when this differs (docs/capacity-guard.md). Apart from the fabric row, which Django
+    saves whole and would write back stale. Never written by the application."""
+
+    # No database constraint: the link-delete trigger may write a row while the fabric itself is
+    # being deleted. A row left behind names a fabric id that is never used again.
+    fabric = models.OneToOneField(
+        Fabric, primary_key=True, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    version = models.BigIntegerField()
+
+    class Meta:
+        db_table = "fabric_topology_version"
+
+    def __str__(self) -> str:
+        return f"topology version {self.version} of fabric {self.fabric_id}"
 
 
 class TransceiverModel(models.Model):

@@ -1,7 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
 
 from accounts.api.views import UserViewSet
 from audit.api.views import AuditEventViewSet
@@ -11,9 +10,10 @@ from jobs.api.views import JobViewSet
 from telemetry.api.views import CorruptionEventViewSet, PowerThresholdViewSet
 from webhooks.api.views import WebhookDeliveryViewSet, WebhookEndpointViewSet
 
+from .api.routers import BulkRouter
 from .api.views import HealthView, spa_index
 
-router = DefaultRouter()
+router = BulkRouter()
 router.register("fabrics", FabricViewSet)
 router.register("switches", SwitchViewSet)
 router.register("links", LinkViewSet)

@@ -48,6 +48,7 @@ class WebhookEvent(models.Model):
 
     class Kind(models.TextChoices):
         LINK_ADMIN_STATE = "link.admin_state_changed"
+        LINK_OPER_STATE = "link.oper_state_changed"
         TEST = "webhook.test"
 
     fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="+")

@@ -68,25 +68,53 @@ class LinkStateChange:
     previous_state: str
     admin_state: str
     reason: str
-    changed_by: str | None  # username; None for the system (CorrOpt, the optimizer)
+    changed_by: str | None  # username; None for the system (CorrOpt, the optimizer, telemetry)
     changed_at: datetime
+    override: bool = False  # an admin took it out of service although a ToR falls under its constraint
+    kind: str = WebhookEvent.Kind.LINK_ADMIN_STATE
 
 
 _batch: contextvars.ContextVar[list[LinkStateChange] | None] = contextvars.ContextVar("webhook_batch", default=None)
 
 
-def link_admin_state_changed(link: Link, previous_state: str) -> None:
-    """Called by update_link, in its transaction, after a link's admin state changed."""
+def link_admin_state_changed(link: Link, previous_state: str, *, override: bool = False) -> None:
+    """Called by the capacity guard (fabric.services.link_state), in its transaction, after a
+    link's admin state changed."""
     user = link.admin_changed_by
-    change = LinkStateChange(
-        link_id=link.pk,
-        fabric_id=link.fabric_id,
-        previous_state=previous_state,
-        admin_state=link.admin_state,
-        reason=link.admin_reason,
-        changed_by=user.get_username() if user is not None else None,
-        changed_at=link.admin_changed_at or timezone.now(),
+    _publish(
+        LinkStateChange(
+            link_id=link.pk,
+            fabric_id=link.fabric_id,
+            previous_state=previous_state,
+            admin_state=link.admin_state,
+            reason=link.admin_reason,
+            changed_by=user.get_username() if user is not None else None,
+            changed_at=link.admin_changed_at or timezone.now(),
+            override=override,
+        )
     )
+
+
+def publish_oper_changes(changes: list[tuple[Link, str]], changed_at: datetime) -> None:
+    """Called by the capacity guard after telemetry changed links' operational state: (link,
+    previous oper state) pairs, measured by the system."""
+    with batched_link_changes():
+        for link, previous in changes:
+            _publish(
+                LinkStateChange(
+                    link_id=link.pk,
+                    fabric_id=link.fabric_id,
+                    previous_state=previous,
+                    admin_state=link.oper_state,
+                    reason="telemetry: oper_status",
+                    changed_by=None,
+                    changed_at=changed_at,
+                    kind=WebhookEvent.Kind.LINK_OPER_STATE,
+                )
+            )
+
+
+def _publish(change: LinkStateChange) -> None:
     pending = _batch.get()
     if pending is not None:
         pending.append(change)
@@ -144,7 +172,7 @@ def publish_link_changes(changes: list[LinkStateChange]) -> list[int]:
         [
             WebhookEvent(
                 fabric_id=change.fabric_id,
-                kind=WebhookEvent.Kind.LINK_ADMIN_STATE,
+                kind=change.kind,
                 link_id=change.link_id,
                 payload=_link_payload(change, *ends[change.link_id]),
             )
@@ -166,6 +194,15 @@ def publish_link_changes(changes: list[LinkStateChange]) -> list[int]:
 def _link_payload(
     change: LinkStateChange, fabric_name: str, a_switch: str, a_port: str, z_switch: str, z_port: str
 ) -> dict[str, Any]:
+    state = (
+        {"oper_state": change.admin_state, "previous_oper_state": change.previous_state}
+        if change.kind == WebhookEvent.Kind.LINK_OPER_STATE
+        else {
+            "admin_state": change.admin_state,
+            "previous_admin_state": change.previous_state,
+            "override_capacity": change.override,
+        }
+    )
     return {
         "fabric": {"id": change.fabric_id, "name": fabric_name},
         "link": {
@@ -173,8 +210,7 @@ def _link_payload(
             "a": {"switch": a_switch, "port": a_port},
             "z": {"switch": z_switch, "port": z_port},
         },
-        "admin_state": change.admin_state,
-        "previous_admin_state": change.previous_state,
+        **state,
         "reason": change.reason,
         "changed_by": (
             {"kind": "user", "username": change.changed_by}

@@ -27,8 +27,10 @@ READ_ENDPOINTS = [
 
 
 def _write_cases(fabric):
-    link = Link.objects.filter(fabric=fabric).first()
+    # A fabric-to-spine link: each ToR below keeps 3 of 4 up-paths, so the capacity guard lets it go.
+    link = Link.objects.filter(fabric=fabric, a_switch__tier=1).order_by("id").first()
     switch = Switch.objects.filter(fabric=fabric, tier=0).first()
+    spine = Switch.objects.filter(fabric=fabric, tier=2).first()
     transceiver = Transceiver.objects.filter(link__fabric=fabric).first()
     new_doc = {"name": "another", "tiers": ["leaf", "spine"], "switches": [], "links": []}
     return [
@@ -45,6 +47,10 @@ def _write_cases(fabric):
             {"admin_state": "disabled", "admin_reason": "maintenance"},
             {"operator", "admin"},
         ),
+        ("patch", "/api/links/?dry_run=1", [{"id": link.pk, "admin_state": "disabled"}], {"operator", "admin"}),
+        ("post", f"/api/switches/{spine.pk}/drain/?dry_run=1", {}, {"operator", "admin"}),
+        ("post", f"/api/switches/{spine.pk}/undrain/", {}, {"operator", "admin"}),
+        ("post", f"/api/fabrics/{fabric.pk}/optimize/", None, {"operator", "admin"}),
         (
             "post",
             "/api/transceiver-models/",

@@ -8,4 +8,15 @@ class AuditEventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = AuditEvent
-        fields = ["id", "user", "action", "object_type", "object_id", "object_repr", "before", "after", "timestamp"]
+        fields = [
+            "id",
+            "user",
+            "action",
+            "object_type",
+            "object_id",
+            "object_repr",
+            "before",
+            "after",
+            "note",
+            "timestamp",
+        ]

@@ -12,10 +12,11 @@ from rest_framework.views import APIView
 
 from accounts.roles import OPERATOR, TECHNICIAN
 from fabric.models import Fabric, Link
+from jobs.api.serializers import JobSerializer
 from lightpath.api.viewsets import BriefModeMixin
 
 from .. import metrics as repair_metrics
-from .. import services, tickets
+from .. import optimizer, services, tickets
 from ..filtersets import DecisionFilterSet, TicketFilterSet
 from ..models import Decision, Ticket, TicketStep
 from .serializers import (
@@ -40,6 +41,19 @@ class DecisionViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     filterset_class = DecisionFilterSet
     ordering_fields = ["created", "penalty"]
     write_roles: set[str] = set()
+
+
+class FabricOptimizeView(APIView):
+    """Run CorrOpt's optimizer on a fabric now (operators and admins): 202 with its job. A run
+    still queued for the fabric is joined instead of queueing another."""
+
+    write_roles = {OPERATOR}
+
+    @extend_schema(request=None, responses={202: JobSerializer})
+    def post(self, request, pk: int):
+        fabric = get_object_or_404(Fabric, pk=pk)
+        job = optimizer.submit_coalesced(fabric.pk, f"run now by {request.user.get_username()}", request.user)
+        return Response(JobSerializer(job, context={"request": request}).data, status=status.HTTP_202_ACCEPTED)
 
 
 class LinkCorrOptCheckView(APIView):

@@ -58,12 +58,13 @@ class FabricSerializer(BriefModelSerializer):
 class SwitchSerializer(BriefModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="switch-detail")
     effective_capacity_constraint = serializers.FloatField(read_only=True)
+    drained = serializers.BooleanField(read_only=True, help_text="Some link of the switch is disabled for maintenance.")
 
     class Meta:
         model = Switch
         fields = [
             "id", "url", "fabric", "name", "tier", "pod", "plane", "rack", "vendor", "model",
-            "capacity_constraint", "effective_capacity_constraint",
+            "capacity_constraint", "effective_capacity_constraint", "drained",
         ]  # fmt: skip
         brief_fields = ("id", "url", "name", "tier")
 
@@ -90,15 +91,22 @@ class LinkSerializer(BriefModelSerializer):
     a_switch_name = serializers.CharField(source="a_switch.name", read_only=True)
     z_switch_name = serializers.CharField(source="z_switch.name", read_only=True)
     admin_changed_by: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    override_capacity = serializers.BooleanField(
+        write_only=True,
+        default=False,
+        help_text="Admins only, with an admin_reason: take the link out of service although a ToR falls under "
+        "its capacity constraint.",
+    )
 
     class Meta:
         model = Link
         fields = [
             "id", "url", "fabric", "a_switch", "a_switch_name", "a_port", "z_switch", "z_switch_name", "z_port",
             "length_m", "fiber", "speed_gbps", "admin_state", "admin_reason", "admin_changed_by",
-            "admin_changed_at", "oper_state", "health", "rx_low",
+            "admin_changed_at", "oper_state", "oper_changed_at", "flapping", "health", "rx_low", "override_capacity",
         ]  # fmt: skip
-        read_only_fields = ["admin_changed_at"]
+        # Measured by telemetry (oper_status), never typed.
+        read_only_fields = ["admin_changed_at", "oper_state"]
         brief_fields = (
             "id", "url", "a_switch_name", "a_port", "z_switch_name", "z_port", "admin_state", "oper_state", "health",
         )  # fmt: skip
@@ -113,6 +121,10 @@ class LinkSerializer(BriefModelSerializer):
                 if name in fields:
                     fields[name].read_only = True
         return fields
+
+    def create(self, validated_data):
+        validated_data.pop("override_capacity", None)  # a new link takes nothing out of service
+        return super().create(validated_data)
 
     def validate(self, attrs):
         if self.instance is not None:
@@ -140,6 +152,57 @@ class LinkSerializer(BriefModelSerializer):
         if errors:
             raise serializers.ValidationError(errors)
         return attrs
+
+
+class LinkStateChangeSerializer(serializers.Serializer):
+    """One entry of a bulk change (PATCH /api/links/ with a list)."""
+
+    id = serializers.IntegerField()
+    admin_state = serializers.ChoiceField(choices=Link.AdminState.choices)
+    admin_reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    override_capacity = serializers.BooleanField(required=False, default=False)
+
+
+class DrainSerializer(serializers.Serializer):
+    admin_reason = serializers.CharField(
+        max_length=180, required=False, allow_blank=True, default="", help_text="Why, after 'maintenance: '."
+    )
+    override_capacity = serializers.BooleanField(required=False, default=False)
+
+
+class GuardTorSerializer(serializers.Serializer):
+    switch = serializers.IntegerField()
+    name = serializers.CharField()
+    paths_before = serializers.IntegerField()
+    paths_after = serializers.IntegerField()
+    required_paths = serializers.IntegerField()
+    design_paths = serializers.IntegerField()
+    constraint = serializers.FloatField()
+
+
+class GuardPreviewSerializer(serializers.Serializer):
+    """The answer of a dry run (?dry_run=1)."""
+
+    verdict = serializers.ChoiceField(choices=["safe", "unsafe"])
+    detail = serializers.CharField()
+    links = serializers.ListField(child=serializers.IntegerField())
+    affected_tors = GuardTorSerializer(many=True)
+    blocking_tors = GuardTorSerializer(many=True)
+
+
+class GuardRefusalSerializer(serializers.Serializer):
+    """409: taking these links out would leave a ToR under its capacity constraint."""
+
+    detail = serializers.CharField()
+    blocking_tors = GuardTorSerializer(many=True)
+    links = serializers.ListField(child=serializers.IntegerField())
+
+
+class DrainResultSerializer(serializers.Serializer):
+    switch = serializers.IntegerField()
+    links = serializers.ListField(child=serializers.IntegerField(), help_text="The links whose state changed.")
+    affected_tors = GuardTorSerializer(many=True)
+    detail = serializers.CharField()
 
 
 class StretchEntrySerializer(serializers.Serializer):

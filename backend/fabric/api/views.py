@@ -1,17 +1,20 @@
-from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db import transaction
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN, user_roles
+from audit import services as audit
 from jobs import services as jobs
 from jobs.api.serializers import JobSerializer
 from jobs.models import Job
+from lightpath.api.exceptions import Conflict
 from lightpath.api.viewsets import AuditedModelViewSet
 
 from .. import services
@@ -24,11 +27,16 @@ from ..filtersets import (
 )
 from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from ..services import constraints as capacity_constraints
-from ..signals import capacity_changed
+from ..services import link_state
 from .serializers import (
+    DrainResultSerializer,
+    DrainSerializer,
     FabricSerializer,
+    GuardPreviewSerializer,
+    GuardRefusalSerializer,
     InterchangeErrorSerializer,
     LinkSerializer,
+    LinkStateChangeSerializer,
     SwitchSerializer,
     TransceiverModelSerializer,
     TransceiverSerializer,
@@ -47,6 +55,45 @@ def _check_constraint_writer(request, before, after) -> None:
 
 def _flag(request, name: str) -> bool:
     return request.query_params.get(name, "").lower() in {"1", "true", "yes"}
+
+
+DRY_RUN = OpenApiParameter("dry_run", bool, description="decide only: 200 with the verdict, nothing changed")
+GUARD_RESPONSES = {409: GuardRefusalSerializer}
+
+
+def _or_preview(name: str, serializer) -> PolymorphicProxySerializer:
+    """A guarded change answers its result, or with ?dry_run=1 the guard's preview."""
+    return PolymorphicProxySerializer(
+        component_name=name, serializers=[serializer, GuardPreviewSerializer], resource_type_field_name=None
+    )
+
+
+def _check_override(request, override: bool, reason: str | None) -> None:
+    """An override of the capacity guard is an admin's, with a reason (403 / 400 otherwise)."""
+    if not override:
+        return
+    if ADMIN not in user_roles(request.user):
+        raise PermissionDenied("Only admins may override the capacity guard.")
+    if not (reason or "").strip():
+        raise serializers.ValidationError(
+            {"admin_reason": ["required with override_capacity: say why the constraint may be broken"]}
+        )
+
+
+def _guarded(request, verdict: link_state.Verdict, applied: Response) -> Response:
+    """The answer to a guarded change: the preview of a dry run, 409 if refused, else `applied`."""
+    if _flag(request, "dry_run"):
+        return Response(verdict.as_preview())
+    if not verdict.applied:
+        raise Conflict(verdict.as_refusal())
+    return applied
+
+
+def _guard_errors(call):
+    try:
+        return call()
+    except link_state.GuardError as exc:
+        raise serializers.ValidationError({"non_field_errors": [str(exc)]}) from exc
 
 
 def _count(model, **outer):
@@ -185,14 +232,75 @@ class FabricViewSet(AuditedModelViewSet):
 
 
 class SwitchViewSet(AuditedModelViewSet):
-    queryset = Switch.objects.select_related("fabric")
+    queryset = Switch.objects.select_related("fabric").annotate(
+        drained=Exists(
+            Link.objects.filter(Q(a_switch=OuterRef("pk")) | Q(z_switch=OuterRef("pk"))).filter(
+                admin_state=Link.AdminState.DISABLED, admin_reason__startswith=link_state.MAINTENANCE
+            )
+        )
+    )
     serializer_class = SwitchSerializer
     filterset_class = SwitchFilterSet
     write_roles = {
         "create": TOPOLOGY_WRITERS,
         "update": TOPOLOGY_WRITERS,
         "destroy": {ADMIN},
+        "drain": {OPERATOR},
+        "undrain": {OPERATOR},
     }
+
+    @extend_schema(
+        request=DrainSerializer,
+        parameters=[DRY_RUN],
+        responses={200: _or_preview("DrainOrPreview", DrainResultSerializer), **GUARD_RESPONSES},
+        description="Take every enabled link of the switch out of service for maintenance (reason "
+        "'maintenance'), decided as one set by the capacity guard. With ?dry_run=1 the answer is the "
+        "guard's preview (verdict, affected_tors, blocking_tors) and nothing changes.",
+    )
+    @action(detail=True, methods=["post"], filterset_class=None, pagination_class=None)
+    def drain(self, request, pk=None):
+        switch = self.get_object()
+        body = DrainSerializer(data=request.data or {})
+        body.is_valid(raise_exception=True)
+        override, note = body.validated_data["override_capacity"], body.validated_data["admin_reason"]
+        _check_override(request, override, note)
+        verdict = link_state.drain_switch(
+            switch, request.user, note=note, dry_run=_flag(request, "dry_run"), override=override
+        )
+        return _guarded(request, verdict, Response(self._drain_result(switch, verdict)))
+
+    @extend_schema(
+        request=None,
+        parameters=[DRY_RUN],
+        responses={200: _or_preview("DrainOrPreview", DrainResultSerializer)},
+        description="Put every link of the switch that was disabled for maintenance back in service "
+        "(always allowed; the optimizer re-runs). Links disabled for other reasons stay disabled.",
+    )
+    @action(detail=True, methods=["post"], filterset_class=None, pagination_class=None)
+    def undrain(self, request, pk=None):
+        switch = self.get_object()
+        verdict = link_state.undrain_switch(switch, request.user, dry_run=_flag(request, "dry_run"))
+        return _guarded(request, verdict, Response(self._drain_result(switch, verdict)))
+
+    @staticmethod
+    def _drain_result(switch: Switch, verdict: link_state.Verdict) -> dict:
+        return {
+            "switch": switch.pk,
+            "links": [link.pk for link in verdict.changed],
+            "affected_tors": verdict.affected_tors,
+            "detail": verdict.detail(),
+        }
+
+    def destroy(self, request, *args, **kwargs):
+        """Deleting a switch with usable links takes them out of service: the capacity guard
+        decides (409 if a ToR would fall under its constraint; ?dry_run=1 previews)."""
+        switch = self.get_object()
+        with transaction.atomic():
+            verdict = link_state.check_removal(switch.fabric_id, link_state.switch_links(switch))
+            if verdict.applied and not _flag(request, "dry_run"):
+                self.perform_destroy(switch)
+                return Response(status=status.HTTP_204_NO_CONTENT)
+        return _guarded(request, verdict, Response(status=status.HTTP_204_NO_CONTENT))
 
     def save_update(self, serializer):
         before = serializer.instance.capacity_constraint
@@ -205,19 +313,110 @@ class SwitchViewSet(AuditedModelViewSet):
 
 
 class LinkViewSet(AuditedModelViewSet):
+    """Links. Their admin state changes only through the capacity guard (docs/capacity-guard.md):
+    taking links out of service answers 409 when a ToR would fall under its capacity constraint,
+    `?dry_run=1` previews any change, and an admin may override with a reason."""
+
     queryset = Link.objects.select_related("a_switch", "z_switch", "admin_changed_by")
     serializer_class = LinkSerializer
     filterset_class = LinkFilterSet
-    write_roles = {"create": TOPOLOGY_WRITERS, "update": {OPERATOR}, "destroy": {ADMIN}}
+    write_roles = {
+        "create": TOPOLOGY_WRITERS,
+        "update": {OPERATOR},
+        "bulk_partial_update": {OPERATOR},
+        "destroy": {ADMIN},
+    }
 
-    def save_update(self, serializer):
-        was_usable = serializer.instance.usable
-        link = services.update_link(serializer.instance, dict(serializer.validated_data), self.request.user)
-        if link.usable and not was_usable:  # capacity came back (reference corropt.md 6.2)
-            capacity_changed.send(
-                sender=Link, fabric_id=link.fabric_id, reason=f"link {link.pk} enabled and up", user=self.request.user
+    @extend_schema(
+        parameters=[DRY_RUN], responses={200: _or_preview("LinkOrPreview", LinkSerializer), **GUARD_RESPONSES}
+    )
+    def update(self, request, *args, **kwargs):
+        """Change a link. A change of admin_state goes through the capacity guard; with
+        ?dry_run=1 the answer is its preview and nothing changes."""
+        link = self.get_object()
+        serializer = self.get_serializer(link, data=request.data, partial=kwargs.pop("partial", False))
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        override = data.pop("override_capacity", False)
+        wanted = data.pop("admin_state", link.admin_state)
+        _check_override(request, override, data.get("admin_reason"))
+        with transaction.atomic():
+            verdict = _guard_errors(
+                lambda: link_state.change_admin_states(
+                    link.fabric_id,
+                    {link.pk: link_state.AdminChange(wanted, data.pop("admin_reason", ""))}
+                    if wanted != link.admin_state
+                    else {},
+                    request.user,
+                    dry_run=_flag(request, "dry_run"),
+                    override=override,
+                )
             )
-        return link
+            if verdict.applied and data:  # descriptive fields, and a note on an unchanged state
+                link.refresh_from_db()
+                before = audit.snapshot(link)
+                services.update_link(link, data, request.user)
+                audit.record(request.user, audit.UPDATE, link, before=before)
+        if not verdict.links and not _flag(request, "dry_run"):
+            verdict.applied = True  # nothing the guard had to decide
+        return _guarded(request, verdict, Response(self.get_serializer(self.get_queryset().get(pk=link.pk)).data))
+
+    @extend_schema(
+        request=LinkStateChangeSerializer(many=True),
+        parameters=[DRY_RUN],
+        responses={200: _or_preview("LinksOrPreview", LinkSerializer(many=True)), **GUARD_RESPONSES},
+    )
+    def bulk_partial_update(self, request, *args, **kwargs):
+        """PATCH /api/links/ with a list of {"id", "admin_state", "admin_reason"}: one set of
+        changes, all or nothing, decided by the capacity guard (one fabric per request). An admin
+        may override with "override_capacity": true and a reason on every entry."""
+        body = LinkStateChangeSerializer(data=request.data, many=True, allow_empty=False)
+        body.is_valid(raise_exception=True)
+        rows = body.validated_data
+        errors = _bulk_problems(rows)
+        if errors:
+            raise serializers.ValidationError(errors)
+        override = all(row["override_capacity"] for row in rows)
+        _check_override(request, override, min((row["admin_reason"] for row in rows), key=len))
+        fabrics = set(Link.objects.filter(pk__in=[row["id"] for row in rows]).values_list("fabric_id", flat=True))
+        if len(fabrics) > 1:
+            raise serializers.ValidationError({"non_field_errors": ["every link of one change must be in one fabric"]})
+        changes = {row["id"]: link_state.AdminChange(row["admin_state"], row["admin_reason"]) for row in rows}
+        verdict = _guard_errors(
+            lambda: link_state.change_admin_states(
+                next(iter(fabrics), 0), changes, request.user, dry_run=_flag(request, "dry_run"), override=override
+            )
+        )
+        links = self.get_queryset().filter(pk__in=list(changes)).order_by("pk")
+        return _guarded(request, verdict, Response(self.get_serializer(links, many=True).data))
+
+    def destroy(self, request, *args, **kwargs):
+        """Deleting a usable link takes it out of service: the capacity guard decides (409 if a ToR
+        would fall under its constraint; ?dry_run=1 previews)."""
+        link = self.get_object()
+        with transaction.atomic():
+            verdict = link_state.check_removal(link.fabric_id, [link.pk])
+            if verdict.applied and not _flag(request, "dry_run"):
+                self.perform_destroy(link)
+                return Response(status=status.HTTP_204_NO_CONTENT)
+        return _guarded(request, verdict, Response(status=status.HTTP_204_NO_CONTENT))
+
+
+def _bulk_problems(rows: list[dict]) -> dict:
+    """Every problem of a bulk change at once: repeated links, override entries without a reason,
+    an override on some entries only."""
+    problems: dict[str, list[str]] = {}
+    seen: set[int] = set()
+    for index, row in enumerate(rows):
+        if row["id"] in seen:
+            problems.setdefault(str(index), []).append(f"link {row['id']} is listed more than once")
+        seen.add(row["id"])
+    overrides = {row["override_capacity"] for row in rows}
+    if len(overrides) > 1:
+        problems.setdefault("non_field_errors", []).append(
+            "override_capacity must be the same on every entry (the set is decided as one)"
+        )
+    return problems
 
 
 class TransceiverModelViewSet(AuditedModelViewSet):

@@ -4,18 +4,19 @@ import math
 from typing import Any
 
 from ..models import Fabric
-from .engine import engine_fabric
+from .live import live_fabric
 
 
 def fabric_capacity(fabric: Fabric) -> dict:
-    """Counts every ToR's valley-free up-paths with the native engine.
-
-    A link is usable when it is admin-enabled and operationally up; the design count has
-    every link usable. Cost: two queries and O(switches + links) in the engine.
-    """
-    state = engine_fabric(fabric)
+    """Every ToR's valley-free up-paths over usable links (admin-enabled and operationally up)
+    against its design count (every link usable), from the process's live engine session of the
+    fabric: two small queries and the links changed since its last use (fabric.services.live),
+    then O(ToRs)."""
+    with live_fabric(fabric.pk, locked=False) as live:
+        state = live.state
+        paths = live.session.tor_paths()
     tors: list[dict[str, Any]] = []
-    for index, available, total in state.graph.tor_capacity(state.usable()):
+    for index, available, total, _required in paths:
         constraint = state.constraint(index)
         fraction = available / total if total else 0.0
         tors.append(

@@ -4,7 +4,8 @@ link states and the capacity thresholds. Capacity reports and CorrOpt decisions 
 Cost: two queries and an O(switches + links) pass to build the engine's graph.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
 import lightpath_engine
 
@@ -12,6 +13,16 @@ from ..models import Fabric, Link, Switch
 
 # Engine link-state bytes (see lightpath_engine.CorrOptSession).
 ENABLED, DISABLED, DOWN = b"e", b"d", b"D"
+
+
+StateName = Literal["enabled", "disabled", "down"]  # lightpath_engine.LinkStateName
+
+
+def engine_state(admin_state: str, oper_state: str) -> StateName:
+    """A link's state as the engine names it: disabled wins over down."""
+    if admin_state != Link.AdminState.ENABLED:
+        return "disabled"
+    return "enabled" if oper_state == Link.OperState.UP else "down"
 
 
 @dataclass
@@ -24,6 +35,8 @@ class EngineFabric:
     link_states: bytes  # one of ENABLED, DISABLED, DOWN per engine link
     capacity: float  # the fabric's constraint
     overrides: dict[int, float]  # engine switch index of a ToR -> its own constraint
+    fabric_id: int = 0
+    versions: dict[int, int] = field(default_factory=dict, repr=False)  # link id -> state_version
 
     def usable(self) -> list[bool]:
         """A link is usable when it is admin-enabled and operationally up."""
@@ -49,11 +62,13 @@ def engine_fabric(fabric: Fabric) -> EngineFabric:
     upper: list[int] = []
     states = bytearray()
     link_index: dict[int, int] = {}
-    for link_id, a_id, z_id, admin_state, oper_state in (
+    versions: dict[int, int] = {}
+    for link_id, a_id, z_id, admin_state, oper_state, version in (
         Link.objects.filter(fabric=fabric)
         .order_by("id")
-        .values_list("id", "a_switch_id", "z_switch_id", "admin_state", "oper_state")
+        .values_list("id", "a_switch_id", "z_switch_id", "admin_state", "oper_state", "state_version")
     ):
+        versions[link_id] = version
         link_index[link_id] = len(lower)
         lower.append(index_of[a_id])
         upper.append(index_of[z_id])
@@ -74,4 +89,6 @@ def engine_fabric(fabric: Fabric) -> EngineFabric:
         capacity=fabric.capacity_constraint,
         # Thresholds only mean something for ToRs.
         overrides={i: row[4] for i, row in enumerate(switches) if row[4] is not None and row[2] == 0},
+        fabric_id=fabric.pk,
+        versions=versions,
     )

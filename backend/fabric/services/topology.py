@@ -1,7 +1,4 @@
 from django.db import connection, transaction
-from django.utils import timezone
-
-from webhooks import services as webhooks
 
 from ..models import Fabric, Link, Switch, Transceiver
 
@@ -13,26 +10,18 @@ def check_link_ends(lower_tier: int, upper_tier: int) -> str | None:
     return None
 
 
-def update_link(link: Link, changes: dict, user) -> Link:
-    """Apply validated changes; a change of admin state records who made it and when.
+STATE_FIELDS = frozenset({"admin_state", "oper_state"})
 
-    The one place a link's intended (admin) state changes: the API, CorrOpt decisions and
-    repairs all come through here, so it is also where the change is published to the fabric's
-    webhooks (outbox rows in this transaction, sent after it commits)."""
-    previous_admin_state = link.admin_state
-    state_changes = changes.get("admin_state", previous_admin_state) != previous_admin_state
-    if state_changes:
-        link.admin_changed_by = user if user is not None and user.is_authenticated else None
-        link.admin_changed_at = timezone.now()
-        if "admin_reason" not in changes:
-            link.admin_reason = ""
+
+def update_link(link: Link, changes: dict, user) -> Link:
+    """Apply validated changes to a link's descriptive fields (length, fiber, speed, the note in
+    admin_reason). Its state changes only through the capacity guard (fabric.services.link_state)."""
+    if STATE_FIELDS & set(changes):
+        raise ValueError(f"link state changes go through fabric.services.link_state, not update_link: {changes}")
     for field, value in changes.items():
         setattr(link, field, value)
     link.full_clean(exclude=["fabric", "a_switch", "z_switch"])
-    with transaction.atomic(savepoint=False):  # the change and its outbox rows commit together
-        link.save()
-        if state_changes:
-            webhooks.link_admin_state_changed(link, previous_admin_state)
+    link.save(update_fields=list(changes))
     return link
 
 

@@ -4,6 +4,19 @@ from rest_framework import exceptions
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
+class Conflict(exceptions.APIException):
+    """409: the request is valid but the state of things refuses it; `detail` is the whole body
+    (a dict with at least "detail", one sentence)."""
+
+    status_code = 409
+    default_detail = "The request conflicts with the current state."
+    default_code = "conflict"
+
+    def __init__(self, body: dict):
+        super().__init__()
+        self.detail = body  # as is: not DRF's ErrorDetail wrapping, which would nest lists
+
+
 def exception_handler(exc, context):
     """DRF's handler, plus model-level validation and integrity errors as 400s, not 500s."""
     if isinstance(exc, DjangoValidationError):

@@ -193,7 +193,11 @@ SPECTACULAR_SETTINGS = {
         "JobKindEnum": "jobs.registry.kind_names",
     },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
-    "WEBHOOKS": ["webhooks.api.schema.link_admin_state_changed", "webhooks.api.schema.webhook_test"],
+    "WEBHOOKS": [
+        "webhooks.api.schema.link_admin_state_changed",
+        "webhooks.api.schema.link_oper_state_changed",
+        "webhooks.api.schema.webhook_test",
+    ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "webhooks.api.schema.webhooks_as_extension",

@@ -9,6 +9,7 @@ from circuits.services import replace_attachments
 from corruption.models import Decision, Ticket
 from fabric import services as fabric_services
 from fabric.models import Fabric, Link, Switch
+from fabric.services import link_state
 from jobs import services as job_services
 from jobs.models import Job
 
@@ -93,7 +94,7 @@ def test_a_cable_corropt_disables_is_excluded_until_it_is_enabled_again(client_f
     }
     assert body["inputs"]["rack_set_source"]["circuit_switches"] == [{"id": switch.pk, "name": "ocs0"}]
 
-    fabric_services.update_link(cable(racks, "r0"), {"admin_state": "disabled", "admin_reason": "corruption"}, None)
+    link_state.set_admin_state(cable(racks, "r0"), "disabled", "corruption", None, override=True)
     body = check(client, racks, [1, 1, 0, 0]).json()
     assert body["feasible"] is False
     assert body["min_cut"]["capacity"] == 1 and sum(body["granted"]) == 1
@@ -115,7 +116,7 @@ def test_a_cable_corropt_disables_is_excluded_until_it_is_enabled_again(client_f
     ]
     assert check(client, racks, [0, 1, 1, 0]).json()["feasible"] is True  # the other racks still can
 
-    fabric_services.update_link(cable(racks, "r0"), {"admin_state": "enabled"}, None)
+    link_state.set_admin_state(cable(racks, "r0"), "enabled", "", None, override=True)
     body = check(client, racks, [1, 1, 0, 0]).json()
     assert body["feasible"] is True and body["inputs"]["rack_set"]["excluded"] == []
 
@@ -144,7 +145,7 @@ def test_an_open_ticket_or_a_link_down_excludes_the_cable(client_for, racks):
 @pytest.mark.django_db
 def test_static_uplinks_count_only_enabled_and_up_links_to_tier_1(client_for, racks):
     circuit_switch(racks)
-    fabric_services.update_link(Link.objects.get(a_switch__name="r2", a_port="up1"), {"admin_state": "disabled"}, None)
+    link_state.set_admin_state(Link.objects.get(a_switch__name="r2", a_port="up1"), "disabled", "", None, override=True)
     body = check(client_for("viewer"), racks, [0, 0, 0, 0]).json()
     # the engine has one S: the fewest any rack has, so no rack is credited an uplink it lacks
     assert body["inputs"]["rack_set"]["static_uplinks"] == 1
@@ -205,7 +206,7 @@ def test_every_human_role_may_check_a_fabric_rack_set(client_for, racks, role):
 @pytest.mark.django_db(transaction=True, databases=["default", "progress"])
 def test_a_run_on_a_fabric_rack_set_echoes_what_it_was_built_from(client_for, racks):
     circuit_switch(racks)
-    fabric_services.update_link(cable(racks, "r2"), {"admin_state": "disabled", "admin_reason": "corruption"}, None)
+    link_state.set_admin_state(cable(racks, "r2"), "disabled", "corruption", None, override=True)
     params = {"rack_set": {"fabric": racks.pk}, "counters": uploaded(counters_csv(4))}
     response = client_for("operator").post("/api/jobs/", {"kind": "larry.run", "params": params}, format="json")
     assert response.status_code == 202, response.json()

@@ -46,8 +46,20 @@ class LinkAdminStateChangedSerializer(EnvelopeSerializer):
     link = LinkRefSerializer()
     admin_state = serializers.ChoiceField(choices=Link.AdminState.choices)
     previous_admin_state = serializers.ChoiceField(choices=Link.AdminState.choices)
+    override_capacity = serializers.BooleanField(
+        help_text="An admin took the link out of service although a ToR falls under its capacity constraint."
+    )
     reason = serializers.CharField(allow_blank=True)
     changed_by = ChangedBySerializer()
+    changed_at = serializers.DateTimeField()
+
+
+class LinkOperStateChangedSerializer(EnvelopeSerializer):
+    link = LinkRefSerializer()
+    oper_state = serializers.ChoiceField(choices=Link.OperState.choices)
+    previous_oper_state = serializers.ChoiceField(choices=Link.OperState.choices)
+    reason = serializers.CharField(help_text="telemetry: oper_status")
+    changed_by = ChangedBySerializer(help_text="Always the system: the state is measured.")
     changed_at = serializers.DateTimeField()
 
 
@@ -74,6 +86,16 @@ link_admin_state_changed = OpenApiWebhook(
         summary="A link's intended (admin) state changed",
         description="POSTed to every enabled endpoint of the link's fabric after the change committed. " + HEADERS,
         request=LinkAdminStateChangedSerializer,
+        responses=RESPONSES,
+    ),
+)
+link_oper_state_changed = OpenApiWebhook(
+    name="link.oper_state_changed",
+    decorator=extend_schema(
+        summary="A link's measured (operational) state changed",
+        description="POSTed to every enabled endpoint of the link's fabric after telemetry's oper_status "
+        "changed the link's state (down when either end reports anything but up). " + HEADERS,
+        request=LinkOperStateChangedSerializer,
         responses=RESPONSES,
     ),
 )

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from audit.models import AuditEvent
 from fabric.models import Link
-from fabric.services import update_link
+from fabric.services import link_state
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
 from .conftest import SECRET
@@ -31,7 +31,7 @@ def body_for(fabric, **overrides) -> dict:
 
 def flip_links(fabric, count: int) -> None:
     for link in Link.objects.filter(fabric=fabric).order_by("id")[:count]:
-        update_link(link, {"admin_state": Link.AdminState.DISABLED}, None)
+        link_state.set_admin_state(link, Link.AdminState.DISABLED, "", None, override=True)
 
 
 def test_create_per_role(client_for, every_role, small_fabric):
@@ -193,7 +193,7 @@ def test_link_api_change_publishes_with_the_operator_name(client_for, small_fabr
 
     client = APIClient()
     client.force_authenticate(make_user("operator", "oscar"))
-    link = Link.objects.filter(fabric=small_fabric).first()
+    link = safe_to_disable(small_fabric)
     response = client.patch(f"/api/links/{link.pk}/", {"admin_state": "disabled", "admin_reason": "maintenance"})
     assert response.status_code == 200
     payload = WebhookDelivery.objects.select_related("event").get().event.payload
@@ -231,10 +231,25 @@ def test_schema_describes_the_bodies_actually_sent(client_for, small_fabric, end
 
     schema = client_for("viewer").get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     components = schema["components"]["schemas"]
-    assert set(schema["x-webhooks"]) == {"link.admin_state_changed", "webhook.test"}
+    assert set(schema["x-webhooks"]) == {"link.admin_state_changed", "link.oper_state_changed", "webhook.test"}
     flip_links(small_fabric, 1)
+    link_state.set_oper_states(small_fabric.pk, {safe_to_disable(small_fabric).pk: "down"})
     services.send_test_event(endpoint, make_user("operator"))
+    components_of = {
+        "link.admin_state_changed": "LinkAdminStateChanged",
+        "link.oper_state_changed": "LinkOperStateChanged",
+        "webhook.test": "WebhookTest",
+    }
+    seen = set()
     for delivery in WebhookDelivery.objects.select_related("event"):
         body = json.loads(services.request_body(delivery))
-        component = {"link.admin_state_changed": "LinkAdminStateChanged", "webhook.test": "WebhookTest"}[body["event"]]
+        component = components_of[body["event"]]
+        seen.add(body["event"])
         assert set(body) == set(components[component]["properties"]), component
+    assert seen == set(components_of)
+
+
+def safe_to_disable(fabric) -> Link:
+    """A fabric-to-spine link: the ToRs below keep 3 of 4 up-paths, so the capacity guard lets it
+    go (a ToR uplink would leave its ToR with 2, under the 3 its constraint requires)."""
+    return Link.objects.filter(fabric=fabric, a_switch__tier=1).select_related("a_switch").order_by("id").first()

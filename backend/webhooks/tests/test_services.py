@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from fabric.models import Link
-from fabric.services import update_link
+from fabric.services import link_state, update_link
 from lightpath_worker import app as celery_app
 from webhooks import services
 from webhooks.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
@@ -38,7 +38,7 @@ def make_due(delivery: WebhookDelivery) -> None:
 
 
 def disable(link: Link, user=None, reason: str = "maintenance") -> None:
-    update_link(link, {"admin_state": Link.AdminState.DISABLED, "admin_reason": reason}, user)
+    link_state.set_admin_state(link, Link.AdminState.DISABLED, reason, user, override=True)
 
 
 def first_link(fabric) -> Link:
@@ -222,7 +222,7 @@ def test_bulk_changes_in_a_batch_cost_the_same_queries_for_2_or_20_links(small_f
 
     few = webhook_queries(links[:2])
     for link in links[:2]:
-        update_link(link, {"admin_state": Link.AdminState.ENABLED}, None)
+        link_state.set_admin_state(link, Link.AdminState.ENABLED, "", None, override=True)
     WebhookDelivery.objects.all().delete()
     many = webhook_queries(links)  # 14 links: every one of the small fabric
     assert few == many == 3  # endpoints, events, deliveries (plus one query for the link ends)
@@ -254,7 +254,7 @@ def test_purge_keeps_recent_and_pending_deliveries(small_fabric, endpoint, recei
     settings.WEBHOOKS = {**settings.WEBHOOKS, "retention_days": 30}
     link = first_link(small_fabric)
     disable(link)
-    update_link(link, {"admin_state": Link.AdminState.ENABLED}, None)
+    link_state.set_admin_state(link, Link.AdminState.ENABLED, "", None, override=True)
     old, pending = WebhookDelivery.objects.order_by("id")
     services.attempt_delivery(old.pk)
     WebhookDelivery.objects.filter(pk=old.pk).update(finished_at=timezone.now() - dt.timedelta(days=31))

@@ -234,6 +234,15 @@ class CorrOptBriefDecision(TypedDict):
 
 LinkStates = bytes | bytearray | Sequence[LinkStateName]
 
+@type_check_only
+class GuardVerdict(TypedDict):
+    """:meth:`CorrOptSession.evaluate`: ``affected`` ToRs (ascending) and
+    the ``blocking`` ones (empty when ``safe``)."""
+
+    safe: bool
+    affected: list[TorImpact]
+    blocking: list[int]
+
 @final
 class CorrOptSession:
     """CorrOpt state of one fabric kept between calls.
@@ -320,6 +329,15 @@ class CorrOptSession:
         """:func:`corropt_optimize` on the session's state. The state is
         unchanged unless ``apply``, which disables the links in ``disable``.
         """
+    def evaluate(self, changes: Sequence[tuple[int, LinkStateName]]) -> GuardVerdict:
+        """The capacity guard: what setting every ``(link, state)`` at once
+        would do, decided as one set; the session is unchanged. A ToR blocks
+        the set when it would end under its floor (its required paths, or
+        what it has if already under). Raises ``ValueError`` for an unknown
+        or repeated link or an unknown state name."""
+    def tor_paths(self) -> list[tuple[int, int, int, int]]:
+        """``(tor, available, design, required)`` up-paths of every ToR, in
+        switch order."""
     def set_link_state(self, link: int, state: LinkStateName) -> list[int]:
         """Sets one link's state unconditionally (repair, failure, operator)
         and returns the ToRs whose capacity changed."""

@@ -442,3 +442,62 @@ fn optimizer_matches_brute_force_on_18_candidates() {
         );
     }
 }
+
+/// A set of link state changes on a random fabric: some links of the
+/// instance, each to a random state.
+fn change_set() -> impl Strategy<Value = (Instance, Vec<(u32, LinkState)>)> {
+    instance().prop_flat_map(|inst| {
+        let n = inst.graph.num_links();
+        let links = subsequence((0..n as u32).collect::<Vec<_>>(), 0..=n.min(10)).prop_shuffle();
+        let states = prop::collection::vec(
+            select(vec![
+                LinkState::Enabled,
+                LinkState::Disabled,
+                LinkState::Down,
+            ]),
+            n.min(10),
+        );
+        (Just(inst), links, states).prop_map(|(inst, links, states)| {
+            let changes = links.into_iter().zip(states).collect();
+            (inst, changes)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The guard's verdict on a set equals a full recount with the set
+    /// applied: the same ToRs change by the same counts, exactly those under
+    /// their floor block it, and the state is left as it was.
+    #[test]
+    fn guard_evaluates_a_set_like_a_full_recount((inst, changes) in change_set()) {
+        let mut state = inst.state();
+        let before_counts = state.up_paths().to_vec();
+        let before_states = state.link_states().to_vec();
+        let floors = floors(&state);
+        let verdict = state.evaluate(&changes).unwrap();
+        prop_assert_eq!(state.up_paths(), &before_counts[..]);
+        prop_assert_eq!(state.link_states(), &before_states[..]);
+
+        let mut trial = usable(&before_states);
+        for &(link, s) in &changes {
+            trial[link as usize] = s == LinkState::Enabled;
+        }
+        let after = inst.graph.up_paths(&trial).unwrap();
+        let expected: Vec<(u32, u64, u64)> = inst.graph.tors().iter()
+            .map(|&t| (t, before_counts[t as usize], after[t as usize]))
+            .filter(|&(_, b, a)| b != a)
+            .collect();
+        let got: Vec<(u32, u64, u64)> = verdict.affected.iter()
+            .map(|i| (i.tor, i.paths_before, i.paths_after))
+            .collect();
+        prop_assert_eq!(got, expected);
+        let blocking: Vec<u32> = floors.iter()
+            .filter(|&&(t, f)| after[t as usize] < f)
+            .map(|&(t, _)| t)
+            .collect();
+        prop_assert_eq!(&verdict.blocking, &blocking);
+        prop_assert_eq!(verdict.safe(), meets_floors(&inst.graph, &trial, &floors));
+    }
+}

@@ -336,7 +336,7 @@ pub(crate) fn decision_dict<'py>(
     Ok(dict)
 }
 
-fn impact_dict<'py>(py: Python<'py>, i: &TorImpact) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn impact_dict<'py>(py: Python<'py>, i: &TorImpact) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item(intern!(py, "tor"), i.tor)?;
     dict.set_item(intern!(py, "paths_before"), i.paths_before)?;

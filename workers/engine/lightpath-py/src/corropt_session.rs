@@ -16,7 +16,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use crate::FabricGraph;
 use crate::corropt::{
-    corropt_error, corrupting_links, decision_dict, link_state, link_states_from,
+    corropt_error, corrupting_links, decision_dict, impact_dict, link_state, link_states_from,
     optimization_dict, penalty_function, thresholds, time_budget,
 };
 
@@ -150,6 +150,58 @@ impl CorrOptSession {
             })
             .map_err(corropt_error)?;
         optimization_dict(py, &optimization)
+    }
+
+    /// The capacity guard: what setting every `(link, state)` of `changes`
+    /// at once would do, without changing the session. Returns `{"safe",
+    /// "affected", "blocking"}`: the ToRs whose up-paths change (ascending,
+    /// as `affected` of a decision) and those that would end under their
+    /// floor (their requirement, or what they have if already under).
+    fn evaluate<'py>(
+        &mut self,
+        py: Python<'py>,
+        changes: Vec<(i64, String)>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let changes = changes
+            .iter()
+            .map(|(link, state)| {
+                let link = self.link_id(*link)?;
+                Ok((link, link_state(link as usize, state)?))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let session = &mut self.state;
+        let verdict = py
+            .detach(|| session.evaluate(&changes))
+            .map_err(corropt_error)?;
+        let dict = PyDict::new(py);
+        dict.set_item("safe", verdict.safe())?;
+        let affected = verdict
+            .affected
+            .iter()
+            .map(|i| impact_dict(py, i))
+            .collect::<PyResult<Vec<_>>>()?;
+        dict.set_item("affected", affected)?;
+        dict.set_item("blocking", verdict.blocking)?;
+        Ok(dict)
+    }
+
+    /// `(tor, available, design, required)` up-paths of every ToR, in switch
+    /// order: a capacity report from the session's state.
+    fn tor_paths(&self) -> Vec<(u32, u64, u64, u64)> {
+        let state = &self.state;
+        state
+            .fabric()
+            .tors()
+            .iter()
+            .map(|&t| {
+                (
+                    t,
+                    state.up_paths()[t as usize],
+                    state.design_paths(t),
+                    state.required_paths(t),
+                )
+            })
+            .collect()
     }
 
     /// Sets one link's state unconditionally (a repair, a failure, an

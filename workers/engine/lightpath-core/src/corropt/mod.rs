@@ -9,6 +9,8 @@
 //!   its threshold; each decision costs the link's down-cone, not the fabric;
 //! - the switch-local baseline ([`CorrOptState::switch_local`]): each switch
 //!   may disable `floor(m (1 - s))` of its `m` up-links;
+//! - the capacity guard ([`CorrOptState::evaluate`]): what a set of link
+//!   state changes by anyone would do to every ToR, decided as one set;
 //! - the exact optimizer ([`CorrOptState::optimize`]): prune, segment, then
 //!   branch and bound, with an optional time budget.
 //!
@@ -24,6 +26,7 @@
 
 mod checker;
 mod error;
+mod guard;
 mod model;
 mod optimizer;
 mod sim;
@@ -32,6 +35,7 @@ mod trace;
 
 pub use checker::{Decision, Refusal, TorImpact, switch_local_share};
 pub use error::CorrOptError;
+pub use guard::SetEvaluation;
 pub use model::{CorruptingLink, LinkState, Penalty, Thresholds, required_paths};
 pub use optimizer::Optimization;
 pub use sim::{

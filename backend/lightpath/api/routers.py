@@ -1,0 +1,17 @@
+from rest_framework.routers import DefaultRouter, Route
+
+
+class BulkRouter(DefaultRouter):
+    """DRF's router, plus `PATCH` on a list route for viewsets that define
+    `bulk_partial_update` (NetBox's bulk edit: a list of {"id", ...} changes)."""
+
+    def get_routes(self, viewset):
+        routes = super().get_routes(viewset)
+        if not hasattr(viewset, "bulk_partial_update"):
+            return routes
+        return [
+            route._replace(mapping={**route.mapping, "patch": "bulk_partial_update"})
+            if isinstance(route, Route) and route.mapping.get("get") == "list"
+            else route
+            for route in routes
+        ]
