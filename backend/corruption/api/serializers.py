@@ -14,13 +14,20 @@ from ..models import Decision, Ticket, TicketComment, TicketStep
 class DecisionSerializer(BriefModelSerializer):
     link_name = serializers.CharField(source="link.__str__", read_only=True)
     blocking_tor_name = serializers.CharField(source="blocking_tor.name", read_only=True, default=None)
+    blocking_tor_constraint = serializers.FloatField(
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text="The blocking ToR's capacity constraint in force now (its override, or the fabric's default); "
+        "`affected` keeps the one in force at the decision.",
+    )
 
     class Meta:
         model = Decision
         fields = [
             "id", "url", "fabric", "link", "link_name", "event", "kind", "action", "loss_rate_a_to_z",
             "loss_rate_z_to_a", "penalty", "affected", "blocking_tor", "blocking_tor_name",
-            "blocking_tor_fraction", "engine_ms", "job", "created",
+            "blocking_tor_fraction", "blocking_tor_constraint", "engine_ms", "job", "created",
         ]  # fmt: skip
         read_only_fields = fields
         brief_fields = ("id", "url", "link", "event", "kind", "action", "created")

@@ -1,6 +1,7 @@
 import math
 
-from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models import Case, Count, F, OuterRef, Subquery, When
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -36,7 +37,12 @@ class DecisionViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     ToR that blocked it. `?kept_for_capacity=true` lists the links that are now corrupting and
     kept. Read-only: decisions are made by the workers."""
 
-    queryset = Decision.objects.select_related("link__a_switch", "link__z_switch", "blocking_tor")
+    queryset = Decision.objects.select_related("link__a_switch", "link__z_switch", "blocking_tor").annotate(
+        blocking_tor_constraint=Case(
+            When(blocking_tor__isnull=True, then=None),
+            default=Coalesce("blocking_tor__capacity_constraint", "fabric__capacity_constraint"),
+        )
+    )
     serializer_class = DecisionSerializer
     filterset_class = DecisionFilterSet
     ordering_fields = ["created", "penalty"]
