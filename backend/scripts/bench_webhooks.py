@@ -1,5 +1,5 @@
 """What publishing to webhooks adds to link changes (issue #5): the outbox rows written by
-fabric.services.update_link, per change and for a bulk change.
+the capacity guard (fabric.services.link_state), per change and for a bulk change.
 
 Runs in-process against the local PostgreSQL inside one transaction that is rolled back at the
 end, so nothing is kept and no delivery task is sent. Usage, from the repository root:
@@ -25,6 +25,7 @@ from django.db import connection, transaction  # noqa: E402
 
 from fabric import services  # noqa: E402
 from fabric.models import Link  # noqa: E402
+from fabric.services import link_state  # noqa: E402
 from lightpath_fixtures.generators import fat_tree  # noqa: E402
 from webhooks.models import WebhookDelivery, WebhookEndpoint  # noqa: E402
 from webhooks.services import batched_link_changes  # noqa: E402
@@ -55,16 +56,16 @@ class QueryCounter:
 
 def flip(links: list[Link], state: str) -> None:
     for link in links:
-        services.update_link(link, {"admin_state": state, "admin_reason": "bench"}, None)
+        link_state.set_admin_state(link, state, "bench", None, override=True)
 
 
 def per_change(links: list[Link], state: str) -> tuple[float, float]:
-    """Median ms of one update_link, and its queries."""
+    """Median ms of one guarded change (fabric.services.link_state), and its queries."""
     samples = []
     with QueryCounter() as queries:
         for link in links:
             start = time.perf_counter()
-            services.update_link(link, {"admin_state": state, "admin_reason": "bench"}, None)
+            link_state.set_admin_state(link, state, "bench", None, override=True)
             samples.append(time.perf_counter() - start)
     return statistics.median(samples) * 1000, queries.count / len(links)
 
@@ -102,7 +103,7 @@ def main() -> None:
             for batched in (False, True):
                 state = "enabled" if not batched else "disabled"
                 ms, q = bulk(links, state, batched)
-                label = "in batched_link_changes()" if batched else "one update_link after another"
+                label = "in batched_link_changes()" if batched else "one guarded change after another"
                 print(
                     f"| {len(links)} changes in one transaction, 3 endpoints, {label} | {len(links)} | {ms:,.0f} ms | {q} |"
                 )

@@ -1,8 +1,9 @@
 """Outgoing webhooks of intended link state (issue #5): Lightpath does not log into switches; it
 tells a fabric's controllers every change of a link's admin state and they apply it.
 
-Publishing is a transactional outbox. `fabric.services.update_link` calls
-`link_admin_state_changed` inside the change's transaction: an event row and one delivery row
+Publishing is a transactional outbox. The capacity guard (`fabric.services.link_state`) calls
+`link_admin_state_changed` (and `publish_oper_changes` for measured state) inside the change's
+transaction: an event row and one delivery row
 per enabled endpoint of the fabric are written there, and the delivery tasks are enqueued only
 once it commits (nothing is sent for a rolled-back change, and no HTTP happens in a request).
 Bulk changes inside `batched_link_changes()` cost four queries in all, whatever their size.
