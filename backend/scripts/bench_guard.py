@@ -88,8 +88,8 @@ def main() -> None:
         undrain = f"/api/switches/{spine.pk}/undrain/"
         timed(f"drain a spine ({links} links), service", lambda: link_state.drain_switch(spine, user), 1)
         timed(f"undrain it ({links} links), service", lambda: link_state.undrain_switch(spine, user), 1)
-        timed(f"drain a spine ({links} links), POST drain/", lambda: ok(client.post(drain)), 1)
-        timed(f"undrain it ({links} links), POST undrain/", lambda: ok(client.post(undrain)), 1)
+        timed(f"drain a spine ({links} links), POST drain/", lambda: ok(client.post(drain, {}, content_type="application/json")), 1)
+        timed(f"undrain it ({links} links), POST undrain/", lambda: ok(client.post(undrain, {}, content_type="application/json")), 1)
         bulk = spine_links[:: max(len(spine_links) // 1000, 1)][:1000]
 
         def bulk_change(state: str):
