@@ -137,8 +137,8 @@ test('an operator previews a link’s disable, sees every ToR before → after, 
     await expect(dialog.getByTestId('guard-verdict')).toContainText('Safe');
     await expect(dialog.getByTestId('guard-verdict')).toContainText(expected.detail);
     const row = guardRow(page, 'disable-dialog', tor.name);
-    await expect(row).toContainText(`${affected.paths_before} → ${affected.paths_after}`);
-    await expect(row).toContainText(`${affected.required_paths} of ${affected.design_paths}`);
+    await expect(row).toContainText(`${affected.paths_before} → ${affected.paths_after} of ${affected.design_paths}`);
+    await expect(row).toContainText(`${affected.required_paths} (${affected.constraint})`);
     await expect(row).toContainText('keeps its constraint');
     // A preview changes nothing.
     expect((await getJson<Link>(page, `/api/links/${link.id}/`)).admin_state).toBe('enabled');
@@ -186,8 +186,8 @@ test('a change the guard refuses names the blocking ToR: in the preview, and in 
   await expect(dialog.getByTestId('guard-verdict')).toContainText('Unsafe');
   const row = guardRow(page, 'disable-dialog', blocking.name);
   await expect(row).toHaveAttribute('data-falls-under', 'true');
-  await expect(row).toContainText(`${blocking.paths_before} → ${blocking.paths_after}`);
-  await expect(row).toContainText(`${blocking.required_paths} of ${blocking.design_paths}`);
+  await expect(row).toContainText(`${blocking.paths_before} → ${blocking.paths_after} of ${blocking.design_paths}`);
+  await expect(row).toContainText(`${blocking.required_paths} (${blocking.constraint})`);
   await expect(row).toContainText('falls under its constraint');
   // An operator cannot push it through; there is no override for them.
   await expect(dialog.getByRole('button', { name: 'Disable link', exact: true })).toBeDisabled();
@@ -313,7 +313,10 @@ test('a spine is drained and undrained from the topology’s switch panel', asyn
     const sw = await getJson<{ drained: boolean }>(page, `/api/switches/${spine.id}/`);
     if (sw.drained) await send(page, 'POST', `/api/switches/${spine.id}/undrain/`, {});
     if (lowered) {
-      const put = await send(page, 'PUT', `/api/fabrics/${fabric.id}/constraints/`, before);
+      const put = await send(page, 'PUT', `/api/fabrics/${fabric.id}/constraints/`, {
+        default: before.default,
+        overrides: before.overrides,
+      });
       expect(put.status(), await put.text()).toBe(200);
     }
   }
