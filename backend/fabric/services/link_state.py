@@ -222,8 +222,14 @@ def _write_admin(
         link.admin_reason = change.admin_reason[:200]
         link.admin_changed_by = by
         link.admin_changed_at = now
-    Link.objects.bulk_update(links, ["admin_state", "admin_reason", "admin_changed_by", "admin_changed_at"])
-    _record_versions(fabric_id, links, current)
+    _update(
+        fabric_id,
+        links,
+        current,
+        "admin_state = v.state, admin_reason = v.reason, admin_changed_by_id = %s, admin_changed_at = %s",
+        [by.pk if by is not None else None, now],
+        [(link.admin_state, link.admin_reason) for link in links],
+    )
     note = f"{OVERRIDE_NOTE}: {links[0].admin_reason}" if verdict.override else ""
     audit.record_many(user, audit.UPDATE, [(link, before) for link, before, _, _ in befores], note=note)
     with webhooks.batched_link_changes():
@@ -234,12 +240,24 @@ def _write_admin(
     return links
 
 
-def _record_versions(fabric_id: int, links: list[Link], current: Mapping[int, StateName]) -> None:
-    """Tell this process's live session which versions the trigger gave our writes."""
+def _update(
+    fabric_id: int,
+    links: list[Link],
+    current: Mapping[int, StateName],
+    assignments: str,
+    params: list[Any],
+    values: list[tuple[str, str]],
+) -> None:
+    """Write the links' new state with one statement (Django's bulk_update builds a CASE per
+    field and row: 1.1 s for a 64-link drain), and tell this process's live session which versions
+    the trigger gave them. `assignments` may use v.state and v.reason, one (state, reason) per link."""
+    table = Link._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT id, state_version, pg_current_xact_id()::text FROM fabric_link WHERE id = ANY(%s)",
-            [[link.pk for link in links]],
+            f"UPDATE {table} l SET {assignments} "  # noqa: S608 (names from code; values are parameters)
+            "FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS v(id, state, reason) WHERE l.id = v.id "
+            "RETURNING l.id, l.state_version, pg_current_xact_id()::text",
+            [*params, [link.pk for link in links], [v[0] for v in values], [v[1] for v in values]],
         )
         rows = cursor.fetchall()
     versions = {link_id: version for link_id, version, _ in rows}
@@ -310,8 +328,14 @@ def set_oper_states(fabric_id: int, states: Mapping[int, str]) -> list[int]:
         for link in changed:
             link.oper_state = states[link.pk]
             link.oper_changed_at = now
-        Link.objects.bulk_update(changed, ["oper_state", "oper_changed_at"])
-        _record_versions(fabric_id, changed, current)
+        _update(
+            fabric_id,
+            changed,
+            current,
+            "oper_state = v.state, oper_changed_at = %s",
+            [now],
+            [(link.oper_state, "") for link in changed],
+        )
         audit.record_many(None, audit.UPDATE, [(link, before) for link, before, _, _ in befores], note=TELEMETRY_NOTE)
         webhooks.publish_oper_changes([(link, previous) for link, _, previous, _ in befores], now)
         _capacity_back(fabric_id, [link for link, _, _, was_usable in befores if link.usable and not was_usable], None)
