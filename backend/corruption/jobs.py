@@ -36,9 +36,23 @@ def validate_optimize_params(params: dict, fabric) -> dict:
     return {"reasons": ["started by hand"], **params}
 
 
+def summarize_optimize(result: dict) -> str:
+    """The run's final message, as Jobs lists show it."""
+    disabled, kept = len(result.get("disabled", [])), len(result.get("kept", [])) + result.get("still_kept", 0)
+    if result.get("resumed"):
+        return f"{disabled} link{'s' if disabled != 1 else ''} disabled (resumed after a lost worker)"
+    penalty = f"penalty {result['penalty_before']:.3g} -> {result['remaining_penalty']:.3g}"
+    proof = "proven optimal" if result.get("proven_optimal") else "best found in the time budget"
+    return (
+        f"{result.get('candidates', 0)} corrupting link{'s' if result.get('candidates') != 1 else ''}: "
+        f"{disabled} disabled, {kept} kept for capacity; {penalty} ({proof})"
+    )
+
+
 @job_kind(
     optimizer.JOB_KIND,
     roles={OPERATOR},
+    summary=summarize_optimize,
     description="CorrOpt optimizer: disable the best set of the fabric's enabled corrupting links that every "
     "ToR's capacity constraint allows; each gets a decision and a ticket. Params: time_budget_s (optional).",
     validate=validate_optimize_params,
