@@ -1,6 +1,5 @@
 """Per-ToR capacity: up-paths to the top tier over usable links, against the design count."""
 
-import math
 from typing import Any
 
 from ..models import Fabric
@@ -16,7 +15,7 @@ def fabric_capacity(fabric: Fabric) -> dict:
         state = live.state
         paths = live.session.tor_paths()
     tors: list[dict[str, Any]] = []
-    for index, available, total, _required in paths:
+    for index, available, total, required in paths:
         constraint = state.constraint(index)
         fraction = available / total if total else 0.0
         tors.append(
@@ -28,9 +27,11 @@ def fabric_capacity(fabric: Fabric) -> dict:
                 "total_paths": total,
                 "fraction": fraction,
                 "constraint": constraint,
-                "below_constraint": fraction < constraint,
+                # The guard's and CorrOpt's rule: whole paths, ceil(constraint x design).
+                "required_paths": required,
+                "below_constraint": available < required,
                 # How many more paths this ToR can lose before it falls under its constraint.
-                "headroom_paths": max(available - math.ceil(constraint * total - 1e-9), 0),
+                "headroom_paths": max(available - required, 0),
             }
         )
     tors.sort(key=lambda row: (row["pod"] is None, row["pod"], row["name"]))
