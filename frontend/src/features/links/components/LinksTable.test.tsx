@@ -1,0 +1,45 @@
+/** @vitest-environment jsdom */
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+
+import type { FabricLink } from '../api/types';
+import { LinksTable } from './LinksTable';
+
+const LINK: FabricLink = {
+  id: 47,
+  url: '/api/links/47/',
+  fabric: 1,
+  a_switch: 16,
+  a_switch_name: 'p1-tor3',
+  a_port: 'eth2/3',
+  z_switch: 19,
+  z_switch_name: 'p1-fab2',
+  z_port: 'eth1/4',
+  length_m: 12,
+  fiber: 'MMF',
+  speed_gbps: 100,
+  admin_state: 'enabled',
+  admin_reason: '',
+  admin_changed_by: null,
+  admin_changed_at: null,
+  oper_state: 'down',
+  oper_changed_at: '2026-11-26T17:00:00Z',
+  flapping: true,
+  health: 'clean',
+  rx_low: false,
+};
+
+describe('LinksTable', () => {
+  it('marks a flapping link beside its measured state, and only that one', () => {
+    render(
+      <MemoryRouter>
+        <LinksTable links={[LINK, { ...LINK, id: 48, flapping: false }]} fabricNames={new Map([[1, 'demo-fb']])} />
+      </MemoryRouter>,
+    );
+    const [flapping, steady] = screen.getAllByRole('row').slice(1);
+    expect(within(flapping!).getByTestId('flapping')).toHaveTextContent('flapping');
+    expect(flapping).toHaveAttribute('data-flapping', 'true');
+    expect(within(steady!).queryByTestId('flapping')).toBeNull();
+  });
+});
