@@ -37,7 +37,6 @@ from django.db.models import Exists, OuterRef, QuerySet
 import lightpath_engine
 from fabric.models import Fabric, Link
 from fabric.services import link_state
-from fabric.services.engine import EngineFabric, engine_fabric
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
 from . import tickets
@@ -149,27 +148,9 @@ def _decision_row(row: dict[str, Any]) -> dict[str, Any]:
     return {key: row[key] for key in DECISION_ROW_KEYS}
 
 
-def affected_rows(state: EngineFabric, result: Any) -> list[dict[str, Any]]:
-    """The engine's per-ToR impact of a check, with the ToRs' ids and names (Decision.affected)."""
-    return [
-        {
-            "switch": state.switch_ids[impact["tor"]],
-            "name": state.switch_names[impact["tor"]],
-            "paths_before": impact["paths_before"],
-            "paths_after": impact["paths_after"],
-            "design_paths": impact["design_paths"],
-            "required_paths": impact["required_paths"],
-            "fraction_before": impact["fraction_before"],
-            "fraction_after": impact["fraction_after"],
-            "threshold": impact["threshold"],
-        }
-        for impact in result["affected"]
-    ]
-
-
 def dry_run(link: Link, loss_rate: float | None = None, loss_rate_down: float | None = None) -> dict[str, Any]:
     """What the fast checker would decide for `link` on the fabric as it is now, changing nothing
-    (no lock: a read of the current state). Rates per direction as decide_event reads them (the
+    (the capacity guard's dry run). Rates per direction as decide_event reads them (the
     link's largest open event, the other direction's health), or `loss_rate` (a_to_z, the engine's
     up) and `loss_rate_down` (z_to_a) where given: "what if this link corrupted at this rate"."""
     event = CorruptionEvent.objects.filter(link=link, ended_at__isnull=True).order_by("-last_rate", "id").first()
@@ -212,46 +193,26 @@ def dry_run(link: Link, loss_rate: float | None = None, loss_rate_down: float | 
             "that are enabled and up"
         )
         return answer
-    state = engine_fabric(link.fabric)
-    result = state.session().check(
-        state.link_index[link.pk],
-        rates[Direction.A_TO_Z],
-        include_affected=True,
-        loss_rate_down=rates[Direction.Z_TO_A],
-    )
-    answer["affected"] = affected_rows(state, result)
-    if result["disabled"]:
+    verdict = link_state.set_admin_state(link, Link.AdminState.DISABLED, ADMIN_REASON, None, dry_run=True)
+    answer["affected"] = [_decision_row(row) for row in verdict.affected_tors]
+    if verdict.safe:
         answer["verdict"] = "disable"
         answer["reason"] = "every ToR below the link keeps its capacity constraint without it"
-    else:
-        answer["verdict"] = "keep"
-        blocking = _blocking_tor(result, answer["affected"])
-        if blocking is not None:
-            answer["blocking_tor"] = {
-                "switch": blocking["switch"],
-                "name": blocking["name"],
-                "fraction": blocking["fraction_before"],
-                "required_paths": blocking["required_paths"],
-                "paths": blocking["paths_before"],
-            }
-            answer["reason"] = (
-                f"{blocking['name']} would fall to {blocking['paths_after']} of {blocking['design_paths']} up-paths, "
-                f"under the {blocking['required_paths']} its constraint ({blocking['threshold']:g}) requires"
-            )
-        else:
-            answer["reason"] = "a ToR below the link would fall under its capacity constraint"
+        return answer
+    answer["verdict"] = "keep"
+    blocking = verdict.blocking_tors[0]
+    answer["blocking_tor"] = {
+        "switch": blocking["switch"],
+        "name": blocking["name"],
+        "fraction": blocking["fraction_before"],
+        "required_paths": blocking["required_paths"],
+        "paths": blocking["paths_before"],
+    }
+    answer["reason"] = (
+        f"{blocking['name']} would fall to {blocking['paths_after']} of {blocking['design_paths']} up-paths, "
+        f"under the {blocking['required_paths']} its constraint ({blocking['threshold']:g}) requires"
+    )
     return answer
-
-
-def _blocking_tor(result: Any, affected: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Of the ToRs that would fall under their threshold, the one closest to (or under) it now."""
-    refusal = result["refusal"] or {}
-    blocked = set(refusal.get("tors", []))
-    by_index = {impact["tor"]: row for impact, row in zip(result["affected"], affected, strict=True)}
-    candidates = [by_index[tor] for tor in blocked if tor in by_index]
-    if not candidates:
-        return None
-    return min(candidates, key=lambda row: (row["paths_before"] - row["required_paths"], row["name"]))
 
 
 def undecided_open_events(fabric: Fabric) -> QuerySet[CorruptionEvent]:
