@@ -90,6 +90,17 @@ def check_force(force: bool, reason: str | None) -> None:
 # Printing
 
 
+def request_body(reason: str | None, force: bool, **fields: Any) -> dict[str, Any]:
+    """The body of a guarded change: `fields`, the reason if given, the override if forced
+    (after check_force)."""
+    body = dict(fields)
+    if reason is not None:
+        body["admin_reason"] = reason
+    if force:
+        body["override_capacity"] = True
+    return body
+
+
 def _paths_cell(row: Mapping[str, Any]) -> str:
     return f"{row.get('paths_before')} -> {row.get('paths_after')}"
 

@@ -511,11 +511,7 @@ def _set_admin_state(
     fmt = cli.output_format(output)
     verb = "disable" if state == "disabled" else "enable"
     guard.check_force(force, reason)
-    body: dict[str, Any] = {"admin_state": state}
-    if reason is not None:
-        body["admin_reason"] = reason
-    if force:
-        body["override_capacity"] = True
+    body = guard.request_body(reason, force, admin_state=state)
     with cli.client() as client:
         fabric_row = resolve_fabric(client, fabric)
         link = resolve_link(client, reference, fabric_row)

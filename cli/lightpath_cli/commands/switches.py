@@ -57,11 +57,7 @@ def _drain(
     cli = get_context(ctx)
     fmt = cli.output_format(output)
     guard.check_force(force, reason)
-    body: dict[str, Any] = {}
-    if reason is not None:
-        body["admin_reason"] = reason
-    if force:
-        body["override_capacity"] = True
+    body = guard.request_body(reason, force)
     with cli.client() as client:
         fabric_row = resolve_fabric(client, fabric)
         switch = resolve_switch(client, reference, fabric_row)
