@@ -16,6 +16,7 @@ transaction commits (the `capacity_changed` signal).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -255,9 +256,19 @@ def _update(
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} l SET {assignments} "  # noqa: S608 (names from code; values are parameters)
-            "FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS v(id, state, reason) WHERE l.id = v.id "
+            # One JSON parameter: psycopg quotes text arrays element by element with regular expressions
+            # (60 ms for a 261-link drain).
+            "FROM jsonb_to_recordset(%s::jsonb) AS v(id bigint, state text, reason text) WHERE l.id = v.id "
             "RETURNING l.id, l.state_version, pg_current_xact_id()::text",
-            [*params, [link.pk for link in links], [v[0] for v in values], [v[1] for v in values]],
+            [
+                *params,
+                json.dumps(
+                    [
+                        {"id": link.pk, "state": state, "reason": reason}
+                        for link, (state, reason) in zip(links, values, strict=True)
+                    ]
+                ),
+            ],
         )
         rows = cursor.fetchall()
     versions = {link_id: version for link_id, version, _ in rows}
