@@ -64,7 +64,7 @@ GUARD_RESPONSES = {409: GuardRefusalSerializer}
 def _or_preview(name: str, serializer) -> PolymorphicProxySerializer:
     """A guarded change answers its result, or with ?dry_run=1 the guard's preview."""
     return PolymorphicProxySerializer(
-        component_name=name, serializers=[serializer, GuardPreviewSerializer], resource_type_field_name=None
+        component_name=name, serializers=[serializer, GuardPreviewSerializer], resource_type_field_name=None, many=False
     )
 
 
@@ -362,6 +362,7 @@ class LinkViewSet(AuditedModelViewSet):
         return _guarded(request, verdict, Response(self.get_serializer(self.get_queryset().get(pk=link.pk)).data))
 
     @extend_schema(
+        operation_id="links_bulk_partial_update",
         request=LinkStateChangeSerializer(many=True),
         parameters=[DRY_RUN],
         responses={200: _or_preview("LinksOrPreview", LinkSerializer(many=True)), **GUARD_RESPONSES},
