@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError, parseErrorBody } from '@/lib/api-client';
 
 import type { GuardPreview, GuardTor } from '../api/types';
-import { CapacityChangeDialog, type CapacityChangeDialogProps } from './CapacityChangeDialog';
+import { CapacityChangeDialog, type CapacityChangeDialogProps, TORS_SHOWN } from './CapacityChangeDialog';
 
 const TOR5: GuardTor = {
   switch: 3,
@@ -159,5 +159,25 @@ describe('CapacityChangeDialog', () => {
     expect(screen.getByTestId('guard-no-tors')).toHaveTextContent('No ToR’s up-paths change.');
     expect(screen.getByText('No link changes: every link is already in that state.')).toBeInTheDocument();
     expect(screen.getByText('Putting links back is always allowed.')).toBeInTheDocument();
+  });
+
+  it('draws the worst ToRs of a large drain first and the rest on request', () => {
+    // A spine of a 261-pod fabric: every ToR below it loses one of 16 paths; one falls under.
+    const tors: GuardTor[] = Array.from({ length: 300 }, (_, i) => ({
+      ...TOR5,
+      switch: 100 + i,
+      name: `p${i}-tor0`,
+      paths_before: 16,
+      paths_after: 15,
+    }));
+    tors[250] = { ...tors[250], paths_before: 12, paths_after: 11 };
+    renderDialog({ preview: { isPending: false, error: null, data: { ...UNSAFE, affected_tors: tors } } });
+    const rows = screen.getAllByTestId('guard-tor');
+    expect(rows).toHaveLength(TORS_SHOWN);
+    expect(rows[0]).toHaveAttribute('data-tor', 'p250-tor0');
+    expect(screen.getByTestId('guard-tors-more')).toHaveTextContent(`${TORS_SHOWN} of 300 ToRs shown`);
+    fireEvent.click(within(screen.getByTestId('guard-tors-more')).getByRole('button', { name: 'Show all' }));
+    expect(screen.getAllByTestId('guard-tor')).toHaveLength(300);
+    expect(screen.queryByTestId('guard-tors-more')).toBeNull();
   });
 });

@@ -196,8 +196,14 @@ function PreviewView({ answer }: { answer: GuardPreview }) {
   );
 }
 
+/** Rows drawn at first: a spine of a large fabric affects thousands of ToRs, worst first. */
+export const TORS_SHOWN = 50;
+
 /** Each ToR's up-paths before → after, the paths its constraint requires, and its fate. */
 export function GuardTorsTable({ tors, caption }: { tors: GuardTor[]; caption: string }) {
+  const [showAll, setShowAll] = useState(false);
+  const ordered = worstFirst(tors);
+  const shown = showAll ? ordered : ordered.slice(0, TORS_SHOWN);
   return (
     <div className="table-scroll">
       <table className="data-table guard-tors" data-testid="guard-tors">
@@ -215,7 +221,7 @@ export function GuardTorsTable({ tors, caption }: { tors: GuardTor[]; caption: s
           </tr>
         </thead>
         <tbody>
-          {worstFirst(tors).map((tor) => (
+          {shown.map((tor) => (
             <tr
               key={tor.switch}
               data-testid="guard-tor"
@@ -235,6 +241,14 @@ export function GuardTorsTable({ tors, caption }: { tors: GuardTor[]; caption: s
           ))}
         </tbody>
       </table>
+      {shown.length < ordered.length ? (
+        <p className="muted" data-testid="guard-tors-more">
+          {TORS_SHOWN} of {ordered.length.toLocaleString('en-US')} ToRs shown, those that fall under first.{' '}
+          <button type="button" className="link-button" onClick={() => setShowAll(true)}>
+            Show all
+          </button>
+        </p>
+      ) : null}
     </div>
   );
 }
