@@ -170,7 +170,7 @@ describe('CapacityChangeDialog', () => {
       paths_before: 16,
       paths_after: 15,
     }));
-    tors[250] = { ...tors[250], paths_before: 12, paths_after: 11 };
+    tors[250] = { ...TOR5, switch: 350, name: 'p250-tor0', paths_before: 12, paths_after: 11 };
     renderDialog({ preview: { isPending: false, error: null, data: { ...UNSAFE, affected_tors: tors } } });
     const rows = screen.getAllByTestId('guard-tor');
     expect(rows).toHaveLength(TORS_SHOWN);
