@@ -1,8 +1,9 @@
 import json
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import models
+from django.db import connection, models
 from django.forms.models import model_to_dict
+from django.utils import timezone
 
 from .models import AuditEvent
 
@@ -30,10 +31,23 @@ def record(
 
 
 def record_many(user, action: str, changes: list[tuple[models.Model, dict | None]], *, note: str = "") -> None:
-    """One audit row per (instance, before) with one INSERT: bulk changes stay fast."""
-    AuditEvent.objects.bulk_create(
-        [AuditEvent(**_row(user, action, instance, before, None, note)) for instance, before in changes]
-    )
+    """One audit row per (instance, before) with one INSERT taking one JSON parameter: bulk
+    changes stay fast. (Django's bulk_create sends each column as an array, and psycopg quotes
+    every JSON text in them with regular expressions: 90 ms for the 261 rows of a spine drain.)"""
+    if not changes:
+        return
+    rows = [_row(user, action, instance, before, None, note) for instance, before in changes]
+    for row in rows:
+        row["user_id"] = row.pop("user").pk if row["user"] is not None else None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {AuditEvent._meta.db_table} "  # noqa: S608 (the table from the model; values are a parameter)
+            "(user_id, action, object_type, object_id, object_repr, before, after, note, timestamp) "
+            "SELECT user_id, action, object_type, object_id, object_repr, before, after, note, %s "
+            "FROM jsonb_to_recordset(%s::jsonb) AS r(user_id integer, action text, object_type text, "
+            "object_id bigint, object_repr text, before jsonb, after jsonb, note text)",
+            [timezone.now(), json.dumps(rows, cls=DjangoJSONEncoder)],
+        )
 
 
 def _row(user, action: str, instance: models.Model, before: dict | None, after: dict | None, note: str) -> dict:

@@ -287,7 +287,7 @@ class SwitchViewSet(AuditedModelViewSet):
         return {
             "switch": switch.pk,
             "links": [link.pk for link in verdict.changed],
-            "affected_tors": verdict.affected_tors,
+            "affected_tors": link_state.public_rows(verdict.affected_tors),
             "detail": verdict.detail(),
         }
 

@@ -91,13 +91,22 @@ class Verdict:
             "verdict": "safe" if self.safe else "unsafe",
             "detail": self.detail(),
             "links": self.links,
-            "affected_tors": self.affected_tors,
-            "blocking_tors": self.blocking_tors,
+            "affected_tors": public_rows(self.affected_tors),
+            "blocking_tors": public_rows(self.blocking_tors),
         }
 
     def as_refusal(self) -> dict[str, Any]:
         """The 409 answer."""
-        return {"detail": self.detail(), "blocking_tors": self.blocking_tors, "links": self.links}
+        return {"detail": self.detail(), "blocking_tors": public_rows(self.blocking_tors), "links": self.links}
+
+
+PUBLIC_TOR_KEYS = ("switch", "name", "paths_before", "paths_after", "required_paths", "design_paths", "constraint")
+
+
+def public_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """ToR rows as the API answers them (a spine of a large fabric affects thousands of ToRs: no
+    field twice)."""
+    return [{key: row[key] for key in PUBLIC_TOR_KEYS} for row in rows]
 
 
 def _tor_rows(state, impacts: list[Any]) -> list[dict[str, Any]]:
