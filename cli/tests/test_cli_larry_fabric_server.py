@@ -31,11 +31,11 @@ def racks(planner: Cli, tmp_path: Path) -> dict[str, Any]:
 
 
 def disable_by_corropt(tor: str) -> None:
-    from fabric import services
     from fabric.models import Link
+    from fabric.services import link_state
 
     link = Link.objects.get(a_switch__name=tor, a_port="oc")
-    services.update_link(link, {"admin_state": "disabled", "admin_reason": "corruption"}, None)
+    link_state.set_admin_state(link, "disabled", "corruption", None, override=True)  # set up, not the guard under test
 
 
 def test_check_on_a_fabric_excludes_what_corropt_disabled(planner: Cli, racks: dict[str, Any]) -> None:

@@ -114,12 +114,12 @@ def test_a_rejected_endpoint_lists_every_problem(operator: Cli) -> None:
 
 def test_deliveries_test_and_redeliver(operator: Cli, receiver_url: str) -> None:
     from fabric.models import Link
-    from fabric.services import update_link
+    from fabric.services import link_state
 
     endpoint = operator.json("webhooks", "add", FABRIC, "ctl", receiver_url, "--secret", SECRET)
     link = Link.objects.filter(fabric__name=FABRIC).order_by("id").first()
     assert link is not None
-    update_link(link, {"admin_state": Link.AdminState.DISABLED, "admin_reason": "maintenance"}, None)
+    link_state.set_admin_state(link, Link.AdminState.DISABLED, "maintenance", None, override=True)
     (pending,) = operator.json("webhooks", "deliveries", "--state", "pending")
     assert list(pending) == DELIVERY_KEYS
     assert (pending["event_type"], pending["link"], pending["attempts"]) == ("link.admin_state_changed", link.pk, 0)

@@ -1,5 +1,6 @@
 """`python paused_worker.py <celery arguments>`: a Celery worker whose fast-checker decisions
-pause between reading the fabric's state and writing their outcome, a random 50 to 250 ms (random,
+(like every change through the capacity guard) pause between the guard's verdict on the fabric's
+state and writing their outcome, a random 50 to 250 ms (random,
 so that the two processes cannot fall into a rhythm where one always reads just after the other
 commits). Without serialisation of decisions on one fabric, the pool test would then see a ToR
 broken or a decision made on stale state.
@@ -24,18 +25,18 @@ django.setup()
 
 from celery.__main__ import main  # noqa: E402
 
-from corruption import services  # noqa: E402
+from fabric.services import link_state  # noqa: E402
 
-read_state = services.engine_fabric
+evaluate = link_state._evaluate
 
 
-def paused_engine_fabric(fabric):
-    state = read_state(fabric)
+def paused_evaluate(*args, **kwargs):
+    verdict = evaluate(*args, **kwargs)
     time.sleep(random.uniform(0.05, 0.25))
-    return state
+    return verdict
 
 
-services.engine_fabric = paused_engine_fabric  # forked pool processes inherit it
+link_state._evaluate = paused_evaluate  # forked pool processes inherit it
 
 PROGRESS_PAUSE_S = float(os.environ.get("LIGHTPATH_TEST_PROGRESS_PAUSE_S") or 0)
 if PROGRESS_PAUSE_S:
