@@ -41,12 +41,20 @@ def summarize_optimize(result: dict) -> str:
     disabled, kept = len(result.get("disabled", [])), len(result.get("kept", [])) + result.get("still_kept", 0)
     if result.get("resumed"):
         return f"{disabled} link{'s' if disabled != 1 else ''} disabled (resumed after a lost worker)"
-    penalty = f"penalty {result['penalty_before']:.3g} -> {result['remaining_penalty']:.3g}"
+    penalty = f"penalty {_penalty(result['penalty_before'])} → {_penalty(result['remaining_penalty'])}"
     proof = "proven optimal" if result.get("proven_optimal") else "best found in the time budget"
     return (
         f"{result.get('candidates', 0)} corrupting link{'s' if result.get('candidates') != 1 else ''}: "
         f"{disabled} disabled, {kept} kept for capacity; {penalty} ({proof})"
     )
+
+
+def _penalty(value: float) -> str:
+    """As the UI writes penalties (a sum of loss rates): 5.6e-4, 0."""
+    if value == 0:
+        return "0"
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 @job_kind(

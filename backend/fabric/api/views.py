@@ -371,21 +371,13 @@ class LinkViewSet(AuditedModelViewSet):
         """PATCH /api/links/ with a list of {"id", "admin_state", "admin_reason"}: one set of
         changes, all or nothing, decided by the capacity guard (one fabric per request). An admin
         may override with "override_capacity": true and a reason on every entry."""
-        body = LinkStateChangeSerializer(data=request.data, many=True, allow_empty=False)
-        body.is_valid(raise_exception=True)
-        rows = body.validated_data
-        errors = _bulk_problems(rows)
-        if errors:
-            raise serializers.ValidationError(errors)
+        rows, fabric_id = _bulk_rows(request.data)
         override = all(row["override_capacity"] for row in rows)
         _check_override(request, override, min((row["admin_reason"] for row in rows), key=len))
-        fabrics = set(Link.objects.filter(pk__in=[row["id"] for row in rows]).values_list("fabric_id", flat=True))
-        if len(fabrics) > 1:
-            raise serializers.ValidationError({"non_field_errors": ["every link of one change must be in one fabric"]})
         changes = {row["id"]: link_state.AdminChange(row["admin_state"], row["admin_reason"]) for row in rows}
         verdict = _guard_errors(
             lambda: link_state.change_admin_states(
-                next(iter(fabrics), 0), changes, request.user, dry_run=_flag(request, "dry_run"), override=override
+                fabric_id, changes, request.user, dry_run=_flag(request, "dry_run"), override=override
             )
         )
         links = self.get_queryset().filter(pk__in=list(changes)).order_by("pk")
@@ -403,21 +395,41 @@ class LinkViewSet(AuditedModelViewSet):
         return _guarded(request, verdict, Response(status=status.HTTP_204_NO_CONTENT))
 
 
-def _bulk_problems(rows: list[dict]) -> dict:
-    """Every problem of a bulk change at once: repeated links, override entries without a reason,
+def _bulk_rows(data) -> tuple[list[dict], int]:
+    """The entries of a bulk change and their one fabric, or a 400 with every problem at once,
+    keyed by the entry's index: bad fields, unknown or repeated links, links of several fabrics,
     an override on some entries only."""
-    problems: dict[str, list[str]] = {}
-    seen: set[int] = set()
-    for index, row in enumerate(rows):
-        if row["id"] in seen:
-            problems.setdefault(str(index), []).append(f"link {row['id']} is listed more than once")
-        seen.add(row["id"])
-    overrides = {row["override_capacity"] for row in rows}
-    if len(overrides) > 1:
-        problems.setdefault("non_field_errors", []).append(
-            "override_capacity must be the same on every entry (the set is decided as one)"
-        )
-    return problems
+    if not isinstance(data, list) or not data:
+        raise serializers.ValidationError({"non_field_errors": ['expected a non-empty list of {"id", "admin_state"}']})
+    problems: dict[str, list | dict] = {}
+    rows: dict[int, dict] = {}
+    for index, item in enumerate(data):
+        entry = LinkStateChangeSerializer(data=item)
+        if entry.is_valid():
+            rows[index] = dict(entry.validated_data)
+        else:
+            problems[str(index)] = entry.errors
+    fabric_of = dict(Link.objects.filter(pk__in=[row["id"] for row in rows.values()]).values_list("id", "fabric_id"))
+    first: dict[int, int] = {}
+    for index, row in rows.items():
+        messages = []
+        if row["id"] not in fabric_of:
+            messages.append(f"link {row['id']} does not exist")
+        if row["id"] in first:
+            messages.append(f"link {row['id']} is listed more than once (entry {first[row['id']]})")
+        first.setdefault(row["id"], index)
+        if messages:
+            problems[str(index)] = {"id": messages}
+    general = []
+    if len(set(fabric_of.values())) > 1:
+        general.append("every link of one change must be in one fabric")
+    if len({row["override_capacity"] for row in rows.values()}) > 1:
+        general.append("override_capacity must be the same on every entry (the set is decided as one)")
+    if general:
+        problems["non_field_errors"] = general
+    if problems:
+        raise serializers.ValidationError(problems)
+    return list(rows.values()), next(iter(fabric_of.values()))
 
 
 class TransceiverModelViewSet(AuditedModelViewSet):

@@ -71,11 +71,11 @@ class Verdict:
 
     def detail(self) -> str:
         count = len(self.links)
-        what = "link" if count == 1 else f"{count} links"
+        links = f"{count} link{'s' if count != 1 else ''}"
         if not self.links:
             return "Nothing to change: every link is already in the asked state."
         if self.safe:
-            return f"Safe: every ToR keeps its capacity constraint after this change ({what})."
+            return f"Safe: no ToR falls under its capacity constraint ({links} changing)."
         worst = self.blocking_tors[0]
         more = len(self.blocking_tors) - 1
         tail = f" ({more} more ToR{'s' if more > 1 else ''} too)" if more else ""

@@ -60,6 +60,7 @@ def test_dry_run_previews_and_changes_nothing(client_for, small_fabric):
     assert response.status_code == 200
     body = response.json()
     assert body["verdict"] == "safe" and body["blocking_tors"] == [] and body["links"] == [safe.pk]
+    assert body["detail"] == "Safe: no ToR falls under its capacity constraint (1 link changing)."
     assert [(t["name"], t["paths_before"], t["paths_after"]) for t in body["affected_tors"]] == [("t2", 4, 3)]
     unsafe = link(small_fabric, "t1", "up1")
     body = client.patch(f"/api/links/{unsafe.pk}/?dry_run=1", {"admin_state": "disabled"}, format="json").json()
@@ -127,8 +128,16 @@ def test_a_bulk_change_lists_every_problem(client_for, small_fabric, small_docum
     )
     assert response.status_code == 400 and "more than once" in str(response.json())
     response = client.patch("/api/links/", [{"id": 10**9, "admin_state": "disabled"}], format="json")
-    assert response.status_code == 400 and "does not exist" in str(response.json())
+    assert response.status_code == 400 and response.json() == {"0": {"id": ["link 1000000000 does not exist"]}}
     assert client.patch("/api/links/", [], format="json").status_code == 400
+    # Every problem in one answer, keyed by entry.
+    rows = [{"id": one.pk, "admin_state": "bogus"}, {"id": 10**9, "admin_state": "disabled"}, {},
+            {"id": one.pk, "admin_state": "disabled"}, {"id": one.pk, "admin_state": "enabled"}]  # fmt: skip
+    errors = client.patch("/api/links/", rows, format="json").json()
+    assert set(errors) == {"0", "1", "2", "4"}
+    assert errors["1"] == {"id": ["link 1000000000 does not exist"]}
+    assert errors["4"] == {"id": [f"link {one.pk} is listed more than once (entry 3)"]}
+    assert state(one) == "enabled"
 
 
 def test_drain_and_undrain_a_spine(client_for, small_fabric):
