@@ -152,7 +152,7 @@ function DrainDialog({ target, name, canOverride, onClose, onDone }: DialogProps
         )
       }
       onClose={onClose}
-      reasonLabel="Reason (optional; the links’ reason reads “maintenance: …”)"
+      reasonLabel="Reason (needed for an override; the links’ reason reads “maintenance: …”)"
       canOverride={canOverride}
       testId="drain-dialog"
     />

@@ -52,7 +52,7 @@ describe('topology model', () => {
     const adjacency = linksBySwitch(clos.links);
     const tor = [...layout.positions.values()].find((sw) => sw.name === 'p0-tor0')!;
     expect(describeSwitch(tor, 'tor', adjacency.get(tor.id) ?? [])).toBe(
-      'p0-tor0 (tor, pod 0): 2 links, 0 up, 1 disabled, 1 down; 2 unknown',
+      'p0-tor0 (tor, pod 0): 2 links, 0 in service, 1 disabled, 1 down; 2 unknown',
     );
   });
 });

@@ -76,7 +76,7 @@ export function describeSwitch(sw: PlacedSwitch, tierName: string, links: readon
   const where = [tierName];
   if (sw.pod !== null) where.push(groupLabel({ kind: 'pod', value: sw.pod }));
   if (sw.plane !== null) where.push(groupLabel({ kind: 'plane', value: sw.plane }));
-  const states = [`${counts.up} up`];
+  const states = [`${counts.up} in service`];
   if (counts.disabled) states.push(`${counts.disabled} disabled`);
   if (counts.down) states.push(`${counts.down} down`);
   return `${sw.name} (${where.join(', ')}): ${plural(links.length, 'link')}, ${states.join(', ')}; ${healthCounts(links)}`;
