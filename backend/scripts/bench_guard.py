@@ -88,8 +88,16 @@ def main() -> None:
         undrain = f"/api/switches/{spine.pk}/undrain/"
         timed(f"drain a spine ({links} links), service", lambda: link_state.drain_switch(spine, user), 1)
         timed(f"undrain it ({links} links), service", lambda: link_state.undrain_switch(spine, user), 1)
-        timed(f"drain a spine ({links} links), POST drain/", lambda: ok(client.post(drain, {}, content_type="application/json")), 1)
-        timed(f"undrain it ({links} links), POST undrain/", lambda: ok(client.post(undrain, {}, content_type="application/json")), 1)
+        timed(
+            f"drain a spine ({links} links), POST drain/",
+            lambda: ok(client.post(drain, {}, content_type="application/json")),
+            1,
+        )
+        timed(
+            f"undrain it ({links} links), POST undrain/",
+            lambda: ok(client.post(undrain, {}, content_type="application/json")),
+            1,
+        )
         bulk = spine_links[:: max(len(spine_links) // 1000, 1)][:1000]
 
         def bulk_change(state: str):
@@ -100,9 +108,27 @@ def main() -> None:
         timed(f"bulk change of {len(bulk)} links, PATCH /api/links/ (enable)", lambda: bulk_change("enabled"))
         capacity = f"/api/fabrics/{fabric.pk}/capacity/"
         timed("GET /api/fabrics/{id}/capacity/ (warm session)", lambda: ok(client.get(capacity)), 10)
+        small_spine_drain(user)
     finally:
         services.delete_fabric(fabric)
         get_user_model().objects.filter(username="bench-operator").delete()
+
+
+def small_spine_drain(user) -> None:
+    """The issue's "spine with 48+ links": a 48-pod fabric, whose spines have 48 links."""
+    fabric = services.import_document(fb_fabric(48, name="bench-guard-48", seed=1))
+    try:
+        spines = list(Switch.objects.filter(fabric=fabric, tier=2).order_by("id")[:6])
+        link_state.drain_switch(spines[0], user, dry_run=True)  # a warm session
+        links = len(link_state.switch_links(spines[1]))
+        turn = iter(spines[1:])
+        timed(
+            f"drain a spine ({links} links) of the 48-pod fabric, service",
+            lambda: link_state.drain_switch(next(turn), user),
+            5,
+        )
+    finally:
+        services.delete_fabric(fabric)
 
 
 def cold(link: Link, user) -> None:

@@ -148,7 +148,7 @@ def _locked_links(fabric_id: int, link_ids: Iterable[int]) -> dict[int, Link]:
     links = {
         link.pk: link
         for link in Link.objects.select_for_update(of=("self",))
-        .select_related("a_switch", "z_switch", "admin_changed_by")
+        .select_related("a_switch", "z_switch")  # their names: the audit's and webhooks' text
         .filter(pk__in=ids)
         .order_by("pk")
     }
@@ -241,7 +241,13 @@ def _write_admin(
         [(link.admin_state, link.admin_reason) for link in links],
     )
     note = f"{OVERRIDE_NOTE}: {links[0].admin_reason}" if verdict.override else ""
-    audit.record_many(user, audit.UPDATE, [(link, before) for link, before, _, _ in befores], note=note)
+    fields = ["admin_state", "admin_reason", "admin_changed_by", "admin_changed_at", "state_version"]
+    audit.record_many(
+        user,
+        audit.UPDATE,
+        [(link, before, audit.snapshot_changed(before, link, fields)) for link, before, _, _ in befores],
+        note=note,
+    )
     with webhooks.batched_link_changes():
         for link, _, previous, _ in befores:
             webhooks.link_admin_state_changed(link, previous, override=verdict.override)
@@ -309,13 +315,13 @@ def check_removal(fabric_id: int, link_ids: Iterable[int], *, override: bool = F
 
 
 def switch_links(switch: Switch) -> list[int]:
-    return list(Link.objects.filter(Q(a_switch=switch) | Q(z_switch=switch)).values_list("id", flat=True))
+    return list(Link.objects.filter(Q(a_switch=switch) | Q(z_switch=switch)).order_by().values_list("id", flat=True))
 
 
 def drain_switch(switch: Switch, user, *, note: str = "", dry_run: bool = False, override: bool = False) -> Verdict:
     """Every enabled link of the switch out of service for maintenance, decided as one set."""
     reason = f"{MAINTENANCE}: {note}" if note else MAINTENANCE
-    enabled = Link.objects.filter(pk__in=switch_links(switch), admin_state=Link.AdminState.ENABLED)
+    enabled = Link.objects.filter(pk__in=switch_links(switch), admin_state=Link.AdminState.ENABLED).order_by()
     changes = {pk: AdminChange(Link.AdminState.DISABLED, reason) for pk in enabled.values_list("id", flat=True)}
     return change_admin_states(switch.fabric_id, changes, user, dry_run=dry_run, override=override)
 
@@ -356,7 +362,13 @@ def set_oper_states(fabric_id: int, states: Mapping[int, str]) -> list[int]:
             [now],
             [(link.oper_state, "") for link in changed],
         )
-        audit.record_many(None, audit.UPDATE, [(link, before) for link, before, _, _ in befores], note=TELEMETRY_NOTE)
+        fields = ["oper_state", "oper_changed_at", "state_version"]
+        audit.record_many(
+            None,
+            audit.UPDATE,
+            [(link, before, audit.snapshot_changed(before, link, fields)) for link, before, _, _ in befores],
+            note=TELEMETRY_NOTE,
+        )
         webhooks.publish_oper_changes([(link, previous) for link, _, previous, _ in befores], now)
         _capacity_back(fabric_id, [link for link, _, _, was_usable in befores if link.usable and not was_usable], None)
     return [link.pk for link in changed]
