@@ -357,8 +357,6 @@ class LinkViewSet(AuditedModelViewSet):
                 before = audit.snapshot(link)
                 services.update_link(link, data, request.user)
                 audit.record(request.user, audit.UPDATE, link, before=before)
-        if not verdict.links and not _flag(request, "dry_run"):
-            verdict.applied = True  # nothing the guard had to decide
         return _guarded(request, verdict, Response(self.get_serializer(self.get_queryset().get(pk=link.pk)).data))
 
     @extend_schema(
