@@ -21,7 +21,7 @@ def snapshot(instance: models.Model) -> dict:
 def snapshot_changed(before: dict, instance: models.Model, fields: list[str]) -> dict:
     """The snapshot after changing only `fields`: `before` with them read again (for bulk changes,
     where a whole snapshot per object is most of the cost)."""
-    values = {name: instance._meta.get_field(name).value_from_object(instance) for name in fields}
+    values = {f.name: f.value_from_object(instance) for f in instance._meta.concrete_fields if f.name in fields}
     return {**before, **json.loads(json.dumps(values, cls=DjangoJSONEncoder))}
 
 

@@ -120,12 +120,18 @@ def _rebuild(
     state = engine_fabric(fabric)
     session = state.session()
     pending = old.pending if old is not None else []
-    mine = {link_id: before for p in own_pending for link_id, before in p.before.items()}
+    # A link this transaction wrote twice: its committed state is the one before the first write,
+    # and the row now carries the last write's version.
+    committed: dict[int, StateName] = {}
+    written: dict[int, int] = {}
+    for pending_write in own_pending:
+        for link_id, (version, before) in pending_write.before.items():
+            committed.setdefault(link_id, before)
+            written[link_id] = version
     watermark = 0
     for link_id, version in state.versions.items():
-        own = mine.get(link_id)
-        if own is not None and own[0] == version:
-            session.set_link_state(state.link_index[link_id], own[1])  # its committed state
+        if written.get(link_id) == version:
+            session.set_link_state(state.link_index[link_id], committed[link_id])
         else:
             watermark = max(watermark, version)
     entry = LiveFabric(topology_version, fabric.capacity_constraint, state, session, watermark, pending)

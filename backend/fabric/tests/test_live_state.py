@@ -131,3 +131,36 @@ def test_a_new_link_rebuilds_the_session(fabric, uplinks):
     refused = disable(uplinks[0])
     assert not refused.applied
     assert (refused.blocking_tors[0]["paths_after"], refused.blocking_tors[0]["required_paths"]) == (12, 15)
+
+
+def test_a_link_written_twice_then_a_rebuild_in_one_rolled_back_transaction(fabric, uplinks):
+    first, second = uplinks[:2]
+    tor = Switch.objects.get(fabric=fabric, name=TOR)
+    f0 = Switch.objects.get(fabric=fabric, name="p1-fab0")
+    assert tor_paths(fabric) == (16, 16)
+    with pytest.raises(Rollback), transaction.atomic():
+        assert disable(first).applied
+        # Back in this transaction: the row's committed state is the one before the first write.
+        assert link_state.set_admin_state(Link.objects.get(pk=first.pk), Link.AdminState.ENABLED, "back").applied
+        # Another process adds an uplink and commits: the next call rebuilds the session inside this
+        # transaction, from rows that include this transaction's own.
+        insert_from_another_process(fabric, tor, f0)
+        verdict = disable(second)
+        assert verdict.applied and (tor_row(verdict)["paths_before"], tor_row(verdict)["paths_after"]) == (20, 16)
+        raise Rollback
+    # The committed state: every old uplink enabled and the new one, 20 of 20 (15 required).
+    assert tor_paths(fabric) == (20, 20)
+    assert disable(first).applied
+    assert not disable(second).applied
+
+
+def insert_from_another_process(fabric, lower: Switch, upper: Switch) -> None:
+    db = connections["default"].settings_dict
+    with psycopg.connect(
+        host=db["HOST"], port=db["PORT"], dbname=db["NAME"], user=db["USER"], password=db["PASSWORD"]
+    ) as other:
+        other.execute(
+            "INSERT INTO fabric_link (fabric_id, a_switch_id, a_port, z_switch_id, z_port, fiber, admin_state, "
+            "admin_reason, oper_state) VALUES (%s, %s, 'new', %s, 'new', '', 'enabled', '', 'up')",
+            [fabric.pk, lower.pk, upper.pk],
+        )
