@@ -82,7 +82,7 @@ def main() -> None:
             lambda: ok(client.patch(url + "?dry_run=1", {"admin_state": "disabled"}, content_type="application/json")),
             20,
         )
-        spine = Switch.objects.filter(fabric=fabric, tier=2).order_by("id").first()
+        spine = Switch.objects.filter(fabric=fabric, tier=2).order_by("id")[0]
         links = len(link_state.switch_links(spine))
         drain = f"/api/switches/{spine.pk}/drain/"
         undrain = f"/api/switches/{spine.pk}/undrain/"
