@@ -301,16 +301,15 @@ def _capacity_back(fabric_id: int, links: list[Link], user, why: str | None = No
     capacity_changed.send(sender=Link, fabric_id=fabric_id, reason=reason, user=user)
 
 
-def check_removal(fabric_id: int, link_ids: Iterable[int], *, override: bool = False) -> Verdict:
+def check_removal(fabric_id: int, link_ids: Iterable[int]) -> Verdict:
     """Deleting links counts as taking them out of service: the verdict, under the lock, in the
-    caller's transaction (which deletes when `applied`)."""
+    caller's transaction (which deletes when `applied`; a deletion is never overridden)."""
     ids = list(link_ids)
     lock_fabric(fabric_id)
     links = _locked_links(fabric_id, ids)
     current = {pk: engine_state(link.admin_state, link.oper_state) for pk, link in links.items()}
     verdict = _evaluate(fabric_id, dict.fromkeys(ids, "disabled"), current)
-    verdict.override = override and not verdict.safe
-    verdict.applied = verdict.safe or override
+    verdict.applied = verdict.safe
     return verdict
 
 
