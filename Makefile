@@ -100,6 +100,7 @@ bench: bootstrap services
 	$(PY) workers/engine/scripts/bench_matching.py
 	$(PY) -m lightpath_fixtures.benchmark
 	@$(WITH_ENV) $(PY) backend/scripts/bench_api.py
+	@$(WITH_ENV) $(PY) backend/scripts/bench_links_list.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_guard.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry_formats.py 10000
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry.py

@@ -1,0 +1,179 @@
+"""`GET /api/links/?fabric=F` under concurrent clients, against a real gunicorn (issue #16).
+
+Imports a Facebook-style fabric (64 pods: 24,576 links), starts gunicorn on a free port exactly
+as run-stack.sh does (2 workers x 4 threads) on the same database, and has CLIENTS threads, each
+with its own keep-alive httpx client and a viewer's API token, send REQUESTS list requests in all
+(default page, then `?limit=1000`). Prints latency percentiles and throughput, then removes what it
+created. The client threads share the machine with the server (as a UI on the same host would).
+Usage, from the repository root:
+
+    make bench    # or: eval "$(backend/scripts/devstack.sh env)"
+                  #     .venv/bin/python backend/scripts/bench_links_list.py [--pods 64] [--clients 16]
+"""
+
+import argparse
+import logging
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+BACKEND = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(BACKEND))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lightpath.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.auth.models import Group  # noqa: E402
+from django.db import connection  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+from accounts.roles import VIEWER  # noqa: E402
+from fabric import services  # noqa: E402
+from fabric.models import Fabric  # noqa: E402
+from lightpath_fixtures.generators import fb_fabric  # noqa: E402
+
+USERNAME = "bench-links-viewer"
+logging.getLogger("httpx").setLevel(logging.WARNING)  # Django's logging settings would print every request
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_gunicorn(log: Path) -> tuple[subprocess.Popen, str]:
+    """gunicorn as run-stack.sh starts it, on this process's database."""
+    port = free_port()
+    env = {**os.environ, "LIGHTPATH_DB_NAME": connection.settings_dict["NAME"]}
+    env.pop("DJANGO_ALLOWED_HOSTS", None)  # the product's default allows 127.0.0.1
+    with log.open("wb") as out:
+        process = subprocess.Popen(  # noqa: S603 (fixed arguments: this interpreter's gunicorn)
+            [sys.executable, "-m", "gunicorn", "lightpath.wsgi", "--chdir", str(BACKEND),
+             "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4", "--timeout", "120"],
+            env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited ({process.returncode}):\n{log.read_text()[-3000:]}")
+        try:
+            if httpx.get(f"{base}/api/health/", timeout=2).status_code == 200:
+                return process, base
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"gunicorn not healthy in 60 s:\n{log.read_text()[-3000:]}")
+        time.sleep(0.2)
+
+
+def percentile(sorted_samples: list[float], fraction: float) -> float:
+    """Nearest-rank percentile."""
+    index = max(0, min(len(sorted_samples) - 1, round(fraction * len(sorted_samples)) - 1))
+    return sorted_samples[index]
+
+
+def load(base: str, token: str, path: str, clients: int, requests: int) -> dict:
+    """`requests` GETs of `path` spread over `clients` threads; every answer must be a 200."""
+    latencies: list[float] = []
+    failures: list[str] = []
+    sizes: list[int] = []
+    remaining = iter(range(requests))
+    lock = threading.Lock()
+
+    def client_loop() -> None:
+        with httpx.Client(base_url=base, headers={"Authorization": f"Token {token}"}, timeout=120) as client:
+            client.get(path)  # opens the keep-alive connection outside the measurement
+            while True:
+                with lock:
+                    if next(remaining, None) is None:
+                        return
+                start = time.perf_counter()
+                response = client.get(path)
+                elapsed = time.perf_counter() - start
+                with lock:
+                    latencies.append(elapsed)
+                    sizes.append(len(response.content))
+                    if response.status_code != 200:
+                        failures.append(f"{response.status_code}: {response.text[:200]}")
+
+    threads = [threading.Thread(target=client_loop) for _ in range(clients)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - started
+    if failures:
+        raise RuntimeError(f"{len(failures)} of {requests} requests failed, first: {failures[0]}")
+    latencies.sort()
+    return {
+        "p50": percentile(latencies, 0.50),
+        "p90": percentile(latencies, 0.90),
+        "p99": percentile(latencies, 0.99),
+        "rps": len(latencies) / wall,
+        "bytes": sizes[0],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pods", type=int, nargs="+", default=[64], help="fb_fabric pods (64: 24,576 links)")
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--requests", type=int, default=400, help="requests of the default page per case")
+    parser.add_argument("--large-requests", type=int, default=100, help="requests of ?limit=1000 per case")
+    args = parser.parse_args()
+
+    viewer, _ = get_user_model().objects.get_or_create(username=USERNAME)
+    viewer.groups.add(Group.objects.get_or_create(name=VIEWER)[0])
+    token = Token.objects.get_or_create(user=viewer)[0].key
+    fabrics = []
+    log = Path(tempfile.mkdtemp(prefix="bench-links-")) / "gunicorn.log"
+    process = None
+    try:
+        for pods in args.pods:
+            name = f"bench-links-{pods}"
+            Fabric.objects.filter(name=name).delete()
+            fabrics.append(services.import_document(fb_fabric(pods, name=name, seed=1)))
+        process, base = start_gunicorn(log)
+        print(
+            f"gunicorn 2 workers x 4 threads, {args.clients} clients, viewer token, gzip accepted\n\n"
+            "| links | request | clients | requests | p50 | p90 | p99 | requests/s | body (plain) |\n"
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            flush=True,
+        )
+        for fabric in fabrics:
+            links = fabric.links.count()
+            for query, requests in (("", args.requests), ("&limit=1000", args.large_requests)):
+                path = f"/api/links/?fabric={fabric.pk}{query}"
+                for clients, count in ((1, max(10, requests // 8)), (args.clients, requests)):
+                    load(base, token, path, clients, clients)  # warm both workers' caches
+                    row = load(base, token, path, clients, count)
+                    print(
+                        f"| {links:,} | `?fabric=F{query}` | {clients} | {count} | {row['p50'] * 1000:,.0f} ms "
+                        f"| {row['p90'] * 1000:,.0f} ms | {row['p99'] * 1000:,.0f} ms | {row['rps']:,.1f} "
+                        f"| {row['bytes'] / 1000:,.1f} kB |",
+                        flush=True,
+                    )
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(timeout=30)
+        for fabric in fabrics:
+            services.delete_fabric(fabric)
+        get_user_model().objects.filter(username=USERNAME).delete()
+
+
+if __name__ == "__main__":
+    main()
