@@ -5,8 +5,10 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 
 import pytest
+from pytest_django.lazy_django import django_settings_is_configured
 
 
 @pytest.fixture(scope="module")
@@ -39,3 +41,18 @@ def worker(django_db_setup, tmp_path_factory):
     yield process
     process.terminate()
     process.wait(timeout=30)
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(request):
+    """Each test gets its own key space in the shared Redis cache, so that counts (the login
+    throttle's failures) never carry from one test, run or developer's demo to another; a test of
+    the throttle sees exactly the production limits."""
+    if not django_settings_is_configured():
+        yield
+        return
+    settings = request.getfixturevalue("settings")
+    settings.CACHES = {
+        alias: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"} for alias, config in settings.CACHES.items()
+    }
+    yield

@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.api.views import UserViewSet
+from accounts.throttle import throttled_login
 from audit.api.views import AuditEventViewSet
 from corruption.api.views import DecisionViewSet, TicketViewSet
 from fabric.api.views import FabricViewSet, LinkViewSet, SwitchViewSet, TransceiverModelViewSet, TransceiverViewSet
@@ -40,6 +41,8 @@ urlpatterns = [
     path("api/", include("reconfig.api.urls")),
     path("api/", include("circuits.api.urls")),
     path("api/", include(router.urls)),
+    # The admin's login under the same login throttle as the API's (README "Security").
+    path("admin/login/", throttled_login(admin.site.login)),
     path("admin/", admin.site.urls),
     # Everything else is a route of the single-page app; a missing bundle under assets/ stays a 404.
     re_path(r"^(?!api/|admin/|static/|assets/)(?P<path>.*)$", spa_index, name="spa"),

@@ -2,7 +2,8 @@ from django.contrib.auth import authenticate, get_user_model, login, logout
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -11,6 +12,7 @@ from rest_framework.views import APIView
 
 from ..filtersets import UserFilterSet
 from ..permissions import RolePermission
+from ..throttle import LOGIN_THROTTLES
 from .serializers import CredentialsSerializer, TokenSerializer, UserListSerializer, UserSerializer
 
 
@@ -21,6 +23,19 @@ def _authenticate(request):
     if user is None:
         raise serializers.ValidationError({"non_field_errors": ["Invalid username or password."]})
     return user
+
+
+# README "Security": after too many failed logins for a user name or from a client, every login
+# attempt (even with the right password) is refused until the window ends.
+THROTTLED_LOGIN = OpenApiResponse(
+    response=inline_serializer("LoginThrottled", {"detail": serializers.CharField()}),
+    description="Too many failed logins for this user name or from this client; try again after "
+    "`Retry-After` seconds (the right password is refused too until then).",
+)
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, response=[429],
+    description="Seconds until a login may be tried again.",
+)  # fmt: skip
 
 
 @method_decorator(ensure_csrf_cookie, name="dispatch")
@@ -40,8 +55,11 @@ class LoginView(APIView):
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = LOGIN_THROTTLES
 
-    @extend_schema(request=CredentialsSerializer, responses=UserSerializer)
+    @extend_schema(
+        request=CredentialsSerializer, responses={200: UserSerializer, 429: THROTTLED_LOGIN}, parameters=[RETRY_AFTER]
+    )
     def post(self, request):
         user = _authenticate(request)
         login(request, user)
@@ -70,8 +88,11 @@ class TokenView(APIView):
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = LOGIN_THROTTLES
 
-    @extend_schema(request=CredentialsSerializer, responses=TokenSerializer)
+    @extend_schema(
+        request=CredentialsSerializer, responses={200: TokenSerializer, 429: THROTTLED_LOGIN}, parameters=[RETRY_AFTER]
+    )
     def post(self, request):
         user = _authenticate(request)
         token, _ = Token.objects.get_or_create(user=user)

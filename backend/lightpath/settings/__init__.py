@@ -149,6 +149,25 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES")
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
+# The shared cache (login throttle counts, README "Security"): Redis, so that every gunicorn
+# process and host counts together. Keys are prefixed with the database name: two deployments
+# (or the demo and an e2e run) on one Redis keep their own counts, apart from Celery's keys.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env("LIGHTPATH_CACHE_URL", env("CELERY_BROKER_URL")),
+        "KEY_PREFIX": env("LIGHTPATH_CACHE_PREFIX", f"lightpath:{env('LIGHTPATH_DB_NAME', 'lightpath')}"),
+    }
+}
+# Failed logins (API token, UI session, /admin/) allowed per user name and per client address
+# within a fixed window ("10/min", "100/hour", DRF's rate syntax; "" switches a limit off). Once
+# reached, every login for that name or from that client answers 429 with Retry-After until the
+# window ends. Behind a reverse proxy set LIGHTPATH_NUM_PROXIES so the client is X-Forwarded-For's.
+LOGIN_THROTTLE = {
+    "per_username": env("LIGHTPATH_LOGIN_THROTTLE", "10/min") or None,
+    "per_client": env("LIGHTPATH_LOGIN_THROTTLE_CLIENT", "30/min") or None,
+}
+
 # Request bodies above this size are refused with 413 (a 100K-link fabric document is ~20 MB).
 LIGHTPATH_MAX_BODY_BYTES = int(env("LIGHTPATH_MAX_BODY_BYTES", str(64 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = LIGHTPATH_MAX_BODY_BYTES
@@ -172,6 +191,9 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # `?format=` belongs to the export endpoint (json|csv), not to renderer selection.
     "URL_FORMAT_OVERRIDE": None,
+    # Proxies in front of gunicorn that append to X-Forwarded-For (the login throttle's client).
+    # 0, not DRF's default None: None would trust a client's own X-Forwarded-For header.
+    "NUM_PROXIES": int(env("LIGHTPATH_NUM_PROXIES", "0")),
 }
 
 SPECTACULAR_SETTINGS = {
