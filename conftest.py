@@ -21,17 +21,18 @@ def worker(django_db_setup, tmp_path_factory):
 
     from lightpath_worker import app as celery_app
 
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    env = {**os.environ, "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"], "LIGHTPATH_QUEUE": queue}
+    queues = sorted(set(settings.LIGHTPATH_QUEUES.values()))  # decisions, jobs and webhooks
+    env = {**os.environ, "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"]}
     # Tasks an earlier run queued without a worker to take them point at rows of a test
-    # database that no longer exists: start from an empty queue.
+    # database that no longer exists: start from empty queues.
     with celery_app.connection_for_write() as connection:
-        connection.default_channel.queue_purge(queue)
+        for queue in queues:
+            connection.default_channel.queue_purge(queue)
     log = tmp_path_factory.mktemp("worker") / "worker.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker", "worker",
-             "--queues", queue, "--concurrency", "1", "--loglevel", "INFO", "--hostname", f"test-{os.getpid()}@%h"],
+             "--queues", ",".join(queues), "--concurrency", "1", "--loglevel", "INFO", "--hostname", f"test-{os.getpid()}@%h"],
             env=env, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     deadline = time.monotonic() + 60

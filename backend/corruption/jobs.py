@@ -61,6 +61,7 @@ def _penalty(value: float) -> str:
     optimizer.JOB_KIND,
     roles={OPERATOR},
     summary=summarize_optimize,
+    purpose="decisions",
     description="CorrOpt optimizer: disable the best set of the fabric's enabled corrupting links that every "
     "ToR's capacity constraint allows; each gets a decision and a ticket. Params: time_budget_s (optional).",
     validate=validate_optimize_params,

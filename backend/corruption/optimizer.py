@@ -31,7 +31,8 @@ fabric app's `capacity_changed` signal (a capacity constraint edited, a link ena
 API). The job is submitted once the triggering transaction commits and is coalesced: while a
 job for the fabric is still queued, a new trigger joins it (its reason is added to the job's
 params) instead of queueing another; the queued job reads the fabric only when it starts, so it
-sees the change.
+sees the change. A trigger joins only a job that will run: one whose message was lost (the broker
+was down, or restarted without it) is sent again as it is joined.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ import lightpath_engine
 from fabric.models import Fabric, Link
 from fabric.services import link_state
 from fabric.services.engine import engine_fabric
+from jobs import liveness
 from jobs import services as jobs
 from jobs.models import Job
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
@@ -252,6 +254,8 @@ def submit_coalesced(fabric_id: int, reason: str, user=None) -> Job | None:
             reasons = [*queued.params.get("reasons", []), reason][-MAX_REASONS:]
             queued.params = {**queued.params, "reasons": reasons}
             queued.save(update_fields=["params"])
+            if not liveness.is_waiting_in_broker(queued):  # its message was lost: join it and send it again
+                transaction.on_commit(lambda: liveness.send(queued))
             return queued
         return jobs.submit(JOB_KIND, user=user, fabric=fabric, params={"reasons": [reason]})
 

@@ -26,17 +26,22 @@ The live session costs two small queries per decision, not a read of every link
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
 
 import lightpath_engine
 from fabric.models import Fabric, Link
 from fabric.services import link_state
+from lightpath import dispatch
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
 from . import tickets
@@ -45,6 +50,7 @@ from .models import Decision
 logger = logging.getLogger(__name__)
 
 ADMIN_REASON = "corruption"
+DECIDE_TASK = "corruption.decide_event"
 
 
 def link_loss_rates(link: Link, event: CorruptionEvent) -> dict[str, float]:
@@ -77,6 +83,37 @@ class Outcome:
             "action": self.decision.action if self.decision else None,
             "skipped": self.skipped,
         }
+
+
+def enqueue_decisions(event_ids: Iterable[int], *, queue: str | None = None) -> None:
+    """One decide_event task per event, largest rate first (reference section 6.6). Telemetry
+    derivation calls this once its run has committed, so the worker sees the events. What the
+    broker does not take, `requeue_undecided` sends later."""
+    ordered = CorruptionEvent.objects.filter(pk__in=list(event_ids)).order_by("-last_rate", "id")
+    for event_id in ordered.values_list("pk", flat=True):
+        if not dispatch.send(DECIDE_TASK, [event_id], queue=queue):
+            break
+
+
+def requeue_undecided(now: dt.datetime | None = None) -> int:
+    """The liveness net of decisions: send decide_event again for every open event that
+    decide_event would act on (its link enabled and up, no fast-checker decision) and that has
+    waited longer than JOB_LIVENESS["stale_after_s"] since it was last seen. A duplicate finds the
+    event decided and skips it."""
+    stale = (now or timezone.now()) - dt.timedelta(seconds=django_settings.JOB_LIVENESS["stale_after_s"])
+    undecided = (
+        CorruptionEvent.objects.filter(
+            ended_at__isnull=True,
+            last_seen__lt=stale,
+            link__admin_state=Link.AdminState.ENABLED,
+            link__oper_state=Link.OperState.UP,
+        )
+        .exclude(decisions__kind=Decision.Kind.FAST_CHECKER)
+        .values_list("pk", flat=True)
+    )
+    event_ids = list(undecided)
+    enqueue_decisions(event_ids)
+    return len(event_ids)
 
 
 def decide_event(event_id: int) -> Outcome:

@@ -1,10 +1,6 @@
 """Thin Celery tasks of CorrOpt decisions; the logic is in services."""
 
-from collections.abc import Iterable
-
 from celery import shared_task
-
-from telemetry.models import CorruptionEvent
 
 from . import services, tickets
 
@@ -15,12 +11,10 @@ def decide_event(event_id: int) -> dict:
     return services.decide_event(event_id).as_dict()
 
 
-def enqueue_decisions(event_ids: Iterable[int], *, queue: str | None = None) -> None:
-    """One decide_event task per event, largest rate first (reference section 6.6). Telemetry
-    ingest calls this once its batch has committed, so the worker sees the events."""
-    ordered = CorruptionEvent.objects.filter(pk__in=list(event_ids)).order_by("-last_rate", "id")
-    for event_id in ordered.values_list("pk", flat=True):
-        decide_event.apply_async((event_id,), queue=queue)
+@shared_task(name="corruption.requeue_undecided", ignore_result=True)
+def requeue_undecided() -> dict:
+    """Every 30 s (beat): send again the decisions whose task was lost with the broker."""
+    return {"sent": services.requeue_undecided()}
 
 
 @shared_task(name="corruption.validate_tickets")

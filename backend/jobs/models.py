@@ -30,9 +30,21 @@ class Job(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     cancel_requested = models.BooleanField(default=False)
     attempts = models.PositiveSmallIntegerField(default=0, help_text="Runs started; above 1 after a worker was lost.")
+    # The liveness net (jobs/liveness.py) reads these three.
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its message last reached the broker; empty while the broker was down."
+    )
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="Last sign of life of the worker running it (every few seconds)."
+    )
+    worker = models.CharField(max_length=200, blank=True, help_text="host:pid of the process that runs (or ran) it.")
 
     class Meta:
         ordering = ["-created", "-id"]
+        indexes = [
+            # The liveness net scans the unfinished jobs every half minute.
+            models.Index(fields=["state"], name="job_unfinished", condition=models.Q(state__in=["queued", "running"])),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.state})"

@@ -11,6 +11,8 @@ A kind may also declare:
   `GET /api/jobs/{id}/result/?format=csv&table=NAME` (the first table is the default).
 - `summary(result) -> str`: one line saying what a succeeded job found, kept as its final `message`
   so job lists (which leave results out) can show it; without one the message is "done".
+- `purpose`: the queue it runs on, "jobs" (batch, the default) or "decisions" (work that keeps the
+  fabric safe and must not wait behind a batch: the optimizer).
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -39,6 +41,7 @@ class JobKind:
     validate: Callable[[dict, Any], dict] | None = None
     csv_tables: Mapping[str, CsvTable] = field(default_factory=dict)
     summary: Callable[[dict], str] | None = None
+    purpose: str = "jobs"
 
 
 KINDS: dict[str, JobKind] = {}
@@ -58,10 +61,19 @@ def job_kind(
     validate: Callable[[dict, Any], dict] | None = None,
     csv_tables: Mapping[str, CsvTable] | None = None,
     summary: Callable[[dict], str] | None = None,
+    purpose: str = "jobs",
 ):
     def register(handler):
         KINDS[name] = JobKind(
-            name, handler, frozenset(roles), description, needs_fabric, validate, dict(csv_tables or {}), summary
+            name,
+            handler,
+            frozenset(roles),
+            description,
+            needs_fabric,
+            validate,
+            dict(csv_tables or {}),
+            summary,
+            purpose,
         )
         return handler
 

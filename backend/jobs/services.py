@@ -1,14 +1,18 @@
+import logging
 import traceback
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, close_old_connections, transaction
 from django.utils import timezone
 
+from . import liveness
 from .models import Job
 from .registry import KINDS
 
+logger = logging.getLogger(__name__)
+
 # Progress goes through a second connection in autocommit so that it is visible while the
 # handler holds a long transaction open (settings.DATABASES["progress"]).
-PROGRESS_DB = "progress"
+PROGRESS_DB = liveness.PROGRESS_DB
 
 
 class JobCancelled(Exception):
@@ -37,30 +41,34 @@ class JobContext:
     def progress(self, fraction: float, message: str = "") -> None:
         fraction = min(max(fraction, 0.0), 1.0)
         jobs = Job.objects.using(PROGRESS_DB).filter(pk=self.job.pk)
-        jobs.update(progress=fraction, message=message[:200])
+        jobs.update(progress=fraction, message=message[:200], heartbeat_at=timezone.now())
         if jobs.filter(cancel_requested=True).exists():
             raise JobCancelled()
 
 
 def submit(kind: str, *, user=None, fabric=None, params: dict | None = None) -> Job:
-    """Create a queued job and hand it to a worker once the transaction commits."""
+    """Create a queued job and hand it to its queue once the transaction commits. With the broker
+    down the job is created all the same and the liveness net sends it later."""
     if kind not in KINDS:
         raise UnknownJob(kind)
     job = Job.objects.create(kind=kind, fabric=fabric, params=params or {}, created_by=user)
-    from .tasks import run_job  # here, not at the top: tasks imports this module
-
-    transaction.on_commit(lambda: run_job.delay(job.pk))
+    transaction.on_commit(lambda: liveness.send(job))
     return job
 
 
 def cancel(job: Job) -> Job:
-    """A queued job is cancelled at once; a running one stops at its next progress report."""
+    """A queued job is cancelled at once, and so is a running one whose worker is gone; a live
+    one stops at its next progress report."""
     with transaction.atomic():
         job = Job.objects.select_for_update().get(pk=job.pk)
         if job.state == Job.State.QUEUED:
             job.state = Job.State.CANCELLED
             job.finished = timezone.now()
             job.message = "cancelled before it started"
+        elif job.state == Job.State.RUNNING and not liveness.is_alive(job):
+            job.state = Job.State.CANCELLED
+            job.finished = timezone.now()
+            job.message = f"cancelled; its worker {job.worker or '?'} was gone"
         if not job.is_terminal:
             job.cancel_requested = True
         job.save()
@@ -68,7 +76,9 @@ def cancel(job: Job) -> Job:
 
 
 def run(job_id: int) -> str:
-    """Run a job's handler and record its outcome. Safe to call again for the same job."""
+    """Run a job's handler and record its outcome. Safe to call again for the same job: a job
+    that another live worker runs is left to it; one whose worker was lost runs again (a new
+    attempt, at most JOB_LIVENESS["max_attempts"])."""
     with transaction.atomic():
         job = Job.objects.select_for_update().filter(pk=job_id).first()
         if job is None:
@@ -79,17 +89,37 @@ def run(job_id: int) -> str:
             job.state, job.finished = Job.State.CANCELLED, timezone.now()
             job.save()
             return job.state
+        if job.state == Job.State.RUNNING and liveness.is_alive(job):
+            return "running elsewhere"  # a duplicate message
+        lost = job.state == Job.State.RUNNING
+        if lost and job.attempts >= liveness.config()["max_attempts"]:
+            job.state, job.finished, job.message = Job.State.FAILED, timezone.now(), "failed: its worker was lost"
+            job.error = f"Gave up after {job.attempts} attempts: its worker {job.worker or '?'} was lost each time."
+            job.save()
+            return job.state
         job.state = Job.State.RUNNING
-        job.started = timezone.now()
+        job.started = job.heartbeat_at = timezone.now()
+        job.worker = liveness.worker_name()
         job.attempts += 1
-        job.progress, job.message, job.error = 0.0, "started", ""
+        job.progress, job.error = 0.0, ""
+        job.message = f"started again (attempt {job.attempts}): its worker was lost" if lost else "started"
         job.save()
     kind = KINDS.get(job.kind)
     try:
         if kind is None:
             raise UnknownJob(f"unknown job kind '{job.kind}'")
-        result = kind.handler(job, JobContext(job))
+        with liveness.heartbeat(job.pk):
+            result = kind.handler(job, JobContext(job))
         summary = kind.summary(result) if kind.summary else "done"
+    except (OperationalError, InterfaceError) as exc:
+        # The database went away mid-run (a restart, a failover): not the job's fault. Run it
+        # again; if the database is still away, the heartbeat stops and the sweep does it later.
+        close_old_connections()
+        logger.warning("job %s lost its database connection: %s", job.pk, exc)
+        try:
+            return liveness.requeue_or_fail(job.pk, f"the database connection was lost ({type(exc).__name__})")
+        except (OperationalError, InterfaceError):
+            return "lost"
     except JobCancelled:
         _finish(job, Job.State.CANCELLED, message="cancelled")
     except JobFailed as exc:
@@ -109,4 +139,8 @@ def run(job_id: int) -> str:
 
 
 def _finish(job: Job, state: str, **fields) -> None:
-    Job.objects.filter(pk=job.pk).update(state=state, finished=timezone.now(), **fields)
+    # Only the run that owns the job records its end: a run the sweep gave up on (its heartbeat
+    # went stale) may have been started again elsewhere.
+    Job.objects.filter(pk=job.pk, state=Job.State.RUNNING, worker=job.worker).update(
+        state=state, finished=timezone.now(), **fields
+    )

@@ -35,6 +35,7 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from fabric.models import Link
+from lightpath import dispatch
 
 from .models import DeliveryAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent
 
@@ -268,15 +269,10 @@ def enqueue(delivery_ids: Iterable[int], countdown: float = 0) -> int:
     """One `webhooks.deliver` task per delivery. If the broker is unreachable the change stays
     committed and its deliveries pending: `requeue_overdue` sends them later. Returns how many
     were enqueued."""
-    from .tasks import deliver  # the tasks module imports this one
-
     sent = 0
     for delivery_id in delivery_ids:
-        try:
-            deliver.apply_async((delivery_id,), countdown=countdown or None, queue=config()["queue"])
-        except Exception:
-            logger.warning("could not enqueue webhook delivery %s; the maintenance task will retry", delivery_id)
-            break
+        if not dispatch.send("webhooks.deliver", [delivery_id], queue=config()["queue"], countdown=countdown):
+            break  # the broker is down; requeue_overdue sends the rest later
         sent += 1
     return sent
 

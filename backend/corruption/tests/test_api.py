@@ -8,7 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.roles import ADMIN
-from corruption import services, tasks
+from corruption import services
+from lightpath import dispatch
 from telemetry.models import CorruptionEvent
 from telemetry.services.ingest import ingest
 
@@ -90,7 +91,7 @@ def test_ingest_enqueues_a_decision_for_each_opened_event_after_commit(
     small_fabric, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent: list[tuple] = []
-    monkeypatch.setattr(tasks.decide_event, "apply_async", lambda args, queue=None: sent.append(args))
+    monkeypatch.setattr(dispatch, "send", lambda task, args, queue=None: sent.append((task, *args)) or True)
     t0 = timezone.now().replace(microsecond=0) - dt.timedelta(hours=1)
     polls = [
         {"switch": "f0", "port": port, "time": t0 + dt.timedelta(minutes=15 * i), "in_pkts": 1_000_000 * i,
@@ -105,4 +106,4 @@ def test_ingest_enqueues_a_decision_for_each_opened_event_after_commit(
         callback()
     larger = CorruptionEvent.objects.get(link=link(small_fabric, "t1", "up0"))
     smaller = CorruptionEvent.objects.get(link=link(small_fabric, "t0", "up0"))
-    assert sent == [(larger.pk,), (smaller.pk,)]  # largest rate first
+    assert sent == [("corruption.decide_event", larger.pk), ("corruption.decide_event", smaller.pk)]  # largest first

@@ -24,7 +24,7 @@ from django.db import connections
 from django.utils import timezone
 
 import lightpath_engine
-from corruption import tasks
+from corruption import services
 from corruption.models import Decision
 from fabric import services as fabric_services
 from fabric.models import Link
@@ -97,7 +97,7 @@ def test_fifty_simultaneous_events_on_one_fabric(worker_pool, monkeypatch):
         Link.objects.filter(fabric=fabric, a_switch__pod__in=[0, 1]).select_related("z_switch").order_by("id")
     )
     corrupting = rng.sample(candidates, EVENTS)
-    monkeypatch.setattr(tasks, "enqueue_decisions", functools.partial(tasks.enqueue_decisions, queue=queue))
+    monkeypatch.setattr(services, "enqueue_decisions", functools.partial(services.enqueue_decisions, queue=queue))
 
     result = ingest(fabric, corrupting_batch(corrupting, rng), derive=True)  # commits, then enqueues 50 tasks
     assert len(result.events_opened) == EVENTS

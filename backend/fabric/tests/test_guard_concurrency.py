@@ -68,7 +68,7 @@ def start_web(log: Path) -> tuple[subprocess.Popen, str]:
     env = {
         **os.environ,
         "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
-        "LIGHTPATH_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+        "LIGHTPATH_QUEUE": settings.LIGHTPATH_QUEUE_PREFIX,
     }
     with log.open("wb") as out:
         process = subprocess.Popen(

@@ -228,7 +228,44 @@ SPECTACULAR_SETTINGS = {
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL")
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
-CELERY_TASK_DEFAULT_QUEUE = env("LIGHTPATH_QUEUE", "lightpath")
+# Queues by purpose (README "Workers and queues"), so that a decision never waits behind a batch:
+# - decisions: telemetry derivation, CorrOpt's fast checker, the optimizer and the liveness net;
+# - jobs: batch computations (RAIL plans, simulations, circuit plans, reports, imports);
+# - webhooks: outgoing deliveries.
+# LIGHTPATH_QUEUE is the prefix of all three (the test suite uses its own); each name can also be
+# set alone, and giving all three the same name runs everything on one queue, as before.
+LIGHTPATH_QUEUE_PREFIX = env("LIGHTPATH_QUEUE", "lightpath")
+LIGHTPATH_QUEUES = {
+    purpose: env(f"LIGHTPATH_QUEUE_{purpose.upper()}", f"{LIGHTPATH_QUEUE_PREFIX}.{purpose}")
+    for purpose in ("decisions", "jobs", "webhooks")
+}
+# Worker processes by queue set: `lightpath-worker NAME` (workers/lightpath_worker/run.py) starts
+# one Celery worker for the set NAME; the stack script and docker-compose run one per set.
+LIGHTPATH_WORKERS = {
+    "decisions": {
+        "purposes": env("LIGHTPATH_WORKER_DECISIONS_QUEUES", "decisions,webhooks").split(","),
+        "concurrency": int(env("LIGHTPATH_WORKER_DECISIONS_CONCURRENCY", "1")),
+    },
+    "jobs": {
+        "purposes": env("LIGHTPATH_WORKER_JOBS_QUEUES", "jobs").split(","),
+        "concurrency": int(env("LIGHTPATH_WORKER_JOBS_CONCURRENCY", "2")),
+    },
+}
+CELERY_TASK_DEFAULT_QUEUE = LIGHTPATH_QUEUES["jobs"]
+CELERY_TASK_ROUTES = {
+    **{
+        task: {"queue": LIGHTPATH_QUEUES["decisions"]}
+        for task in (
+            "telemetry.derive",
+            "telemetry.requeue_lost",
+            "corruption.decide_event",
+            "corruption.requeue_undecided",
+            "corruption.validate_tickets",
+            "jobs.sweep",
+        )
+    },
+    "webhooks.*": {"queue": LIGHTPATH_QUEUES["webhooks"]},
+}
 # A task is acknowledged only when it finished, so a worker that dies mid-job hands the job
 # to another worker; job handlers are idempotent for that reason.
 CELERY_TASK_ACKS_LATE = True
@@ -236,23 +273,33 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# A request whose commit must be sent to a worker gives up on a broker that is down after about a
+# second (the liveness net sends it later) instead of keeping the client waiting.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 # Celery beat (`celery -A lightpath_worker beat`, started by run-stack.sh and docker-compose).
 CELERY_BEAT_SCHEDULE = {
-    "telemetry-maintenance": {
-        "task": "telemetry.maintain",
-        "schedule": 15 * 60,
-        "options": {"queue": CELERY_TASK_DEFAULT_QUEUE},
+    "telemetry-maintenance": {"task": "telemetry.maintain", "schedule": 15 * 60},
+    "corruption-validate-tickets": {"task": "corruption.validate_tickets", "schedule": 15 * 60},
+    "webhooks-maintain": {"task": "webhooks.maintain", "schedule": 60},
+    # The liveness net: lost job runs, derivation runs and fast-checker decisions are sent again.
+    **{
+        name: {"task": task, "schedule": float(env("LIGHTPATH_LIVENESS_SWEEP_S", "30"))}
+        for name, task in (
+            ("jobs-sweep", "jobs.sweep"),
+            ("telemetry-requeue-lost", "telemetry.requeue_lost"),
+            ("corruption-requeue-undecided", "corruption.requeue_undecided"),
+        )
     },
-    "corruption-validate-tickets": {
-        "task": "corruption.validate_tickets",
-        "schedule": 15 * 60,
-        "options": {"queue": CELERY_TASK_DEFAULT_QUEUE},
-    },
-    "webhooks-maintain": {
-        "task": "webhooks.maintain",
-        "schedule": 60,
-        "options": {"queue": CELERY_TASK_DEFAULT_QUEUE},
-    },
+}
+# The liveness net (jobs/liveness.py, README "Workers and queues"). A running job's worker writes
+# a heartbeat every heartbeat_s; a running job silent for stale_after_s, or a queued one whose
+# message no broker queue holds for stale_after_s, is sent again (at most max_attempts runs, then
+# it fails saying why). The same timeout re-sends lost derivation runs and fast-checker decisions.
+JOB_LIVENESS = {
+    "heartbeat_s": float(env("LIGHTPATH_JOB_HEARTBEAT_S", "10")),
+    "stale_after_s": float(env("LIGHTPATH_JOB_STALE_AFTER_S", "60")),
+    "max_attempts": int(env("LIGHTPATH_JOB_MAX_ATTEMPTS", "3")),
 }
 
 LOGGING = {
@@ -301,7 +348,7 @@ CORRUPTION_TICKETS = {"validation_window_hours": 24, "reopen_days": 7}
 # backoff_max_s), up to the endpoint's max_attempts. Pending deliveries overdue by
 # stale_after_s (their task was lost) are re-enqueued by the beat task webhooks.maintain.
 WEBHOOKS = {
-    "queue": env("LIGHTPATH_WEBHOOK_QUEUE", CELERY_TASK_DEFAULT_QUEUE),
+    "queue": LIGHTPATH_QUEUES["webhooks"],
     "timeout_s": float(env("LIGHTPATH_WEBHOOK_TIMEOUT_S", "10")),
     "backoff_base_s": float(env("LIGHTPATH_WEBHOOK_BACKOFF_BASE_S", "30")),
     "backoff_max_s": float(env("LIGHTPATH_WEBHOOK_BACKOFF_MAX_S", "3600")),

@@ -31,12 +31,11 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import connection, transaction
-from django.db.models import OuterRef, Subquery
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from fabric.models import Fabric, Link
 from fabric.services import link_state
+from lightpath import dispatch
 from lightpath_engine import TelemetryState
 
 from ..models import Checkpoint, Derivation, IngestBatch
@@ -44,8 +43,7 @@ from .rules import COUNTERS, MAX_GAP_WINDOWS
 from .thresholds import limit_value, limits_from
 
 LOCK_NAMESPACE = 0x7E1F  # advisory-lock namespace of telemetry derivation (ingest is 0x7E1E)
-# A queued run that has not started after this long is taken as lost (broker restart) and queued again.
-REQUEUE_AFTER = dt.timedelta(minutes=10)
+DERIVE_TASK = "telemetry.derive"
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 # Samples read and applied at a time when a run has a backlog of batches.
 CHUNK_SAMPLES = 250_000
@@ -121,44 +119,45 @@ def forget_cached_state() -> None:
 
 def queue_after_commit(fabric_id: int) -> None:
     """Queue a derivation run of the fabric once the current transaction commits, unless one is
-    already queued and not yet started."""
+    already queued and not yet started. With the broker down the claim is given back, so that
+    the liveness net (`queue_pending`) sends the run once the broker is back."""
 
     def queue() -> None:
         now = timezone.now()
         Derivation.objects.get_or_create(fabric_id=fabric_id)
         claimed = (
             Derivation.objects.filter(fabric_id=fabric_id)
-            .exclude(queued_at__gt=now - REQUEUE_AFTER)
+            .exclude(queued_at__gt=now - requeue_after())
             .update(queued_at=now)
         )
-        if claimed:
-            from ..tasks import derive as derive_task
-
-            derive_task.delay(fabric_id)
+        if claimed and not dispatch.send(DERIVE_TASK, [fabric_id]):
+            Derivation.objects.filter(fabric_id=fabric_id, queued_at=now).update(queued_at=None)
 
     transaction.on_commit(queue, robust=True)
 
 
-_watermark = Derivation.objects.filter(fabric_id=OuterRef("fabric_id")).values("watermark")[:1]
+def requeue_after() -> dt.timedelta:
+    """A queued run that has not started after this long is taken as lost and queued again (a
+    duplicate run finds nothing new and returns at once)."""
+    return dt.timedelta(seconds=django_settings.JOB_LIVENESS["stale_after_s"])
 
 
 def queue_pending() -> list[int]:
     """Queue a run for every fabric with batches past its watermark and no run queued recently:
-    the safety net (the beat task calls it) for a queueing lost with a broker restart."""
-    stale = timezone.now() - REQUEUE_AFTER
-    pending = (
-        IngestBatch.objects.filter(id__gt=Coalesce(Subquery(_watermark), 0))
-        .exclude(fabric_id__in=Derivation.objects.filter(queued_at__gt=stale).values("fabric_id"))
-        .values_list("fabric_id", flat=True)
-        .distinct()
-    )
-    fabric_ids = sorted(pending)
-    from ..tasks import derive as derive_task
-
-    for fabric_id in fabric_ids:
-        Derivation.objects.get_or_create(fabric_id=fabric_id)
-        Derivation.objects.filter(fabric_id=fabric_id).update(queued_at=timezone.now())
-        derive_task.delay(fabric_id)
+    the liveness net (beat task `telemetry.requeue_lost`) for a run lost with the broker."""
+    stale = timezone.now() - requeue_after()
+    fabric_ids = []
+    for fabric_id in Fabric.objects.order_by("pk").values_list("pk", flat=True):
+        progress = Derivation.objects.filter(fabric_id=fabric_id).values_list("watermark", "queued_at").first()
+        watermark, queued_at = progress or (0, None)
+        if queued_at is not None and queued_at > stale:
+            continue
+        if IngestBatch.objects.filter(fabric_id=fabric_id, id__gt=watermark).exists():
+            Derivation.objects.update_or_create(fabric_id=fabric_id, defaults={"queued_at": timezone.now()})
+            if dispatch.send(DERIVE_TASK, [fabric_id]):
+                fabric_ids.append(fabric_id)
+            else:
+                Derivation.objects.filter(fabric_id=fabric_id).update(queued_at=None)
     return fabric_ids
 
 
@@ -228,7 +227,7 @@ def derive(fabric: Fabric) -> DerivationResult:
         Derivation.objects.filter(fabric=fabric).update(watermark=watermark, derived_at=timezone.now())
         transaction.on_commit(lambda: _cache.__setitem__(fabric.pk, (watermark, settings, state, ends_version)))
         if result.events_opened:  # CorrOpt decides each new event once the run is visible
-            from corruption.tasks import enqueue_decisions
+            from corruption.services import enqueue_decisions
 
             opened = list(result.events_opened)
             transaction.on_commit(lambda: enqueue_decisions(opened), robust=True)

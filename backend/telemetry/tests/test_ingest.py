@@ -248,12 +248,12 @@ class TestDerivationRuns:
         assert derivation.derive(small_fabric).batches == 0  # nothing new: a re-delivered task is a no-op
 
     def test_batches_left_without_a_queued_run_are_queued_by_the_beat_task(self, small_fabric, monkeypatch):
-        from telemetry import tasks
+        from lightpath import dispatch
 
         queued = []
-        monkeypatch.setattr(tasks.derive, "delay", queued.append)  # the broker is not under test here
+        monkeypatch.setattr(dispatch, "send", lambda task, args: queued.append((task, *args)) or True)
         ingest(small_fabric, counters_into_z(2, errors_per_poll=0), now=NOW)  # its queueing never ran
-        assert derivation.queue_pending() == [small_fabric.pk] and queued == [small_fabric.pk]
+        assert derivation.queue_pending() == [small_fabric.pk] and queued == [("telemetry.derive", small_fabric.pk)]
         assert derivation.queue_pending() == []  # queued recently: not again
         derivation.derive(small_fabric)
         Derivation.objects.update(queued_at=None)

@@ -39,7 +39,7 @@ def webhook_queue(django_db_setup, tmp_path_factory):
         **os.environ,
         "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
         "LIGHTPATH_QUEUE": queue,
-        "LIGHTPATH_WEBHOOK_QUEUE": queue,
+        "LIGHTPATH_QUEUE_WEBHOOKS": queue,
         "LIGHTPATH_WEBHOOK_BACKOFF_BASE_S": "0.2",
         "LIGHTPATH_WEBHOOK_BACKOFF_MAX_S": "1",
         "LIGHTPATH_WEBHOOK_TIMEOUT_S": "2",
