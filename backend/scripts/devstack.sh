@@ -99,8 +99,9 @@ start_redis() {
     log "Redis already running on $REDIS_PORT"
     return
   fi
+  # Append-only persistence: tasks queued before a Redis restart are still queued after it.
   redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --requirepass "$LIGHTPATH_REDIS_PASSWORD" \
-    --dir "$LOCAL/redis" --save "" --appendonly no --daemonize yes \
+    --dir "$LOCAL/redis" --save "" --appendonly yes --appendfsync everysec --daemonize yes \
     --pidfile "$LOCAL/redis/redis.pid" --logfile "$LOCAL/redis/redis.log"
   for _ in $(seq 50); do
     redis-cli -p "$REDIS_PORT" -a "$LIGHTPATH_REDIS_PASSWORD" --no-auth-warning ping 2>/dev/null | grep -q PONG && break

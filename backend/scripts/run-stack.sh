@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs Lightpath in the foreground: starts PostgreSQL and Redis if needed, migrates, and runs
-# the web server (gunicorn, which also serves the built UI) and a Celery worker. With --demo it
-# also loads the demo fabric and demo users. Ctrl-C stops everything this script started,
-# including PostgreSQL and Redis when they were not already running.
+# the web server (gunicorn, which also serves the built UI), Celery beat and one Celery worker
+# per queue set (decisions, jobs: settings.LIGHTPATH_WORKERS). A worker or beat that dies is
+# started again (the web keeps answering; its log says why). With --demo it also loads the demo
+# fabric and demo users. Ctrl-C stops everything this script started, including PostgreSQL and
+# Redis when they were not already running. Logs append to .local/logs/.
 # Usage: run-stack.sh [--demo]   (database, port and queue from the environment)
 set -euo pipefail
 demo=0
@@ -43,14 +45,33 @@ fi
 
 .venv/bin/gunicorn lightpath.wsgi --chdir backend --bind "127.0.0.1:$PORT" --workers 2 --threads 4 \
   --timeout 120 --access-logfile "$ROOT/.local/logs/web-access.log" --error-logfile "$ROOT/.local/logs/web.log" &
-pids+=($!)
-.venv/bin/celery --workdir backend -A lightpath_worker worker --queues "$LIGHTPATH_QUEUE" --concurrency 2 \
-  --loglevel INFO > "$ROOT/.local/logs/worker.log" 2>&1 &
-pids+=($!)
-# Beat schedules the periodic tasks (telemetry partitions, roll-ups and retention).
-.venv/bin/celery --workdir backend -A lightpath_worker beat --schedule "$ROOT/.local/celerybeat-schedule-$PORT" \
-  --loglevel INFO > "$ROOT/.local/logs/beat.log" 2>&1 &
-pids+=($!)
+web=$!
+pids+=("$web")
+# supervise NAME LOG COMMAND...: run COMMAND in the background, appending to LOG, and start it
+# again 2 s after it exits, saying so on stderr and in LOG, until this script stops.
+supervise() {
+  local name="$1" log="$2" child="" status
+  shift 2
+  (
+    trap '[ -n "$child" ] && kill "$child" 2>/dev/null; wait 2>/dev/null; exit 0' TERM INT
+    while true; do
+      "$@" >>"$log" 2>&1 &
+      child=$!
+      status=0
+      wait "$child" || status=$?
+      echo "lightpath: $name exited (status $status) at $(date -u +%FT%TZ); starting it again in 2 s (see $log)" \
+        | tee -a "$log" >&2
+      sleep 2
+    done
+  ) &
+  pids+=($!)
+}
+for set in decisions jobs; do
+  supervise "worker $set" "$ROOT/.local/logs/worker-$set.log" .venv/bin/python backend/manage.py worker "$set"
+done
+# Beat schedules the periodic tasks (the liveness net, telemetry partitions, roll-ups, retention).
+supervise beat "$ROOT/.local/logs/beat.log" .venv/bin/celery --workdir backend -A lightpath_worker beat \
+  --schedule "$ROOT/.local/celerybeat-schedule-$PORT" --loglevel INFO
 
 "$DEVSTACK" wait-healthy "http://127.0.0.1:$PORT/api/health/" 60 \
   || { echo "lightpath: web did not become healthy; see .local/logs/web.log" >&2; exit 1; }
@@ -62,5 +83,5 @@ if [ "${LIGHTPATH_DEMO:-0}" = 1 ]; then
   echo "Demo users, password 'lightpath-demo': viewer, technician, planner, operator, admin"
 fi
 echo "Logs in .local/logs/. Press Ctrl-C to stop."
-# Stop everything as soon as one process exits.
-wait -n "${pids[@]}"
+# Workers and beat come back by themselves; the stack stops when the web server does.
+wait "$web"

@@ -239,7 +239,7 @@ LIGHTPATH_QUEUES = {
     purpose: env(f"LIGHTPATH_QUEUE_{purpose.upper()}", f"{LIGHTPATH_QUEUE_PREFIX}.{purpose}")
     for purpose in ("decisions", "jobs", "webhooks")
 }
-# Worker processes by queue set: `lightpath-worker NAME` (workers/lightpath_worker/run.py) starts
+# Worker processes by queue set: `manage.py worker NAME` (jobs/management/commands/worker.py) starts
 # one Celery worker for the set NAME; the stack script and docker-compose run one per set.
 LIGHTPATH_WORKERS = {
     "decisions": {
