@@ -36,4 +36,4 @@ class Command(BaseCommand):
         ]  # fmt: skip
         self.stdout.write(f"worker set '{name}': queues {queues}")
         self.stdout.flush()
-        os.execv(sys.executable, argv)  # the worker takes this process's place (signals reach it)
+        os.execv(sys.executable, argv)  # noqa: S606 -- the worker takes this process's place (signals reach it)
