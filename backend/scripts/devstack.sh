@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Project-local services for development, tests and the demo: a PostgreSQL cluster and a
 # Redis server under .local/, on their own loopback ports, never the system services.
-# Usage: devstack.sh deps|secrets|start|stop|status|env|wait-healthy URL [SECONDS]
+# Usage: devstack.sh deps|secrets|start|stop|restart [postgresql|redis]|status|env|wait-healthy URL [SECONDS]
+# (start, stop and restart act on both services unless one is named: the fault tests restart one)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -110,12 +111,20 @@ start_redis() {
   log "Redis started on 127.0.0.1:$REDIS_PORT"
 }
 
-stop() {
+stop_pg() {
   if [ -f "$PGDATA/PG_VERSION" ] && as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1; then
     as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null && log "PostgreSQL stopped"
   fi
+}
+
+stop_redis() {
   if [ -f "$LOCAL/redis/redis.pid" ]; then
-    kill "$(cat "$LOCAL/redis/redis.pid")" 2>/dev/null && log "Redis stopped" || true
+    local pid; pid="$(cat "$LOCAL/redis/redis.pid")"
+    if kill "$pid" 2>/dev/null; then
+      # SIGTERM: Redis writes its append-only file and exits; wait so that a start can follow.
+      for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      log "Redis stopped"
+    fi
     rm -f "$LOCAL/redis/redis.pid"
   fi
 }
@@ -144,13 +153,15 @@ while True:
 PY
 }
 
+service="${2:-both}"
 case "${1:-}" in
   deps) deps ;;
   secrets) secrets ;;
-  start) deps; start_pg; start_redis ;;
-  stop) stop ;;
+  start) deps; [ "$service" = redis ] || start_pg; [ "$service" = postgresql ] || start_redis ;;
+  stop) [ "$service" = redis ] || stop_pg; [ "$service" = postgresql ] || stop_redis ;;
+  restart) "$0" stop "$service"; "$0" start "$service" ;;
   status) status ;;
   env) env_lines ;;
   wait-healthy) shift; wait_healthy "$@" ;;
-  *) echo "usage: $0 deps|secrets|start|stop|status|env|wait-healthy URL [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: $0 deps|secrets|start|stop|restart [postgresql|redis]|status|env|wait-healthy URL [SECONDS]" >&2; exit 2 ;;
 esac
