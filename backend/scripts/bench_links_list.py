@@ -78,6 +78,60 @@ def start_gunicorn(log: Path) -> tuple[subprocess.Popen, str]:
         time.sleep(0.2)
 
 
+def cpu_seconds(pid: int | str) -> float:
+    """User and system CPU time of a process so far (Linux /proc; 0 once it has gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+class CpuMeter:
+    """CPU time of gunicorn's workers and of the PostgreSQL backends serving them during a run:
+    the server's own cost per request, which other processes on the machine do not inflate the way
+    they inflate latency. Backends are sampled every 0.2 s, as a worker thread may open or (after
+    CONN_MAX_AGE) close its connection during the run."""
+
+    def __init__(self, master: subprocess.Popen) -> None:
+        self.master = master
+        self.web_before = self._web()
+        self.db_first: dict[int, float] = {}
+        self.db_last: dict[int, float] = {}
+        self.done = threading.Event()
+        self._sample(initial=True)
+        self.sampler = threading.Thread(target=self._run, daemon=True)
+        self.sampler.start()
+
+    def _web(self) -> float:
+        children = Path(f"/proc/{self.master.pid}/task/{self.master.pid}/children").read_text().split()
+        return sum(cpu_seconds(pid) for pid in children)
+
+    def _sample(self, initial: bool = False) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            pids = [pid for (pid,) in cursor.fetchall()]
+        for pid in pids:
+            seconds = cpu_seconds(pid)
+            self.db_first.setdefault(pid, seconds if initial else 0.0)  # a new backend started at 0
+            self.db_last[pid] = max(seconds, self.db_last.get(pid, 0.0))
+
+    def _run(self) -> None:
+        while not self.done.wait(0.2):
+            self._sample()
+        connection.close()  # this thread's own connection
+
+    def stop(self) -> tuple[float, float]:
+        """(web, database) CPU seconds since the start."""
+        self.done.set()
+        self.sampler.join()
+        self._sample()
+        db = sum(last - self.db_first[pid] for pid, last in self.db_last.items())
+        return self._web() - self.web_before, db
+
+
 def percentile(sorted_samples: list[float], fraction: float) -> float:
     """Nearest-rank percentile."""
     index = max(0, min(len(sorted_samples) - 1, round(fraction * len(sorted_samples)) - 1))
@@ -149,8 +203,8 @@ def main() -> None:
         process, base = start_gunicorn(log)
         print(
             f"gunicorn 2 workers x 4 threads, {args.clients} clients, viewer token, gzip accepted\n\n"
-            "| links | request | clients | requests | p50 | p90 | p99 | requests/s | body (plain) |\n"
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| links | request | clients | requests | p50 | p90 | p99 | requests/s | CPU/request: web | database | body (plain) |\n"
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
             flush=True,
         )
         for fabric in fabrics:
@@ -159,11 +213,14 @@ def main() -> None:
                 path = f"/api/links/?fabric={fabric.pk}{query}"
                 for clients, count in ((1, max(10, requests // 8)), (args.clients, requests)):
                     load(base, token, path, clients, clients)  # warm both workers' caches
+                    meter = CpuMeter(process)
                     row = load(base, token, path, clients, count)
+                    # Each client thread also sends one unmeasured request to open its connection.
+                    web_cpu, db_cpu = (seconds / (count + clients) for seconds in meter.stop())
                     print(
                         f"| {links:,} | `?fabric=F{query}` | {clients} | {count} | {row['p50'] * 1000:,.0f} ms "
                         f"| {row['p90'] * 1000:,.0f} ms | {row['p99'] * 1000:,.0f} ms | {row['rps']:,.1f} "
-                        f"| {row['bytes'] / 1000:,.1f} kB |",
+                        f"| {web_cpu * 1000:,.0f} ms | {db_cpu * 1000:,.0f} ms | {row['bytes'] / 1000:,.1f} kB |",
                         flush=True,
                     )
     finally:
