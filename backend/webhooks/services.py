@@ -37,6 +37,7 @@ from django.utils import timezone
 from fabric.models import Link
 from lightpath import dispatch
 
+from . import addresses
 from .models import DeliveryAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent
 
 logger = logging.getLogger(__name__)
@@ -356,21 +357,33 @@ def attempt_delivery(delivery_id: int) -> AttemptOutcome | None:
     retry_after: float | None = None
     started = time.perf_counter()
     try:
-        with httpx.stream(
-            "POST",
-            endpoint.payload_url,
-            content=body,
-            headers=headers,
-            timeout=cfg["timeout_s"],
-            follow_redirects=False,
-        ) as response:
-            status_code = response.status_code
-            retry_after = _retry_after(response)
-            excerpt = _excerpt(response, cfg["timeout_s"])
-    except httpx.TimeoutException:
-        error = f"timed out after {cfg['timeout_s']:g} s"
-    except httpx.HTTPError as exc:
-        error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        # Checked again now (the endpoint may predate the rule, its name may resolve elsewhere
+        # today) and sent to the checked address itself: no second DNS answer is used.
+        target = addresses.pinned_request(endpoint.payload_url)
+    except addresses.AddressRefused as refused:
+        # Not retried: the same address would be refused again (an address is not a hiccup).
+        return _record(delivery, number, now, 0.0, None, f"not sent: {refused}", "", final=True)
+    except addresses.Unresolvable as unresolvable:
+        error = str(unresolvable)  # retried: DNS may answer later
+    else:
+        try:
+            with (
+                httpx.Client(timeout=cfg["timeout_s"], follow_redirects=False) as client,
+                client.stream(
+                    "POST",
+                    target.url,
+                    content=body,
+                    headers={**headers, "Host": target.host_header},
+                    extensions=target.extensions,
+                ) as response,
+            ):
+                status_code = response.status_code
+                retry_after = _retry_after(response)
+                excerpt = _excerpt(response, cfg["timeout_s"])
+        except httpx.TimeoutException:
+            error = f"timed out after {cfg['timeout_s']:g} s"
+        except httpx.HTTPError as exc:
+            error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     duration_ms = (time.perf_counter() - started) * 1000
 
     if status_code is not None and 200 <= status_code < 300:

@@ -40,7 +40,8 @@ def unconsumed_queue(settings: Any) -> Iterator[None]:
     from lightpath_worker import app as celery_app
 
     queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-cli-webhooks"
-    settings.WEBHOOKS = {**settings.WEBHOOKS, "queue": queue}
+    # The test receiver listens on the loopback, which webhooks refuse unless allowed.
+    settings.WEBHOOKS = {**settings.WEBHOOKS, "queue": queue, "allowed_networks": ["127.0.0.0/8"]}
     yield
     with celery_app.connection_for_write() as broker:
         broker.default_channel.queue_purge(queue)

@@ -4,6 +4,7 @@ Required: DJANGO_SECRET_KEY, LIGHTPATH_DB_PASSWORD (with LIGHTPATH_DB_HOST/PORT/
 CELERY_BROKER_URL. `make` writes random values for a local checkout into .local/secrets.env.
 """
 
+import ipaddress
 import os
 import sys
 from pathlib import Path
@@ -223,6 +224,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "webhooks.api.schema.webhooks_as_extension",
+        "webhooks.api.schema.role_restricted_fields_optional",
     ],
 }
 
@@ -354,4 +356,11 @@ WEBHOOKS = {
     "backoff_max_s": float(env("LIGHTPATH_WEBHOOK_BACKOFF_MAX_S", "3600")),
     "stale_after_s": float(env("LIGHTPATH_WEBHOOK_STALE_AFTER_S", "120")),
     "retention_days": int(env("LIGHTPATH_WEBHOOK_RETENTION_DAYS", "30")),
+    # Webhooks go only to globally routable addresses (webhooks/addresses.py); these networks
+    # (comma-separated CIDRs, e.g. "10.20.0.0/16,fd00:1::/64") are allowed anyway: on-premises
+    # receivers. Parsed here so that a typo stops the start, not a delivery.
+    "allowed_networks": [
+        str(ipaddress.ip_network(network, strict=False))
+        for network in env_list("LIGHTPATH_WEBHOOK_ALLOWED_NETWORKS", "")
+    ],
 }

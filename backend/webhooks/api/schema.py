@@ -115,3 +115,23 @@ def webhooks_as_extension(result, generator, request, public):
     if str(result.get("openapi", "")).startswith("3.0") and "webhooks" in result:
         result["x-webhooks"] = result.pop("webhooks")
     return result
+
+
+# Fields only operators and admins receive (api/serializers.py, PAYLOAD_READERS): read-only fields
+# are "required" in drf-spectacular's responses; these are omitted for other roles.
+ROLE_RESTRICTED_FIELDS = {"DeliveryAttempt": "response_excerpt", "WebhookDeliveryDetail": "request_body"}
+
+
+def role_restricted_fields_optional(result, generator, request, public):
+    """Postprocessing hook: the role-restricted fields are optional, and say who gets them."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for component, field in ROLE_RESTRICTED_FIELDS.items():
+        schema = schemas.get(component)
+        if schema is None:
+            continue
+        if field in schema.get("required", []):
+            schema["required"].remove(field)
+        prop = schema.get("properties", {}).get(field)
+        if prop is not None:
+            prop["description"] = "Only for operators and admins; omitted for other roles."
+    return result

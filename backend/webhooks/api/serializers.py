@@ -1,13 +1,24 @@
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from rest_framework import serializers
 
+from accounts.roles import ADMIN, OPERATOR, user_roles
 from lightpath.api.serializers import BriefModelSerializer
 
-from .. import services
+from .. import addresses, services
 from ..models import DeliveryAttempt, WebhookDelivery, WebhookEndpoint
 
 SECRET_MIN_CHARS = 16
+# What a receiver answered and the body sent may hold what only the endpoint's owners should read
+# (a receiver's error page, internal names): operators and admins, who manage endpoints.
+PAYLOAD_READERS = frozenset({OPERATOR, ADMIN})
+
+
+def may_read_payloads(context: Mapping[str, Any]) -> bool:
+    request = context.get("request")
+    return request is not None and bool(user_roles(request.user) & PAYLOAD_READERS)
 
 
 class WebhookEndpointSerializer(BriefModelSerializer):
@@ -51,18 +62,37 @@ class WebhookEndpointSerializer(BriefModelSerializer):
             problems.append("credentials do not belong in the URL (receivers check the signature instead)")
         if parts.fragment:
             problems.append("a fragment (#...) is never sent; remove it")
+        try:
+            parts.port  # noqa: B018  (raises on a port beyond 65535)
+        except ValueError:
+            problems.append("the port must be a number from 1 to 65535")
+        if parts.hostname and not problems:
+            # Refused here and again before every attempt (webhooks/addresses.py). A name that
+            # does not resolve is refused too: it cannot be checked, and nothing could be sent.
+            try:
+                addresses.checked_addresses(value)
+            except (addresses.AddressRefused, addresses.Unresolvable) as error:
+                problems.append(str(error))
         if problems:
             raise serializers.ValidationError(problems)
         return value
 
 
 class DeliveryAttemptSerializer(serializers.ModelSerializer):
+    """`response_excerpt` only for operators and admins (omitted for other roles)."""
+
     class Meta:
         model = DeliveryAttempt
         fields = [
             "number", "started_at", "duration_ms", "status_code", "error", "response_excerpt", "next_retry_at",
         ]  # fmt: skip
         read_only_fields = fields
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not may_read_payloads(self.context):
+            data.pop("response_excerpt", None)
+        return data
 
 
 class WebhookDeliverySerializer(BriefModelSerializer):
@@ -83,7 +113,8 @@ class WebhookDeliverySerializer(BriefModelSerializer):
 
 
 class WebhookDeliveryDetailSerializer(WebhookDeliverySerializer):
-    """Adds the exact body POSTed and every attempt."""
+    """Adds the exact body POSTed and every attempt. `request_body` and each attempt's
+    `response_excerpt` only for operators and admins (omitted for other roles)."""
 
     request_body = serializers.SerializerMethodField()
     attempt_log = DeliveryAttemptSerializer(many=True, read_only=True)
@@ -94,3 +125,9 @@ class WebhookDeliveryDetailSerializer(WebhookDeliverySerializer):
 
     def get_request_body(self, delivery: WebhookDelivery) -> str:
         return services.request_body(delivery).decode()
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not may_read_payloads(self.context):
+            data.pop("request_body", None)
+        return data

@@ -43,6 +43,7 @@ def webhook_queue(django_db_setup, tmp_path_factory):
         "LIGHTPATH_WEBHOOK_BACKOFF_BASE_S": "0.2",
         "LIGHTPATH_WEBHOOK_BACKOFF_MAX_S": "1",
         "LIGHTPATH_WEBHOOK_TIMEOUT_S": "2",
+        "LIGHTPATH_WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",  # the test receiver's
     }
     log = tmp_path_factory.mktemp("webhook-worker") / "worker.log"
     with log.open("wb") as out:
