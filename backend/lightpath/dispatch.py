@@ -26,7 +26,9 @@ def send(
 ) -> bool:
     """Hand `task(*args)` to the broker; True when the broker took it. `queue` overrides the
     route (a job's queue depends on its kind; tests run a worker on a queue of their own)."""
-    options: dict = {"countdown": countdown or None, "task_id": task_id}
+    # No result: a job keeps its own state and result in the database, and waiting on the result
+    # backend would tie this request to Redis (its reconnection blocks for 20 s when it is down).
+    options: dict = {"countdown": countdown or None, "task_id": task_id, "ignore_result": True}
     if queue is not None:
         options["queue"] = queue
     try:
