@@ -43,7 +43,7 @@ if [ "$demo" = 1 ]; then
   (cd backend && ../.venv/bin/python manage.py load_demo -v 0)
 fi
 
-.venv/bin/gunicorn lightpath.wsgi --chdir backend --bind "127.0.0.1:$PORT" --workers 2 --threads 4 \
+.venv/bin/gunicorn lightpath.wsgi --config backend/gunicorn.conf.py --chdir backend --bind "127.0.0.1:$PORT" --workers 2 --threads 4 \
   --timeout 120 --access-logfile "$ROOT/.local/logs/web-access.log" --error-logfile "$ROOT/.local/logs/web.log" &
 web=$!
 pids+=("$web")

@@ -68,6 +68,8 @@ LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry", "corruptio
 MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}
 
 MIDDLEWARE = [
+    # Content-Security-Policy (README "Security"); first, so the UI WhiteNoise serves gets it too.
+    "lightpath.security.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Gzip for every response Django makes (a 100K-link plan's 21 MB of JSON goes as 1.9 MB;
