@@ -34,6 +34,16 @@ class LinkFilterSet(LightpathFilterSet):
             "rx_low",
         ]  # fmt: skip
 
+    @classmethod
+    def get_filters(cls):
+        filters = super().get_filters()
+        # Every filter is on a link's own single-valued fields, so no row can repeat; the
+        # multiple-choice filters' default DISTINCT made PostgreSQL sort all of a fabric's links on
+        # every column for each page and again for its count (BENCHMARKS.md, "Link list").
+        for item in filters.values():
+            item.distinct = False
+        return filters
+
     def filter_switch(self, queryset, name, value):
         if not value:
             return queryset

@@ -327,6 +327,19 @@ class LinkViewSet(AuditedModelViewSet):
         "destroy": {ADMIN},
     }
 
+    def filter_queryset(self, queryset):
+        queryset = super().filter_queryset(queryset)
+        ordering = queryset.query.order_by
+        if not ordering and len(self.request.query_params.getlist("fabric")) == 1:
+            # Link.Meta.ordering sorts by the fabric's name (Fabric.Meta.ordering): PostgreSQL joined
+            # and sorted every link of the fabric for one page. Within one fabric that order is the
+            # id's, which the (fabric, id) index reads in order (BENCHMARKS.md, "Link list").
+            queryset = queryset.order_by("fabric_id", "id")
+        elif ordering and not {"id", "-id", "pk", "-pk"} & set(ordering):
+            # ?ordering=: links that tie stay in id order, page after page.
+            queryset = queryset.order_by(*ordering, "id")
+        return queryset
+
     @extend_schema(
         parameters=[DRY_RUN], responses={200: _or_preview("LinkOrPreview", LinkSerializer), **GUARD_RESPONSES}
     )
