@@ -88,3 +88,25 @@ def test_list_of_a_fabric_costs_the_same_queries_for_a_page_of_5_or_28(client_fo
     assert len(many) == len(few), [query["sql"] for query in many.captured_queries]
     # The count and the page read the fabric's links without sorting them by every column.
     assert not any("DISTINCT" in query["sql"] for query in many.captured_queries)
+
+
+def test_switch_and_fabric_filters_with_and_without_values(client_for, fabrics):
+    alpha, zulu = fabrics
+    client = client_for("viewer")
+    tor = alpha.switches.get(name="p0-tor0")
+    fab = alpha.switches.get(name="p0-fab0")
+
+    def listed(**query) -> set[int]:
+        return {row["id"] for row in every_page(client, query, limit=100)}
+
+    alpha_links = set(ids(alpha))
+    tor_links = set(Link.objects.filter(a_switch=tor).values_list("id", flat=True))
+    fab_links = set(Link.objects.filter(a_switch=fab).values_list("id", flat=True)) | set(
+        Link.objects.filter(z_switch=fab).values_list("id", flat=True)
+    )
+    assert len(tor_links) == 2 and len(fab_links) == 4 + 3
+    assert listed(a_switch=tor.pk) == tor_links
+    assert listed(fabric=alpha.pk, a_switch__n=tor.pk) == alpha_links - tor_links
+    assert listed(switch=fab.pk) == fab_links
+    assert listed(fabric__n=zulu.pk) == alpha_links
+    assert listed(fabric=alpha.pk, z_switch__n=fab.pk, switch=tor.pk) == tor_links - fab_links
