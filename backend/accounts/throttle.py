@@ -50,8 +50,10 @@ class _LoginFailureThrottle(SimpleRateThrottle):
     `record_failure`. The rate comes from settings.LOGIN_THROTTLE at call time."""
 
     setting_key = ""
+    num_requests: int
+    duration: int
 
-    def get_rate(self) -> str:
+    def get_rate(self) -> str | None:
         return settings.LOGIN_THROTTLE[self.setting_key]
 
     def ident_for(self, request: Any, username: str | None) -> str | None:
