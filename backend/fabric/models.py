@@ -4,6 +4,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 FRACTION = [MinValueValidator(0.0), MaxValueValidator(1.0)]
+# A fiber run or an optic's reach: no link of a fabric (data-centre interconnect included) is
+# 1,000 km long; a larger number is a typo or a unit mistake, refused with the row that has it.
+LENGTH_M = [MinValueValidator(0.0), MaxValueValidator(1_000_000.0)]
 
 
 class Fiber(models.TextChoices):
@@ -113,7 +116,7 @@ class Link(models.Model):
     a_port = models.CharField(max_length=64)
     z_switch = models.ForeignKey(Switch, on_delete=models.CASCADE, related_name="links_down")
     z_port = models.CharField(max_length=64)
-    length_m = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0.0)])
+    length_m = models.FloatField(null=True, blank=True, validators=LENGTH_M)
     fiber = models.CharField(max_length=3, choices=Fiber.choices, blank=True)
     speed_gbps = models.PositiveIntegerField(null=True, blank=True)
     admin_state = models.CharField(max_length=8, choices=AdminState.choices, default=AdminState.ENABLED)
@@ -189,7 +192,7 @@ class TransceiverModel(models.Model):
     name = models.CharField(max_length=64, unique=True)
     speed_gbps = models.PositiveIntegerField()
     fiber = models.CharField(max_length=3, choices=Fiber.choices)
-    reach_m = models.FloatField(validators=[MinValueValidator(0.0)], help_text="Rated reach in metres.")
+    reach_m = models.FloatField(validators=LENGTH_M, help_text="Rated reach in metres.")
     price_usd = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     price_source = models.CharField(max_length=8, choices=PriceSource.choices, blank=True)
     # A JSON list, not a child table: a part has two or three entries, always read and written

@@ -32,7 +32,8 @@ def _write_cases(fabric):
     switch = Switch.objects.filter(fabric=fabric, tier=0).first()
     spine = Switch.objects.filter(fabric=fabric, tier=2).first()
     transceiver = Transceiver.objects.filter(link__fabric=fabric).first()
-    new_doc = {"name": "another", "tiers": ["leaf", "spine"], "switches": [], "links": []}
+    # An import needs a switch (README "Data model and the interchange document"): one leaf.
+    new_doc = {"name": "another", "tiers": ["leaf", "spine"], "switches": [{"name": "l0", "tier": 0}], "links": []}
     return [
         ("post", "/api/fabrics/", {"name": "new", "tiers": ["leaf", "spine"]}, {"planner", "operator", "admin"}),
         ("patch", f"/api/fabrics/{fabric.pk}/", {"description": "edited"}, {"planner", "operator", "admin"}),

@@ -3,10 +3,16 @@ from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import ParseError, PermissionDenied
 from rest_framework.response import Response
 
 from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN, user_roles
@@ -59,6 +65,8 @@ def _flag(request, name: str) -> bool:
 
 DRY_RUN = OpenApiParameter("dry_run", bool, description="decide only: 200 with the verdict, nothing changed")
 GUARD_RESPONSES = {409: GuardRefusalSerializer}
+# A deletion takes links out of service: 204, the guard's preview with ?dry_run=1, or its refusal.
+REMOVAL_RESPONSES = {204: None, 200: GuardPreviewSerializer, **GUARD_RESPONSES}
 
 
 def _or_preview(name: str, serializer) -> PolymorphicProxySerializer:
@@ -211,7 +219,10 @@ class FabricViewSet(AuditedModelViewSet):
     @action(detail=False, methods=["post"], url_path="import", filterset_class=None, pagination_class=None)
     def import_document(self, request):
         """Import a fabric interchange document: all of it, or nothing and every error."""
-        document = request.data
+        try:
+            document = request.data
+        except ParseError as exc:  # not JSON, or not an object: said in the import's own error shape
+            return Response({"errors": [services.document_error(str(exc.detail))]}, status=status.HTTP_400_BAD_REQUEST)
         try:
             if _flag(request, "dry_run"):
                 plan = services.validate_document(document)
@@ -291,6 +302,7 @@ class SwitchViewSet(AuditedModelViewSet):
             "detail": verdict.detail(),
         }
 
+    @extend_schema(parameters=[DRY_RUN], responses=REMOVAL_RESPONSES)
     def destroy(self, request, *args, **kwargs):
         """Deleting a switch with usable links takes them out of service: the capacity guard
         decides (409 if a ToR would fall under its constraint; ?dry_run=1 previews)."""
@@ -312,6 +324,11 @@ class SwitchViewSet(AuditedModelViewSet):
         return switch
 
 
+@extend_schema_view(
+    partial_update=extend_schema(
+        parameters=[DRY_RUN], responses={200: _or_preview("LinkOrPreview", LinkSerializer), **GUARD_RESPONSES}
+    )
+)
 class LinkViewSet(AuditedModelViewSet):
     """Links. Their admin state changes only through the capacity guard (docs/capacity-guard.md):
     taking links out of service answers 409 when a ToR would fall under its capacity constraint,
@@ -394,6 +411,7 @@ class LinkViewSet(AuditedModelViewSet):
         links = self.get_queryset().filter(pk__in=list(changes)).order_by("pk")
         return _guarded(request, verdict, Response(self.get_serializer(links, many=True).data))
 
+    @extend_schema(parameters=[DRY_RUN], responses=REMOVAL_RESPONSES)
     def destroy(self, request, *args, **kwargs):
         """Deleting a usable link takes it out of service: the capacity guard decides (409 if a ToR
         would fall under its constraint; ?dry_run=1 previews)."""

@@ -4,6 +4,7 @@ from .capacity import fabric_capacity
 from .interchange import (
     FORMAT,
     InterchangeError,
+    document_error,
     export_document,
     export_links_csv,
     import_document,
@@ -17,6 +18,7 @@ __all__ = [
     "InterchangeError",
     "check_link_ends",
     "delete_fabric",
+    "document_error",
     "export_document",
     "export_links_csv",
     "fabric_capacity",

@@ -74,7 +74,9 @@ def _validate(fabric: Fabric, data: Any, replace: bool) -> tuple[float | None, d
     if not isinstance(overrides, dict):
         errors["overrides"] = ["must be an object mapping ToR names to a fraction (or null to clear)"]
         overrides = {}
-    tiers = dict(Switch.objects.filter(fabric=fabric, name__in=list(overrides)).values_list("name", "tier"))
+    # A name with NUL cannot be a switch's (PostgreSQL text cannot hold it): not looked up, reported below.
+    names = [name for name in overrides if "\x00" not in name]
+    tiers = dict(Switch.objects.filter(fabric=fabric, name__in=names).values_list("name", "tier"))
     problems: dict[str, list[str]] = {}
     for name, value in overrides.items():
         messages = []

@@ -17,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 
 from audit import services as audit
+from lightpath.bounds import model_bounds
 from lightpath.db import copy_rows
 
 from ..models import Fabric, Fiber, Link, Switch, Transceiver, TransceiverModel
@@ -50,6 +51,11 @@ OPER_STATES = tuple(Link.OperState.values)
 PRICE_SOURCES = tuple(TransceiverModel.PriceSource.values)
 
 Progress = Callable[[float, str], None]
+
+
+def document_error(message: str) -> dict:
+    """An error row about the document as a whole (not JSON, not an object)."""
+    return {"section": "fabric", "index": None, "field": None, "message": message}
 
 
 class InterchangeError(Exception):
@@ -98,7 +104,7 @@ class _Checker:
             return ""
         return value
 
-    def integer(self, row, key, section, index, *, required=False, minimum=None) -> int | None:
+    def integer(self, row, key, section, index, *, required=False, minimum=None, maximum=None) -> int | None:
         value = row.get(key)
         if value is None or value == "":
             if required:
@@ -109,8 +115,7 @@ class _Checker:
         if isinstance(value, bool) or not isinstance(value, int):
             self.error(section, index, key, "must be an integer")
             return None
-        if minimum is not None and value < minimum:
-            self.error(section, index, key, f"must be at least {minimum}")
+        if not self._within(value, minimum, maximum, section, index, key):
             return None
         return value
 
@@ -126,11 +131,18 @@ class _Checker:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             self.error(section, index, key, "must be a number")
             return None
-        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            bounds = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
-            self.error(section, index, key, f"must be {bounds}")
+        if not self._within(value, minimum, maximum, section, index, key):
             return None
         return float(value)
+
+    def _within(self, value, minimum, maximum, section, index, key) -> bool:
+        if minimum is not None and value < minimum:
+            self.error(section, index, key, f"must be at least {_number(minimum)}")
+            return False
+        if maximum is not None and value > maximum:
+            self.error(section, index, key, f"must be at most {_number(maximum)}")
+            return False
+        return True
 
     def boolean(self, row, key, section, index, *, default: bool = False) -> bool:
         value = row.get(key)
@@ -158,6 +170,18 @@ class _Checker:
         return value
 
 
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _limits(model, name: str, minimum: float | None = None) -> dict[str, Any]:
+    """The column's range (lightpath.bounds), narrowed by a domain minimum (a speed is at least 1)."""
+    lowest, highest = model_bounds(model, name)
+    if minimum is not None:
+        lowest = minimum if lowest is None else max(lowest, minimum)
+    return {"minimum": lowest, "maximum": highest}
+
+
 def parse_links_csv(text: str) -> list[dict]:
     """Rows of a links CSV (header: a,a_port,b,b_port,length_m,speed_gbps,fiber,transceiver_model).
     Values stay strings; validation converts and reports them."""
@@ -171,9 +195,7 @@ def parse_links_csv(text: str) -> list[dict]:
 def validate_document(doc: Any) -> ValidatedDocument:
     check = _Checker()
     if not isinstance(doc, dict):
-        raise InterchangeError(
-            [{"section": "fabric", "index": None, "field": None, "message": "the document must be a JSON object"}]
-        )
+        raise InterchangeError([document_error("the document must be a JSON object")])
     check.unknown_keys(doc, FABRIC_KEYS, "fabric", None)
     fmt = doc.get("format", FORMAT)
     if fmt != FORMAT:
@@ -218,10 +240,21 @@ def validate_document(doc: Any) -> ValidatedDocument:
             continue
         model: dict[str, Any] = {
             "name": model_name,
-            "speed_gbps": check.integer(row, "speed_gbps", "transceiver_models", index, required=True, minimum=1),
+            "speed_gbps": check.integer(
+                row,
+                "speed_gbps",
+                "transceiver_models",
+                index,
+                required=True,
+                **_limits(TransceiverModel, "speed_gbps", 1),
+            ),
             "fiber": check.choice(row, "fiber", "transceiver_models", index, FIBERS),
-            "reach_m": check.number(row, "reach_m", "transceiver_models", index, required=True, minimum=0.0),
-            "price_usd": check.number(row, "price_usd", "transceiver_models", index, minimum=0.0),
+            "reach_m": check.number(
+                row, "reach_m", "transceiver_models", index, required=True, **_limits(TransceiverModel, "reach_m")
+            ),
+            "price_usd": check.number(
+                row, "price_usd", "transceiver_models", index, **_limits(TransceiverModel, "price_usd", 0.0)
+            ),
         }
         for key in ("rx_power_min_dbm", "rx_power_max_dbm", "tx_power_min_dbm", "tx_power_max_dbm"):
             model[key] = check.number(row, key, "transceiver_models", index)
@@ -231,7 +264,9 @@ def validate_document(doc: Any) -> ValidatedDocument:
             row, "price_source", "transceiver_models", index, PRICE_SOURCES, default_source
         )
         model["link_fec"] = check.boolean(row, "link_fec", "transceiver_models", index)
-        model["power_w"] = check.number(row, "power_w", "transceiver_models", index, minimum=0.0)
+        model["power_w"] = check.number(
+            row, "power_w", "transceiver_models", index, **_limits(TransceiverModel, "power_w")
+        )
         model["stretch"], stretch_problems = clean_stretch(row.get("stretch", []), model["reach_m"])
         for message in stretch_problems:
             check.error("transceiver_models", index, "stretch", message)
@@ -242,13 +277,17 @@ def validate_document(doc: Any) -> ValidatedDocument:
             new_models.append(model)
 
     switches, tier_of = [], {}
-    for index, row in enumerate(check.rows(doc, "switches")):
+    switch_rows = check.rows(doc, "switches")
+    if not switch_rows and isinstance(doc.get("switches", []), list):
+        # An import describes a fabric that exists: an empty one is made with POST /api/fabrics/.
+        check.error("switches", None, None, "an import needs at least one switch")
+    for index, row in enumerate(switch_rows):
         if not isinstance(row, dict):
             check.error("switches", index, None, "must be an object")
             continue
         check.unknown_keys(row, SWITCH_KEYS, "switches", index)
         switch_name = check.string(row, "name", "switches", index, required=True)
-        tier = check.integer(row, "tier", "switches", index, required=True, minimum=0)
+        tier = check.integer(row, "tier", "switches", index, required=True, **_limits(Switch, "tier"))
         if tier is not None and tiers and tier >= len(tiers):
             check.error("switches", index, "tier", f"must be below {len(tiers)} (the fabric has {len(tiers)} tiers)")
             tier = None
@@ -258,8 +297,8 @@ def validate_document(doc: Any) -> ValidatedDocument:
         switch = {
             "name": switch_name,
             "tier": tier,
-            "pod": check.integer(row, "pod", "switches", index),
-            "plane": check.integer(row, "plane", "switches", index),
+            "pod": check.integer(row, "pod", "switches", index, **_limits(Switch, "pod")),
+            "plane": check.integer(row, "plane", "switches", index, **_limits(Switch, "plane")),
             "rack": check.string(row, "rack", "switches", index),
             "vendor": check.string(row, "vendor", "switches", index),
             "model": check.string(row, "model", "switches", index),
@@ -301,8 +340,8 @@ def validate_document(doc: Any) -> ValidatedDocument:
         if link_model is not None and link_model not in model_names:
             check.error("links", index, "transceiver_model", f"unknown transceiver model '{link_model}'")
         link = {
-            "length_m": check.number(row, "length_m", "links", index, minimum=0.0),
-            "speed_gbps": check.integer(row, "speed_gbps", "links", index, minimum=1),
+            "length_m": check.number(row, "length_m", "links", index, **_limits(Link, "length_m")),
+            "speed_gbps": check.integer(row, "speed_gbps", "links", index, **_limits(Link, "speed_gbps", 1)),
             "fiber": check.choice(row, "fiber", "links", index, FIBERS),
             "admin_state": check.choice(row, "admin_state", "links", index, ADMIN_STATES, Link.AdminState.ENABLED),
             "oper_state": check.choice(row, "oper_state", "links", index, OPER_STATES, Link.OperState.UP),

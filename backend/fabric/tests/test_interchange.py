@@ -136,6 +136,53 @@ def test_import_rejects_non_objects(client_for):
     assert response.status_code == 400
 
 
+def test_a_body_that_is_not_a_json_object_gets_the_imports_error_rows(client_for):
+    client = client_for("planner")
+    for body in ("{not json", "[1, 2]", '"text"'):
+        response = client.generic("POST", "/api/fabrics/import/", body, content_type="application/json")
+        assert response.status_code == 400
+        (row,) = response.json()["errors"]
+        assert (row["section"], row["index"], row["field"]) == ("fabric", None, None)
+        assert row["message"]
+
+
+@pytest.mark.parametrize("background", [False, True])
+def test_numbers_beyond_their_column_or_physics_are_rows_of_the_400(client_for, small_document, background):
+    small_document["switches"][0]["pod"] = 2**40
+    small_document["switches"][1]["tier"] = 70_000
+    small_document["links"][0]["speed_gbps"] = 10**20
+    small_document["links"][1]["length_m"] = 1e308
+    small_document["transceiver_models"][0]["price_usd"] = 1e12
+    small_document["transceiver_models"][0]["reach_m"] = 2e6
+    url = "/api/fabrics/import/?background=1" if background else "/api/fabrics/import/"
+    response = client_for("planner").post(url, small_document, format="json")
+    assert response.status_code == 400, response.content  # never a 500 or a failed job
+    rows = {(e["section"], e["index"], e["field"]): e["message"] for e in response.json()["errors"]}
+    assert rows == {
+        ("switches", 0, "pod"): "must be at most 2147483647",
+        ("switches", 1, "tier"): "must be at most 32767",
+        ("links", 0, "speed_gbps"): "must be at most 2147483647",
+        ("links", 1, "length_m"): "must be at most 1000000",
+        ("transceiver_models", 0, "price_usd"): "must be at most 99999999.99",
+        ("transceiver_models", 0, "reach_m"): "must be at most 1000000",
+    }
+    assert not Fabric.objects.filter(name="small").exists()
+
+
+def test_an_import_needs_a_switch_but_an_empty_fabric_can_be_created(client_for):
+    client = client_for("planner")
+    empty = {"name": "empty", "tiers": ["leaf", "spine"], "switches": [], "links": []}
+    for document in (empty, {"name": "empty", "tiers": ["leaf", "spine"]}):
+        response = client.post("/api/fabrics/import/", document, format="json")
+        assert response.status_code == 400
+        assert response.json()["errors"] == [
+            {"section": "switches", "index": None, "field": None, "message": "an import needs at least one switch"}
+        ]
+    created = client.post("/api/fabrics/", {"name": "empty", "tiers": ["leaf", "spine"]}, format="json")
+    assert created.status_code == 201
+    assert (created.json()["switch_count"], created.json()["link_count"]) == (0, 0)
+
+
 def test_links_csv_inside_the_document(client_for, small_document):
     rows = small_document.pop("links")
     header = "a,a_port,b,b_port,length_m,speed_gbps,fiber,transceiver_model"
