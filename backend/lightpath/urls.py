@@ -14,6 +14,8 @@ from webhooks.api.views import WebhookDeliveryViewSet, WebhookEndpointViewSet
 from .api.routers import BulkRouter
 from .api.views import HealthView, spa_index
 
+handler404 = "lightpath.api.views.not_found"
+
 router = BulkRouter()
 router.register("fabrics", FabricViewSet)
 router.register("switches", SwitchViewSet)

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from accounts.roles import OPERATOR, TECHNICIAN
 from fabric.models import Fabric, Link
 from jobs.api.serializers import JobSerializer
+from lightpath.api.schema import CONFLICT
 from lightpath.api.viewsets import BriefModeMixin
 
 from .. import metrics as repair_metrics
@@ -146,7 +147,7 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 
-    @extend_schema(request=None, responses=TicketDetailSerializer)
+    @extend_schema(request=None, responses={200: TicketDetailSerializer, 409: CONFLICT})
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
         ticket = self.get_object()
@@ -156,7 +157,7 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
             raise Conflict(str(error)) from error
         return self._detail(ticket)
 
-    @extend_schema(request=ActionSerializer, responses=TicketDetailSerializer)
+    @extend_schema(request=ActionSerializer, responses={200: TicketDetailSerializer, 409: CONFLICT})
     @action(detail=True, methods=["post"])
     def act(self, request, pk=None):
         ticket = self.get_object()
@@ -174,7 +175,7 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
         tickets.comment(ticket, request.user, self._input(CommentSerializer)["text"])
         return self._detail(ticket)
 
-    @extend_schema(request=AssignSerializer, responses=TicketDetailSerializer)
+    @extend_schema(request=AssignSerializer, responses={200: TicketDetailSerializer, 409: CONFLICT})
     @action(detail=True, methods=["post"])
     def assign(self, request, pk=None):
         ticket = self.get_object()
@@ -194,7 +195,7 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
         fabric = None
         raw = request.query_params.get("fabric")
         if raw:
-            fabric = Fabric.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+            fabric = Fabric.objects.filter(pk=int(raw)).first() if raw.isascii() and raw.isdigit() else None
             if fabric is None:
                 raise ValidationError({"fabric": [f"no fabric with id {raw!r}"]})
         return Response(repair_metrics.metrics_now(fabric))

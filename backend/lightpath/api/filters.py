@@ -2,6 +2,8 @@
 and dates, `__gte`/`__lte`/`__gt`/`__lt`, for text `__ic`/`__isw`/`__iew`/`__ie`. Repeating
 a parameter means OR (`?pod=1&pod=2`)."""
 
+import datetime as dt
+
 import django_filters
 from django import forms
 from django.db import models
@@ -26,6 +28,27 @@ class _IntegerMultipleField(forms.MultipleChoiceField):
         except (TypeError, ValueError):
             return False
         return True
+
+
+# PostgreSQL's timestamptz takes UTC offsets up to 15:59 either way; beyond, it raises an error.
+MAX_UTC_OFFSET = dt.timedelta(hours=15, minutes=59)
+
+
+def _bounded_datetime_field(field_class: type[forms.Field]) -> type[forms.Field]:
+    """`field_class` refusing datetimes PostgreSQL cannot compare with (a 400, not a 500)."""
+
+    class BoundedDateTimeField(field_class):  # type: ignore[valid-type,misc]
+        bounded_for_postgres = True
+
+        def to_python(self, value):
+            result = super().to_python(value)
+            offset = result.utcoffset() if isinstance(result, dt.datetime) else None
+            if offset is not None and abs(offset) > MAX_UTC_OFFSET:
+                raise forms.ValidationError(f"{value} has a UTC offset beyond ±15:59.", code="invalid")
+            return result
+
+    BoundedDateTimeField.__name__ = f"Bounded{field_class.__name__}"
+    return BoundedDateTimeField
 
 
 class MultiValueCharFilter(django_filters.MultipleChoiceFilter):
@@ -60,6 +83,16 @@ class LightpathFilterSet(django_filters.FilterSet):
     @classmethod
     def get_filters(cls):
         filters = super().get_filters()
+        cls._add_lookups(filters)
+        # Every datetime filter, generated or declared by an app, takes only what PostgreSQL can compare.
+        for item in filters.values():
+            field_class = item.field_class
+            if issubclass(field_class, forms.DateTimeField) and not getattr(field_class, "bounded_for_postgres", False):
+                item.field_class = _bounded_datetime_field(field_class)
+        return filters
+
+    @classmethod
+    def _add_lookups(cls, filters) -> None:
         for name in cls._meta.fields or []:
             field = cls._meta.model._meta.get_field(name)
             filters[name] = _exact_filter(field, name)
@@ -77,4 +110,3 @@ class LightpathFilterSet(django_filters.FilterSet):
             elif isinstance(field, (models.CharField, models.TextField)) and not field.choices:
                 for suffix, lookup in TEXT_LOOKUPS.items():
                     filters[f"{name}__{suffix}"] = django_filters.CharFilter(field_name=name, lookup_expr=lookup)
-        return filters

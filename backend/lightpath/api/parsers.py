@@ -10,14 +10,27 @@ class PayloadTooLarge(exceptions.APIException):
 
 
 class BoundedJSONParser(JSONParser):
-    """JSON parser that refuses bodies above LIGHTPATH_MAX_BODY_BYTES before reading them.
+    """JSON parser that refuses bodies above LIGHTPATH_MAX_BODY_BYTES before reading them, and
+    bodies of the wrong JSON type: an object everywhere, or a list of them where the view's
+    action takes one (`json_list_actions`, bulk changes). Views then always get what they expect.
 
     DRF parsers read the raw stream, which Django's DATA_UPLOAD_MAX_MEMORY_SIZE does not guard.
     """
 
     def parse(self, stream, media_type=None, parser_context=None):
         check_length(parser_context)
-        return super().parse(stream, media_type, parser_context)
+        data = super().parse(stream, media_type, parser_context)
+        view = (parser_context or {}).get("view")
+        takes_list = getattr(view, "action", None) in getattr(view, "json_list_actions", ())
+        if isinstance(data, dict) or (takes_list and isinstance(data, list)):
+            return data
+        expected = "a JSON object or a list of objects" if takes_list else "a JSON object"
+        raise exceptions.ParseError(f"Expected {expected}, got {_json_type(data)}.")
+
+
+def _json_type(value) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number")
 
 
 def check_length(parser_context) -> None:

@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.db import connection
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, JsonResponse
+from django.views import defaults
+from django.views.csrf import csrf_failure as django_csrf_failure
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -48,3 +50,21 @@ def spa_index(request, path=""):
     if not index.is_file():
         raise Http404("The frontend is not built: run `make frontend`.")
     return FileResponse(index.open("rb"), content_type="text/html; charset=utf-8")
+
+
+# Answers Django gives outside DRF views, in the API's error shape ({"detail"}) under /api/:
+# a path no route matches, and a CSRF refusal of a csrf_protect'ed view (the session login).
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request, exception=None):
+    if _is_api(request):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def csrf_failure(request, reason=""):
+    if _is_api(request):
+        return JsonResponse({"detail": f"CSRF Failed: {reason}"}, status=403)
+    return django_csrf_failure(request, reason)

@@ -19,6 +19,8 @@ class AuditedModelViewSet(BriefModeMixin, viewsets.ModelViewSet):
     own way to save or delete overrides `save_update` or `delete_instance`; auditing stays here.
     """
 
+    json_list_actions: tuple[str, ...] = ("create", "bulk_partial_update")  # BoundedJSONParser
+
     def get_serializer(self, *args, **kwargs):
         if isinstance(kwargs.get("data"), list):
             kwargs["many"] = True
@@ -29,12 +31,23 @@ class AuditedModelViewSet(BriefModeMixin, viewsets.ModelViewSet):
         instances = serializer.save()
         for instance in instances if isinstance(instances, list) else [instances]:
             audit.record(self.request.user, audit.CREATE, instance)
+        serializer.instance = self._as_read(instances)
 
     @transaction.atomic
     def perform_update(self, serializer):
         before = audit.snapshot(serializer.instance)
         instance = self.save_update(serializer)
         audit.record(self.request.user, audit.UPDATE, instance, before=before)
+        serializer.instance = self._as_read(instance)
+
+    def _as_read(self, saved):
+        """The saved object(s) as the view's queryset reads them: the answer to a write carries
+        the same fields as a GET (counts and flags the queryset annotates, e.g. a fabric's
+        switch_count), as the schema declares."""
+        objects = saved if isinstance(saved, list) else [saved]
+        read = self.get_queryset().in_bulk([obj.pk for obj in objects])
+        fresh = [read.get(obj.pk, obj) for obj in objects]
+        return fresh if isinstance(saved, list) else fresh[0]
 
     @transaction.atomic
     def perform_destroy(self, instance):

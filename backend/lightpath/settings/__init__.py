@@ -189,7 +189,7 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_PARSER_CLASSES": ["lightpath.api.parsers.BoundedJSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "lightpath.api.schema.LightpathAutoSchema",
     "EXCEPTION_HANDLER": "lightpath.api.exceptions.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # `?format=` belongs to the export endpoint (json|csv), not to renderer selection.
@@ -198,6 +198,9 @@ REST_FRAMEWORK = {
     # 0, not DRF's default None: None would trust a client's own X-Forwarded-For header.
     "NUM_PROXIES": int(env("LIGHTPATH_NUM_PROXIES", "0")),
 }
+
+# A CSRF refusal outside DRF (the csrf_protect'ed session login) answers JSON under /api/.
+CSRF_FAILURE_VIEW = "lightpath.api.views.csrf_failure"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Lightpath API",

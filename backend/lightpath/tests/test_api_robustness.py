@@ -1,6 +1,7 @@
 """Client mistakes get clear 4xx answers, never a 500; the documentation endpoints and the UI work."""
 
 import gzip
+import json
 
 import pytest
 from django.test import override_settings
@@ -115,3 +116,121 @@ def test_the_built_ui_goes_compressed_to_browsers_that_accept_it(client, setting
     packed_body, plain_body = (b"".join(r.streaming_content) for r in (packed, plain))
     assert gzip.decompress(packed_body) == plain_body == scripts[0].read_bytes()
     assert len(packed_body) < len(plain_body) / 2
+
+
+DATETIME_FILTERED = (
+    "/api/decisions/?created__gte={}",
+    "/api/jobs/?created={}",
+    "/api/tickets/?created__lt={}",
+    "/api/corruption-events/?first_seen__gt={}",
+    "/api/circuit-schedules/?created__lte={}",
+    "/api/audit/?timestamp__n={}",
+    "/api/webhooks/?created={}",
+)
+
+
+@pytest.mark.parametrize("url", DATETIME_FILTERED)
+def test_datetime_filters_beyond_what_postgresql_compares_are_400(client_for, url):
+    client = client_for("admin")
+    # PostgreSQL takes UTC offsets up to ±15:59; beyond, it raised DataError (a 500).
+    for value in ("0679-09-19T15:35:03-22:38", "2026-01-01T00:00:00+16:00"):
+        response = client.get(url.format(value.replace("+", "%2B")))
+        assert response.status_code == 400, (url, value, response.content)
+        assert "UTC offset" in str(response.json())
+    assert client.get(url.format("2026-01-01T00:00:00%2B15:59")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body", "expected"),
+    [
+        ("post", "/api/demands/", [None, None], "a JSON object, got a list"),
+        ("post", "/api/webhooks/", "AAA", "a JSON object, got a string"),
+        ("post", "/api/jobs/", 5, "a JSON object, got a number"),
+        ("patch", "/api/fabrics/{fabric}/", [{"name": "x"}], "a JSON object, got a list"),
+        ("post", "/api/switches/{switch}/drain/", None, "a JSON object, got null"),
+        ("put", "/api/fabrics/{fabric}/constraints/", [], "a JSON object, got a list"),
+        ("patch", "/api/links/", "x", "a JSON object or a list of objects, got a string"),
+        ("post", "/api/fabrics/", True, "a JSON object or a list of objects, got a boolean"),
+    ],
+)
+def test_a_body_of_the_wrong_json_type_is_a_400(client_for, small_fabric, method, url, body, expected):
+    switch = small_fabric.switches.order_by("id").first()
+    url = url.format(fabric=small_fabric.pk, switch=switch.pk)
+    response = client_for("admin").generic(method.upper(), url, json.dumps(body), content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert response.json() == {"detail": f"Expected {expected}."}
+
+
+def test_bulk_create_still_takes_a_list(client_for):
+    response = client_for("planner").post(
+        "/api/fabrics/", [{"name": "a", "tiers": ["t", "s"]}, {"name": "b", "tiers": ["t", "s"]}], format="json"
+    )
+    assert response.status_code == 201, response.content
+    assert [(row["name"], row["switch_count"], row["link_count"]) for row in response.json()] == [
+        ("a", 0, 0),
+        ("b", 0, 0),
+    ]
+
+
+def test_a_write_answers_every_field_a_read_does(client_for, small_fabric):
+    client = client_for("admin")
+    created = client.post("/api/fabrics/", {"name": "empty", "tiers": ["tor", "spine"]}, format="json")
+    assert created.status_code == 201
+    assert created.json() == client.get(f"/api/fabrics/{created.json()['id']}/").json()
+    assert (created.json()["switch_count"], created.json()["link_count"]) == (0, 0)
+    changed = client.patch(f"/api/fabrics/{small_fabric.pk}/", {"description": "d"}, format="json")
+    assert (changed.json()["switch_count"], changed.json()["link_count"]) == (9, 14)
+    switch = client.patch(f"/api/switches/{small_fabric.switches.get(name='t0').pk}/", {"rack": "r1"}, format="json")
+    assert switch.json()["drained"] is False
+
+
+def test_integers_beyond_their_column_are_400(client_for, small_fabric):
+    client = client_for("admin")
+    response = client.post(
+        "/api/switches/", {"fabric": small_fabric.pk, "name": "x", "tier": 70000, "pod": 2**40}, format="json"
+    )
+    assert response.status_code == 400
+    assert {"tier", "pod"} <= set(response.json())
+    link = small_fabric.links.order_by("id").first()
+    response = client.patch(f"/api/links/{link.pk}/", {"speed_gbps": 10**20, "length_m": 1e308}, format="json")
+    assert response.status_code == 400
+    assert {"speed_gbps", "length_m"} <= set(response.json())
+
+
+def test_an_api_path_no_route_matches_is_a_json_404(client_for):
+    for path in ("/api/nothing-here/", "/api/fabrics/0.5/", "/api/demands/abc/matrix/"):
+        response = client_for("viewer").get(path)
+        assert response.status_code == 404
+        assert response.json() == {"detail": "Not found."}
+
+
+def test_a_csrf_refusal_is_json(make_user):
+    from rest_framework.test import APIClient
+
+    make_user("viewer", username="csrf-user")
+    client = APIClient(enforce_csrf_checks=True)
+    response = client.post("/api/auth/login/", {"username": "csrf-user", "password": "x"}, format="json")
+    assert response.status_code == 403
+    assert response.json()["detail"].startswith("CSRF Failed")
+
+
+def test_the_schema_documents_errors_and_nullable_names(client_for):
+    document = client_for("viewer").get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    paths, schemas = document["paths"], document["components"]["schemas"]
+    assert set(paths["/api/fabrics/{id}/"]["patch"]["responses"]) == {
+        "200", "400", "401", "403", "404", "413", "415"
+    }  # fmt: skip
+    assert set(paths["/api/fabrics/"]["get"]["responses"]) == {"200", "400", "401", "403"}
+    assert set(paths["/api/health/"]["get"]["responses"]) == {"200"}
+    link_patch = paths["/api/links/{id}/"]["patch"]["responses"]
+    assert link_patch["409"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/GuardRefusal"}
+    assert "409" in paths["/api/tickets/{id}/act/"]["post"]["responses"]
+    assert "429" in paths["/api/auth/token/"]["post"]["responses"]
+    assert schemas["Error"]["required"] == ["detail"]
+    nullable = {
+        ("Job", "created_by"), ("Ticket", "assignee"), ("Link", "admin_changed_by"), ("Decision", "blocking_tor_name"),
+        ("AuditEvent", "user"), ("Demand", "uploaded_by"), ("TicketStep", "technician"),
+    }  # fmt: skip
+    for component, field in nullable:
+        assert schemas[component]["properties"][field].get("nullable") is True, (component, field)
+    assert "nullable" not in schemas["Link"]["properties"]["a_switch_name"]
