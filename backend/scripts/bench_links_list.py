@@ -215,7 +215,8 @@ def main() -> None:
             for query, requests in (("", args.requests), ("&limit=1000", args.large_requests)):
                 path = f"/api/links/?fabric={fabric.pk}{query}"
                 for clients, count in ((1, max(10, requests // 8)), (args.clients, requests)):
-                    load(base, token, path, clients, clients)  # warm both workers' caches
+                    # Warm every worker thread: its connection and PostgreSQL backend caches.
+                    load(base, token, path, args.clients, 2 * args.clients)
                     meter = CpuMeter(process)
                     row = load(base, token, path, clients, count)
                     # Each client thread also sends one unmeasured request to open its connection.
