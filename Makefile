@@ -102,6 +102,7 @@ bench: bootstrap services
 	@$(WITH_ENV) $(PY) backend/scripts/bench_api.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_links_list.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_guard.py
+	@$(WITH_ENV) $(PY) backend/scripts/bench_liveness.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry_formats.py 10000
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_webhooks.py

@@ -21,10 +21,11 @@ class JobSerializer(BriefModelSerializer):
         fields = [
             "id", "url", "kind", "state", "progress", "message", "params", "result", "error",
             "fabric", "created_by", "created", "started", "finished", "cancel_requested", "attempts",
+            "worker", "heartbeat_at",
         ]  # fmt: skip
         read_only_fields = [
             "state", "progress", "message", "result", "error", "created", "started", "finished",
-            "cancel_requested", "attempts",
+            "cancel_requested", "attempts", "worker", "heartbeat_at",
         ]  # fmt: skip
         brief_fields = ("id", "url", "kind", "state", "progress")
 
