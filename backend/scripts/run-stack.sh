@@ -4,7 +4,7 @@
 # per queue set (decisions, jobs: settings.LIGHTPATH_WORKERS). A worker or beat that dies is
 # started again (the web keeps answering; its log says why). With --demo it also loads the demo
 # fabric and demo users. Ctrl-C stops everything this script started, including PostgreSQL and
-# Redis when they were not already running. Logs append to .local/logs/.
+# Redis when they were not already running. Logs append to .local/logs/ (LIGHTPATH_LOG_DIR).
 # Usage: run-stack.sh [--demo]   (database, port and queue from the environment)
 set -euo pipefail
 demo=0
@@ -25,7 +25,8 @@ started_services=0
 if "$DEVSTACK" status | grep -q stopped; then started_services=1; fi
 "$DEVSTACK" start
 eval "$("$DEVSTACK" env)"
-mkdir -p .local/logs
+LOGS="${LIGHTPATH_LOG_DIR:-$ROOT/.local/logs}"
+mkdir -p "$LOGS"
 
 pids=()
 cleanup() {
@@ -44,7 +45,7 @@ if [ "$demo" = 1 ]; then
 fi
 
 .venv/bin/gunicorn lightpath.wsgi --config backend/gunicorn.conf.py --chdir backend --bind "127.0.0.1:$PORT" --workers 2 --threads 4 \
-  --timeout 120 --access-logfile "$ROOT/.local/logs/web-access.log" --error-logfile "$ROOT/.local/logs/web.log" &
+  --timeout 120 --access-logfile "$LOGS/web-access.log" --error-logfile "$LOGS/web.log" &
 web=$!
 pids+=("$web")
 # supervise NAME LOG COMMAND...: run COMMAND in the background, appending to LOG, and start it
@@ -67,14 +68,14 @@ supervise() {
   pids+=($!)
 }
 for set in decisions jobs; do
-  supervise "worker $set" "$ROOT/.local/logs/worker-$set.log" .venv/bin/python backend/manage.py worker "$set"
+  supervise "worker $set" "$LOGS/worker-$set.log" .venv/bin/python backend/manage.py worker "$set"
 done
 # Beat schedules the periodic tasks (the liveness net, telemetry partitions, roll-ups, retention).
-supervise beat "$ROOT/.local/logs/beat.log" .venv/bin/celery --workdir backend -A lightpath_worker beat \
+supervise beat "$LOGS/beat.log" .venv/bin/celery --workdir backend -A lightpath_worker beat \
   --schedule "$ROOT/.local/celerybeat-schedule-$PORT" --loglevel INFO
 
 "$DEVSTACK" wait-healthy "http://127.0.0.1:$PORT/api/health/" 60 \
-  || { echo "lightpath: web did not become healthy; see .local/logs/web.log" >&2; exit 1; }
+  || { echo "lightpath: web did not become healthy; see $LOGS/web.log" >&2; exit 1; }
 
 cat <<MSG
 Lightpath is running at http://127.0.0.1:$PORT/   (API docs: http://127.0.0.1:$PORT/api/docs/)
@@ -82,6 +83,6 @@ MSG
 if [ "${LIGHTPATH_DEMO:-0}" = 1 ]; then
   echo "Demo users, password 'lightpath-demo': viewer, technician, planner, operator, admin"
 fi
-echo "Logs in .local/logs/. Press Ctrl-C to stop."
+echo "Logs in $LOGS/. Press Ctrl-C to stop."
 # Workers and beat come back by themselves; the stack stops when the web server does.
 wait "$web"
