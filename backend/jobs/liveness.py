@@ -1,5 +1,5 @@
 """The liveness net of jobs: no job stays `queued` or `running` after its message or its worker
-was lost (README "Workers and queues").
+was lost (README "Workers, queues and faults").
 
 - A running job's worker writes `heartbeat_at` every `heartbeat_s` from a thread beside the
   handler (a long engine call reports no progress for minutes, but it releases the GIL).

@@ -235,7 +235,7 @@ SPECTACULAR_SETTINGS = {
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL")
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
-# Queues by purpose (README "Workers and queues"), so that a decision never waits behind a batch:
+# Queues by purpose (README "Workers, queues and faults"), so that a decision never waits behind a batch:
 # - decisions: telemetry derivation, CorrOpt's fast checker, the optimizer and the liveness net;
 # - jobs: batch computations (RAIL plans, simulations, circuit plans, reports, imports);
 # - webhooks: outgoing deliveries.
@@ -299,7 +299,7 @@ CELERY_BEAT_SCHEDULE = {
         )
     },
 }
-# The liveness net (jobs/liveness.py, README "Workers and queues"). A running job's worker writes
+# The liveness net (jobs/liveness.py, README "Workers, queues and faults"). A running job's worker writes
 # a heartbeat every heartbeat_s; a running job silent for stale_after_s, or a queued one whose
 # message no broker queue holds for stale_after_s, is sent again (at most max_attempts runs, then
 # it fails saying why). The same timeout re-sends lost derivation runs and fast-checker decisions.
