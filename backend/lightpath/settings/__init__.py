@@ -8,6 +8,7 @@ import ipaddress
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -248,7 +249,7 @@ LIGHTPATH_QUEUES = {
 }
 # Worker processes by queue set: `manage.py worker NAME` (jobs/management/commands/worker.py) starts
 # one Celery worker for the set NAME; the stack script and docker-compose run one per set.
-LIGHTPATH_WORKERS = {
+LIGHTPATH_WORKERS: dict[str, dict[str, Any]] = {
     "decisions": {
         "purposes": env("LIGHTPATH_WORKER_DECISIONS_QUEUES", "decisions,webhooks").split(","),
         "concurrency": int(env("LIGHTPATH_WORKER_DECISIONS_CONCURRENCY", "1")),
