@@ -25,10 +25,11 @@ class Command(BaseCommand):
         if name not in settings.LIGHTPATH_WORKERS:
             raise CommandError(f"unknown worker set '{name}'; use one of: {', '.join(settings.LIGHTPATH_WORKERS)}")
         worker = settings.LIGHTPATH_WORKERS[name]
-        unknown = [purpose for purpose in worker["purposes"] if purpose not in settings.LIGHTPATH_QUEUES]
+        purposes: list[str] = list(worker["purposes"])
+        unknown = [purpose for purpose in purposes if purpose not in settings.LIGHTPATH_QUEUES]
         if unknown:
             raise CommandError(f"worker set '{name}' names unknown queues: {', '.join(unknown)}")
-        queues = ",".join(dict.fromkeys(settings.LIGHTPATH_QUEUES[purpose] for purpose in worker["purposes"]))
+        queues = ",".join(dict.fromkeys(settings.LIGHTPATH_QUEUES[purpose] for purpose in purposes))
         argv = [
             sys.executable, "-m", "celery", "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker", "worker",
             "--queues", queues, "--concurrency", str(options["concurrency"] or worker["concurrency"]),
