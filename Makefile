@@ -101,6 +101,7 @@ bench: bootstrap services
 	$(PY) -m lightpath_fixtures.benchmark
 	@$(WITH_ENV) $(PY) backend/scripts/bench_api.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_links_list.py
+	@$(WITH_ENV) $(PY) backend/scripts/bench_decisions.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_guard.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_liveness.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry_formats.py 10000
