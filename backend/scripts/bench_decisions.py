@@ -73,14 +73,12 @@ SAMPLE_TIMEOUT_S = 240.0
 WINDOW_S = 60  # the telemetry fabrics' counter window
 
 
-def mode_env(mode: str, base: dict[str, str], db: str, prefix: str, nice: int | None) -> dict[str, str]:
+def mode_env(mode: str, base: dict[str, str], db: str, prefix: str) -> dict[str, str]:
     env = {key: value for key, value in base.items() if key not in PURPOSE_VARS}
     env.update(LIGHTPATH_DB_NAME=db, LIGHTPATH_QUEUE=prefix, DJANGO_SETTINGS_MODULE="lightpath.settings")
     env.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
     if mode == "single":
         env.update(dict.fromkeys(PURPOSE_VARS, f"{prefix}.all"))
-    if nice is not None:
-        env["LIGHTPATH_WORKER_JOBS_NICE"] = str(nice)
     return env
 
 
@@ -537,7 +535,6 @@ def main() -> None:
     parser.add_argument("--baseline-samples", type=int, default=20)
     parser.add_argument("--interval", type=float, default=1.5, help="seconds between telemetry batches")
     parser.add_argument("--modes", default="single,queues,baseline,queues-large,baseline-large", help=", ".join(MODES))
-    parser.add_argument("--jobs-nice", type=int, default=None, help="LIGHTPATH_WORKER_JOBS_NICE for the workers")
     parser.add_argument("--racks", type=int, default=320, help="racks of the circuit demand")
     parser.add_argument("--seconds", type=int, default=1800, help="one-second windows of the circuit demand")
     parser.add_argument("--fresh", action="store_true", help="make the fabrics and the demand again")
@@ -553,7 +550,7 @@ def main() -> None:
 
     base = dict(os.environ)
     os.environ.clear()
-    os.environ.update(mode_env("queues", base, db, prefix, args.jobs_nice))
+    os.environ.update(mode_env("queues", base, db, prefix))
     ensure_database(db)
     import django
 
@@ -566,7 +563,7 @@ def main() -> None:
     modes = args.modes.split(",")
     results = []
     for mode in modes:
-        env = mode_env(mode, base, db, prefix, args.jobs_nice)
+        env = mode_env(mode, base, db, prefix)
         out = Path(tempfile.mkstemp(prefix=f"bench-decisions-{mode}-", suffix=".json")[1])
         print(f"\n{mode}: {MODES[mode]} ...", flush=True)
         subprocess.run(  # noqa: S603 (this script)
@@ -576,8 +573,7 @@ def main() -> None:
         )  # fmt: skip
         results.append(json.loads(out.read_text()))
         out.unlink()
-    nice = f", jobs worker at nice {args.jobs_nice}" if args.jobs_nice is not None else ""
-    print(f"\nTelemetry commit to Decision row ({args.interval:g} s between batches{nice}; "
+    print(f"\nTelemetry commit to Decision row ({args.interval:g} s between batches; "
           f"run took {time.perf_counter() - started:.0f} s):\n")  # fmt: skip
     print("| mode | samples | p50 | p90 | p99 | max | commit to event (median) | p99 < 2 s |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
