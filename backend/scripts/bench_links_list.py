@@ -95,6 +95,9 @@ class CpuMeter:
 
     def __init__(self, master: subprocess.Popen) -> None:
         self.master = master
+        with connection.cursor() as cursor:  # this process's own connection (the import) is no server's
+            cursor.execute("SELECT pg_backend_pid()")
+            self.own_pid = cursor.fetchone()[0]
         self.web_before = self._web()
         self.db_first: dict[int, float] = {}
         self.db_last: dict[int, float] = {}
@@ -110,8 +113,9 @@ class CpuMeter:
     def _sample(self, initial: bool = False) -> None:
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                " AND backend_type = 'client backend'"
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid NOT IN (pg_backend_pid(), %s) AND backend_type = 'client backend'",
+                [self.own_pid],
             )
             pids = [pid for (pid,) in cursor.fetchall()]
         for pid in pids:
