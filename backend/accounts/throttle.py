@@ -11,6 +11,9 @@ What counts: a password check that failed (Django's `user_login_failed` signal, 
 `authenticate()` wherever it runs with a request). Successful logins do not count: a script or the
 UI logging in often is never slowed, and a lock-out costs an attacker nothing to trigger anyway.
 
+With the cache (Redis) unreachable the throttle lets logins through and logs it: during an outage
+operators must still be able to log in and act; password hashing still slows guessing.
+
 Windows are fixed (minute `n`, hour `n`, ...) and counted with Redis' atomic INCR, so parallel
 attempts on several processes cannot slip past the limit; at a window's edge up to twice the limit
 may pass within a short time, never more than the limit per window on average.
@@ -19,6 +22,7 @@ may pass within a short time, never more than the limit per window on average.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -32,6 +36,7 @@ from django.http import HttpRequest, HttpResponse
 from rest_framework.throttling import SimpleRateThrottle
 
 USERNAME_FIELD = "username"
+logger = logging.getLogger(__name__)
 
 
 def _username_from(request: Any) -> str | None:
@@ -71,7 +76,11 @@ class _LoginFailureThrottle(SimpleRateThrottle):
         ident = self.ident_for(request, username)
         if ident is None or self.rate is None:
             return 0
-        return int(cache.get(self._key(ident, now), 0))
+        try:
+            return int(cache.get(self._key(ident, now), 0))
+        except Exception as exc:  # Redis down: people must still log in to act during the outage
+            logger.warning("login throttle: the cache is unreachable (%s); not throttling", exc)
+            return 0
 
     def allow_request(self, request: Any, view: Any) -> bool:
         self.now = time.time()
@@ -88,8 +97,11 @@ class _LoginFailureThrottle(SimpleRateThrottle):
             return
         key = self._key(ident, time.time())
         # add() then incr(): both atomic in Redis; the key lives one window (plus a margin).
-        cache.add(key, 0, timeout=self.duration + 5)
-        cache.incr(key)
+        try:
+            cache.add(key, 0, timeout=self.duration + 5)
+            cache.incr(key)
+        except Exception as exc:  # Redis down: the failure goes uncounted (password hashing still slows guessing)
+            logger.warning("login throttle: the cache is unreachable (%s); a failure went uncounted", exc)
 
 
 class LoginUserThrottle(_LoginFailureThrottle):

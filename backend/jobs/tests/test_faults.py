@@ -28,6 +28,7 @@ import pytest
 from django.conf import settings
 from django.db import connections
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from corruption import optimizer
 from corruption.models import Decision
@@ -196,7 +197,7 @@ def test_sigkill_of_the_worker_main_process_mid_job(stack):
     assert_nothing_stranded()
 
 
-def test_redis_restarted_with_a_job_queued_and_down_while_people_work(stack, client_for):
+def test_redis_restarted_with_a_job_queued_and_down_while_people_work(stack, client_for, make_user):
     fabric = corrupting_fabric()
     operator = client_for("operator")
     # Queued while no worker runs, then Redis restarts: the message survives (append-only file).
@@ -217,6 +218,10 @@ def test_redis_restarted_with_a_job_queued_and_down_while_people_work(stack, cli
     optimize = Job.objects.get(kind="corruption.optimize", fabric=fabric)
     assert (optimize.state, optimize.sent_at, during.sent_at) == ("queued", None, None)
     assert time.monotonic() - started < 15  # each write gave up on the broker within about a second
+    # People can still log in (the login throttle's counts live in Redis: it lets them through).
+    make_user("operator", "olga")
+    login = APIClient().post("/api/auth/token/", {"username": "olga", "password": "pw-for-tests-only"})
+    assert login.status_code == 200 and login.json()["token"]
     # A later trigger joins the job that will run, not a dead one.
     assert optimizer.submit_coalesced(fabric.pk, "a constraint changed").pk == optimize.pk
 
