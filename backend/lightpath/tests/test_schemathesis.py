@@ -129,7 +129,7 @@ def live_api(django_db_setup, django_db_blocker, tmp_path_factory):
             env = {
                 **os.environ,
                 "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
-                "LIGHTPATH_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+                "LIGHTPATH_QUEUE": settings.LIGHTPATH_QUEUE_PREFIX,
             }
             log = tmp_path_factory.mktemp("schemathesis") / "web.log"
             with log.open("wb") as out:
