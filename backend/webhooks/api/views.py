@@ -50,8 +50,6 @@ class WebhookEndpointViewSet(BriefModeMixin, viewsets.ModelViewSet):
     write_roles = {"create": ENDPOINT_WRITERS, "update": ENDPOINT_WRITERS, "test": ENDPOINT_WRITERS}
 
     def create(self, request, *args, **kwargs):
-        if isinstance(request.data, list):
-            raise ValidationError({"non_field_errors": ["create one endpoint at a time"]})
         data = request.data.copy()
         generated = None
         if not data.get("secret"):
