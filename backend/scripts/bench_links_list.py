@@ -59,8 +59,8 @@ def start_gunicorn(log: Path) -> tuple[subprocess.Popen, str]:
     env.pop("DJANGO_ALLOWED_HOSTS", None)  # the product's default allows 127.0.0.1
     with log.open("wb") as out:
         process = subprocess.Popen(  # noqa: S603 (fixed arguments: this interpreter's gunicorn)
-            [sys.executable, "-m", "gunicorn", "lightpath.wsgi", "--chdir", str(BACKEND),
-             "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4", "--timeout", "120"],
+            [sys.executable, "-m", "gunicorn", "lightpath.wsgi", "--config", str(BACKEND / "gunicorn.conf.py"),
+             "--chdir", str(BACKEND), "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4", "--timeout", "120"],
             env=env, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
