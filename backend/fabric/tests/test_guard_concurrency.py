@@ -17,11 +17,7 @@ required paths (or, for p1-tor3, lower than it was).
 import datetime as dt
 import json
 import math
-import os
 import random
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -30,7 +26,6 @@ from pathlib import Path
 import httpx
 import pytest
 from django.conf import settings
-from django.db import connections
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -41,6 +36,7 @@ from corruption.models import Decision
 from fabric import services as fabric_services
 from fabric.models import Link
 from fabric.services.engine import engine_fabric
+from lightpath.tests.servers import WebServer
 from telemetry.models import CorruptionEvent, Derivation
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -54,53 +50,6 @@ SPREAD_S = 2.0  # the PATCHes start within this window
 WAVES = 4
 REQUEST_TIMEOUT = httpx.Timeout(20.0, connect=5.0)
 DEADLINE_S = 40  # everything after the servers are up
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_web(log: Path) -> tuple[subprocess.Popen, str]:
-    """A gunicorn server of lightpath.wsgi on the test database, as run-stack.sh starts it."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
-        "LIGHTPATH_QUEUE": settings.LIGHTPATH_QUEUE_PREFIX,
-    }
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "lightpath.wsgi", "--chdir", str(settings.BACKEND_DIR),
-             "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4", "--timeout", "60"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    return process, f"http://127.0.0.1:{port}"
-
-
-def wait_healthy(process: subprocess.Popen, base: str, log: Path, deadline: float) -> None:
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited ({process.returncode}):\n{log.read_text()[-3000:]}")
-        try:
-            if httpx.get(f"{base}/api/health/", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"gunicorn at {base} not healthy in time:\n{log.read_text()[-3000:]}")
-        time.sleep(0.2)
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 def poll_samples(links: list[Link], when: dt.datetime, polls: int) -> list[dict]:
@@ -153,17 +102,12 @@ def test_fifty_manual_disables_and_the_fast_checker_at_once_keep_every_constrain
     rng.shuffle(targets)
     corrupting = rng.sample([link for link in pod_links if link.usable], CORRUPTING)
 
-    processes: list[subprocess.Popen] = []
+    webs: list[WebServer] = []
     try:
-        logs = [tmp_path / "web-a.log", tmp_path / "web-b.log"]
-        servers = []
-        for log in logs:
-            process, base = start_web(log)
-            processes.append(process)
-            servers.append(base)
-        up_by = time.monotonic() + 30
-        for process, base, log in zip(processes, servers, logs, strict=True):
-            wait_healthy(process, base, log, up_by)
+        webs = [WebServer.start(tmp_path / name) for name in ("web-a.log", "web-b.log")]  # side by side
+        for web in webs:
+            web.wait_healthy(timeout=30)
+        servers = [web.base for web in webs]
         servers_up_s = time.monotonic() - started
         deadline = time.monotonic() + DEADLINE_S
 
@@ -239,7 +183,7 @@ def test_fifty_manual_disables_and_the_fast_checker_at_once_keep_every_constrain
 
         statuses = Counter((kind, status) for kind, _, status, _, _ in results)
         unexpected = [r for r in results if (r[0], r[2]) not in {("patch", 200), ("patch", 409), ("telemetry", 200)}]
-        assert not unexpected, (unexpected, "\n".join(log.read_text()[-3000:] for log in logs))
+        assert not unexpected, (unexpected, "\n".join(web.log_tail() for web in webs))
         last_patch_answered = max(r[4] for r in results if r[0] == "patch")
         batches = [r[3]["batch"] for r in results if r[0] == "telemetry"]
 
@@ -262,8 +206,8 @@ def test_fifty_manual_disables_and_the_fast_checker_at_once_keep_every_constrain
         assert below_after <= below_before, below_after - below_before
         assert fabric_services.fabric_capacity(fabric)["tors"] == finals[0]["tors"]
     finally:
-        for process in processes:
-            stop(process)
+        for web in webs:
+            web.stop()
 
     state = engine_fabric(fabric)
     tor_names = {state.switch_ids[tor]: state.switch_names[tor] for tor, _, _ in state.graph.tor_capacity()}

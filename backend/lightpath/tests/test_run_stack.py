@@ -6,7 +6,6 @@ before it, so they keep running)."""
 
 import os
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -16,15 +15,11 @@ import pytest
 from django.conf import settings
 from django.db import connections
 
+from .servers import free_port
+
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 RUN_STACK = Path(settings.REPO_ROOT) / "backend" / "scripts" / "run-stack.sh"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def processes_of(prefix: str) -> dict[int, tuple[int, str]]:

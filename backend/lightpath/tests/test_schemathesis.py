@@ -20,22 +20,17 @@ answers are what is checked); the jobs the data set needs are run in this proces
 """
 
 import json
-import os
-import subprocess
-import sys
-import time
 import zlib
-from pathlib import Path
 
 import httpx
 import pytest
 import schemathesis
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connections
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from rest_framework.authtoken.models import Token
+
+from .servers import web_server
 
 pytestmark = [pytest.mark.integration]
 
@@ -48,14 +43,6 @@ CHECKS = (
     "response_schema_conformance",
     "response_headers_conformance",
 )
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _seed() -> dict:
@@ -125,46 +112,16 @@ def live_api(django_db_setup, django_db_blocker, tmp_path_factory):
         try:
             call_command("flush", interactive=False, verbosity=0)  # rows an aborted run left behind
             data = _seed()
-            port = _free_port()
-            env = {
-                **os.environ,
-                "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
-                "LIGHTPATH_QUEUE": settings.LIGHTPATH_QUEUE_PREFIX,
-            }
             log = tmp_path_factory.mktemp("schemathesis") / "web.log"
-            with log.open("wb") as out:
-                process = subprocess.Popen(
-                    [sys.executable, "-m", "gunicorn", "lightpath.wsgi", "--chdir", str(settings.BACKEND_DIR),
-                     "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "2", "--timeout", "60"],
-                    env=env, stdout=out, stderr=subprocess.STDOUT,
-                )  # fmt: skip
-            base = f"http://127.0.0.1:{port}"
-            try:
-                _wait_healthy(process, base, log)
+            with web_server(log, threads=2) as server:
                 served = httpx.get(
-                    f"{base}/api/schema/",
+                    f"{server.base}/api/schema/",
                     headers={"Authorization": f"Token {data['token']}", "Accept": "application/vnd.oai.openapi+json"},
                 )
                 assert served.status_code == 200 and served.json() == DOCUMENT, "the server serves another document"
-                yield {**data, "base": base, "log": log}
-            finally:
-                process.terminate()
-                process.wait(timeout=10)
+                yield {**data, "base": server.base, "log": log}
         finally:
             call_command("flush", interactive=False, verbosity=0)
-
-
-def _wait_healthy(process: subprocess.Popen, base: str, log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        assert process.poll() is None, log.read_text()[-3000:]
-        try:
-            if httpx.get(f"{base}/api/health/", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, log.read_text()[-3000:]
-        time.sleep(0.2)
 
 
 schema = schemathesis.openapi.from_dict(

@@ -2,63 +2,25 @@
 (with backend/gunicorn.conf.py): no `Server: gunicorn`, a Content-Security-Policy without inline
 script on the UI, the API and Swagger UI, and failed logins counted across worker processes."""
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
 import uuid
-from pathlib import Path
 
 import httpx
 import pytest
-from django.conf import settings
-from django.db import connections
+
+from .servers import web_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "pw-for-tests-only"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def web(django_db_setup, django_db_blocker, tmp_path_factory):
-    port = free_port()
+def web(django_db_setup, tmp_path_factory):
     log = tmp_path_factory.mktemp("web") / "web.log"
-    env = {
-        **os.environ,
-        "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
-        "LIGHTPATH_CACHE_PREFIX": f"test-web-{uuid.uuid4().hex}",  # login counts of this run only
-    }
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "lightpath.wsgi",
-             "--config", str(settings.BACKEND_DIR / "gunicorn.conf.py"), "--chdir", str(settings.BACKEND_DIR),
-             "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4", "--timeout", "60"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited:\n{Path(log).read_text()[-3000:]}")
-        try:
-            if httpx.get(f"{base}/api/health/", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"gunicorn not healthy in time:\n{Path(log).read_text()[-3000:]}")
-        time.sleep(0.2)
-    yield base
-    process.terminate()
-    process.wait(timeout=30)
+    # Login counts of this run only.
+    with web_server(log, env={"LIGHTPATH_CACHE_PREFIX": f"test-web-{uuid.uuid4().hex}"}) as server:
+        yield server.base
 
 
 @pytest.fixture
