@@ -19,6 +19,10 @@ class JobCancelled(Exception):
     pass
 
 
+class JobSuperseded(Exception):
+    """This run no longer owns its job (see JobContext.progress)."""
+
+
 class UnknownJob(Exception):
     pass
 
@@ -41,7 +45,11 @@ class JobContext:
     def progress(self, fraction: float, message: str = "") -> None:
         fraction = min(max(fraction, 0.0), 1.0)
         jobs = Job.objects.using(PROGRESS_DB).filter(pk=self.job.pk)
-        jobs.update(progress=fraction, message=message[:200], heartbeat_at=timezone.now())
+        mine = jobs.filter(state=Job.State.RUNNING, worker=self.job.worker)
+        if not mine.update(progress=fraction, message=message[:200], heartbeat_at=timezone.now()):
+            # The liveness net gave this run up (its worker looked dead: a frozen VM, a stall) and
+            # another run has the job now, or it ended: stop instead of competing with it.
+            raise JobSuperseded()
         if jobs.filter(cancel_requested=True).exists():
             raise JobCancelled()
 
@@ -120,6 +128,9 @@ def run(job_id: int) -> str:
             return liveness.requeue_or_fail(job.pk, f"the database connection was lost ({type(exc).__name__})")
         except (OperationalError, InterfaceError):
             return "lost"
+    except JobSuperseded:
+        logger.warning("job %s: this run (%s) was superseded; stopping it", job.pk, job.worker)
+        return "superseded"
     except JobCancelled:
         _finish(job, Job.State.CANCELLED, message="cancelled")
     except JobFailed as exc:

@@ -45,6 +45,9 @@ JOB_KEYS = [
     "created",
     "started",
     "finished",
+    "attempts",
+    "worker",
+    "heartbeat_at",
 ]
 
 

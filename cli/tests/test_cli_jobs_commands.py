@@ -173,6 +173,19 @@ def test_jobs_watch_a_job_that_succeeds(planner: Cli, planner_api: httpx.Client,
 
 
 @pytest.mark.integration
+def test_jobs_show_says_how_many_runs_a_job_took_and_on_which_worker(
+    planner: Cli, planner_api: httpx.Client, worker: Any
+) -> None:
+    fabric = import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
+    job_id = submit_job(planner_api, {"kind": "fabric.capacity_report", "fabric": fabric["id"]})
+    wait_for_state(job_id, "succeeded")
+    shown = planner.json("jobs", "show", str(job_id))
+    assert shown["attempts"] == 1 and shown["worker"] == job_row(job_id).worker and shown["heartbeat_at"]
+    table = planner("jobs", "show", str(job_id)).stdout
+    assert "Attempts" in table and shown["worker"] in table
+
+
+@pytest.mark.integration
 def test_jobs_watch_an_import_that_fails_in_the_worker(planner: Cli, planner_api: httpx.Client, worker: Any) -> None:
     # The import endpoint checks a document before queuing it; a job submitted directly is not, so
     # the worker finds the errors and fails the job with every row in its result.
@@ -202,7 +215,7 @@ def test_jobs_list_filters_and_shape(planner: Cli, planner_api: httpx.Client, wo
 
     failed = planner.json("jobs", "list", "--state", "failed", "--kind", "fabric.import")
     assert [job["id"] for job in failed] == [bad_import]
-    # The server's params, attempts, url... are left out, and a list has no results.
+    # The server's params, url... are left out, and a list has no results.
     assert list(failed[0]) == [key for key in JOB_KEYS if key != "result"]
     assert (failed[0]["created_by"], failed[0]["fabric"]) == ("cli-planner", None)
 

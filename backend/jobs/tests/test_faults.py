@@ -5,7 +5,8 @@ faults as they happen in operation:
 - the worker's main process SIGKILLed in the middle of an optimizer run (the stack script or the
   container runtime starts a new worker);
 - Redis restarted with a job queued, and Redis down while people change links and start jobs;
-- PostgreSQL restarted in the middle of an optimizer run.
+- PostgreSQL stopped and started in the middle of an optimizer run (meanwhile the API answers 503
+  with Retry-After, not 500).
 
 After each, every job ends `succeeded` (none stays queued or running), the decisions are those of
 one run, and the optimizer runs for the fabric afterwards. The worker pauses 0.15 s after each
@@ -239,14 +240,20 @@ def test_redis_restarted_with_a_job_queued_and_down_while_people_work(stack, cli
     assert_nothing_stranded()
 
 
-def test_postgresql_restarted_mid_job(stack):
+def test_postgresql_restarted_mid_job(stack, make_user):
     fabric = corrupting_fabric()
+    operator = APIClient()
+    operator.force_authenticate(make_user("operator"))
     stack.start_beat()
     stack.start_worker()
     job = optimizer.submit_coalesced(fabric.pk, "corrupting links")
     wait_for(job, half_applied, "half applied", stack)
     connections.close_all()
-    devstack("restart", "postgresql")  # fast shutdown: every session is cut
+    devstack("stop", "postgresql")  # fast shutdown: every session is cut
+    response = operator.get("/api/jobs/")
+    assert response.status_code == 503 and response["Retry-After"] == "5", response.content
+    assert "try again" in response.json()["detail"]
+    devstack("start", "postgresql")
     connections.close_all()
 
     job = wait_for(job, lambda j: j.state == "succeeded", "run to the end after the restart", stack)

@@ -139,3 +139,18 @@ def test_an_optimizer_trigger_revives_a_queued_job_whose_message_was_lost(settin
     assert queued_job_ids(settings, "decisions") == [first.pk]  # sent again as it was joined
     again = optimizer.submit_coalesced(small_fabric.pk, "another link enabled")
     assert again.pk == first.pk and queued_job_ids(settings, "decisions") == [first.pk]  # alive: joined only
+
+
+def test_a_run_the_net_gave_up_stops_at_its_next_progress_report(small_fabric):
+    """A worker frozen past the timeout (a paused VM) comes back after its job ran again elsewhere:
+    its progress reports must not fight the new run's, and it stops."""
+    job = services.submit("fabric.capacity_report", fabric=small_fabric)
+    Job.objects.filter(pk=job.pk).update(state="running", attempts=1, heartbeat_at=timezone.now(), worker="old:1")
+    job.refresh_from_db()
+    context = services.JobContext(job)
+    context.progress(0.1, "working")
+    Job.objects.filter(pk=job.pk).update(attempts=2, worker="new:2", progress=0.05, message="the new run")
+    with pytest.raises(services.JobSuperseded):
+        context.progress(0.2, "still working")
+    job.refresh_from_db()
+    assert (job.worker, job.progress, job.message) == ("new:2", 0.05, "the new run")

@@ -19,7 +19,10 @@ class BoundedJSONParser(JSONParser):
 
     def parse(self, stream, media_type=None, parser_context=None):
         check_length(parser_context)
-        data = super().parse(stream, media_type, parser_context)
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:  # nested deeper than Python's recursion limit: a client's body, not our fault
+            raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
         view = (parser_context or {}).get("view")
         takes_list = getattr(view, "action", None) in getattr(view, "json_list_actions", ())
         if isinstance(data, dict) or (takes_list and isinstance(data, list)):

@@ -234,3 +234,11 @@ def test_the_schema_documents_errors_and_nullable_names(client_for):
     for component, field in nullable:
         assert schemas[component]["properties"][field].get("nullable") is True, (component, field)
     assert "nullable" not in schemas["Link"]["properties"]["a_switch_name"]
+
+
+@pytest.mark.parametrize("body", ["[" * 5000 + "]" * 5000, '{"a":' * 5000 + "1" + "}" * 5000])
+def test_json_nested_too_deeply_is_a_400_even_before_login(anonymous, client_for, body):
+    response = anonymous.generic("POST", "/api/auth/token/", body, content_type="application/json")
+    assert response.status_code == 400 and "nested too deeply" in response.json()["detail"]
+    response = client_for("planner").generic("POST", "/api/demands/", body, content_type="application/json")
+    assert response.status_code == 400 and "nested too deeply" in response.json()["detail"]

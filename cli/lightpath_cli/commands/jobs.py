@@ -48,6 +48,9 @@ JOB_KEYS = (
     "created",
     "started",
     "finished",
+    "attempts",
+    "worker",
+    "heartbeat_at",
 )
 # The server's jobs list leaves results out (they can be large); `jobs show` has them.
 JOB_LIST_KEYS = tuple(key for key in JOB_KEYS if key != "result")
@@ -82,6 +85,10 @@ JOB_DETAIL_COLUMNS = (
     Column("created", "Created", render=timestamp),
     Column("started", "Started", render=timestamp),
     Column("finished", "Finished", render=timestamp),
+    # Above 1 when its worker was lost and it ran again (README "Workers, queues and faults").
+    Column("attempts", "Attempts"),
+    Column("worker", "Worker", render=lambda value: value or "-"),
+    Column("heartbeat_at", "Last heartbeat", render=timestamp),
 )
 
 JobIdArgument = Annotated[int, typer.Argument(metavar="JOB_ID", help="Job id.", min=1)]
@@ -107,7 +114,9 @@ def _get_job(client: ApiClient, job_id: int) -> dict[str, Any]:
 
 
 def _describe(job: dict[str, Any]) -> str:
-    return f"job {job.get('id')} {job.get('kind') or ''} {job.get('state')}".replace("  ", " ")
+    described = f"job {job.get('id')} {job.get('kind') or ''} {job.get('state')}".replace("  ", " ")
+    attempts = job.get("attempts") or 0
+    return f"{described} (attempt {attempts}: its worker was lost before)" if attempts > 1 else described
 
 
 def _watch_with_bar(client: ApiClient, job: dict[str, Any], interval: float) -> dict[str, Any]:
