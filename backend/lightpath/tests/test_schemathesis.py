@@ -52,10 +52,10 @@ def _seed() -> dict:
     from django.apps import apps
 
     from audit.models import AuditEvent
-    from conftest import SMALL_DOCUMENT
     from corruption.tests.test_tickets import disabled_ticket
     from fabric import services as fabric_services
     from fabric.models import Link, Switch, Transceiver, TransceiverModel
+    from fabric.tests.documents import SMALL_DOCUMENT
     from jobs import services as jobs
 
     importlib.import_module("migrations.fabric.0005_seed_rail_catalog").seed(apps, None)
