@@ -84,13 +84,13 @@ def is_alive(job: Job, now: datetime | None = None) -> bool:
     return True
 
 
-def requeue_or_fail(job_id: int, why: str) -> str:
+def requeue_or_fail(job_id: int, why: str, *, run_by: str | None = None) -> str:
     """A run that was lost: queue the job again as a new attempt, or fail it once it had
-    `max_attempts` runs. A job whose cancellation was requested is cancelled instead. Returns the
-    new state."""
+    `max_attempts` runs. A job whose cancellation was requested is cancelled instead. With
+    `run_by`, only if that run still holds the job. Returns the job's state."""
     with transaction.atomic():
         job = Job.objects.select_for_update().get(pk=job_id)
-        if job.is_terminal:
+        if job.is_terminal or (run_by is not None and (job.state != Job.State.RUNNING or job.worker != run_by)):
             return job.state
         now = timezone.now()
         if job.cancel_requested:

@@ -126,7 +126,8 @@ def run(job_id: int) -> str:
         close_old_connections()
         logger.warning("job %s lost its database connection: %s", job.pk, exc)
         try:
-            return liveness.requeue_or_fail(job.pk, f"the database connection was lost ({type(exc).__name__})")
+            why = f"the database connection was lost ({type(exc).__name__})"
+            return liveness.requeue_or_fail(job.pk, why, run_by=job.worker)
         except (OperationalError, InterfaceError):
             return "lost"
     except JobSuperseded:
