@@ -9,6 +9,8 @@ declares its own shape for that status:
   of a session-authenticated write);
 - 404 `Error`: the path names an object;
 - 413 / 415 `Error`: the operation takes a JSON body (too large, not JSON);
+- 414 (an HTML page from gunicorn, before Django): the operation takes query parameters, and a URL
+  longer than gunicorn's request line (4,094 bytes) is refused;
 - 429 `Error`: the view throttles.
 
 It also marks read-only fields nullable when their value comes through a relation that may be
@@ -48,6 +50,7 @@ DESCRIPTIONS = {
     "403": "Signed in without the role this needs (or a session write without its CSRF token).",
     "404": "No such object.",
     "413": "The body is larger than LIGHTPATH_MAX_BODY_BYTES.",
+    "414": "The URL is longer than the web server takes (gunicorn's request line, 4,094 bytes): an HTML page.",
     "415": "The body is not JSON (Content-Type).",
     "429": "Too many attempts: wait for Retry-After seconds.",
 }
@@ -60,9 +63,10 @@ class LightpathAutoSchema(AutoSchema):
         if operation is not None:
             for status, component in self._error_statuses(operation).items():
                 if status not in operation["responses"]:
+                    media = "text/html" if status == "414" else "application/json"
                     operation["responses"][status] = {
                         "description": DESCRIPTIONS[status],
-                        "content": {"application/json": {"schema": component}},
+                        "content": {media: {"schema": component}},
                     }
         return operation
 
@@ -72,8 +76,11 @@ class LightpathAutoSchema(AutoSchema):
         parameters = operation.get("parameters", [])
         takes_body = self.method in BODY_METHODS and "requestBody" in operation
         statuses: dict[str, dict] = {}
-        if takes_body or any(parameter["in"] == "query" for parameter in parameters):
+        takes_query = any(parameter["in"] == "query" for parameter in parameters)
+        if takes_body or takes_query:
             statuses["400"] = invalid
+        if takes_query:
+            statuses["414"] = {"type": "string"}
         permissions = self.view.get_permissions()
         authenticators = self.view.get_authenticators()
         signed_in = any(not isinstance(permission, AllowAny) for permission in permissions)

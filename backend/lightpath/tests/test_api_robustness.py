@@ -220,7 +220,8 @@ def test_the_schema_documents_errors_and_nullable_names(client_for):
     assert set(paths["/api/fabrics/{id}/"]["patch"]["responses"]) == {
         "200", "400", "401", "403", "404", "413", "415"
     }  # fmt: skip
-    assert set(paths["/api/fabrics/"]["get"]["responses"]) == {"200", "400", "401", "403"}
+    assert set(paths["/api/fabrics/"]["get"]["responses"]) == {"200", "400", "401", "403", "414"}
+    assert list(paths["/api/fabrics/"]["get"]["responses"]["414"]["content"]) == ["text/html"]  # gunicorn's page
     assert set(paths["/api/health/"]["get"]["responses"]) == {"200"}
     link_patch = paths["/api/links/{id}/"]["patch"]["responses"]
     assert link_patch["409"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/GuardRefusal"}

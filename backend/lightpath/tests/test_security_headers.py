@@ -83,3 +83,9 @@ def test_failed_logins_are_counted_across_worker_processes(web, django_user_mode
         locked = first.post("/api/auth/token/", json={"username": "ada", "password": PASSWORD})
     assert answers == [400] * 10
     assert locked.status_code == 429 and 0 < int(locked.headers["Retry-After"]) <= 60
+
+
+def test_a_url_longer_than_the_request_line_limit_is_414_as_documented(web, viewer):
+    """gunicorn refuses it before Django (an HTML page); the OpenAPI document says so (schema.py)."""
+    response = httpx.get(f"{web}/api/fabrics/", params={"name": "x" * 5000}, headers=viewer)
+    assert response.status_code == 414 and response.headers["content-type"].startswith("text/html")
