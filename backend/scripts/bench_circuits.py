@@ -15,7 +15,6 @@ Creates a fabric named bench-circuits-N-TIME and removes it afterwards. Usage, f
 
 import json
 import os
-import random
 import sys
 import time
 from pathlib import Path
@@ -38,22 +37,7 @@ from circuits.services import all_tor_attachments, replace_attachments  # noqa: 
 from fabric.models import Fabric, Switch  # noqa: E402
 from jobs import services as jobs  # noqa: E402
 from jobs.models import Job  # noqa: E402
-
-MB = 1_000_000
-
-
-def demand_csv(racks: int, seconds: int, seed: int = 1) -> str:
-    rng = random.Random(seed)
-    lines = ["src,dst,bytes,window_start"]
-    offsets = [rng.randrange(1, racks) for _ in range(racks)]
-    for t in range(seconds + 1):
-        if t % 60 == 0:
-            offsets = [(o + rng.randrange(0, 3)) % (racks - 1) + 1 for o in offsets]
-        for i in range(racks):
-            lines.append(f"tor{i},tor{(i + offsets[i]) % racks},{rng.randint(10, 2000) * MB},{t}")
-            if t % 4 == 0:
-                lines.append(f"tor{i},tor{(i + 2 * offsets[i] + 1) % racks},{rng.randint(10, 500) * MB},{t}")
-    return "\n".join(lines) + "\n"
+from lightpath_fixtures.generators import drifting_demand_csv  # noqa: E402
 
 
 def step(label: str, started: float) -> float:
@@ -71,7 +55,7 @@ def main() -> None:
         Switch.objects.bulk_create(Switch(fabric=fabric, name=f"tor{i}", tier=0) for i in range(racks))
         ocs = CircuitSwitch.objects.create(fabric=fabric, name="ocs", port_count=racks, capacity_gbps=100)
         replace_attachments(ocs, all_tor_attachments(fabric))
-        text = demand_csv(racks, seconds)
+        text = drifting_demand_csv(racks, seconds)
         print(f"<!-- {text.count(chr(10)) - 1:,} rows, {len(text) / 1e6:.1f} MB of CSV -->")
         user, _ = get_user_model().objects.get_or_create(username="bench-planner", defaults={"is_superuser": True})
         client = Client()

@@ -104,22 +104,6 @@ def ensure_database(name: str) -> None:
             print(f"(created database {name})", flush=True)
 
 
-def demand_csv(racks: int, seconds: int, seed: int = 1) -> str:
-    """bench_circuits.py's demand: each rack sends to a partner drifting every minute, plus a second
-    partner in every 4th window."""
-    rng = random.Random(seed)
-    lines = ["src,dst,bytes,window_start"]
-    offsets = [rng.randrange(1, racks) for _ in range(racks)]
-    for t in range(seconds + 1):
-        if t % 60 == 0:
-            offsets = [(o + rng.randrange(0, 3)) % (racks - 1) + 1 for o in offsets]
-        for i in range(racks):
-            lines.append(f"tor{i},tor{(i + offsets[i]) % racks},{rng.randint(10, 2000) * 1_000_000},{t}")
-            if t % 4 == 0:
-                lines.append(f"tor{i},tor{(i + 2 * offsets[i] + 1) % racks},{rng.randint(10, 500) * 1_000_000},{t}")
-    return "\n".join(lines) + "\n"
-
-
 def set_up(fresh: bool, racks: int, seconds: int) -> None:
     """The 100K-link fabric and the circuit fabric with its demand, kept between runs."""
     from django.core.management import call_command
@@ -129,7 +113,7 @@ def set_up(fresh: bool, racks: int, seconds: int) -> None:
     from fabric import services as fabric_services
     from fabric.models import Fabric, Switch
     from jobs.models import Job
-    from lightpath_fixtures.generators import fb_fabric
+    from lightpath_fixtures.generators import drifting_demand_csv, fb_fabric
 
     call_command("migrate", verbosity=0)
     if fresh:
@@ -146,7 +130,7 @@ def set_up(fresh: bool, racks: int, seconds: int) -> None:
         Switch.objects.bulk_create(Switch(fabric=fabric, name=f"tor{i}", tier=0) for i in range(racks))
         ocs = CircuitSwitch.objects.create(fabric=fabric, name="ocs", port_count=racks, capacity_gbps=100)
         replace_attachments(ocs, all_tor_attachments(fabric))
-        create_demand(fabric, DEMAND, text=demand_csv(racks, seconds))
+        create_demand(fabric, DEMAND, text=drifting_demand_csv(racks, seconds))
         print(f"(stored a {racks}-rack, {seconds} s demand in {time.perf_counter() - t0:.0f} s)", flush=True)
 
 
