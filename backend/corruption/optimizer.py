@@ -84,12 +84,8 @@ class Candidate:
 
 def _candidates(fabric: Fabric, link_index: dict[int, int]) -> list[Candidate]:
     events = (
-        CorruptionEvent.objects.filter(
-            link__fabric=fabric,
-            ended_at__isnull=True,
-            link__admin_state=Link.AdminState.ENABLED,
-            link__oper_state=Link.OperState.UP,
-        )
+        services.open_events_on_usable_links()
+        .filter(link__fabric=fabric)
         .select_related("link__a_switch", "link__z_switch")
         .order_by("-last_rate", "id")
     )

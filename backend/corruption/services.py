@@ -95,6 +95,15 @@ def enqueue_decisions(event_ids: Iterable[int], *, queue: str | None = None) -> 
             break
 
 
+def open_events_on_usable_links() -> QuerySet[CorruptionEvent]:
+    """Corruption events still open on links enabled and up: what CorrOpt may act on."""
+    return CorruptionEvent.objects.filter(
+        ended_at__isnull=True,
+        link__admin_state=Link.AdminState.ENABLED,
+        link__oper_state=Link.OperState.UP,
+    )
+
+
 def requeue_undecided(now: dt.datetime | None = None) -> int:
     """The liveness net of decisions: send decide_event again for every open event that
     decide_event would act on (its link enabled and up, no fast-checker decision) and that has
@@ -102,12 +111,8 @@ def requeue_undecided(now: dt.datetime | None = None) -> int:
     event decided and skips it."""
     stale = (now or timezone.now()) - dt.timedelta(seconds=django_settings.JOB_LIVENESS["stale_after_s"])
     undecided = (
-        CorruptionEvent.objects.filter(
-            ended_at__isnull=True,
-            last_seen__lt=stale,
-            link__admin_state=Link.AdminState.ENABLED,
-            link__oper_state=Link.OperState.UP,
-        )
+        open_events_on_usable_links()
+        .filter(last_seen__lt=stale)
         .exclude(decisions__kind=Decision.Kind.FAST_CHECKER)
         .values_list("pk", flat=True)
     )
