@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  formatAge,
+  formatCount,
+  formatDbm,
+  formatGbps,
+  formatHours,
+  formatPercent,
+  formatSeconds,
+  formatTime,
+} from './format';
+
+describe('formatTime', () => {
+  it('shows a UTC instant to the minute with the zone spelled out', () => {
+    expect(formatTime('2026-11-26T16:22:41Z')).toBe('2026-11-26 16:22 UTC');
+  });
+
+  it('converts an offset to UTC whatever the browser zone is', () => {
+    expect(formatTime('2026-11-26T18:22:00+02:00')).toBe('2026-11-26 16:22 UTC');
+    expect(formatTime('2026-12-31T23:30:00-01:00')).toBe('2027-01-01 00:30 UTC');
+  });
+
+  it('shows a dash for no time and an unreadable value as it came', () => {
+    expect(formatTime(null)).toBe('—');
+    expect(formatTime(undefined)).toBe('—');
+    expect(formatTime('')).toBe('—');
+    expect(formatTime('yesterday')).toBe('yesterday');
+  });
+});
+
+describe('number formats', () => {
+  it('groups thousands in counts', () => {
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(1234567)).toBe('1,234,567');
+  });
+
+  it('shows fractions as percents', () => {
+    expect(formatPercent(0.1234)).toBe('12.3%');
+    expect(formatPercent(0.5, 0)).toBe('50%');
+    expect(formatPercent(0.00123, 2)).toBe('0.12%');
+    expect(formatPercent(Number.NaN)).toBe('—');
+  });
+
+  it('shows optical power in dBm with one decimal', () => {
+    expect(formatDbm(-13.64)).toBe('-13.6 dBm');
+    expect(formatDbm(2)).toBe('2.0 dBm');
+    expect(formatDbm(null)).toBe('—');
+  });
+
+  it('shows link speeds in Gb/s', () => {
+    expect(formatGbps(100)).toBe('100 Gb/s');
+    expect(formatGbps(1600)).toBe('1,600 Gb/s');
+    expect(formatGbps(null)).toBe('—');
+  });
+
+  it('shows durations in the unit that reads best', () => {
+    expect(formatSeconds(0.0125)).toBe('12.5 ms');
+    expect(formatSeconds(90)).toBe('90 s');
+    expect(formatSeconds(600)).toBe('10 min');
+    expect(formatSeconds(Number.POSITIVE_INFINITY)).toBe('—');
+    expect(formatHours(1.25)).toBe('1.3 h');
+    expect(formatHours(null)).toBe('—');
+  });
+
+  it('shows ages coarsely', () => {
+    const now = new Date('2026-11-26T16:00:00Z');
+    expect(formatAge('2026-11-26T15:15:00Z', now)).toBe('45 min');
+    expect(formatAge('2026-11-26T11:00:00Z', now)).toBe('5 h');
+    expect(formatAge('2026-11-23T16:00:00Z', now)).toBe('3 d');
+    expect(formatAge(null, now)).toBe('—');
+  });
+});

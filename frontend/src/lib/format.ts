@@ -1,0 +1,64 @@
+/**
+ * The one place the UI turns times and numbers into text. Every time is shown in UTC as
+ * "2026-11-26 16:22 UTC": operators, the chart axes, the CLI and the logs all read UTC, so a
+ * time copied from one page matches the others.
+ */
+
+const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** "2026-11-26 16:22 UTC"; "—" when there is no time; an unparseable value as it came. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** "12,345": whole counts with thousands separators. */
+export function formatCount(value: number): string {
+  return COUNT.format(value);
+}
+
+/** "12.3%" from the fraction 0.123; "—" when not a number. */
+export function formatPercent(fraction: number, digits = 1): string {
+  if (!Number.isFinite(fraction)) return '—';
+  return `${(fraction * 100).toFixed(digits)}%`;
+}
+
+/** "-13.6 dBm"; "—" when there is no reading. */
+export function formatDbm(value: number | null | undefined, digits = 1): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return `${value.toFixed(digits)} dBm`;
+}
+
+/** "100 Gb/s"; "—" when the speed is unknown. */
+export function formatGbps(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return `${formatCount(value)} Gb/s`;
+}
+
+/** Seconds as ms below one second, s below two minutes, else min (three significant digits). */
+export function formatSeconds(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '—';
+  if (seconds < 1) return `${Number((seconds * 1000).toPrecision(3))} ms`;
+  if (seconds < 120) return `${Number(seconds.toPrecision(3))} s`;
+  return `${Number((seconds / 60).toPrecision(3))} min`;
+}
+
+/** "1.5 h"; "—" when there is no duration. */
+export function formatHours(hours: number | null | undefined, digits = 1): string {
+  if (hours === null || hours === undefined || !Number.isFinite(hours)) return '—';
+  return `${hours.toFixed(digits)} h`;
+}
+
+/** "45 min", "5 h", "3 d": how long ago, coarse enough to read at a glance. */
+export function formatAge(iso: string | null | undefined, now: Date = new Date()): string {
+  if (!iso) return '—';
+  const then = new Date(iso).getTime();
+  if (Number.isNaN(then)) return '—';
+  const minutes = Math.max(0, Math.floor((now.getTime() - then) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
