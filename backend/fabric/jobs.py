@@ -17,12 +17,18 @@ from .models import Fabric
 def import_fabric(job, context) -> dict:
     if "document" not in job.params:
         raise JobFailed("the job holds no document (it was dropped after an earlier run)")
+    document = job.params["document"]
+    if isinstance(document, dict):
+        switches, links = (len(document.get(key) or ()) for key in ("switches", "links"))
+        context.info(f"document '{document.get('name')}': {switches} switches, {links} links")
     try:
-        fabric = services.import_document(job.params["document"], user=job.created_by, progress=context.progress)
+        with context.step("validating and writing the fabric"):
+            fabric = services.import_document(document, user=job.created_by, progress=context.progress)
     except services.InterchangeError as exc:
         _drop_document(job)
         raise JobFailed(f"the document has {len(exc.errors)} problem(s)", {"errors": exc.errors}) from exc
     _drop_document(job, fabric=fabric)
+    context.info(f"fabric '{fabric.name}' written (id {fabric.pk})")
     return {"fabric": fabric.pk, "name": fabric.name}
 
 
@@ -39,7 +45,10 @@ def _drop_document(job, **changes) -> None:
 def capacity_report(job, context) -> dict:
     fabric = Fabric.objects.get(pk=job.fabric_id)
     context.progress(0.1, "counting up-paths")
-    capacity = services.fabric_capacity(fabric)
+    with context.step(f"counting the up-paths of fabric '{fabric.name}'"):
+        capacity = services.fabric_capacity(fabric)
+    below = capacity["summary"]["below_constraint"]
+    context.info(f"{len(capacity['tors'])} ToRs, {below} below the capacity constraint")
     context.progress(0.8, "summarising pods")
     pods: dict = {}
     for tor in capacity["tors"]:

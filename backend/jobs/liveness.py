@@ -31,6 +31,7 @@ from django.utils import timezone
 from lightpath import dispatch
 from lightpath_worker import app as celery_app
 
+from .log import log_event
 from .models import Job
 from .registry import KINDS
 
@@ -103,6 +104,12 @@ def requeue_or_fail(job_id: int, why: str, *, run_by: str | None = None) -> str:
         job.save(update_fields=["state", "finished", "message", "error", "sent_at"])
         if job.state == Job.State.QUEUED:
             transaction.on_commit(lambda: send(job))
+        entry = {
+            Job.State.CANCELLED: ("info", job.message),
+            Job.State.FAILED: ("error", job.error),
+            Job.State.QUEUED: ("warning", f"attempt {job.attempts} was lost and the job queued again: {why}"),
+        }[job.state]
+        transaction.on_commit(lambda: log_event(job.pk, *entry))  # after the row lock is released
     logger.warning("job %s (%s, attempt %s): %s -> %s", job.pk, job.kind, job.attempts, why, job.state)
     return job.state
 
@@ -124,7 +131,12 @@ def sweep(now: datetime | None = None) -> dict:
     waiting = list(queued.filter(sent_at__lt=stale))
     held = broker_held_jobs() if waiting else set()
     lost_messages = [job for job in waiting if job.pk not in held]
-    resent = sum(send(job) for job in [*unsent, *lost_messages])
+    resent = 0
+    for why, jobs in (("never reached the broker", unsent), ("was lost from the broker", lost_messages)):
+        for job in jobs:
+            if send(job):
+                resent += 1
+                log_event(job.pk, "warning", f"sent again by the liveness sweep: its message {why}")
     return {"lost_runs": lost_runs, "unsent": len(unsent), "lost_messages": len(lost_messages), "sent": resent}
 
 

@@ -52,3 +52,32 @@ class Job(models.Model):
     @property
     def is_terminal(self) -> bool:
         return self.state in self.TERMINAL_STATES
+
+
+class JobLogEntry(models.Model):
+    """One line of a job's log (time, level, message): what its handler and the job framework
+    say while it runs, for the job page and `lightpath jobs watch`. Written by jobs/log.py."""
+
+    class Level(models.TextChoices):
+        DEBUG = "debug"
+        INFO = "info"
+        WARNING = "warning"
+        ERROR = "error"
+
+    MESSAGE_MAX_LENGTH = 2000
+
+    # The (job, id) index below serves the foreign key too.
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="log_entries", db_index=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    level = models.CharField(max_length=7, choices=Level.choices, default=Level.INFO)
+    message = models.CharField(max_length=MESSAGE_MAX_LENGTH)
+
+    class Meta:
+        ordering = ["job", "id"]
+        indexes = [
+            # A job's log is read in order and incrementally (?after=<id>) and counted on every write.
+            models.Index(fields=["job", "id"], name="job_log_entry_job_id"),
+        ]
+
+    def __str__(self) -> str:
+        return f"job {self.job_id} {self.level}: {self.message[:60]}"

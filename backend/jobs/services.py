@@ -1,10 +1,15 @@
 import logging
+import time
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.db import InterfaceError, OperationalError, close_old_connections, transaction
 from django.utils import timezone
 
 from . import liveness
+from .log import first_line, log_event
+from .log import log as write_log
 from .models import Job
 from .registry import KINDS
 
@@ -54,6 +59,32 @@ class JobContext:
         if jobs.filter(cancel_requested=True).exists():
             raise JobCancelled()
 
+    def log(self, level: str, message: str) -> None:
+        """A line in the job's log for whoever waits on it (jobs/log.py): what was read, what the
+        engine was asked and how long it took, what was written."""
+        write_log(self.job.pk, level, message)
+
+    def debug(self, message: str) -> None:
+        self.log("debug", message)
+
+    def info(self, message: str) -> None:
+        self.log("info", message)
+
+    def warning(self, message: str) -> None:
+        self.log("warning", message)
+
+    def error(self, message: str) -> None:
+        self.log("error", message)
+
+    @contextmanager
+    def step(self, message: str) -> Iterator[None]:
+        """Log a step when it starts and, if it ends without an error, how long it took (an error
+        is the framework's line: "failed: ...")."""
+        self.info(message)
+        began = time.monotonic()
+        yield
+        self.info(f"{message}: done in {time.monotonic() - began:.1f} s")
+
 
 def submit(kind: str, *, user=None, fabric=None, params: dict | None = None) -> Job:
     """Create a queued job and hand it to its queue once the transaction commits. With the broker
@@ -74,10 +105,14 @@ def cancel(job: Job) -> Job:
             job.state = Job.State.CANCELLED
             job.finished = timezone.now()
             job.message = "cancelled before it started"
+            _log_on_commit(job.pk, "info", job.message)
         elif job.state == Job.State.RUNNING and not liveness.is_alive(job):
             job.state = Job.State.CANCELLED
             job.finished = timezone.now()
             job.message = f"cancelled; its worker {job.worker or '?'} was gone"
+            _log_on_commit(job.pk, "info", job.message)
+        elif not job.is_terminal and not job.cancel_requested:
+            _log_on_commit(job.pk, "info", "cancel requested; it stops at its next checkpoint")
         if not job.is_terminal:
             job.cancel_requested = True
         job.save()
@@ -97,6 +132,7 @@ def run(job_id: int) -> str:
         if job.cancel_requested:
             job.state, job.finished = Job.State.CANCELLED, timezone.now()
             job.save()
+            _log_on_commit(job.pk, "info", "cancelled before this run started")
             return job.state
         if job.state == Job.State.RUNNING and liveness.is_alive(job):
             return "running elsewhere"  # a duplicate message
@@ -105,7 +141,9 @@ def run(job_id: int) -> str:
             job.state, job.finished, job.message = Job.State.FAILED, timezone.now(), "failed: its worker was lost"
             job.error = f"Gave up after {job.attempts} attempts: its worker {job.worker or '?'} was lost each time."
             job.save()
+            _log_on_commit(job.pk, "error", job.error)
             return job.state
+        lost_worker = job.worker or "?"
         job.state = Job.State.RUNNING
         job.started = job.heartbeat_at = timezone.now()
         job.worker = liveness.worker_name()
@@ -113,6 +151,11 @@ def run(job_id: int) -> str:
         job.progress, job.error = 0.0, ""
         job.message = f"started again (attempt {job.attempts}): its worker was lost" if lost else "started"
         job.save()
+        started = f"started on worker {job.worker} (attempt {job.attempts})"
+        if lost:
+            _log_on_commit(job.pk, "warning", f"{started}; the worker of the previous run, {lost_worker}, was lost")
+        else:
+            _log_on_commit(job.pk, "info", started)
     kind = KINDS.get(job.kind)
     try:
         if kind is None:
@@ -132,28 +175,46 @@ def run(job_id: int) -> str:
             return "lost"
     except JobSuperseded:
         logger.warning("job %s: this run (%s) was superseded; stopping it", job.pk, job.worker)
+        log_event(job.pk, "warning", f"the run on worker {job.worker} stopped: another run holds the job, or it ended")
         return "superseded"
     except JobCancelled:
-        _finish(job, Job.State.CANCELLED, message="cancelled")
+        _finish(job, Job.State.CANCELLED, ("info", "cancelled at a checkpoint"), message="cancelled")
     except JobFailed as exc:
-        _finish(job, Job.State.FAILED, error=str(exc), result=exc.result, message="failed")
-    except Exception as exc:  # a failed job records why; the worker stays up
         _finish(
             job,
             Job.State.FAILED,
-            error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}",
+            ("error", f"failed: {first_line(str(exc))}"),
+            error=str(exc),
+            result=exc.result,
+            message="failed",
+        )
+    except Exception as exc:  # a failed job records why; the worker stays up
+        error = f"{type(exc).__name__}: {exc}"
+        _finish(
+            job,
+            Job.State.FAILED,
+            ("error", f"failed: {first_line(error)}"),
+            error=f"{error}\n{traceback.format_exc(limit=5)}",
             message="failed",
         )
     else:
         late = Job.objects.filter(pk=job.pk, cancel_requested=True).exists()
         message = f"{summary} (the cancel request came after its last checkpoint)" if late else summary
-        _finish(job, Job.State.SUCCEEDED, result=result, progress=1.0, message=message)
+        seconds = (timezone.now() - job.started).total_seconds()
+        done = ("info", f"succeeded in {seconds:.1f} s: {message}")
+        _finish(job, Job.State.SUCCEEDED, done, result=result, progress=1.0, message=message)
     return Job.objects.values_list("state", flat=True).get(pk=job_id)
 
 
-def _finish(job: Job, state: str, **fields) -> None:
-    # Only the run that owns the job records its end: a run the sweep gave up on (its heartbeat
-    # went stale) may have been started again elsewhere.
-    Job.objects.filter(pk=job.pk, state=Job.State.RUNNING, worker=job.worker).update(
+def _finish(job: Job, state: str, entry: tuple[str, str], **fields) -> None:
+    # Only the run that owns the job records its end (and logs it): a run the sweep gave up on
+    # (its heartbeat went stale) may have been started again elsewhere.
+    if Job.objects.filter(pk=job.pk, state=Job.State.RUNNING, worker=job.worker).update(
         state=state, finished=timezone.now(), **fields
-    )
+    ):
+        log_event(job.pk, *entry)
+
+
+def _log_on_commit(job_id: int, level: str, message: str) -> None:
+    # The entry's insert checks its foreign key, which waits for the job row this transaction locks.
+    transaction.on_commit(lambda: log_event(job_id, level, message))

@@ -3,7 +3,8 @@ from rest_framework import serializers
 from fabric.models import Fabric
 from lightpath.api.serializers import BriefModelSerializer
 
-from ..models import Job
+from ..log import MAX_ENTRIES
+from ..models import Job, JobLogEntry
 from ..registry import KINDS, kind_names
 
 
@@ -48,3 +49,23 @@ class JobListSerializer(JobSerializer):
 
     class Meta(JobSerializer.Meta):
         fields = [field for field in JobSerializer.Meta.fields if field != "result"]
+
+
+class JobLogEntrySerializer(serializers.ModelSerializer):
+    """One line of a job's log (GET /api/jobs/{id}/log/)."""
+
+    class Meta:
+        model = JobLogEntry
+        fields = ["id", "created_at", "level", "message"]
+        read_only_fields = fields
+
+
+class JobLogQuerySerializer(serializers.Serializer):
+    """The log's query: entries after one already read, at most `limit` of them, oldest first."""
+
+    after = serializers.IntegerField(
+        min_value=0, default=0, help_text="Only entries with a larger id (0: from the start)."
+    )
+    limit = serializers.IntegerField(
+        min_value=1, max_value=MAX_ENTRIES, default=500, help_text=f"At most this many entries (up to {MAX_ENTRIES})."
+    )

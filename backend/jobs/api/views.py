@@ -17,7 +17,7 @@ from .. import services
 from ..filtersets import JobFilterSet
 from ..models import Job
 from ..registry import KINDS, InvalidParams
-from .serializers import JobListSerializer, JobSerializer
+from .serializers import JobListSerializer, JobLogEntrySerializer, JobLogQuerySerializer, JobSerializer
 
 
 class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -36,6 +36,8 @@ class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
         # Params are never read back (an upload can be tens of MB) and the list omits results:
         # leave those columns in the database instead of reading them on every poll.
         queryset = super().get_queryset()
+        if self.action == "log":  # only the job's existence (and the reader's right to it) matters
+            return Job.objects.only("id")
         if self.action in ("list", "retrieve"):
             queryset = queryset.defer("params")
         if self.action == "list":
@@ -67,6 +69,17 @@ class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
         if job.created_by_id != request.user.pk and not roles & {OPERATOR, ADMIN}:
             raise PermissionDenied("Only the job's creator, an operator or an admin may cancel it.")
         return Response(self.get_serializer(services.cancel(job)).data)
+
+    @extend_schema(parameters=[JobLogQuerySerializer], responses=JobLogEntrySerializer(many=True))
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def log(self, request, pk=None):
+        """The job's log, oldest first: what its handler and the job framework wrote while it ran.
+        Poll with `after` set to the last id read for the new entries only."""
+        query = JobLogQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        job = self.get_object()
+        entries = job.log_entries.filter(id__gt=query.validated_data["after"]).order_by("id")
+        return Response(JobLogEntrySerializer(entries[: query.validated_data["limit"]], many=True).data)
 
     @extend_schema(
         parameters=[
