@@ -1,6 +1,6 @@
-from celery import shared_task
+"""Thin Celery tasks of telemetry; the logic is in services."""
 
-from fabric.models import Fabric
+from celery import shared_task
 
 from .services import derivation, maintenance
 
@@ -20,10 +20,5 @@ def requeue_lost() -> dict:
 
 @shared_task(name="telemetry.derive", acks_late=True, reject_on_worker_lost=True)
 def derive(fabric_id: int) -> dict:
-    """Derive a fabric's batches committed since its last run (queued by ingest, once per fabric
-    until it starts; a re-delivered run finds nothing new and returns at once)."""
-    derivation.mark_started(fabric_id)
-    fabric = Fabric.objects.filter(pk=fabric_id).first()
-    if fabric is None:  # deleted meanwhile
-        return {"fabric": fabric_id, "batches": 0}
-    return {"fabric": fabric_id, **derivation.derive(fabric).as_dict()}
+    """Derive a fabric's batches committed since its last run."""
+    return derivation.run(fabric_id)

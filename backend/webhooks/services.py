@@ -401,6 +401,17 @@ def attempt_delivery(delivery_id: int) -> AttemptOutcome | None:
     return _record(delivery, number, now, duration_ms, status_code, error, excerpt, final=True)
 
 
+def deliver(delivery_id: int) -> dict[str, Any] | None:
+    """The task `webhooks.deliver`: one attempt, then the next one scheduled if it failed and may
+    be retried. A duplicate or early task finds nothing to claim and does nothing (None)."""
+    outcome = attempt_delivery(delivery_id)
+    if outcome is None:
+        return None
+    if outcome.retry_in_s is not None:
+        enqueue([delivery_id], countdown=outcome.retry_in_s)
+    return {"delivery": delivery_id, "attempt": outcome.number, "state": outcome.state, "error": outcome.error}
+
+
 def _log_lost_attempts(delivery: WebhookDelivery, number: int) -> None:
     """Earlier attempts that claimed the delivery but never recorded a result (their worker
     died mid-request) get a log row, so the log shows every attempt counted against the max."""
@@ -507,3 +518,9 @@ def purge_finished(now: datetime | None = None) -> int:
     deleted, _ = WebhookDelivery.objects.filter(finished_at__lt=cutoff).delete()
     WebhookEvent.objects.filter(created__lt=cutoff, deliveries__isnull=True).delete()
     return deleted
+
+
+def maintain() -> dict[str, int]:
+    """The beat task `webhooks.maintain`: re-enqueue deliveries whose task was lost; purge old
+    finished ones."""
+    return {"requeued": requeue_overdue(), "purged": purge_finished()}

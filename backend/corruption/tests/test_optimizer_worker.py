@@ -35,7 +35,6 @@ from fabric import services as fabric_services
 from fabric.models import Link
 from fabric.services.engine import engine_fabric
 from jobs.models import Job
-from jobs.tasks import run_job
 from lightpath_fixtures.generators import fat_tree
 from lightpath_worker import app as celery_app
 from telemetry.models import CorruptionEvent
@@ -110,7 +109,7 @@ def test_a_killed_optimizer_job_is_retried_and_leaves_one_consistent_outcome(slo
     assert expected["proven_optimal"] and len(expected["disable"]) > 10
 
     job = Job.objects.create(kind="corruption.optimize", fabric=fabric)
-    run_job.apply_async((job.pk,), queue=queue)
+    celery_app.send_task("jobs.run_job", args=[job.pk], queue=queue)  # by name, as services send it
     wait_for(job, lambda j: j.message.startswith("applying") and j.progress > 0.5, "half applied", log)
     (victim,) = pool_pids()
     os.kill(victim, signal.SIGKILL)

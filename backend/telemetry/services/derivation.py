@@ -166,6 +166,16 @@ def mark_started(fabric_id: int) -> None:
     Derivation.objects.filter(fabric_id=fabric_id).update(queued_at=None)
 
 
+def run(fabric_id: int) -> dict[str, Any]:
+    """The task `telemetry.derive`: a fabric's batches committed since its last run (queued by
+    ingest, once per fabric until it starts; a re-delivered run finds nothing new and returns at once)."""
+    mark_started(fabric_id)
+    fabric = Fabric.objects.filter(pk=fabric_id).first()
+    if fabric is None:  # deleted meanwhile
+        return {"fabric": fabric_id, "batches": 0}
+    return {"fabric": fabric_id, **derive(fabric).as_dict()}
+
+
 # ------------------------------------------------------------------------------------------
 # The run
 

@@ -17,7 +17,6 @@ from rest_framework.test import APIClient
 from fabric.models import Link
 from fabric.services import link_state
 from lightpath_worker import app as celery_app
-from webhooks import tasks
 from webhooks.models import WebhookDelivery, WebhookEvent
 
 from .conftest import SECRET
@@ -134,7 +133,7 @@ def test_a_delivery_whose_task_was_lost_is_sent_by_the_maintenance_task(
     lost = WebhookDelivery.objects.create(
         event=event, endpoint=endpoint, next_attempt_at=timezone.now() - dt.timedelta(minutes=10)
     )
-    assert tasks.maintain.apply_async(queue=webhook_queue).get(timeout=30)["requeued"] == 1
+    assert celery_app.send_task("webhooks.maintain", queue=webhook_queue).get(timeout=30)["requeued"] == 1
     wait_for_state(lost, "succeeded")
     assert json.loads(receiver.wait_for(1)[0].body)["message"] == "written while the broker was down"
 
