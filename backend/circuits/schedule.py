@@ -22,8 +22,9 @@ import lightpath_engine
 from accounts.roles import OPERATOR, PLANNER
 from fabric.models import Fabric
 from jobs.models import Job
-from jobs.registry import InvalidParams, job_kind
+from jobs.registry import job_kind
 from jobs.services import JobFailed
+from lightpath.problems import InvalidParams
 
 from . import services
 from .models import CircuitAttachment, CircuitSwitch, Demand

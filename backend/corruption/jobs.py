@@ -4,8 +4,9 @@ import math
 from typing import Any
 
 from accounts.roles import OPERATOR
-from jobs.registry import InvalidParams, job_kind
+from jobs.registry import job_kind
 from jobs.services import JobFailed
+from lightpath.problems import InvalidParams
 
 from . import optimizer
 

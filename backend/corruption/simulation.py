@@ -30,8 +30,9 @@ import lightpath_engine
 from accounts.roles import OPERATOR, PLANNER
 from fabric.models import Fabric, Link
 from fabric.services.engine import DISABLED, DOWN, engine_fabric
-from jobs.registry import InvalidParams, job_kind
+from jobs.registry import job_kind
 from jobs.services import JobFailed
+from lightpath.problems import InvalidParams
 
 POLICIES = ("corropt", "fast-checker", "switch-local")
 PENALTIES = ("linear", "log", "step")

@@ -5,7 +5,8 @@ idempotent: with late acknowledgement a job whose worker died is run again from 
 
 A kind may also declare:
 - `validate(params, fabric) -> params`: checks the params when the job is submitted through the
-  API and returns them cleaned (what the handler gets); raises InvalidParams listing every problem,
+  API and returns them cleaned (what the handler gets); raises lightpath.problems.InvalidParams
+  listing every problem (collected with lightpath.problems.Problems),
   which the API answers as a 400.
 - `csv_tables`: table name -> function turning the job's result into (header, rows), served by
   `GET /api/jobs/{id}/result/?format=csv&table=NAME` (the first table is the default).
@@ -20,15 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 CsvTable = Callable[[dict], tuple[Sequence[str], Iterable[Sequence[Any]]]]
-
-
-class InvalidParams(Exception):
-    """Every problem of a job's params, as {"section": "params", "field", "message"} rows (the
-    fabric import's error shape), plus "line" for rows of an uploaded file."""
-
-    def __init__(self, errors: list[dict]):
-        super().__init__(f"{len(errors)} problem(s) in the job's params")
-        self.errors = errors
 
 
 @dataclass(frozen=True)

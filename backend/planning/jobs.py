@@ -1,8 +1,9 @@
 """RAIL job kinds: thin handlers over planning.services (docs/rail.md, "In the server")."""
 
 from accounts.roles import OPERATOR, PLANNER
-from jobs.registry import InvalidParams, job_kind
+from jobs.registry import job_kind
 from jobs.services import JobFailed
+from lightpath.problems import InvalidParams
 
 from .services import classes as reliability
 from .services import plan as plans

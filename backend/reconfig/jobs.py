@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.roles import OPERATOR, PLANNER
-from jobs.registry import InvalidParams, job_kind
+from jobs.registry import job_kind
 from jobs.services import JobFailed
+from lightpath.problems import InvalidParams
 
 from .services import larry, sharebackup
 

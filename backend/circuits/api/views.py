@@ -13,9 +13,9 @@ from accounts.roles import OPERATOR, PLANNER
 from audit import services as audit
 from jobs import services as jobs
 from jobs.models import Job
-from jobs.registry import InvalidParams
 from lightpath.api.parsers import BoundedJSONParser, check_length
 from lightpath.api.viewsets import AuditedModelViewSet, BriefModeMixin
+from lightpath.problems import InvalidParams
 
 from .. import schedule, services
 from ..filtersets import CircuitSwitchFilterSet, DemandFilterSet, ScheduleFilterSet

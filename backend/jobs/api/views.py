@@ -12,11 +12,12 @@ from rest_framework.response import Response
 
 from accounts.roles import ADMIN, OPERATOR, ROLES, user_roles
 from lightpath.api.viewsets import BriefModeMixin
+from lightpath.problems import InvalidParams
 
 from .. import services
 from ..filtersets import JobFilterSet
 from ..models import Job
-from ..registry import KINDS, InvalidParams
+from ..registry import KINDS
 from .serializers import JobListSerializer, JobLogEntrySerializer, JobLogQuerySerializer, JobSerializer
 
 

@@ -19,12 +19,11 @@ from django.utils import timezone
 
 import lightpath_engine
 from fabric.models import Fabric, Link
-from jobs.registry import InvalidParams
 from jobs.services import JobFailed
+from lightpath.problems import InvalidParams, Problems, number, optional_bool, unknown_keys
 from telemetry.models import Direction, DirectionHealth
 
 from . import fabrics
-from .params import Problems, number, optional_bool, unknown_keys
 from .plan import AUTO_PAIR_STATS_MAX_TORS, QUANTILES
 
 DEFAULTS: dict[str, Any] = {

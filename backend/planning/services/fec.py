@@ -6,39 +6,32 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from rest_framework.exceptions import ValidationError
-
 import lightpath_engine
+from lightpath.problems import Problems, number
 
 DEFAULT_TARGET = 1e-3
 
 
-def _fraction(raw: str | None, *, low_open: bool, high_open: bool) -> tuple[float | None, str | None]:
-    interval = f"{'(' if low_open else '['}0, 1{')' if high_open else ']'}"
+def _fraction(problems: Problems, raw: str | None, field: str, *, low_open: bool, high_open: bool) -> float | None:
+    """A query string's fraction; text that is not a finite number is reported as given."""
     try:
-        value = float(raw) if raw is not None else None
+        value: Any = float(raw) if raw is not None else None
     except ValueError:
         value = None
     if value is None or not math.isfinite(value):
-        return None, f"must be a number in {interval}, got {raw!r}"
-    if (value <= 0 if low_open else value < 0) or (value >= 1 if high_open else value > 1):
-        return None, f"must be in {interval}, got {value:g}"
-    return value, None
+        value = raw
+    return number(problems, value, field, 0.0, 1.0, low_open=low_open, high_open=high_open)
 
 
 def choose(query: Mapping[str, str]) -> dict[str, Any]:
     """The engine's answer for ?loss=&target=; a ValidationError (400) lists every problem."""
-    problems: dict[str, list[str]] = {}
+    problems = Problems()
     loss: float | None = None
     if query.get("loss") in (None, ""):
-        problems["loss"] = ["required: the path's loss rate, a fraction such as 0.003"]
+        problems.add("loss", "required: the path's loss rate, a fraction such as 0.003")
     else:
-        loss, problem = _fraction(query.get("loss"), low_open=False, high_open=False)
-        if problem:
-            problems["loss"] = [problem]
-    target, problem = _fraction(query.get("target", str(DEFAULT_TARGET)), low_open=True, high_open=True)
-    if problem:
-        problems["target"] = [problem]
-    if problems or loss is None or target is None:
-        raise ValidationError(problems)
+        loss = _fraction(problems, query.get("loss"), "loss", low_open=False, high_open=False)
+    target = _fraction(problems, query.get("target", str(DEFAULT_TARGET)), "target", low_open=True, high_open=True)
+    problems.raise_validation_error()
+    assert loss is not None and target is not None
     return dict(lightpath_engine.rail_fec(loss, target))

@@ -18,9 +18,9 @@ from django.db.models.functions import Coalesce
 import lightpath_engine
 from fabric.models import Fabric, Link, TransceiverModel
 from jobs.services import JobFailed
+from lightpath.problems import Problems, integer, number, optional_bool, random_seed, section, unknown_keys
 
 from . import fabrics
-from .params import Problems, integer, number, optional_bool, section, unknown_keys
 
 QUANTILES = [0.0001, 0.01, 0.05, 0.5]
 # Per-pair statistics visit every ordered ToR pair's common ancestors (about 0.3 s for the 512 ToRs of
@@ -154,7 +154,7 @@ def _generate(problems: Problems, params: dict) -> dict[str, Any]:
         "min_length_m": low,
         "max_length_m": high,
         "lengths": g["lengths"],
-        "seed": integer(problems, g["seed"], "generate.seed", 0, 2**63 - 1),
+        "seed": random_seed(problems, g["seed"], "generate.seed"),
         "speed_gbps": integer(problems, g["speed_gbps"], "generate.speed_gbps", 1, MAX_SPEED_GBPS),
     }
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import lightpath_engine
+from lightpath.problems import Problems, integer, number, unknown_keys
 
-from .problems import Problems, fat_tree, integer, number, unknown_keys
+from .params import fat_tree
 from .sharebackup import MAX_BACKUPS
 
 PRICES = {"packet_port": 1.0, "circuit_port": 0.3, "active_cable": 0.5, "passive_cable": 0.1}
@@ -62,7 +63,7 @@ def validate(params: Any) -> dict[str, Any]:
     for key, default in PRICES.items():
         value = prices.get(key, default)
         if key == "packet_port":
-            sheet[key] = number(problems, value, f"prices.{key}", 0, 1e9)
+            sheet[key] = number(problems, value, f"prices.{key}", 0, 1e9, low_open=True)
         else:
             sheet[key] = number(problems, value, f"prices.{key}", 0, 1e9, low_open=False)
     problems.raise_if_any()

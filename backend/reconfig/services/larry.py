@@ -19,10 +19,10 @@ from django.utils.dateparse import parse_datetime
 
 import lightpath_engine
 from fabric.models import Fabric, Link, Switch
+from lightpath.problems import Problems, integer, is_int, is_number, number, unknown_keys
 from telemetry.models import Sample
 
 from . import rack_sets
-from .problems import Problems, integer, is_int, is_number, number, unknown_keys
 from .sharebackup import _parse_json
 
 POLICIES = ("conservative", "static", "one_big_switch", "proportional")
@@ -57,10 +57,10 @@ def clean_rack_set(problems: Problems, rack_set: Any, field: str = "rack_set") -
     if not isinstance(rack_set, dict):
         problems.add(field, "must be an object: static_uplinks, cables, cs_uplinks, capacity_gbps[, excluded, racks]")
         return None
-    before = len(problems.rows)
+    before = len(problems)
     unknown_keys(problems, rack_set, RACK_SET_KEYS, f"{field}.")
     static = integer(problems, rack_set.get("static_uplinks"), f"{field}.static_uplinks", 0, MAX_PORTS)
-    capacity = number(problems, rack_set.get("capacity_gbps"), f"{field}.capacity_gbps", 0, 1e5)
+    capacity = number(problems, rack_set.get("capacity_gbps"), f"{field}.capacity_gbps", 0, 1e5, low_open=True)
     cables = rack_set.get("cables")
     racks = switches = 0
     if not isinstance(cables, list) or not cables or not all(isinstance(row, list) for row in cables):
@@ -116,7 +116,7 @@ def clean_rack_set(problems: Problems, rack_set: Any, field: str = "rack_set") -
         problems.add(f"{field}.racks", f"names {len(names)} racks, the cable matrix has {racks}")
     elif len(set(names)) != len(names):
         problems.add(f"{field}.racks", "names must be distinct")
-    if len(problems.rows) > before:
+    if len(problems) > before:
         return None
     return {
         "static_uplinks": static,
@@ -221,8 +221,8 @@ def validate_run_params(params: Any, fabric: Fabric | None = None) -> dict[str, 
             problems.add("rack_set_source", "must be the object the server built the rack set from")
     period = None
     if merged["period_s"] is not None:
-        period = number(problems, merged["period_s"], "period_s", 0, 86400)
-    threshold = number(problems, merged["threshold"], "threshold", 0, 1)
+        period = number(problems, merged["period_s"], "period_s", 0, 86400, low_open=True)
+    threshold = number(problems, merged["threshold"], "threshold", 0, 1, low_open=True)
     if merged["policy"] not in POLICIES:
         problems.add("policy", f"must be one of {', '.join(POLICIES)}, got {merged['policy']!r}")
     counters = _counters(problems, params.get("counters"), rack_set, fabric)
@@ -436,7 +436,7 @@ def _telemetry_spec(
         span = (bounds["to"] - bounds["from"]).total_seconds()
         if not 0 < span <= MAX_TELEMETRY_DAYS * 86400:
             problems.add("counters.to", f"must be after counters.from, by at most {MAX_TELEMETRY_DAYS} days")
-    size = number(problems, merged["bytes_per_packet"], "counters.bytes_per_packet", 0, 65536)
+    size = number(problems, merged["bytes_per_packet"], "counters.bytes_per_packet", 0, 65536, low_open=True)
     if fabric is None:
         problems.add("fabric", "telemetry counters are read from a stored fabric: give the job's fabric")
     elif rack_set is not None:

@@ -16,8 +16,7 @@ from circuits.models import CircuitAttachment, CircuitSwitch
 from circuits.services import port_states
 from corruption.services import ADMIN_REASON as CORROPT_REASON
 from fabric.models import Fabric, Link
-
-from .problems import Problems, is_int, unknown_keys
+from lightpath.problems import Problems, is_int, unknown_keys
 
 REFERENCE_KEYS = {"fabric", "circuit_switches"}
 TOR_TIER = 0
@@ -36,7 +35,7 @@ def is_reference(rack_set: Any) -> bool:
 
 def resolve(problems: Problems, spec: dict[str, Any], field: str = "rack_set") -> tuple[dict | None, dict | None]:
     """A reference checked (every problem listed) and built: (document, source), or (None, None)."""
-    before = len(problems.rows)
+    before = len(problems)
     unknown_keys(problems, spec, REFERENCE_KEYS, f"{field}.")
     fabric_id: Any = spec.get("fabric")
     fabric = None
@@ -58,7 +57,7 @@ def resolve(problems: Problems, spec: dict[str, Any], field: str = "rack_set") -
             if switch_id not in known:
                 problems.add(f"{field}.circuit_switches[{i}]", f"no circuit switch has id {switch_id}")
         return None, None
-    if len(problems.rows) > before:
+    if len(problems) > before:
         return None, None
     return rack_set_from_fabric(problems, fabric, ids, field)
 
@@ -70,7 +69,7 @@ def rack_set_from_fabric(
     what it was built from: switch names, every rack's static uplinks and each excluded cable
     with its reason. Problems (a switch of another fabric, no attached ToRs, no ports left for
     uplinks, mixed capacities) are added to `problems`; the document is then None."""
-    before = len(problems.rows)
+    before = len(problems)
     where: dict[int, str] = {}  # switch id -> the request field that named it
     if circuit_switch_ids is None:
         switches = list(CircuitSwitch.objects.filter(fabric=fabric).order_by("name"))
@@ -114,7 +113,7 @@ def rack_set_from_fabric(
             f"{field}.circuit_switches",
             f"Larry uses one circuit capacity C; these switches have {', '.join(f'{c:g}' for c in capacities)} Gb/s",
         )
-    if len(problems.rows) > before:
+    if len(problems) > before:
         return None, None
 
     tors = sorted({a.tor for a in attachments}, key=lambda tor: tor.name)

@@ -21,8 +21,9 @@ from django.utils import timezone
 import lightpath_engine
 from corruption.models import Ticket
 from fabric.models import Fabric, Switch
+from lightpath.problems import Problems, integer, is_int, number, random_seed, unknown_keys
 
-from .problems import MAX_SEED, Problems, fat_tree, integer, is_int, number, unknown_keys
+from .params import fat_tree
 
 MAX_EVENTS = 500
 # The engine reports every degraded slot and waiting diagnosis test at every event, so a long log
@@ -67,7 +68,7 @@ def validate_plan_params(params: Any, fabric: Fabric | None = None) -> dict[str,
     merged = {**PLAN_DEFAULTS, **params}
     tree = fat_tree(problems, merged)
     backups = integer(problems, merged["backups"], "backups", 0, MAX_BACKUPS)
-    reconfig_ms = number(problems, merged["reconfig_ms"], "reconfig_ms", 0, 1000)
+    reconfig_ms = number(problems, merged["reconfig_ms"], "reconfig_ms", 0, 1000, low_open=True)
     events = _events(problems, params.get("events"), tree, backups)
     problems.raise_if_any()
     assert tree is not None
@@ -85,7 +86,7 @@ def _events(problems: Problems, spec: Any, tree: tuple[int, int] | None, backups
     if source == "synthetic":
         unknown_keys(problems, spec, {"source", "length", "seed"}, "events.")
         length = integer(problems, spec.get("length", 20), "events.length", 1, MAX_EVENTS)
-        seed = integer(problems, spec.get("seed", 0), "events.seed", 0, MAX_SEED - 1)
+        seed = random_seed(problems, spec.get("seed", 0), "events.seed")
         return {"source": "synthetic", "length": length, "seed": seed}
     if source == "inline":
         unknown_keys(problems, spec, {"source", "events"}, "events.")
@@ -337,7 +338,7 @@ def validate_size_params(params: Any) -> dict[str, Any]:
     merged = {**SIZE_DEFAULTS, **params}
     tree = fat_tree(problems, merged)
     cleaned: dict[str, Any] = {
-        "target": number(problems, merged["target"], "target", 0, 1),
+        "target": number(problems, merged["target"], "target", 0, 1, low_open=True),
         "window_days": integer(problems, merged["window_days"], "window_days", 1, 3650),
         "mtbf_hours": None,
         "mttr_hours": None,
@@ -367,7 +368,7 @@ def validate_size_params(params: Any) -> dict[str, Any]:
         unknown_keys(problems, carlo, {"seed", "horizon_hours"}, "monte_carlo.")
         carlo = {**SIZE_DEFAULTS["monte_carlo"], **carlo}
         cleaned["monte_carlo"] = {
-            "seed": integer(problems, carlo["seed"], "monte_carlo.seed", 0, MAX_SEED - 1),
+            "seed": random_seed(problems, carlo["seed"], "monte_carlo.seed"),
             "horizon_hours": number(
                 problems, carlo["horizon_hours"], "monte_carlo.horizon_hours", MONTE_CARLO_BATCHES, 1e9, low_open=False
             ),
