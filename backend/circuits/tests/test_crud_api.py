@@ -46,3 +46,6 @@ class TestCircuitSwitchAPI(APIViewTestBase):
             }
             for i in range(3)
         ]
+
+    def filter_cases(self, objects):
+        return [({"fabric": self.fabric.pk}, objects), ({"name": objects[0].name}, objects[:1])]

@@ -16,6 +16,12 @@ class TestFabricAPI(APIViewTestBase):
     def create_data(self):
         return [{"name": f"new-{i}", "tiers": ["tor", "fabric", "spine"], "capacity_constraint": 0.8} for i in range(3)]
 
+    def filter_cases(self, objects):
+        return [
+            ({"name": objects[0].name}, objects[:1]),
+            ({"name__n": objects[0].name, "name__isw": "fabric-"}, objects[1:]),
+        ]
+
     def test_counts(self, client_for, small_fabric):
         body = client_for("viewer").get(f"/api/fabrics/{small_fabric.pk}/").json()
         assert (body["switch_count"], body["link_count"]) == (9, 14)
@@ -49,6 +55,9 @@ class TestSwitchAPI(APIViewTestBase):
 
     def create_data(self):
         return [{"fabric": self.fabric.pk, "name": f"tor-{i}", "tier": 0, "pod": 1} for i in range(3)]
+
+    def filter_cases(self, objects):
+        return [({"fabric": self.fabric.pk}, objects), ({"name": objects[1].name}, objects[1:2])]
 
     def test_tier_must_exist_in_fabric(self, client_for):
         response = client_for("planner").post(
@@ -112,6 +121,9 @@ class TestLinkAPI(APIViewTestBase):
             }
             for i in range(3)
         ]
+
+    def filter_cases(self, objects):
+        return [({"fabric": self.fabric.pk}, objects), ({"a_switch": objects[2].a_switch_id}, objects[2:])]
 
     def test_admin_state_change_records_who_and_when(self, client_for):
         link = self.make_objects(1)[0]
@@ -192,6 +204,9 @@ class TestTransceiverModelAPI(APIViewTestBase):
     def create_data(self):
         return [{"name": f"40G-{i}", "speed_gbps": 40, "fiber": "MMF", "reach_m": 100.0} for i in range(3)]
 
+    def filter_cases(self, objects):
+        return [({"name__ie": objects[0].name.upper()}, objects[:1]), ({"name": [o.name for o in objects]}, objects)]
+
 
 class TestTransceiverAPI(APIViewTestBase):
     endpoint = "/api/transceivers/"
@@ -204,6 +219,9 @@ class TestTransceiverAPI(APIViewTestBase):
     def create_data(self):
         model = TransceiverModelFactory()
         return [{"link": LinkFactory().pk, "side": "a", "model": model.pk, "serial": f"SN{i}"} for i in range(3)]
+
+    def filter_cases(self, objects):
+        return [({"link": objects[0].link_id}, objects[:1]), ({"fabric": objects[1].link.fabric_id}, objects[1:2])]
 
 
 def test_deleting_a_fabric_removes_everything_in_it_and_keeps_its_jobs(client_for, small_fabric, small_document):
