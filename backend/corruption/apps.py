@@ -10,6 +10,5 @@ class CorruptionConfig(AppConfig):
 
         from . import jobs  # noqa: F401  (registers the corruption job kinds)
         from .optimizer import on_capacity_changed
-        from .simulation import simulate  # noqa: F401  (registers corruption.simulate)
 
         capacity_changed.connect(on_capacity_changed, dispatch_uid="corruption.optimize_on_capacity_change")

@@ -1,14 +1,14 @@
 """Background job kinds of CorrOpt decisions."""
 
-import math
 from typing import Any
 
-from accounts.roles import OPERATOR
+from accounts.roles import OPERATOR, PLANNER
+from fabric.models import Fabric
 from jobs.registry import job_kind
 from jobs.services import JobFailed
-from lightpath.problems import InvalidParams
+from lightpath.problems import InvalidParams, Problems, is_number
 
-from . import optimizer
+from . import optimizer, simulation
 
 MAX_TIME_BUDGET_S = 3600.0
 
@@ -16,7 +16,7 @@ MAX_TIME_BUDGET_S = 3600.0
 def _budget_problem(budget: Any) -> str | None:
     if budget is None:
         return None
-    if isinstance(budget, bool) or not isinstance(budget, int | float) or not math.isfinite(budget):
+    if not is_number(budget):
         return f"time_budget_s must be a number of seconds above 0, got {budget!r}"
     if not 0 < budget <= MAX_TIME_BUDGET_S:
         return f"time_budget_s must be above 0 and at most {MAX_TIME_BUDGET_S:g} seconds, got {budget!r}"
@@ -25,15 +25,13 @@ def _budget_problem(budget: Any) -> str | None:
 
 def validate_optimize_params(params: dict, fabric) -> dict:
     """An API caller may give `time_budget_s`; `reasons` is written by the triggers only."""
-    problems = [
-        {"section": "params", "field": key, "message": "unknown parameter; the only one is time_budget_s"}
-        for key in params
-        if key != "time_budget_s"
-    ]
+    problems = Problems()
+    for key in params:
+        if key != "time_budget_s":
+            problems.add(key, "unknown parameter; the only one is time_budget_s")
     if (message := _budget_problem(params.get("time_budget_s"))) is not None:
-        problems.append({"section": "params", "field": "time_budget_s", "message": message})
-    if problems:
-        raise InvalidParams(problems)
+        problems.add("time_budget_s", message)
+    problems.raise_if_any()
     return {"reasons": ["started by hand"], **params}
 
 
@@ -74,3 +72,23 @@ def optimize(job, context) -> dict:
     if (message := _budget_problem(budget)) is not None:
         raise JobFailed(message)
     return optimizer.optimize_fabric(job.fabric_id, job=job, progress=context.progress, time_budget_s=budget)
+
+
+@job_kind(
+    "corruption.simulate",
+    roles={PLANNER, OPERATOR},
+    description="What-if: replay a corruption trace under switch-local, fast-checker and CorrOpt for several "
+    "capacity constraints and repair accuracies.",
+    validate=simulation.validate_params,
+    csv_tables={
+        "summary": lambda result: (simulation.SUMMARY_HEADER, simulation.summary_rows(result)),
+        "series": lambda result: (simulation.SERIES_HEADER, simulation.series_rows(result)),
+    },
+)
+def simulate(job, context) -> dict:
+    fabric = Fabric.objects.get(pk=job.fabric_id)
+    try:  # again at run time: a job submitted through the service (scripts, tests) gets its defaults too
+        params = simulation.validate_params(job.params, fabric)
+    except InvalidParams as exc:
+        raise JobFailed(f"the simulation's params have {len(exc.errors)} problem(s)", {"errors": exc.errors}) from exc
+    return simulation.simulate(fabric, params, context)

@@ -7,8 +7,7 @@ import json
 import pytest
 
 import lightpath_engine
-from corruption import simulation
-from corruption.simulation import MAX_POINTS, SweepProgress, downsample
+from corruption.simulation import MAX_POINTS, SweepProgress, downsample, run
 from fabric.models import Link
 from jobs import services
 from jobs.models import Job
@@ -287,7 +286,7 @@ def test_progress_reports_at_least_every_second_so_a_cancel_is_seen(monkeypatch)
     # A run of a large sweep may take long to add a percent to the whole; the engine keeps
     # reporting, and a report a second still looks for a cancel request.
     clock = [0.0]
-    monkeypatch.setattr(simulation.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(run.time, "monotonic", lambda: clock[0])
     reports: list[float] = []
     engine_progress = SweepProgress(100, lambda fraction, message: reports.append(fraction)).reporter("c 0.5")
     engine_progress("corropt", 0.2)
