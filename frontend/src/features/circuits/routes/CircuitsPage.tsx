@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
+import { FabricSelect } from '@/components/FabricSelect';
 import { Loading } from '@/components/Loading';
 import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
 import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
@@ -16,15 +17,14 @@ import { useScheduleJobs } from '../api/useScheduleJobs';
 import { useSubmitSchedule } from '../api/useSubmitSchedule';
 import { useTors } from '../api/useTors';
 import { useUploadDemand } from '../api/useUploadDemand';
-import { CircuitSwitchesTable } from '../components/CircuitSwitchesTable';
 import { CircuitSwitchForm } from '../components/CircuitSwitchForm';
+import { CircuitSwitchesTable } from '../components/CircuitSwitchesTable';
 import { DemandPreview } from '../components/DemandPreview';
-import { DemandsTable } from '../components/DemandsTable';
 import { DemandUploadForm } from '../components/DemandUploadForm';
+import { DemandsTable } from '../components/DemandsTable';
 import { ScheduleForm } from '../components/ScheduleForm';
 import { SchedulesTable } from '../components/SchedulesTable';
 import { canEditCircuitSwitches, canPlanCircuits } from '../roles';
-
 import '../circuits.css';
 
 const RECENT = 15;
@@ -54,19 +54,11 @@ export function CircuitsPage() {
       {fabrics.data && fabricList.length === 0 ? <p>No fabric yet: import one first.</p> : null}
       {fabricList.length > 1 ? (
         <form className="filters" aria-label="Fabric" onSubmit={(event) => event.preventDefault()}>
-          <label>
-            Fabric
-            <select
-              value={fabric ?? ''}
-              onChange={(event) => setParams({ fabric: event.target.value }, { replace: true })}
-            >
-              {fabricList.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FabricSelect
+            fabrics={fabricList}
+            value={fabric}
+            onChange={(chosen) => setParams({ fabric: chosen }, { replace: true })}
+          />
         </form>
       ) : null}
       {fabric !== null ? <FabricCircuits key={fabric} fabric={fabric} mayEdit={mayEdit} mayPlan={mayPlan} /> : null}

@@ -2,22 +2,23 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
+import { FabricSelect } from '@/components/FabricSelect';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
 import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import '@/features/tickets/tickets.css';
 import { pageOffset, parsePageParam } from '@/lib/pagination';
 
 import type { DecisionAction, DecisionFilters, DecisionKind } from '../api/types';
 import { useDecisions } from '../api/useDecisions';
 import { DecisionsTable } from '../components/DecisionsTable';
-import '@/features/tickets/tickets.css';
-import '../corruption.css';
 import {
   DECISION_ACTIONS,
   DECISION_KINDS,
   decisionFiltersFromSearchParams,
   searchParamsFromDecisionFilters,
 } from '../decisionLog';
+import '../corruption.css';
 
 const PAGE_SIZE = 50;
 
@@ -40,22 +41,12 @@ export function DecisionsPage() {
         otherwise it is kept in service and the ToR that blocked it is named.
       </p>
       <form className="filters" aria-label="Decision filters" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Fabric
-          <select
-            value={filters.fabric ?? ''}
-            onChange={(event) =>
-              apply({ ...filters, fabric: event.target.value ? Number(event.target.value) : undefined })
-            }
-          >
-            <option value="">All fabrics</option>
-            {fabrics.map((fabric) => (
-              <option key={fabric.id} value={fabric.id}>
-                {fabric.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FabricSelect
+          fabrics={fabrics}
+          emptyOption="All fabrics"
+          value={filters.fabric}
+          onChange={(fabric) => apply({ ...filters, fabric: fabric ? Number(fabric) : undefined })}
+        />
         <label>
           Made by
           <select

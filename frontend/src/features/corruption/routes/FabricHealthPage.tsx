@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
+import { FabricSelect } from '@/components/FabricSelect';
 import { Loading } from '@/components/Loading';
 import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
 import { canChangeLinkState, canEditConstraints } from '@/features/auth/roles';
@@ -12,6 +13,7 @@ import { TopologyView } from '@/features/fabrics/components/TopologyView';
 import { useLinks } from '@/features/links/api/useLinks';
 import { LinksTable } from '@/features/links/components/LinksTable';
 import { useTicketMetrics } from '@/features/tickets/api/useTicketMetrics';
+import '@/features/tickets/tickets.css';
 
 import { useConstraints } from '../api/useConstraints';
 import { useDecisions } from '../api/useDecisions';
@@ -21,10 +23,9 @@ import { FabricHealthChart } from '../components/FabricHealthChart';
 import { HealthMetrics } from '../components/HealthMetrics';
 import { RepairHistory } from '../components/RepairHistory';
 import { RunOptimizer } from '../components/RunOptimizer';
-import '@/features/tickets/tickets.css';
-import '../corruption.css';
 import { blockingTors } from '../decisionLog';
 import { torLinkCounts } from '../healthChart';
+import '../corruption.css';
 
 const DISABLED_SHOWN = 50;
 /** Kept-for-capacity links are few (each needs a ToR at its floor); one page holds them all. */
@@ -53,20 +54,12 @@ export function FabricHealthPage() {
         that keep CorrOpt from disabling a corrupting link.
       </p>
       <form className="filters" aria-label="Fabric" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Fabric
-          <select
-            value={fabricId ?? ''}
-            onChange={(event) => setSearchParams(event.target.value ? { fabric: event.target.value } : {})}
-          >
-            {fabricId === undefined ? <option value="">Choose a fabric</option> : null}
-            {fabrics.map((fabric) => (
-              <option key={fabric.id} value={fabric.id}>
-                {fabric.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FabricSelect
+          fabrics={fabrics}
+          emptyOption={fabricId === undefined ? 'Choose a fabric' : undefined}
+          value={fabricId}
+          onChange={(fabric) => setSearchParams(fabric ? { fabric } : {})}
+        />
       </form>
       {fabricChoices.isPending ? <Loading label="Loading fabrics…" /> : null}
       <ErrorList error={fabricChoices.error} title="Could not load fabrics." />

@@ -1,4 +1,4 @@
-import type { FabricBrief } from '@/features/fabrics/api/types';
+import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 import { LINK_HEALTHS, LINK_HEALTH_STYLE } from '@/lib/linkHealth';
 
 import type { LinkFilters } from '../api/types';
@@ -6,29 +6,19 @@ import { toggleHealth } from '../linkFilters';
 
 interface LinkFiltersFormProps {
   filters: LinkFilters;
-  fabrics: FabricBrief[];
+  fabrics: FabricChoice[];
   onChange: (filters: LinkFilters) => void;
 }
 
 export function LinkFiltersForm({ filters, fabrics, onChange }: LinkFiltersFormProps) {
   return (
     <form className="filters" aria-label="Link filters" onSubmit={(event) => event.preventDefault()}>
-      <label>
-        Fabric
-        <select
-          value={filters.fabric ?? ''}
-          onChange={(event) =>
-            onChange({ ...filters, fabric: event.target.value ? Number(event.target.value) : undefined })
-          }
-        >
-          <option value="">All fabrics</option>
-          {fabrics.map((fabric) => (
-            <option key={fabric.id} value={fabric.id}>
-              {fabric.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FabricSelect
+        fabrics={fabrics}
+        emptyOption="All fabrics"
+        value={filters.fabric}
+        onChange={(fabric) => onChange({ ...filters, fabric: fabric ? Number(fabric) : undefined })}
+      />
       <label>
         Admin state
         <select

@@ -1,13 +1,13 @@
-import { FormProblems } from '@/components/FormProblems';
 import { type FormEvent, useState } from 'react';
 
-import type { FabricBrief } from '@/features/fabrics/api/types';
+import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
+import { FormProblems } from '@/components/FormProblems';
 
 import type { ClassesParams } from '../api/types';
 import { buildClassesParams, type ClassesFormState, INITIAL_CLASSES_FORM } from '../classData';
 
 interface ClassesFormProps {
-  fabrics: FabricBrief[];
+  fabrics: FabricChoice[];
   submitting: boolean;
   onSubmit: (fabric: number, params: ClassesParams) => void;
 }
@@ -29,17 +29,12 @@ export function ClassesForm({ fabrics, submitting, onSubmit }: ClassesFormProps)
   return (
     <form className="sim-form" aria-label="New reliability classes" onSubmit={submit} noValidate>
       <div className="sim-form-row">
-        <label>
-          Fabric
-          <select value={form.fabric} onChange={(event) => set('fabric', event.target.value)}>
-            <option value="">Choose…</option>
-            {fabrics.map((fabric) => (
-              <option key={fabric.id} value={fabric.id}>
-                {fabric.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FabricSelect
+          fabrics={fabrics}
+          emptyOption="Choose…"
+          value={form.fabric}
+          onChange={(fabric) => set('fabric', fabric)}
+        />
         <div className="sim-field">
           <label>
             Telemetry window (hours)

@@ -1,7 +1,8 @@
-import { FormProblems } from '@/components/FormProblems';
 import { type FormEvent, useState } from 'react';
 
-import type { FabricBrief } from '@/features/fabrics/api/types';
+import { ChoiceFieldset } from '@/components/ChoiceFieldset';
+import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
+import { FormProblems } from '@/components/FormProblems';
 
 import type { PlanParams, TransceiverModel } from '../api/types';
 import {
@@ -15,8 +16,13 @@ import {
   stretchText,
 } from '../planForm';
 
+const FABRIC_SOURCES = [
+  { value: 'generated', label: 'Generated fat tree' },
+  { value: 'fabric', label: 'Stored fabric' },
+] as const;
+
 interface PlanFormProps {
-  fabrics: FabricBrief[];
+  fabrics: FabricChoice[];
   catalog: TransceiverModel[];
   catalogLoading: boolean;
   submitting: boolean;
@@ -46,42 +52,24 @@ export function PlanForm({ fabrics, catalog, catalogLoading, submitting, onSubmi
           Plan name
           <input value={form.name} maxLength={100} onChange={(event) => set('name', event.target.value)} />
         </label>
-        <fieldset className="filter-group">
-          <legend>Fabric</legend>
-          <label className="check">
-            <input
-              type="radio"
-              name="plan-source"
-              checked={form.source === 'generated'}
-              onChange={() => set('source', 'generated')}
-            />
-            Generated fat tree
-          </label>
-          <label className="check">
-            <input
-              type="radio"
-              name="plan-source"
-              checked={form.source === 'fabric'}
-              onChange={() => set('source', 'fabric')}
-            />
-            Stored fabric
-          </label>
-        </fieldset>
+        <ChoiceFieldset
+          legend="Fabric"
+          name="plan-source"
+          options={FABRIC_SOURCES}
+          value={form.source}
+          onChange={(value) => set('source', value)}
+        />
       </div>
       {form.source === 'fabric' ? (
         <div className="sim-form-row">
           <div className="sim-field">
-            <label>
-              Stored fabric
-              <select value={form.fabric} onChange={(event) => set('fabric', event.target.value)}>
-                <option value="">Choose…</option>
-                {fabrics.map((fabric) => (
-                  <option key={fabric.id} value={fabric.id}>
-                    {fabric.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <FabricSelect
+              fabrics={fabrics}
+              label="Stored fabric"
+              emptyOption="Choose…"
+              value={form.fabric}
+              onChange={(fabric) => set('fabric', fabric)}
+            />
             <span className="muted">every link needs a length</span>
           </div>
         </div>

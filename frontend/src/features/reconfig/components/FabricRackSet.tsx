@@ -1,4 +1,5 @@
 import { ErrorList } from '@/components/ErrorList';
+import { FabricSelect } from '@/components/FabricSelect';
 import { useCircuitSwitches } from '@/features/circuits/api/useCircuitSwitches';
 import type { FabricBrief } from '@/features/fabrics/api/types';
 
@@ -25,20 +26,12 @@ export function FabricRackSetChooser({ state, fabrics, onChange }: FabricRackSet
   return (
     <div className="sim-form" data-testid="fabric-rack-set">
       <div className="sim-form-row">
-        <label>
-          Fabric
-          <select
-            value={state.fabric}
-            onChange={(event) => onChange({ fabric: event.target.value, circuitSwitches: [] })}
-          >
-            <option value="">choose…</option>
-            {fabrics.map((fabric) => (
-              <option key={fabric.id} value={fabric.id}>
-                {fabric.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FabricSelect
+          fabrics={fabrics}
+          emptyOption="choose…"
+          value={state.fabric}
+          onChange={(fabric) => onChange({ fabric, circuitSwitches: [] })}
+        />
       </div>
       <ErrorList error={switches.error} title="Could not load the fabric’s circuit switches." />
       {state.fabric !== '' && switches.data ? (

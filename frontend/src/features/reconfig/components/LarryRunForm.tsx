@@ -1,15 +1,21 @@
 import { type FormEvent, useState } from 'react';
 
-import type { FabricBrief } from '@/features/fabrics/api/types';
+import { ChoiceFieldset } from '@/components/ChoiceFieldset';
+import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
+import { FormProblems } from '@/components/FormProblems';
 
 import type { LarryParams, LarryPolicy, RackSetParam } from '../api/types';
 import { type Built, buildRunParams, INITIAL_RUN_FORM, readFile, type RunFormState } from '../forms';
 import { POLICY_LABEL } from '../larryData';
-import { FormProblems } from '@/components/FormProblems';
+
+const COUNTER_SOURCES = [
+  { value: 'uploaded', label: 'Upload a file' },
+  { value: 'telemetry', label: 'A fabric’s telemetry' },
+] as const;
 
 interface LarryRunFormProps {
   rackSet: Built<RackSetParam>;
-  fabrics: FabricBrief[];
+  fabrics: FabricChoice[];
   submitting: boolean;
   onSubmit: (job: { params: LarryParams; fabric: number | null }) => void;
 }
@@ -35,26 +41,14 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
 
   return (
     <form className="sim-form" aria-label="New uplink run" onSubmit={submit} noValidate>
-      <fieldset className="filter-group sim-trace">
-        <legend>Counters</legend>
-        <label className="check">
-          <input
-            type="radio"
-            name="counters-source"
-            checked={form.countersSource === 'uploaded'}
-            onChange={() => set('countersSource', 'uploaded')}
-          />
-          Upload a file
-        </label>
-        <label className="check">
-          <input
-            type="radio"
-            name="counters-source"
-            checked={form.countersSource === 'telemetry'}
-            onChange={() => set('countersSource', 'telemetry')}
-          />
-          A fabric’s telemetry
-        </label>
+      <ChoiceFieldset
+        legend="Counters"
+        name="counters-source"
+        options={COUNTER_SOURCES}
+        value={form.countersSource}
+        onChange={(value) => set('countersSource', value)}
+        className="filter-group sim-trace"
+      >
         {form.countersSource === 'uploaded' ? (
           <label className="wide-label">
             Counters file: CSV with header time_s,rack,ingress_bytes,egress_bytes (one row per rack per time), or JSON
@@ -67,17 +61,12 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
           </label>
         ) : (
           <>
-            <label>
-              Fabric
-              <select value={form.fabric} onChange={(event) => set('fabric', event.target.value)}>
-                <option value="">Choose…</option>
-                {fabrics.map((fabric) => (
-                  <option key={fabric.id} value={fabric.id}>
-                    {fabric.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <FabricSelect
+              fabrics={fabrics}
+              emptyOption="Choose…"
+              value={form.fabric}
+              onChange={(fabric) => set('fabric', fabric)}
+            />
             <label>
               From (UTC)
               <input type="datetime-local" value={form.from} onChange={(event) => set('from', event.target.value)} />
@@ -101,7 +90,7 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
             </p>
           </>
         )}
-      </fieldset>
+      </ChoiceFieldset>
       <div className="sim-form-row">
         <label>
           Period (s)

@@ -1,19 +1,19 @@
 import { type FormEvent, useState } from 'react';
 
 import { ErrorList } from '@/components/ErrorList';
-import type { FabricBrief } from '@/features/fabrics/api/types';
+import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
+import { FormProblems } from '@/components/FormProblems';
 
 import type { MonteCarloPoint, SizeAnswer } from '../api/types';
 import { usePoolSize } from '../api/useCalculators';
-import { buildSizeRequest, INITIAL_SIZE_FORM, type SizeFormState } from '../forms';
 import { formatProbability } from '../format';
-import { FormProblems } from '@/components/FormProblems';
+import { buildSizeRequest, INITIAL_SIZE_FORM, type SizeFormState } from '../forms';
 
 /**
  * Backup-pool sizing: per-switch unavailability from MTBF/MTTR (given, or from a fabric's repair
  * tickets), the smallest n per group that meets the target, and a Monte Carlo cross-check.
  */
-export function PoolSizing({ fabrics }: { fabrics: FabricBrief[] }) {
+export function PoolSizing({ fabrics }: { fabrics: FabricChoice[] }) {
   const [form, setForm] = useState<SizeFormState>(INITIAL_SIZE_FORM);
   const [problems, setProblems] = useState<string[]>([]);
   const size = usePoolSize();
@@ -61,17 +61,13 @@ export function PoolSizing({ fabrics }: { fabrics: FabricBrief[] }) {
               onChange={(event) => set('mttrHours', event.target.value)}
             />
           </label>
-          <label>
-            Or from the repair tickets of
-            <select value={form.fabric} onChange={(event) => set('fabric', event.target.value)}>
-              <option value="">no fabric (use the values given)</option>
-              {fabrics.map((fabric) => (
-                <option key={fabric.id} value={fabric.id}>
-                  {fabric.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FabricSelect
+            fabrics={fabrics}
+            label="Or from the repair tickets of"
+            emptyOption="no fabric (use the values given)"
+            value={form.fabric}
+            onChange={(fabric) => set('fabric', fabric)}
+          />
           {form.fabric !== '' ? (
             <label>
               Ticket window (days)

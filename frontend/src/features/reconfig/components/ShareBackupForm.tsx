@@ -1,8 +1,15 @@
 import { type FormEvent, useState } from 'react';
 
+import { ChoiceFieldset } from '@/components/ChoiceFieldset';
+import { FormProblems } from '@/components/FormProblems';
+
 import type { ShareBackupParams } from '../api/types';
 import { buildPlanParams, INITIAL_PLAN_FORM, type PlanFormState, readFile } from '../forms';
-import { FormProblems } from '@/components/FormProblems';
+
+const EVENT_SOURCES = [
+  { value: 'synthetic', label: 'Synthetic log' },
+  { value: 'uploaded', label: 'Upload JSON' },
+] as const;
 
 interface ShareBackupFormProps {
   submitting: boolean;
@@ -51,26 +58,14 @@ export function ShareBackupForm({ submitting, onSubmit }: ShareBackupFormProps) 
           0.5 for an electrical switch, 8.5 for the testbed’s optical one (Table 3)
         </span>
       </div>
-      <fieldset className="filter-group sim-trace">
-        <legend>Events</legend>
-        <label className="check">
-          <input
-            type="radio"
-            name="events-source"
-            checked={form.source === 'synthetic'}
-            onChange={() => set('source', 'synthetic')}
-          />
-          Synthetic log
-        </label>
-        <label className="check">
-          <input
-            type="radio"
-            name="events-source"
-            checked={form.source === 'uploaded'}
-            onChange={() => set('source', 'uploaded')}
-          />
-          Upload JSON
-        </label>
+      <ChoiceFieldset
+        legend="Events"
+        name="events-source"
+        options={EVENT_SOURCES}
+        value={form.source}
+        onChange={(value) => set('source', value)}
+        className="filter-group sim-trace"
+      >
         {form.source === 'synthetic' ? (
           <>
             <label>
@@ -92,7 +87,7 @@ export function ShareBackupForm({ submitting, onSubmit }: ShareBackupFormProps) 
             />
           </label>
         )}
-      </fieldset>
+      </ChoiceFieldset>
       <FormProblems problems={problems} />
       <button type="submit" disabled={submitting}>
         {submitting ? 'Submitting…' : 'Plan failover'}

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 
+import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { ErrorList } from '@/components/ErrorList';
 import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
 import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
@@ -25,6 +26,11 @@ import {
 import { canRunReconfigJobs } from '../roles';
 import '../reconfig.css';
 
+const RACK_SET_SOURCES = [
+  { value: 'document', label: 'A document (preset, typed or uploaded)' },
+  { value: 'fabric', label: 'A stored fabric’s circuit switches' },
+] as const;
+
 export function LarryPage() {
   const user = useCurrentUser();
   const submit = useSubmitLarryRun();
@@ -48,27 +54,14 @@ export function LarryPage() {
       </p>
       <div className="panel">
         <h2>Rack set</h2>
-        <fieldset className="filter-group sim-trace">
-          <legend>Rack set from</legend>
-          <label className="check">
-            <input
-              type="radio"
-              name="rack-set-source"
-              checked={rackSetSource === 'document'}
-              onChange={() => setRackSetSource('document')}
-            />
-            A document (preset, typed or uploaded)
-          </label>
-          <label className="check">
-            <input
-              type="radio"
-              name="rack-set-source"
-              checked={rackSetSource === 'fabric'}
-              onChange={() => setRackSetSource('fabric')}
-            />
-            A stored fabric’s circuit switches
-          </label>
-        </fieldset>
+        <ChoiceFieldset
+          legend="Rack set from"
+          name="rack-set-source"
+          options={RACK_SET_SOURCES}
+          value={rackSetSource}
+          onChange={setRackSetSource}
+          className="filter-group sim-trace"
+        />
         {rackSetSource === 'document' ? (
           <RackSetEditor text={rackSetDoc} parsed={parseRackSet(rackSetDoc)} onChange={setRackSetDoc} />
         ) : (

@@ -1,13 +1,19 @@
-import { FormProblems } from '@/components/FormProblems';
 import { type FormEvent, useState } from 'react';
 
-import type { FabricBrief } from '@/features/fabrics/api/types';
+import { ChoiceFieldset } from '@/components/ChoiceFieldset';
+import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
+import { FormProblems } from '@/components/FormProblems';
 
 import { type PenaltyFunction, POLICIES } from '../api/types';
 import { buildSimulationParams, INITIAL_FORM, POLICY_STYLE, type SimulationFormState } from '../simulationData';
 
+const TRACE_SOURCES = [
+  { value: 'generated', label: 'Generated' },
+  { value: 'uploaded', label: 'Upload CSV' },
+] as const;
+
 interface SimulationFormProps {
-  fabrics: FabricBrief[];
+  fabrics: FabricChoice[];
   submitting: boolean;
   onSubmit: (fabric: number, params: NonNullable<ReturnType<typeof buildSimulationParams>['params']>) => void;
 }
@@ -37,17 +43,13 @@ export function SimulationForm({ fabrics, submitting, onSubmit }: SimulationForm
   return (
     <form className="sim-form" aria-label="New simulation" onSubmit={submit} noValidate>
       <div className="sim-form-row">
-        <label>
-          Fabric
-          <select value={form.fabric} onChange={(event) => set('fabric', event.target.value)} required>
-            <option value="">Choose…</option>
-            {fabrics.map((fabric) => (
-              <option key={fabric.id} value={fabric.id}>
-                {fabric.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FabricSelect
+          fabrics={fabrics}
+          emptyOption="Choose…"
+          value={form.fabric}
+          onChange={(fabric) => set('fabric', fabric)}
+          required
+        />
         <div className="sim-field">
           <label>
             Capacity constraints
@@ -117,26 +119,14 @@ export function SimulationForm({ fabrics, submitting, onSubmit }: SimulationForm
           <input inputMode="numeric" value={form.seed} onChange={(event) => set('seed', event.target.value)} />
         </label>
       </div>
-      <fieldset className="filter-group sim-trace">
-        <legend>Corruption trace</legend>
-        <label className="check">
-          <input
-            type="radio"
-            name="trace-source"
-            checked={form.traceSource === 'generated'}
-            onChange={() => set('traceSource', 'generated')}
-          />
-          Generated
-        </label>
-        <label className="check">
-          <input
-            type="radio"
-            name="trace-source"
-            checked={form.traceSource === 'uploaded'}
-            onChange={() => set('traceSource', 'uploaded')}
-          />
-          Upload CSV
-        </label>
+      <ChoiceFieldset
+        legend="Corruption trace"
+        name="trace-source"
+        options={TRACE_SOURCES}
+        value={form.traceSource}
+        onChange={(value) => set('traceSource', value)}
+        className="filter-group sim-trace"
+      >
         {form.traceSource === 'generated' ? (
           <>
             <label>
@@ -158,7 +148,7 @@ export function SimulationForm({ fabrics, submitting, onSubmit }: SimulationForm
             <input type="file" accept=".csv,text/csv" onChange={(event) => readUpload(event.target.files?.[0])} />
           </label>
         )}
-      </fieldset>
+      </ChoiceFieldset>
       <FormProblems problems={problems} />
       <button type="submit" disabled={submitting}>
         {submitting ? 'Submitting…' : 'Run simulation'}

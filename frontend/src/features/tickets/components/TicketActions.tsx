@@ -1,10 +1,11 @@
 import { useState } from 'react';
 
+import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { ErrorList } from '@/components/ErrorList';
 
 import type { RepairAction, TicketDetail } from '../api/types';
-import { useAssignableUsers } from '../api/useAssignableUsers';
 import { useAssignTicket } from '../api/useAssignTicket';
+import { useAssignableUsers } from '../api/useAssignableUsers';
 import { useRecordAction } from '../api/useRecordAction';
 import { useStartTicket } from '../api/useStartTicket';
 import { formatUtc } from '../formatTime';
@@ -70,22 +71,18 @@ function RecordActionForm({ ticket, record }: { ticket: TicketDetail; record: Re
         if (action) record.mutate({ action_taken: action, notes });
       }}
     >
-      <fieldset className="action-choices">
-        <legend>Action taken</legend>
-        {REPAIR_ACTIONS.map((choice) => (
-          <label key={choice} className="check action-choice">
-            <input
-              type="radio"
-              name="action_taken"
-              value={choice}
-              checked={action === choice}
-              onChange={() => setAction(choice)}
-            />
-            {ACTION_LABELS[choice].done}
-            {choice === recommended ? <span className="badge badge-recommended">recommended</span> : null}
-          </label>
-        ))}
-      </fieldset>
+      <ChoiceFieldset
+        legend="Action taken"
+        name="action_taken"
+        options={REPAIR_ACTIONS.map((choice) => ({
+          value: choice,
+          label: ACTION_LABELS[choice].done,
+          hint: choice === recommended ? <span className="badge badge-recommended">recommended</span> : null,
+        }))}
+        value={action || null}
+        onChange={setAction}
+        className="action-choices"
+      />
       <label>
         Notes (what you found, parts used)
         <textarea rows={3} value={notes} onChange={(event) => setNotes(event.target.value)} />

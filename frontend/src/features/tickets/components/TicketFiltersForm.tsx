@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-import type { FabricBrief } from '@/features/fabrics/api/types';
+import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 
 import {
   MINE,
@@ -14,7 +14,7 @@ import {
 
 interface TicketFiltersFormProps {
   filters: TicketQueueFilters;
-  fabrics: FabricBrief[];
+  fabrics: FabricChoice[];
   onChange: (filters: TicketQueueFilters) => void;
 }
 
@@ -54,22 +54,12 @@ export function TicketFiltersForm({ filters, fabrics, onChange }: TicketFiltersF
         if (byUsername) applyUsername();
       }}
     >
-      <label>
-        Fabric
-        <select
-          value={filters.fabric ?? ''}
-          onChange={(event) =>
-            onChange({ ...filters, fabric: event.target.value ? Number(event.target.value) : undefined })
-          }
-        >
-          <option value="">All fabrics</option>
-          {fabrics.map((fabric) => (
-            <option key={fabric.id} value={fabric.id}>
-              {fabric.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FabricSelect
+        fabrics={fabrics}
+        emptyOption="All fabrics"
+        value={filters.fabric}
+        onChange={(fabric) => onChange({ ...filters, fabric: fabric ? Number(fabric) : undefined })}
+      />
       <label>
         Pod
         <input
