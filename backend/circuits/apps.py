@@ -6,4 +6,4 @@ class CircuitsConfig(AppConfig):
     verbose_name = "Optical circuit schedules"
 
     def ready(self) -> None:
-        from . import schedule  # noqa: F401  (registers the circuits.schedule job kind)
+        from . import jobs  # noqa: F401  (registers the circuits.schedule job kind)

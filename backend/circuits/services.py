@@ -1,6 +1,6 @@
 """Circuit switches' port availability, demand uploads and the demand heat map (issue #7).
 
-Schedules (the `circuits.schedule` job kind) are in schedule.py.
+Schedules (the `circuits.schedule` job kind) are in schedule/, the kind declared in jobs.py.
 """
 
 from __future__ import annotations

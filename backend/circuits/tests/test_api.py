@@ -14,8 +14,9 @@ from jobs import services as jobs
 from jobs.models import Job
 from jobs.services import JobCancelled, JobContext
 
-from .. import schedule as schedule_kind
+from .. import jobs as schedule_kind
 from ..models import CircuitSwitch
+from ..schedule import engine_arguments
 
 DBS = ["default", "progress"]
 pytestmark = pytest.mark.django_db(databases=DBS)
@@ -367,7 +368,7 @@ def test_a_schedule_job_plans_named_circuits_that_verify(client_for, racks, ocs)
     assert len(result["slots"]) == 2
     assert [row["algorithm"] for row in result["comparison"]] == ["exact", "greedy", "round_robin"]
     inputs = result["input"]
-    ports, windows, options = schedule_kind.engine_arguments(inputs)
+    ports, windows, options = engine_arguments(inputs)
     assert lightpath_engine.circuit_verify(ports, windows, result["slots"], **options) == []
     assert result["params"]["dark_time_s"] == ocs.dark_time_s and inputs["capacity_bytes_per_s"] == 1.25e9
     listed = client_for("viewer").get("/api/circuit-schedules/").json()["results"][0]
@@ -612,7 +613,7 @@ def test_edge_groups_steer_the_exact_plan(client_for, racks, ocs):
     assert first_slot(grouped) == {frozenset(("t0", "t1")), frozenset(("t2", "t3"))}
     assert grouped["slots"][0]["exact"] is False
     assert [(g["name"], g["completed_slots"]) for g in grouped["edge_groups"]] == [("a", 1), ("b", 1)]
-    ports, windows, options = schedule_kind.engine_arguments(grouped["input"])
+    ports, windows, options = engine_arguments(grouped["input"])
     assert lightpath_engine.circuit_verify(ports, windows, grouped["slots"], **options) == []
 
 

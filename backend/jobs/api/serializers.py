@@ -6,6 +6,7 @@ from lightpath.api.serializers import BriefModelSerializer
 from ..log import MAX_ENTRIES
 from ..models import Job, JobLogEntry
 from ..registry import KINDS, kind_names
+from .results import JobResultField
 
 
 class JobSerializer(BriefModelSerializer):
@@ -16,6 +17,7 @@ class JobSerializer(BriefModelSerializer):
     # Input only: an import job's params hold the whole fabric document, too big to echo
     # back on every poll of the jobs list.
     params = serializers.JSONField(required=False, write_only=True)
+    result = JobResultField(read_only=True)
 
     class Meta:
         model = Job

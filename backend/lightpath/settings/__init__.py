@@ -220,6 +220,7 @@ SPECTACULAR_SETTINGS = {
         "TicketStateEnum": "corruption.models.Ticket.State",
         "JobStateEnum": "jobs.models.Job.State",
         "JobKindEnum": "jobs.registry.kind_names",
+        "SideEnum": "fabric.models.Transceiver.Side",
     },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
     "WEBHOOKS": [
