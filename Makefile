@@ -14,12 +14,13 @@ ENGINE_SOURCES := $(shell find workers/engine -path workers/engine/target -prune
 FRONTEND_SOURCES := $(shell find frontend -path frontend/node_modules -prune -o -path frontend/dist -prune -o -type f -print)
 export LIGHTPATH_PORT ?= 8000
 
-.PHONY: help bootstrap system-deps python engine frontend services stop-services migrate demo test test-rust test-python test-frontend test-e2e lint bench clean
+.PHONY: help bootstrap system-deps python engine frontend services stop-services migrate demo test test-rust test-python test-frontend test-e2e lint api-types api-types-check bench clean
 
 help:
 	@echo "make demo   - bootstrap, start PostgreSQL, Redis, web and a worker, load demo data (Ctrl-C stops)"
 	@echo "make test   - bootstrap, then cargo test, pytest (real PostgreSQL, Redis, worker), vitest, Playwright"
-	@echo "make lint   - ruff, mypy, cargo fmt --check, clippy -D warnings, eslint, tsc"
+	@echo "make lint   - ruff, mypy, cargo fmt --check, clippy -D warnings, eslint, tsc, API types up to date"
+	@echo "make api-types - regenerate the OpenAPI document and the UI's types generated from it"
 	@echo "make bench  - engine and API benchmarks (see BENCHMARKS.md)"
 
 bootstrap: system-deps python engine frontend
@@ -87,12 +88,28 @@ e2e/node_modules/.package-lock.json: e2e/package-lock.json
 test-e2e: bootstrap services e2e/node_modules/.package-lock.json
 	@backend/scripts/e2e.sh
 
+# One contract per answer: the OpenAPI document drf-spectacular writes from the serializers (no
+# database needed), and the UI's TypeScript types openapi-typescript generates from it. Both are
+# committed; `make lint` fails when either differs from what the code declares.
+API_SCHEMA := frontend/src/lib/api/openapi.yaml
+API_TYPES := frontend/src/lib/api/schema.ts
+api-types: python frontend/node_modules/.package-lock.json
+	@$(WITH_ENV) cd backend && ../$(PY) manage.py spectacular --validate --fail-on-warn --file $(abspath $(API_SCHEMA))
+	@cd frontend && npx --no-install openapi-typescript $(abspath $(API_SCHEMA)) -o $(abspath $(API_TYPES)) --array-length --silent
+
+api-types-check: python frontend/node_modules/.package-lock.json
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(MAKE) --no-print-directory api-types API_SCHEMA=$$tmp/openapi.yaml API_TYPES=$$tmp/schema.ts >/dev/null; \
+	diff -u $(API_SCHEMA) $$tmp/openapi.yaml >/dev/null && diff -u $(API_TYPES) $$tmp/schema.ts >/dev/null \
+	  || { echo "$(API_SCHEMA) or $(API_TYPES) is stale: run make api-types"; exit 1; }
+
 lint: python frontend/node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	@$(WITH_ENV) $(VENV)/bin/mypy backend cli/lightpath_cli fixtures/lightpath_fixtures workers/lightpath_worker
 	cd workers/engine && cargo fmt --all --check && cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cd frontend && npm run lint --silent && npm run typecheck --silent
+	@$(MAKE) --no-print-directory api-types-check
 
 bench: bootstrap services
 	cd workers/engine && cargo bench -p lightpath-core --bench path_counting && cargo bench -p lightpath-core --bench corropt && cargo bench -p lightpath-core --bench corropt_sim && cargo bench -p lightpath-core --bench rail && cargo bench -p lightpath-core --bench matching && cargo bench -p lightpath-core --bench reconfig

@@ -13,3 +13,23 @@ class BriefModelSerializer(serializers.HyperlinkedModelSerializer):
             brief = getattr(self.Meta, "brief_fields", ("id", "url"))
             fields = {name: field for name, field in fields.items() if name in brief}
         return fields
+
+
+# Fields that describe JSON answers built by services (job results, calculators) for OpenAPI.
+
+
+def number_list(**kwargs) -> serializers.ListField:
+    return serializers.ListField(child=serializers.FloatField(), **kwargs)
+
+
+def integer_list(**kwargs) -> serializers.ListField:
+    return serializers.ListField(child=serializers.IntegerField(), **kwargs)
+
+
+def integer_tuple(size: int, **kwargs) -> serializers.ListField:
+    """A fixed-length list of integers, e.g. a circuit [low port, high port] (a tuple in TypeScript)."""
+    return serializers.ListField(child=serializers.IntegerField(), min_length=size, max_length=size, **kwargs)
+
+
+def number_tuple(size: int, **kwargs) -> serializers.ListField:
+    return serializers.ListField(child=serializers.FloatField(), min_length=size, max_length=size, **kwargs)

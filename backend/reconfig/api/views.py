@@ -14,6 +14,7 @@ from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN, VIEWER
 from lightpath.problems import InvalidParams
 
 from ..services import costs, larry, sharebackup
+from .serializers import CheckAnswerSerializer, CostsAnswerSerializer, SizeAnswerSerializer
 
 CALCULATOR_ROLES = {VIEWER, TECHNICIAN, PLANNER, OPERATOR, ADMIN}
 

@@ -128,7 +128,7 @@ export function CostTable({ answer }: { answer: CostsAnswer }) {
                 <td className="numeric">{formatCount(row.active_cables)}</td>
                 <td className="numeric">{formatCount(row.passive_cables)}</td>
                 <td className="numeric">{formatCost(row.cost)}</td>
-                <td className="numeric">{row.normalised_cost.toFixed(3)}</td>
+                <td className="numeric">{row.normalised_cost === null ? '–' : row.normalised_cost.toFixed(3)}</td>
               </tr>
             ))}
           </tbody>

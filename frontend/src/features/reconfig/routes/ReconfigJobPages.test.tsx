@@ -4,7 +4,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type { LarryResult, ShareBackupResult } from '../api/types';
+import type { LarryResult, ShareBackupPlan, ShareBackupResult } from '../api/types';
 import { RUN_RESULT } from '../fixtures/larry';
 import { EVENTS, PLAN } from '../fixtures/sharebackupPlan';
 import { LarryJobPage } from './LarryJobPage';
@@ -52,7 +52,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const PLAN_RESULT: ShareBackupResult = {
+// The page reads the engine's plan, its inputs and verdict (it derives groups and matchings itself).
+const PLAN_RESULT: ShareBackupPlan & Pick<ShareBackupResult, 'inputs' | 'verdict'> = {
   ...PLAN,
   inputs: { k: 4, pods: 2, backups: 1, reconfig_ms: 0.5, events: { source: 'inline', count: EVENTS.length } },
   verdict: { sound: true, violations: 0, checked_events: EVENTS.length },

@@ -1,0 +1,54 @@
+"""The shape of each job kind's result, declared once for OpenAPI (and so for the UI's types).
+
+A kind's handler returns plain JSON; its app describes that JSON with a serializer in its own
+`api/serializers.py`, registered here with `@result_of("kind.name")`. The serializer only describes:
+results are stored and answered as the handler returned them (lightpath/tests/test_openapi_contract.py
+checks real results against the description).
+
+The Job's `result` is then `anyOf` the kinds' result components (or null): inside a result nothing
+says which kind it is (the Job's `kind` beside it does), so there is no discriminator to declare, and
+two kinds' shapes may both accept one result (hence anyOf, not oneOf). The UI reads a job of a known
+kind (fetchJobOfKind) and names that kind's component. While some kind has no declaration yet, a
+free-form object stands for it (lightpath/tests/test_openapi_contract.py lists those kinds).
+"""
+
+from django.utils.module_loading import autodiscover_modules
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from rest_framework import serializers
+
+_RESULTS: dict[str, type[serializers.Serializer]] = {}
+
+
+def result_of(kind: str):
+    """Declare the decorated serializer as the shape of `kind`'s result."""
+
+    def register(serializer: type[serializers.Serializer]) -> type[serializers.Serializer]:
+        if kind in _RESULTS:
+            raise ValueError(f"job kind {kind!r} already has a result serializer: {_RESULTS[kind].__name__}")
+        _RESULTS[kind] = serializer
+        return serializer
+
+    return register
+
+
+def result_serializers() -> dict[str, type[serializers.Serializer]]:
+    """Kind -> result serializer, every app's declarations loaded."""
+    autodiscover_modules("api.serializers")
+    return dict(sorted(_RESULTS.items()))
+
+
+class JobResultField(serializers.JSONField):
+    """A job's result, answered as stored; documented as one of the kinds' result shapes."""
+
+
+class JobResultFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = JobResultField
+
+    def map_serializer_field(self, auto_schema, direction):
+        from ..registry import KINDS
+
+        declared = result_serializers()
+        shapes = [auto_schema.resolve_serializer(serializer, direction).ref for serializer in declared.values()]
+        if set(KINDS) - set(declared):
+            shapes.append({"type": "object", "additionalProperties": {}, "description": "A kind not described yet."})
+        return {"anyOf": shapes, "nullable": True, "description": "The kind's result (null until the job succeeds)."}

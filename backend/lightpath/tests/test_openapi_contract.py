@@ -1,0 +1,251 @@
+"""One contract per answer: every success answer and every job kind's result is typed in OpenAPI,
+and real answers match what the document says (the UI's types are generated from it).
+
+- `test_no_untyped_answers` walks the document and lists every 2xx answer, component or field that
+  is an untyped object (`{}`, or `type: object` without properties and with any values), so that a
+  new one fails here instead of reaching the UI as `Record<string, unknown>`.
+- `test_every_job_kind_declares_its_result`: each registered kind has a result serializer
+  (jobs/api/results.py), which the Job's `result` lists.
+- `test_real_answers_match_the_document`: answers of the typed endpoints and results of the typed
+  job kinds, produced by the real code on the test database, validate against the document.
+"""
+
+import json
+
+import jsonschema
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+# Free-form by nature, each for a reason: not shapes the server could declare.
+FREE_FORM = {
+    # Any model's fields before and after a change: the audit log records what it is given.
+    "#AuditEvent.before",
+    "#AuditEvent.after",
+    # A job's input, whose shape each kind checks (validate); write-only: never answered.
+    "#Job.params",
+    "#JobList.params",
+    "#Schedule.params",
+    "#ScheduleList.params",
+    "#ScheduleRequest.params",
+}
+
+# Typed by no one yet: this list only shrinks (the test fails when an entry becomes typed, so that
+# it is removed, and when a new untyped answer appears).
+NOT_YET_TYPED = {
+    "#Attachment.unavailable[]",
+    "#Decision.affected",
+    "#DemandDetail.windows[]",
+    "#DemandUpload.rows[]",
+    "#Job.result/anyOf[2]",  # the kinds without a result serializer (KINDS_NOT_YET_TYPED)
+    "#RailPlanLinks.results[]",
+    "#Schedule.circuit_switches[]",
+    "#Schedule.demand",
+    "#Schedule.result/anyOf[2]",
+    "#Schedule.summary",
+    "#ScheduleList.circuit_switches[]",
+    "#ScheduleList.demand",
+    "#ScheduleList.summary",
+    "#TicketDetail.ends[]",
+    "#TicketDetail.recommendation",
+    "#TicketStep.evidence",
+    "GET /api/demands/{id}/matrix/ 200",
+    "GET /api/fabrics/{id}/capacity/ 200",
+    "GET /api/fabrics/{id}/constraints/ 200",
+    "GET /api/fabrics/{id}/export/ 200",
+    "GET /api/fabrics/{id}/topology/ 200",
+    "GET /api/jobs/{id}/result/ 200",
+    "GET /api/links/{id}/corropt-check/ 200",
+    "GET /api/links/{id}/telemetry/ 200",
+    "GET /api/tickets/metrics/ 200",
+    "PATCH /api/fabrics/{id}/constraints/ 200",
+    "POST /api/telemetry/ 200",
+    "PUT /api/fabrics/{id}/constraints/ 200",
+}
+
+# Job kinds whose result has no serializer yet (jobs/api/results.py): only shrinks.
+KINDS_NOT_YET_TYPED = {
+    "circuits.schedule",
+    "corruption.optimize",
+    "corruption.simulate",
+    "fabric.capacity_report",
+    "fabric.import",
+    "rail.classes",
+    "rail.plan",
+}
+
+
+def _document() -> dict:
+    from drf_spectacular.generators import SchemaGenerator
+    from rest_framework.renderers import JSONRenderer
+
+    return json.loads(JSONRenderer().render(SchemaGenerator().get_schema(request=None, public=True)))
+
+
+def _untyped(schema) -> bool:
+    if not isinstance(schema, dict) or any(key in schema for key in ("$ref", "oneOf", "anyOf", "allOf", "enum")):
+        return False
+    kind = schema.get("type")
+    if kind is None:
+        return True
+    return kind == "object" and not schema.get("properties") and schema.get("additionalProperties", True) in (True, {})
+
+
+def _untyped_places(schema, where: str):
+    if _untyped(schema):
+        yield where
+        return
+    if not isinstance(schema, dict):
+        return
+    for key in ("oneOf", "anyOf", "allOf"):
+        for index, part in enumerate(schema.get(key, [])):
+            yield from _untyped_places(part, f"{where}/{key}[{index}]")
+    for name, part in (schema.get("properties") or {}).items():
+        yield from _untyped_places(part, f"{where}.{name}")
+    if isinstance(schema.get("items"), dict):
+        yield from _untyped_places(schema["items"], f"{where}[]")
+    if isinstance(schema.get("additionalProperties"), dict):
+        yield from _untyped_places(schema["additionalProperties"], f"{where}{{}}")
+
+
+def untyped_places(document: dict) -> set[str]:
+    """`METHOD path status` for answers, `#Component.field` for components (the error shapes aside)."""
+    places: set[str] = set()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for status, response in operation.get("responses", {}).items():
+                if not status.startswith("2"):
+                    continue
+                for media, content in (response.get("content") or {}).items():
+                    if media == "application/json":
+                        places.update(_untyped_places(content.get("schema", {}), f"{method.upper()} {path} {status}"))
+    for name, schema in document["components"]["schemas"].items():
+        if name != "ValidationError":
+            places.update(_untyped_places(schema, f"#{name}"))
+    return places
+
+
+def test_no_untyped_answers():
+    found = untyped_places(_document())
+    new = sorted(found - FREE_FORM - NOT_YET_TYPED)
+    typed_now = sorted(NOT_YET_TYPED - found)
+    assert not new, "untyped in OpenAPI (declare a serializer or extend_schema):\n" + "\n".join(new)
+    assert not typed_now, "typed now: remove from NOT_YET_TYPED:\n" + "\n".join(typed_now)
+
+
+def test_every_job_kind_declares_its_result():
+    from jobs.api.results import result_serializers
+    from jobs.registry import KINDS
+
+    declared = result_serializers()
+    assert sorted(set(KINDS) - set(declared) - KINDS_NOT_YET_TYPED) == [], "declare their results"
+    assert sorted(KINDS_NOT_YET_TYPED & set(declared)) == [], "typed now: remove from KINDS_NOT_YET_TYPED"
+    assert sorted(set(declared) - set(KINDS)) == [], "a result serializer names a kind that does not exist"
+    job_result = _document()["components"]["schemas"]["Job"]["properties"]["result"]
+    refs = {part["$ref"].rsplit("/", 1)[1] for part in job_result["anyOf"] if "$ref" in part}
+    assert refs == {serializer.__name__.removesuffix("Serializer") for serializer in declared.values()}
+
+
+# --- Real answers against the document --------------------------------------------------------------
+
+
+def _nullable_to_json_schema(schema):
+    """OpenAPI 3.0's `nullable: true` as JSON Schema (jsonschema knows no `nullable`)."""
+    if isinstance(schema, list):
+        return [_nullable_to_json_schema(part) for part in schema]
+    if not isinstance(schema, dict):
+        return schema
+    converted = {key: _nullable_to_json_schema(value) for key, value in schema.items() if key != "nullable"}
+    if schema.get("nullable"):
+        return {"anyOf": [converted, {"type": "null"}]}
+    return converted
+
+
+class Contract:
+    """Validates answers against the document's response schema of an operation."""
+
+    def __init__(self, document: dict):
+        self.document = _nullable_to_json_schema(document)
+
+    def check(self, answer, path: str, method: str = "get", status: str = "200"):
+        schema = self.document["paths"][path][method]["responses"][status]["content"]["application/json"]["schema"]
+        self._validate(answer, schema, f"{method.upper()} {path} {status}")
+
+    def check_component(self, value, component: str):
+        self._validate(value, {"$ref": f"#/components/schemas/{component}"}, component)
+
+    def _validate(self, value, schema, where: str):
+        validator = jsonschema.Draft4Validator({**schema, "components": self.document["components"]})
+        errors = sorted(validator.iter_errors(value), key=lambda error: list(error.absolute_path))
+        problems = [f"{'/'.join(map(str, error.absolute_path)) or '(root)'}: {error.message[:300]}" for error in errors]
+        assert not problems, f"{where} answers outside its contract:\n" + "\n".join(problems[:20])
+
+
+@pytest.fixture(scope="module")
+def contract():
+    return Contract(_document())
+
+
+@pytest.fixture
+def admin(db):
+    client = APIClient()
+    client.force_authenticate(get_user_model().objects.create_superuser("contract-admin", password="pw-for-tests"))
+    return client
+
+
+def _ok(response):
+    assert response.status_code == 200, response.content[:500]
+    return response.json()
+
+
+JOB_DATABASES = ["default", "progress"]
+
+
+def _run_job(client, kind: str, params: dict, fabric: int | None = None) -> dict:
+    """Submit through the API, run in this process (as the worker would), read the job back."""
+    from jobs import services
+
+    body = {"kind": kind, "params": params, **({"fabric": fabric} if fabric else {})}
+    response = client.post("/api/jobs/", body, format="json")
+    assert response.status_code == 202, response.content[:500]
+    job_id = response.json()["id"]
+    assert services.run(job_id) == "succeeded"
+    return _ok(client.get(f"/api/jobs/{job_id}/"))
+
+
+def test_reconfig_calculators(admin, contract):
+    rack_set = {"static_uplinks": 2, "cables": [[1, 0], [1, 1]], "cs_uplinks": [1, 1], "capacity_gbps": 100}
+    infeasible = _ok(admin.post("/api/larry/check/", {"rack_set": rack_set, "uplinks": [2, 1]}, format="json"))
+    assert infeasible["min_cut"] is not None
+    contract.check(infeasible, "/api/larry/check/", "post")
+    feasible = _ok(admin.post("/api/larry/check/", {"rack_set": rack_set, "uplinks": [1, 0]}, format="json"))
+    contract.check(feasible, "/api/larry/check/", "post")
+    size = {"k": 4, "mtbf_hours": 1000, "mttr_hours": 10, "monte_carlo": {"seed": 1, "horizon_hours": 1e5}}
+    contract.check(_ok(admin.post("/api/sharebackup/size/", size, format="json")), "/api/sharebackup/size/", "post")
+    contract.check(_ok(admin.post("/api/reconfig/costs/", {}, format="json")), "/api/reconfig/costs/", "post")
+
+
+@pytest.mark.django_db(transaction=True, databases=JOB_DATABASES)
+def test_reconfig_job_results(contract, django_user_model):
+    client = APIClient()
+    client.force_authenticate(django_user_model.objects.create_superuser("contract-jobs", password="pw-for-tests"))
+    events = {"source": "synthetic", "length": 30, "seed": 7}
+    job = _run_job(client, "sharebackup.plan", {"k": 4, "pods": 2, "backups": 1, "events": events})
+    contract.check(job, "/api/jobs/{id}/")
+    contract.check_component(job["result"], "ShareBackupResult")
+    lines = ["time_s,rack,ingress_bytes,egress_bytes"]
+    for step in range(6):
+        for rack in ("r-a", "r-b"):
+            hot = 900 if rack == "r-a" and step >= 3 else 100
+            lines.append(f"{step * 0.5},{rack},{int(step * 0.5 * hot * 1e9 / 8)},0")
+    params = {
+        "rack_set": {
+            "static_uplinks": 2, "cables": [[2, 2], [2, 2]], "cs_uplinks": [2, 2], "capacity_gbps": 100,
+            "racks": ["r-a", "r-b"],
+        },
+        "counters": {"source": "uploaded", "name": "counters.csv", "csv": "\n".join(lines)},
+    }  # fmt: skip
+    job = _run_job(client, "larry.run", params)
+    assert job["result"]["changes"], "a run without changes would leave the change shape unchecked"
+    contract.check(job, "/api/jobs/{id}/")
+    contract.check_component(job["result"], "LarryResult")
