@@ -44,7 +44,7 @@ class ShareBackupSizeView(CalculatorView):
     validate = staticmethod(sharebackup.validate_size_params)
     compute = staticmethod(sharebackup.size)
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: SizeAnswerSerializer, 400: OpenApiTypes.OBJECT})
     def post(self, request):
         return super().post(request)
 
@@ -58,7 +58,7 @@ class LarryCheckView(CalculatorView):
     validate = staticmethod(larry.validate_check)
     compute = staticmethod(larry.check)
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: CheckAnswerSerializer, 400: OpenApiTypes.OBJECT})
     def post(self, request):
         return super().post(request)
 
@@ -69,6 +69,6 @@ class ReconfigCostsView(CalculatorView):
     validate = staticmethod(costs.validate)
     compute = staticmethod(costs.compare)
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: CostsAnswerSerializer, 400: OpenApiTypes.OBJECT})
     def post(self, request):
         return super().post(request)
