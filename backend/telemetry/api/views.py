@@ -138,9 +138,11 @@ class PowerThresholdViewSet(AuditedModelViewSet):
 
     @transaction.atomic
     def perform_create(self, serializer):
-        instance = serializer.save(source=PowerThreshold.Source.MANUAL)
-        audit.record(self.request.user, audit.CREATE, instance)
-        ingest_service.reclassify([instance.link_id])
+        saved = serializer.save(source=PowerThreshold.Source.MANUAL)
+        created = saved if isinstance(saved, list) else [saved]  # a posted list is a bulk create
+        for instance in created:
+            audit.record(self.request.user, audit.CREATE, instance)
+        ingest_service.reclassify([instance.link_id for instance in created])
 
     def save_update(self, serializer):
         instance = serializer.save()
