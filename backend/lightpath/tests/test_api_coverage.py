@@ -62,5 +62,5 @@ def test_the_routers_walked_are_the_ones_the_urlconf_serves():
 
 def test_the_query_count_baseline_names_only_tested_endpoints():
     tested = tested_endpoints()
-    stale = [key for key in query_counts.read_baseline() if key.split()[1].replace("{id}/", "") not in tested]
+    stale = [key for key in query_counts.read_baseline() if key.split()[1].split("{id}/")[0] not in tested]
     assert not stale, f"{query_counts.BASELINE.name} has counts of endpoints no test measures: {stale}"
