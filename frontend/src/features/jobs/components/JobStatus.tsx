@@ -2,6 +2,7 @@ import { ProgressBar } from '@/components/ProgressBar';
 
 import type { Job } from '../api/types';
 import { displayedProgress, isActive, progressTone } from '../jobState';
+import { JobLog } from './JobLog';
 
 interface JobStatusProps {
   job: Omit<Job, 'result'>;
@@ -28,6 +29,7 @@ export function JobStatus({ job, label, testId, appears = 'the result appears' }
       />
       {job.error ? <pre className="job-error">{job.error}</pre> : null}
       {isActive(job) ? <p className="muted">The page follows the job; {appears} when it ends.</p> : null}
+      <JobLog jobId={job.id} active={isActive(job)} initiallyOpen={job.state !== 'succeeded'} testId={testId} />
     </div>
   );
 }
