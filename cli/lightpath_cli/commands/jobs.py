@@ -1,4 +1,4 @@
-"""jobs list|show|watch|cancel: background jobs (imports, capacity reports, ...) and their progress."""
+"""jobs list|show|watch|log|cancel: background jobs (imports, capacity reports, ...) and their progress."""
 
 from __future__ import annotations
 
@@ -97,6 +97,13 @@ CancelOnInterruptOption = Annotated[
     bool,
     typer.Option("--cancel-on-interrupt", help="On Ctrl-C, cancel the job (default: detach and leave it running)."),
 ]
+LOG_COLUMNS = (
+    Column("id", "ID", justify="right"),
+    Column("created_at", "Time", render=timestamp),
+    Column("level", "Level"),
+    Column("message", "Message"),
+)
+LOG_KEYS = ("id", "created_at", "level", "message")
 
 
 def _fetch(client: ApiClient, job_id: int) -> dict[str, Any]:
@@ -119,7 +126,27 @@ def _describe(job: dict[str, Any]) -> str:
     return f"{described} (attempt {attempts}: its worker was lost before)" if attempts > 1 else described
 
 
-def _watch_with_bar(client: ApiClient, job: dict[str, Any], interval: float) -> dict[str, Any]:
+def log_line(entry: dict[str, Any]) -> str:
+    """One entry of a job's log as `watch --log` prints it: time, level, message."""
+    return f"{timestamp(entry.get('created_at'))} {entry.get('level') or '-':<7} {entry.get('message') or ''}"
+
+
+class JobLogReader:
+    """Reads a job's log entries that came since the last read (GET /api/jobs/ID/log/?after=)."""
+
+    def __init__(self, client: ApiClient, job_id: int):
+        self.client, self.job_id, self.after = client, job_id, 0
+
+    def new_entries(self) -> list[dict[str, Any]]:
+        entries: list[dict[str, Any]] = self.client.get(f"/api/jobs/{self.job_id}/log/", {"after": self.after})
+        if entries:
+            self.after = int(entries[-1]["id"])
+        return entries
+
+
+def _watch_with_bar(
+    client: ApiClient, job: dict[str, Any], interval: float, log: JobLogReader | None = None
+) -> dict[str, Any]:
     columns = (
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -131,6 +158,8 @@ def _watch_with_bar(client: ApiClient, job: dict[str, Any], interval: float) -> 
     with Progress(*columns, console=stderr_console(), transient=False) as bar:
         task = bar.add_task(_describe(job), total=1.0, completed=0, message="")
         while True:
+            for entry in log.new_entries() if log else ():
+                bar.console.print(log_line(entry), markup=False, highlight=False)  # above the bar
             bar.update(
                 task,
                 description=_describe(job),
@@ -143,10 +172,14 @@ def _watch_with_bar(client: ApiClient, job: dict[str, Any], interval: float) -> 
             job = _fetch(client, int(job["id"]))
 
 
-def _watch_with_lines(client: ApiClient, job: dict[str, Any], interval: float) -> dict[str, Any]:
+def _watch_with_lines(
+    client: ApiClient, job: dict[str, Any], interval: float, log: JobLogReader | None = None
+) -> dict[str, Any]:
     # Off a terminal (CI logs, pipes) a redrawn bar is noise: print a line whenever something changes.
     last_line = None
     while True:
+        for entry in log.new_entries() if log else ():
+            typer.echo(log_line(entry), err=True)
         line = f"{_describe(job)} {_percent(job.get('progress'))} {job.get('message') or ''}".rstrip()
         if line != last_line:
             typer.echo(line, err=True)
@@ -157,17 +190,21 @@ def _watch_with_lines(client: ApiClient, job: dict[str, Any], interval: float) -
         job = _fetch(client, int(job["id"]))
 
 
-def watch_job(client: ApiClient, job_id: int, *, interval: float, cancel_on_interrupt: bool) -> dict[str, Any]:
+def watch_job(
+    client: ApiClient, job_id: int, *, interval: float, cancel_on_interrupt: bool, show_log: bool = False
+) -> dict[str, Any]:
     """Poll /api/jobs/ID/ until the job ends, drawing progress on stderr; returns the final job.
+    With show_log, the job's new log lines are printed on stderr as they come.
 
     Ctrl-C detaches (exit 130) and leaves the job running, or with cancel_on_interrupt asks the
     server to cancel it first.
     """
     job = _get_job(client, job_id)
+    log = JobLogReader(client, job_id) if show_log else None
     try:
         if stderr_console().is_terminal:
-            return _watch_with_bar(client, job, interval)
-        return _watch_with_lines(client, job, interval)
+            return _watch_with_bar(client, job, interval, log)
+        return _watch_with_lines(client, job, interval, log)
     except KeyboardInterrupt:
         if cancel_on_interrupt:
             cancelled = client.post(f"/api/jobs/{job_id}/cancel/")
@@ -269,6 +306,9 @@ def watch(
     job_id: JobIdArgument,
     cancel_on_interrupt: CancelOnInterruptOption = False,
     interval: IntervalOption = 1.0,
+    show_log: Annotated[
+        bool, typer.Option("--log", help="Print the job's log lines (time, level, message) on stderr as they come.")
+    ] = False,
     output: OutputOption = None,
 ) -> None:
     """Follow a job with a progress bar until it ends.
@@ -278,8 +318,21 @@ def watch(
     """
     cli = get_context(ctx)
     with cli.client() as client:
-        job = watch_job(client, job_id, interval=interval, cancel_on_interrupt=cancel_on_interrupt)
+        job = watch_job(client, job_id, interval=interval, cancel_on_interrupt=cancel_on_interrupt, show_log=show_log)
     finish_watched_job(cli.output_format(output), job)
+
+
+@app.command("log")
+def show_log(ctx: typer.Context, job_id: JobIdArgument, output: OutputOption = None) -> None:
+    """Show a job's log: what its handler and the job framework wrote, oldest first."""
+    cli = get_context(ctx)
+    entries: list[dict[str, Any]] = []
+    with cli.client() as client:
+        _get_job(client, job_id)  # a missing job is one line: "job N not found"
+        reader = JobLogReader(client, job_id)
+        while batch := reader.new_entries():  # the server answers at most 500 at a time
+            entries.extend(batch)
+    print_rows(cli.output_format(output), entries, LOG_COLUMNS, LOG_KEYS)
 
 
 @app.command("cancel")
