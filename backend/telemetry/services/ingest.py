@@ -22,7 +22,6 @@ trigger, not a foreign key, whose per-row check cost more than half of the inser
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +35,7 @@ from fabric.models import Fabric
 
 from ..formats import OPER_STATUSES
 from ..models import IngestBatch
-from . import derivation, endpoints, partitions
+from . import derivation, endpoints, partitions, rules
 from .derivation import reclassify  # noqa: F401  (the threshold API calls it through this module)
 from .rules import COUNTERS, NO_LIGHT_CEILING_DBM, POWER_MAX_DBM, POWER_MIN_DBM
 
@@ -498,39 +497,10 @@ class _FullPath(Exception):
 _NUMBER = (float, int)  # exact types: a bool is no measurement
 
 
-def _power(value: Any) -> tuple[float | None, bool]:
-    """(power to store, whether it is a no-light value) of a valid power; raises _FullPath."""
-    if value is None:
-        return None, False
-    if type(value) not in _NUMBER or not (POWER_MIN_DBM <= value <= POWER_MAX_DBM or value == -math.inf):
-        raise _FullPath
-    if value == 0 or value <= NO_LIGHT_CEILING_DBM:  # also -inf
-        return None, True
-    return value, False
-
-
-def _threshold(value: Any) -> Any:
-    """A device-reported power limit, stored as reported."""
-    _power(value)
-    return value
-
-
-def _power_lanes(lanes: Any) -> tuple[list[float | None] | None, float | None, bool]:
-    """(lanes with no-light values cleared, their mean in milliwatts as dBm, any lane dark)."""
-    if lanes is None:
-        return None, None, False
+def _power_lanes(lanes: Any) -> tuple[list[float | None], float | None, bool]:
     if type(lanes) is not list:
         raise _FullPath
-    lit: list[float | None] = []
-    milliwatts, count, dark = 0.0, 0, False
-    for lane in lanes:
-        power, lane_dark = _power(lane)
-        dark = dark or lane_dark
-        lit.append(power)
-        if power is not None:
-            milliwatts += 10 ** (power / 10)
-            count += 1
-    return lit, (10 * math.log10(milliwatts / count) if count else None), dark
+    return rules.classify_lanes(lanes)
 
 
 def _in_range(value: Any, name: str) -> Any:
@@ -556,7 +526,7 @@ def _checked_rows(
     skipped: list[int],
 ) -> Iterator[tuple[Any, ...]]:
     """The rows of telemetry_sample (SAMPLE_COLUMNS and the batch id) of a batch with no problem,
-    the no-light and lane rules applied as migration 0003's SQL functions apply them. Collects the
+    the no-light and lane rules of rules.py applied (its SQL functions apply the same on the full path). Collects the
     newest device thresholds per end in `thresholds`, and counts in `skipped[0]` the samples of
     ports without a link of a known switch (when `switches` is given). Raises _FullPath at the
     first sample that needs the full path; the times are the caller's to check, once per distinct
@@ -576,15 +546,16 @@ def _checked_rows(
                 continue
             raise _FullPath
         time = sample["time"]  # the caller checked the batch's distinct times
-        # The usual values are checked inline; None, ints, no light and errors go to the helpers.
+        # The usual values (lit floats in range: what rules.classify_power keeps as they are) are
+        # checked inline, for speed; None, ints, no light and errors go to the rules.
         rx = rx_reported = get("input_power_dbm")
         rx_dark = False
         if type(rx) is not float or not dark_ceiling < rx <= power_max or rx == 0:
-            rx, rx_dark = _power(rx)
+            rx, rx_dark = rules.classify_power(rx)
         tx = tx_reported = get("output_power_dbm")
         tx_dark = False
         if type(tx) is not float or not dark_ceiling < tx <= power_max or tx == 0:
-            tx, tx_dark = _power(tx)
+            tx, tx_dark = rules.classify_power(tx)
         rx_lanes = get("input_power_channels_dbm")
         if rx_lanes is not None:
             rx_lanes, rx_mean, rx_lane_dark = _power_lanes(rx_lanes)
@@ -620,7 +591,7 @@ def _checked_rows(
         limits = tuple(get(name) for name in THRESHOLD_FIELDS)
         if limits != no_limits:
             for limit in limits:
-                _power(limit)
+                rules.classify_power(limit)
             newest = thresholds.get(end)
             if newest is None or newest[0] <= time:
                 thresholds[end] = (time, limits)
@@ -687,7 +658,7 @@ def _write_checked_in_python(
                         written += 1
                 if not written:
                     raise _NothingWritten
-        except (_FullPath, IntegrityError, psycopg.IntegrityError):
+        except (_FullPath, rules.RefusedPower, IntegrityError, psycopg.IntegrityError):
             return False  # a bad sample, or a re-sent one that the full path merges; nothing was written
         except _NothingWritten:
             result.samples, result.skipped_samples = 0, skipped[0]
