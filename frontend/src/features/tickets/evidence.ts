@@ -3,8 +3,9 @@
  * shows: each measured value beside the limit it was compared with, and which facts made the
  * rule fire.
  */
+import { formatTime } from '@/lib/format';
+
 import type { Evidence, EvidenceOptics } from './api/types';
-import { formatUtc } from './formatTime';
 import { actionDone } from './repairActions';
 
 /** Loss rates are fractions (1e-6), shown in scientific notation: "3.0e-5". */
@@ -172,7 +173,7 @@ export function reseatSummary(evidence: Evidence): string | null {
   const window = `within ${reseat.window_days} days or this fault episode`;
   if (!reseat.last_reseated_at) return `No reseat on record (recent means ${window}).`;
   const source = reseat.source === 'history' ? 'this ticket' : 'the transceiver record';
-  return `Last reseated ${formatUtc(reseat.last_reseated_at)} (from ${source}); ${
+  return `Last reseated ${formatTime(reseat.last_reseated_at)} (from ${source}); ${
     reseat.recent ? 'counts as recent' : 'not recent'
   } (recent means ${window}).`;
 }

@@ -1,3 +1,5 @@
+import { formatTime } from '@/lib/format';
+
 import type { Demand } from '../api/types';
 import { formatBytes, formatSeconds } from '../scheduleFormat';
 import { ConfirmDelete } from './ConfirmDelete';
@@ -48,7 +50,7 @@ export function DemandsTable({ demands, shown, onShow, onDelete }: DemandsTableP
             <td className="numeric">{demand.rack_count.toLocaleString('en-US')}</td>
             <td className="numeric">{formatBytes(demand.total_bytes)}</td>
             <td>
-              {new Date(demand.created).toLocaleString('en-GB', { timeZone: 'UTC' })} UTC
+              {formatTime(demand.created)}
               {demand.uploaded_by ? ` by ${demand.uploaded_by}` : ''}
             </td>
             <td>

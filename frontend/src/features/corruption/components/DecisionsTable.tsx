@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 
 import { formatRate } from '@/features/tickets/evidence';
-import { formatUtc } from '@/features/tickets/formatTime';
+import { formatTime } from '@/lib/format';
 
 import type { Decision } from '../api/types';
 import {
@@ -50,7 +50,7 @@ export function DecisionsTable({
               data-action={decision.action}
               data-kind={decision.kind}
             >
-              <td data-label="Time">{formatUtc(decision.created)}</td>
+              <td data-label="Time">{formatTime(decision.created)}</td>
               <td data-label="Decision">
                 <span className={`badge badge-decision-${decision.action}`}>
                   {label(DECISION_ACTIONS, decision.action)}

@@ -5,14 +5,14 @@ import { Loading } from '@/components/Loading';
 import { useFabric } from '@/features/fabrics/api/useFabric';
 import { JobStatus } from '@/features/jobs/components/JobStatus';
 import { formatRate } from '@/features/tickets/evidence';
-import { formatUtc } from '@/features/tickets/formatTime';
+import { formatTime } from '@/lib/format';
 
 import type { OptimizerJob, OptimizerRow, OptimizerRunResult } from '../api/types';
 import { useDecisions } from '../api/useDecisions';
 import { useOptimizerJob } from '../api/useOptimizerJob';
-import '../corruption.css';
 import { formatFraction } from '../decisionLog';
 import { describeOptimality, formatShare, runReasons } from '../optimizerRun';
+import '../corruption.css';
 
 /** /optimizer/:jobId: what one run of CorrOpt's optimizer did (Jobs and Decisions link here). */
 export function OptimizerRunPage() {
@@ -288,7 +288,7 @@ function KeptNow({ fabricId, except }: { fabricId: number; except: Set<number> }
                     ) : (
                       'fast checker'
                     )}
-                    <span className="muted"> {formatUtc(decision.created)}</span>
+                    <span className="muted"> {formatTime(decision.created)}</span>
                   </td>
                 </tr>
               ))}

@@ -1,9 +1,6 @@
-import type { Fabric } from '../api/types';
+import { formatTime } from '@/lib/format';
 
-function formatDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
-}
+import type { Fabric } from '../api/types';
 
 export function FabricFacts({ fabric }: { fabric: Fabric }) {
   return (
@@ -28,7 +25,7 @@ export function FabricFacts({ fabric }: { fabric: Fabric }) {
         </div>
         <div>
           <dt>Updated</dt>
-          <dd>{formatDate(fabric.updated)}</dd>
+          <dd>{formatTime(fabric.updated)}</dd>
         </div>
       </dl>
     </>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { ProgressBar } from '@/components/ProgressBar';
+import { formatTime } from '@/lib/format';
 
 import type { Job } from '../api/types';
 import { jobPagePath } from '../jobPages';
@@ -13,12 +14,6 @@ interface JobsTableProps {
   canCancel: (job: Job) => boolean;
   cancellingJobId: number | null;
   onCancel: (jobId: number) => void;
-}
-
-function formatTime(value: string | null): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
 }
 
 function jobLink(job: Job) {

@@ -8,9 +8,6 @@ import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
 import { canChangeLinkState, canOverrideCapacity } from '@/features/auth/roles';
 import { useFabric } from '@/features/fabrics/api/useFabric';
 import { useCorruptionEvents } from '@/features/telemetry/api/useCorruptionEvents';
-import { useTickets } from '@/features/tickets/api/useTickets';
-import { TicketStateBadge } from '@/features/tickets/components/TicketStateBadge';
-import { formatUtc } from '@/features/tickets/formatTime';
 import { useLinkTelemetry } from '@/features/telemetry/api/useLinkTelemetry';
 import { CorruptionEventsTable } from '@/features/telemetry/components/CorruptionEventsTable';
 import { DirectionStatusTable } from '@/features/telemetry/components/DirectionStatusTable';
@@ -25,6 +22,9 @@ import {
   telemetryQuery,
   type TimeRange,
 } from '@/features/telemetry/timeRange';
+import { useTickets } from '@/features/tickets/api/useTickets';
+import { TicketStateBadge } from '@/features/tickets/components/TicketStateBadge';
+import { formatTime } from '@/lib/format';
 
 import type { FabricLink } from '../api/types';
 import { useLink } from '../api/useLink';
@@ -124,7 +124,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
               {link.data.admin_reason ? <span className="reason"> {link.data.admin_reason}</span> : null}
               {link.data.admin_changed_by ? (
                 <div className="reason">
-                  by {link.data.admin_changed_by}, {formatUtc(link.data.admin_changed_at)}
+                  by {link.data.admin_changed_by}, {formatTime(link.data.admin_changed_at)}
                 </div>
               ) : null}
             </dd>
@@ -135,7 +135,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
               <span className={`badge badge-${link.data.oper_state}`}>{link.data.oper_state}</span>
               {link.data.flapping ? <FlappingBadge /> : null}
               {link.data.oper_changed_at ? (
-                <div className="reason">since {formatUtc(link.data.oper_changed_at)}</div>
+                <div className="reason">since {formatTime(link.data.oper_changed_at)}</div>
               ) : null}
             </dd>
           </div>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { useFabricTopology } from '@/features/fabrics/api/useFabricTopology';
+import { formatTime } from '@/lib/format';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { ClassesResult, LossLink } from '../api/types';
@@ -36,7 +37,7 @@ export function ClassesResultView({ jobId, result }: { jobId: number; result: Cl
         <div>
           <dt>Loss rates</dt>
           <dd>
-            latest per direction measured since {new Date(inputs.since).toLocaleString()} ({inputs.window_hours} h):{' '}
+            latest per direction measured since {formatTime(inputs.since)} ({inputs.window_hours} h):{' '}
             {result.measured_directions.toLocaleString('en-US')} directions measured
             {result.unmeasured.directions > 0
               ? `; ${result.unmeasured.directions.toLocaleString('en-US')} not measured, ${result.unmeasured.rule} (${result.unmeasured.links.length.toLocaleString('en-US')} links)`

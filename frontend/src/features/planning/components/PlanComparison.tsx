@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
+import { formatTime } from '@/lib/format';
 
 import { PLAN_KIND } from '../api/types';
 import { usePlan } from '../api/usePlan';
@@ -38,7 +39,7 @@ export function PlanComparison({ jobId, result, width }: { jobId: number; result
             <option value="">Choose…</option>
             {choices.map((job) => (
               <option key={job.id} value={job.id}>
-                Plan #{job.id} ({job.created_by ?? 'unknown'}, {new Date(job.created).toLocaleString()})
+                Plan #{job.id} ({job.created_by ?? 'unknown'}, {formatTime(job.created)})
               </option>
             ))}
           </select>

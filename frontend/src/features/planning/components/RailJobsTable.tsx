@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 
 import { ProgressBar } from '@/components/ProgressBar';
 import { displayedProgress, progressTone } from '@/features/jobs/jobState';
+import { formatTime } from '@/lib/format';
 
 import type { JobRow } from '../api/types';
 
@@ -42,7 +43,7 @@ export function RailJobsTable({ jobs, noun, href, testId }: RailJobsTableProps) 
               <span className={`badge badge-${job.state}`}>{job.state}</span>
             </td>
             <td>{job.created_by ?? '—'}</td>
-            <td>{new Date(job.created).toLocaleString()}</td>
+            <td>{formatTime(job.created)}</td>
             <td>{job.message}</td>
             <td>
               <ProgressBar

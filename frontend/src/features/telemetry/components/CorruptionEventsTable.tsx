@@ -1,6 +1,7 @@
+import { formatTime } from '@/lib/format';
+
 import type { CorruptionEvent } from '../api/types';
 import { DIRECTION_LABEL, formatRate } from './lossChart';
-import { formatUtc } from './timeSeries';
 
 /** Episodes of corruption on one link, newest first: when each began, how bad it got, whether it ended. */
 export function CorruptionEventsTable({ events }: { events: CorruptionEvent[] }) {
@@ -29,13 +30,13 @@ export function CorruptionEventsTable({ events }: { events: CorruptionEvent[] })
           {events.map((event) => (
             <tr key={event.id} data-testid="corruption-event" data-direction={event.direction}>
               <th scope="row">{DIRECTION_LABEL[event.direction]}</th>
-              <td>{formatUtc(event.first_seen)}</td>
+              <td>{formatTime(event.first_seen)}</td>
               <td className="numeric">{formatRate(event.rate)}</td>
               <td className="numeric">{formatRate(event.peak_rate)}</td>
               <td className="numeric">{formatRate(event.last_rate)}</td>
-              <td>{formatUtc(event.last_seen)}</td>
+              <td>{formatTime(event.last_seen)}</td>
               <td>
-                {event.ended_at ? formatUtc(event.ended_at) : <span className="badge badge-ongoing">ongoing</span>}
+                {event.ended_at ? formatTime(event.ended_at) : <span className="badge badge-ongoing">ongoing</span>}
               </td>
             </tr>
           ))}

@@ -1,9 +1,9 @@
 import { HealthBadge } from '@/components/HealthBadge';
+import { formatTime } from '@/lib/format';
 
 import type { Direction, DirectionSignature, LinkStatus } from '../api/types';
 import { DIRECTION_LABEL, formatRate } from './lossChart';
 import { signatureDetail } from './signatureDetail';
-import { formatUtc } from './timeSeries';
 
 interface DirectionStatusTableProps {
   status: LinkStatus;
@@ -53,7 +53,7 @@ export function DirectionStatusTable({ status, signatures, switchNames }: Direct
                 </td>
                 <td className="numeric">{formatRate(direction.corruption_rate)}</td>
                 <td className="numeric">{formatRate(direction.congestion_rate)}</td>
-                <td>{formatUtc(direction.health_since)}</td>
+                <td>{formatTime(direction.health_since)}</td>
                 <td data-testid={`signature-${key}`}>
                   {signatures ? (
                     <>

@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 
+import { formatTime } from '@/lib/format';
+
 import type { LinkTelemetry } from '../api/types';
-import { buildLossChart, formatDecade, LOSS_FLOOR, LOSS_THRESHOLD_STYLE } from './lossChart';
 import { TimeChart } from './TimeChart';
-import { formatUtc } from './timeSeries';
+import { buildLossChart, formatDecade, LOSS_FLOOR, LOSS_THRESHOLD_STYLE } from './lossChart';
 import { useTimeChartSize } from './useTimeChartSize';
 
 interface LossChartProps {
@@ -21,8 +22,8 @@ export function LossChart({ telemetry, onZoom, width: fixedWidth }: LossChartPro
   const rates = chart.lines.reduce((sum, line) => sum + line.measured, 0);
   const gaps = chart.lines.reduce((sum, line) => sum + line.gaps, 0);
   const summary =
-    `Corruption and congestion loss rate per direction on a log scale, ${formatUtc(telemetry.from)} to ` +
-    `${formatUtc(telemetry.to)}: ${rates.toLocaleString('en-US')} rates, ${gaps} gap${gaps === 1 ? '' : 's'}.`;
+    `Corruption and congestion loss rate per direction on a log scale, ${formatTime(telemetry.from)} to ` +
+    `${formatTime(telemetry.to)}: ${rates.toLocaleString('en-US')} rates, ${gaps} gap${gaps === 1 ? '' : 's'}.`;
 
   return (
     <TimeChart

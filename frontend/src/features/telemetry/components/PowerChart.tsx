@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 
+import { formatTime } from '@/lib/format';
+
 import type { LinkTelemetry, Side } from '../api/types';
-import { buildPowerChart, THRESHOLD_STYLE } from './powerChart';
 import { type LegendSwatch, TimeChart } from './TimeChart';
-import { formatUtc } from './timeSeries';
+import { buildPowerChart, THRESHOLD_STYLE } from './powerChart';
 import { useTimeChartSize } from './useTimeChartSize';
 
 /** Height of the no-light marks, drawn along the bottom of the plot. */
@@ -26,7 +27,7 @@ export function PowerChart({ telemetry, sideNames, onZoom, width: fixedWidth }: 
   const { area } = chart;
   const readings = chart.lines.reduce((sum, line) => sum + line.measured, 0);
   const summary =
-    `Tx and Rx optical power of both ends in dBm, ${formatUtc(telemetry.from)} to ${formatUtc(telemetry.to)}` +
+    `Tx and Rx optical power of both ends in dBm, ${formatTime(telemetry.from)} to ${formatTime(telemetry.to)}` +
     `${chart.resolution === 'hour' ? ', hourly averages with min–max bands' : ''}: ` +
     `${readings.toLocaleString('en-US')} readings, ${chart.noLight.length} no-light mark${chart.noLight.length === 1 ? '' : 's'}.`;
   // One legend entry per kind of limit drawn, however many sides share it.

@@ -1,6 +1,7 @@
+import { formatTime } from '@/lib/format';
+
 import type { Resolution } from '../api/types';
 import { activePresetKey, presetRange, RANGE_PRESETS, type TimeRange, zoomedOutRange } from '../timeRange';
-import { formatUtc } from './timeSeries';
 
 interface RangeControlsProps {
   /** The range in the URL; null is the default (the last 24 hours). */
@@ -44,7 +45,7 @@ export function RangeControls({ range, shown, onChange, busy }: RangeControlsPro
       <p className="range-readout" aria-live="polite" data-testid="range-readout">
         {shown ? (
           <>
-            {formatUtc(shown.from)} to {formatUtc(shown.to)},{' '}
+            {formatTime(shown.from)} to {formatTime(shown.to)},{' '}
             {shown.resolution === 'hour' ? 'hourly aggregates' : 'every sample'}
             {busy ? ' (loading the new range…)' : ''}. Drag across a chart to zoom in.
           </>

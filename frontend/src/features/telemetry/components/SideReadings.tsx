@@ -1,6 +1,7 @@
+import { formatTime } from '@/lib/format';
+
 import type { PowerClass, SideStatus, ThresholdField } from '../api/types';
 import { formatDbm } from './powerChart';
-import { formatUtc } from './timeSeries';
 
 const THRESHOLD_ROWS: { field: ThresholdField; label: string }[] = [
   { field: 'input_power_lower_dbm', label: 'Rx lower' },
@@ -92,11 +93,11 @@ export function SideReadings({ sideLabel, endName, status }: SideReadingsProps) 
           </tr>
           <tr>
             <th scope="row">Optics read</th>
-            <td colSpan={2}>{formatUtc(status.optical_time)}</td>
+            <td colSpan={2}>{formatTime(status.optical_time)}</td>
           </tr>
           <tr>
             <th scope="row">Counters read</th>
-            <td colSpan={2}>{formatUtc(status.counter_time)}</td>
+            <td colSpan={2}>{formatTime(status.counter_time)}</td>
           </tr>
         </tbody>
       </table>

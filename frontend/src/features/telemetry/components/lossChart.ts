@@ -7,6 +7,8 @@
  */
 import { line, scaleLog, type ScaleLogarithmic } from 'd3';
 
+import { formatTime } from '@/lib/format';
+
 import type { Direction, LinkTelemetry, Resolution } from '../api/types';
 import { type AxisTick, insertGaps, labelBaselines, type TimeFrame, timeFrame } from './timeSeries';
 
@@ -191,7 +193,7 @@ export function buildLossChart(telemetry: LinkTelemetry, options: LossChartOptio
             x: x(point.t),
             y: y(point.drawn ?? LOSS_FLOOR),
             clamped: clampRate(point.rate ?? 0).clamped,
-            text: `${label} ${formatRate(point.rate)} at ${new Date(point.t).toISOString()}`,
+            text: `${label} ${formatRate(point.rate)} at ${formatTime(new Date(point.t).toISOString())}`,
           }));
     return {
       ...style,

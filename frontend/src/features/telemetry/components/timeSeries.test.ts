@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
+import { formatTime } from '@/lib/format';
+
 import { HOUR, MINUTE, T0 } from './testTelemetry';
 import {
   breakAtGaps,
   formatTimeTick,
-  formatUtc,
   labelBaselines,
   plotArea,
   timeScale,
@@ -63,8 +64,8 @@ describe('time axis', () => {
   });
 
   it('formats times as UTC minutes', () => {
-    expect(formatUtc('2026-11-22T17:30:45Z')).toBe('2026-11-22 17:30 UTC');
-    expect(formatUtc(null)).toBe('—');
+    expect(formatTime('2026-11-22T17:30:45Z')).toBe('2026-11-22 17:30 UTC');
+    expect(formatTime(null)).toBe('—');
   });
 });
 

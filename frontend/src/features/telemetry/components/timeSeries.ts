@@ -112,14 +112,6 @@ export function timeTicks(x: ScaleTime<number, number>): AxisTick[] {
   return x.ticks(count).map((date) => ({ value: date.getTime(), position: x(date), label: formatTimeTick(date) }));
 }
 
-/** "2026-11-22 17:30 UTC": every time on the link page is UTC, as the chart axes are. */
-export function formatUtc(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
 /** Line height of an 11 px label, for keeping threshold labels apart. */
 const LABEL_PX = 12;
 

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 
+import { formatTime } from '@/lib/format';
+
 import type { Recommendation } from '../api/types';
 import {
   decisiveEvidence,
@@ -10,7 +12,6 @@ import {
   opticsRows,
   reseatSummary,
 } from '../evidence';
-import { formatUtc } from '../formatTime';
 import { actionTodo, describeRule, isEscalation } from '../repairActions';
 
 const DIRECTION_WORDS: Record<string, string> = { a_to_z: 'A → Z', z_to_a: 'Z → A' };
@@ -54,7 +55,7 @@ export function RecommendationPanel({ recommendation }: { recommendation: Recomm
         </div>
         <div>
           <dt>Corrupting since</dt>
-          <dd>{formatUtc(rates?.onset)}</dd>
+          <dd>{formatTime(rates?.onset)}</dd>
         </div>
       </dl>
       <p className="muted">Loss rates are fractions of packets (1e-6 = one in a million).</p>
@@ -130,7 +131,7 @@ export function RecommendationPanel({ recommendation }: { recommendation: Recomm
             {neighbours.map((neighbour) => (
               <li key={`${neighbour.link}-${neighbour.where}`}>
                 <Link to={`/links/${neighbour.link}`}>{neighbour.name}</Link> at {neighbour.where}: {neighbour.rate}{' '}
-                since {formatUtc(neighbour.firstSeen)} <span className="muted">({neighbour.relation})</span>
+                since {formatTime(neighbour.firstSeen)} <span className="muted">({neighbour.relation})</span>
               </li>
             ))}
           </ul>

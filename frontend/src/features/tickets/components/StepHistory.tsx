@@ -1,5 +1,6 @@
+import { formatTime } from '@/lib/format';
+
 import type { TicketStep } from '../api/types';
-import { formatUtc } from '../formatTime';
 import { actionDone, actionTodo, describeRule, stepStatus } from '../repairActions';
 
 function followedWord(step: TicketStep): string {
@@ -44,11 +45,11 @@ export function StepHistory({ steps }: { steps: TicketStep[] }) {
             </div>
             <div>
               <dt>Recommended at</dt>
-              <dd>{formatUtc(step.created)}</dd>
+              <dd>{formatTime(step.created)}</dd>
             </div>
             <div>
               <dt>Acted at</dt>
-              <dd>{formatUtc(step.acted_at)}</dd>
+              <dd>{formatTime(step.acted_at)}</dd>
             </div>
             {step.notes ? (
               <div className="step-notes">

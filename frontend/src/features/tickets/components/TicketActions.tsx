@@ -2,13 +2,13 @@ import { useState } from 'react';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { ErrorList } from '@/components/ErrorList';
+import { formatTime } from '@/lib/format';
 
 import type { RepairAction, TicketDetail } from '../api/types';
 import { useAssignTicket } from '../api/useAssignTicket';
 import { useAssignableUsers } from '../api/useAssignableUsers';
 import { useRecordAction } from '../api/useRecordAction';
 import { useStartTicket } from '../api/useStartTicket';
-import { formatUtc } from '../formatTime';
 import { ACTION_LABELS, REPAIR_ACTIONS } from '../repairActions';
 
 interface TicketActionsProps {
@@ -34,11 +34,11 @@ export function TicketActions({ ticket, username }: TicketActionsProps) {
       {ticket.state === 'awaiting_validation' ? (
         <p data-testid="validation-note">
           The link is watched for clean polls
-          {ticket.validation_started_at ? ` since ${formatUtc(ticket.validation_started_at)}` : ''}; the ticket resolves
-          by itself when it stays clean, and returns to open with the next step if corruption comes back.
+          {ticket.validation_started_at ? ` since ${formatTime(ticket.validation_started_at)}` : ''}; the ticket
+          resolves by itself when it stays clean, and returns to open with the next step if corruption comes back.
         </p>
       ) : null}
-      {ticket.state === 'resolved' ? <p>Resolved {formatUtc(ticket.resolved_at)}.</p> : null}
+      {ticket.state === 'resolved' ? <p>Resolved {formatTime(ticket.resolved_at)}.</p> : null}
       {ticket.state !== 'resolved' ? <AssignForm ticket={ticket} username={username} /> : null}
     </div>
   );

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 
 import { ErrorList } from '@/components/ErrorList';
+import { formatTime } from '@/lib/format';
 
 import type { TicketComment } from '../api/types';
 import { useCommentOnTicket } from '../api/useCommentOnTicket';
-import { formatUtc } from '../formatTime';
 
 interface TicketCommentsProps {
   ticketId: number;
@@ -25,7 +25,7 @@ export function TicketComments({ ticketId, comments, canComment }: TicketComment
           {comments.map((item) => (
             <li key={item.id}>
               <p className="comment-meta">
-                <strong>{item.author ?? 'system'}</strong> <span className="muted">{formatUtc(item.created)}</span>
+                <strong>{item.author ?? 'system'}</strong> <span className="muted">{formatTime(item.created)}</span>
               </p>
               <p className="comment-text">{item.text}</p>
             </li>

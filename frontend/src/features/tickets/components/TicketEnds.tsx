@@ -1,7 +1,7 @@
 import type { Side } from '@/features/telemetry/api/types';
+import { formatTime } from '@/lib/format';
 
 import type { LinkEnd } from '../api/types';
-import { formatUtc } from '../formatTime';
 
 interface TicketEndsProps {
   ends: LinkEnd[];
@@ -55,7 +55,7 @@ export function TicketEnds({ ends, receivingEnd }: TicketEndsProps) {
             </div>
             <div>
               <dt>Last reseated</dt>
-              <dd>{end.last_reseated_at ? formatUtc(end.last_reseated_at) : 'never recorded'}</dd>
+              <dd>{end.last_reseated_at ? formatTime(end.last_reseated_at) : 'never recorded'}</dd>
             </div>
           </dl>
         </section>

@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
 
+import { formatAge, formatTime } from '@/lib/format';
+
 import type { Ticket } from '../api/types';
 import { formatRate } from '../evidence';
-import { formatAge, formatUtc } from '../formatTime';
 import { actionTodo } from '../repairActions';
 import { TicketStateBadge } from './TicketStateBadge';
 
@@ -60,7 +61,7 @@ export function TicketQueue({ tickets, fabricNames, now = new Date() }: TicketQu
               {ticket.pod === null ? '' : ` · pod ${ticket.pod}`}
             </td>
             <td data-label="Assignee">{ticket.assignee ?? <span className="muted">nobody</span>}</td>
-            <td data-label="Age" title={`Opened ${formatUtc(ticket.created)}`}>
+            <td data-label="Age" title={`Opened ${formatTime(ticket.created)}`}>
               {formatAge(ticket.created, now)}
             </td>
           </tr>

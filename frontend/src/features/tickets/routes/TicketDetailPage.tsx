@@ -18,6 +18,7 @@ import {
   telemetryQuery,
   type TimeRange,
 } from '@/features/telemetry/timeRange';
+import { formatAge, formatTime } from '@/lib/format';
 
 import type { TicketDetail } from '../api/types';
 import { useTicket } from '../api/useTicket';
@@ -28,7 +29,6 @@ import { TicketComments } from '../components/TicketComments';
 import { TicketEnds } from '../components/TicketEnds';
 import { TicketStateBadge } from '../components/TicketStateBadge';
 import { formatRate } from '../evidence';
-import { formatAge, formatUtc } from '../formatTime';
 import { ticketChartRange } from '../ticketRange';
 import '../tickets.css';
 
@@ -160,7 +160,7 @@ function TicketSummary({ ticket }: { ticket: TicketDetail }) {
       </div>
       <div>
         <dt>Opened</dt>
-        <dd title={formatUtc(ticket.created)}>{formatAge(ticket.created)} ago</dd>
+        <dd title={formatTime(ticket.created)}>{formatAge(ticket.created)} ago</dd>
       </div>
       <div>
         <dt>Assignee</dt>
