@@ -1,6 +1,8 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from jobs.api.results import result_of
+from jobs.api.serializers import JobSerializer
 from lightpath.api.serializers import BriefModelSerializer
 
 from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
@@ -316,3 +318,149 @@ class InterchangeErrorSerializer(serializers.Serializer):
     index = serializers.IntegerField(allow_null=True)
     field = serializers.CharField(allow_null=True)
     message = serializers.CharField()
+
+
+# --- Answers built by the fabric services, described for OpenAPI ------------------------------------
+
+
+class TopologySwitchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    tier = serializers.IntegerField()
+    pod = serializers.IntegerField(allow_null=True)
+    plane = serializers.IntegerField(allow_null=True)
+
+
+class TopologyLinkSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    a = serializers.IntegerField(help_text="Switch id of the lower tier's end.")
+    z = serializers.IntegerField()
+    admin_state = serializers.ChoiceField(choices=Link.AdminState.choices)
+    oper_state = serializers.ChoiceField(choices=Link.OperState.choices)
+    health = serializers.ChoiceField(choices=Link.Health.choices, help_text="From telemetry.")
+
+
+class FabricTopologySerializer(serializers.Serializer):
+    """Switches and links in a compact form for drawing."""
+
+    fabric = serializers.IntegerField()
+    tiers = serializers.ListField(child=serializers.CharField(), help_text="Bottom-up: index 0 is the ToR tier.")
+    switches = TopologySwitchSerializer(many=True)
+    links = TopologyLinkSerializer(many=True)
+
+
+class TorCapacitySerializer(serializers.Serializer):
+    switch = serializers.IntegerField()
+    name = serializers.CharField()
+    pod = serializers.IntegerField(allow_null=True)
+    available_paths = serializers.IntegerField()
+    total_paths = serializers.IntegerField()
+    fraction = serializers.FloatField(help_text="Fraction of ToR-to-top paths available, 0..1.")
+    constraint = serializers.FloatField()
+    required_paths = serializers.IntegerField(help_text="ceil(constraint x design paths).")
+    below_constraint = serializers.BooleanField()
+    headroom_paths = serializers.IntegerField(help_text="Paths it can lose before it falls under its constraint.")
+
+
+class CapacitySummarySerializer(serializers.Serializer):
+    tors = serializers.IntegerField()
+    below_constraint = serializers.IntegerField()
+    min_fraction = serializers.FloatField(allow_null=True, help_text="null for a fabric without ToRs.")
+
+
+class FabricCapacitySerializer(serializers.Serializer):
+    fabric = serializers.IntegerField()
+    capacity_constraint = serializers.FloatField()
+    summary = CapacitySummarySerializer()
+    tors = TorCapacitySerializer(many=True)
+
+
+class PodCapacitySerializer(serializers.Serializer):
+    pod = serializers.IntegerField(allow_null=True)
+    tors = serializers.IntegerField()
+    below_constraint = serializers.IntegerField()
+    min_fraction = serializers.FloatField()
+
+
+@result_of("fabric.capacity_report")
+class CapacityReportResultSerializer(serializers.Serializer):
+    summary = CapacitySummarySerializer()
+    pods = PodCapacitySerializer(many=True)
+    below_constraint = TorCapacitySerializer(many=True)
+
+
+@result_of("fabric.import")
+class ImportResultSerializer(serializers.Serializer):
+    fabric = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class CapacityConstraintsSerializer(serializers.Serializer):
+    fabric = serializers.IntegerField()
+    default = serializers.FloatField(help_text="Fraction of its up-paths every ToR must keep, 0..1.")
+    overrides = serializers.DictField(child=serializers.FloatField(), help_text="ToR name -> its own fraction.")
+    tors = serializers.IntegerField()
+
+
+class ConstraintChangeSerializer(serializers.Serializer):
+    switch = serializers.CharField(allow_null=True, help_text="null for the fabric's default.")
+    before = serializers.FloatField(allow_null=True)
+    after = serializers.FloatField(allow_null=True)
+
+
+class ConstraintsChangedSerializer(CapacityConstraintsSerializer):
+    changes = ConstraintChangeSerializer(many=True)
+    optimizer_job = JobSerializer(allow_null=True, help_text="The optimizer run the change queued (or pending).")
+
+
+class DocumentSwitchSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    tier = serializers.IntegerField()
+    pod = serializers.IntegerField(allow_null=True)
+    plane = serializers.IntegerField(allow_null=True)
+    rack = serializers.CharField()
+    vendor = serializers.CharField()
+    model = serializers.CharField()
+    capacity_constraint = serializers.FloatField(allow_null=True)
+
+
+class DocumentLinkSerializer(serializers.Serializer):
+    a = serializers.CharField()
+    a_port = serializers.CharField()
+    b = serializers.CharField()
+    b_port = serializers.CharField()
+    length_m = serializers.FloatField(allow_null=True)
+    speed_gbps = serializers.IntegerField(allow_null=True)
+    fiber = serializers.CharField(allow_null=True)
+    transceiver_model = serializers.CharField(allow_null=True)
+    admin_state = serializers.ChoiceField(choices=Link.AdminState.choices)
+    oper_state = serializers.ChoiceField(choices=Link.OperState.choices)
+
+
+class DocumentTransceiverModelSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    speed_gbps = serializers.IntegerField()
+    fiber = serializers.CharField()
+    reach_m = serializers.FloatField()
+    price_usd = serializers.FloatField(allow_null=True)
+    price_source = serializers.CharField()
+    stretch = StretchEntrySerializer(many=True)
+    link_fec = serializers.BooleanField()
+    power_w = serializers.FloatField(allow_null=True)
+    rx_power_min_dbm = serializers.FloatField(allow_null=True)
+    rx_power_max_dbm = serializers.FloatField(allow_null=True)
+    tx_power_min_dbm = serializers.FloatField(allow_null=True)
+    tx_power_max_dbm = serializers.FloatField(allow_null=True)
+
+
+class FabricDocumentSerializer(serializers.Serializer):
+    """The interchange document (format lightpath-fabric/1), as POST /api/fabrics/import/ takes it."""
+
+    format = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    tiers = serializers.ListField(child=serializers.CharField())
+    capacity_constraint = serializers.FloatField()
+    switches = DocumentSwitchSerializer(many=True)
+    links = DocumentLinkSerializer(many=True)
+    transceiver_models = DocumentTransceiverModelSerializer(many=True)

@@ -35,9 +35,14 @@ from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from ..services import constraints as capacity_constraints
 from ..services import link_state
 from .serializers import (
+    CapacityConstraintsSerializer,
+    ConstraintsChangedSerializer,
     DrainResultSerializer,
     DrainSerializer,
+    FabricCapacitySerializer,
+    FabricDocumentSerializer,
     FabricSerializer,
+    FabricTopologySerializer,
     GuardPreviewSerializer,
     GuardRefusalSerializer,
     InterchangeErrorSerializer,
@@ -136,13 +141,15 @@ class FabricViewSet(AuditedModelViewSet):
             capacity_constraints.constraint_changed(fabric, [change], self.request.user)
         return fabric
 
+    @extend_schema(methods=["GET"], responses=CapacityConstraintsSerializer)
     @extend_schema(
+        methods=["PUT", "PATCH"],
         request=inline_serializer(
             "CapacityConstraintsInput",
             {"default": serializers.FloatField(min_value=0, max_value=1, required=False),
              "overrides": serializers.DictField(child=serializers.FloatField(allow_null=True), required=False)},
         ),
-        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+        responses={200: ConstraintsChangedSerializer, 400: OpenApiTypes.OBJECT},
     )  # fmt: skip
     @action(detail=True, methods=["get", "put", "patch"], filterset_class=None, pagination_class=None)
     def constraints(self, request, pk=None):
@@ -167,13 +174,13 @@ class FabricViewSet(AuditedModelViewSet):
         job = JobSerializer(pending, context=self.get_serializer_context()).data if pending else None
         return Response({**result, "optimizer_job": job})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=FabricTopologySerializer)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def topology(self, request, pk=None):
         """Switches and links in a compact form for drawing."""
         return Response(services.fabric_topology(self.get_object()))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=FabricCapacitySerializer)
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def capacity(self, request, pk=None):
         """Per-ToR up-paths to the top tier over usable links, against the design count."""
@@ -181,7 +188,7 @@ class FabricViewSet(AuditedModelViewSet):
 
     @extend_schema(
         parameters=[OpenApiParameter("format", str, enum=["json", "csv"], description="json document or links CSV")],
-        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+        responses={(200, "application/json"): FabricDocumentSerializer, (200, "text/csv"): OpenApiTypes.STR},
     )
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def export(self, request, pk=None):

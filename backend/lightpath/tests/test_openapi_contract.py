@@ -37,11 +37,11 @@ NOT_YET_TYPED = {
     "#Decision.affected",
     "#DemandDetail.windows[]",
     "#DemandUpload.rows[]",
-    "#Job.result/anyOf[2]",  # the kinds without a result serializer (KINDS_NOT_YET_TYPED)
+    "#Job.result/anyOf",  # the kinds without a result serializer (KINDS_NOT_YET_TYPED)
     "#RailPlanLinks.results[]",
     "#Schedule.circuit_switches[]",
     "#Schedule.demand",
-    "#Schedule.result/anyOf[2]",
+    "#Schedule.result/anyOf",
     "#Schedule.summary",
     "#ScheduleList.circuit_switches[]",
     "#ScheduleList.demand",
@@ -50,17 +50,11 @@ NOT_YET_TYPED = {
     "#TicketDetail.recommendation",
     "#TicketStep.evidence",
     "GET /api/demands/{id}/matrix/ 200",
-    "GET /api/fabrics/{id}/capacity/ 200",
-    "GET /api/fabrics/{id}/constraints/ 200",
-    "GET /api/fabrics/{id}/export/ 200",
-    "GET /api/fabrics/{id}/topology/ 200",
     "GET /api/jobs/{id}/result/ 200",
     "GET /api/links/{id}/corropt-check/ 200",
     "GET /api/links/{id}/telemetry/ 200",
     "GET /api/tickets/metrics/ 200",
-    "PATCH /api/fabrics/{id}/constraints/ 200",
     "POST /api/telemetry/ 200",
-    "PUT /api/fabrics/{id}/constraints/ 200",
 }
 
 # Job kinds whose result has no serializer yet (jobs/api/results.py): only shrinks.
@@ -68,8 +62,6 @@ KINDS_NOT_YET_TYPED = {
     "circuits.schedule",
     "corruption.optimize",
     "corruption.simulate",
-    "fabric.capacity_report",
-    "fabric.import",
     "rail.classes",
     "rail.plan",
 }
@@ -98,8 +90,8 @@ def _untyped_places(schema, where: str):
     if not isinstance(schema, dict):
         return
     for key in ("oneOf", "anyOf", "allOf"):
-        for index, part in enumerate(schema.get(key, [])):
-            yield from _untyped_places(part, f"{where}/{key}[{index}]")
+        for part in schema.get(key, []):
+            yield from _untyped_places(part, f"{where}/{key}")
     for name, part in (schema.get("properties") or {}).items():
         yield from _untyped_places(part, f"{where}.{name}")
     if isinstance(schema.get("items"), dict):
@@ -249,3 +241,29 @@ def test_reconfig_job_results(contract, django_user_model):
     assert job["result"]["changes"], "a run without changes would leave the change shape unchecked"
     contract.check(job, "/api/jobs/{id}/")
     contract.check_component(job["result"], "LarryResult")
+
+
+@pytest.mark.django_db(transaction=True, databases=JOB_DATABASES)  # the optimizer job is queued on commit
+def test_fabric_answers(admin, contract, small_fabric):
+    fabric = f"/api/fabrics/{small_fabric.pk}"
+    contract.check(_ok(admin.get(f"{fabric}/topology/")), "/api/fabrics/{id}/topology/")
+    contract.check(_ok(admin.get(f"{fabric}/capacity/")), "/api/fabrics/{id}/capacity/")
+    contract.check(_ok(admin.get(f"{fabric}/constraints/")), "/api/fabrics/{id}/constraints/")
+    tor = small_fabric.switches.filter(tier=0).order_by("name").first().name
+    changed = _ok(admin.patch(f"{fabric}/constraints/", {"overrides": {tor: 0.5}}, format="json"))
+    assert changed["changes"] and changed["optimizer_job"] is not None
+    contract.check(changed, "/api/fabrics/{id}/constraints/", "patch")
+    contract.check(_ok(admin.get(f"{fabric}/constraints/")), "/api/fabrics/{id}/constraints/")
+    contract.check(_ok(admin.get(f"{fabric}/export/")), "/api/fabrics/{id}/export/")
+
+
+@pytest.mark.django_db(transaction=True, databases=JOB_DATABASES)
+def test_fabric_job_results(contract, django_user_model, small_document):
+    client = APIClient()
+    client.force_authenticate(django_user_model.objects.create_superuser("contract-jobs", password="pw-for-tests"))
+    imported = _run_job(client, "fabric.import", {"document": small_document})
+    contract.check(imported, "/api/jobs/{id}/")
+    contract.check_component(imported["result"], "ImportResult")
+    report = _run_job(client, "fabric.capacity_report", {}, fabric=imported["result"]["fabric"])
+    contract.check(report, "/api/jobs/{id}/")
+    contract.check_component(report["result"], "CapacityReportResult")

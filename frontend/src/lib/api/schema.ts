@@ -1596,12 +1596,39 @@ export interface components {
          * @enum {string}
          */
         BucketEnum: "day" | "week";
+        CapacityConstraints: {
+            fabric: number;
+            /**
+             * Format: double
+             * @description Fraction of its up-paths every ToR must keep, 0..1.
+             */
+            default: number;
+            /** @description ToR name -> its own fraction. */
+            overrides: {
+                [key: string]: number;
+            };
+            tors: number;
+        };
         CapacityConstraintsInput: {
             /** Format: double */
             default?: number;
             overrides?: {
                 [key: string]: number | null;
             };
+        };
+        CapacityReportResult: {
+            summary: components["schemas"]["CapacitySummary"];
+            pods: components["schemas"]["PodCapacity"][];
+            below_constraint: components["schemas"]["TorCapacity"][];
+        };
+        CapacitySummary: {
+            tors: number;
+            below_constraint: number;
+            /**
+             * Format: double
+             * @description null for a fabric without ToRs.
+             */
+            min_fraction: number | null;
         };
         ChangedBy: {
             /**
@@ -1733,6 +1760,30 @@ export interface components {
          * @enum {string}
          */
         ComparisonEnum: "rack_set" | "fat_tree";
+        ConstraintChange: {
+            /** @description null for the fabric's default. */
+            switch: string | null;
+            /** Format: double */
+            before: number | null;
+            /** Format: double */
+            after: number | null;
+        };
+        ConstraintsChanged: {
+            fabric: number;
+            /**
+             * Format: double
+             * @description Fraction of its up-paths every ToR must keep, 0..1.
+             */
+            default: number;
+            /** @description ToR name -> its own fraction. */
+            overrides: {
+                [key: string]: number;
+            };
+            tors: number;
+            changes: components["schemas"]["ConstraintChange"][];
+            /** @description The optimizer run the change queued (or pending). */
+            optimizer_job: components["schemas"]["Job"] | null;
+        };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         CorruptionEvent: {
             readonly id: number;
@@ -1977,6 +2028,52 @@ export interface components {
          * @enum {string}
          */
         DirectionEnum: "a_to_z" | "z_to_a";
+        DocumentLink: {
+            a: string;
+            a_port: string;
+            b: string;
+            b_port: string;
+            /** Format: double */
+            length_m: number | null;
+            speed_gbps: number | null;
+            fiber: string | null;
+            transceiver_model: string | null;
+            admin_state: components["schemas"]["AdminStateEnum"];
+            oper_state: components["schemas"]["OperStateEnum"];
+        };
+        DocumentSwitch: {
+            name: string;
+            tier: number;
+            pod: number | null;
+            plane: number | null;
+            rack: string;
+            vendor: string;
+            model: string;
+            /** Format: double */
+            capacity_constraint: number | null;
+        };
+        DocumentTransceiverModel: {
+            name: string;
+            speed_gbps: number;
+            fiber: string;
+            /** Format: double */
+            reach_m: number;
+            /** Format: double */
+            price_usd: number | null;
+            price_source: string;
+            stretch: components["schemas"]["StretchEntry"][];
+            link_fec: boolean;
+            /** Format: double */
+            power_w: number | null;
+            /** Format: double */
+            rx_power_min_dbm: number | null;
+            /** Format: double */
+            rx_power_max_dbm: number | null;
+            /** Format: double */
+            tx_power_min_dbm: number | null;
+            /** Format: double */
+            tx_power_max_dbm: number | null;
+        };
         Drain: {
             /**
              * @description Why, after 'maintenance: '.
@@ -2059,9 +2156,36 @@ export interface components {
             /** Format: date-time */
             readonly updated: string;
         };
+        FabricCapacity: {
+            fabric: number;
+            /** Format: double */
+            capacity_constraint: number;
+            summary: components["schemas"]["CapacitySummary"];
+            tors: components["schemas"]["TorCapacity"][];
+        };
+        /** @description The interchange document (format lightpath-fabric/1), as POST /api/fabrics/import/ takes it. */
+        FabricDocument: {
+            format: string;
+            name: string;
+            description: string;
+            tiers: string[];
+            /** Format: double */
+            capacity_constraint: number;
+            switches: components["schemas"]["DocumentSwitch"][];
+            links: components["schemas"]["DocumentLink"][];
+            transceiver_models: components["schemas"]["DocumentTransceiverModel"][];
+        };
         FabricRef: {
             id: number;
             name: string;
+        };
+        /** @description Switches and links in a compact form for drawing. */
+        FabricTopology: {
+            fabric: number;
+            /** @description Bottom-up: index 0 is the ToR tier. */
+            tiers: string[];
+            switches: components["schemas"]["TopologySwitch"][];
+            links: components["schemas"]["TopologyLink"][];
         };
         FailureGroup: {
             group: string;
@@ -2134,6 +2258,10 @@ export interface components {
         ImportErrors: {
             errors: components["schemas"]["InterchangeError"][];
         };
+        ImportResult: {
+            fabric: number;
+            name: string;
+        };
         InterchangeError: {
             section: string;
             index: number | null;
@@ -2152,7 +2280,7 @@ export interface components {
             readonly message: string;
             params?: unknown;
             /** @description The kind's result (null until the job succeeds). */
-            readonly result: (components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
+            readonly result: (components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
                 [key: string]: unknown;
             }) | null;
             readonly error: string;
@@ -3079,6 +3207,13 @@ export interface components {
             /** @description Each changed circuit switch's circuits before and after. */
             matchings: components["schemas"]["Matching"][];
         };
+        PodCapacity: {
+            pod: number | null;
+            tors: number;
+            below_constraint: number;
+            /** Format: double */
+            min_fraction: number;
+        };
         /**
          * @description * `conservative` - conservative
          *     * `static` - static
@@ -3257,7 +3392,7 @@ export interface components {
             readonly message: string;
             params?: unknown;
             /** @description The kind's result (null until the job succeeds). */
-            readonly result: (components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
+            readonly result: (components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
                 [key: string]: unknown;
             }) | null;
             readonly error: string;
@@ -3598,6 +3733,49 @@ export interface components {
             readonly roles: string[];
             readonly is_admin: boolean;
             token: string;
+        };
+        TopologyLink: {
+            id: number;
+            /** @description Switch id of the lower tier's end. */
+            a: number;
+            z: number;
+            admin_state: components["schemas"]["AdminStateEnum"];
+            oper_state: components["schemas"]["OperStateEnum"];
+            /**
+             * @description From telemetry.
+             *
+             *     * `unknown` - Unknown
+             *     * `clean` - Clean
+             *     * `lossy` - Lossy
+             *     * `corrupting` - Corrupting
+             */
+            health: components["schemas"]["HealthEnum"];
+        };
+        TopologySwitch: {
+            id: number;
+            name: string;
+            tier: number;
+            pod: number | null;
+            plane: number | null;
+        };
+        TorCapacity: {
+            switch: number;
+            name: string;
+            pod: number | null;
+            available_paths: number;
+            total_paths: number;
+            /**
+             * Format: double
+             * @description Fraction of ToR-to-top paths available, 0..1.
+             */
+            fraction: number;
+            /** Format: double */
+            constraint: number;
+            /** @description ceil(constraint x design paths). */
+            required_paths: number;
+            below_constraint: boolean;
+            /** @description Paths it can lose before it falls under its constraint. */
+            headroom_paths: number;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         Transceiver: {
@@ -5862,9 +6040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["FabricCapacity"];
                 };
             };
             /** @description Not signed in (no or an unknown token or session). */
@@ -5913,19 +6089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["CapacityConstraints"];
                 };
             };
             /** @description Not signed in (no or an unknown token or session). */
@@ -5978,9 +6142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConstraintsChanged"];
                 };
             };
             400: {
@@ -6061,9 +6223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConstraintsChanged"];
                 };
             };
             400: {
@@ -6143,9 +6303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["FabricDocument"];
                     "text/csv": string;
                 };
             };
@@ -6261,9 +6419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["FabricTopology"];
                 };
             };
             /** @description Not signed in (no or an unknown token or session). */

@@ -1,5 +1,8 @@
 /** Shapes of /api/decisions/ and /api/fabrics/{id}/constraints/ (README "Corruption decisions"). */
 import type { Job } from '@/features/jobs/api/types';
+import type { components } from '@/lib/api/schema';
+
+type Schemas = components['schemas'];
 
 export type DecisionKind = 'fast_checker' | 'optimizer';
 export type DecisionAction = 'disabled' | 'kept';
@@ -55,14 +58,7 @@ export interface DecisionFilters {
 }
 
 /** GET /api/fabrics/{id}/constraints/ */
-export interface CapacityConstraints {
-  fabric: number;
-  /** Fraction of its up-paths every ToR must keep, 0..1. */
-  default: number;
-  /** ToR name → its own fraction. */
-  overrides: Record<string, number>;
-  tors: number;
-}
+export type CapacityConstraints = Schemas['CapacityConstraints'];
 
 /** PATCH body: what changes; an override of null clears it. */
 export interface ConstraintsPatch {
@@ -70,18 +66,10 @@ export interface ConstraintsPatch {
   overrides?: Record<string, number | null>;
 }
 
-export interface ConstraintChange {
-  /** null for the fabric's default. */
-  switch: string | null;
-  before: number | null;
-  after: number | null;
-}
+export type ConstraintChange = Schemas['ConstraintChange'];
 
-export interface ConstraintsAnswer extends CapacityConstraints {
-  changes: ConstraintChange[];
-  /** The optimizer run the change queued (or the fabric's pending one). */
-  optimizer_job: Job | null;
-}
+/** PUT/PATCH /api/fabrics/{id}/constraints/: the constraints, what changed, the optimizer run queued. */
+export type ConstraintsAnswer = Schemas['ConstraintsChanged'];
 
 /** A link the optimizer disabled or kept, in its job's result. */
 export interface OptimizerRow {

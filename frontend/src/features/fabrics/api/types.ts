@@ -1,5 +1,7 @@
 import type { GuardTor } from '@/features/links/api/types';
-import type { LinkHealth } from '@/lib/linkHealth';
+import type { components } from '@/lib/api/schema';
+
+type Schemas = components['schemas'];
 
 export interface Fabric {
   id: number;
@@ -21,53 +23,21 @@ export interface FabricBrief {
   name: string;
 }
 
-export interface TopologySwitch {
-  id: number;
-  name: string;
-  tier: number;
-  pod: number | null;
-  plane: number | null;
-}
+export type TopologySwitch = Schemas['TopologySwitch'];
 
 export type AdminState = 'enabled' | 'disabled';
 export type OperState = 'up' | 'down';
 
-export interface TopologyLink {
-  id: number;
-  /** Switch ids; `a` is the lower tier. */
-  a: number;
-  z: number;
-  admin_state: AdminState;
-  oper_state: OperState;
-  /** From telemetry; the line's colour in the drawing. */
-  health: LinkHealth;
-}
+export type TopologyLink = Schemas['TopologyLink'];
 
-export interface FabricTopology {
-  fabric: number;
-  tiers: string[];
-  switches: TopologySwitch[];
-  links: TopologyLink[];
-}
+/** GET /api/fabrics/{id}/topology/ */
+export type FabricTopology = Schemas['FabricTopology'];
 
-export interface TorCapacity {
-  switch: number;
-  name: string;
-  pod: number | null;
-  available_paths: number;
-  total_paths: number;
-  /** Fraction of ToR-to-top paths available, 0..1. */
-  fraction: number;
-  constraint: number;
-  below_constraint: boolean;
-}
+/** A ToR's capacity as the charts read it (the answer also says required_paths and headroom_paths). */
+export type TorCapacity = Omit<Schemas['TorCapacity'], 'required_paths' | 'headroom_paths'>;
 
-export interface FabricCapacity {
-  fabric: number;
-  capacity_constraint: number;
-  summary: { tors: number; below_constraint: number; min_fraction: number | null };
-  tors: TorCapacity[];
-}
+/** GET /api/fabrics/{id}/capacity/ */
+export type FabricCapacity = Omit<Schemas['FabricCapacity'], 'tors'> & { tors: TorCapacity[] };
 
 /** GET /api/switches/{id}/ */
 export interface FabricSwitch {
