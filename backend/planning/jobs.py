@@ -25,7 +25,11 @@ from .services import plan as plans
 )
 def rail_plan(job, ctx):
     params = _revalidated(plans.validate_params, job)
-    return plans.plan(job.fabric, params, ctx.progress)
+    with ctx.step(f"RAIL plan of {_source(job)}"):
+        result = plans.plan(job.fabric, params, ctx.progress)
+    inputs = result["inputs"]
+    ctx.info(f"{inputs['description']}: {inputs['links']:,} links, {inputs['switches']:,} switches planned")
+    return result
 
 
 @job_kind(
@@ -42,7 +46,16 @@ def rail_plan(job, ctx):
 )
 def rail_classes(job, ctx):
     params = _revalidated(reliability.validate_params, job)
-    return reliability.classes(job.fabric, params, ctx.progress)
+    with ctx.step(f"reliability classes of {_source(job)} from the last {params['window_hours']:g} h of loss rates"):
+        result = reliability.classes(job.fabric, params, ctx.progress)
+    ctx.info(
+        f"{result['links']:,} links, {result['alive']:,} usable; {result['measured_directions']:,} directions measured"
+    )
+    return result
+
+
+def _source(job) -> str:
+    return f"fabric '{job.fabric.name}'" if job.fabric is not None else "a generated fat tree"
 
 
 def _revalidated(validate, job) -> dict:

@@ -37,9 +37,13 @@ def _params(validate, job) -> dict[str, Any]:
 def sharebackup_plan(job, context) -> dict[str, Any]:
     params = _params(sharebackup.validate_plan_params, job)
     try:
-        return sharebackup.plan(params, context.progress)
+        with context.step(f"ShareBackup plan: k={params['k']}, {params['pods']} pods, {params['backups']} backups"):
+            result = sharebackup.plan(params, context.progress)
     except sharebackup.EventLogRejected as exc:
         raise JobFailed(str(exc), {"errors": exc.errors}) from exc
+    verdict = result["verdict"]
+    context.info(f"{verdict['checked_events']:,} events planned; {verdict['violations']} violations")
+    return result
 
 
 @job_kind(
@@ -57,6 +61,13 @@ def sharebackup_plan(job, context) -> dict[str, Any]:
 def larry_run(job, context) -> dict[str, Any]:
     params = _params(larry.validate_run_params, job)
     try:
-        return larry.run(params, context.progress, job.fabric)
+        with context.step(f"Larry controller, {params['policy']} policy"):
+            result = larry.run(params, context.progress, job.fabric)
+        counters = result["inputs"]["counters"]
+        context.info(
+            f"{len(result['racks'])} racks, {counters['used_samples']:,} of {counters['samples']:,} counter samples "
+            f"used; {len(result['changes'])} reconfigurations kept"
+        )
+        return result
     except ValueError as exc:  # the engine's message names the input it refused
         raise JobFailed(str(exc), {"errors": [{"section": "params", "field": "", "message": str(exc)}]}) from exc
