@@ -9,9 +9,9 @@ from pathlib import Path
 
 import typer
 
-from .client import ApiClient
 from .config import DEFAULT_SERVER, TOKEN_ENV, StoredConfig, config_path, load_config, normalize_server
 from .output import OutputFormat
+from .server.client import ApiClient
 
 
 @dataclass

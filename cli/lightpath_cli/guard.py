@@ -14,23 +14,23 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from .errors import ApiError, CliError
+from .errors import CliError
 from .output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console
+from .server.errors import ApiError
+from .server.shapes import DRY_RUN_KEYS, DRY_RUN_TOR_KEYS
 
 # The capacity guard refused the change (HTTP 409): nothing changed. Distinct from 1 (any other
 # error) so that a script can tell "not allowed now" from "could not ask".
 REFUSED_EXIT_CODE = 3
 
-TOR_KEYS = ("switch", "name", "paths_before", "paths_after", "required_paths", "design_paths", "constraint")
-DRY_RUN_KEYS = ("verdict", "detail", "links", "affected_tors", "blocking_tors")
 # CSV of a dry run: one row per affected ToR, with the verdict repeated and whether the ToR blocks.
-DRY_RUN_CSV_KEYS = ("verdict", *TOR_KEYS, "blocking")
+DRY_RUN_CSV_KEYS = ("verdict", *DRY_RUN_TOR_KEYS, "blocking")
 # A dry run's table lists at most this many link ids (a spine's drain may change hundreds).
 LINKS_SHOWN = 10
 
 
 def tor_row(tor: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: tor.get(key) for key in TOR_KEYS}
+    return {key: tor.get(key) for key in DRY_RUN_TOR_KEYS}
 
 
 def constraint_text(value: Any) -> str:
@@ -150,7 +150,7 @@ def _verdict_text(verdict: Any) -> Text:
 
 
 def print_dry_run(fmt: OutputFormat, answer: Mapping[str, Any], subject: str) -> None:
-    """A dry run's verdict. JSON: the server's answer (DRY_RUN_KEYS, ToRs as TOR_KEYS). CSV: the
+    """A dry run's verdict. JSON: the server's answer (DRY_RUN_KEYS, ToRs as DRY_RUN_TOR_KEYS). CSV: the
     affected ToRs. Table: `dry run: disable link 12 (...): UNSAFE`, the server's sentence, the ToRs.
     An unsafe verdict is not an error: the exit code stays 0 (nothing was asked to change)."""
     if not isinstance(answer, Mapping) or answer.get("verdict") not in ("safe", "unsafe"):

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
+from .errors import CliError
 from .output import OutputFormat
+
+T = TypeVar("T")
 
 OutputOption = Annotated[
     OutputFormat | None,
@@ -23,7 +26,32 @@ OutFileOption = Annotated[
     typer.Option("-o", "--out-file", dir_okay=False, writable=True, help="Write to this file instead of stdout."),
 ]
 
+ServerFlagOption = Annotated[
+    bool,
+    typer.Option(
+        "--server",
+        help="Run on the API server (the root --server URL, else the logged-in one) instead of in this process.",
+    ),
+]
+
+
+def table_or_json(fmt: OutputFormat) -> OutputFormat:
+    """For commands whose answers are nested documents: CSV has no shape for them."""
+    if fmt is OutputFormat.csv:
+        raise CliError("--output csv is not available here: use table or json")
+    return fmt
+
 
 def new_app(**kwargs: Any) -> typer.Typer:
     # Plain click help and errors everywhere: one `error:` line, no rich panels or pretty tracebacks.
     return typer.Typer(rich_markup_mode=None, pretty_exceptions_enable=False, no_args_is_help=True, **kwargs)
+
+
+def old_spelling(value: T | None, old: T | None, name: str, old_name: str) -> T | None:
+    """An option given by its name or by its old spelling (a hidden, deprecated alias kept so that
+    existing scripts work), but not by both."""
+    if old is None:
+        return value
+    if value is not None:
+        raise typer.BadParameter(f"give it once ({old_name} is its old spelling)", param_hint=f"'{name}'")
+    return old

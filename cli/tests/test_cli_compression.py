@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from cli_testing import FIXTURE_DATA, Cli, import_file
 
-from lightpath_cli.client import ApiClient
+from lightpath_cli.server.client import ApiClient
 
 if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)

@@ -12,7 +12,7 @@ import pytest
 from cli_testing import FIXTURE_DATA, Cli
 
 import lightpath_engine
-from lightpath_cli.commands.corropt import load_fabric
+from lightpath_cli.offline.fabric import load_fabric
 
 FABRIC = FIXTURE_DATA / "fat-tree-k4.json"  # 32 links; links 0 and 1 are p0-tor0's two up-links
 POLICIES = ["corropt", "fast-checker", "switch-local"]

@@ -79,8 +79,10 @@ def test_a_bad_trace_is_rejected_line_by_line_before_any_job(planner: Cli, tmp_p
 def test_options_of_the_other_mode_are_refused(planner: Cli) -> None:
     offline_only = planner("corropt", "simulate", "somefabric", "--capacity", "0.5")
     assert offline_only.exit_code == 2 and "use --constraint" in offline_only.stderr
+    # Issue #17 made --constraint the one name of the ToR constraint on both paths (offline it replaces
+    # --capacity), so this case now gives an option only a server simulation has: a generated trace's MTTF.
     server_only = planner(
-        "corropt", "simulate", "--fabric", str(FIXTURE_DATA / "fat-tree-k4.json"), "--constraint", "0.5"
+        "corropt", "simulate", "--fabric", str(FIXTURE_DATA / "fat-tree-k4.json"), "--mttf-hours", "100"
     )
     assert server_only.exit_code == 2 and "server simulation" in server_only.stderr
     neither = planner("corropt", "simulate")

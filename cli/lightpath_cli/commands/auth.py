@@ -9,9 +9,10 @@ import typer
 
 from ..config import TOKEN_ENV, StoredConfig, save_config
 from ..context import get_context
-from ..errors import ApiError, CliError
+from ..errors import CliError
 from ..options import OutputOption
 from ..output import Column, OutputFormat, print_record
+from ..server.errors import ApiError
 
 ACCOUNT_KEYS = ("server", "username", "roles", "is_admin")
 ACCOUNT_COLUMNS = (

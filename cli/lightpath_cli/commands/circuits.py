@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -29,21 +28,21 @@ from typing import Annotated, Any
 
 import typer
 
-from lightpath_fixtures.demand import bucket_windows, looks_like_json, parse_demand
-
 from ..context import get_context
-from ..errors import ApiError, CliError
-from ..lookup import resolve_fabric
+from ..errors import CliError
+from ..offline.circuits import engine_options, racks_list, read_demand, read_groups
+from ..offline.engine import load_engine
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_json, print_record, print_rows, stdout_console
-from .corropt import _engine
+from ..server.errors import ApiError
+from ..server.lookup import resolve_fabric
+from ..server.shapes import DEMAND_KEYS
 from .jobs import CancelOnInterruptOption, IntervalOption, start_and_follow
 
 app = new_app()
 
 TABLE_SLOTS = 20
 UPLOAD_TIMEOUT_S = 300.0  # a one-hour demand of a 320-rack zone is tens of megabytes
-MAX_LISTED_PROBLEMS = 20
 
 
 class AlgorithmName(StrEnum):
@@ -64,79 +63,7 @@ class Mode(StrEnum):
     drain = "drain"
 
 
-def _rack_index(racks: int) -> Callable[[str], int]:
-    def resolve(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise ValueError(f"{text!r} is not an integer") from None
-        if value < 0:
-            raise ValueError(f"{value} is negative")
-        if value >= racks:
-            raise ValueError(f"{value} is not a rack (0 to {racks - 1})")
-        return value
-
-    return resolve
-
-
-def read_demand(path: Path, racks: int, period: float) -> list[list[tuple[int, int, int]]]:
-    """Demand windows from a CSV or JSON file; every bad row is reported (CSV by line, JSON by entry)."""
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror}") from exc
-    is_json = path.suffix.lower() == ".json" or looks_like_json(text)
-    parsed = parse_demand(text, _rack_index(racks), is_json=is_json)
-    if parsed.problems:
-        if not parsed.rows and len(parsed.problems) == 1 and parsed.problems[0].number is None:
-            raise CliError(parsed.problems[0].text(path.name))
-        shown = [problem.text(path.name) for problem in parsed.problems[:MAX_LISTED_PROBLEMS]]
-        more = len(parsed.problems) - len(shown)
-        raise CliError(
-            f"{path.name}: {len(parsed.problems)} bad demand row(s)",
-            details=shown + ([f"... and {more} more"] if more else []),
-        )
-    _, windows = bucket_windows(parsed.rows, period)
-    return windows
-
-
-def _racks_list(text: str | None, racks: int, option: str) -> list[int]:
-    if not text:
-        return []
-    try:
-        values = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError as exc:
-        raise CliError(f"{option}: expected comma-separated rack numbers, got {text!r}") from exc
-    bad = [v for v in values if not 0 <= v < racks]
-    if bad:
-        raise CliError(f"{option}: racks {bad} out of range (0 to {racks - 1})")
-    return values
-
-
 def _plan_input(**options: Any) -> dict[str, Any]:
-    return options
-
-
-def _engine_options(inputs: dict[str, Any]) -> dict[str, Any]:
-    keys = (
-        "zones",
-        "capacity_bytes_per_s",
-        "period_s",
-        "dark_time_s",
-        "reconfig",
-        "mode",
-        "algorithm",
-        "seed",
-        "min_demand_bytes",
-        "burst_active",
-        "burst_reset",
-        "hysteresis",
-        "time_budget_s",
-        "max_slots",
-    )
-    options = {key: inputs[key] for key in keys if key in inputs}
-    # Edge groups as JSON has them ([[[a, b], ...], bonus]); the engine takes tuples.
-    options["groups"] = [([tuple(pair) for pair in pairs], bonus) for pairs, bonus in inputs.get("groups") or []]
     return options
 
 
@@ -297,7 +224,7 @@ def plan(
             raise CliError(f"--dark-time must be at least 0 and below the period ({period_s}), got {dark_s}")
         windows = read_demand(demand, racks, period_s)
         ports = [ports_per_rack] * racks
-        for rack in _racks_list(unavailable, racks, "--unavailable"):
+        for rack in racks_list(unavailable, racks, "--unavailable"):
             ports[rack] = 0
         inputs = _plan_input(
             racks=racks,
@@ -316,11 +243,11 @@ def plan(
             hysteresis=hysteresis,
             time_budget_s=time_budget,
             max_slots=max_slots,
-            groups=[[group["pairs"], group["bonus_bytes"]] for group in _read_groups(edge_groups)],
+            groups=[[group["pairs"], group["bonus_bytes"]] for group in read_groups(edge_groups)],
         )
-        engine = _engine()
+        engine = load_engine()
         try:
-            schedule = engine.circuit_plan(ports, windows, **_engine_options(inputs))
+            schedule = engine.circuit_plan(ports, windows, **engine_options(inputs))
         except (TypeError, ValueError) as exc:
             raise CliError(str(exc)) from exc
         if fmt is OutputFormat.json:
@@ -348,7 +275,7 @@ def plan(
         "hysteresis": hysteresis,
         "max_slots": max_slots,
         "compare": [_server_algorithm(a) for a in compare or []],
-        "edge_groups": _read_groups(edge_groups),
+        "edge_groups": read_groups(edge_groups),
     }
     optional = {"period_s": period, "dark_time_s": dark_time, "capacity_gbps": capacity_gbps,
                 "mode": mode.value if mode else None, "time_budget_s": time_budget}  # fmt: skip
@@ -379,24 +306,6 @@ def plan(
         print_json(result)
         return
     _print_schedule(result, params["algorithm"], result)
-
-
-def _read_groups(path: Path | None) -> list[dict[str, Any]]:
-    """Edge groups from a JSON file, shape-checked here; racks are checked by the engine or server."""
-    if path is None:
-        return []
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CliError(f"{path.name}: not a readable JSON file ({exc})") from exc
-    groups = data.get("edge_groups") if isinstance(data, dict) else data
-    shaped = all(
-        isinstance(g, dict) and isinstance(g.get("pairs"), list) and isinstance(g.get("bonus_bytes"), int)
-        for g in (groups if isinstance(groups, list) else [None])
-    )
-    if not isinstance(groups, list) or not shaped:
-        raise CliError(f'{path.name}: expected a list of {{"name", "pairs": [[a, b], ...], "bonus_bytes"}}')
-    return groups
 
 
 def _server_algorithm(algorithm: AlgorithmName) -> str:
@@ -498,10 +407,10 @@ def verify(
             f"{schedule_file.name}: the server left the demand windows out of this result (too many entries "
             "to echo), so it cannot be verified offline"
         )
-    engine = _engine()
+    engine = load_engine()
     try:
         windows = [[tuple(entry) for entry in window] for window in inputs["windows"]]
-        violations: list[str] = engine.circuit_verify(inputs["ports"], windows, slots, **_engine_options(inputs))
+        violations: list[str] = engine.circuit_verify(inputs["ports"], windows, slots, **engine_options(inputs))
     except (TypeError, ValueError) as exc:
         raise CliError(f"{schedule_file.name}: {exc}") from exc
     if fmt is OutputFormat.json:
@@ -529,8 +438,6 @@ DEMAND_COLUMNS = [
     Column("uploaded_by", "uploaded by"),
     Column("created", "created"),
 ]
-DEMAND_KEYS = ["id", "fabric", "name", "description", "uploaded_by", "created", "window_s", "first_window_start",
-               "window_count", "row_count", "rack_count", "total_bytes"]  # fmt: skip
 
 
 @demands_app.command("upload")

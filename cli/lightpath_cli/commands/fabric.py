@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -14,10 +12,9 @@ from rich.text import Text
 from lightpath_fixtures import document_json
 
 from .. import guard
-from ..client import ApiClient
 from ..context import get_context
-from ..errors import ApiError, CliError, format_error_row
-from ..lookup import resolve_fabric
+from ..errors import CliError
+from ..offline.files import read_document_file
 from ..options import OutFileOption, OutputOption, new_app
 from ..output import (
     Column,
@@ -29,9 +26,19 @@ from ..output import (
     stdout_console,
     timestamp,
 )
+from ..server.client import ApiClient
+from ..server.errors import ApiError, format_error_row
+from ..server.lookup import resolve_fabric
+from ..server.shapes import (
+    CAPACITY_TOR_KEYS,
+    CHANGE_KEYS,
+    CONSTRAINTS_KEYS,
+    CONSTRAINTS_SET_KEYS,
+    FABRIC_KEYS,
+    JOB_KEYS,
+)
 from .jobs import (
     JOB_DETAIL_COLUMNS,
-    JOB_KEYS,
     CancelOnInterruptOption,
     IntervalOption,
     job_failure,
@@ -43,17 +50,6 @@ app = new_app()
 # Importing or exporting 100K links takes a while on the server; everything else uses the default.
 TRANSFER_TIMEOUT_S = 600.0
 
-FABRIC_KEYS = (
-    "id",
-    "name",
-    "description",
-    "tiers",
-    "capacity_constraint",
-    "switch_count",
-    "link_count",
-    "created",
-    "updated",
-)
 FABRIC_LIST_COLUMNS = (
     Column("id", "ID", justify="right"),
     Column("name", "Name"),
@@ -73,16 +69,6 @@ FABRIC_DETAIL_COLUMNS = (
     Column("link_count", "Links"),
     Column("created", "Created", render=timestamp),
     Column("updated", "Updated", render=timestamp),
-)
-TOR_KEYS = (
-    "switch",
-    "name",
-    "pod",
-    "available_paths",
-    "total_paths",
-    "fraction",
-    "constraint",
-    "below_constraint",
 )
 TOR_COLUMNS = (
     Column("name", "ToR"),
@@ -109,33 +95,6 @@ DocumentArgument = Annotated[
 class ExportFormat(StrEnum):
     json = "json"
     csv = "csv"
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def read_document_file(file: str) -> dict[str, Any]:
-    if file.lower().endswith(".csv"):
-        raise CliError(
-            f"{file}: a links CSV has no switches or tiers, so it cannot be imported on its own; "
-            "use a JSON interchange document",
-            exit_code=2,
-        )
-    try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot read {file}: {exc.strerror or exc}") from exc
-    try:
-        # NaN and Infinity are not JSON: Python would read them, but the request could not carry them.
-        doc = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise CliError(f"{file} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
-    except ValueError as exc:
-        raise CliError(f"{file} is not valid JSON: {exc}") from exc
-    if not isinstance(doc, dict):
-        raise CliError(f"{file} is not an interchange document (expected a JSON object)")
-    return doc
 
 
 def _print_fabric(fmt: OutputFormat, fabric: dict[str, Any]) -> None:
@@ -292,15 +251,15 @@ def capacity(
                 "fabric": {"id": fabric["id"], "name": fabric["name"]},
                 "capacity_constraint": report.get("capacity_constraint"),
                 "summary": {key: summary.get(key) for key in ("tors", "below_constraint", "min_fraction")},
-                "tors": [{key: tor.get(key) for key in TOR_KEYS} for tor in tors],
+                "tors": [{key: tor.get(key) for key in CAPACITY_TOR_KEYS} for tor in tors],
             }
         )
         return
     if fmt is OutputFormat.csv:
-        print_rows(fmt, tors, TOR_COLUMNS, TOR_KEYS)
+        print_rows(fmt, tors, TOR_COLUMNS, CAPACITY_TOR_KEYS)
         return
     table_rows = [{**tor, "paths": f"{tor.get('available_paths')}/{tor.get('total_paths')}"} for tor in tors]
-    print_rows(fmt, table_rows, TOR_COLUMNS, TOR_KEYS)
+    print_rows(fmt, table_rows, TOR_COLUMNS, CAPACITY_TOR_KEYS)
     stdout_console().print(
         f"{summary.get('tors')} ToRs, {summary.get('below_constraint')} below their constraint, "
         f"lowest fraction {fraction(summary.get('min_fraction'))} "
@@ -349,10 +308,6 @@ def validate(ctx: typer.Context, file: DocumentArgument, output: OutputOption = 
 
 # ----------------------------------------------------------------------------------------------
 # fabric constraints
-
-CONSTRAINTS_KEYS = ("fabric", "default", "overrides", "tors")
-CONSTRAINTS_SET_KEYS = (*CONSTRAINTS_KEYS, "changes", "optimizer_job")
-CHANGE_KEYS = ("switch", "before", "after")
 
 
 def _fraction_value(text: str, what: str) -> float:

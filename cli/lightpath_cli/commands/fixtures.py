@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, Any
 
 import typer
 
@@ -20,8 +17,8 @@ from lightpath_fixtures import document_json, fat_tree, fb_fabric, leaf_spine, l
 from lightpath_fixtures.telemetry import generate_telemetry, parse_anomaly_counts, parse_fault_counts, write_telemetry
 
 from ..errors import CliError
+from ..offline.files import atomic_text_file, read_document_file
 from ..options import OutFileOption, new_app
-from .fabric import read_document_file
 
 app = new_app()
 
@@ -161,27 +158,6 @@ def _parse_start(text: str | None, hours: float, interval_s: int) -> datetime:
     return start if start.tzinfo else start.replace(tzinfo=UTC)  # no offset given: UTC
 
 
-@contextlib.contextmanager
-def _atomic_text_file(path: Path) -> Iterator[TextIO]:
-    """A temporary file next to `path`, renamed over it only once everything is written."""
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from exc
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; give the file the mode a plain open() would
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            yield handle
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 @app.command("telemetry")
 def telemetry_command(
     fabric: Annotated[
@@ -263,10 +239,10 @@ def telemetry_command(
     if out_file is None:
         write_telemetry(telemetry, sys.stdout, format.value)
     else:
-        with _atomic_text_file(out_file) as handle:
+        with atomic_text_file(out_file) as handle:
             write_telemetry(telemetry, handle, format.value)
     if truth is not None:
-        with _atomic_text_file(truth) as handle:
+        with atomic_text_file(truth) as handle:
             handle.write(json.dumps(telemetry.truth, indent=2, ensure_ascii=False) + "\n")
     if out_file is not None:
         elapsed = time.perf_counter() - started

@@ -10,12 +10,14 @@ import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from ..client import ApiClient
 from ..context import get_context
-from ..errors import ApiError, CliError, validation_messages
-from ..lookup import resolve_fabric
+from ..errors import CliError
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_record, print_rows, stderr_console, timestamp
+from ..server.client import ApiClient
+from ..server.errors import ApiError, validation_messages
+from ..server.lookup import resolve_fabric
+from ..server.shapes import JOB_KEYS, JOB_LIST_KEYS
 
 app = new_app()
 
@@ -34,26 +36,6 @@ class JobState(StrEnum):
 
 
 STATE_STYLES = {"queued": "cyan", "running": "yellow", "succeeded": "green", "failed": "red", "cancelled": "magenta"}
-
-JOB_KEYS = (
-    "id",
-    "kind",
-    "state",
-    "progress",
-    "message",
-    "result",
-    "error",
-    "fabric",
-    "created_by",
-    "created",
-    "started",
-    "finished",
-    "attempts",
-    "worker",
-    "heartbeat_at",
-)
-# The server's jobs list leaves results out (they can be large); `jobs show` has them.
-JOB_LIST_KEYS = tuple(key for key in JOB_KEYS if key != "result")
 
 
 def _state_cell(state: Any) -> Text:

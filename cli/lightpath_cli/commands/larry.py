@@ -30,20 +30,23 @@ import typer
 
 from ..context import CliContext, get_context
 from ..errors import CliError
-from ..lookup import resolve_fabric
-from ..options import OutputOption, new_app
+from ..offline.engine import load_engine
+from ..offline.files import read_json_list
+from ..options import OutputOption, ServerFlagOption, new_app, old_spelling, table_or_json
 from ..output import OutputFormat, print_json, stdout_console
-from .corropt import _engine
+from ..server.jobs import post_or_reject, run_job_on_server
+from ..server.lookup import resolve_fabric
 from .jobs import CancelOnInterruptOption, IntervalOption
-from .sharebackup import ServerOption, _table_or_json, post_or_reject, read_json_list, run_job_on_server
 
 app = new_app()
 
 POLICIES = ["conservative", "static", "one_big_switch", "proportional"]
 
 RackSetOption = Annotated[
-    Path | None, typer.Option("--rack-set", "--cables", help="Rack-set JSON (cable matrix, uplinks, exclusions).")
+    Path | None, typer.Option("--rack-set", help="Rack-set JSON (cable matrix, uplinks, exclusions).")
 ]
+# --cables: the old spelling of --rack-set, hidden (kept so existing scripts work).
+CablesAliasOption = Annotated[Path | None, typer.Option("--cables", hidden=True)]
 RacksOption = Annotated[int, typer.Option("--racks", help="Racks m (uniform rack set).")]
 StaticOption = Annotated[int, typer.Option("--static-uplinks", help="Static uplinks S per rack.")]
 CircuitLinksOption = Annotated[
@@ -151,12 +154,13 @@ def check(
     ctx: typer.Context,
     uplinks: Annotated[str, typer.Option("--uplinks", help="Circuit uplinks per rack, e.g. 3,3,2,0.")],
     rack_set: RackSetOption = None,
+    cables: CablesAliasOption = None,
     racks: RacksOption = 4,
     static_uplinks: StaticOption = 2,
     circuit_links: CircuitLinksOption = 4,
     cs_uplinks: CsUplinksOption = 2,
     capacity_gbps: CapacityOption = 100.0,
-    server: ServerOption = False,
+    server: ServerFlagOption = False,
     fabric: FabricOption = None,
     circuit_switch: CircuitSwitchOption = None,
     output: OutputOption = None,
@@ -167,7 +171,8 @@ def check(
     rack set at once. With --fabric the rack set is the fabric's circuit switches, cables out of service
     excluded (listed with their reasons)."""
     cli = get_context(ctx)
-    fmt = _table_or_json(cli.output_format(output))
+    fmt = table_or_json(cli.output_format(output))
+    rack_set = old_spelling(rack_set, cables, "--rack-set", "--cables")
     try:
         request = [int(part) for part in uplinks.split(",")]
     except ValueError:
@@ -184,7 +189,7 @@ def check(
         answer = post_or_reject(cli, "/api/larry/check/", {"rack_set": spec, "uplinks": request}, "check")
     else:
         try:
-            answer = _engine().larry_check(engine_rack_set(spec), request)
+            answer = load_engine().larry_check(engine_rack_set(spec), request)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
     names = answer.get("inputs", {}).get("rack_set", {}).get("racks") or spec.get("racks")
@@ -226,6 +231,7 @@ def run(
         ),
     ] = None,
     rack_set: RackSetOption = None,
+    cables: CablesAliasOption = None,
     racks: RacksOption = 4,
     static_uplinks: StaticOption = 6,
     circuit_links: CircuitLinksOption = 8,
@@ -238,7 +244,7 @@ def run(
         float | None,
         typer.Option("--period-s", help="With --server: act every T seconds (samples closer together are skipped)."),
     ] = None,
-    server: ServerOption = False,
+    server: ServerFlagOption = False,
     telemetry: Annotated[
         str | None,
         typer.Option(
@@ -274,7 +280,8 @@ def run(
     every bad line listed); --output json prints the job's result, or with --compare the metrics per policy.
     """
     cli = get_context(ctx)
-    fmt = _table_or_json(cli.output_format(output))
+    fmt = table_or_json(cli.output_format(output))
+    rack_set = old_spelling(rack_set, cables, "--rack-set", "--cables")
     if policy not in POLICIES:
         raise CliError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     if period_s is not None and not server:
@@ -310,7 +317,7 @@ def run(
     else:
         assert counters is not None
         samples = read_json_list(counters, "samples", "--counters")
-        engine = _engine()
+        engine = load_engine()
         try:
             if compare:
                 runs = {
@@ -379,9 +386,9 @@ def cost(
     output: OutputOption = None,
 ) -> None:
     """Counts and normalised cost: static oversubscription vs Larry vs ShareBackup."""
-    fmt = _table_or_json(get_context(ctx).output_format(output))
+    fmt = table_or_json(get_context(ctx).output_format(output))
     try:
-        rows = _engine().reconfig_costs(
+        rows = load_engine().reconfig_costs(
             racks, servers, static_uplinks, larry_s, larry_l, larry_r, fabric_k, fabric_k, backups, cs_port_ratio
         )
     except ValueError as exc:

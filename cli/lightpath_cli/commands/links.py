@@ -13,12 +13,12 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import guard
-from ..client import PAGE_SIZE, ApiClient
 from ..context import get_context
-from ..errors import ApiError, CliError
-from ..lookup import resolve_fabric
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
+from ..server.client import PAGE_SIZE, ApiClient
+from ..server.lookup import resolve_fabric, resolve_link
+from ..server.shapes import CORRUPTION_EVENT_KEYS, LINK_KEYS
 
 app = new_app()
 
@@ -42,25 +42,6 @@ class OperState(StrEnum):
 
 HEALTH_STYLES = {"corrupting": "bold red", "lossy": "yellow", "clean": "green", "unknown": "dim"}
 
-LINK_KEYS = (
-    "id",
-    "fabric",
-    "a_switch",
-    "a_switch_name",
-    "a_port",
-    "z_switch",
-    "z_switch_name",
-    "z_port",
-    "length_m",
-    "fiber",
-    "speed_gbps",
-    "admin_state",
-    "admin_reason",
-    "oper_state",
-    "health",
-    "rx_low",
-)
-EVENT_KEYS = ("id", "direction", "rate", "first_seen", "last_rate", "peak_rate", "last_seen")
 DIRECTIONS = ("a_to_z", "z_to_a")
 DIRECTION_NAMES = {"a_to_z": "A -> Z", "z_to_a": "Z -> A"}
 
@@ -172,103 +153,6 @@ def _first_links(client: ApiClient, params: dict[str, Any], limit: int) -> tuple
 
 
 # ----------------------------------------------------------------------------------------------
-# Finding a link by what the user typed
-
-
-class _Finder:
-    def __init__(self, client: ApiClient, fabric: dict[str, Any] | None) -> None:
-        self.client = client
-        self.fabric = fabric
-        self._switches: dict[str, dict[str, Any] | None] = {}
-        self.unknown_switches: list[str] = []
-
-    def switch(self, name: str) -> dict[str, Any] | None:
-        if name not in self._switches:
-            params: dict[str, Any] = {"name": name}
-            if self.fabric is not None:
-                params["fabric"] = self.fabric["id"]
-            found = [s for s in self.client.iterate("/api/switches/", params) if s.get("name") == name]
-            if len(found) > 1:
-                names = sorted(str(self._fabric_name(s.get("fabric"))) for s in found)
-                raise CliError(f"switch {name!r} is in {len(found)} fabrics ({', '.join(names)}): choose with --fabric")
-            self._switches[name] = found[0] if found else None
-            if not found:
-                self.unknown_switches.append(name)
-        return self._switches[name]
-
-    def _fabric_name(self, fabric_id: Any) -> Any:
-        try:
-            return self.client.get(f"/api/fabrics/{fabric_id}/").get("name", fabric_id)
-        except ApiError:
-            return fabric_id
-
-    def end(self, reference: str) -> dict[str, Any] | None:
-        """The link with the end SWITCH:PORT (split at the first colon: ports may hold colons)."""
-        switch_name, _, port = reference.partition(":")
-        switch = self.switch(switch_name.strip()) if switch_name.strip() and port.strip() else None
-        if switch is None:
-            return None
-        port = port.strip()
-        for link in self.client.iterate("/api/links/", {"switch": switch["id"]}):
-            if (link.get("a_switch") == switch["id"] and link.get("a_port") == port) or (
-                link.get("z_switch") == switch["id"] and link.get("z_port") == port
-            ):
-                return link
-        return None
-
-    def by_id(self, reference: str) -> dict[str, Any] | None:
-        try:
-            link: dict[str, Any] = self.client.get(f"/api/links/{reference}/")
-        except ApiError as error:
-            if error.status == 404:
-                return None
-            raise
-        return link
-
-
-def _pairs(reference: str) -> list[tuple[str, str]]:
-    """Every way to read `reference` as END-END with a colon on each side (names may hold dashes)."""
-    return [
-        (reference[:i].strip(), reference[i + 1 :].strip())
-        for i, char in enumerate(reference)
-        if char == "-" and ":" in reference[:i] and ":" in reference[i + 1 :]
-    ]
-
-
-def _same_end(link: dict[str, Any], side: str, reference: str) -> bool:
-    switch_name, _, port = reference.partition(":")
-    return link.get(f"{side}_switch_name") == switch_name.strip() and link.get(f"{side}_port") == port.strip()
-
-
-def resolve_link(client: ApiClient, reference: str, fabric: dict[str, Any] | None) -> dict[str, Any]:
-    """The link named by an id, SWITCH:PORT of either end, or A_SWITCH:A_PORT-Z_SWITCH:Z_PORT."""
-    finder = _Finder(client, fabric)
-    link: dict[str, Any] | None = None
-    if reference.isdigit():
-        link = finder.by_id(reference)
-        if link is not None and fabric is not None and link.get("fabric") != fabric["id"]:
-            raise CliError(f"link {reference} is not in fabric {fabric['name']!r}")
-    else:
-        for first, second in _pairs(reference):
-            candidate = finder.end(first)
-            if candidate is not None and any(
-                _same_end(candidate, a, first) and _same_end(candidate, z, second) for a, z in (("a", "z"), ("z", "a"))
-            ):
-                link = candidate
-                break
-        if link is None and ":" in reference:
-            link = finder.end(reference)
-    if link is not None:
-        return link
-    where = f" in fabric {fabric['name']!r}" if fabric is not None else ""
-    if ":" not in reference and not reference.isdigit():
-        raise CliError(f"{reference!r} is not a link: give an id, SWITCH:PORT or A_SWITCH:A_PORT-Z_SWITCH:Z_PORT")
-    if finder.unknown_switches and not _pairs(reference):
-        raise CliError(f"no switch named {finder.unknown_switches[0]!r}{where}")
-    raise CliError(f"link {reference!r} not found{where}")
-
-
-# ----------------------------------------------------------------------------------------------
 # links show
 
 
@@ -326,7 +210,7 @@ def show(
     data = {
         "link": {key: link.get(key) for key in LINK_KEYS},
         "status": status,
-        "open_events": [{key: event.get(key) for key in EVENT_KEYS} for event in events],
+        "open_events": [{key: event.get(key) for key in CORRUPTION_EVENT_KEYS} for event in events],
         "signatures": signatures,
     }
     if fmt is OutputFormat.json:

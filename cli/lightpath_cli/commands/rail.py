@@ -17,30 +17,26 @@ Link index = position in the document's `links` (then `links_csv` rows); a link 
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from ..context import get_context
-from ..errors import ApiError, CliError
-from ..lookup import resolve_fabric
+from ..context import CliContext, get_context
+from ..errors import CliError
+from ..offline.engine import load_engine
+from ..offline.rail import AUTO_PAIR_STATS_MAX_TORS, classes_offline, plan_offline
 from ..options import OutputOption, new_app
 from ..output import OutputFormat, print_csv, print_json, stdout_console
-from .corropt import Fabric, _engine, load_fabric, read_corrupting
-from .fabric import read_document_file
-from .jobs import CancelOnInterruptOption, IntervalOption, start_and_follow
+from ..server.errors import ApiError
+from ..server.jobs import result_csv, run_job
+from ..server.lookup import resolve_fabric
+from .jobs import CancelOnInterruptOption, IntervalOption
 
 app = new_app()
 
 DEFAULT_BOUNDS = "4.8e-8,1e-3,0.1"
-QUANTILES = [0.0001, 0.01, 0.05, 0.5]
-# Per-pair statistics visit every ordered ToR pair's common ancestors (about 0.3 s for the 512 ToRs of a
-# k = 32 fat tree, growing with the square of the ToRs): beyond this many ToRs they are off by default.
-AUTO_PAIR_STATS_MAX_TORS = 2048
 
 PairStatsOption = Annotated[
     bool | None,
@@ -63,7 +59,7 @@ ServerFabricArgument = Annotated[
 
 
 def _run_job(
-    cli: Any,
+    cli: CliContext,
     kind: str,
     fabric_reference: str | None,
     params: dict[str, Any],
@@ -75,21 +71,16 @@ def _run_job(
     """Submit a RAIL job, follow it, and return its result (and one CSV table of it if asked)."""
     with cli.client() as client:
         fabric = resolve_fabric(client, fabric_reference) if fabric_reference is not None else None
-        body = {"kind": kind, "fabric": fabric["id"] if fabric else None, "params": params}
-        where = f" on {fabric['name']}" if fabric else ""
-        job = start_and_follow(
+        job = run_job(
             client,
-            "/api/jobs/",
-            body,
-            what=kind,
-            where=where,
+            kind,
+            params,
+            fabric_id=fabric["id"] if fabric else None,
+            where=f" on {fabric['name']}" if fabric else "",
             interval=interval,
             cancel_on_interrupt=cancel_on_interrupt,
         )
-        text = None
-        if csv_table is not None:
-            download = f"/api/jobs/{job['id']}/result/"
-            text = client.request("GET", download, params={"format": "csv", "table": csv_table}).text
+        text = result_csv(client, job["id"], csv_table) if csv_table is not None else None
     return job["result"], text
 
 
@@ -97,15 +88,6 @@ def _refuse(mode: str, options: dict[str, object]) -> None:
     for option, value in options.items():
         if value:
             raise typer.BadParameter(f"applies only {mode}", param_hint=f"'{option}'")
-
-
-def _pair_stats(wanted: bool | None, tors: int) -> bool:
-    if wanted is not None:
-        return wanted
-    if tors > AUTO_PAIR_STATS_MAX_TORS:
-        typer.echo(f"note: {tors} ToRs: per-pair statistics skipped (--pair-stats computes them, slowly)", err=True)
-        return False
-    return True
 
 
 def _numbers(text: str, option: str) -> list[float]:
@@ -129,67 +111,6 @@ def _prices(items: list[str]) -> dict[str, float]:
         except ValueError:
             raise CliError(f"--price: expected NAME=USD (e.g. 40GBASE-SR4=304), got {item!r}") from None
     return prices
-
-
-def _fat_tree(k: int) -> Any:
-    """The engine's graph of a k-ary fat tree: ToRs, aggregation switches pod by pod, then cores."""
-    if k < 2 or k % 2:
-        raise CliError(f"--fat-tree: k must be an even number >= 2, got {k}")
-    half = k // 2
-    tors, aggs, cores = k * half, k * half, half * half
-    lower, upper = [], []
-    for pod in range(k):
-        for i in range(half):
-            for j in range(half):
-                lower.append(pod * half + i)
-                upper.append(tors + pod * half + j)
-    for pod in range(k):
-        for j in range(half):
-            for c in range(half):
-                lower.append(tors + pod * half + j)
-                upper.append(tors + aggs + j * half + c)
-    return _engine().FabricGraph(3, [0] * tors + [1] * aggs + [2] * cores, lower, upper)
-
-
-def _document_links(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """The document's links then its links_csv rows, in the engine's link order."""
-    links = list(doc.get("links") or [])
-    text = doc.get("links_csv")
-    if isinstance(text, str):
-        links.extend(
-            {k: v for k, v in row.items() if k is not None and v not in (None, "")}
-            for row in csv.DictReader(io.StringIO(text))
-        )
-    return links
-
-
-def _link_lengths(path: Path, fabric: Fabric, speed: int) -> tuple[list[float], list[int]]:
-    """Per link `length_m` and `speed_gbps` (default `speed`); every missing or bad value listed."""
-    links = _document_links(read_document_file(str(path)))
-    lengths: list[float] = []
-    speeds: list[int] = []
-    problems: list[str] = []
-    for i, link in enumerate(links):
-        raw = link.get("length_m") if isinstance(link, dict) else None
-        try:
-            length = float(raw) if raw is not None else None
-        except (TypeError, ValueError):
-            length = None
-        if length is None:
-            problems.append(f"links[{i}] ({fabric.link_names[i]}): no length_m")
-        lengths.append(length if length is not None else 0.0)
-        raw_speed = link.get("speed_gbps", speed) if isinstance(link, dict) else speed
-        try:
-            speeds.append(int(raw_speed if raw_speed is not None else speed))
-        except (TypeError, ValueError):
-            problems.append(f"links[{i}] ({fabric.link_names[i]}): speed_gbps {raw_speed!r} is not a number")
-            speeds.append(speed)
-    if problems:
-        shown = problems[:10]
-        if len(problems) > 10:
-            shown.append(f"and {len(problems) - 10} more")
-        raise CliError(f"{path}: {'; '.join(shown)}")
-    return lengths, speeds
 
 
 def _money(value: float) -> str:
@@ -324,53 +245,22 @@ def plan(
         _print_plan(fmt, report)
         return
     _refuse("on the server (FABRIC or --server)", {"--name": name, "--catalog": catalog})
-    engine = _engine()
     if (fabric_path is None) == (fat_tree is None):
         raise CliError("give either --fabric FABRIC.json or --fat-tree K (or FABRIC, a fabric on the server)")
     steps = int(sweep_max / sweep_step + 1e-9)
-    kwargs: dict[str, Any] = {
-        "nrb": None if no_stretch else nrb,
-        "prices": _prices(price or []),
-        "costs": costs,
-        "max_hops": max_hops,
-        "sweep_max_lengths_m": [i * sweep_step for i in range(steps + 1)],
-        "sweep_nrbs": [0.99, 0.95] if no_stretch else sorted({0.99, 0.95, nrb}, reverse=True),
-        "quantiles": QUANTILES,
-    }
-    names: list[str] | None = None
-    source: str
-    if fabric_path is not None:
-        fabric = load_fabric(fabric_path)
-        length_m, speeds = _link_lengths(fabric_path, fabric, speed)
-        graph = fabric.graph
-        names = fabric.switch_names
-        link_names = fabric.link_names
-        source = fabric.name
-        kwargs.update(length_m=length_m, speed_gbps=speeds)
-    else:
-        assert fat_tree is not None
-        graph = _fat_tree(fat_tree)
-        link_names = []
-        source = f"fat tree k={fat_tree}, lengths uniform {min_length:g}-{max_length:g} m (expected value)"
-        kwargs.update(uniform=(min_length, max_length), speed_gbps=speed)
-    tors = sum(1 for tor in graph.tor_capacity())
-    kwargs["pair_stats"] = _pair_stats(pair_stats, tors)
-    try:
-        result = engine.rail_plan(graph, **kwargs)
-    except (ValueError, OverflowError) as exc:
-        where = f"{fabric_path}: " if fabric_path is not None else ""
-        hint = " (set it with --price NAME=USD)" if "price unknown" in str(exc) else ""
-        raise CliError(f"{where}{exc}{hint}") from exc
-    good = result["good_paths"]
-    if good is not None:
-        tor_name = (lambda s: names[s]) if names else (lambda s: f"tor{s}")
-        for row in good["per_tor"]:
-            row["name"] = tor_name(row["tor"])
-        if good["worst_pair"] is not None:
-            good["worst_pair"]["src_name"] = tor_name(good["worst_pair"]["src"])
-            good["worst_pair"]["dst_name"] = tor_name(good["worst_pair"]["dst"])
-    for row in result["links"]:
-        row["name"] = link_names[row["link"]]
+    source, result = plan_offline(
+        fabric_path,
+        fat_tree,
+        nrb=None if no_stretch else nrb,
+        prices=_prices(price or []),
+        costs=costs,
+        max_hops=max_hops,
+        sweep_max_lengths_m=[i * sweep_step for i in range(steps + 1)],
+        sweep_nrbs=[0.99, 0.95] if no_stretch else sorted({0.99, 0.95, nrb}, reverse=True),
+        speed=speed,
+        lengths=(min_length, max_length),
+        pair_stats=pair_stats,
+    )
     report = {"fabric": source, **result}
     if not links:
         report.pop("links")
@@ -537,62 +427,14 @@ def classes(
     _refuse("on the server (FABRIC)", {"--window-hours": window_hours})
     if fabric_path is None or loss_rates is None:
         raise typer.BadParameter("give FABRIC (on the server) or --fabric FABRIC.json --loss-rates LOSS.csv")
-    engine = _engine()
-    fabric = load_fabric(fabric_path)
-    n = len(fabric.link_names)
-    up, down = [0.0] * n, [0.0] * n
-    for row in read_corrupting(loss_rates, fabric):
-        up[row.link], down[row.link] = row.loss_rate, row.loss_rate_down
-    alive = [state == "enabled" for state in fabric.states]
-    try:
-        result = engine.rail_classes(
-            fabric.graph,
-            up,
-            down,
-            alive,
-            bounds=bound_values,
-            repair_above=repair_above,
-            fec_target=fec_target,
-            quantiles=QUANTILES,
-            pair_stats=_pair_stats(pair_stats, fabric.switch_tiers.count(0)),
-        )
-    except (ValueError, OverflowError) as exc:
-        raise CliError(str(exc)) from exc
-    names, switches = fabric.link_names, fabric.switch_names
-
-    def path(worst: dict[str, Any] | None) -> dict[str, Any] | None:
-        if worst is None:
-            return None
-        return {
-            **worst,
-            "src_name": switches[worst["src"]],
-            "dst_name": switches[worst["dst"]],
-            "top_name": switches[worst["top"]],
-            "hops": [{**hop, "name": names[hop["link"]]} for hop in worst["hops"]],
-        }
-
-    report = {
-        "fabric": fabric.name,
-        "links": n,
-        "alive": sum(alive),
-        "repair": [
-            {"link": link, "name": names[link], "loss_rate": up[link], "loss_rate_down": down[link]}
-            for link in result["repair"]
-        ],
-        "classes": [
-            {
-                "class": k + 1,
-                "bound": c["bound"],
-                "links": c["links"],
-                "link_names": [names[link] for link in c["links"]],
-                "removed": [{"link": link, "name": names[link]} for link in c["removed"]],
-                "worst": path(c["worst"]),
-                "kept_paths": c["kept_paths"],
-                "fec": c["fec"],
-            }
-            for k, c in enumerate(result["classes"])
-        ],
-    }
+    report = classes_offline(
+        fabric_path,
+        loss_rates,
+        bounds=bound_values,
+        repair_above=repair_above,
+        fec_target=fec_target,
+        pair_stats=pair_stats,
+    )
     _print_classes(fmt, report)
 
 
@@ -673,7 +515,7 @@ def fec(
                 raise CliError("the server refused the question", details=error.details) from error
     else:
         try:
-            result = _engine().rail_fec(loss, target)
+            result = load_engine().rail_fec(loss, target)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
     keys = ["loss", "target", "scheme", "n", "residual_loss", "overhead"]

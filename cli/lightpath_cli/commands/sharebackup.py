@@ -17,92 +17,25 @@ docs/reconfig.md describes the model (parts are reconstructions: the seed is a f
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from ..context import CliContext, get_context
-from ..errors import ApiError, CliError
-from ..lookup import resolve_fabric
-from ..options import OutputOption, new_app
+from ..context import get_context
+from ..errors import CliError
+from ..offline.engine import load_engine
+from ..offline.files import read_json_list
+from ..options import OutputOption, ServerFlagOption, new_app, table_or_json
 from ..output import OutputFormat, print_json, stdout_console
-from .corropt import _engine
-from .jobs import CancelOnInterruptOption, IntervalOption, rejected, start_and_follow
+from ..server.jobs import post_or_reject, run_job_on_server
+from ..server.lookup import resolve_fabric
+from .jobs import CancelOnInterruptOption, IntervalOption
 
 app = new_app()
 
 KOption = Annotated[int, typer.Option("--fabric-k", help="Fat-tree radix k (even).")]
 PodsOption = Annotated[int | None, typer.Option("--pods", help="Pods P (default k: a full tree).", show_default=False)]
-ServerOption = Annotated[
-    bool,
-    typer.Option(
-        "--server",
-        help="Run on the API server (the root --server URL, else the logged-in one) instead of in this process.",
-    ),
-]
-UPLOAD_TIMEOUT_S = 120.0  # an uploaded file may be megabytes
-
-
-def post_or_reject(cli: CliContext, path: str, body: dict[str, Any], what: str) -> Any:
-    """POST to a synchronous endpoint; a 400 becomes one error line with every problem below it."""
-    with cli.client() as client:
-        try:
-            return client.post(path, body, timeout=UPLOAD_TIMEOUT_S)
-        except ApiError as error:
-            if error.status != 400:
-                raise
-            raise rejected(error, what) from error
-
-
-def run_job_on_server(
-    cli: CliContext,
-    kind: str,
-    params: dict[str, Any],
-    *,
-    interval: float,
-    cancel_on_interrupt: bool,
-    fabric: str | None = None,
-) -> dict[str, Any]:
-    """Submit a job (on a stored fabric, by name or id, if given), follow it with a progress bar on
-    stderr, return its result."""
-    with cli.client() as client:
-        body: dict[str, Any] = {"kind": kind, "params": params}
-        if fabric is not None:
-            body["fabric"] = resolve_fabric(client, fabric)["id"]
-        job = start_and_follow(
-            client,
-            "/api/jobs/",
-            body,
-            what=kind,
-            interval=interval,
-            cancel_on_interrupt=cancel_on_interrupt,
-            timeout=UPLOAD_TIMEOUT_S,
-        )
-    result: dict[str, Any] = job["result"]
-    return result
-
-
-def _table_or_json(fmt: OutputFormat) -> OutputFormat:
-    if fmt is OutputFormat.csv:
-        raise CliError("--output csv is not available here: use table or json")
-    return fmt
-
-
-def read_json_list(path: Path, key: str, option: str) -> list[Any]:
-    """A JSON list from a file, bare or under `key`."""
-    try:
-        data = json.loads(path.read_text())
-    except OSError as exc:
-        raise CliError(f"{option}: cannot read {path}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise CliError(f"{option}: {path} is not JSON ({exc.msg} at line {exc.lineno})") from exc
-    if isinstance(data, dict) and key in data:
-        data = data[key]
-    if not isinstance(data, list):
-        raise CliError(f"{option}: {path} must hold a JSON list (or an object with {key!r})")
-    return data
 
 
 def _describe(event: dict[str, Any]) -> str:
@@ -124,7 +57,7 @@ def plan(
     reconfig_ms: Annotated[
         float, typer.Option("--reconfig-ms", help="Circuit switching time (0.5 EPS, 8.5 OCS in the seed).")
     ] = 0.5,
-    server: ServerOption = False,
+    server: ServerFlagOption = False,
     cancel_on_interrupt: CancelOnInterruptOption = False,
     interval: IntervalOption = 1.0,
     output: OutputOption = None,
@@ -136,7 +69,7 @@ def plan(
     circuit-switch matchings before and after each event to the offline document.
     """
     cli = get_context(ctx)
-    fmt = _table_or_json(cli.output_format(output))
+    fmt = table_or_json(cli.output_format(output))
     if server:
         try:
             text = events.read_text()
@@ -155,7 +88,7 @@ def plan(
     else:
         log = read_json_list(events, "events", "--events")
         try:
-            schedule = _engine().sharebackup_plan(
+            schedule = load_engine().sharebackup_plan(
                 fabric_k, fabric_k if pods is None else pods, backups, log, reconfig_ms
             )
         except ValueError as exc:
@@ -222,7 +155,7 @@ def size(
     ] = None,
     fabric_k: KOption = 16,
     pods: PodsOption = None,
-    server: ServerOption = False,
+    server: ServerFlagOption = False,
     fabric: Annotated[
         str | None,
         typer.Option(
@@ -247,7 +180,7 @@ def size(
     --mtbf-hours/--mttr-hours, and saying which were used). --output json prints the server's answer.
     """
     cli = get_context(ctx)
-    fmt = _table_or_json(cli.output_format(output))
+    fmt = table_or_json(cli.output_format(output))
     if fabric is not None and not server:
         raise typer.BadParameter("needs --server (ticket history is on the server)", param_hint="'--fabric'")
     if server:
@@ -283,7 +216,7 @@ def size(
     if not 1 <= pods <= fabric_k:
         raise CliError(f"--pods must be between 1 and k = {fabric_k}, got {pods}")
     try:
-        sizing = _engine().sharebackup_size(fabric_k // 2, 2 * pods + fabric_k // 2, mtbf_hours, mttr_hours, target)
+        sizing = load_engine().sharebackup_size(fabric_k // 2, 2 * pods + fabric_k // 2, mtbf_hours, mttr_hours, target)
     except ValueError as exc:
         raise CliError(str(exc)) from exc
     if fmt is OutputFormat.json:

@@ -8,16 +8,17 @@ from typing import Annotated, Any
 import typer
 
 from .. import guard
-from ..client import ApiClient
 from ..context import get_context
-from ..errors import ApiError, CliError
-from ..lookup import resolve_fabric
+from ..errors import CliError
 from ..options import OutputOption, new_app
 from ..output import OutputFormat, print_csv, print_json, stdout_console
+from ..server.client import ApiClient
+from ..server.errors import ApiError
+from ..server.lookup import resolve_fabric
+from ..server.shapes import DRAIN_KEYS, DRY_RUN_TOR_KEYS
 
 app = new_app()
 
-DRAIN_KEYS = ("switch", "links", "affected_tors")
 
 SwitchArgument = Annotated[
     str, typer.Argument(metavar="SWITCH", help="Switch name (or id) within the fabric.", show_default=False)
@@ -77,7 +78,7 @@ def _drain(
         print_json({**{key: answer.get(key) for key in DRAIN_KEYS}, "affected_tors": affected})
         return
     if fmt is OutputFormat.csv:
-        print_csv(affected, guard.TOR_KEYS)
+        print_csv(affected, DRY_RUN_TOR_KEYS)
         return
     links = answer.get("links") or []
     done = "disabled for maintenance" if action == "drain" else "enabled again"

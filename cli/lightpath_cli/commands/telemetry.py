@@ -20,12 +20,13 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..client import ApiClient
 from ..context import get_context
-from ..errors import ApiError, CliError
-from ..lookup import resolve_fabric
+from ..errors import CliError
 from ..options import OutputOption, new_app
 from ..output import Column, print_record, stderr_console
+from ..server.client import ApiClient
+from ..server.errors import ApiError
+from ..server.lookup import resolve_fabric
 
 app = new_app()
 

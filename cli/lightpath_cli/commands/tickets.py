@@ -10,12 +10,25 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ..client import PAGE_SIZE, ApiClient
 from ..context import get_context
-from ..errors import ApiError, CliError
-from ..lookup import resolve_fabric
+from ..errors import CliError
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
+from ..server.client import PAGE_SIZE, ApiClient
+from ..server.errors import ApiError
+from ..server.lookup import resolve_fabric
+from ..server.shapes import (
+    TICKET_ACT_KEYS,
+    TICKET_COMMENT_KEYS,
+    TICKET_DETAIL_KEYS,
+    TICKET_END_KEYS,
+    TICKET_HISTORY_BUCKET_KEYS,
+    TICKET_HISTORY_KEYS,
+    TICKET_KEYS,
+    TICKET_METRICS_KEYS,
+    TICKET_RECOMMENDATION_KEYS,
+    TICKET_STEP_KEYS,
+)
 
 app = new_app()
 
@@ -55,68 +68,7 @@ STATE_STYLES = {
 }
 DIRECTION_NAMES = {"a_to_z": "A -> Z", "z_to_a": "Z -> A"}
 
-TICKET_KEYS = (
-    "id",
-    "fabric",
-    "link",
-    "link_name",
-    "pod",
-    "direction",
-    "state",
-    "assignee",
-    "penalty",
-    "recommended_action",
-    "step_count",
-    "decision",
-    "validation_started_at",
-    "resolved_at",
-    "created",
-    "updated",
-)
-DETAIL_KEYS = (*TICKET_KEYS, "ends", "recommendation", "steps", "comments")
 # Only `act` answers these two: whether the link is enabled again, and why not.
-ACT_KEYS = (*DETAIL_KEYS, "link_enabled", "message")
-END_KEYS = (
-    "side",
-    "switch",
-    "port",
-    "rack",
-    "pod",
-    "transceiver_model",
-    "transceiver_serial",
-    "last_reseated_at",
-)
-STEP_KEYS = (
-    "number",
-    "decision",
-    "direction",
-    "recommended_action",
-    "rule",
-    "explanation",
-    "evidence",
-    "action_taken",
-    "followed",
-    "technician",
-    "notes",
-    "created",
-    "acted_at",
-    "outcome",
-)
-COMMENT_KEYS = ("id", "author", "text", "created")
-RECOMMENDATION_KEYS = ("step", "action", "rule", "explanation", "evidence")
-METRICS_KEYS = (
-    "fabric",
-    "first_attempt",
-    "mean_time_to_repair_hours",
-    "repaired_tickets",
-    "open_tickets",
-    "open_tickets_by_state",
-    "disabled_links",
-    "disabled_links_for_corruption",
-    "corrupting_links_in_service",
-    "current_penalty",
-    "worst_tor_fraction",
-)
 
 
 def _state_cell(value: Any) -> Text:
@@ -162,13 +114,13 @@ def _pick(record: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     return {key: record.get(key) for key in keys}
 
 
-def _detail_json(ticket: dict[str, Any], keys: tuple[str, ...] = DETAIL_KEYS) -> dict[str, Any]:
+def _detail_json(ticket: dict[str, Any], keys: tuple[str, ...] = TICKET_DETAIL_KEYS) -> dict[str, Any]:
     data = _pick(ticket, keys)
-    data["ends"] = [_pick(end, END_KEYS) for end in ticket.get("ends") or []]
+    data["ends"] = [_pick(end, TICKET_END_KEYS) for end in ticket.get("ends") or []]
     recommendation = ticket.get("recommendation")
-    data["recommendation"] = _pick(recommendation, RECOMMENDATION_KEYS) if recommendation else None
-    data["steps"] = [_pick(step, STEP_KEYS) for step in ticket.get("steps") or []]
-    data["comments"] = [_pick(comment, COMMENT_KEYS) for comment in ticket.get("comments") or []]
+    data["recommendation"] = _pick(recommendation, TICKET_RECOMMENDATION_KEYS) if recommendation else None
+    data["steps"] = [_pick(step, TICKET_STEP_KEYS) for step in ticket.get("steps") or []]
+    data["comments"] = [_pick(comment, TICKET_COMMENT_KEYS) for comment in ticket.get("comments") or []]
     return data
 
 
@@ -317,7 +269,7 @@ def act(
     line = f"ticket {answer['id']} is {answer['state']}"
     if answer.get("message"):
         line += f": {answer['message']}"
-    _print_change(cli.output_format(output), answer, line, ACT_KEYS)
+    _print_change(cli.output_format(output), answer, line, TICKET_ACT_KEYS)
 
 
 @app.command("comment")
@@ -395,7 +347,7 @@ def metrics(
     if history:
         _print_history(fmt, answer)
         return
-    data = _pick(answer, METRICS_KEYS)
+    data = _pick(answer, TICKET_METRICS_KEYS)
     if fmt is OutputFormat.json:
         print_json(data)
         return
@@ -411,25 +363,12 @@ def metrics(
     stdout_console().print(table)
 
 
-HISTORY_KEYS = ("fabric", "bucket", "from", "to", "buckets")
-HISTORY_BUCKET_KEYS = (
-    "start",
-    "end",
-    "tickets_opened",
-    "tickets_resolved",
-    "open_tickets",
-    "first_attempt",
-    "mean_time_to_repair_hours",
-    "repaired_tickets",
-    "links_disabled",
-    "repair_actions",
-)
 FIRST_ATTEMPT_GROUPS = ("all", "followed", "not_followed")
 # One CSV row per bucket: the first-attempt counts flattened to first_attempt_<group>_<count>.
 HISTORY_CSV_KEYS = (
-    *HISTORY_BUCKET_KEYS[:5],
+    *TICKET_HISTORY_BUCKET_KEYS[:5],
     *(f"first_attempt_{group}_{key}" for group in FIRST_ATTEMPT_GROUPS for key in ("attempts", "fixed", "rate")),
-    *HISTORY_BUCKET_KEYS[6:],
+    *TICKET_HISTORY_BUCKET_KEYS[6:],
 )
 
 
@@ -457,7 +396,7 @@ HISTORY_COLUMNS = (
 
 
 def _flat_bucket(bucket: dict[str, Any]) -> dict[str, Any]:
-    row = {key: bucket.get(key) for key in HISTORY_BUCKET_KEYS if key != "first_attempt"}
+    row = {key: bucket.get(key) for key in TICKET_HISTORY_BUCKET_KEYS if key != "first_attempt"}
     first = bucket.get("first_attempt") or {}
     for group in FIRST_ATTEMPT_GROUPS:
         for key in ("attempts", "fixed", "rate"):
@@ -469,7 +408,10 @@ def _print_history(fmt: OutputFormat, answer: dict[str, Any]) -> None:
     buckets = answer.get("buckets") or []
     if fmt is OutputFormat.json:
         print_json(
-            {**_pick(answer, HISTORY_KEYS), "buckets": [_pick(bucket, HISTORY_BUCKET_KEYS) for bucket in buckets]}
+            {
+                **_pick(answer, TICKET_HISTORY_KEYS),
+                "buckets": [_pick(bucket, TICKET_HISTORY_BUCKET_KEYS) for bucket in buckets],
+            }
         )
         return
     print_rows(fmt, [_flat_bucket(bucket) for bucket in buckets], HISTORY_COLUMNS, HISTORY_CSV_KEYS)
@@ -496,14 +438,16 @@ def _metric_rows(data: dict[str, Any]) -> list[tuple[str, Any]]:
 # Printing one ticket
 
 
-def _print_change(fmt: OutputFormat, ticket: dict[str, Any], line: str, keys: tuple[str, ...] = DETAIL_KEYS) -> None:
+def _print_change(
+    fmt: OutputFormat, ticket: dict[str, Any], line: str, keys: tuple[str, ...] = TICKET_DETAIL_KEYS
+) -> None:
     if fmt is OutputFormat.table:
         typer.echo(line)
     else:
         _print_ticket(fmt, ticket, keys)
 
 
-def _print_ticket(fmt: OutputFormat, ticket: dict[str, Any], keys: tuple[str, ...] = DETAIL_KEYS) -> None:
+def _print_ticket(fmt: OutputFormat, ticket: dict[str, Any], keys: tuple[str, ...] = TICKET_DETAIL_KEYS) -> None:
     if fmt is OutputFormat.json:
         print_json(_detail_json(ticket, keys))
     elif fmt is OutputFormat.csv:

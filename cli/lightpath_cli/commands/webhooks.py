@@ -8,50 +8,18 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from ..client import PAGE_SIZE, ApiClient
 from ..context import get_context
-from ..errors import ApiError, CliError
-from ..lookup import resolve_fabric
+from ..errors import CliError
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_json, print_record, print_rows, timestamp
+from ..server.client import PAGE_SIZE, ApiClient
+from ..server.errors import ApiError
+from ..server.lookup import resolve_fabric
+from ..server.shapes import DELIVERY_KEYS, ENDPOINT_ADD_KEYS, ENDPOINT_KEYS
 
 app = new_app()
 
-ENDPOINT_KEYS = (
-    "id",
-    "fabric",
-    "name",
-    "payload_url",
-    "enabled",
-    "max_attempts",
-    "secret_hint",
-    "pending_deliveries",
-    "failed_deliveries",
-    "last_success_at",
-    "created_by",
-    "created",
-    "updated",
-)
 # `add` also prints the secret the server generated (null when you gave one): it is shown only once.
-ADD_KEYS = (*ENDPOINT_KEYS, "secret")
-DELIVERY_KEYS = (
-    "id",
-    "delivery_id",
-    "fabric",
-    "endpoint",
-    "endpoint_name",
-    "event",
-    "event_type",
-    "link",
-    "state",
-    "attempts",
-    "next_attempt_at",
-    "last_status_code",
-    "last_error",
-    "redelivery_of",
-    "created",
-    "finished_at",
-)
 STATE_STYLES = {"pending": "yellow", "succeeded": "green", "failed": "bold red"}
 
 
@@ -161,7 +129,7 @@ def add(
     with cli.client() as client:
         body["fabric"] = resolve_fabric(client, fabric)["id"]
         endpoint = _post(client, "/api/webhooks/", body, f"add webhook {name!r}")
-    print_record(cli.output_format(output), endpoint, ADD_COLUMNS, ADD_KEYS)
+    print_record(cli.output_format(output), endpoint, ADD_COLUMNS, ENDPOINT_ADD_KEYS)
     if endpoint.get("secret") and cli.output_format(output) is OutputFormat.table:
         typer.echo("store the secret on the receiver now: it is not shown again", err=True)
 

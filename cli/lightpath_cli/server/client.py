@@ -9,9 +9,10 @@ from typing import Any
 
 import httpx
 
-from . import __version__
-from .config import TOKEN_ENV
-from .errors import ApiError, CliError, validation_messages
+from .. import __version__
+from ..config import TOKEN_ENV
+from ..errors import CliError
+from .errors import ApiError, validation_messages
 
 DEFAULT_TIMEOUT_S = 30.0
 # The API's max_limit: list pages are fetched this many rows at a time.
