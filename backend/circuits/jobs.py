@@ -29,4 +29,6 @@ def run_schedule(job, context) -> dict[str, Any]:
         request = schedule.validate_request(job.params, fabric)
     except InvalidParams as exc:
         raise JobFailed(f"the schedule's params have {len(exc.errors)} problem(s)", {"errors": exc.errors}) from exc
-    return schedule.plan_schedule(request, context)
+    switches = len(request["circuit_switches"])
+    with context.step(f"circuit schedule of demand {request['demand']} on {switches} circuit switch(es)"):
+        return schedule.plan_schedule(request, context)

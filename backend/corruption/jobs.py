@@ -71,7 +71,8 @@ def optimize(job, context) -> dict:
     budget = job.params.get("time_budget_s")
     if (message := _budget_problem(budget)) is not None:
         raise JobFailed(message)
-    return optimizer.optimize_fabric(job.fabric_id, job=job, progress=context.progress, time_budget_s=budget)
+    with context.step(f"CorrOpt optimizer, time budget {'default' if budget is None else f'{budget} s'}"):
+        return optimizer.optimize_fabric(job.fabric_id, job=job, progress=context.progress, time_budget_s=budget)
 
 
 @job_kind(
@@ -91,4 +92,7 @@ def simulate(job, context) -> dict:
         params = simulation.validate_params(job.params, fabric)
     except InvalidParams as exc:
         raise JobFailed(f"the simulation's params have {len(exc.errors)} problem(s)", {"errors": exc.errors}) from exc
-    return simulation.simulate(fabric, params, context)
+    with context.step(f"what-if simulation on fabric '{fabric.name}'"):
+        result = simulation.simulate(fabric, params, context)
+    context.info(f"{len(result['runs'])} runs simulated")
+    return result

@@ -2,16 +2,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 
 import { apiClient } from '@/lib/api-client';
+import type { components } from '@/lib/api/schema';
 
 import { ACTIVE_POLL_MS } from '../jobState';
 
 /** One line of a job's log: GET /api/jobs/{id}/log/ (the server's JobLogEntrySerializer). */
-export interface JobLogEntry {
-  id: number;
-  created_at: string;
-  level: 'debug' | 'info' | 'warning' | 'error';
-  message: string;
-}
+export type JobLogEntry = components['schemas']['JobLogEntry'];
 
 export const jobLogQueryKey = (jobId: number) => ['jobs', jobId, 'log'] as const;
 
