@@ -4,10 +4,10 @@
 //! input raises `ValueError` listing every problem, joined by "; ".
 
 use lightpath_core::matching::groups::{EdgeGroup, match_with_groups};
-use lightpath_core::matching::slot::{self, Candidate, Circuit};
+use lightpath_core::matching::slot::Circuit;
 use lightpath_core::matching::{
-    Algorithm, MatchingError, Mode, ReconfigMode, Schedule, ScheduleConfig, Slot, Window,
-    max_weight_matching as core_matching, plan_reporting, verify,
+    Algorithm, MatchingError, Schedule, ScheduleOptions, Slot, Window, check_edges,
+    checked_matching, choose_slot, plan_reporting, verify,
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -15,22 +15,6 @@ use pyo3::types::{PyDict, PyList};
 
 fn matching_error(err: MatchingError) -> PyErr {
     PyValueError::new_err(err.to_string())
-}
-
-fn check_racks(num: usize, edges: &[(u32, u32, i64)]) -> PyResult<()> {
-    let mut problems = Vec::new();
-    for (i, &(a, b, w)) in edges.iter().enumerate() {
-        if a as usize >= num || b as usize >= num {
-            problems.push(format!(
-                "edges[{i}]: vertex out of range (0 to {})",
-                num.saturating_sub(1)
-            ));
-        }
-        if w < 0 {
-            problems.push(format!("edges[{i}]: weight {w} is negative"));
-        }
-    }
-    MatchingError::check(problems).map_err(matching_error)
 }
 
 /// Maximum-weight matching (Edmonds' blossom algorithm): for each vertex its
@@ -41,16 +25,8 @@ pub(crate) fn max_weight_matching(
     num_vertices: usize,
     edges: Vec<(u32, u32, i64)>,
 ) -> PyResult<Vec<Option<u32>>> {
-    check_racks(num_vertices, &edges)?;
-    Ok(py.detach(|| core_matching(num_vertices, &edges)))
-}
-
-fn algorithm(name: &str) -> PyResult<Algorithm> {
-    Algorithm::parse(name).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "algorithm: unknown {name:?} (exact, greedy, round-robin, static, random)"
-        ))
-    })
+    py.detach(|| checked_matching(num_vertices, &edges))
+        .map_err(matching_error)
 }
 
 fn circuits_list<'py>(py: Python<'py>, circuits: &[Circuit]) -> PyResult<Bound<'py, PyList>> {
@@ -79,123 +55,28 @@ pub(crate) fn circuit_slot<'py>(
     zones: Option<Vec<u32>>,
     slot_index: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    check_racks(ports.len(), &pairs)?;
-    let chosen_algorithm = self::algorithm(algorithm)?;
-    let zones = zones.unwrap_or_else(|| vec![0; ports.len()]);
-    if zones.len() != ports.len() {
-        return Err(PyValueError::new_err(format!(
-            "zones: {} entries for {} racks",
-            zones.len(),
-            ports.len()
-        )));
-    }
-    let candidates: Vec<Candidate> = pairs
-        .iter()
-        .filter(|&&(a, b, _)| a != b && zones[a as usize] == zones[b as usize])
-        .flat_map(|&(a, b, weight)| {
-            let ranks = ports[a as usize].min(ports[b as usize]);
-            (1..=ranks).map(move |rank| Candidate {
-                a: a.min(b),
-                b: a.max(b),
-                rank,
-                weight,
-            })
-        })
-        .collect();
-    let (circuits, exact, claims_maximal) = py.detach(|| match chosen_algorithm {
-        Algorithm::Exact | Algorithm::Static => {
-            let (c, e) = slot::exact(&ports, &candidates);
-            (c, e, true)
-        }
-        Algorithm::Greedy => (slot::greedy(&ports, &candidates), false, true),
-        Algorithm::Random => (slot::random_maximal(&ports, &candidates, seed), false, true),
-        Algorithm::RoundRobin => (slot::round_robin(&ports, &zones, slot_index), false, false),
-    });
-    let weight = slot::weight_of(&circuits, &candidates);
-    let bound = slot::upper_bound(&ports, &candidates);
+    let choice = py
+        .detach(|| choose_slot(&ports, &pairs, algorithm, seed, zones, slot_index))
+        .map_err(matching_error)?;
     let d = PyDict::new(py);
-    d.set_item("circuits", circuits_list(py, &circuits)?)?;
-    d.set_item("weight", weight)?;
-    d.set_item("bound", bound)?;
-    d.set_item(
-        "gap",
-        if bound == 0 {
-            0.0
-        } else {
-            (bound - weight) as f64 / bound as f64
-        },
-    )?;
-    d.set_item("exact", exact)?;
-    d.set_item(
-        "maximal",
-        claims_maximal && slot::is_maximal(&ports, &circuits, &candidates),
-    )?;
+    d.set_item("circuits", circuits_list(py, &choice.circuits)?)?;
+    d.set_item("weight", choice.weight)?;
+    d.set_item("bound", choice.bound)?;
+    d.set_item("gap", choice.gap)?;
+    d.set_item("exact", choice.exact)?;
+    d.set_item("maximal", choice.maximal)?;
     Ok(d)
 }
 
 /// An edge group as Python gives it: (rack pairs, bonus bytes).
 type GroupInput = (Vec<(u32, u32)>, i64);
 
-#[allow(clippy::too_many_arguments)]
-fn config(
-    ports: Vec<u32>,
-    zones: Option<Vec<u32>>,
-    capacity_bytes_per_s: f64,
-    period_s: f64,
-    dark_time_s: f64,
-    reconfig: &str,
-    mode: &str,
-    algorithm: &str,
-    seed: u64,
-    min_demand_bytes: u64,
-    burst_active: u32,
-    burst_reset: u32,
-    hysteresis: f64,
-    time_budget_s: Option<f64>,
-    max_slots: usize,
-    groups: Option<Vec<GroupInput>>,
-    windows: &[Window],
-) -> PyResult<ScheduleConfig> {
-    let mut problems = Vec::new();
-    let mut config = ScheduleConfig::new(ports.len());
-    config.zones = zones.unwrap_or_else(|| vec![0; ports.len()]);
-    config.ports = ports;
-    config.capacity_bytes_per_s = capacity_bytes_per_s;
-    config.period_s = period_s;
-    config.dark_time_s = dark_time_s;
-    match reconfig {
-        "per_port" | "per-port" => config.reconfig = ReconfigMode::PerPort,
-        "global" => config.reconfig = ReconfigMode::Global,
-        other => problems.push(format!("reconfig: unknown {other:?} (per_port, global)")),
-    }
-    match mode {
-        "replay" => config.mode = Mode::Replay,
-        "drain" => config.mode = Mode::Drain,
-        other => problems.push(format!("mode: unknown {other:?} (replay, drain)")),
-    }
-    match Algorithm::parse(algorithm) {
-        Some(a) => config.algorithm = a,
-        None => problems.push(format!(
-            "algorithm: unknown {algorithm:?} (exact, greedy, round-robin, static, random)"
-        )),
-    }
-    config.seed = seed;
-    config.min_demand_bytes = min_demand_bytes;
-    config.burst_active = burst_active;
-    config.burst_reset = burst_reset;
-    config.hysteresis = hysteresis;
-    config.time_budget_s = time_budget_s;
-    config.max_slots = max_slots;
-    config.groups = groups
+fn edge_groups(groups: Option<Vec<GroupInput>>) -> Vec<EdgeGroup> {
+    groups
         .unwrap_or_default()
         .into_iter()
         .map(|(pairs, bonus)| EdgeGroup { pairs, bonus })
-        .collect();
-    if let Err(err) = config.validate(windows) {
-        problems.extend(err.problems);
-    }
-    MatchingError::check(problems).map_err(matching_error)?;
-    Ok(config)
+        .collect()
 }
 
 fn slot_dict<'py>(py: Python<'py>, s: &Slot) -> PyResult<Bound<'py, PyDict>> {
@@ -284,8 +165,7 @@ pub(crate) fn circuit_plan<'py>(
     progress: Option<Py<PyAny>>,
     progress_every: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let config = config(
-        ports,
+    let config = ScheduleOptions {
         zones,
         capacity_bytes_per_s,
         period_s,
@@ -300,9 +180,10 @@ pub(crate) fn circuit_plan<'py>(
         hysteresis,
         time_budget_s,
         max_slots,
-        groups,
-        &windows,
-    )?;
+        groups: edge_groups(groups),
+    }
+    .config(ports, &windows)
+    .map_err(matching_error)?;
     if let Some(callback) = &progress
         && !callback.bind(py).is_callable()
     {
@@ -454,8 +335,7 @@ pub(crate) fn circuit_verify(
     max_slots: usize,
     groups: Option<Vec<GroupInput>>,
 ) -> PyResult<Vec<String>> {
-    let config = config(
-        ports,
+    let config = ScheduleOptions {
         zones,
         capacity_bytes_per_s,
         period_s,
@@ -470,9 +350,10 @@ pub(crate) fn circuit_verify(
         hysteresis,
         time_budget_s,
         max_slots,
-        groups,
-        &windows,
-    )?;
+        groups: edge_groups(groups),
+    }
+    .config(ports, &windows)
+    .map_err(matching_error)?;
     let mut problems = Vec::new();
     let parsed: Vec<Slot> = slots
         .iter()
@@ -493,11 +374,8 @@ pub(crate) fn circuit_groups<'py>(
     edges: Vec<(u32, u32, i64)>,
     groups: Vec<(Vec<(u32, u32)>, i64)>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    check_racks(num_racks, &edges)?;
-    let groups: Vec<EdgeGroup> = groups
-        .into_iter()
-        .map(|(pairs, bonus)| EdgeGroup { pairs, bonus })
-        .collect();
+    check_edges(num_racks, &edges).map_err(matching_error)?;
+    let groups = edge_groups(Some(groups));
     let best = py.detach(|| match_with_groups(num_racks, &edges, &groups));
     let d = PyDict::new(py);
     d.set_item("circuits", circuits_list(py, &best.circuits)?)?;

@@ -1,12 +1,11 @@
 //! `TelemetryState`: one fabric's telemetry derivation state (counter windows,
 //! direction health, open corruption episodes, newest optical readings) kept
-//! between Python calls. Columns in, PostgreSQL COPY text and tuples out.
-
-use std::fmt::Write;
+//! between Python calls. Columns in, PostgreSQL COPY text and tuples out; the
+//! COPY text is read and written by `lightpath_core::telemetry`.
 
 use lightpath_core::telemetry::{
     COUNTERS, Counters, DirectionKey, DirectionState, EndState, Episode, FabricState, Health,
-    OPER_MAX, OperSettings, Optical, Sample, Settings,
+    Optical, Settings, read_samples, write_changed_directions, write_changed_ends,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -58,31 +57,20 @@ impl TelemetryState {
         flap_changes: u32,
         flap_window_s: f64,
     ) -> PyResult<Self> {
-        for (name, value) in [
-            ("window_s", window_s),
-            ("max_gap_s", max_gap_s),
-            ("flap_window_s", flap_window_s),
-        ] {
-            if value.is_nan() || value <= 0.0 {
-                return Err(PyValueError::new_err(format!(
-                    "{name} must be positive, got {value}"
-                )));
-            }
-        }
+        let settings = Settings::from_seconds(
+            window_s,
+            max_gap_s,
+            min_packets,
+            action,
+            report,
+            dark_end_is_down,
+            flap_changes,
+            flap_window_s,
+        )
+        .map_err(PyValueError::new_err)?;
         Ok(Self {
             state: FabricState::default(),
-            settings: Settings {
-                window_us: (window_s * 1e6).round() as i64,
-                max_gap_us: (max_gap_s * 1e6).round() as i64,
-                min_packets,
-                action,
-                report,
-                oper: OperSettings {
-                    dark_end_is_down,
-                    flap_changes,
-                    flap_window_us: (flap_window_s * 1e6).round() as i64,
-                },
-            },
+            settings,
             changes: Default::default(),
         })
     }
@@ -235,20 +223,14 @@ impl TelemetryState {
         let settings = self.settings;
         let state = &mut self.state;
         let (samples, changes) = py
-            .detach(|| -> Result<_, String> {
-                let samples = parse_samples(data)?;
-                if samples
-                    .windows(2)
-                    .any(|w| (w[0].batch, w[0].end, w[0].time) >= (w[1].batch, w[1].end, w[1].time))
-                {
-                    return Err(
-                        "samples must be sorted by (batch, link, side, time) without repeats"
-                            .into(),
-                    );
-                }
-                Ok((samples.len(), state.apply(&samples, &settings)))
+            .detach(|| {
+                let samples = read_samples(data)?;
+                Ok::<_, lightpath_core::telemetry::CopyError>((
+                    samples.len(),
+                    state.apply(&samples, &settings),
+                ))
             })
-            .map_err(PyValueError::new_err)?;
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.changes = changes;
         Ok((samples, self.changes.windows))
     }
@@ -277,32 +259,22 @@ impl TelemetryState {
     /// up when no end says down and one says up; ends that say nothing do
     /// not count. The first decision of a link is listed too.
     fn oper_changes(&self) -> Vec<(i64, bool)> {
-        last_per_link(&self.changes.oper)
+        self.changes.oper_per_link()
     }
 
     /// Links whose flapping flag the last `apply_copy` changed, with the flag.
     fn flapping_changes(&self) -> Vec<(i64, bool)> {
-        last_per_link(&self.changes.flapping)
+        self.changes.flapping_per_link()
     }
 
     /// The decided state of every link held: (link, up or None, flapping).
     fn link_states(&self) -> Vec<(i64, Option<bool>, bool)> {
-        let mut out: Vec<_> = self
-            .state
-            .links
-            .iter()
-            .map(|(id, l)| (*id, l.up, l.flapping))
-            .collect();
-        out.sort_unstable_by_key(|row| row.0);
-        out
+        self.state.link_states()
     }
 
     /// Links whose direction health changed in the last `apply_copy`.
     fn health_changed_links(&self) -> Vec<i64> {
-        let mut links: Vec<i64> = self.changes.health_changed.iter().map(|k| k.0).collect();
-        links.sort_unstable();
-        links.dedup();
-        links
+        self.changes.health_changed_links()
     }
 
     /// The ends the last `apply` changed in what readers see, as COPY text,
@@ -311,76 +283,34 @@ impl TelemetryState {
     /// bias, temperature, voltage, Rx no light, Tx no light (`\N` for none).
     /// Windows are not written: the checkpoint holds them.
     fn changed_ends_copy(&self) -> String {
-        let mut out = String::with_capacity(self.changes.ends.len() * 100);
-        for key in &self.changes.ends {
-            let end = &self.state.ends[key];
-            let o = &end.optical;
-            let _ = write!(out, "{}\t{}", key.0, if key.1 { 'z' } else { 'a' });
-            field(&mut out, end.window.last_time);
-            field(&mut out, o.time);
-            for value in [
-                o.rx,
-                o.rx_min,
-                o.tx,
-                o.tx_min,
-                o.bias,
-                o.temperature,
-                o.voltage,
-            ] {
-                field(&mut out, value);
-            }
-            let _ = writeln!(out, "\t{}\t{}", o.rx_no_light, o.tx_no_light);
-        }
-        out
+        write_changed_ends(&self.state, &self.changes)
     }
 
     /// The directions changed by the last `apply` as COPY text: link,
     /// direction, health, health since, corruption rate and time, congestion
     /// rate and time.
     fn changed_directions_copy(&self) -> String {
-        let mut out = String::with_capacity(self.changes.directions.len() * 100);
-        for key in &self.changes.directions {
-            let d = &self.state.directions[key];
-            let _ = write!(
-                out,
-                "{}\t{}\t{}",
-                key.0,
-                direction_name(key),
-                d.health.name()
-            );
-            field(&mut out, d.health_since);
-            field(&mut out, d.corruption.map(|c| c.0));
-            field(&mut out, d.corruption.map(|c| c.1));
-            field(&mut out, d.congestion.map(|c| c.0));
-            field(&mut out, d.congestion.map(|c| c.1));
-            out.push('\n');
-        }
-        out
+        write_changed_directions(&self.state, &self.changes)
     }
 
     /// Episodes the last `apply` touched: those it ended, then the open
     /// episode of each direction it changed.
     fn changed_episodes(&self) -> Vec<EpisodeRow> {
-        let row = |key: &DirectionKey, e: &Episode| {
-            (
-                key.0,
-                key.1,
-                e.rate,
-                e.first_seen,
-                e.last_rate,
-                e.peak_rate,
-                e.last_seen,
-                e.ended_at,
-            )
-        };
-        let ended = self.changes.ended.iter().map(|(key, e)| row(key, e));
-        let open = self.changes.directions.iter().filter_map(|key| {
-            self.state.directions[key]
-                .open
-                .as_ref()
-                .map(|e| row(key, e))
-        });
-        ended.chain(open).collect()
+        self.state
+            .changed_episodes(&self.changes)
+            .map(|(key, e): (DirectionKey, &Episode)| {
+                (
+                    key.0,
+                    key.1,
+                    e.rate,
+                    e.first_seen,
+                    e.last_rate,
+                    e.peak_rate,
+                    e.last_seen,
+                    e.ended_at,
+                )
+            })
+            .collect()
     }
 
     fn __repr__(&self) -> String {
@@ -390,89 +320,6 @@ impl TelemetryState {
             self.state.directions.len()
         )
     }
-}
-
-/// Samples from COPY text (see `TelemetryState.apply_copy`).
-fn parse_samples(data: &[u8]) -> Result<Vec<Sample>, String> {
-    let text = std::str::from_utf8(data).map_err(|e| format!("COPY text is not UTF-8: {e}"))?;
-    let mut samples = Vec::with_capacity(text.len() / 80);
-    for (n, line) in text.lines().enumerate() {
-        let bad = |what: &str| format!("COPY line {}: {what}: {line:?}", n + 1);
-        let mut fields = line.split('\t');
-        let mut next = || fields.next().ok_or_else(|| bad("too few fields"));
-        let int = |f: &str| f.parse::<i64>().map_err(|_| bad("not an integer"));
-        let flag = |f: &str| match f {
-            "t" => Ok(true),
-            "f" => Ok(false),
-            _ => Err(bad("not a boolean")),
-        };
-        let batch = int(next()?)?;
-        let link = int(next()?)?;
-        let side = flag(next()?)?;
-        let time = int(next()?)?;
-        let mut counters: Counters = [None; COUNTERS];
-        for c in &mut counters {
-            *c = match next()? {
-                "\\N" => None,
-                f => Some(f.parse::<u64>().map_err(|_| bad("not a counter"))?),
-            };
-        }
-        let mut readings = [None; 7];
-        for r in &mut readings {
-            *r = match next()? {
-                "\\N" => None,
-                f => Some(f.parse::<f64>().map_err(|_| bad("not a number"))?),
-            };
-        }
-        let rx_no_light = flag(next()?)?;
-        let tx_no_light = flag(next()?)?;
-        let oper = match next()? {
-            "\\N" => None,
-            f => match f.parse::<u8>() {
-                Ok(code) if (1..=OPER_MAX).contains(&code) => Some(code),
-                _ => return Err(bad("not an oper-status code")),
-            },
-        };
-        if fields.next().is_some() {
-            return Err(bad("too many fields"));
-        }
-        let [rx, rx_min, tx, tx_min, bias, temperature, voltage] = readings;
-        samples.push(Sample {
-            batch,
-            end: (link, side),
-            time,
-            counters,
-            optical: Optical {
-                time: None,
-                rx,
-                rx_min,
-                tx,
-                tx_min,
-                bias,
-                temperature,
-                voltage,
-                rx_no_light,
-                tx_no_light,
-            },
-            oper,
-        });
-    }
-    Ok(samples)
-}
-
-/// The last entry of each link, sorted by link.
-fn last_per_link(entries: &[(i64, bool)]) -> Vec<(i64, bool)> {
-    let mut last = std::collections::HashMap::with_capacity(entries.len());
-    for &(link, value) in entries {
-        last.insert(link, value);
-    }
-    let mut out: Vec<_> = last.into_iter().collect();
-    out.sort_unstable();
-    out
-}
-
-fn direction_name(key: &DirectionKey) -> &'static str {
-    if key.1 { "z_to_a" } else { "a_to_z" }
 }
 
 fn optical(
@@ -492,15 +339,5 @@ fn optical(
         voltage: readings[6][i],
         rx_no_light: no_light[0][i],
         tx_no_light: no_light[1][i],
-    }
-}
-
-/// A tab and the value, or `\N`; floats in their shortest exact form.
-fn field<T: std::fmt::Display>(out: &mut String, value: Option<T>) {
-    match value {
-        Some(v) => {
-            let _ = write!(out, "\t{v}");
-        }
-        None => out.push_str("\t\\N"),
     }
 }

@@ -12,10 +12,13 @@
 //! - [`plan`]: a schedule over a demand series (replay or drain), with
 //!   per-port or global reconfiguration, burst filter, hysteresis, zones,
 //!   unavailable ports and a time budget; [`verify`] checks one.
+//! - [`ScheduleOptions`], [`choose_slot`], [`check_edges`]: the input as
+//!   callers name it (option names, weighted pairs), checked once.
 
 mod blossom;
 mod error;
 pub mod groups;
+mod input;
 mod rng;
 mod schedule;
 pub mod slot;
@@ -23,6 +26,7 @@ mod verify;
 
 pub use blossom::{WeightedEdge, max_weight_matching};
 pub use error::MatchingError;
+pub use input::{ScheduleOptions, SlotChoice, check_edges, checked_matching, choose_slot};
 pub use schedule::{
     Algorithm, Metrics, Mode, ReconfigMode, Schedule, ScheduleConfig, Slot, VisitDelayBin, Window,
     plan, plan_reporting, visit_delay_histogram,

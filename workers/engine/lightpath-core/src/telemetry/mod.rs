@@ -15,6 +15,8 @@ use std::collections::{HashMap, HashSet};
 
 mod checkpoint;
 pub use checkpoint::CheckpointError;
+mod copy;
+pub use copy::{CopyError, read_samples, write_changed_directions, write_changed_ends};
 
 /// Counters of a poll, in this order: in packets, in FCS errors, in discards,
 /// out packets, out discards.
@@ -57,6 +59,46 @@ pub struct OperSettings {
     /// The flapping window (µs): a flapping link is stable again once it has
     /// not changed for this long.
     pub flap_window_us: i64,
+}
+
+impl Settings {
+    /// Settings from durations in seconds (rounded to microseconds), as the
+    /// backend stores them. Refuses a window, gap or flapping window that is
+    /// not positive (or NaN), naming it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_seconds(
+        window_s: f64,
+        max_gap_s: f64,
+        min_packets: u64,
+        action: f64,
+        report: f64,
+        dark_end_is_down: bool,
+        flap_changes: u32,
+        flap_window_s: f64,
+    ) -> Result<Self, String> {
+        for (name, value) in [
+            ("window_s", window_s),
+            ("max_gap_s", max_gap_s),
+            ("flap_window_s", flap_window_s),
+        ] {
+            if value.is_nan() || value <= 0.0 {
+                return Err(format!("{name} must be positive, got {value}"));
+            }
+        }
+        let us = |seconds: f64| (seconds * 1e6).round() as i64;
+        Ok(Settings {
+            window_us: us(window_s),
+            max_gap_us: us(max_gap_s),
+            min_packets,
+            action,
+            report,
+            oper: OperSettings {
+                dark_end_is_down,
+                flap_changes,
+                flap_window_us: us(flap_window_s),
+            },
+        })
+    }
 }
 
 impl Default for OperSettings {
@@ -466,6 +508,38 @@ pub struct Changes {
     pub flapping: Vec<(i64, bool)>,
 }
 
+impl Changes {
+    /// Links whose operational state was decided anew, with the state (true
+    /// = up): each link's last decision, sorted by link.
+    pub fn oper_per_link(&self) -> Vec<(i64, bool)> {
+        last_per_link(&self.oper)
+    }
+
+    /// Links whose flapping flag changed, with its last value, sorted by link.
+    pub fn flapping_per_link(&self) -> Vec<(i64, bool)> {
+        last_per_link(&self.flapping)
+    }
+
+    /// Links with a direction whose health changed, sorted, each once.
+    pub fn health_changed_links(&self) -> Vec<i64> {
+        let mut links: Vec<i64> = self.health_changed.iter().map(|k| k.0).collect();
+        links.sort_unstable();
+        links.dedup();
+        links
+    }
+}
+
+/// The last entry of each link, sorted by link.
+fn last_per_link(entries: &[(i64, bool)]) -> Vec<(i64, bool)> {
+    let mut last = HashMap::with_capacity(entries.len());
+    for &(link, value) in entries {
+        last.insert(link, value);
+    }
+    let mut out: Vec<_> = last.into_iter().collect();
+    out.sort_unstable();
+    out
+}
+
 /// Derivation state of a fabric's link ends and directions.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FabricState {
@@ -488,6 +562,32 @@ fn sent_from(side: bool) -> bool {
 }
 
 impl FabricState {
+    /// The decided state of every link held, sorted by link: (link, up or
+    /// None, flapping).
+    pub fn link_states(&self) -> Vec<(i64, Option<bool>, bool)> {
+        let mut out: Vec<_> = self
+            .links
+            .iter()
+            .map(|(id, l)| (*id, l.up, l.flapping))
+            .collect();
+        out.sort_unstable_by_key(|row| row.0);
+        out
+    }
+
+    /// The episodes `changes` touched: those it ended, then the open episode
+    /// of each direction it changed.
+    pub fn changed_episodes<'a>(
+        &'a self,
+        changes: &'a Changes,
+    ) -> impl Iterator<Item = (DirectionKey, &'a Episode)> + 'a {
+        let ended = changes.ended.iter().map(|(key, e)| (*key, e));
+        let open = changes
+            .directions
+            .iter()
+            .filter_map(|key| self.directions[key].open.as_ref().map(|e| (*key, e)));
+        ended.chain(open)
+    }
+
     /// Makes `open` the open episodes of the known directions, and no other:
     /// the stored events are the truth about episodes (a repair ends one
     /// outside the derivation). Directions not held are left out.
