@@ -22,6 +22,7 @@ help:
 	@echo "make lint   - ruff, mypy, cargo fmt --check, clippy -D warnings, eslint, tsc, API types up to date"
 	@echo "make api-types - regenerate the OpenAPI document and the UI's types generated from it"
 	@echo "make bench  - engine and API benchmarks (see BENCHMARKS.md)"
+	@echo "make fuzz   - the engine's cargo-fuzz targets, FUZZ_SECONDS (60) each (nightly; workers/engine/README.md)"
 
 bootstrap: system-deps python engine frontend
 
@@ -74,6 +75,17 @@ test: bootstrap services test-rust test-python test-frontend test-e2e
 
 test-rust:
 	cd workers/engine && cargo test --workspace --quiet
+
+# The engine's fuzz targets in turn under libFuzzer (nightly), from the committed seeds; new inputs
+# go to workers/engine/fuzz/corpus/, crashes to fuzz/artifacts/. test-rust replays the seeds on stable.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz:
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	cd workers/engine && for target in document telemetry matching; do \
+	  mkdir -p fuzz/corpus/$$target && \
+	  cargo +nightly fuzz run $$target fuzz/corpus/$$target fuzz/seeds/$$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+	done
 
 # The suite runs on its own Celery queue so that a running demo worker never takes its tasks.
 test-python: services python engine

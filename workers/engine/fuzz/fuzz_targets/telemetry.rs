@@ -1,0 +1,4 @@
+//! Fuzz target: `lightpath_core::fuzz_support::telemetry` (its invariants are there).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| lightpath_core::fuzz_support::telemetry(data));
