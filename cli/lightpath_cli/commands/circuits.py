@@ -37,7 +37,7 @@ from ..output import Column, OutputFormat, print_json, print_record, print_rows,
 from ..server.errors import ApiError
 from ..server.lookup import resolve_fabric
 from ..server.shapes import DEMAND_KEYS
-from .jobs import CancelOnInterruptOption, IntervalOption, start_and_follow
+from .jobs import CancelOnInterruptOption, IntervalOption, rejected, start_and_follow
 
 app = new_app()
 
@@ -324,10 +324,7 @@ def _upload(client: Any, fabric: dict[str, Any], path: Path, name: str | None) -
     except ApiError as error:
         if error.status != 400:
             raise
-        count = len(error.details)
-        raise CliError(
-            f"{path.name} rejected: {count} problem{'s' if count != 1 else ''}", details=error.details
-        ) from error
+        raise rejected(error, path.name) from error
     return uploaded
 
 
