@@ -30,7 +30,7 @@ def _apps() -> list[str]:
     return sorted(path.parent.parent.name for path in BACKEND.glob("*/api/urls.py"))
 
 
-def tested_endpoints() -> set[str]:
+def endpoints_with_a_test_class() -> set[str]:
     """Endpoints of the generic test classes in every app's tests package."""
     for app in sorted({path.parent.parent.name for path in BACKEND.glob("*/tests/__init__.py")}):
         package = importlib.import_module(f"{app}.tests")
@@ -49,7 +49,7 @@ def _subclasses(cls):
 def test_every_router_endpoint_has_a_generic_test_class():
     registered = registered_endpoints()
     assert "/api/fabrics/" in registered and "/api/demands/" in registered  # both routers are walked
-    missing = registered - tested_endpoints()
+    missing = registered - endpoints_with_a_test_class()
     assert not missing, f"no generic API test class (lightpath/tests/api_base.py) for {sorted(missing)}"
 
 
@@ -61,6 +61,6 @@ def test_the_routers_walked_are_the_ones_the_urlconf_serves():
 
 
 def test_the_query_count_baseline_names_only_tested_endpoints():
-    tested = tested_endpoints()
+    tested = endpoints_with_a_test_class()
     stale = [key for key in query_counts.read_baseline() if key.split()[1].split("{id}/")[0] not in tested]
     assert not stale, f"{query_counts.BASELINE.name} has counts of endpoints no test measures: {stale}"
