@@ -155,6 +155,13 @@ test('a planner plans the stored demo fabric from its link lengths', async ({ pa
   await form.getByRole('button', { name: 'Run plan' }).click();
   await expect(page.getByTestId('plan-status')).toHaveAttribute('data-state', 'succeeded', { timeout: 60_000 });
   await expect(page.getByTestId('plan-facts')).toContainText(`${DEMO_FABRIC}: 192 stored links`);
+  // The job's log: what the worker did, times in UTC (a job that ended well shows it when opened).
+  const log = page.getByTestId('plan-log');
+  if (!(await log.evaluate((details) => (details as HTMLDetailsElement).open))) await log.locator('summary').click();
+  await expect(log.getByRole('row').nth(1)).toContainText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC\s*info\s*started on worker/);
+  await expect(log).toContainText(`RAIL plan of fabric '${DEMO_FABRIC}': done in`);
+  await expect(log).toContainText(`${DEMO_FABRIC}: 192 stored links: 192 links`);
+  await expect(log.getByRole('row').last()).toContainText(/info\s*succeeded in [\d.]+ s: /);
   await expect(page.getByTestId('plan-links-count')).toHaveText('192 of 192 links');
   // The rows come 50 a page from the server; the savings chart marks the fabric's longest link.
   await expect(page.getByTestId('savings-chart-marker')).toContainText(/this fabric: \d+ m/);
