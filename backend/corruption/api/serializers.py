@@ -2,13 +2,35 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from fabric.models import Fabric, Link
+from fabric.models import Fabric, Link, Transceiver
+from jobs.api.results import result_of
 from lightpath.api.serializers import BriefModelSerializer
+from telemetry.models import Direction
 
 from .. import metrics, tickets
 from ..models import Decision, Ticket, TicketComment, TicketStep
+
+
+class AffectedTorSerializer(serializers.Serializer):
+    """One ToR below a decided link: its up-paths and capacity fraction before and after."""
+
+    switch = serializers.IntegerField()
+    name = serializers.CharField()
+    paths_before = serializers.IntegerField()
+    paths_after = serializers.IntegerField()
+    design_paths = serializers.IntegerField()
+    required_paths = serializers.IntegerField()
+    fraction_before = serializers.FloatField()
+    fraction_after = serializers.FloatField()
+    threshold = serializers.FloatField(help_text="The ToR's capacity constraint at the time.")
+
+
+@extend_schema_field(AffectedTorSerializer(many=True))
+class AffectedField(serializers.JSONField):
+    """The decision's stored `affected` rows, answered as stored."""
 
 
 class DecisionSerializer(BriefModelSerializer):
@@ -21,6 +43,7 @@ class DecisionSerializer(BriefModelSerializer):
         help_text="The blocking ToR's capacity constraint in force now (its override, or the fabric's default); "
         "`affected` keeps the one in force at the decision.",
     )
+    affected = AffectedField(read_only=True)
 
     class Meta:
         model = Decision
@@ -55,8 +78,135 @@ class TicketSerializer(BriefModelSerializer):
         brief_fields = ("id", "url", "link", "state")
 
 
+# --- A ticket step's evidence (corruption/recommend.py), described for OpenAPI -----------------------
+
+DIRECTIONS = Direction.choices
+SIDES = Transceiver.Side.choices
+
+
+class EvidenceThresholdSerializer(serializers.Serializer):
+    value = serializers.FloatField(allow_null=True)
+    provenance = serializers.CharField(allow_null=True)
+
+
+class EvidenceOpticsSerializer(serializers.Serializer):
+    """One end's optics as recommend() read them (optics_evidence)."""
+
+    end = serializers.CharField()
+    transceiver_model = serializers.CharField(allow_null=True)
+    optical_time = serializers.DateTimeField(allow_null=True)
+    rx_dbm = serializers.FloatField(allow_null=True, required=False)
+    rx_min_lane_dbm = serializers.FloatField(allow_null=True, required=False)
+    tx_dbm = serializers.FloatField(allow_null=True, required=False)
+    tx_min_lane_dbm = serializers.FloatField(allow_null=True, required=False)
+    rx_class = serializers.CharField(allow_null=True, required=False)
+    tx_class = serializers.CharField(allow_null=True, required=False)
+    rx_no_light = serializers.BooleanField(allow_null=True, required=False)
+    tx_no_light = serializers.BooleanField(allow_null=True, required=False)
+    rx_low = serializers.BooleanField()
+    tx_low = serializers.BooleanField()
+    thresholds = serializers.DictField(child=EvidenceThresholdSerializer())
+
+
+class EvidenceLinkSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    fabric = serializers.IntegerField()
+
+
+class EvidenceRatesSerializer(serializers.Serializer):
+    # "this" is a Python keyword only in spirit; fine as an attribute name.
+    this = serializers.FloatField(allow_null=True)
+    opposite = serializers.FloatField(allow_null=True)
+    opposite_corrupting = serializers.BooleanField()
+    onset = serializers.DateTimeField(allow_null=True)
+
+
+class EvidenceBothOpticsSerializer(serializers.Serializer):
+    local = EvidenceOpticsSerializer()
+    far = EvidenceOpticsSerializer()
+
+
+class EvidenceNeighbourSerializer(serializers.Serializer):
+    link = serializers.IntegerField()
+    name = serializers.CharField()
+    switch = serializers.CharField()
+    port = serializers.CharField()
+    direction = serializers.ChoiceField(choices=DIRECTIONS)
+    rate = serializers.FloatField()
+    first_seen = serializers.DateTimeField()
+    same_breakout_group = serializers.BooleanField()
+    same_line_card = serializers.BooleanField()
+    onset_within_window = serializers.BooleanField(allow_null=True)
+    rate_within_ratio = serializers.BooleanField(allow_null=True)
+
+
+class EvidenceNeighboursSerializer(serializers.Serializer):
+    end = serializers.ChoiceField(choices=SIDES)
+    switch = serializers.CharField()
+    port = serializers.CharField()
+    links = EvidenceNeighbourSerializer(many=True)
+
+
+class EvidenceReseatSerializer(serializers.Serializer):
+    last_reseated_at = serializers.DateTimeField(allow_null=True)
+    source = serializers.CharField(allow_null=True)  # type: ignore[assignment]  # a key, not Field.source
+    recent = serializers.BooleanField()
+    episode_start = serializers.DateTimeField(allow_null=True)
+    window_days = serializers.FloatField()
+
+
+class EvidenceHistoryStepSerializer(serializers.Serializer):
+    action_recommended = serializers.CharField()
+    action_taken = serializers.CharField(allow_null=True)
+    time = serializers.DateTimeField()
+    outcome = serializers.ChoiceField(choices=TicketStep.Outcome.choices)
+
+
+class EvidenceSerializer(serializers.Serializer):
+    """What a recommendation rule read; each part is there when the rule read it."""
+
+    link = EvidenceLinkSerializer(required=False)
+    direction = serializers.ChoiceField(choices=DIRECTIONS, required=False)
+    local_end = serializers.ChoiceField(choices=SIDES, required=False)
+    far_end = serializers.ChoiceField(choices=SIDES, required=False)
+    rates = EvidenceRatesSerializer(required=False)
+    optics = EvidenceBothOpticsSerializer(required=False)
+    has_optical_data = serializers.BooleanField(required=False)
+    neighbours = EvidenceNeighboursSerializer(many=True, required=False)
+    reseat = EvidenceReseatSerializer(required=False)
+    history = EvidenceHistoryStepSerializer(many=True, required=False)
+    failed_actions = serializers.ListField(child=serializers.CharField(), required=False)
+    settings = serializers.DictField(child=serializers.FloatField(), required=False)
+
+
+@extend_schema_field(EvidenceSerializer)
+class EvidenceField(serializers.JSONField):
+    """A step's stored evidence, answered as stored."""
+
+
+class TicketLinkEndSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=SIDES)
+    switch = serializers.CharField()
+    port = serializers.CharField()
+    rack = serializers.CharField()
+    pod = serializers.IntegerField(allow_null=True)
+    transceiver_model = serializers.CharField(allow_null=True)
+    transceiver_serial = serializers.CharField(allow_null=True)
+    last_reseated_at = serializers.DateTimeField(allow_null=True)
+
+
+class RecommendationSerializer(serializers.Serializer):
+    step = serializers.IntegerField()
+    action = serializers.ChoiceField(choices=tickets.ACTIONS)
+    rule = serializers.CharField()
+    explanation = serializers.CharField()
+    evidence = EvidenceSerializer()
+
+
 class TicketStepSerializer(serializers.ModelSerializer):
     technician = serializers.CharField(source="technician.username", read_only=True, default=None)
+    evidence = EvidenceField(read_only=True)
 
     class Meta:
         model = TicketStep
@@ -101,9 +251,11 @@ class TicketDetailSerializer(TicketSerializer):
         fields = [*TicketSerializer.Meta.fields, "ends", "recommendation", "steps", "comments"]
         read_only_fields = fields
 
+    @extend_schema_field(TicketLinkEndSerializer(many=True))
     def get_ends(self, ticket: Ticket) -> list[dict]:
         return [link_end(ticket.link, "a"), link_end(ticket.link, "z")]
 
+    @extend_schema_field(RecommendationSerializer(allow_null=True))
     def get_recommendation(self, ticket: Ticket) -> dict | None:
         """The current step's advice, with its evidence."""
         steps = list(ticket.steps.all())
@@ -213,3 +365,130 @@ class MetricsHistorySerializer(serializers.Serializer):
         fields = super().get_fields()
         fields["from"] = fields.pop("from_")
         return fields
+
+
+class OpenTicketsByStateSerializer(serializers.Serializer):
+    open = serializers.IntegerField()
+    in_progress = serializers.IntegerField()
+    awaiting_validation = serializers.IntegerField()
+    reopened = serializers.IntegerField()
+
+
+class TicketMetricsSerializer(serializers.Serializer):
+    """Repair metrics now (GET /api/tickets/metrics/): the fabric's part is null for all fabrics."""
+
+    fabric = serializers.IntegerField(allow_null=True)
+    first_attempt = FirstAttemptSerializer()
+    mean_time_to_repair_hours = serializers.FloatField(allow_null=True)
+    repaired_tickets = serializers.IntegerField()
+    open_tickets = serializers.IntegerField()
+    open_tickets_by_state = OpenTicketsByStateSerializer()
+    disabled_links = serializers.IntegerField()
+    disabled_links_for_corruption = serializers.IntegerField()
+    corrupting_links_in_service = serializers.IntegerField(allow_null=True)
+    current_penalty = serializers.FloatField(allow_null=True)
+    worst_tor_fraction = serializers.FloatField(allow_null=True)
+
+
+# --- The corruption.optimize job's result (corruption/optimizer.py) ----------------------------------
+
+
+class BlockingPathsSerializer(serializers.Serializer):
+    paths_before = serializers.IntegerField()
+    paths_after = serializers.IntegerField()
+    required_paths = serializers.IntegerField()
+    threshold = serializers.FloatField()
+
+
+class OptimizerRowSerializer(serializers.Serializer):
+    """A link the optimizer disabled or kept."""
+
+    decision = serializers.IntegerField()
+    link = serializers.IntegerField()
+    link_name = serializers.CharField()
+    penalty = serializers.FloatField()
+    blocking_tor = serializers.IntegerField(allow_null=True, help_text="Kept links: the ToR that would fall under.")
+    blocking_tor_name = serializers.CharField(allow_null=True)
+    blocking = BlockingPathsSerializer(allow_null=True, help_text="The blocking ToR's paths at the decision.")
+
+
+class WorstTorSerializer(serializers.Serializer):
+    switch = serializers.IntegerField()
+    name = serializers.CharField()
+    fraction = serializers.FloatField()
+
+
+class OptimizerRunResultSerializer(serializers.Serializer):
+    """A run that went through."""
+
+    fabric = serializers.IntegerField()
+    reasons = serializers.ListField(child=serializers.CharField(), help_text="Why it ran.")
+    candidates = serializers.IntegerField(help_text="Enabled corrupting links it considered.")
+    penalty_before = serializers.FloatField()
+    disabled = OptimizerRowSerializer(many=True)
+    kept = OptimizerRowSerializer(many=True)
+    still_kept = serializers.IntegerField(help_text="Kept links whose newest decision already kept them.")
+    remaining_penalty = serializers.FloatField()
+    remaining_penalty_lower_bound = serializers.FloatField()
+    proven_optimal = serializers.BooleanField()
+    time_budget_s = serializers.FloatField(allow_null=True)
+    worst_tor = WorstTorSerializer(allow_null=True)
+    tors_below_threshold = serializers.ListField(child=serializers.CharField())
+    engine_ms = serializers.FloatField()
+
+
+class OptimizerResumedResultSerializer(serializers.Serializer):
+    """A run whose worker was lost after its commit: answered from its decisions alone."""
+
+    fabric = serializers.IntegerField()
+    disabled = OptimizerRowSerializer(many=True)
+    kept = OptimizerRowSerializer(many=True)
+    resumed = serializers.BooleanField()
+
+
+result_of("corruption.optimize")(
+    PolymorphicProxySerializer(
+        component_name="OptimizerResult",
+        serializers=[OptimizerRunResultSerializer, OptimizerResumedResultSerializer],
+        resource_type_field_name=None,
+    )
+)
+
+
+# --- GET /api/links/{id}/corropt-check/ (corruption.services.dry_run) --------------------------------
+
+
+class LastDecisionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Decision.Kind.choices)
+    action = serializers.ChoiceField(choices=Decision.Action.choices)
+    created = serializers.DateTimeField()
+
+
+class CheckBlockingTorSerializer(serializers.Serializer):
+    switch = serializers.IntegerField()
+    name = serializers.CharField()
+    fraction = serializers.FloatField(help_text="Its capacity fraction now.")
+    required_paths = serializers.IntegerField()
+    paths = serializers.IntegerField(help_text="Its up-paths now.")
+
+
+class CorrOptCheckSerializer(serializers.Serializer):
+    """The fast checker's dry run on one link: what it would decide now, and why."""
+
+    link = serializers.IntegerField()
+    link_name = serializers.CharField()
+    fabric = serializers.IntegerField()
+    admin_state = serializers.ChoiceField(choices=Link.AdminState.choices)
+    admin_reason = serializers.CharField()
+    oper_state = serializers.ChoiceField(choices=Link.OperState.choices)
+    health = serializers.ChoiceField(choices=Link.Health.choices)
+    event = serializers.IntegerField(allow_null=True)
+    loss_rate_a_to_z = serializers.FloatField()
+    loss_rate_z_to_a = serializers.FloatField()
+    last_decision = LastDecisionSerializer(allow_null=True)
+    verdict = serializers.ChoiceField(choices=["disable", "keep", "not_applicable"])
+    reason = serializers.CharField()
+    penalty = serializers.FloatField()
+    affected = AffectedTorSerializer(many=True)
+    blocking_tor = CheckBlockingTorSerializer(allow_null=True)

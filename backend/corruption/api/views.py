@@ -3,7 +3,6 @@ import math
 from django.db.models import Case, Count, F, OuterRef, Subquery, When
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -25,10 +24,12 @@ from .serializers import (
     ActionSerializer,
     AssignSerializer,
     CommentSerializer,
+    CorrOptCheckSerializer,
     DecisionSerializer,
     MetricsHistoryQuerySerializer,
     MetricsHistorySerializer,
     TicketDetailSerializer,
+    TicketMetricsSerializer,
     TicketSerializer,
 )
 
@@ -76,7 +77,7 @@ class LinkCorrOptCheckView(APIView):
             OpenApiParameter("loss_rate", float, description="A-to-Z corruption rate to assume (fraction, 0..1)"),
             OpenApiParameter("loss_rate_down", float, description="Z-to-A corruption rate to assume (fraction, 0..1)"),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses=CorrOptCheckSerializer,
     )
     def get(self, request, pk: int):
         link = get_object_or_404(Link.objects.select_related("fabric", "a_switch", "z_switch"), pk=pk)
@@ -188,7 +189,7 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         parameters=[OpenApiParameter("fabric", int, description="A fabric's id; all fabrics without it")],
-        responses={200: dict},
+        responses={200: TicketMetricsSerializer},
     )
     @action(detail=False, methods=["get"], pagination_class=None, filterset_class=None)
     def metrics(self, request):

@@ -12,29 +12,39 @@ kind (fetchJobOfKind) and names that kind's component. While some kind has no de
 free-form object stands for it (lightpath/tests/test_openapi_contract.py lists those kinds).
 """
 
+from typing import Any
+
 from django.utils.module_loading import autodiscover_modules
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
-_RESULTS: dict[str, type[serializers.Serializer]] = {}
+# A serializer class, or a PolymorphicProxySerializer for a kind whose result takes several shapes.
+ResultShape = Any
+
+_RESULTS: dict[str, ResultShape] = {}
 
 
 def result_of(kind: str):
     """Declare the decorated serializer as the shape of `kind`'s result."""
 
-    def register(serializer: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    def register(serializer: ResultShape) -> ResultShape:
         if kind in _RESULTS:
-            raise ValueError(f"job kind {kind!r} already has a result serializer: {_RESULTS[kind].__name__}")
+            raise ValueError(f"job kind {kind!r} already has a result serializer: {component_name(_RESULTS[kind])}")
         _RESULTS[kind] = serializer
         return serializer
 
     return register
 
 
-def result_serializers() -> dict[str, type[serializers.Serializer]]:
+def result_serializers() -> dict[str, ResultShape]:
     """Kind -> result serializer, every app's declarations loaded."""
     autodiscover_modules("api.serializers")
     return dict(sorted(_RESULTS.items()))
+
+
+def component_name(shape: ResultShape) -> str:
+    """The OpenAPI component a result shape becomes."""
+    return getattr(shape, "component_name", None) or shape.__name__.removesuffix("Serializer")
 
 
 class JobResultField(serializers.JSONField):

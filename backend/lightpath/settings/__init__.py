@@ -221,6 +221,8 @@ SPECTACULAR_SETTINGS = {
         "JobStateEnum": "jobs.models.Job.State",
         "JobKindEnum": "jobs.registry.kind_names",
         "SideEnum": "fabric.models.Transceiver.Side",
+        "ActionTakenEnum": "corruption.tickets.ACTIONS",
+        "DecisionActionEnum": "corruption.models.Decision.Action",
     },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
     "WEBHOOKS": [

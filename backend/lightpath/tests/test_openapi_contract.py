@@ -34,7 +34,6 @@ FREE_FORM = {
 # it is removed, and when a new untyped answer appears).
 NOT_YET_TYPED = {
     "#Attachment.unavailable[]",
-    "#Decision.affected",
     "#DemandDetail.windows[]",
     "#DemandUpload.rows[]",
     "#Job.result/anyOf",  # the kinds without a result serializer (KINDS_NOT_YET_TYPED)
@@ -46,21 +45,15 @@ NOT_YET_TYPED = {
     "#ScheduleList.circuit_switches[]",
     "#ScheduleList.demand",
     "#ScheduleList.summary",
-    "#TicketDetail.ends[]",
-    "#TicketDetail.recommendation",
-    "#TicketStep.evidence",
     "GET /api/demands/{id}/matrix/ 200",
     "GET /api/jobs/{id}/result/ 200",
-    "GET /api/links/{id}/corropt-check/ 200",
     "GET /api/links/{id}/telemetry/ 200",
-    "GET /api/tickets/metrics/ 200",
     "POST /api/telemetry/ 200",
 }
 
 # Job kinds whose result has no serializer yet (jobs/api/results.py): only shrinks.
 KINDS_NOT_YET_TYPED = {
     "circuits.schedule",
-    "corruption.optimize",
     "corruption.simulate",
     "rail.classes",
     "rail.plan",
@@ -126,7 +119,7 @@ def test_no_untyped_answers():
 
 
 def test_every_job_kind_declares_its_result():
-    from jobs.api.results import result_serializers
+    from jobs.api.results import component_name, result_serializers
     from jobs.registry import KINDS
 
     declared = result_serializers()
@@ -135,7 +128,7 @@ def test_every_job_kind_declares_its_result():
     assert sorted(set(declared) - set(KINDS)) == [], "a result serializer names a kind that does not exist"
     job_result = _document()["components"]["schemas"]["Job"]["properties"]["result"]
     refs = {part["$ref"].rsplit("/", 1)[1] for part in job_result["anyOf"] if "$ref" in part}
-    assert refs == {serializer.__name__.removesuffix("Serializer") for serializer in declared.values()}
+    assert refs == {component_name(shape) for shape in declared.values()}
 
 
 # --- Real answers against the document --------------------------------------------------------------
@@ -267,3 +260,33 @@ def test_fabric_job_results(contract, django_user_model, small_document):
     report = _run_job(client, "fabric.capacity_report", {}, fabric=imported["result"]["fabric"])
     contract.check(report, "/api/jobs/{id}/")
     contract.check_component(report["result"], "CapacityReportResult")
+
+
+def test_corruption_answers(admin, contract, small_fabric):
+    from corruption import optimizer
+    from corruption.tests.test_optimizer import link, open_event
+    from corruption.tests.test_tickets import disabled_ticket
+
+    ticket = disabled_ticket(small_fabric)
+    # The optimizer's best set on the small fabric at 0.5: three links disabled, one kept for t1.
+    small_fabric.capacity_constraint = 0.5
+    small_fabric.save()
+    for (switch, port), rate in {("t0", "up0"): 2e-4, ("t1", "up1"): 5e-4, ("f0", "u1"): 5e-4}.items():
+        open_event(link(small_fabric, switch, port), rate=rate)
+    result = optimizer.optimize_fabric(small_fabric.pk)
+    assert result["disabled"] and result["kept"]
+    contract.check_component(result, "OptimizerResult")
+
+    decisions = _ok(admin.get("/api/decisions/", {"fabric": small_fabric.pk}))
+    assert any(decision["affected"] for decision in decisions["results"])
+    contract.check(decisions, "/api/decisions/")
+    detail = _ok(admin.get(f"/api/tickets/{ticket.pk}/"))
+    assert detail["recommendation"] is not None and detail["steps"][0]["evidence"]
+    contract.check(detail, "/api/tickets/{id}/")
+    for query in ({}, {"fabric": small_fabric.pk}):
+        contract.check(_ok(admin.get("/api/tickets/metrics/", query)), "/api/tickets/metrics/")
+    kept = link(small_fabric, "t1", "up1").pk
+    for query in ({}, {"loss_rate": 0.01}):
+        contract.check(_ok(admin.get(f"/api/links/{kept}/corropt-check/", query)), "/api/links/{id}/corropt-check/")
+    disabled = ticket.link_id
+    contract.check(_ok(admin.get(f"/api/links/{disabled}/corropt-check/")), "/api/links/{id}/corropt-check/")

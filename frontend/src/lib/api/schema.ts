@@ -1554,6 +1554,24 @@ export interface components {
          * @enum {string}
          */
         AdminStateEnum: "enabled" | "disabled";
+        /** @description One ToR below a decided link: its up-paths and capacity fraction before and after. */
+        AffectedTor: {
+            switch: number;
+            name: string;
+            paths_before: number;
+            paths_after: number;
+            design_paths: number;
+            required_paths: number;
+            /** Format: double */
+            fraction_before: number;
+            /** Format: double */
+            fraction_after: number;
+            /**
+             * Format: double
+             * @description The ToR's capacity constraint at the time.
+             */
+            threshold: number;
+        };
         Assign: {
             username: string | null;
         };
@@ -1590,6 +1608,13 @@ export interface components {
         AuditEventActionEnum: "create" | "update" | "delete" | "import";
         /** @enum {unknown} */
         BlankEnum: "";
+        BlockingPaths: {
+            paths_before: number;
+            paths_after: number;
+            required_paths: number;
+            /** Format: double */
+            threshold: number;
+        };
         /**
          * @description * `day` - day
          *     * `week` - week
@@ -1653,6 +1678,18 @@ export interface components {
             total_requested: number;
             total_granted: number;
             inputs: components["schemas"]["CheckInputs"];
+        };
+        CheckBlockingTor: {
+            switch: number;
+            name: string;
+            /**
+             * Format: double
+             * @description Its capacity fraction now.
+             */
+            fraction: number;
+            required_paths: number;
+            /** @description Its up-paths now. */
+            paths: number;
         };
         CheckInputs: {
             rack_set: components["schemas"]["RackSet"];
@@ -1784,6 +1821,35 @@ export interface components {
             /** @description The optimizer run the change queued (or pending). */
             optimizer_job: components["schemas"]["Job"] | null;
         };
+        /** @description The fast checker's dry run on one link: what it would decide now, and why. */
+        CorrOptCheck: {
+            link: number;
+            link_name: string;
+            fabric: number;
+            admin_state: components["schemas"]["AdminStateEnum"];
+            admin_reason: string;
+            oper_state: components["schemas"]["OperStateEnum"];
+            health: components["schemas"]["HealthEnum"];
+            event: number | null;
+            /** Format: double */
+            loss_rate_a_to_z: number;
+            /** Format: double */
+            loss_rate_z_to_a: number;
+            last_decision: components["schemas"]["LastDecision"] | null;
+            verdict: components["schemas"]["CorrOptCheckVerdictEnum"];
+            reason: string;
+            /** Format: double */
+            penalty: number;
+            affected: components["schemas"]["AffectedTor"][];
+            blocking_tor: components["schemas"]["CheckBlockingTor"] | null;
+        };
+        /**
+         * @description * `disable` - disable
+         *     * `keep` - keep
+         *     * `not_applicable` - not_applicable
+         * @enum {string}
+         */
+        CorrOptCheckVerdictEnum: "disable" | "keep" | "not_applicable";
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         CorruptionEvent: {
             readonly id: number;
@@ -1874,8 +1940,7 @@ export interface components {
             readonly loss_rate_z_to_a: number;
             /** Format: double */
             readonly penalty: number;
-            /** @description ToRs below the link: switch, name, paths before/after, design and required paths, fraction_before, fraction_after, threshold. */
-            readonly affected: unknown;
+            readonly affected: components["schemas"]["AffectedTor"][];
             /** @description Set when kept. */
             readonly blocking_tor: number | null;
             readonly blocking_tor_name: string | null;
@@ -2109,6 +2174,108 @@ export interface components {
          * @enum {string}
          */
         EventsEchoSourceEnum: "inline" | "uploaded" | "synthetic";
+        /** @description What a recommendation rule read; each part is there when the rule read it. */
+        Evidence: {
+            link?: components["schemas"]["EvidenceLink"];
+            direction?: components["schemas"]["DirectionEnum"];
+            local_end?: components["schemas"]["SideEnum"];
+            far_end?: components["schemas"]["SideEnum"];
+            rates?: components["schemas"]["EvidenceRates"];
+            optics?: components["schemas"]["EvidenceBothOptics"];
+            has_optical_data?: boolean;
+            neighbours?: components["schemas"]["EvidenceNeighbours"][];
+            reseat?: components["schemas"]["EvidenceReseat"];
+            history?: components["schemas"]["EvidenceHistoryStep"][];
+            failed_actions?: string[];
+            settings?: {
+                [key: string]: number;
+            };
+        };
+        EvidenceBothOptics: {
+            local: components["schemas"]["EvidenceOptics"];
+            far: components["schemas"]["EvidenceOptics"];
+        };
+        EvidenceHistoryStep: {
+            action_recommended: string;
+            action_taken: string | null;
+            /** Format: date-time */
+            time: string;
+            outcome: components["schemas"]["OutcomeEnum"];
+        };
+        EvidenceLink: {
+            id: number;
+            name: string;
+            fabric: number;
+        };
+        EvidenceNeighbour: {
+            link: number;
+            name: string;
+            switch: string;
+            port: string;
+            direction: components["schemas"]["DirectionEnum"];
+            /** Format: double */
+            rate: number;
+            /** Format: date-time */
+            first_seen: string;
+            same_breakout_group: boolean;
+            same_line_card: boolean;
+            onset_within_window: boolean | null;
+            rate_within_ratio: boolean | null;
+        };
+        EvidenceNeighbours: {
+            end: components["schemas"]["SideEnum"];
+            switch: string;
+            port: string;
+            links: components["schemas"]["EvidenceNeighbour"][];
+        };
+        /** @description One end's optics as recommend() read them (optics_evidence). */
+        EvidenceOptics: {
+            end: string;
+            transceiver_model: string | null;
+            /** Format: date-time */
+            optical_time: string | null;
+            /** Format: double */
+            rx_dbm?: number | null;
+            /** Format: double */
+            rx_min_lane_dbm?: number | null;
+            /** Format: double */
+            tx_dbm?: number | null;
+            /** Format: double */
+            tx_min_lane_dbm?: number | null;
+            rx_class?: string | null;
+            tx_class?: string | null;
+            rx_no_light?: boolean | null;
+            tx_no_light?: boolean | null;
+            rx_low: boolean;
+            tx_low: boolean;
+            thresholds: {
+                [key: string]: components["schemas"]["EvidenceThreshold"];
+            };
+        };
+        EvidenceRates: {
+            /** Format: double */
+            this: number | null;
+            /** Format: double */
+            opposite: number | null;
+            opposite_corrupting: boolean;
+            /** Format: date-time */
+            onset: string | null;
+        };
+        EvidenceReseat: {
+            /** Format: date-time */
+            last_reseated_at: string | null;
+            source: string | null;
+            recent: boolean;
+            /** Format: date-time */
+            episode_start: string | null;
+            /** Format: double */
+            window_days: number;
+        };
+        EvidenceThreshold: {
+            /** Format: double */
+            value: number | null;
+            provenance: string | null;
+        };
         ExcludedCable: {
             tor: number;
             cs: number;
@@ -2213,12 +2380,18 @@ export interface components {
         };
         /** @description The answer of a dry run (?dry_run=1). */
         GuardPreview: {
-            verdict: components["schemas"]["VerdictEnum"];
+            verdict: components["schemas"]["GuardPreviewVerdictEnum"];
             detail: string;
             links: number[];
             affected_tors: components["schemas"]["GuardTor"][];
             blocking_tors: components["schemas"]["GuardTor"][];
         };
+        /**
+         * @description * `safe` - safe
+         *     * `unsafe` - unsafe
+         * @enum {string}
+         */
+        GuardPreviewVerdictEnum: "safe" | "unsafe";
         /** @description 409: taking these links out would leave a ToR under its capacity constraint. */
         GuardRefusal: {
             detail: string;
@@ -2280,7 +2453,7 @@ export interface components {
             readonly message: string;
             params?: unknown;
             /** @description The kind's result (null until the job succeeds). */
-            readonly result: (components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
+            readonly result: (components["schemas"]["OptimizerResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
                 [key: string]: unknown;
             }) | null;
             readonly error: string;
@@ -2435,6 +2608,13 @@ export interface components {
             uplinks: number[][];
             /** @description demand_gbps[i][rack] (binned: maximum). */
             demand_gbps: number[][];
+        };
+        LastDecision: {
+            id: number;
+            kind: components["schemas"]["DecisionKindEnum"];
+            action: components["schemas"]["DecisionActionEnum"];
+            /** Format: date-time */
+            created: string;
         };
         /**
          * @description * `edge` - edge
@@ -2682,12 +2862,64 @@ export interface components {
             id: number;
             name: string;
         };
+        OpenTicketsByState: {
+            open: number;
+            in_progress: number;
+            awaiting_validation: number;
+            reopened: number;
+        };
         /**
          * @description * `up` - Up
          *     * `down` - Down
          * @enum {string}
          */
         OperStateEnum: "up" | "down";
+        OptimizerResult: components["schemas"]["OptimizerRunResult"] | components["schemas"]["OptimizerResumedResult"];
+        /** @description A run whose worker was lost after its commit: answered from its decisions alone. */
+        OptimizerResumedResult: {
+            fabric: number;
+            disabled: components["schemas"]["OptimizerRow"][];
+            kept: components["schemas"]["OptimizerRow"][];
+            resumed: boolean;
+        };
+        /** @description A link the optimizer disabled or kept. */
+        OptimizerRow: {
+            decision: number;
+            link: number;
+            link_name: string;
+            /** Format: double */
+            penalty: number;
+            /** @description Kept links: the ToR that would fall under. */
+            blocking_tor: number | null;
+            blocking_tor_name: string | null;
+            /** @description The blocking ToR's paths at the decision. */
+            blocking: components["schemas"]["BlockingPaths"] | null;
+        };
+        /** @description A run that went through. */
+        OptimizerRunResult: {
+            fabric: number;
+            /** @description Why it ran. */
+            reasons: string[];
+            /** @description Enabled corrupting links it considered. */
+            candidates: number;
+            /** Format: double */
+            penalty_before: number;
+            disabled: components["schemas"]["OptimizerRow"][];
+            kept: components["schemas"]["OptimizerRow"][];
+            /** @description Kept links whose newest decision already kept them. */
+            still_kept: number;
+            /** Format: double */
+            remaining_penalty: number;
+            /** Format: double */
+            remaining_penalty_lower_bound: number;
+            proven_optimal: boolean;
+            /** Format: double */
+            time_budget_s: number | null;
+            worst_tor: components["schemas"]["WorstTor"] | null;
+            tors_below_threshold: string[];
+            /** Format: double */
+            engine_ms: number;
+        };
         /**
          * @description * `pending` - Pending
          *     * `fixed` - Fixed
@@ -3330,6 +3562,13 @@ export interface components {
          * @enum {string}
          */
         ReasonEnum: "disabled_by_corropt" | "disabled" | "down" | "open_ticket";
+        Recommendation: {
+            step: number;
+            action: components["schemas"]["ActionTakenEnum"];
+            rule: string;
+            explanation: string;
+            evidence: components["schemas"]["Evidence"];
+        };
         Reliability: {
             source: components["schemas"]["ReliabilitySourceEnum"];
             /** Format: double */
@@ -3392,7 +3631,7 @@ export interface components {
             readonly message: string;
             params?: unknown;
             /** @description The kind's result (null until the job succeeds). */
-            readonly result: (components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
+            readonly result: (components["schemas"]["OptimizerResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
                 [key: string]: unknown;
             }) | null;
             readonly error: string;
@@ -3688,15 +3927,38 @@ export interface components {
             readonly created: string;
             /** Format: date-time */
             readonly updated: string;
-            readonly ends: {
-                [key: string]: unknown;
-            }[];
-            /** @description The current step's advice, with its evidence. */
-            readonly recommendation: {
-                [key: string]: unknown;
-            } | null;
+            readonly ends: components["schemas"]["TicketLinkEnd"][];
+            readonly recommendation: components["schemas"]["Recommendation"] | null;
             readonly steps: components["schemas"]["TicketStep"][] | null;
             readonly comments: components["schemas"]["TicketComment"][] | null;
+        };
+        TicketLinkEnd: {
+            side: components["schemas"]["SideEnum"];
+            switch: string;
+            port: string;
+            rack: string;
+            pod: number | null;
+            transceiver_model: string | null;
+            transceiver_serial: string | null;
+            /** Format: date-time */
+            last_reseated_at: string | null;
+        };
+        /** @description Repair metrics now (GET /api/tickets/metrics/): the fabric's part is null for all fabrics. */
+        TicketMetrics: {
+            fabric: number | null;
+            first_attempt: components["schemas"]["FirstAttempt"];
+            /** Format: double */
+            mean_time_to_repair_hours: number | null;
+            repaired_tickets: number;
+            open_tickets: number;
+            open_tickets_by_state: components["schemas"]["OpenTicketsByState"];
+            disabled_links: number;
+            disabled_links_for_corruption: number;
+            corrupting_links_in_service: number | null;
+            /** Format: double */
+            current_penalty: number | null;
+            /** Format: double */
+            worst_tor_fraction: number | null;
         };
         /**
          * @description * `open` - Open
@@ -3715,7 +3977,7 @@ export interface components {
             readonly recommended_action: string;
             readonly rule: string;
             readonly explanation: string;
-            readonly evidence: unknown;
+            readonly evidence: components["schemas"]["Evidence"];
             /** @description Empty until the technician records it. */
             readonly action_taken: string;
             /** @description action_taken == recommended_action. */
@@ -3856,12 +4118,6 @@ export interface components {
             violations: number;
             checked_events: number;
         };
-        /**
-         * @description * `safe` - safe
-         *     * `unsafe` - unsafe
-         * @enum {string}
-         */
-        VerdictEnum: "safe" | "unsafe";
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         WebhookDelivery: {
             readonly id: number;
@@ -3976,6 +4232,12 @@ export interface components {
             requested_by: string | null;
             /** Format: date-time */
             requested_at: string;
+        };
+        WorstTor: {
+            switch: number;
+            name: string;
+            /** Format: double */
+            fraction: number;
         };
     };
     responses: never;
@@ -7745,9 +8007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["CorrOptCheck"];
                 };
             };
             /** @description Bad input: every problem, by field. */
@@ -9839,9 +10099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["TicketMetrics"];
                 };
             };
             /** @description Bad input: every problem, by field. */

@@ -8,18 +8,7 @@ export type DecisionKind = 'fast_checker' | 'optimizer';
 export type DecisionAction = 'disabled' | 'kept';
 
 /** One ToR below the link: its up-paths and capacity fraction before and after the decision. */
-export interface AffectedTor {
-  switch: number;
-  name: string;
-  paths_before: number;
-  paths_after: number;
-  design_paths: number;
-  required_paths: number;
-  fraction_before: number;
-  fraction_after: number;
-  /** The ToR's capacity constraint at the time. */
-  threshold: number;
-}
+export type AffectedTor = Schemas['AffectedTor'];
 
 export interface Decision {
   id: number;
@@ -71,48 +60,22 @@ export type ConstraintChange = Schemas['ConstraintChange'];
 /** PUT/PATCH /api/fabrics/{id}/constraints/: the constraints, what changed, the optimizer run queued. */
 export type ConstraintsAnswer = Schemas['ConstraintsChanged'];
 
-/** A link the optimizer disabled or kept, in its job's result. */
-export interface OptimizerRow {
-  decision: number;
-  link: number;
-  link_name: string;
-  penalty: number;
-  /** Set on kept links: the ToR that would fall under its constraint. */
-  blocking_tor: number | null;
-  blocking_tor_name: string | null;
-}
+/** A link the optimizer disabled or kept, in its job's result (the page leaves out the blocking ToR's paths). */
+export type OptimizerRow = Omit<Schemas['OptimizerRow'], 'blocking'>;
 
-/** Result of a `corruption.optimize` job that ran. */
-export interface OptimizerRunResult {
-  resumed?: undefined;
-  fabric: number;
-  /** Enabled corrupting links it considered. */
-  candidates: number;
+/** Result of a `corruption.optimize` job that ran (`resumed` absent: narrows the union). */
+export type OptimizerRunResult = Omit<Schemas['OptimizerRunResult'], 'disabled' | 'kept'> & {
   disabled: OptimizerRow[];
   kept: OptimizerRow[];
-  /** Kept links whose newest decision already kept them for the same ToR (no new row). */
-  still_kept: number;
-  /** Sum of the candidates' penalties before the run. */
-  penalty_before: number;
-  /** Penalty of the links left in service. */
-  remaining_penalty: number;
-  remaining_penalty_lower_bound: number;
-  proven_optimal: boolean;
-  time_budget_s: number | null;
-  worst_tor: { switch: number; name: string; fraction: number } | null;
-  tors_below_threshold: string[];
-  engine_ms: number;
-  /** Why it ran (a constraint change, a link enabled, an operator's request…). */
-  reasons: string[];
-}
+  resumed?: undefined;
+};
 
 /** Result of a job whose worker was lost after its commit: answered from its decisions alone. */
-export interface OptimizerResumedResult {
-  fabric: number;
+export type OptimizerResumedResult = Omit<Schemas['OptimizerResumedResult'], 'disabled' | 'kept'> & {
   disabled: OptimizerRow[];
   kept: OptimizerRow[];
   resumed: true;
-}
+};
 
 export type OptimizerResult = OptimizerRunResult | OptimizerResumedResult;
 

@@ -1,5 +1,8 @@
 /** Shapes of /api/tickets/ (backend/corruption/api/serializers.py). */
-import type { Direction, Side } from '@/features/telemetry/api/types';
+import type { Direction } from '@/features/telemetry/api/types';
+import type { components } from '@/lib/api/schema';
+
+type Schemas = components['schemas'];
 
 export type TicketState = 'open' | 'in_progress' | 'awaiting_validation' | 'resolved' | 'reopened';
 
@@ -37,89 +40,20 @@ export interface Ticket {
   updated: string;
 }
 
-export interface LinkEnd {
-  side: Side;
-  switch: string;
-  port: string;
-  rack: string;
-  pod: number | null;
-  transceiver_model: string | null;
-  transceiver_serial: string | null;
-  last_reseated_at: string | null;
-}
+export type LinkEnd = Schemas['TicketLinkEnd'];
 
-export interface EvidenceThreshold {
-  value: number | null;
-  provenance: string | null;
-}
+export type EvidenceThreshold = Schemas['EvidenceThreshold'];
 
 /** One end's optics as recommend() read them (corruption/recommend.py optics_evidence). */
-export interface EvidenceOptics {
-  end: string;
-  transceiver_model: string | null;
-  optical_time: string | null;
-  rx_dbm?: number | null;
-  rx_min_lane_dbm?: number | null;
-  tx_dbm?: number | null;
-  tx_min_lane_dbm?: number | null;
-  rx_class?: string | null;
-  tx_class?: string | null;
-  rx_no_light?: boolean | null;
-  tx_no_light?: boolean | null;
-  rx_low: boolean;
-  tx_low: boolean;
-  thresholds: Record<string, EvidenceThreshold>;
-}
+export type EvidenceOptics = Schemas['EvidenceOptics'];
 
-export interface EvidenceNeighbour {
-  link: number;
-  name: string;
-  switch: string;
-  port: string;
-  direction: Direction;
-  rate: number;
-  first_seen: string;
-  same_breakout_group: boolean;
-  same_line_card: boolean;
-  onset_within_window: boolean | null;
-  rate_within_ratio: boolean | null;
-}
+export type EvidenceNeighbour = Schemas['EvidenceNeighbour'];
 
-export interface EvidenceHistoryStep {
-  action_recommended: string;
-  action_taken: string | null;
-  time: string;
-  outcome: StepOutcome;
-}
+export type EvidenceHistoryStep = Schemas['EvidenceHistoryStep'];
 
-export interface Evidence {
-  link?: { id: number; name: string; fabric: number };
-  direction?: Direction;
-  local_end?: Side;
-  far_end?: Side;
-  rates?: { this: number | null; opposite: number | null; opposite_corrupting: boolean; onset: string | null };
-  optics?: { local: EvidenceOptics; far: EvidenceOptics };
-  has_optical_data?: boolean;
-  neighbours?: { end: Side; switch: string; port: string; links: EvidenceNeighbour[] }[];
-  reseat?: {
-    last_reseated_at: string | null;
-    source: string | null;
-    recent: boolean;
-    episode_start: string | null;
-    window_days: number;
-  };
-  history?: EvidenceHistoryStep[];
-  failed_actions?: string[];
-  settings?: Record<string, number>;
-}
+export type Evidence = Schemas['Evidence'];
 
-export interface Recommendation {
-  step: number;
-  action: RepairAction;
-  rule: string;
-  explanation: string;
-  evidence: Evidence;
-}
+export type Recommendation = Schemas['Recommendation'];
 
 export interface TicketStep {
   number: number;
@@ -172,49 +106,17 @@ export interface TicketQuery {
   ordering: TicketOrdering;
 }
 
-export interface SuccessRate {
-  attempts: number;
-  fixed: number;
-  rate: number | null;
-}
+export type SuccessRate = Schemas['SuccessRate'];
 
 /** GET /api/tickets/metrics/?fabric= */
-export interface TicketMetrics {
-  fabric: number | null;
-  first_attempt: { all: SuccessRate; followed: SuccessRate; not_followed: SuccessRate };
-  mean_time_to_repair_hours: number | null;
-  repaired_tickets: number;
-  open_tickets: number;
+export type TicketMetrics = Omit<Schemas['TicketMetrics'], 'open_tickets_by_state'> & {
+  /** Unresolved states only; the page looks any state up. */
   open_tickets_by_state: Partial<Record<TicketState, number>>;
-  disabled_links: number;
-  disabled_links_for_corruption: number;
-  corrupting_links_in_service: number | null;
-  current_penalty: number | null;
-  worst_tor_fraction: number | null;
-}
+};
 
 export type MetricsBucket = 'day' | 'week';
 
 /** One bucket of GET /api/tickets/metrics/history/ (UTC day or ISO week, [start, end)). */
-export interface MetricsHistoryBucket {
-  start: string;
-  end: string;
-  tickets_opened: number;
-  tickets_resolved: number;
-  /** Unresolved at the bucket's end. */
-  open_tickets: number;
-  /** First attempts counted in the bucket of the technician's action. */
-  first_attempt: { all: SuccessRate; followed: SuccessRate; not_followed: SuccessRate };
-  mean_time_to_repair_hours: number | null;
-  repaired_tickets: number;
-  links_disabled: number;
-  repair_actions: number;
-}
+export type MetricsHistoryBucket = Schemas['MetricsHistoryBucket'];
 
-export interface TicketMetricsHistory {
-  fabric: number | null;
-  bucket: MetricsBucket;
-  from: string;
-  to: string;
-  buckets: MetricsHistoryBucket[];
-}
+export type TicketMetricsHistory = Schemas['MetricsHistory'];
