@@ -15,7 +15,7 @@ free-form object stands for it (lightpath/tests/test_openapi_contract.py lists t
 from typing import Any
 
 from django.utils.module_loading import autodiscover_modules
-from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
 # A serializer class, or a PolymorphicProxySerializer for a kind whose result takes several shapes.
@@ -47,18 +47,34 @@ def component_name(shape: ResultShape) -> str:
     return getattr(shape, "component_name", None) or shape.__name__.removesuffix("Serializer")
 
 
+class JobResultSerializer(serializers.Serializer):
+    """A succeeded job's result: the `JobResult` component, one of the kinds' shapes. Documentation
+    only (GET /api/jobs/{id}/result/ answers the stored JSON)."""
+
+
+class JobResultSerializerExtension(OpenApiSerializerExtension):
+    target_class = JobResultSerializer
+
+    def get_name(self, auto_schema, direction):
+        return "JobResult"
+
+    def map_serializer(self, auto_schema, direction):
+        from ..registry import KINDS
+
+        declared = result_serializers()
+        shapes = [auto_schema.resolve_serializer(shape, direction).ref for shape in declared.values()]
+        if set(KINDS) - set(declared):
+            shapes.append({"type": "object", "additionalProperties": {}, "description": "A kind not described yet."})
+        return {"anyOf": shapes, "description": "The result of a job, as its kind declares it."}
+
+
 class JobResultField(serializers.JSONField):
-    """A job's result, answered as stored; documented as one of the kinds' result shapes."""
+    """A job's result, answered as stored; documented as the JobResult component (or null)."""
 
 
 class JobResultFieldExtension(OpenApiSerializerFieldExtension):
     target_class = JobResultField
 
     def map_serializer_field(self, auto_schema, direction):
-        from ..registry import KINDS
-
-        declared = result_serializers()
-        shapes = [auto_schema.resolve_serializer(serializer, direction).ref for serializer in declared.values()]
-        if set(KINDS) - set(declared):
-            shapes.append({"type": "object", "additionalProperties": {}, "description": "A kind not described yet."})
-        return {"anyOf": shapes, "nullable": True, "description": "The kind's result (null until the job succeeds)."}
+        ref = auto_schema.resolve_serializer(JobResultSerializer, direction).ref
+        return {"allOf": [ref], "nullable": True, "description": "The kind's result (null until the job succeeds)."}

@@ -18,6 +18,7 @@ from .. import services
 from ..filtersets import JobFilterSet
 from ..models import Job
 from ..registry import KINDS
+from .results import JobResultSerializer
 from .serializers import JobListSerializer, JobLogEntrySerializer, JobLogQuerySerializer, JobSerializer
 
 
@@ -87,7 +88,7 @@ class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
             OpenApiParameter("format", str, enum=["json", "csv"], description="json (default) or csv"),
             OpenApiParameter("table", str, description="csv: which table of the result (kinds list theirs)"),
         ],
-        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+        responses={(200, "application/json"): JobResultSerializer, (200, "text/csv"): OpenApiTypes.STR},
     )
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def result(self, request, pk=None):

@@ -2453,9 +2453,7 @@ export interface components {
             readonly message: string;
             params?: unknown;
             /** @description The kind's result (null until the job succeeds). */
-            readonly result: (components["schemas"]["OptimizerResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
-                [key: string]: unknown;
-            }) | null;
+            readonly result: components["schemas"]["JobResult"] | null;
             readonly error: string;
             fabric?: number | null;
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
@@ -2539,6 +2537,10 @@ export interface components {
             readonly created_at: string;
             readonly level: components["schemas"]["LevelEnum"];
             readonly message: string;
+        };
+        /** @description The result of a job, as its kind declares it. */
+        JobResult: components["schemas"]["OptimizerResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
+            [key: string]: unknown;
         };
         /**
          * @description * `queued` - Queued
@@ -3631,9 +3633,7 @@ export interface components {
             readonly message: string;
             params?: unknown;
             /** @description The kind's result (null until the job succeeds). */
-            readonly result: (components["schemas"]["OptimizerResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
-                [key: string]: unknown;
-            }) | null;
+            readonly result: components["schemas"]["JobResult"] | null;
             readonly error: string;
             fabric?: number | null;
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
@@ -7187,9 +7187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["JobResult"];
                     "text/csv": string;
                 };
             };
