@@ -1,8 +1,47 @@
+import { readdirSync } from 'node:fs';
+
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/**
+ * Feature boundaries (bulletproof-react's rule): a feature uses another only through the other's
+ * `features/<name>/index.ts`; what several features share lives in src/components or src/lib.
+ * Inside a feature, relative imports may not climb out of it either. One block per feature,
+ * because a flat config's later block replaces an earlier block's options for the same rule.
+ */
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+function featureBoundaries(feature) {
+  return {
+    files: [`src/features/${feature}/**/*.{ts,tsx}`],
+    // The api/ hooks and types are being regenerated from the OpenAPI schema (issue #17); they
+    // still import jobs' Job type and poll helpers by path and join the rule once that lands.
+    ignores: [`src/features/${feature}/api/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // Stylesheets are left out: the corruption pages still borrow tickets.css.
+              regex: `^@/features/(?!${feature}/)[^/]+/(?!.*\\.css$)`,
+              message: `Import another feature through its index ('@/features/<name>'), or move the shared piece to src/components or src/lib.`,
+            },
+            {
+              regex: `^(\\.\\./)+(features|${FEATURES.filter((other) => other !== feature).join('|')})(/|$)`,
+              message: `Import another feature through '@/features/<name>', not by a relative path.`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules'] },
@@ -21,6 +60,17 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'react-refresh/only-export-components': ['warn', { allowConstantExport: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  ...FEATURES.map(featureBoundaries),
+  {
+    // The shared layer sits below the features: it may not depend on any of them.
+    files: ['src/components/**/*.{ts,tsx}', 'src/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^@/features/', message: 'src/components and src/lib may not import a feature.' }] },
+      ],
     },
   },
 );

@@ -1,4 +1,4 @@
-import type { AxisTick, PlotArea } from './timeSeries';
+import type { AxisTick, PlotArea } from './plotArea';
 
 interface ChartAxesProps {
   area: PlotArea;

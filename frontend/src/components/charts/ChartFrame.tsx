@@ -1,13 +1,12 @@
 import type { ReactNode } from 'react';
 
-import { ChartAxes } from '@/features/telemetry/components/ChartAxes';
-
-import type { PlotArea, Tick } from './simulationCharts';
+import { ChartAxes } from './ChartAxes';
+import type { AxisTick, PlotArea } from './plotArea';
 
 interface ChartFrameProps {
   area: PlotArea;
-  xTicks: Tick[];
-  yTicks: Tick[];
+  xTicks: AxisTick[];
+  yTicks: AxisTick[];
   xTitle: string;
   /** With its unit. */
   yTitle: string;

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '@/features/auth/api/types';
+import type { CurrentUser } from '@/features/auth';
 
 /** Mirrors the API's write roles (contract-circuits §roles); admins may do anything. */
 function hasAnyRole(user: CurrentUser | undefined, roles: readonly string[]): boolean {

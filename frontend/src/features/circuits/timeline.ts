@@ -5,7 +5,7 @@
  */
 import { scaleLinear } from 'd3';
 
-import type { AxisTick, PlotArea } from '@/features/telemetry/components/timeSeries';
+import type { AxisTick, PlotArea } from '@/components/charts/plotArea';
 
 import type { CircuitSlot } from './api/types';
 

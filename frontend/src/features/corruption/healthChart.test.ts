@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { FabricTopology, TorCapacity } from '@/features/fabrics/api/types';
+import type { FabricTopology, TorCapacity } from '@/features/fabrics';
 
 import { belowMarksShift, buildHealthChart, torLinkCounts } from './healthChart';
 

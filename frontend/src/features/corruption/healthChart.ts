@@ -8,8 +8,9 @@ import {
   type CapacityBar,
   type CapacityChartModel,
   type CapacityChartOptions,
-} from '@/features/fabrics/components/capacityChart';
-import type { FabricTopology, TorCapacity } from '@/features/fabrics/api/types';
+  type FabricTopology,
+  type TorCapacity,
+} from '@/features/fabrics';
 
 export const HEALTH_COLOURS = {
   blocking: '#7a1fa2',

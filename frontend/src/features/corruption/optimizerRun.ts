@@ -1,5 +1,5 @@
 /** How an optimizer run's result reads (a `corruption.optimize` job, README "Corruption decisions"). */
-import { formatRate } from '@/features/tickets/evidence';
+import { formatRate } from '@/features/tickets';
 
 import type { OptimizerJob, OptimizerRunResult } from './api/types';
 

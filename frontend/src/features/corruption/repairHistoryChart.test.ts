@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { MetricsHistoryBucket, SuccessRate, TicketMetricsHistory } from '@/features/tickets/api/types';
+import type { MetricsHistoryBucket, SuccessRate, TicketMetricsHistory } from '@/features/tickets';
 
 import { buildSuccessRateChart, buildTicketCountChart } from './repairHistoryChart';
 

@@ -1,8 +1,8 @@
 /** Chart models of the repair metrics over time: D3 owns scales, ticks and paths; RepairHistory draws them. */
 import * as d3 from 'd3';
 
-import { type PlotArea, plotArea, type Tick } from '@/features/simulation/components/simulationCharts';
-import type { MetricsHistoryBucket, TicketMetricsHistory } from '@/features/tickets/api/types';
+import { type AxisTick, type PlotArea, plotArea } from '@/components/charts/plotArea';
+import type { MetricsHistoryBucket, TicketMetricsHistory } from '@/features/tickets';
 
 export interface HistoryLine {
   key: string;
@@ -16,8 +16,8 @@ export interface HistoryLine {
 
 export interface HistoryChartModel {
   area: PlotArea;
-  xTicks: Tick[];
-  yTicks: Tick[];
+  xTicks: AxisTick[];
+  yTicks: AxisTick[];
   xTitle: string;
   yTitle: string;
   lines: HistoryLine[];

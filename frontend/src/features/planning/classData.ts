@@ -1,5 +1,5 @@
 /** Data shaping for the reliability-classes page: the form's params, link colouring, loss and FEC text. */
-import type { TopologyLink } from '@/features/fabrics/api/types';
+import type { TopologyLink } from '@/features/fabrics';
 
 import type { ClassesParams, FecAnswer, PathCoding, ReliabilityClass, WorstPath } from './api/types';
 import { formatPercent } from './planData';

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '@/features/auth/api/types';
+import type { CurrentUser } from '@/features/auth';
 
 /** Who may run `rail.plan` and `rail.classes` jobs (contract §2; admins may do anything). */
 export const PLANNING_ROLES = ['planner', 'operator', 'admin'] as const;

@@ -2,7 +2,7 @@
  * Real engine results shaped as the server returns them (fixtures/generate.py writes them from
  * lightpath_engine.rail_plan / rail_classes on a k = 4 fat tree with lengths uniform on 0-560 m).
  */
-import type { FabricTopology } from '@/features/fabrics/api/types';
+import type { FabricTopology } from '@/features/fabrics';
 
 import type { ClassesResult, PlanResult } from './api/types';
 import classesJson from './fixtures/classes.json';

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '@/features/auth/api/types';
+import type { CurrentUser } from '@/features/auth';
 
 /** Who starts `sharebackup.plan` and `larry.run` jobs (admins may do anything); everyone reads them. */
 export const RECONFIG_JOB_ROLES = ['planner', 'operator', 'admin'] as const;

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '@/features/auth/api/types';
+import type { CurrentUser } from '@/features/auth';
 
 /** Who may start a simulation: the `corruption.simulate` job kind's roles (admins may do anything). */
 export const SIMULATION_ROLES = ['planner', 'operator', 'admin'] as const;

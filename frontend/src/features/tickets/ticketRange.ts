@@ -3,7 +3,7 @@
  * widened back to a few hours before the corruption started so its onset is on the chart, at most
  * 30 days (a ticket open for longer shows its last month).
  */
-import type { TimeRange } from '@/features/telemetry/timeRange';
+import type { TimeRange } from '@/features/telemetry';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,7 +1,7 @@
 import { scaleBand, scaleLinear } from 'd3';
 import { useMemo } from 'react';
 
-import { ChartAxes } from '@/features/telemetry/components/ChartAxes';
+import { ChartAxes } from '@/components/charts/ChartAxes';
 
 import type { ComparisonMetrics } from '../api/types';
 import { comparisonRows, formatPercent } from '../scheduleFormat';

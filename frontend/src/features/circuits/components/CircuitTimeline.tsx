@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 
-import { ChartAxes } from '@/features/telemetry/components/ChartAxes';
+import { ChartAxes } from '@/components/charts/ChartAxes';
 
 import type { CircuitSlot } from '../api/types';
 import { formatSeconds } from '../scheduleFormat';

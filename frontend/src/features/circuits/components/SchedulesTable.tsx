@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 
 import { ProgressBar } from '@/components/ProgressBar';
-import { displayedProgress, progressTone } from '@/features/jobs/jobState';
+import { displayedProgress, progressTone } from '@/features/jobs';
 
 import type { ScheduleJobBrief } from '../api/types';
 import { algorithmLabel, formatPercent } from '../scheduleFormat';

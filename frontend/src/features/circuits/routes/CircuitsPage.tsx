@@ -4,8 +4,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { FabricSelect } from '@/components/FabricSelect';
 import { Loading } from '@/components/Loading';
-import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { useCurrentUser } from '@/features/auth';
+import { useFabricChoices } from '@/features/fabrics';
 
 import type { CircuitSwitch, Demand } from '../api/types';
 import { useCircuitSwitches } from '../api/useCircuitSwitches';

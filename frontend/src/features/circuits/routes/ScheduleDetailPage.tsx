@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { JobStatus } from '@/features/jobs/components/JobStatus';
+import { JobStatus } from '@/features/jobs';
 import { ApiError } from '@/lib/api-client';
 import { useElementWidth } from '@/lib/useElementWidth';
 
@@ -20,7 +20,6 @@ import { buildHeatMap, type DemandEntry, matrixEntries, type RackOrder, slotDema
 import { algorithmLabel, formatBytes, formatSeconds, slotCaveat } from '../scheduleFormat';
 import { buildTimeline } from '../timeline';
 import { visitDelayModel } from '../visitDelay';
-
 import '../circuits.css';
 
 /** Above this many ports the timeline starts with idle ports hidden. */

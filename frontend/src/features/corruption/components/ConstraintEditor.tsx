@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { ProgressBar } from '@/components/ProgressBar';
-import { isActive, progressTone } from '@/features/jobs/jobState';
+import { isActive, progressTone } from '@/features/jobs';
 
 import type { CapacityConstraints, ConstraintsAnswer } from '../api/types';
 import { useJob } from '../api/useJob';

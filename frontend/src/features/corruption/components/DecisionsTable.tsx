@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 
-import { formatRate } from '@/features/tickets/evidence';
+import { formatRate } from '@/features/tickets';
 import { formatTime } from '@/lib/format';
 
 import type { Decision } from '../api/types';

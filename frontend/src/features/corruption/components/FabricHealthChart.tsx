@@ -1,13 +1,14 @@
 import { useMemo } from 'react';
 
-import type { FabricCapacity } from '@/features/fabrics/api/types';
-import { capacitySummaryText, formatFraction } from '@/features/fabrics/components/capacityChart';
 import {
   CapacityLegendItems,
+  capacitySummaryText,
   CapacityYAxis,
   ConstraintLine,
+  type FabricCapacity,
+  formatFraction,
   TorAxis,
-} from '@/features/fabrics/components/CapacityChartParts';
+} from '@/features/fabrics';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import { belowMarksShift, buildHealthChart, HEALTH_COLOURS, type TorLinkCounts } from '../healthChart';

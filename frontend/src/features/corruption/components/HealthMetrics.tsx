@@ -1,5 +1,4 @@
-import type { TicketMetrics } from '@/features/tickets/api/types';
-import { formatRate } from '@/features/tickets/evidence';
+import { formatRate, type TicketMetrics } from '@/features/tickets';
 
 import { formatFraction } from '../decisionLog';
 

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type { MetricsHistoryBucket, TicketMetricsHistory } from '@/features/tickets/api/types';
+import type { MetricsHistoryBucket, TicketMetricsHistory } from '@/features/tickets';
 
 import { RepairHistory } from './RepairHistory';
 

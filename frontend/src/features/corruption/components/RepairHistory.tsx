@@ -2,10 +2,9 @@ import { useMemo, useState } from 'react';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { ChartFrame } from '@/features/simulation/components/ChartFrame';
-import { ChartLegend } from '@/features/simulation/components/ChartLegend';
-import type { MetricsBucket, TicketMetricsHistory } from '@/features/tickets/api/types';
-import { useTicketMetricsHistory } from '@/features/tickets/api/useTicketMetricsHistory';
+import { ChartFrame } from '@/components/charts/ChartFrame';
+import { ChartLegend } from '@/components/charts/ChartLegend';
+import { type MetricsBucket, type TicketMetricsHistory, useTicketMetricsHistory } from '@/features/tickets';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import { buildSuccessRateChart, buildTicketCountChart, type HistoryChartModel } from '../repairHistoryChart';

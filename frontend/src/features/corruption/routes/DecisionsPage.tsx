@@ -5,7 +5,7 @@ import { ErrorList } from '@/components/ErrorList';
 import { FabricSelect } from '@/components/FabricSelect';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
-import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { useFabricChoices } from '@/features/fabrics';
 import '@/features/tickets/tickets.css';
 import { pageOffset, parsePageParam } from '@/lib/pagination';
 

@@ -2,9 +2,9 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { useFabric } from '@/features/fabrics/api/useFabric';
-import { JobStatus } from '@/features/jobs/components/JobStatus';
-import { formatRate } from '@/features/tickets/evidence';
+import { useFabric } from '@/features/fabrics';
+import { JobStatus } from '@/features/jobs';
+import { formatRate } from '@/features/tickets';
 import { formatTime } from '@/lib/format';
 
 import type { OptimizerJob, OptimizerRow, OptimizerRunResult } from '../api/types';

@@ -2,16 +2,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
-import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { canChangeLinkState, canOverrideCapacity } from '@/features/auth/roles';
-import { CapacityChangeDialog } from '@/features/links/components/CapacityChangeDialog';
+import { canChangeLinkState, canOverrideCapacity, useCurrentUser } from '@/features/auth';
+import { CapacityChangeDialog } from '@/features/links';
 
 import type { FabricSwitch, TopologyLink } from '../api/types';
 import { useDrainSwitch } from '../api/useDrainSwitch';
 import { useSwitch } from '../api/useSwitch';
 import { useUndrainSwitch } from '../api/useUndrainSwitch';
-import { describeSwitch } from './topologyModel';
 import type { PlacedSwitch } from './tierLayout';
+import { describeSwitch } from './topologyModel';
 
 interface SwitchPanelProps {
   sw: PlacedSwitch;

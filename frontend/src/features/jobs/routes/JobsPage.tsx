@@ -4,9 +4,8 @@ import { useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
-import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { canCancelJob } from '@/features/auth/roles';
-import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { canCancelJob, useCurrentUser } from '@/features/auth';
+import { useFabricChoices } from '@/features/fabrics';
 import { pageOffset, parsePageParam } from '@/lib/pagination';
 
 import type { JobState } from '../api/types';

@@ -4,26 +4,24 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { HealthBadge } from '@/components/HealthBadge';
 import { Loading } from '@/components/Loading';
-import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { canChangeLinkState, canOverrideCapacity } from '@/features/auth/roles';
-import { useFabric } from '@/features/fabrics/api/useFabric';
-import { useCorruptionEvents } from '@/features/telemetry/api/useCorruptionEvents';
-import { useLinkTelemetry } from '@/features/telemetry/api/useLinkTelemetry';
-import { CorruptionEventsTable } from '@/features/telemetry/components/CorruptionEventsTable';
-import { DirectionStatusTable } from '@/features/telemetry/components/DirectionStatusTable';
-import { LossChart } from '@/features/telemetry/components/LossChart';
-import { PowerChart } from '@/features/telemetry/components/PowerChart';
-import { RangeControls } from '@/features/telemetry/components/RangeControls';
-import { SideReadings } from '@/features/telemetry/components/SideReadings';
+import { canChangeLinkState, canOverrideCapacity, useCurrentUser } from '@/features/auth';
+import { useFabric } from '@/features/fabrics';
 import {
   brushedRange,
+  CorruptionEventsTable,
+  DirectionStatusTable,
+  LossChart,
+  PowerChart,
+  RangeControls,
   rangeFromSearchParams,
   searchParamsWithRange,
+  SideReadings,
   telemetryQuery,
   type TimeRange,
-} from '@/features/telemetry/timeRange';
-import { useTickets } from '@/features/tickets/api/useTickets';
-import { TicketStateBadge } from '@/features/tickets/components/TicketStateBadge';
+  useCorruptionEvents,
+  useLinkTelemetry,
+} from '@/features/telemetry';
+import { TicketStateBadge, useTickets } from '@/features/tickets';
 import { formatTime } from '@/lib/format';
 
 import type { FabricLink } from '../api/types';

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
-import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { useFabricChoices } from '@/features/fabrics';
 import { pageOffset, parsePageParam } from '@/lib/pagination';
 
 import type { LinkFilters } from '../api/types';

@@ -1,4 +1,4 @@
-import { ChartAxes } from '@/features/telemetry/components/ChartAxes';
+import { ChartAxes } from '@/components/charts/ChartAxes';
 
 import type { BreakdownChartModel } from './planCharts';
 

@@ -1,9 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 
 import { LineSwatch } from '@/components/LineSwatch';
-import type { FabricTopology } from '@/features/fabrics/api/types';
-import { chooseRenderer } from '@/features/fabrics/components/linkState';
-import { computeTierLayout, type TierLayout } from '@/features/fabrics/components/tierLayout';
+import { chooseRenderer, computeTierLayout, type FabricTopology, type TierLayout } from '@/features/fabrics';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { ReliabilityClass } from '../api/types';

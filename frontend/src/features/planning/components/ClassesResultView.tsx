@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { useFabricTopology } from '@/features/fabrics/api/useFabricTopology';
+import { useFabricTopology } from '@/features/fabrics';
 import { formatTime } from '@/lib/format';
 import { useElementWidth } from '@/lib/useElementWidth';
 

@@ -1,13 +1,13 @@
-import { ChartAxes } from '@/features/telemetry/components/ChartAxes';
-import { ChartLegend } from '@/features/simulation/components/ChartLegend';
+import { ChartAxes } from '@/components/charts/ChartAxes';
+import { ChartLegend } from '@/components/charts/ChartLegend';
 
 import type { LineMark } from './planCharts';
-import type { PlotArea, Tick } from '@/features/simulation/components/simulationCharts';
+import type { AxisTick, PlotArea } from '@/components/charts/plotArea';
 
 interface LineChartProps {
   area: PlotArea;
-  xTicks: Tick[];
-  yTicks: Tick[];
+  xTicks: AxisTick[];
+  yTicks: AxisTick[];
   xTitle: string;
   yTitle: string;
   lines: LineMark[];

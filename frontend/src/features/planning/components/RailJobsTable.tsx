@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 
 import { ProgressBar } from '@/components/ProgressBar';
-import { displayedProgress, progressTone } from '@/features/jobs/jobState';
+import { displayedProgress, progressTone } from '@/features/jobs';
 import { formatTime } from '@/lib/format';
 
 import type { JobRow } from '../api/types';

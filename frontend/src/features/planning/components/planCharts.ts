@@ -1,7 +1,7 @@
 /** Chart models of the planner: D3 owns scales, ticks and paths; the components draw them. */
 import * as d3 from 'd3';
 
-import { type PlotArea, plotArea, type Tick } from '@/features/simulation/components/simulationCharts';
+import { type AxisTick, type PlotArea, plotArea } from '@/components/charts/plotArea';
 
 import {
   type CdfPoint,
@@ -43,7 +43,7 @@ export interface GroupLabel {
 
 export interface BreakdownChartModel {
   area: PlotArea;
-  yTicks: Tick[];
+  yTicks: AxisTick[];
   bars: PlacedBar[];
   groups: GroupLabel[];
   series: CostSeries[];
@@ -122,8 +122,8 @@ export interface LineMark {
 
 export interface SavingsChartModel {
   area: PlotArea;
-  xTicks: Tick[];
-  yTicks: Tick[];
+  xTicks: AxisTick[];
+  yTicks: AxisTick[];
   lines: LineMark[];
   /** The plan's own maximum link length, where one was given. */
   marker: { x: number; label: string } | null;
@@ -188,8 +188,8 @@ export function buildSavingsChart(
 
 export interface CdfChartModel {
   area: PlotArea;
-  xTicks: Tick[];
-  yTicks: Tick[];
+  xTicks: AxisTick[];
+  yTicks: AxisTick[];
   lines: LineMark[];
   /** The bound every expected fraction keeps (the NRB), as a vertical line. */
   bound: { x: number; label: string } | null;

@@ -2,12 +2,11 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { JobStatus } from '@/features/jobs/components/JobStatus';
+import { JobStatus } from '@/features/jobs';
 
 import { CLASSES_KIND, type ClassesJob } from '../api/types';
 import { useRailJob } from '../api/useRailJob';
 import { ClassesResultView } from '../components/ClassesResultView';
-
 import '../planning.css';
 
 export function ClassesDetailPage() {

@@ -2,8 +2,8 @@ import { Link, useNavigate } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { useCurrentUser } from '@/features/auth';
+import { useFabricChoices } from '@/features/fabrics';
 
 import { CLASSES_KIND } from '../api/types';
 import { useRailJobs } from '../api/useRailJobs';
@@ -12,7 +12,6 @@ import { ClassesForm } from '../components/ClassesForm';
 import { FecCalculator } from '../components/FecCalculator';
 import { RailJobsTable } from '../components/RailJobsTable';
 import { canRunPlanning } from '../roles';
-
 import '../planning.css';
 
 const RECENT = 15;

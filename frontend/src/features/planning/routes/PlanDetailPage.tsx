@@ -2,12 +2,11 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { JobStatus } from '@/features/jobs/components/JobStatus';
+import { JobStatus } from '@/features/jobs';
 
 import { usePlan } from '../api/usePlan';
 import { PlanResultView } from '../components/PlanResultView';
 import { planLabel } from '../planData';
-
 import '../planning.css';
 
 export function PlanDetailPage() {

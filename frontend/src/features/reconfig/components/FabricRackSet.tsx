@@ -1,7 +1,7 @@
 import { ErrorList } from '@/components/ErrorList';
 import { FabricSelect } from '@/components/FabricSelect';
-import { useCircuitSwitches } from '@/features/circuits/api/useCircuitSwitches';
-import type { FabricBrief } from '@/features/fabrics/api/types';
+import { useCircuitSwitches } from '@/features/circuits';
+import type { FabricBrief } from '@/features/fabrics';
 
 import type { ExcludedCable } from '../api/types';
 import type { FabricRackSetState } from '../forms';

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
-import { displayedProgress, progressTone } from '@/features/jobs/jobState';
+import { displayedProgress, progressTone } from '@/features/jobs';
 
 import { useReconfigJobs } from '../api/useReconfigJobs';
 

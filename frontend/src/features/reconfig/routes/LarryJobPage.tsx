@@ -3,11 +3,11 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
+import { JobStatus } from '@/features/jobs';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { LarryResult } from '../api/types';
 import { useReconfigJob } from '../api/useReconfigJob';
-import { JobStatus } from '@/features/jobs/components/JobStatus';
 import { ExcludedCables } from '../components/FabricRackSet';
 import { CableMatrix } from '../components/RackSetEditor';
 import { UplinkChart } from '../components/UplinkChart';

@@ -3,8 +3,8 @@ import { useNavigate } from 'react-router';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { ErrorList } from '@/components/ErrorList';
-import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { useCurrentUser } from '@/features/auth';
+import { useFabricChoices } from '@/features/fabrics';
 
 import { LARRY_KIND, type RackSetParam } from '../api/types';
 import { useSubmitLarryRun } from '../api/useSubmitReconfigJob';

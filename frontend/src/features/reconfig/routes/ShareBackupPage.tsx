@@ -1,8 +1,8 @@
 import { useNavigate } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
-import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
+import { useCurrentUser } from '@/features/auth';
+import { useFabricChoices } from '@/features/fabrics';
 
 import { SHAREBACKUP_KIND } from '../api/types';
 import { useSubmitShareBackupPlan } from '../api/useSubmitReconfigJob';

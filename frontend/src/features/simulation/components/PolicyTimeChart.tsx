@@ -1,5 +1,5 @@
-import { ChartFrame } from './ChartFrame';
-import { ChartLegend, type LegendEntry } from './ChartLegend';
+import { ChartFrame } from '@/components/charts/ChartFrame';
+import { ChartLegend, type LegendEntry } from '@/components/charts/ChartLegend';
 import type { TimeChartModel } from './simulationCharts';
 
 interface PolicyTimeChartProps {

@@ -1,5 +1,5 @@
-import { ChartFrame } from './ChartFrame';
-import { ChartLegend } from './ChartLegend';
+import { ChartFrame } from '@/components/charts/ChartFrame';
+import { ChartLegend } from '@/components/charts/ChartLegend';
 import type { RatioChartModel } from './simulationCharts';
 
 /** Penalty ÷ CorrOpt's by constraint; infinite and zero ratios get their own bands outside the log range. */

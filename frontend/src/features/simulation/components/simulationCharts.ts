@@ -1,6 +1,8 @@
 /** Chart models of the simulation page: D3 owns scales, ticks and paths; components draw them. */
 import * as d3 from 'd3';
 
+import { type AxisTick, type PlotArea, plotArea } from '@/components/charts/plotArea';
+
 import type { PolicyOutcome, SimulationResult, SimulationRun } from '../api/types';
 import {
   formatNumber,
@@ -11,21 +13,6 @@ import {
   type StepPoint,
   timeUnit,
 } from '../simulationData';
-
-export interface PlotArea {
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-  width: number;
-  height: number;
-}
-
-export interface Tick {
-  value: number;
-  position: number;
-  label: string;
-}
 
 export interface ChartLine {
   key: string;
@@ -38,26 +25,13 @@ export interface ChartLine {
 
 export interface TimeChartModel {
   area: PlotArea;
-  xTicks: Tick[];
-  yTicks: Tick[];
+  xTicks: AxisTick[];
+  yTicks: AxisTick[];
   xTitle: string;
   lines: ChartLine[];
   /** A horizontal line (the capacity constraint). */
   reference: { y: number; label: string } | null;
   hasData: boolean;
-}
-
-const MARGIN = { left: 72, right: 16, top: 14, bottom: 44 };
-
-export function plotArea(width: number, height: number): PlotArea {
-  return {
-    left: MARGIN.left,
-    right: Math.max(MARGIN.left + 10, width - MARGIN.right),
-    top: MARGIN.top,
-    bottom: Math.max(MARGIN.top + 10, height - MARGIN.bottom),
-    width,
-    height,
-  };
 }
 
 function timeAxis(result: SimulationResult, area: PlotArea) {
@@ -208,8 +182,8 @@ export interface RatioMarker {
 
 export interface RatioChartModel {
   area: PlotArea;
-  xTicks: Tick[];
-  yTicks: Tick[];
+  xTicks: AxisTick[];
+  yTicks: AxisTick[];
   lines: (ChartLine & { markers: RatioMarker[] })[];
   /** Where infinite ratios (CorrOpt lost nothing) and zero ratios are drawn. */
   infinityY: number;

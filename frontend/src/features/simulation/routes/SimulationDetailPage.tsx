@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { JobStatus } from '@/features/jobs/components/JobStatus';
+import { JobStatus } from '@/features/jobs';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { SimulationResult, SimulationRun } from '../api/types';
@@ -11,8 +11,8 @@ import { useSimulationJob } from '../api/useSimulationJob';
 import { PolicyTimeChart } from '../components/PolicyTimeChart';
 import { RatioChart } from '../components/RatioChart';
 import { RepairAccuracyTable } from '../components/RepairAccuracyTable';
-import { buildPenaltyChart, buildRatioChart, buildWorstFractionChart } from '../components/simulationCharts';
 import { SimulationSummaryTable } from '../components/SimulationSummaryTable';
+import { buildPenaltyChart, buildRatioChart, buildWorstFractionChart } from '../components/simulationCharts';
 import { downloadLinks, findRun, formatFraction, formatNumber, timeUnit } from '../simulationData';
 
 const CHART_HEIGHT = 300;

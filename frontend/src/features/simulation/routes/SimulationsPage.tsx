@@ -3,9 +3,9 @@ import { Link, useNavigate } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
-import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { useFabricChoices } from '@/features/fabrics/api/useFabricChoices';
-import { displayedProgress, progressTone } from '@/features/jobs/jobState';
+import { useCurrentUser } from '@/features/auth';
+import { useFabricChoices } from '@/features/fabrics';
+import { displayedProgress, progressTone } from '@/features/jobs';
 
 import { useSimulationJobs } from '../api/useSimulationJobs';
 import { useSubmitSimulation } from '../api/useSubmitSimulation';

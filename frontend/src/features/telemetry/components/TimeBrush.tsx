@@ -1,7 +1,7 @@
 import { brushX, select, type D3BrushEvent, type ScaleTime } from 'd3';
 import { useEffect, useRef } from 'react';
 
-import type { PlotArea } from './timeSeries';
+import type { PlotArea } from '@/components/charts/plotArea';
 
 /** Narrower drags are taken for clicks: nothing to zoom into. */
 const MIN_DRAG_PX = 4;

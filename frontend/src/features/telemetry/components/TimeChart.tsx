@@ -2,7 +2,7 @@ import { type ReactNode, type Ref, useId } from 'react';
 
 import { LineSwatch } from '@/components/LineSwatch';
 
-import { ChartAxes } from './ChartAxes';
+import { ChartAxes } from '@/components/charts/ChartAxes';
 import { TimeBrush } from './TimeBrush';
 import type { TimeFrame } from './timeSeries';
 

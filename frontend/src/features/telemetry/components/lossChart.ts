@@ -7,10 +7,11 @@
  */
 import { line, scaleLog, type ScaleLogarithmic } from 'd3';
 
+import type { AxisTick } from '@/components/charts/plotArea';
 import { formatTime } from '@/lib/format';
 
 import type { Direction, LinkTelemetry, Resolution } from '../api/types';
-import { type AxisTick, insertGaps, labelBaselines, type TimeFrame, timeFrame } from './timeSeries';
+import { insertGaps, labelBaselines, type TimeFrame, timeFrame } from './timeSeries';
 
 /** Where zero loss is drawn. Real rates this small would need 10^12 packets in one window. */
 export const LOSS_FLOOR = 1e-12;

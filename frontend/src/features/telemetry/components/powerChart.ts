@@ -5,9 +5,10 @@
  */
 import { area, line, scaleLinear } from 'd3';
 
+import type { AxisTick } from '@/components/charts/plotArea';
+
 import type { LinkTelemetry, Resolution, Side, SideThresholds, ThresholdField } from '../api/types';
 import {
-  type AxisTick,
   breakAtGaps,
   insertGaps,
   labelBaselines,

@@ -4,26 +4,13 @@
  */
 import { scaleUtc, utcDay, utcFormat, type ScaleTime } from 'd3';
 
+import type { AxisTick, PlotArea } from '@/components/charts/plotArea';
+
 export interface TimePoint {
   /** Milliseconds since the epoch. */
   t: number;
   /** null breaks the line: not measured, dark, or a gap. */
   v: number | null;
-}
-
-export interface AxisTick {
-  value: number;
-  position: number;
-  label: string;
-}
-
-export interface PlotArea {
-  width: number;
-  height: number;
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
 }
 
 /** Room for the y labels and title on the left, the time labels and title below. */

@@ -1,4 +1,4 @@
-import type { Side } from '@/features/telemetry/api/types';
+import type { Side } from '@/features/telemetry';
 import { formatTime } from '@/lib/format';
 
 import type { LinkEnd } from '../api/types';

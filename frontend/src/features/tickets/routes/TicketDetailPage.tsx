@@ -3,21 +3,20 @@ import { Link, useParams, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { useCurrentUser } from '@/features/auth/api/useCurrentUser';
-import { canWorkTickets } from '@/features/auth/roles';
-import { useFabric } from '@/features/fabrics/api/useFabric';
-import { useLink } from '@/features/links/api/useLink';
-import { useLinkTelemetry } from '@/features/telemetry/api/useLinkTelemetry';
-import { LossChart } from '@/features/telemetry/components/LossChart';
-import { PowerChart } from '@/features/telemetry/components/PowerChart';
-import { RangeControls } from '@/features/telemetry/components/RangeControls';
+import { canWorkTickets, useCurrentUser } from '@/features/auth';
+import { useFabric } from '@/features/fabrics';
+import { useLink } from '@/features/links';
 import {
   brushedRange,
+  LossChart,
+  PowerChart,
+  RangeControls,
   rangeFromSearchParams,
   searchParamsWithRange,
   telemetryQuery,
   type TimeRange,
-} from '@/features/telemetry/timeRange';
+  useLinkTelemetry,
+} from '@/features/telemetry';
 import { formatAge, formatTime } from '@/lib/format';
 
 import type { TicketDetail } from '../api/types';

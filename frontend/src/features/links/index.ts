@@ -1,0 +1,7 @@
+/** What other features may use of links: the link queries, the links table and the capacity guard dialog. */
+export { invalidateLinkState } from './api/invalidateLinkState';
+export type { GuardPreview, GuardTor } from './api/types';
+export { useLink } from './api/useLink';
+export { useLinks } from './api/useLinks';
+export { CapacityChangeDialog } from './components/CapacityChangeDialog';
+export { LinksTable } from './components/LinksTable';

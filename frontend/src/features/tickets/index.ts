@@ -1,0 +1,13 @@
+/** What other features may use of tickets: the ticket queries and metrics, the state badge, the loss-rate format. */
+export type {
+  MetricsBucket,
+  MetricsHistoryBucket,
+  SuccessRate,
+  TicketMetrics,
+  TicketMetricsHistory,
+} from './api/types';
+export { useTicketMetrics } from './api/useTicketMetrics';
+export { useTicketMetricsHistory } from './api/useTicketMetricsHistory';
+export { useTickets } from './api/useTickets';
+export { TicketStateBadge } from './components/TicketStateBadge';
+export { formatRate } from './evidence';
