@@ -22,7 +22,6 @@ baselines' metrics, the per-rack uplinks over time (downsampled) and the changed
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,6 +31,7 @@ from ..context import CliContext, get_context
 from ..errors import CliError
 from ..offline.engine import load_engine
 from ..offline.files import read_json_list
+from ..offline.larry import engine_rack_set, read_rack_set
 from ..options import OutputOption, ServerFlagOption, new_app, old_spelling, table_or_json
 from ..output import OutputFormat, print_json, stdout_console
 from ..server.jobs import post_or_reject, run_job_on_server
@@ -121,34 +121,6 @@ def min_cut_numbers(answer: dict[str, Any], names: list[str] | None) -> tuple[st
     )
 
 
-def _rack_set(
-    path: Path | None, racks: int, static: int, links: int, cs_uplinks: int, capacity: float
-) -> dict[str, Any]:
-    if path is None:
-        if racks < 1 or links % racks:
-            raise CliError(f"--circuit-links ({links}) must be a multiple of --racks ({racks}) for a uniform rack set")
-        return {
-            "static_uplinks": static,
-            "cables": [[links // racks] * racks for _ in range(racks)],
-            "cs_uplinks": [cs_uplinks] * racks,
-            "capacity_gbps": capacity,
-        }
-    try:
-        data = json.loads(path.read_text())
-    except OSError as exc:
-        raise CliError(f"--rack-set: cannot read {path}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise CliError(f"--rack-set: {path} is not JSON ({exc.msg} at line {exc.lineno})") from exc
-    if not isinstance(data, dict):
-        raise CliError(f"--rack-set: {path} must hold a JSON object")
-    return data
-
-
-def engine_rack_set(spec: dict[str, Any]) -> dict[str, Any]:
-    """The rack set without its display names (`racks`, which the server reads), as the engine takes it."""
-    return {key: value for key, value in spec.items() if key != "racks"}
-
-
 @app.command("check")
 def check(
     ctx: typer.Context,
@@ -184,7 +156,7 @@ def check(
     if fabric is not None:
         spec = _fabric_rack_set(cli, fabric, circuit_switch, rack_set, server)
     else:
-        spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
+        spec = read_rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
     if server:
         answer = post_or_reject(cli, "/api/larry/check/", {"rack_set": spec, "uplinks": request}, "check")
     else:
@@ -291,7 +263,7 @@ def run(
     if fabric is not None:
         spec = _fabric_rack_set(cli, fabric, circuit_switch, rack_set, server)
     else:
-        spec = _rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
+        spec = read_rack_set(rack_set, racks, static_uplinks, circuit_links, cs_uplinks, capacity_gbps)
     if telemetry is not None and not server:
         raise typer.BadParameter("needs --server (telemetry is on the server)", param_hint="'--telemetry'")
     if (counters is None) == (telemetry is None):
