@@ -16,10 +16,9 @@ from rest_framework.exceptions import ParseError, PermissionDenied
 from rest_framework.response import Response
 
 from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN, user_roles
-from audit import services as audit
+from corruption import optimizer
 from jobs import services as jobs
 from jobs.api.serializers import JobSerializer
-from jobs.models import Job
 from lightpath.api.exceptions import Conflict
 from lightpath.api.viewsets import AuditedModelViewSet
 
@@ -166,11 +165,7 @@ class FabricViewSet(AuditedModelViewSet):
             )
         except capacity_constraints.ConstraintError as exc:
             return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
-        pending = (
-            Job.objects.filter(fabric=fabric, kind="corruption.optimize", state__in=["queued", "running"])
-            .order_by("-id")
-            .first()
-        )
+        pending = optimizer.pending_job(fabric)
         job = JobSerializer(pending, context=self.get_serializer_context()).data if pending else None
         return Response({**result, "optimizer_job": job})
 
@@ -391,9 +386,7 @@ class LinkViewSet(AuditedModelViewSet):
             )
             if verdict.applied and data:  # descriptive fields, and a note on an unchanged state
                 link.refresh_from_db()
-                before = audit.snapshot(link)
                 services.update_link(link, data, request.user)
-                audit.record(request.user, audit.UPDATE, link, before=before)
         return _guarded(request, verdict, Response(self.get_serializer(self.get_queryset().get(pk=link.pk)).data))
 
     @extend_schema(

@@ -8,6 +8,9 @@ lock, so their changes are serialised and each is decided on the state its prede
   capacity constraint (a ToR already under it may lose nothing more), the whole set at once; an
   admin may override with a reason. Putting links back is always allowed.
 - `set_oper_states`: measured state; never refused.
+- `set_measured_health`, `set_flapping`: what telemetry derives of a link (health, rx_low,
+  flapping), written set-based; they change no capacity, so nothing is audited, published or
+  re-optimized for them.
 
 Each applied change is audited, published to the fabric's webhooks (outbox rows in the same
 transaction), and a link that becomes usable again re-runs CorrOpt's optimizer once the
@@ -17,7 +20,7 @@ transaction commits (the `capacity_changed` signal).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -371,3 +374,31 @@ def set_oper_states(fabric_id: int, states: Mapping[int, str]) -> list[int]:
         webhooks.publish_oper_changes([(link, previous) for link, _, previous, _ in befores], now)
         _capacity_back(fabric_id, [link for link, _, _, was_usable in befores if link.usable and not was_usable], None)
     return [link.pk for link in changed]
+
+
+def set_measured_health(rows_sql: str, params: Mapping[str, Any] | Sequence[Any] | None = None) -> int:
+    """Telemetry's health and rx_low of links: `rows_sql` is a query of (id, health, rx_low)
+    rows, written where they differ in one statement (derivation scopes it to the links it
+    touched; a 100K-link fabric is one UPDATE, never a save per row). Returns how many changed."""
+    table = Link._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} l SET health = s.health, rx_low = s.rx_low FROM ({rows_sql}) s "  # noqa: S608 (SQL from code)
+            "WHERE l.id = s.id AND (l.health <> s.health OR l.rx_low <> s.rx_low)",
+            params,
+        )
+        return cursor.rowcount
+
+
+def set_flapping(fabric_id: int, flags: Mapping[int, bool]) -> None:
+    """Telemetry's flapping flag of links (link id -> flapping), written where it differs."""
+    if not flags:
+        return
+    ids = sorted(flags)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Link._meta.db_table} l SET flapping = d.flapping "  # noqa: S608 (the table's name from code)
+            "FROM unnest(%s::bigint[], %s::bool[]) AS d(id, flapping) "
+            "WHERE l.id = d.id AND l.fabric_id = %s AND l.flapping <> d.flapping",
+            [ids, [flags[i] for i in ids], fabric_id],
+        )

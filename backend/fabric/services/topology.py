@@ -1,5 +1,7 @@
 from django.db import connection, transaction
 
+from audit import services as audit
+
 from ..models import Fabric, Link, Switch, Transceiver
 
 
@@ -15,13 +17,16 @@ STATE_FIELDS = frozenset({"admin_state", "oper_state"})
 
 def update_link(link: Link, changes: dict, user) -> Link:
     """Apply validated changes to a link's descriptive fields (length, fiber, speed, the note in
-    admin_reason). Its state changes only through the capacity guard (fabric.services.link_state)."""
+    admin_reason), audited. Its state changes only through the capacity guard
+    (fabric.services.link_state)."""
     if STATE_FIELDS & set(changes):
         raise ValueError(f"link state changes go through fabric.services.link_state, not update_link: {changes}")
+    before = audit.snapshot(link)
     for field, value in changes.items():
         setattr(link, field, value)
     link.full_clean(exclude=["fabric", "a_switch", "z_switch"])
     link.save(update_fields=list(changes))
+    audit.record(user, audit.UPDATE, link, before=before)
     return link
 
 

@@ -33,6 +33,7 @@ from django.conf import settings as django_settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from corruption import services as corropt
 from fabric.models import Fabric, Link
 from fabric.services import link_state
 from lightpath import dispatch
@@ -237,10 +238,8 @@ def derive(fabric: Fabric) -> DerivationResult:
         Derivation.objects.filter(fabric=fabric).update(watermark=watermark, derived_at=timezone.now())
         transaction.on_commit(lambda: _cache.__setitem__(fabric.pk, (watermark, settings, state, ends_version)))
         if result.events_opened:  # CorrOpt decides each new event once the run is visible
-            from corruption.services import enqueue_decisions
-
             opened = list(result.events_opened)
-            transaction.on_commit(lambda: enqueue_decisions(opened), robust=True)
+            transaction.on_commit(lambda: corropt.enqueue_decisions(opened), robust=True)
     return result
 
 
@@ -549,14 +548,7 @@ def _write_links(cursor, fabric: Fabric, oper: dict[int, bool], result: Derivati
         if states:
             result.oper_changed = sorted(link_state.set_oper_states(fabric.pk, states))
     result.health_changes += _update_links(cursor)
-    if result.flapping_changed:
-        flags = result.flapping_changed
-        ids = sorted(flags)
-        cursor.execute(
-            "UPDATE fabric_link l SET flapping = d.flapping FROM unnest(%s::bigint[], %s::bool[]) AS d(id, flapping) "
-            "WHERE l.id = d.id AND l.fabric_id = %s AND l.flapping <> d.flapping",
-            [ids, [flags[i] for i in ids], fabric.pk],
-        )
+    link_state.set_flapping(fabric.pk, result.flapping_changed)
 
 
 def _update_links(cursor) -> int:
@@ -565,7 +557,7 @@ def _update_links(cursor) -> int:
     cursor.execute("DROP TABLE IF EXISTS tmp_scope")
     cursor.execute("CREATE TEMP TABLE tmp_scope ON COMMIT DROP AS SELECT DISTINCT link_id FROM tmp_link_scope")
     cursor.execute("ANALYZE tmp_scope")
-    cursor.execute(
+    return link_state.set_measured_health(
         """
         WITH health AS (
             SELECT link_id, max(CASE health WHEN 'corrupting' THEN 3 WHEN 'lossy' THEN 2
@@ -583,11 +575,9 @@ def _update_links(cursor) -> int:
                    coalesce(r.rx_low, false) AS rx_low
               FROM health h FULL JOIN rx r ON r.link_id = h.link_id
         )
-        UPDATE fabric_link l SET health = s.health, rx_low = s.rx_low FROM state s
-         WHERE l.id = s.id AND (l.health <> s.health OR l.rx_low <> s.rx_low)
+        SELECT id, health, rx_low FROM state
         """
     )
-    return cursor.rowcount
 
 
 def reclassify(link_ids: Sequence[int]) -> int:
