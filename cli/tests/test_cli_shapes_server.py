@@ -15,6 +15,7 @@ from lightpath_cli.server import shapes
 CHECKS: list[tuple[str, Sequence[str], str, str, list[str]]] = [
     ("JOB_KEYS", shapes.JOB_KEYS, "get", "/api/jobs/{id}/", []),
     ("JOB_LIST_KEYS", shapes.JOB_LIST_KEYS, "get", "/api/jobs/", ["results", "[]"]),
+    ("JOB_LOG_KEYS", shapes.JOB_LOG_KEYS, "get", "/api/jobs/{id}/log/", ["[]"]),
     ("FABRIC_KEYS", shapes.FABRIC_KEYS, "get", "/api/fabrics/{id}/", []),
     ("CAPACITY_TOR_KEYS", shapes.CAPACITY_TOR_KEYS, "get", "/api/fabrics/{id}/capacity/", ["tors", "[]"]),
     ("CONSTRAINTS_KEYS", shapes.CONSTRAINTS_KEYS, "get", "/api/fabrics/{id}/constraints/", []),

@@ -17,7 +17,7 @@ from ..output import Column, OutputFormat, print_record, print_rows, stderr_cons
 from ..server.client import ApiClient
 from ..server.errors import ApiError, validation_messages
 from ..server.lookup import resolve_fabric
-from ..server.shapes import JOB_KEYS, JOB_LIST_KEYS
+from ..server.shapes import JOB_KEYS, JOB_LIST_KEYS, JOB_LOG_KEYS
 
 app = new_app()
 
@@ -85,7 +85,6 @@ LOG_COLUMNS = (
     Column("level", "Level"),
     Column("message", "Message"),
 )
-LOG_KEYS = ("id", "created_at", "level", "message")
 
 
 def _fetch(client: ApiClient, job_id: int) -> dict[str, Any]:
@@ -314,7 +313,7 @@ def show_log(ctx: typer.Context, job_id: JobIdArgument, output: OutputOption = N
         reader = JobLogReader(client, job_id)
         while batch := reader.new_entries():  # the server answers at most 500 at a time
             entries.extend(batch)
-    print_rows(cli.output_format(output), entries, LOG_COLUMNS, LOG_KEYS)
+    print_rows(cli.output_format(output), entries, LOG_COLUMNS, JOB_LOG_KEYS)
 
 
 @app.command("cancel")

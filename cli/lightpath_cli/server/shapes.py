@@ -27,6 +27,8 @@ JOB_KEYS = (
 )
 # The server's jobs list leaves results out (they can be large); `jobs show` has them.
 JOB_LIST_KEYS = tuple(key for key in JOB_KEYS if key != "result")
+# GET /api/jobs/ID/log/: a list of log entries.
+JOB_LOG_KEYS = ("id", "created_at", "level", "message")
 
 # Fabrics: GET /api/fabrics/ID/, its capacity report (tors) and its constraints
 FABRIC_KEYS = (
