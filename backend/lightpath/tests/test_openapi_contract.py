@@ -25,6 +25,7 @@ FREE_FORM = {
     # A job's input, whose shape each kind checks (validate); write-only: never answered.
     "#Job.params",
     "#JobList.params",
+    "#RailPlanJob.params",
     "#Schedule.params",
     "#ScheduleList.params",
     "#ScheduleRequest.params",
@@ -37,7 +38,6 @@ NOT_YET_TYPED = {
     "#DemandDetail.windows[]",
     "#DemandUpload.rows[]",
     "#JobResult/anyOf",  # the kinds without a result serializer (KINDS_NOT_YET_TYPED)
-    "#RailPlanLinks.results[]",
     "#Schedule.circuit_switches[]",
     "#Schedule.demand",
     "#Schedule.summary",
@@ -53,8 +53,6 @@ NOT_YET_TYPED = {
 KINDS_NOT_YET_TYPED = {
     "circuits.schedule",
     "corruption.simulate",
-    "rail.classes",
-    "rail.plan",
 }
 
 
@@ -290,3 +288,30 @@ def test_corruption_answers(admin, contract, small_fabric):
         contract.check(_ok(admin.get(f"/api/links/{kept}/corropt-check/", query)), "/api/links/{id}/corropt-check/")
     disabled = ticket.link_id
     contract.check(_ok(admin.get(f"/api/links/{disabled}/corropt-check/")), "/api/links/{id}/corropt-check/")
+
+
+@pytest.mark.django_db(transaction=True, databases=JOB_DATABASES)
+def test_rail_job_results(contract, django_user_model, small_fabric):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from planning.tests.test_classes import measure
+
+    client = APIClient()
+    client.force_authenticate(django_user_model.objects.create_superuser("contract-jobs", password="pw-for-tests"))
+    expected = {"generate": {"k": 4, "max_length_m": 600}, "nrb": 0.95}
+    sampled = {"generate": {"k": 4, "max_length_m": 600, "lengths": "sampled", "seed": 3}, "nrb": 0.95}
+    for params in (expected, sampled):
+        plan = _run_job(client, "rail.plan", params)
+        contract.check(plan, "/api/jobs/{id}/")
+        contract.check_component(plan["result"], "RailPlanResult")
+        contract.check(_ok(client.get(f"/api/rail/plans/{plan['id']}/")), "/api/rail/plans/{job_id}/")
+        rows = _ok(client.get(f"/api/rail/plans/{plan['id']}/links/"))
+        contract.check(rows, "/api/rail/plans/{job_id}/links/")
+    assert rows["results"], "a plan of sampled lengths has per-link rows"
+    measure(small_fabric, timezone.now() - dt.timedelta(hours=2))
+    classes = _run_job(client, "rail.classes", {}, fabric=small_fabric.pk)
+    assert classes["result"]["classes"]
+    contract.check(classes, "/api/jobs/{id}/")
+    contract.check_component(classes["result"], "RailClassesResult")

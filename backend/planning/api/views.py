@@ -7,6 +7,7 @@ from accounts.permissions import RolePermission
 from jobs.api.serializers import JobSerializer
 
 from ..services import fec, plan_rows
+from .serializers import RailPlanJobSerializer, RailPlanLinksSerializer
 
 
 class RailFecView(APIView):
@@ -46,7 +47,7 @@ class RailPlanView(APIView):
     permission_classes = [RolePermission]
     write_roles: set[str] = set()
 
-    @extend_schema(responses=JobSerializer)
+    @extend_schema(responses=RailPlanJobSerializer)
     def get(self, request, job_id: int):
         job = plan_rows.plan_job(job_id, with_result=False)
         job.result = plan_rows.summary(job)
@@ -70,10 +71,7 @@ class RailPlanLinksView(APIView):
             OpenApiParameter("limit", int, description=f"Rows per page, 1 to {plan_rows.MAX_LIMIT}; 50."),
             OpenApiParameter("offset", int, description="Rows to skip."),
         ],
-        responses=inline_serializer(
-            "RailPlanLinks",
-            {"count": serializers.IntegerField(), "results": serializers.ListField(child=serializers.DictField())},
-        ),
+        responses=RailPlanLinksSerializer,
     )
     def get(self, request, job_id: int):
         job = plan_rows.plan_job(job_id, with_result=False)

@@ -1655,6 +1655,26 @@ export interface components {
              */
             min_fraction: number | null;
         };
+        CatalogEntry: {
+            id: number;
+            name: string;
+            speed_gbps: number;
+            fiber: components["schemas"]["FiberEnum"];
+            /** Format: double */
+            rated_reach_m: number;
+            /** Format: double */
+            price_usd: number | null;
+            price_source: string;
+            stretch: components["schemas"]["StretchEntry"][];
+        };
+        /**
+         * @description * `transceivers` - transceivers
+         *     * `fiber` - fiber
+         *     * `switch_ports` - switch_ports
+         *     * `power` - power
+         * @enum {string}
+         */
+        CategoryEnum: "transceivers" | "fiber" | "switch_ports" | "power";
         ChangedBy: {
             /**
              * @description * `user` - user
@@ -1788,6 +1808,39 @@ export interface components {
             low_ports: number;
             high_ports: number;
         };
+        ClassSummary: {
+            /** Format: double */
+            bound: number;
+            links: number;
+            removed: number;
+            /** Format: double */
+            worst_loss: number | null;
+            /** Format: double */
+            kept_min: number | null;
+            /** Format: double */
+            kept_p1: number | null;
+            /** Format: double */
+            kept_p50: number | null;
+            /** Format: double */
+            kept_mean: number | null;
+            /** Format: double */
+            fec_mean_overhead: number | null;
+            class: number;
+        };
+        ClassesInputs: {
+            fabric: components["schemas"]["PlannedFabric"];
+            /** Format: double */
+            window_hours: number;
+            /** Format: date-time */
+            since: string;
+            bounds: number[];
+            /** Format: double */
+            repair_above: number;
+            /** Format: double */
+            fec_target: number;
+            pair_stats: boolean;
+            quantiles: number[];
+        };
         Comment: {
             text: string;
         };
@@ -1872,6 +1925,39 @@ export interface components {
             last_seen: string;
             /** Format: date-time */
             ended_at?: string | null;
+        };
+        CostBreakdown: {
+            lines: components["schemas"]["CostLine"][];
+            /** Format: double */
+            total_usd: number;
+            /** Format: double */
+            transceiver_share: number;
+        };
+        CostLine: {
+            category: components["schemas"]["CategoryEnum"];
+            /** @description A technology name for transceivers, MMF/SMF for fiber, "ports", "energy". */
+            item: string;
+            /** Format: double */
+            unit_usd: number;
+            unit: components["schemas"]["UnitEnum"];
+            /** Format: double */
+            quantity: number;
+            /** Format: double */
+            total_usd: number;
+        };
+        CostParams: {
+            /** Format: double */
+            mmf_usd_per_m: number;
+            /** Format: double */
+            smf_usd_per_m: number;
+            /** Format: double */
+            port_usd: number;
+            /** Format: double */
+            switch_watts: number;
+            /** Format: double */
+            usd_per_kwh: number;
+            /** Format: double */
+            years: number;
         };
         CostRow: {
             /**
@@ -2372,6 +2458,16 @@ export interface components {
             followed: components["schemas"]["SuccessRate"];
             not_followed: components["schemas"]["SuccessRate"];
         };
+        GenerateEcho: {
+            k: number;
+            /** Format: double */
+            min_length_m: number;
+            /** Format: double */
+            max_length_m: number;
+            lengths: components["schemas"]["LengthsEnum"];
+            seed: number;
+            speed_gbps: number;
+        };
         GroupPool: {
             group: string;
             spares: string[];
@@ -2539,7 +2635,7 @@ export interface components {
             readonly message: string;
         };
         /** @description The result of a job, as its kind declares it. */
-        JobResult: components["schemas"]["OptimizerResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["ShareBackupResult"] | {
+        JobResult: components["schemas"]["OptimizerResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["RailClassesResult"] | components["schemas"]["RailPlanResult"] | components["schemas"]["ShareBackupResult"] | {
             [key: string]: unknown;
         };
         /**
@@ -2625,6 +2721,25 @@ export interface components {
          * @enum {string}
          */
         LayerEnum: "edge" | "agg" | "core";
+        LengthBand: {
+            /** Format: double */
+            from_m: number;
+            /** Format: double */
+            to_m: number;
+            /** Format: double */
+            share: number;
+            baseline: string;
+            plan: string;
+            stretched: boolean;
+            /** Format: double */
+            p_good: number;
+        };
+        /**
+         * @description * `expected` - expected
+         *     * `sampled` - sampled
+         * @enum {string}
+         */
+        LengthsEnum: "expected" | "sampled";
         /**
          * @description * `debug` - Debug
          *     * `info` - Info
@@ -2710,6 +2825,24 @@ export interface components {
             /** Format: date-time */
             changed_at: string;
         };
+        LinkChoice: {
+            /** @description The stored link id; the generated link's index in `sampled` mode. */
+            link: number;
+            name: string;
+            /** Format: double */
+            length_m: number;
+            /** Format: double */
+            speed_gbps: number;
+            baseline: string;
+            plan: string;
+            stretched: boolean;
+            /** Format: double */
+            p_good: number;
+            /** Format: double */
+            baseline_usd: number;
+            /** Format: double */
+            plan_usd: number;
+        };
         LinkDownEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2775,6 +2908,17 @@ export interface components {
             a: components["schemas"]["LinkEnd"];
             z: components["schemas"]["LinkEnd"];
         };
+        /** @description What GET /api/rail/plans/{id}/ says of the per-link rows it leaves out. */
+        LinkRows: {
+            count: number;
+            /**
+             * Format: double
+             * @description null without per-link rows.
+             */
+            longest_m: number | null;
+            /** @description Every part a row uses, sorted. */
+            parts: string[];
+        };
         /** @description One entry of a bulk change (PATCH /api/links/ with a list). */
         LinkStateChange: {
             id: number;
@@ -2787,6 +2931,14 @@ export interface components {
         LinksOrPreview: components["schemas"]["Link"][] | components["schemas"]["GuardPreview"];
         LoginThrottled: {
             detail: string;
+        };
+        LossLink: {
+            link: number;
+            name: string;
+            /** Format: double */
+            loss_up: number;
+            /** Format: double */
+            loss_down: number;
         };
         Matching: {
             circuit_switch: string;
@@ -3184,6 +3336,19 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["WebhookEndpoint"][];
         };
+        PairFractions: {
+            per_tor: components["schemas"]["TorFraction"][];
+            worst_pair: components["schemas"]["WorstPair"] | null;
+            /** Format: double */
+            mean: number | null;
+            /** @description [quantile, value] pairs. */
+            quantiles: [
+                number,
+                number
+            ][];
+            connected_pairs: number;
+            disconnected_pairs: number;
+        };
         PatchedCapacityConstraintsInput: {
             /** Format: double */
             default?: number;
@@ -3424,6 +3589,58 @@ export interface components {
             /** Format: date-time */
             readonly updated?: string;
         };
+        /** @description Path counts per coding scheme; the engine sends the counts as floats (14.0). */
+        PathCoding: {
+            /** Format: double */
+            target: number;
+            /** Format: double */
+            paths: number;
+            /** Format: double */
+            uncoded: number;
+            /** Format: double */
+            xor: number;
+            /** Format: double */
+            replicated: number;
+            /** Format: double */
+            unusable: number;
+            /** Format: double */
+            mean_overhead: number;
+            /** Format: double */
+            max_overhead: number;
+        };
+        PathHop: {
+            link: number;
+            name: string;
+            upward: boolean;
+            /** Format: double */
+            loss: number;
+        };
+        /** @description The params echoed back, completed with defaults. */
+        PlanInputs: {
+            name: string;
+            source: components["schemas"]["PlanInputsSourceEnum"];
+            fabric: components["schemas"]["PlannedFabric"] | null;
+            generate: components["schemas"]["GenerateEcho"] | null;
+            description: string;
+            links: number;
+            switches: number;
+            tors: number;
+            default_speed_gbps: number;
+            /** Format: double */
+            nrb: number | null;
+            max_hops: number | null;
+            costs: components["schemas"]["CostParams"];
+            sweep: components["schemas"]["SweepParams"];
+            pair_stats: boolean;
+            quantiles: number[];
+            catalog: components["schemas"]["CatalogEntry"][];
+        };
+        /**
+         * @description * `generated` - generated
+         *     * `stored` - stored
+         * @enum {string}
+         */
+        PlanInputsSourceEnum: "generated" | "stored";
         PlannedEvent: {
             event: components["schemas"]["ShareBackupEvent"];
             index: number;
@@ -3440,6 +3657,10 @@ export interface components {
             latency_ms: number;
             /** @description Each changed circuit switch's circuits before and after. */
             matchings: components["schemas"]["Matching"][];
+        };
+        PlannedFabric: {
+            id: number;
+            name: string;
         };
         PodCapacity: {
             pod: number | null;
@@ -3534,6 +3755,16 @@ export interface components {
             static_uplinks_per_rack: number[];
             excluded_cables: components["schemas"]["ExcludedCable"][];
         };
+        RailClassesResult: {
+            inputs: components["schemas"]["ClassesInputs"];
+            links: number;
+            alive: number;
+            measured_directions: number;
+            unmeasured: components["schemas"]["Unmeasured"];
+            repair: components["schemas"]["LossLink"][];
+            classes: components["schemas"]["ReliabilityClass"][];
+            summary: components["schemas"]["ClassSummary"][];
+        };
         RailFec: {
             /** Format: double */
             loss: number;
@@ -3550,11 +3781,94 @@ export interface components {
              */
             overhead: number;
         };
+        /** @description GET /api/rail/plans/{id}/: the job, its result the plan without its per-link rows. */
+        RailPlanJob: {
+            readonly id: number;
+            /** Format: uri */
+            readonly url: string;
+            kind: components["schemas"]["JobKindEnum"];
+            readonly state: components["schemas"]["JobStateEnum"];
+            /** Format: double */
+            readonly progress: number;
+            readonly message: string;
+            params?: unknown;
+            readonly result: components["schemas"]["RailPlanPageResult"] | null;
+            readonly error: string;
+            fabric?: number | null;
+            /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
+            readonly created_by: string | null;
+            /** Format: date-time */
+            readonly created: string;
+            /** Format: date-time */
+            readonly started: string | null;
+            /** Format: date-time */
+            readonly finished: string | null;
+            readonly cancel_requested: boolean;
+            /** @description Runs started; above 1 after a worker was lost. */
+            readonly attempts: number;
+            /** @description host:pid of the process that runs (or ran) it. */
+            readonly worker: string;
+            /**
+             * Format: date-time
+             * @description Last sign of life of the worker running it (every few seconds).
+             */
+            readonly heartbeat_at: string | null;
+        };
         RailPlanLinks: {
             count: number;
-            results: {
-                [key: string]: unknown;
-            }[];
+            results: components["schemas"]["LinkChoice"][];
+        };
+        /** @description A plan without its per-link rows. */
+        RailPlanPageResult: {
+            inputs: components["schemas"]["PlanInputs"];
+            /** Format: double */
+            nrb: number | null;
+            max_hops: number;
+            /** Format: double */
+            link_bound: number | null;
+            /** Format: double */
+            savings: number;
+            /**
+             * Format: double
+             * @description Expected-value lengths: an expectation, not a count.
+             */
+            stretched_links: number;
+            /** Format: double */
+            min_p_good: number;
+            /** Format: double */
+            path_bound: number;
+            baseline: components["schemas"]["CostBreakdown"];
+            plan: components["schemas"]["CostBreakdown"];
+            bands: components["schemas"]["LengthBand"][];
+            good_paths: components["schemas"]["PairFractions"] | null;
+            sweeps: components["schemas"]["Sweep"][];
+            link_rows: components["schemas"]["LinkRows"];
+        };
+        /** @description A plan without its per-link rows. */
+        RailPlanResult: {
+            inputs: components["schemas"]["PlanInputs"];
+            /** Format: double */
+            nrb: number | null;
+            max_hops: number;
+            /** Format: double */
+            link_bound: number | null;
+            /** Format: double */
+            savings: number;
+            /**
+             * Format: double
+             * @description Expected-value lengths: an expectation, not a count.
+             */
+            stretched_links: number;
+            /** Format: double */
+            min_p_good: number;
+            /** Format: double */
+            path_bound: number;
+            baseline: components["schemas"]["CostBreakdown"];
+            plan: components["schemas"]["CostBreakdown"];
+            bands: components["schemas"]["LengthBand"][];
+            good_paths: components["schemas"]["PairFractions"] | null;
+            sweeps: components["schemas"]["Sweep"][];
+            links: components["schemas"]["LinkChoice"][];
         };
         /**
          * @description * `disabled_by_corropt` - disabled_by_corropt
@@ -3583,6 +3897,18 @@ export interface components {
             /** Format: double */
             window_days: number;
             note: string;
+        };
+        ReliabilityClass: {
+            link_count: number;
+            /** Format: double */
+            bound: number;
+            /** @description Stored link ids. */
+            links: number[];
+            removed: components["schemas"]["LossLink"][];
+            worst: components["schemas"]["WorstPath"] | null;
+            kept_paths: components["schemas"]["PairFractions"] | null;
+            fec: components["schemas"]["PathCoding"] | null;
+            class: number;
         };
         /**
          * @description * `given` - given
@@ -3818,6 +4144,24 @@ export interface components {
              */
             rate: number | null;
         };
+        Sweep: {
+            /**
+             * Format: double
+             * @description null: no stretch.
+             */
+            nrb: number | null;
+            points: [
+                number | null,
+                number | null
+            ][];
+        };
+        SweepParams: {
+            /** Format: double */
+            max_length_m: number;
+            /** Format: double */
+            step_m: number;
+            nrbs: number[];
+        };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         Switch: {
             readonly id: number;
@@ -4039,6 +4383,19 @@ export interface components {
             /** @description Paths it can lose before it falls under its constraint. */
             headroom_paths: number;
         };
+        TorFraction: {
+            /** @description The engine's switch index. */
+            tor: number;
+            name: string;
+            /** @description The stored switch id; null for a generated fabric. */
+            switch: number | null;
+            /** Format: double */
+            mean: number | null;
+            /** Format: double */
+            min: number | null;
+            min_dst: number | null;
+            min_dst_name: string | null;
+        };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         Transceiver: {
             readonly id: number;
@@ -4094,6 +4451,19 @@ export interface components {
             tx_power_min_dbm?: number | null;
             /** Format: double */
             tx_power_max_dbm?: number | null;
+        };
+        /**
+         * @description * `part` - part
+         *     * `m` - m
+         *     * `port` - port
+         *     * `kWh` - kWh
+         * @enum {string}
+         */
+        UnitEnum: "part" | "m" | "port" | "kWh";
+        Unmeasured: {
+            rule: string;
+            directions: number;
+            links: number[];
         };
         User: {
             username: string;
@@ -4232,6 +4602,26 @@ export interface components {
             requested_by: string | null;
             /** Format: date-time */
             requested_at: string;
+        };
+        WorstPair: {
+            src: number;
+            dst: number;
+            src_name: string;
+            dst_name: string;
+            /** Format: double */
+            fraction: number;
+        };
+        WorstPath: {
+            /** Format: double */
+            loss: number;
+            src: number;
+            src_name: string;
+            dst: number;
+            dst_name: string;
+            top: number;
+            top_name: string;
+            switches: string[];
+            hops: components["schemas"]["PathHop"][];
         };
         WorstTor: {
             switch: number;
@@ -8616,7 +9006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Job"];
+                    "application/json": components["schemas"]["RailPlanJob"];
                 };
             };
             /** @description Not signed in (no or an unknown token or session). */

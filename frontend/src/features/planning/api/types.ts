@@ -1,96 +1,31 @@
 /** The RAIL planner's job results: the engine's output (lightpath_engine.pyi, docs/rail.md). */
 import type { Job } from '@/features/jobs/api/types';
+import type { components } from '@/lib/api/schema';
+
+type Schemas = components['schemas'];
 
 export type CostCategory = 'transceivers' | 'fiber' | 'switch_ports' | 'power';
 
-export interface CostLine {
-  category: CostCategory;
-  /** A technology name for transceivers, MMF/SMF for fiber, "ports", "energy". */
-  item: string;
-  unit_usd: number;
-  unit: 'part' | 'm' | 'port' | 'kWh';
-  quantity: number;
-  total_usd: number;
-}
+export type CostLine = Schemas['CostLine'];
 
-export interface CostBreakdown {
-  lines: CostLine[];
-  total_usd: number;
-  transceiver_share: number;
-}
+export type CostBreakdown = Schemas['CostBreakdown'];
 
-export interface LinkChoice {
-  /** The stored link id; the generated link's index in `sampled` mode. */
-  link: number;
-  /** As the links API prints it ("tor1:eth1 - agg1:eth3"), or "tor3-agg1" for a generated link. */
-  name: string;
-  length_m: number;
-  speed_gbps: number;
-  baseline: string;
-  plan: string;
-  stretched: boolean;
-  p_good: number;
-  baseline_usd: number;
-  plan_usd: number;
-}
+export type LinkChoice = Schemas['LinkChoice'];
 
-export interface LengthBand {
-  from_m: number;
-  to_m: number;
-  share: number;
-  baseline: string;
-  plan: string;
-  stretched: boolean;
-  p_good: number;
-}
+export type LengthBand = Schemas['LengthBand'];
 
-export interface TorFraction {
-  /** The engine's switch index. */
-  tor: number;
-  name: string;
-  /** The stored switch id; null for a generated fabric. */
-  switch: number | null;
-  mean: number | null;
-  min: number | null;
-  min_dst: number | null;
-  min_dst_name: string | null;
-}
+export type TorFraction = Schemas['TorFraction'];
 
-export interface WorstPair {
-  src: number;
-  dst: number;
-  src_name: string;
-  dst_name: string;
-  fraction: number;
-}
+export type WorstPair = Schemas['WorstPair'];
 
-export interface PairFractions {
-  per_tor: TorFraction[];
-  worst_pair: WorstPair | null;
-  mean: number | null;
-  /** [quantile, value] */
-  quantiles: [number, number][];
-  connected_pairs: number;
-  disconnected_pairs: number;
-}
+export type PairFractions = Schemas['PairFractions'];
 
-export interface Sweep {
-  /** null: no stretch. */
-  nrb: number | null;
-  /** [maximum link length m, savings fraction or null where no catalog part reaches]. */
+export type Sweep = Omit<Schemas['Sweep'], 'points'> & {
+  /** [maximum link length m, savings or null]: OpenAPI 3.0 cannot say that only the second may be null. */
   points: [number, number | null][];
-}
+};
 
-export interface CatalogEntry {
-  id: number;
-  name: string;
-  speed_gbps: number;
-  fiber: 'MMF' | 'SMF';
-  rated_reach_m: number;
-  price_usd: number | null;
-  price_source: PriceSource;
-  stretch: StretchReach[];
-}
+export type CatalogEntry = Schemas['CatalogEntry'];
 
 export interface StretchReach {
   nrb: number;
@@ -99,14 +34,7 @@ export interface StretchReach {
 
 export type PriceSource = 'seed' | 'demo' | 'planner' | '';
 
-export interface CostParams {
-  mmf_usd_per_m: number;
-  smf_usd_per_m: number;
-  port_usd: number;
-  switch_watts: number;
-  usd_per_kwh: number;
-  years: number;
-}
+export type CostParams = Schemas['CostParams'];
 
 export interface GenerateParams {
   k: number;
@@ -136,116 +64,26 @@ export interface PlanParams {
   pair_stats?: boolean | null;
 }
 
-/** The params echoed back, completed with defaults. */
-export interface PlanInputs {
-  name: string;
-  source: 'generated' | 'stored';
-  fabric: { id: number; name: string } | null;
-  generate: Required<GenerateParams> | null;
-  description: string;
-  links: number;
-  switches: number;
-  tors: number;
-  default_speed_gbps: number;
-  nrb: number | null;
-  max_hops: number | null;
-  costs: CostParams;
-  sweep: SweepParams;
-  pair_stats: boolean;
-  quantiles: number[];
-  catalog: CatalogEntry[];
-}
+export type PlanInputs = Schemas['PlanInputs'];
 
-export interface PlanResult extends EnginePlan {
-  inputs: PlanInputs;
-}
+export type PlanResult = Omit<Schemas['RailPlanResult'], 'sweeps'> & { sweeps: Sweep[] };
 
-export interface EnginePlan {
-  nrb: number | null;
-  max_hops: number;
-  link_bound: number | null;
-  savings: number;
-  stretched_links: number;
-  min_p_good: number;
-  path_bound: number;
-  baseline: CostBreakdown;
-  plan: CostBreakdown;
-  links: LinkChoice[];
-  bands: LengthBand[];
-  good_paths: PairFractions | null;
-  sweeps: Sweep[];
-}
+/** The engine's plan: the job's result without the server's inputs. */
+export type EnginePlan = Omit<PlanResult, 'inputs'>;
 
-export interface FecAnswer {
-  loss: number;
-  target: number;
-  scheme: 'none' | 'xor' | 'replicate3' | 'unusable';
-  n: number | null;
-  residual_loss: number;
-  overhead: number;
-}
+export type FecAnswer = Schemas['RailFec'];
 
-export interface LossLink {
-  link: number;
-  name: string;
-  loss_up: number;
-  loss_down: number;
-}
+export type LossLink = Schemas['LossLink'];
 
-export interface PathHop {
-  link: number;
-  name: string;
-  upward: boolean;
-  loss: number;
-}
+export type PathHop = Schemas['PathHop'];
 
-export interface WorstPath {
-  loss: number;
-  src: number;
-  src_name: string;
-  dst: number;
-  dst_name: string;
-  top: number;
-  top_name: string;
-  switches: string[];
-  hops: PathHop[];
-}
+export type WorstPath = Schemas['WorstPath'];
 
-export interface PathCoding {
-  target: number;
-  paths: number;
-  uncoded: number;
-  xor: number;
-  replicated: number;
-  unusable: number;
-  mean_overhead: number;
-  max_overhead: number;
-}
+export type PathCoding = Schemas['PathCoding'];
 
-export interface ReliabilityClass {
-  class: number;
-  bound: number;
-  link_count: number;
-  /** Stored link ids. */
-  links: number[];
-  removed: LossLink[];
-  worst: WorstPath | null;
-  kept_paths: PairFractions | null;
-  fec: PathCoding | null;
-}
+export type ReliabilityClass = Schemas['ReliabilityClass'];
 
-export interface ClassSummary {
-  class: number;
-  bound: number;
-  links: number;
-  removed: number;
-  worst_loss: number | null;
-  kept_min: number | null;
-  kept_p1: number | null;
-  kept_p50: number | null;
-  kept_mean: number | null;
-  fec_mean_overhead: number | null;
-}
+export type ClassSummary = Schemas['ClassSummary'];
 
 /** `rail.classes` params (contract 2b). */
 export interface ClassesParams {
@@ -256,25 +94,7 @@ export interface ClassesParams {
   pair_stats?: boolean | null;
 }
 
-export interface ClassesResult {
-  inputs: {
-    fabric: { id: number; name: string };
-    window_hours: number;
-    since: string;
-    bounds: number[];
-    repair_above: number;
-    fec_target: number;
-    pair_stats: boolean;
-    quantiles: number[];
-  };
-  links: number;
-  alive: number;
-  measured_directions: number;
-  unmeasured: { rule: string; directions: number; links: number[] };
-  repair: LossLink[];
-  classes: ReliabilityClass[];
-  summary: ClassSummary[];
-}
+export type ClassesResult = Schemas['RailClassesResult'];
 
 /** A catalog row of `/api/transceiver-models/`. */
 export interface TransceiverModel {
@@ -298,17 +118,10 @@ export const CLASSES_KIND = 'rail.classes';
 /** A row of `GET /api/jobs/?kind=…` (the list leaves results out). */
 export type JobRow = Omit<Job, 'result'>;
 
-/** What `result.link_rows` of GET /api/rail/plans/{id}/ says of the rows it leaves out. */
-export interface LinkRows {
-  count: number;
-  /** null without per-link rows (expected-value lengths). */
-  longest_m: number | null;
-  /** Every part a row uses, in the baseline or the plan, sorted. */
-  parts: string[];
-}
+export type LinkRows = Schemas['LinkRows'];
 
 /** A plan as the plan page loads it: without its per-link rows (a 100K-link plan's are 20 MB). */
-export type PlanSummary = Omit<PlanResult, 'links'> & { link_rows: LinkRows };
+export type PlanSummary = Omit<Schemas['RailPlanPageResult'], 'sweeps'> & { sweeps: Sweep[] };
 
 /** GET /api/rail/plans/{id}/: the job, its result a summary. */
 export type PlanJob = Omit<Job, 'result'> & { result: PlanSummary | null };
