@@ -492,3 +492,79 @@ class CorrOptCheckSerializer(serializers.Serializer):
     penalty = serializers.FloatField()
     affected = AffectedTorSerializer(many=True)
     blocking_tor = CheckBlockingTorSerializer(allow_null=True)
+
+
+# --- The corruption.simulate job's result (corruption/simulation/run.py) -----------------------------
+
+POLICIES = ["corropt", "fast-checker", "switch-local"]
+PENALTY_FUNCTIONS = ["linear", "log", "step"]
+
+
+class SimulationSeriesSerializer(serializers.Serializer):
+    """A step series: entry i holds from time_s[i] until time_s[i + 1] (the last until the horizon)."""
+
+    binned = serializers.BooleanField(help_text="Binned steps: penalty is a bin's mean, worst_fraction its minimum.")
+    time_s = serializers.ListField(child=serializers.FloatField())
+    penalty = serializers.ListField(child=serializers.FloatField())
+    worst_fraction = serializers.ListField(child=serializers.FloatField())
+    disabled = serializers.ListField(child=serializers.FloatField())
+    active_corrupting = serializers.ListField(child=serializers.FloatField())
+
+
+class PolicyOutcomeSerializer(serializers.Serializer):
+    policy = serializers.ChoiceField(choices=POLICIES)
+    share = serializers.FloatField(allow_null=True)
+    penalty_seconds = serializers.FloatField()
+    penalty_ratio_vs_corropt = serializers.FloatField(
+        allow_null=True, help_text="Its penalty integral over CorrOpt's; null when infinite (CorrOpt's is 0)."
+    )
+    active_corrupting_seconds = serializers.FloatField()
+    disabled_seconds = serializers.FloatField()
+    lowest_worst_fraction = serializers.FloatField()
+    counts = serializers.DictField(child=serializers.FloatField())
+    series = SimulationSeriesSerializer()
+
+
+class SimulationRunSerializer(serializers.Serializer):
+    constraint = serializers.FloatField()
+    accuracy = serializers.FloatField()
+    corropt_penalty_seconds = serializers.FloatField()
+    policies = PolicyOutcomeSerializer(many=True)
+
+
+class SimulationFabricSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class SimulationTraceSerializer(serializers.Serializer):
+    source = serializers.ChoiceField(choices=["generated", "uploaded"])  # type: ignore[assignment]
+    onsets = serializers.IntegerField()
+    links = serializers.IntegerField()
+    horizon_s = serializers.FloatField()
+    name = serializers.CharField(required=False)
+    hours = serializers.FloatField(required=False)
+    mttf_hours = serializers.FloatField(required=False)
+    seed = serializers.IntegerField(required=False)
+
+
+class SimulationSettingsSerializer(serializers.Serializer):
+    policies = serializers.ListField(child=serializers.ChoiceField(choices=POLICIES))
+    constraints = serializers.ListField(child=serializers.FloatField())
+    accuracies = serializers.ListField(child=serializers.FloatField())
+    penalty_function = serializers.ChoiceField(choices=PENALTY_FUNCTIONS)
+    repair_delay_s = serializers.FloatField()
+    seed = serializers.IntegerField()
+    optimizer_time_budget_s = serializers.FloatField()
+    initially_disabled = serializers.IntegerField()
+    initially_down = serializers.IntegerField()
+    links = serializers.IntegerField()
+    max_points = serializers.IntegerField()
+
+
+@result_of("corruption.simulate")
+class SimulationResultSerializer(serializers.Serializer):
+    fabric = SimulationFabricSerializer()
+    trace = SimulationTraceSerializer()
+    settings = SimulationSettingsSerializer()
+    runs = SimulationRunSerializer(many=True)

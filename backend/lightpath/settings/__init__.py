@@ -223,6 +223,8 @@ SPECTACULAR_SETTINGS = {
         "SideEnum": "fabric.models.Transceiver.Side",
         "ActionTakenEnum": "corruption.tickets.ACTIONS",
         "DecisionActionEnum": "corruption.models.Decision.Action",
+        "LarryPolicyEnum": "reconfig.api.serializers.LARRY_POLICIES",
+        "SimulationPolicyEnum": "corruption.api.serializers.POLICIES",
     },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
     "WEBHOOKS": [

@@ -52,7 +52,6 @@ NOT_YET_TYPED = {
 # Job kinds whose result has no serializer yet (jobs/api/results.py): only shrinks.
 KINDS_NOT_YET_TYPED = {
     "circuits.schedule",
-    "corruption.simulate",
 }
 
 
@@ -315,3 +314,16 @@ def test_rail_job_results(contract, django_user_model, small_fabric):
     assert classes["result"]["classes"]
     contract.check(classes, "/api/jobs/{id}/")
     contract.check_component(classes["result"], "RailClassesResult")
+
+
+@pytest.mark.django_db(transaction=True, databases=JOB_DATABASES)
+def test_simulation_result(contract, django_user_model, small_fabric):
+    client = APIClient()
+    client.force_authenticate(django_user_model.objects.create_superuser("contract-jobs", password="pw-for-tests"))
+    uploaded = {"source": "uploaded", "name": "one.csv", "csv": "time_s,link,loss_rate\n0,t0:up0,0.001\n"}
+    generated = {"source": "generated", "hours": 500, "mttf_hours": 100, "seed": 7}
+    for trace in (uploaded, generated):
+        params = {"constraints": [0.5, 0.75], "accuracies": [0.8], "trace": trace, "horizon_hours": 10}
+        job = _run_job(client, "corruption.simulate", params, fabric=small_fabric.pk)
+        contract.check(job, "/api/jobs/{id}/")
+        contract.check_component(job["result"], "SimulationResult")

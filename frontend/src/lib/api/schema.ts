@@ -2635,7 +2635,7 @@ export interface components {
             readonly message: string;
         };
         /** @description The result of a job, as its kind declares it. */
-        JobResult: components["schemas"]["OptimizerResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["RailClassesResult"] | components["schemas"]["RailPlanResult"] | components["schemas"]["ShareBackupResult"] | {
+        JobResult: components["schemas"]["OptimizerResult"] | components["schemas"]["SimulationResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["RailClassesResult"] | components["schemas"]["RailPlanResult"] | components["schemas"]["ShareBackupResult"] | {
             [key: string]: unknown;
         };
         /**
@@ -2669,7 +2669,7 @@ export interface components {
             period_s: number | null;
             /** Format: double */
             threshold: number;
-            policy: components["schemas"]["PolicyEnum"];
+            policy: components["schemas"]["LarryPolicyEnum"];
             counters: components["schemas"]["CountersEcho"];
         };
         LarryMetrics: {
@@ -2683,10 +2683,18 @@ export interface components {
             /** Format: double */
             overload_gbit: number;
         };
+        /**
+         * @description * `conservative` - conservative
+         *     * `static` - static
+         *     * `one_big_switch` - one_big_switch
+         *     * `proportional` - proportional
+         * @enum {string}
+         */
+        LarryPolicyEnum: "conservative" | "static" | "one_big_switch" | "proportional";
         LarryResult: {
             inputs: components["schemas"]["LarryInputs"];
             racks: string[];
-            policy: components["schemas"]["PolicyEnum"];
+            policy: components["schemas"]["LarryPolicyEnum"];
             initial_uplinks: number[];
             initial_circuits: [
                 number,
@@ -3615,6 +3623,13 @@ export interface components {
             /** Format: double */
             loss: number;
         };
+        /**
+         * @description * `linear` - linear
+         *     * `log` - log
+         *     * `step` - step
+         * @enum {string}
+         */
+        PenaltyFunctionEnum: "linear" | "log" | "step";
         /** @description The params echoed back, completed with defaults. */
         PlanInputs: {
             name: string;
@@ -3669,14 +3684,28 @@ export interface components {
             /** Format: double */
             min_fraction: number;
         };
-        /**
-         * @description * `conservative` - conservative
-         *     * `static` - static
-         *     * `one_big_switch` - one_big_switch
-         *     * `proportional` - proportional
-         * @enum {string}
-         */
-        PolicyEnum: "conservative" | "static" | "one_big_switch" | "proportional";
+        PolicyOutcome: {
+            policy: components["schemas"]["SimulationPolicyEnum"];
+            /** Format: double */
+            share: number | null;
+            /** Format: double */
+            penalty_seconds: number;
+            /**
+             * Format: double
+             * @description Its penalty integral over CorrOpt's; null when infinite (CorrOpt's is 0).
+             */
+            penalty_ratio_vs_corropt: number | null;
+            /** Format: double */
+            active_corrupting_seconds: number;
+            /** Format: double */
+            disabled_seconds: number;
+            /** Format: double */
+            lowest_worst_fraction: number;
+            counts: {
+                [key: string]: number;
+            };
+            series: components["schemas"]["SimulationSeries"];
+        };
         PoolSize: {
             /** Format: double */
             unavailability: number;
@@ -4084,6 +4113,76 @@ export interface components {
          * @enum {string}
          */
         SideEnum: "a" | "z";
+        SimulationFabric: {
+            id: number;
+            name: string;
+        };
+        /**
+         * @description * `corropt` - corropt
+         *     * `fast-checker` - fast-checker
+         *     * `switch-local` - switch-local
+         * @enum {string}
+         */
+        SimulationPolicyEnum: "corropt" | "fast-checker" | "switch-local";
+        SimulationResult: {
+            fabric: components["schemas"]["SimulationFabric"];
+            trace: components["schemas"]["SimulationTrace"];
+            settings: components["schemas"]["SimulationSettings"];
+            runs: components["schemas"]["SimulationRun"][];
+        };
+        SimulationRun: {
+            /** Format: double */
+            constraint: number;
+            /** Format: double */
+            accuracy: number;
+            /** Format: double */
+            corropt_penalty_seconds: number;
+            policies: components["schemas"]["PolicyOutcome"][];
+        };
+        /** @description A step series: entry i holds from time_s[i] until time_s[i + 1] (the last until the horizon). */
+        SimulationSeries: {
+            /** @description Binned steps: penalty is a bin's mean, worst_fraction its minimum. */
+            binned: boolean;
+            time_s: number[];
+            penalty: number[];
+            worst_fraction: number[];
+            disabled: number[];
+            active_corrupting: number[];
+        };
+        SimulationSettings: {
+            policies: components["schemas"]["SimulationPolicyEnum"][];
+            constraints: number[];
+            accuracies: number[];
+            penalty_function: components["schemas"]["PenaltyFunctionEnum"];
+            /** Format: double */
+            repair_delay_s: number;
+            seed: number;
+            /** Format: double */
+            optimizer_time_budget_s: number;
+            initially_disabled: number;
+            initially_down: number;
+            links: number;
+            max_points: number;
+        };
+        SimulationTrace: {
+            source: components["schemas"]["SimulationTraceSourceEnum"];
+            onsets: number;
+            links: number;
+            /** Format: double */
+            horizon_s: number;
+            name?: string;
+            /** Format: double */
+            hours?: number;
+            /** Format: double */
+            mttf_hours?: number;
+            seed?: number;
+        };
+        /**
+         * @description * `generated` - generated
+         *     * `uploaded` - uploaded
+         * @enum {string}
+         */
+        SimulationTraceSourceEnum: "generated" | "uploaded";
         SizeAnswer: {
             inputs: components["schemas"]["SizeInputs"];
             reliability: components["schemas"]["Reliability"];
