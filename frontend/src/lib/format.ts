@@ -4,7 +4,7 @@
  * time copied from one page matches the others.
  */
 
-const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const COUNT = new Intl.NumberFormat('en-US');
 
 /** "2026-11-26 16:22 UTC"; "—" when there is no time; an unparseable value as it came. */
 export function formatTime(iso: string | null | undefined): string {
@@ -14,7 +14,7 @@ export function formatTime(iso: string | null | undefined): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** "12,345": whole counts with thousands separators. */
+/** "12,345": counts with thousands separators (what toLocaleString('en-US') gives). */
 export function formatCount(value: number): string {
   return COUNT.format(value);
 }

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-  comparisonRows,
-  formatBytes,
-  formatPercent,
-  formatSeconds,
-  formatSlots,
-  metricCards,
-  slotCaveat,
-} from './scheduleFormat';
+import { formatPercent, formatSeconds } from '@/lib/format';
+
+import { comparisonRows, formatBytes, formatSlots, metricCards, slotCaveat } from './scheduleFormat';
 import { PARALLEL_GLOBAL, REPLAY } from './testSchedule';
 
 describe('formatting', () => {

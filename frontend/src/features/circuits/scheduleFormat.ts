@@ -1,4 +1,6 @@
 /** Numbers of a circuit schedule as people read them: metric cards and the algorithm comparison. */
+import { formatCount, formatPercent, formatSeconds } from '@/lib/format';
+
 import type { CircuitMetrics, CircuitSlot, ComparisonMetrics } from './api/types';
 
 const DECIMAL_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
@@ -14,19 +16,6 @@ export function formatBytes(bytes: number): string {
   }
   const text = unit === 0 ? String(Math.round(value)) : value.toPrecision(3).replace(/\.0+$|(\.\d*?)0+$/, '$1');
   return `${bytes < 0 ? '−' : ''}${text} ${DECIMAL_UNITS[unit]}`;
-}
-
-export function formatPercent(fraction: number, digits = 1): string {
-  if (!Number.isFinite(fraction)) return '—';
-  return `${(fraction * 100).toFixed(digits)}%`;
-}
-
-/** Seconds as ms below one second, s below two minutes, else min. */
-export function formatSeconds(seconds: number): string {
-  if (!Number.isFinite(seconds)) return '—';
-  if (seconds < 1) return `${Number((seconds * 1000).toPrecision(3))} ms`;
-  if (seconds < 120) return `${Number(seconds.toPrecision(3))} s`;
-  return `${Number((seconds / 60).toPrecision(3))} min`;
 }
 
 /** "3 slots (3 s)": a visit delay in slots and in time at the period. */
@@ -65,7 +54,7 @@ export function metricCards(metrics: CircuitMetrics, periodS: number, slotCount:
     {
       key: 'flaps',
       label: 'Flaps',
-      value: metrics.flap_count.toLocaleString('en-US'),
+      value: formatCount(metrics.flap_count),
       detail: 'circuits set up again one slot after being torn down',
     },
     {
@@ -79,9 +68,9 @@ export function metricCards(metrics: CircuitMetrics, periodS: number, slotCount:
       label: 'Runtime',
       value: formatSeconds(metrics.runtime_s),
       detail:
-        `${slotCount.toLocaleString('en-US')} slots of ${formatSeconds(periodS)}` +
+        `${formatCount(slotCount)} slots of ${formatSeconds(periodS)}` +
         (metrics.fallback_slots > 0
-          ? `; ${metrics.fallback_slots.toLocaleString('en-US')} fell back to greedy past the time budget`
+          ? `; ${formatCount(metrics.fallback_slots)} fell back to greedy past the time budget`
           : ''),
     },
   ];
@@ -132,7 +121,7 @@ export function comparisonRows(entries: readonly ComparisonMetrics[], chosen: st
         offloaded: formatBytes(metrics.offloaded_bytes),
         gap: formatPercent(metrics.gap, 2),
         visitDelay: `${metrics.visit_delay_max_slots} / ${metrics.visit_delay_p95_slots}`,
-        flaps: metrics.flap_count.toLocaleString('en-US'),
+        flaps: formatCount(metrics.flap_count),
         runtime: formatSeconds(metrics.runtime_s),
       },
     }));

@@ -1,6 +1,8 @@
 /** The visit-delay histogram's data: the engine's powers-of-two bins per algorithm, aligned. */
+import { formatSeconds } from '@/lib/format';
+
 import type { CircuitMetrics, VisitDelayBin } from './api/types';
-import { algorithmLabel, formatSeconds } from './scheduleFormat';
+import { algorithmLabel } from './scheduleFormat';
 
 export interface HistogramBin {
   minSlots: number;

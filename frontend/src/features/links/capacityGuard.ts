@@ -1,5 +1,6 @@
 /** How the capacity guard's answers read (docs/capacity-guard.md). */
 import { ApiError } from '@/lib/api-client';
+import { formatCount } from '@/lib/format';
 
 import type { GuardRefusal, GuardTor } from './api/types';
 
@@ -60,7 +61,7 @@ export function reasonProblem({ override, reason }: OverrideChoice): string | nu
 /** "1 link changes", "48 links change", "No link changes (already in that state)". */
 export function linksChanging(count: number): string {
   if (count === 0) return 'No link changes: every link is already in that state.';
-  return count === 1 ? '1 link changes.' : `${count.toLocaleString('en-US')} links change.`;
+  return count === 1 ? '1 link changes.' : `${formatCount(count)} links change.`;
 }
 
 /** The ToRs that fall under first (fewest paths to spare), then the others by name. */

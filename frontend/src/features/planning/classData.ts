@@ -1,5 +1,6 @@
 /** Data shaping for the reliability-classes page: the form's params, link colouring, loss and FEC text. */
 import type { TopologyLink } from '@/features/fabrics';
+import { formatCount } from '@/lib/format';
 
 import type { ClassesParams, FecAnswer, PathCoding, ReliabilityClass, WorstPath } from './api/types';
 import { formatPercent } from './planData';
@@ -118,7 +119,7 @@ export function countRoles(roles: Map<number, ClassLinkRole>): Record<ClassLinkR
 
 /** "1,000 paths uncoded, 24 XOR-coded, …; mean overhead 0.16 % (at most 7.1 %)" */
 export function codingText(coding: PathCoding): string {
-  const count = (value: number) => Math.round(value).toLocaleString('en-US');
+  const count = (value: number) => formatCount(Math.round(value));
   const parts = [`${count(coding.uncoded)} uncoded`];
   if (coding.xor > 0) parts.push(`${count(coding.xor)} XOR-coded`);
   if (coding.replicated > 0) parts.push(`${count(coding.replicated)} replicated 3×`);

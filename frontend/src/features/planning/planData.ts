@@ -1,4 +1,6 @@
 /** Data shaping for the RAIL planner pages: cost stacks, savings curves, link filters, comparisons. */
+import { formatCount } from '@/lib/format';
+
 import type { CostBreakdown, CostCategory, CostLine, PairFractions, PlanResult, Sweep } from './api/types';
 
 /** The seed's Table 4.1 rows, in its order. */
@@ -322,7 +324,7 @@ export function comparisonFacts(
     saved: formatPercent(result.savings),
     baseline: formatUsd(result.baseline.total_usd),
     plan: formatUsd(result.plan.total_usd),
-    stretched: `${trim(result.stretched_links.toFixed(1))} of ${result.inputs.links.toLocaleString('en-US')}`,
+    stretched: `${trim(result.stretched_links.toFixed(1))} of ${formatCount(result.inputs.links)}`,
     share: formatPercent(result.plan.transceiver_share),
     worst: result.good_paths?.worst_pair
       ? `${formatPercent(result.good_paths.worst_pair.fraction, 2)} (${result.good_paths.worst_pair.src_name} → ${result.good_paths.worst_pair.dst_name})`

@@ -11,10 +11,6 @@ export function formatPercent(fraction: number): string {
   return `${(fraction * 100).toFixed(fraction < 0.1 && fraction > 0 ? 1 : 0)}%`;
 }
 
-export function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
 export function formatCost(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 1 });
 }

@@ -3,7 +3,7 @@
  * shows: each measured value beside the limit it was compared with, and which facts made the
  * rule fire.
  */
-import { formatTime } from '@/lib/format';
+import { formatDbm, formatTime } from '@/lib/format';
 
 import type { Evidence, EvidenceOptics } from './api/types';
 import { actionDone } from './repairActions';
@@ -13,11 +13,6 @@ export function formatRate(rate: number | null | undefined): string {
   if (rate === null || rate === undefined || !Number.isFinite(rate)) return '—';
   if (rate === 0) return '0';
   return rate.toExponential(1);
-}
-
-export function formatDbm(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  return `${value.toFixed(1)} dBm`;
 }
 
 export type EvidenceKey =

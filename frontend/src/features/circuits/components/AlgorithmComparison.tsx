@@ -2,9 +2,10 @@ import { scaleBand, scaleLinear } from 'd3';
 import { useMemo } from 'react';
 
 import { ChartAxes } from '@/components/charts/ChartAxes';
+import { formatPercent } from '@/lib/format';
 
 import type { ComparisonMetrics } from '../api/types';
-import { comparisonRows, formatPercent } from '../scheduleFormat';
+import { comparisonRows } from '../scheduleFormat';
 
 const BAR = '#3f7cbf';
 const CHOSEN = '#1f5fa8';

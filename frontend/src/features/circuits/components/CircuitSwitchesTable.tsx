@@ -1,5 +1,6 @@
+import { formatSeconds } from '@/lib/format';
+
 import type { CircuitSwitch } from '../api/types';
-import { formatSeconds } from '../scheduleFormat';
 import { ConfirmDelete } from './ConfirmDelete';
 
 interface CircuitSwitchesTableProps {

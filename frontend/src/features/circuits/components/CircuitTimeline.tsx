@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 
 import { ChartAxes } from '@/components/charts/ChartAxes';
+import { formatCount, formatSeconds } from '@/lib/format';
 
 import type { CircuitSlot } from '../api/types';
-import { formatSeconds } from '../scheduleFormat';
 import { layoutTimeline, type Timeline } from '../timeline';
 
 const SLOTS_PER_PAGE = [10, 30, 60, 240] as const;
@@ -79,7 +79,7 @@ export function CircuitTimeline({ timeline, slots, darkTimeS, width, selectedSlo
           ← Earlier
         </button>
         <span data-testid="timeline-slot-range">
-          Slots {firstSlot + 1}–{lastSlot + 1} of {slots.length.toLocaleString('en-US')}
+          Slots {firstSlot + 1}–{lastSlot + 1} of {formatCount(slots.length)}
         </span>
         <button type="button" onClick={() => setSlotPage(page + 1)} disabled={page >= slotPages - 1}>
           Later →

@@ -1,7 +1,8 @@
+import { formatCount, formatSeconds } from '@/lib/format';
 import { formatTime } from '@/lib/format';
 
 import type { Demand } from '../api/types';
-import { formatBytes, formatSeconds } from '../scheduleFormat';
+import { formatBytes } from '../scheduleFormat';
 import { ConfirmDelete } from './ConfirmDelete';
 
 interface DemandsTableProps {
@@ -44,10 +45,10 @@ export function DemandsTable({ demands, shown, onShow, onDelete }: DemandsTableP
               {demand.description ? <span className="muted"> — {demand.description}</span> : null}
             </th>
             <td className="numeric">
-              {demand.window_count.toLocaleString('en-US')} × {formatSeconds(demand.window_s)}
+              {formatCount(demand.window_count)} × {formatSeconds(demand.window_s)}
             </td>
-            <td className="numeric">{demand.row_count.toLocaleString('en-US')}</td>
-            <td className="numeric">{demand.rack_count.toLocaleString('en-US')}</td>
+            <td className="numeric">{formatCount(demand.row_count)}</td>
+            <td className="numeric">{formatCount(demand.rack_count)}</td>
             <td className="numeric">{formatBytes(demand.total_bytes)}</td>
             <td>
               {formatTime(demand.created)}

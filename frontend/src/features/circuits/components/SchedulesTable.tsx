@@ -2,9 +2,10 @@ import { Link } from 'react-router';
 
 import { ProgressBar } from '@/components/ProgressBar';
 import { displayedProgress, progressTone } from '@/features/jobs';
+import { formatPercent } from '@/lib/format';
 
 import type { ScheduleJobBrief } from '../api/types';
-import { algorithmLabel, formatPercent } from '../scheduleFormat';
+import { algorithmLabel } from '../scheduleFormat';
 
 /** A name that may have been deleted since the schedule ran: "hot pairs (deleted)". */
 function deletedName(thing: { id: number; name: string | null; deleted: boolean }): string {

@@ -5,6 +5,7 @@ import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { JobStatus } from '@/features/jobs';
 import { ApiError } from '@/lib/api-client';
+import { formatCount, formatSeconds } from '@/lib/format';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { ScheduleResult } from '../api/types';
@@ -17,7 +18,7 @@ import { MetricCards } from '../components/MetricCards';
 import { RackOrderSelect } from '../components/RackOrderSelect';
 import { VisitDelayHistogram } from '../components/VisitDelayHistogram';
 import { buildHeatMap, type DemandEntry, matrixEntries, type RackOrder, slotDemand } from '../heatMap';
-import { algorithmLabel, formatBytes, formatSeconds, slotCaveat } from '../scheduleFormat';
+import { algorithmLabel, formatBytes, slotCaveat } from '../scheduleFormat';
 import { buildTimeline } from '../timeline';
 import { visitDelayModel } from '../visitDelay';
 import '../circuits.css';
@@ -121,8 +122,7 @@ function ScheduleResultView({ jobId, result }: { jobId: number; result: Schedule
           <div>
             <dt>Left out</dt>
             <dd>
-              {result.ignored.rows.toLocaleString('en-US')} rows ({formatBytes(result.ignored.bytes)}) on racks outside
-              the switch
+              {formatCount(result.ignored.rows)} rows ({formatBytes(result.ignored.bytes)}) on racks outside the switch
             </dd>
           </div>
         ) : null}

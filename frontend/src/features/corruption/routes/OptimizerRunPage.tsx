@@ -5,7 +5,7 @@ import { Loading } from '@/components/Loading';
 import { useFabric } from '@/features/fabrics';
 import { JobStatus } from '@/features/jobs';
 import { formatRate } from '@/features/tickets';
-import { formatTime } from '@/lib/format';
+import { formatCount, formatTime } from '@/lib/format';
 
 import type { OptimizerJob, OptimizerRow, OptimizerRunResult } from '../api/types';
 import { useDecisions } from '../api/useDecisions';
@@ -134,7 +134,7 @@ function RunResult({ result }: { result: OptimizerRunResult }) {
           </div>
           <div>
             <dt>Engine time</dt>
-            <dd>{Math.round(result.engine_ms).toLocaleString('en-US')} ms</dd>
+            <dd>{formatCount(Math.round(result.engine_ms))} ms</dd>
           </div>
           <div>
             <dt>Worst ToR after</dt>

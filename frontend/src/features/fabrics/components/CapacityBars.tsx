@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
 
+import { formatCount } from '@/lib/format';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { FabricCapacity } from '../api/types';
-import { buildCapacityChart, capacitySummaryText, formatFraction } from './capacityChart';
 import { CapacityLegendItems, CapacityYAxis, ConstraintLine, TorAxis } from './CapacityChartParts';
+import { buildCapacityChart, capacitySummaryText, formatFraction } from './capacityChart';
 
 const PLOT_HEIGHT = 220;
 
@@ -75,7 +76,7 @@ export function CapacityBars({ capacity, width: fixedWidth }: CapacityBarsProps)
       </div>
       {belowConstraint.length > 0 ? (
         <details className="below-constraint">
-          <summary>ToRs below constraint ({belowConstraint.length.toLocaleString('en-US')})</summary>
+          <summary>ToRs below constraint ({formatCount(belowConstraint.length)})</summary>
           <table>
             <thead>
               <tr>

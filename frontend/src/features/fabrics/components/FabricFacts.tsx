@@ -1,4 +1,4 @@
-import { formatTime } from '@/lib/format';
+import { formatCount, formatTime } from '@/lib/format';
 
 import type { Fabric } from '../api/types';
 
@@ -13,11 +13,11 @@ export function FabricFacts({ fabric }: { fabric: Fabric }) {
         </div>
         <div>
           <dt>Switches</dt>
-          <dd>{fabric.switch_count.toLocaleString('en-US')}</dd>
+          <dd>{formatCount(fabric.switch_count)}</dd>
         </div>
         <div>
           <dt>Links</dt>
-          <dd>{fabric.link_count.toLocaleString('en-US')}</dd>
+          <dd>{formatCount(fabric.link_count)}</dd>
         </div>
         <div>
           <dt>Capacity constraint</dt>

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 
+import { formatCount } from '@/lib/format';
+
 import type { Fabric } from '../api/types';
 
 export function FabricsTable({ fabrics }: { fabrics: Fabric[] }) {
@@ -28,8 +30,8 @@ export function FabricsTable({ fabrics }: { fabrics: Fabric[] }) {
               <Link to={`/fabrics/${fabric.id}`}>{fabric.name}</Link>
             </th>
             <td>{fabric.tiers.join(' → ')}</td>
-            <td className="numeric">{fabric.switch_count.toLocaleString('en-US')}</td>
-            <td className="numeric">{fabric.link_count.toLocaleString('en-US')}</td>
+            <td className="numeric">{formatCount(fabric.switch_count)}</td>
+            <td className="numeric">{formatCount(fabric.link_count)}</td>
             <td className="numeric">{fabric.capacity_constraint.toFixed(2)}</td>
           </tr>
         ))}

@@ -1,4 +1,5 @@
 import { LineSwatch } from '@/components/LineSwatch';
+import { formatCount } from '@/lib/format';
 import { LINK_HEALTH_STYLE, LINK_HEALTHS, type LinkHealth } from '@/lib/linkHealth';
 
 import { dashArray, LINK_STATE_STYLE, LINK_STATES, type LinkState } from './linkState';
@@ -23,7 +24,7 @@ export function TopologyLegend({ counts, healthCounts }: TopologyLegendProps) {
           return (
             <li key={health} data-testid={`legend-health-${health}`} title={style.meaning}>
               <LineSwatch colour={style.colour} width={3} />
-              {style.label} <span className="legend-count">({healthCounts[health].toLocaleString('en-US')})</span>
+              {style.label} <span className="legend-count">({formatCount(healthCounts[health])})</span>
             </li>
           );
         })}
@@ -39,8 +40,7 @@ export function TopologyLegend({ counts, healthCounts }: TopologyLegendProps) {
               width={2 * LINK_STATE_STYLE[state].widthFactor}
               dash={dashArray(state)}
             />
-            {LINK_STATE_STYLE[state].label}{' '}
-            <span className="legend-count">({counts[state].toLocaleString('en-US')})</span>
+            {LINK_STATE_STYLE[state].label} <span className="legend-count">({formatCount(counts[state])})</span>
           </li>
         ))}
         <li>

@@ -1,6 +1,7 @@
 import { quadtree } from 'd3';
 import { useMemo, type MouseEvent } from 'react';
 
+import { formatCount } from '@/lib/format';
 import { labelStride } from '@/lib/labelStride';
 
 import type { TopologyLink } from '../api/types';
@@ -65,7 +66,7 @@ export function TopologyOverlay({ layout, adjacency, hovered, selected, onHover,
             {row.name}
           </tspan>
           <tspan x={8} dy="1.2em" className="tier-count">
-            {row.switchCount.toLocaleString('en-US')} sw
+            {formatCount(row.switchCount)} sw
           </tspan>
         </text>
       ))}

@@ -4,6 +4,7 @@
  */
 import { line, scaleBand, scaleLinear } from 'd3';
 
+import { formatCount } from '@/lib/format';
 import { labelStride } from '@/lib/labelStride';
 
 import type { TorCapacity } from '../api/types';
@@ -203,11 +204,11 @@ export interface CapacitySummaryNumbers {
 }
 
 export function capacitySummaryText(summary: CapacitySummaryNumbers, fabricConstraint: number): string {
-  const tors = `${summary.tors.toLocaleString('en-US')} ToR${summary.tors === 1 ? '' : 's'}`;
+  const tors = `${formatCount(summary.tors)} ToR${summary.tors === 1 ? '' : 's'}`;
   const below =
     summary.below_constraint === 0
       ? 'none below constraint'
-      : `${summary.below_constraint.toLocaleString('en-US')} below constraint`;
+      : `${formatCount(summary.below_constraint)} below constraint`;
   const minimum =
     summary.min_fraction === null ? 'no paths measured' : `minimum fraction ${formatFraction(summary.min_fraction)}`;
   return `${tors}, ${below} (${formatFraction(fabricConstraint)}), ${minimum}`;

@@ -1,3 +1,4 @@
+import { formatCount } from '@/lib/format';
 import { LINK_HEALTHS } from '@/lib/linkHealth';
 
 import type { FabricTopology, TopologyLink } from '../api/types';
@@ -43,7 +44,7 @@ export function linksBySwitch(links: readonly TopologyLink[]): Map<number, Topol
 }
 
 function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
+  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** "3 corrupting, 1 lossy, 90 clean, 2 unknown": the health words with a count, worst first. */
@@ -52,7 +53,7 @@ function healthCounts(links: readonly TopologyLink[]): string {
   return [...LINK_HEALTHS]
     .reverse()
     .filter((health) => counts[health] > 0)
-    .map((health) => `${counts[health].toLocaleString('en-US')} ${health}`)
+    .map((health) => `${formatCount(counts[health])} ${health}`)
     .join(', ');
 }
 
@@ -63,8 +64,8 @@ export function topologySummary(fabricName: string, topology: FabricTopology): s
   return (
     `Topology of ${fabricName}: ${plural(topology.tiers.length, 'tier')} ` +
     `(${topology.tiers.join(', ')}), ${plural(topology.switches.length, 'switch', 'switches')}, ` +
-    `${plural(topology.links.length, 'link')}: ${counts.up.toLocaleString('en-US')} enabled and up, ` +
-    `${counts.disabled.toLocaleString('en-US')} admin-disabled, ${counts.down.toLocaleString('en-US')} enabled but down.` +
+    `${plural(topology.links.length, 'link')}: ${formatCount(counts.up)} enabled and up, ` +
+    `${formatCount(counts.disabled)} admin-disabled, ${formatCount(counts.down)} enabled but down.` +
     (health ? ` Health: ${health}.` : '')
   );
 }

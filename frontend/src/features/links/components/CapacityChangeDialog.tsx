@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Modal } from '@/components/Modal';
+import { formatCount } from '@/lib/format';
 
 import type { GuardPreview, GuardTor } from '../api/types';
 import {
@@ -243,7 +244,7 @@ export function GuardTorsTable({ tors, caption }: { tors: GuardTor[]; caption: s
       </table>
       {shown.length < ordered.length ? (
         <p className="muted" data-testid="guard-tors-more">
-          {TORS_SHOWN} of {ordered.length.toLocaleString('en-US')} ToRs shown, those that fall under first.{' '}
+          {TORS_SHOWN} of {formatCount(ordered.length)} ToRs shown, those that fall under first.{' '}
           <button type="button" className="link-button" onClick={() => setShowAll(true)}>
             Show all
           </button>

@@ -22,7 +22,7 @@ import {
   useLinkTelemetry,
 } from '@/features/telemetry';
 import { TicketStateBadge, useTickets } from '@/features/tickets';
-import { formatTime } from '@/lib/format';
+import { formatCount, formatTime } from '@/lib/format';
 
 import type { FabricLink } from '../api/types';
 import { useLink } from '../api/useLink';
@@ -220,7 +220,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
               <CorruptionEventsTable events={events.data.results} />
               {events.data.count > events.data.results.length ? (
                 <p className="muted">
-                  The newest {events.data.results.length} of {events.data.count.toLocaleString('en-US')} events.
+                  The newest {events.data.results.length} of {formatCount(events.data.count)} events.
                 </p>
               ) : null}
             </>

@@ -1,3 +1,5 @@
+import { formatCount } from '@/lib/format';
+
 import type { LengthBand } from '../api/types';
 import { formatPercent } from '../planData';
 
@@ -24,7 +26,7 @@ export function BandsTable({ bands }: { bands: LengthBand[] }) {
         {bands.map((band) => (
           <tr key={band.from_m}>
             <th scope="row">
-              {band.from_m.toLocaleString('en-US')}–{band.to_m.toLocaleString('en-US')} m
+              {formatCount(band.from_m)}–{formatCount(band.to_m)} m
             </th>
             <td className="numeric">{formatPercent(band.share)}</td>
             <td>{band.baseline}</td>

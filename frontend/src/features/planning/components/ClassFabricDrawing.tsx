@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 
 import { LineSwatch } from '@/components/LineSwatch';
 import { chooseRenderer, computeTierLayout, type FabricTopology, type TierLayout } from '@/features/fabrics';
+import { formatCount } from '@/lib/format';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { ReliabilityClass } from '../api/types';
@@ -57,9 +58,9 @@ export function ClassFabricDrawing({ topology, cls, repair }: ClassFabricDrawing
   const renderer = chooseRenderer(topology.links.length);
   const summary =
     `Class ${cls.class} (worst path loss at most ${formatLoss(cls.bound)}) on the fabric: ` +
-    `${(counts.member + counts.worst).toLocaleString('en-US')} of ${topology.links.length.toLocaleString('en-US')} links in the class` +
+    `${formatCount(counts.member + counts.worst)} of ${formatCount(topology.links.length)} links in the class` +
     (cls.worst ? `, worst path ${cls.worst.switches.join(', ')} with loss ${formatLoss(cls.worst.loss)}` : '') +
-    (counts.repair ? `, ${counts.repair.toLocaleString('en-US')} links marked for repair` : '');
+    (counts.repair ? `, ${formatCount(counts.repair)} links marked for repair` : '');
 
   return (
     <div className="topology" data-testid="class-drawing" data-renderer={renderer}>
@@ -71,7 +72,7 @@ export function ClassFabricDrawing({ topology, cls, repair }: ClassFabricDrawing
               width={CLASS_LINK_STYLE[role].width}
               dash={CLASS_LINK_STYLE[role].dash || undefined}
             />
-            {CLASS_LINK_STYLE[role].label} <span className="legend-count">{counts[role].toLocaleString('en-US')}</span>
+            {CLASS_LINK_STYLE[role].label} <span className="legend-count">{formatCount(counts[role])}</span>
           </li>
         ))}
       </ul>

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { useFabricTopology } from '@/features/fabrics';
-import { formatTime } from '@/lib/format';
+import { formatCount, formatTime } from '@/lib/format';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { ClassesResult, LossLink } from '../api/types';
@@ -30,25 +30,25 @@ export function ClassesResultView({ jobId, result }: { jobId: number; result: Cl
         <div>
           <dt>Fabric</dt>
           <dd>
-            <Link to={`/fabrics/${inputs.fabric.id}`}>{inputs.fabric.name}</Link>:{' '}
-            {result.links.toLocaleString('en-US')} links, {result.alive.toLocaleString('en-US')} enabled and up
+            <Link to={`/fabrics/${inputs.fabric.id}`}>{inputs.fabric.name}</Link>: {formatCount(result.links)} links,{' '}
+            {formatCount(result.alive)} enabled and up
           </dd>
         </div>
         <div>
           <dt>Loss rates</dt>
           <dd>
             latest per direction measured since {formatTime(inputs.since)} ({inputs.window_hours} h):{' '}
-            {result.measured_directions.toLocaleString('en-US')} directions measured
+            {formatCount(result.measured_directions)} directions measured
             {result.unmeasured.directions > 0
-              ? `; ${result.unmeasured.directions.toLocaleString('en-US')} not measured, ${result.unmeasured.rule} (${result.unmeasured.links.length.toLocaleString('en-US')} links)`
+              ? `; ${formatCount(result.unmeasured.directions)} not measured, ${result.unmeasured.rule} (${formatCount(result.unmeasured.links.length)} links)`
               : ''}
           </dd>
         </div>
         <div>
           <dt>Repair</dt>
           <dd>
-            {result.repair.length.toLocaleString('en-US')} links lose more than {formatLoss(inputs.repair_above)} and
-            are in no class
+            {formatCount(result.repair.length)} links lose more than {formatLoss(inputs.repair_above)} and are in no
+            class
           </dd>
         </div>
       </dl>
@@ -101,8 +101,8 @@ export function ClassesResultView({ jobId, result }: { jobId: number; result: Cl
                 </button>
               </th>
               <td className="numeric">{formatLoss(row.bound)}</td>
-              <td className="numeric">{row.links.toLocaleString('en-US')}</td>
-              <td className="numeric">{row.removed.toLocaleString('en-US')}</td>
+              <td className="numeric">{formatCount(row.links)}</td>
+              <td className="numeric">{formatCount(row.removed)}</td>
               <td className="numeric">{row.worst_loss === null ? 'no path' : formatLoss(row.worst_loss)}</td>
               <td className="numeric">{maybePercent(row.kept_min)}</td>
               <td className="numeric">{maybePercent(row.kept_p1)}</td>
@@ -130,8 +130,7 @@ export function ClassesResultView({ jobId, result }: { jobId: number; result: Cl
             </label>
           </form>
           <h2>
-            Class {cls.class}: {cls.link_count.toLocaleString('en-US')} links, worst path loss at most{' '}
-            {formatLoss(cls.bound)}
+            Class {cls.class}: {formatCount(cls.link_count)} links, worst path loss at most {formatLoss(cls.bound)}
           </h2>
           <p data-testid="class-worst-path">
             {cls.worst ? (

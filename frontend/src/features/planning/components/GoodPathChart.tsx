@@ -1,5 +1,7 @@
 import { useMemo } from 'react';
 
+import { formatCount } from '@/lib/format';
+
 import type { PairFractions } from '../api/types';
 import { formatPercent, goodPathDistribution } from '../planData';
 import { LineChart } from './LineChart';
@@ -35,13 +37,13 @@ export function GoodPathChart({ fractions, bound, width, what, testId }: GoodPat
           'No ToR pair has a path. '
         )}
         {fractions.mean !== null
-          ? `Mean over ${fractions.connected_pairs.toLocaleString('en-US')} pairs: ${formatPercent(fractions.mean, 2)}`
+          ? `Mean over ${formatCount(fractions.connected_pairs)} pairs: ${formatPercent(fractions.mean, 2)}`
           : ''}
         {fractions.quantiles.length > 0
           ? `; ${fractions.quantiles.map(([q, value]) => `${formatQuantile(q)} ${formatPercent(value, 2)}`).join(', ')}`
           : ''}
         {fractions.disconnected_pairs > 0
-          ? `; ${fractions.disconnected_pairs.toLocaleString('en-US')} pairs without any path`
+          ? `; ${formatCount(fractions.disconnected_pairs)} pairs without any path`
           : ''}
         .
       </p>

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Pagination } from '@/components/Pagination';
+import { formatCount } from '@/lib/format';
 import { pageOffset } from '@/lib/pagination';
 
 import { type LinkFilter, type LinkRows, NO_LINK_FILTER } from '../api/types';
@@ -57,9 +58,7 @@ export function LinkChoicesTable({ jobId, rows, stored }: { jobId: number; rows:
       </form>
       <ErrorList error={links.error} title="Could not load the links." />
       <p className="muted" data-testid="plan-links-count" aria-busy={links.isFetching}>
-        {links.data
-          ? `${total.toLocaleString('en-US')} of ${rows.count.toLocaleString('en-US')} links`
-          : 'Loading links…'}
+        {links.data ? `${formatCount(total)} of ${formatCount(rows.count)} links` : 'Loading links…'}
       </p>
       <table className="data-table" data-testid="plan-links">
         <caption className="visually-hidden">Transceiver chosen per link, baseline and plan</caption>

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 
+import { formatCount } from '@/lib/format';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { PlanSummary } from '../api/types';
@@ -19,8 +20,8 @@ import { CostTable } from './CostTable';
 import { GoodPathChart } from './GoodPathChart';
 import { LineChart } from './LineChart';
 import { LinkChoicesTable } from './LinkChoicesTable';
-import { buildBreakdownChart, buildSavingsChart } from './planCharts';
 import { PlanComparison } from './PlanComparison';
+import { buildBreakdownChart, buildSavingsChart } from './planCharts';
 
 const CHART_HEIGHT = 320;
 
@@ -63,9 +64,9 @@ export function PlanResultView({ jobId, result }: { jobId: number; result: PlanS
           <span className="muted">Stretched links</span>
           <strong>
             {Number.isInteger(result.stretched_links)
-              ? result.stretched_links.toLocaleString('en-US')
+              ? formatCount(result.stretched_links)
               : result.stretched_links.toFixed(1)}{' '}
-            of {inputs.links.toLocaleString('en-US')}
+            of {formatCount(inputs.links)}
           </strong>
         </div>
       </div>
@@ -75,8 +76,8 @@ export function PlanResultView({ jobId, result }: { jobId: number; result: PlanS
           <dd>
             {inputs.fabric ? <Link to={`/fabrics/${inputs.fabric.id}`}>{inputs.fabric.name}</Link> : null}
             {inputs.fabric ? ': ' : ''}
-            {inputs.description} ({inputs.links.toLocaleString('en-US')} links,{' '}
-            {inputs.switches.toLocaleString('en-US')} switches, {inputs.tors.toLocaleString('en-US')} ToRs)
+            {inputs.description} ({formatCount(inputs.links)} links, {formatCount(inputs.switches)} switches,{' '}
+            {formatCount(inputs.tors)} ToRs)
           </dd>
         </div>
         <div>

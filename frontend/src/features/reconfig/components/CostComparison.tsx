@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react';
 
 import { ErrorList } from '@/components/ErrorList';
+import { FormProblems } from '@/components/FormProblems';
+import { formatCount } from '@/lib/format';
 
 import type { CostsAnswer } from '../api/types';
 import { useReconfigCosts } from '../api/useCalculators';
+import { formatCost } from '../format';
 import { buildCostsRequest, type CostFormState, INITIAL_COST_FORM } from '../forms';
-import { formatCost, formatCount } from '../format';
 import { costGroups } from '../larryData';
-import { FormProblems } from '@/components/FormProblems';
 
 type Field = { key: keyof CostFormState; label: string };
 

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { ErrorList } from '@/components/ErrorList';
 import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 import { FormProblems } from '@/components/FormProblems';
+import { formatCount } from '@/lib/format';
 
 import type { MonteCarloPoint, SizeAnswer } from '../api/types';
 import { usePoolSize } from '../api/useCalculators';
@@ -175,7 +176,7 @@ function PoolSizeAnswer({ answer }: { answer: SizeAnswer }) {
       {monteCarlo ? (
         <p className="muted">
           Monte Carlo: each of a group’s slots alternates exponential up and down times over{' '}
-          {monteCarlo.horizon_hours.toLocaleString('en-US')} hours (seed {monteCarlo.seed}
+          {formatCount(monteCarlo.horizon_hours)} hours (seed {monteCarlo.seed}
           {monteCarlo.horizon_capped ? '; the server shortened the horizon to bound the run time' : ''}); it estimates
           P(a group runs out), with its standard error from batch means.
         </p>

@@ -4,13 +4,13 @@ import { Link, useParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { JobStatus } from '@/features/jobs';
+import { formatCount } from '@/lib/format';
 
 import type { ShareBackupResult } from '../api/types';
 import { useReconfigJob } from '../api/useReconfigJob';
 import { EventDetail } from '../components/EventDetail';
 import { EventTimeline } from '../components/EventTimeline';
 import { FailureGroupGrid } from '../components/FailureGroupGrid';
-import { formatCount } from '../format';
 import { describeEvent, eventSwitches, groupsAfter } from '../sharebackupData';
 import '../reconfig.css';
 

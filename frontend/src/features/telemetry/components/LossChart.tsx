@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 
-import { formatTime } from '@/lib/format';
+import { formatCount, formatTime } from '@/lib/format';
 
 import type { LinkTelemetry } from '../api/types';
 import { TimeChart } from './TimeChart';
@@ -23,7 +23,7 @@ export function LossChart({ telemetry, onZoom, width: fixedWidth }: LossChartPro
   const gaps = chart.lines.reduce((sum, line) => sum + line.gaps, 0);
   const summary =
     `Corruption and congestion loss rate per direction on a log scale, ${formatTime(telemetry.from)} to ` +
-    `${formatTime(telemetry.to)}: ${rates.toLocaleString('en-US')} rates, ${gaps} gap${gaps === 1 ? '' : 's'}.`;
+    `${formatTime(telemetry.to)}: ${formatCount(rates)} rates, ${gaps} gap${gaps === 1 ? '' : 's'}.`;
 
   return (
     <TimeChart

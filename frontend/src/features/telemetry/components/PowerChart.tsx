@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 
-import { formatTime } from '@/lib/format';
+import { formatCount, formatTime } from '@/lib/format';
 
 import type { LinkTelemetry, Side } from '../api/types';
 import { type LegendSwatch, TimeChart } from './TimeChart';
@@ -29,7 +29,7 @@ export function PowerChart({ telemetry, sideNames, onZoom, width: fixedWidth }: 
   const summary =
     `Tx and Rx optical power of both ends in dBm, ${formatTime(telemetry.from)} to ${formatTime(telemetry.to)}` +
     `${chart.resolution === 'hour' ? ', hourly averages with min–max bands' : ''}: ` +
-    `${readings.toLocaleString('en-US')} readings, ${chart.noLight.length} no-light mark${chart.noLight.length === 1 ? '' : 's'}.`;
+    `${formatCount(readings)} readings, ${chart.noLight.length} no-light mark${chart.noLight.length === 1 ? '' : 's'}.`;
   // One legend entry per kind of limit drawn, however many sides share it.
   const limitSwatches: LegendSwatch[] = (['rx', 'tx'] as const)
     .filter((kind) => chart.thresholds.some((threshold) => threshold.kind === kind))

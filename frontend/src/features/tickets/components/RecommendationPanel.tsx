@@ -1,17 +1,9 @@
 import { Link } from 'react-router';
 
-import { formatTime } from '@/lib/format';
+import { formatDbm, formatTime } from '@/lib/format';
 
 import type { Recommendation } from '../api/types';
-import {
-  decisiveEvidence,
-  formatDbm,
-  formatRate,
-  historySummary,
-  neighbourRows,
-  opticsRows,
-  reseatSummary,
-} from '../evidence';
+import { decisiveEvidence, formatRate, historySummary, neighbourRows, opticsRows, reseatSummary } from '../evidence';
 import { actionTodo, describeRule, isEscalation } from '../repairActions';
 
 const DIRECTION_WORDS: Record<string, string> = { a_to_z: 'A → Z', z_to_a: 'Z → A' };
