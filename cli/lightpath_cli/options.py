@@ -34,6 +34,13 @@ ServerFlagOption = Annotated[
     ),
 ]
 
+# Following a server job (server/follow.py): `jobs watch` and every command that starts one.
+IntervalOption = Annotated[float, typer.Option("--interval", min=0.1, help="Seconds between polls.")]
+CancelOnInterruptOption = Annotated[
+    bool,
+    typer.Option("--cancel-on-interrupt", help="On Ctrl-C, cancel the job (default: detach and leave it running)."),
+]
+
 
 def table_or_json(fmt: OutputFormat) -> OutputFormat:
     """For commands whose answers are nested documents: CSV has no shape for them."""

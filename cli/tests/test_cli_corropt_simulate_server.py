@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from cli_testing import FIXTURE_DATA, Cli, import_file, wait_until
 
-from lightpath_cli.commands import jobs as jobs_module
+from lightpath_cli.server import follow as follow_module
 
 if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
@@ -117,7 +117,7 @@ def test_ctrl_c_with_cancel_on_interrupt_stops_the_simulation_mid_run(
         wait_until(running_job, what="the simulation's engine run")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(jobs_module, "_sleep", ctrl_c_once_under_way)
+    monkeypatch.setattr(follow_module, "_sleep", ctrl_c_once_under_way)
     interrupted = planner(
         "corropt", "simulate", fabric.name, "--policy", "corropt", "--constraint", "0.75", "--accuracy", "0.8",
         "--hours", "720", "--mttf-hours", "50", "--cancel-on-interrupt",

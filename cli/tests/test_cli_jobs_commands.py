@@ -20,7 +20,7 @@ import httpx
 import pytest
 from cli_testing import FIXTURE_DATA, JOB_KEYS, Cli, import_file, wait_until
 
-from lightpath_cli.commands import jobs as jobs_module
+from lightpath_cli.server import follow as follow_module
 
 if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
@@ -244,7 +244,7 @@ def test_ctrl_c_detaches_unless_asked_to_cancel(
     wait_until_blocked(job_id)
 
     with monkeypatch.context() as patch:
-        patch.setattr(jobs_module, "_sleep", interrupt)
+        patch.setattr(follow_module, "_sleep", interrupt)
         detached = planner("jobs", "watch", str(job_id))
         assert detached.exit_code == 130
         assert detached.stderr.splitlines() == [
@@ -297,7 +297,7 @@ def test_queued_jobs_cancelled_and_failing_while_the_worker_is_busy(
         held.release()
         time.sleep(seconds)
 
-    monkeypatch.setattr(jobs_module, "_sleep", release_then_wait)
+    monkeypatch.setattr(follow_module, "_sleep", release_then_wait)
     second = planner("fabric", "import", str(FIXTURE_DATA / "demo-fb.json"), "--background", "--interval", "0.1")
     assert second.exit_code == 1
     assert second.stdout == ""

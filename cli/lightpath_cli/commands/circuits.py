@@ -32,12 +32,12 @@ from ..context import get_context
 from ..errors import CliError
 from ..offline.circuits import engine_options, racks_list, read_demand, read_groups
 from ..offline.engine import load_engine
-from ..options import OutputOption, new_app
+from ..options import CancelOnInterruptOption, IntervalOption, OutputOption, new_app
 from ..output import Column, OutputFormat, print_json, print_record, print_rows, stdout_console
-from ..server.errors import ApiError
+from ..server.errors import ApiError, rejected
+from ..server.follow import start_and_follow
 from ..server.lookup import resolve_fabric
 from ..server.shapes import DEMAND_KEYS
-from .jobs import CancelOnInterruptOption, IntervalOption, rejected, start_and_follow
 
 app = new_app()
 

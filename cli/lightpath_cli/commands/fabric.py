@@ -15,7 +15,7 @@ from .. import guard
 from ..context import get_context
 from ..errors import CliError
 from ..offline.files import read_document_file
-from ..options import OutFileOption, OutputOption, new_app
+from ..options import CancelOnInterruptOption, IntervalOption, OutFileOption, OutputOption, new_app
 from ..output import (
     Column,
     OutputFormat,
@@ -28,6 +28,7 @@ from ..output import (
 )
 from ..server.client import ApiClient
 from ..server.errors import ApiError, format_error_row
+from ..server.follow import job_failure, watch_job
 from ..server.lookup import resolve_fabric
 from ..server.shapes import (
     CAPACITY_TOR_KEYS,
@@ -37,13 +38,7 @@ from ..server.shapes import (
     FABRIC_KEYS,
     JOB_KEYS,
 )
-from .jobs import (
-    JOB_DETAIL_COLUMNS,
-    CancelOnInterruptOption,
-    IntervalOption,
-    job_failure,
-    watch_job,
-)
+from .jobs import JOB_DETAIL_COLUMNS
 
 app = new_app()
 

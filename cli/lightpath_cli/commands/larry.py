@@ -32,11 +32,18 @@ from ..errors import CliError
 from ..offline.engine import load_engine
 from ..offline.files import read_json_list
 from ..offline.larry import engine_rack_set, read_rack_set
-from ..options import OutputOption, ServerFlagOption, new_app, old_spelling, table_or_json
+from ..options import (
+    CancelOnInterruptOption,
+    IntervalOption,
+    OutputOption,
+    ServerFlagOption,
+    new_app,
+    old_spelling,
+    table_or_json,
+)
 from ..output import OutputFormat, print_json, stdout_console
 from ..server.jobs import post_or_reject, run_job_on_server
 from ..server.lookup import resolve_fabric
-from .jobs import CancelOnInterruptOption, IntervalOption
 
 app = new_app()
 

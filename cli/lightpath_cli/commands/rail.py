@@ -27,12 +27,11 @@ from ..context import CliContext, get_context
 from ..errors import CliError
 from ..offline.engine import load_engine
 from ..offline.rail import AUTO_PAIR_STATS_MAX_TORS, classes_offline, plan_offline
-from ..options import OutputOption, new_app
+from ..options import CancelOnInterruptOption, IntervalOption, OutputOption, new_app
 from ..output import OutputFormat, print_csv, print_json, stdout_console
 from ..server.errors import ApiError
 from ..server.jobs import result_csv, run_job
 from ..server.lookup import resolve_fabric
-from .jobs import CancelOnInterruptOption, IntervalOption
 
 app = new_app()
 

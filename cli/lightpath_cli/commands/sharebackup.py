@@ -26,11 +26,10 @@ from ..context import get_context
 from ..errors import CliError
 from ..offline.engine import load_engine
 from ..offline.files import read_json_list
-from ..options import OutputOption, ServerFlagOption, new_app, table_or_json
+from ..options import CancelOnInterruptOption, IntervalOption, OutputOption, ServerFlagOption, new_app, table_or_json
 from ..output import OutputFormat, print_json, stdout_console
 from ..server.jobs import post_or_reject, run_job_on_server
 from ..server.lookup import resolve_fabric
-from .jobs import CancelOnInterruptOption, IntervalOption
 
 app = new_app()
 

@@ -46,3 +46,9 @@ def validation_messages(payload: Any) -> list[str]:
 
     walk("", payload)
     return lines
+
+
+def rejected(error: ApiError, what: str) -> CliError:
+    """A 400 as one line naming what was refused, with every problem below it."""
+    count = len(error.details)
+    return CliError(f"{what} rejected: {count} problem{'s' if count != 1 else ''}", details=error.details)

@@ -1,18 +1,17 @@
 """Starting server work: jobs submitted and followed to the end, and synchronous POSTs whose 400 is
 one error line with every problem below it.
 
-Following a job (the progress bar, Ctrl-C) is commands/jobs.py's `start_and_follow`, shared with
-`lightpath jobs watch`.
+Following a job (the progress bar, Ctrl-C) is server/follow.py's, shared with `lightpath jobs watch`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..commands.jobs import rejected, start_and_follow
 from ..context import CliContext
 from .client import ApiClient
-from .errors import ApiError
+from .errors import ApiError, rejected
+from .follow import start_and_follow
 from .lookup import resolve_fabric
 
 UPLOAD_TIMEOUT_S = 120.0  # an uploaded file (a trace, an event log, counters) may be megabytes

@@ -14,12 +14,11 @@ from rich.text import Text
 
 from ...context import CliContext, get_context
 from ...offline.corropt import Command, decide
-from ...options import OutputOption, old_spelling
+from ...options import CancelOnInterruptOption, IntervalOption, OutputOption, old_spelling
 from ...output import Column, OutputFormat, fraction, print_json, print_rows, stdout_console
 from ...server.jobs import run_job
 from ...server.lookup import resolve_fabric, resolve_link
 from ...server.shapes import CHECK_AFFECTED_KEYS, OPTIMIZED_KEYS
-from ..jobs import CancelOnInterruptOption, IntervalOption
 from .options import (
     CORRUPTING_HELP,
     CapacityAliasOption,

@@ -18,11 +18,10 @@ import typer
 from ...context import CliContext, get_context
 from ...offline.corropt import HOUR_S, Policy, make_trace, simulate
 from ...offline.files import read_text, write_atomically
-from ...options import OutFileOption, OutputOption, old_spelling
+from ...options import CancelOnInterruptOption, IntervalOption, OutFileOption, OutputOption, old_spelling
 from ...output import Column, OutputFormat, fraction, print_csv, print_json, print_rows, stdout_console
 from ...server.jobs import result_csv, run_job
 from ...server.lookup import resolve_fabric
-from ..jobs import CancelOnInterruptOption, IntervalOption
 from .options import (
     CapacityAliasOption,
     FabricOption,
