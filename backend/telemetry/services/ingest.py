@@ -11,9 +11,11 @@ A batch is all or nothing. It takes one of two paths:
   savepoint is rolled back): 1. the samples are COPYed into a staging table; 2. one query lists
   every bad sample (unknown end, out-of-range value, time, duplicate...); 3. the batch is merged
   into the sample table (a re-sent (end, time) updates).
-Either way each row is stamped with the batch's id, device-reported thresholds are kept, the batch
-is recorded (IngestBatch) and derivation (services/derivation.py: windows, rates, health, events,
-classes) is queued for the fabric once the batch commits, or run at once.
+Either way a reading nearer zero than rules.RESOLUTION is read as 0 first (rules.at_resolution:
+PostgreSQL raises on float underflow), each row is stamped with the batch's id, device-reported
+thresholds are kept, the batch is recorded (IngestBatch) and derivation (services/derivation.py:
+windows, rates, health, events, classes) is queued for the fabric once the batch commits, or run
+at once.
 Ingests of one fabric are serialised by an advisory lock, so batch ids grow in commit order per
 fabric; link deletions take the same lock (migration 0006: samples go with their links by a
 trigger, not a foreign key, whose per-row check cost more than half of the insert).
@@ -130,9 +132,11 @@ def _stage(samples: Sequence[dict[str, Any]]) -> None:
             # that mix ints and floats, with no per-value Python formatting.
             copy.set_types(["int4", "text", "text", "timestamptz", *(types[name] for name in VALUE_FIELDS)])
             write_row = copy.write_row
+            resolved = rules.at_resolution  # as the fast path reads them (no call for the many Nones)
             for index, sample in enumerate(samples):
                 get = sample.get
-                write_row((index, get("switch"), get("port"), get("time"), *[get(name) for name in VALUE_FIELDS]))
+                values = [v if (v := get(name)) is None else resolved(v) for name in VALUE_FIELDS]
+                write_row((index, get("switch"), get("port"), get("time"), *values))
         # Temporary tables have no statistics until analysed: without them the planner takes
         # them for empty and joins 100,000 rows by nested index lookups.
         cursor.execute("ANALYZE tmp_ingest")
@@ -500,10 +504,12 @@ _NUMBER = (float, int)  # exact types: a bool is no measurement
 def _power_lanes(lanes: Any) -> tuple[list[float | None], float | None, bool]:
     if type(lanes) is not list:
         raise _FullPath
-    return rules.classify_lanes(lanes)
+    return rules.classify_lanes(rules.at_resolution(lanes))
 
 
 def _in_range(value: Any, name: str) -> Any:
+    """The value as stored (rules.at_resolution); raises _FullPath if it is out of range."""
+    value = rules.at_resolution(value)
     if value is not None:
         low, high = RANGES[name]
         if type(value) not in _NUMBER or not low <= value <= high:
@@ -533,7 +539,7 @@ def _checked_rows(
     time of the batch. A generator, so that the COPY sends each row as it is
     checked and PostgreSQL stores rows while Python checks the next ones (the two processes run
     on the two cores)."""
-    dark_ceiling, power_max = NO_LIGHT_CEILING_DBM, POWER_MAX_DBM
+    dark_ceiling, power_max, zero = NO_LIGHT_CEILING_DBM, POWER_MAX_DBM, rules.RESOLUTION
     (bias_low, bias_high), (temp_low, temp_high), (volt_low, volt_high) = RANGES.values()
     no_limits = (None, None, None, None)
     oper_codes = OPER_STATUSES
@@ -546,16 +552,17 @@ def _checked_rows(
                 continue
             raise _FullPath
         time = sample["time"]  # the caller checked the batch's distinct times
-        # The usual values (lit floats in range: what rules.classify_power keeps as they are) are
-        # checked inline, for speed; None, ints, no light and errors go to the rules.
+        # The usual values (lit floats in range, not zero at rules.RESOLUTION: what
+        # rules.classify_power keeps as they are) are checked inline, for speed; None, ints, no
+        # light, readings read as zero and errors go to the rules.
         rx = rx_reported = get("input_power_dbm")
         rx_dark = False
-        if type(rx) is not float or not dark_ceiling < rx <= power_max or rx == 0:
-            rx, rx_dark = rules.classify_power(rx)
+        if type(rx) is not float or not dark_ceiling < rx <= power_max or -zero < rx < zero:
+            rx, rx_dark = rules.classify_power(rules.at_resolution(rx))
         tx = tx_reported = get("output_power_dbm")
         tx_dark = False
-        if type(tx) is not float or not dark_ceiling < tx <= power_max or tx == 0:
-            tx, tx_dark = rules.classify_power(tx)
+        if type(tx) is not float or not dark_ceiling < tx <= power_max or -zero < tx < zero:
+            tx, tx_dark = rules.classify_power(rules.at_resolution(tx))
         rx_lanes = get("input_power_channels_dbm")
         if rx_lanes is not None:
             rx_lanes, rx_mean, rx_lane_dark = _power_lanes(rx_lanes)
@@ -569,20 +576,21 @@ def _checked_rows(
             if tx_reported is None:
                 tx = tx_mean
         bias = get("laser_bias_current_ma")
-        if type(bias) is not float or not bias_low <= bias <= bias_high:
+        if type(bias) is not float or not bias_low <= bias <= bias_high or -zero < bias < zero:
             bias = _in_range(bias, "laser_bias_current_ma")
         bias_lanes = get("laser_bias_current_channels_ma")
         if bias_lanes is not None:
             if type(bias_lanes) is not list:
                 raise _FullPath
-            measured = [_in_range(x, "laser_bias_current_ma") for x in bias_lanes if x is not None]
+            bias_lanes = [_in_range(x, "laser_bias_current_ma") for x in bias_lanes]
+            measured = [x for x in bias_lanes if x is not None]
             if bias is None and measured:
                 bias = sum(measured) / len(measured)
         temperature = get("temperature_c")
-        if type(temperature) is not float or not temp_low <= temperature <= temp_high:
+        if type(temperature) is not float or not temp_low <= temperature <= temp_high or -zero < temperature < zero:
             temperature = _in_range(temperature, "temperature_c")
         voltage = get("supply_voltage_v")
-        if type(voltage) is not float or not volt_low <= voltage <= volt_high:
+        if type(voltage) is not float or not volt_low <= voltage <= volt_high or -zero < voltage < zero:
             voltage = _in_range(voltage, "supply_voltage_v")
         counters = (get("in_pkts"), get("in_fcs_errors"), get("in_discards"), get("out_pkts"), get("out_discards"))
         for counter in counters:
@@ -590,6 +598,7 @@ def _checked_rows(
                 _counter(counter)
         limits = tuple(get(name) for name in THRESHOLD_FIELDS)
         if limits != no_limits:
+            limits = tuple(map(rules.at_resolution, limits))
             for limit in limits:
                 rules.classify_power(limit)
             newest = thresholds.get(end)

@@ -20,6 +20,11 @@ MAX_GAP_WINDOWS = 3
 POWER_MIN_DBM = -50.0
 POWER_MAX_DBM = 10.0
 NO_LIGHT_CEILING_DBM = -40.0
+# A reading nearer zero than this (in its field's unit) is that unit's zero: far finer than any
+# instrument resolves, and PostgreSQL raises "value out of range: underflow" on the subnormal
+# floats that lie below it (a dBm divided by 10, a float8 stored in a float4 column) where Python
+# rounds quietly. Ingest applies it to every measurement at intake, on both paths (at_resolution).
+RESOLUTION = 1e-9
 # The direction whose receiving end is this side, and whose sending end is this side (side A is
 # the lower tier, so a_to_z is upward).
 INTO = {"a": "z_to_a", "z": "a_to_z"}
@@ -31,6 +36,16 @@ class RefusedPower(ValueError):
 
 
 _NUMBER = (float, int)  # exact types: a bool is no measurement
+
+
+def at_resolution(value: Any) -> Any:
+    """A reported measurement (a number or a list of lanes) with readings below RESOLUTION made
+    0.0 (also -0.0); anything else, even of a type no field takes, as it is, for the checks."""
+    if type(value) is float:
+        return 0.0 if -RESOLUTION < value < RESOLUTION else value
+    if type(value) is list:
+        return [0.0 if type(x) is float and -RESOLUTION < x < RESOLUTION else x for x in value]
+    return value
 
 
 def classify_power(value: Any) -> tuple[float | None, bool]:

@@ -57,7 +57,8 @@ def test_python_and_sql_agree_on_lanes():
     """Which lanes are dark, and the mean of the lit ones in milliwatts, for every pair of
     accepted grid values and a lane not reported."""
     # Not subnormal floats (5e-324 dBm): PostgreSQL's float8 arithmetic raises underflow on them
-    # where Python's rounds to 0; no device reports such a power.
+    # where Python's rounds to 0. Ingest never hands these functions one: it reads every reading
+    # below rules.RESOLUTION as 0 at intake, on both paths (tests/test_tiny_values.py).
     accepted = [v for v in GRID if _python(v)[0] and (v == 0 or abs(v) >= sys.float_info.min)][::3]
     pairs = [list(pair) for pair in itertools.product([*accepted, None], repeat=2)]
     with connection.cursor() as cursor:
