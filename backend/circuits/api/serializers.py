@@ -25,6 +25,56 @@ def _port_state_cache(serializer: serializers.Field) -> dict[int, services.PortS
     return cache
 
 
+class PortUnavailableSerializer(serializers.Serializer):
+    link = serializers.IntegerField()
+    reason = serializers.CharField(help_text="disabled, down or open_ticket.")
+
+
+class DemandWindowSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    start_s = serializers.FloatField()
+    rows = serializers.IntegerField()
+    total_bytes = serializers.FloatField()
+
+
+class MatrixRackSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class DemandMatrixSerializer(serializers.Serializer):
+    """GET /api/demands/{id}/matrix/: sparse directed cells [row, column, bytes] into `racks`."""
+
+    window = serializers.IntegerField()
+    start_s = serializers.FloatField()
+    window_total_bytes = serializers.FloatField()
+    shown_bytes = serializers.FloatField()
+    racks = MatrixRackSerializer(many=True)
+    cells = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(), min_length=3, max_length=3),
+        help_text="[row, column, bytes].",
+    )
+    racks_with_demand = serializers.IntegerField()
+    truncated = serializers.BooleanField()
+
+
+class ScheduledObjectSerializer(serializers.Serializer):
+    """A demand or circuit switch a schedule used; `deleted`: gone since (the name is then the one the
+    finished schedule stored, null if none)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField(allow_null=True)
+    deleted = serializers.BooleanField()
+
+
+class ScheduleSummarySerializer(serializers.Serializer):
+    slots = serializers.IntegerField()
+    optical_ratio = serializers.FloatField()
+    uniform_ratio = serializers.FloatField()
+    gap = serializers.FloatField()
+    runtime_s = serializers.FloatField()
+
+
 class AttachmentSerializer(serializers.ModelSerializer):
     tor: serializers.PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField(queryset=Switch.objects.all())
     tor_name = serializers.CharField(source="tor.name", read_only=True)
@@ -47,7 +97,7 @@ class AttachmentSerializer(serializers.ModelSerializer):
     def get_available_ports(self, attachment) -> int:
         return self._state(attachment).available
 
-    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    @extend_schema_field(PortUnavailableSerializer(many=True))
     def get_unavailable(self, attachment) -> list[dict[str, Any]]:
         return self._state(attachment).unavailable
 
@@ -154,7 +204,7 @@ class DemandDetailSerializer(DemandSerializer):
         fields = [*DemandSerializer.Meta.fields, "windows"]
         read_only_fields = fields
 
-    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    @extend_schema_field(DemandWindowSerializer(many=True))
     def get_windows(self, demand) -> list[dict[str, Any]]:
         return services.window_totals(demand)
 
@@ -192,7 +242,7 @@ class _ScheduleFields(serializers.Serializer):
     mode = serializers.SerializerMethodField()
     summary = serializers.SerializerMethodField()
 
-    @extend_schema_field({"type": "object"})
+    @extend_schema_field(ScheduledObjectSerializer)
     def get_demand(self, job) -> dict[str, Any]:
         """`deleted`: the demand is gone; the name is then the one the finished schedule stored."""
         demand_id = (job.params or {}).get("demand")
@@ -201,7 +251,7 @@ class _ScheduleFields(serializers.Serializer):
             return {"id": demand_id, "name": name, "deleted": False}
         return {"id": demand_id, "name": getattr(job, "stored_demand_name", None), "deleted": True}
 
-    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    @extend_schema_field(ScheduledObjectSerializer(many=True))
     def get_circuit_switches(self, job) -> list[dict[str, Any]]:
         """As `demand`: a deleted switch keeps the name its finished schedule stored."""
         names = self.context.get("switch_names", {})
@@ -220,7 +270,7 @@ class _ScheduleFields(serializers.Serializer):
     def get_mode(self, job) -> str | None:
         return ((job.params or {}).get("params") or {}).get("mode")
 
-    @extend_schema_field({"type": "object", "nullable": True})
+    @extend_schema_field(ScheduleSummarySerializer(allow_null=True))
     def get_summary(self, job) -> dict[str, Any] | None:
         """From the annotations of the view's queryset, so a list never loads whole results."""
         metrics = getattr(job, "summary_metrics", None)

@@ -23,6 +23,7 @@ from ..models import CircuitAttachment, CircuitSwitch, Demand
 from .serializers import (
     CircuitSwitchSerializer,
     DemandDetailSerializer,
+    DemandMatrixSerializer,
     DemandSerializer,
     DemandUploadSerializer,
     ScheduleListSerializer,
@@ -117,7 +118,7 @@ class DemandViewSet(BriefModeMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyM
             OpenApiParameter("racks", int, description="at most this many racks (default 64, max 400)"),
             OpenApiParameter("circuit_switch", int, description="show this circuit switch's attached ToRs"),
         ],
-        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+        responses={200: DemandMatrixSerializer, 400: OpenApiTypes.OBJECT},
     )
     @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
     def matrix(self, request, pk=None):

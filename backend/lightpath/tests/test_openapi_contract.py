@@ -35,17 +35,8 @@ FREE_FORM = {
 # Typed by no one yet: this list only shrinks (the test fails when an entry becomes typed, so that
 # it is removed, and when a new untyped answer appears).
 NOT_YET_TYPED = {
-    "#Attachment.unavailable[]",
-    "#DemandDetail.windows[]",
     "#DemandUpload.rows[]",
     "#JobResult/anyOf",  # the kinds without a result serializer (KINDS_NOT_YET_TYPED)
-    "#Schedule.circuit_switches[]",
-    "#Schedule.demand",
-    "#Schedule.summary",
-    "#ScheduleList.circuit_switches[]",
-    "#ScheduleList.demand",
-    "#ScheduleList.summary",
-    "GET /api/demands/{id}/matrix/ 200",
     "GET /api/links/{id}/telemetry/ 200",
     "POST /api/telemetry/ 200",
 }
@@ -330,3 +321,27 @@ def test_simulation_result(contract, django_user_model, small_fabric):
         job = _run_job(client, "corruption.simulate", params, fabric=small_fabric.pk)
         contract.check(job, "/api/jobs/{id}/")
         contract.check_component(job["result"], "SimulationResult")
+
+
+@pytest.mark.django_db(transaction=True, databases=JOB_DATABASES)
+def test_circuit_answers(admin, contract, small_fabric):
+    from circuits.models import CircuitSwitch
+    from circuits.services import all_tor_attachments, replace_attachments
+    from circuits.tests.test_api import DEMAND_CSV, run_schedule
+    from fabric.models import Switch
+
+    fabric = small_fabric
+    for i in range(3, 6):
+        Switch.objects.create(fabric=fabric, name=f"t{i}", tier=0, pod=1)
+    switch = CircuitSwitch.objects.create(fabric=fabric, name="ocs-1", zone="z", port_count=8, capacity_gbps=10)
+    replace_attachments(switch, all_tor_attachments(fabric))
+    demand = admin.post("/api/demands/", {"fabric": fabric.pk, "name": "d", "csv": DEMAND_CSV}, format="json")
+    assert demand.status_code == 201, demand.content[:300]
+    demand_id = demand.json()["id"]
+    contract.check(_ok(admin.get(f"/api/demands/{demand_id}/")), "/api/demands/{id}/")
+    for query in ({"window": 0}, {"window": 2, "circuit_switch": switch.pk}):
+        contract.check(_ok(admin.get(f"/api/demands/{demand_id}/matrix/", query)), "/api/demands/{id}/matrix/")
+    contract.check(_ok(admin.get(f"/api/circuit-switches/{switch.pk}/")), "/api/circuit-switches/{id}/")
+    job = run_schedule(admin, demand_id, switch, min_demand_bytes=0)
+    contract.check(_ok(admin.get("/api/circuit-schedules/")), "/api/circuit-schedules/")
+    contract.check(_ok(admin.get(f"/api/circuit-schedules/{job.pk}/")), "/api/circuit-schedules/{id}/")

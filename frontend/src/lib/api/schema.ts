@@ -1581,7 +1581,7 @@ export interface components {
             optical_ports?: number;
             links?: number[];
             readonly available_ports: number;
-            readonly unavailable: Record<string, never>[];
+            readonly unavailable: components["schemas"]["PortUnavailable"][];
         };
         AuditEvent: {
             readonly id: number;
@@ -2129,7 +2129,26 @@ export interface components {
             readonly row_count: number;
             readonly rack_count: number;
             readonly total_bytes: number;
-            readonly windows: Record<string, never>[];
+            readonly windows: components["schemas"]["DemandWindow"][];
+        };
+        /** @description GET /api/demands/{id}/matrix/: sparse directed cells [row, column, bytes] into `racks`. */
+        DemandMatrix: {
+            window: number;
+            /** Format: double */
+            start_s: number;
+            /** Format: double */
+            window_total_bytes: number;
+            /** Format: double */
+            shown_bytes: number;
+            racks: components["schemas"]["MatrixRack"][];
+            /** @description [row, column, bytes]. */
+            cells: [
+                number,
+                number,
+                number
+            ][];
+            racks_with_demand: number;
+            truncated: boolean;
         };
         /** @description The upload's form (documentation and the form fields; the rows are checked by the service). */
         DemandUpload: {
@@ -2148,6 +2167,14 @@ export interface components {
              * @description multipart: a CSV or JSON file
              */
             file?: string | null;
+        };
+        DemandWindow: {
+            index: number;
+            /** Format: double */
+            start_s: number;
+            rows: number;
+            /** Format: double */
+            total_bytes: number;
         };
         DiagnosisResultEvent: {
             /**
@@ -2959,6 +2986,10 @@ export interface components {
                 number
             ][];
         };
+        MatrixRack: {
+            id: number;
+            name: string;
+        };
         /** @description Repair metrics per day or ISO week (documents the answer of corruption.metrics.metrics_history). */
         MetricsHistory: {
             fabric: number | null;
@@ -3723,6 +3754,11 @@ export interface components {
             /** Format: double */
             p_any: number;
         };
+        PortUnavailable: {
+            link: number;
+            /** @description disabled, down or open_ticket. */
+            reason: string;
+        };
         /** @description Manual overrides are written here; device rows come from ingest and are read-only. */
         PowerThreshold: {
             readonly id: number;
@@ -4009,12 +4045,12 @@ export interface components {
              * @description Last sign of life of the worker running it (every few seconds).
              */
             readonly heartbeat_at: string | null;
-            readonly demand: Record<string, never>;
-            readonly circuit_switches: Record<string, never>[];
+            readonly demand: components["schemas"]["ScheduledObject"];
+            readonly circuit_switches: components["schemas"]["ScheduledObject"][];
             readonly zone: string | null;
             readonly algorithm: string | null;
             readonly mode: string | null;
-            readonly summary: Record<string, never> | null;
+            readonly summary: components["schemas"]["ScheduleSummary"] | null;
         };
         /**
          * @description What a schedule job adds to the job: its demand, switches, algorithm, mode and a summary.
@@ -4050,12 +4086,12 @@ export interface components {
              * @description Last sign of life of the worker running it (every few seconds).
              */
             readonly heartbeat_at: string | null;
-            readonly demand: Record<string, never>;
-            readonly circuit_switches: Record<string, never>[];
+            readonly demand: components["schemas"]["ScheduledObject"];
+            readonly circuit_switches: components["schemas"]["ScheduledObject"][];
             readonly zone: string | null;
             readonly algorithm: string | null;
             readonly mode: string | null;
-            readonly summary: Record<string, never> | null;
+            readonly summary: components["schemas"]["ScheduleSummary"] | null;
         };
         ScheduleRequest: {
             demand: number;
@@ -4064,6 +4100,26 @@ export interface components {
             params?: {
                 [key: string]: unknown;
             };
+        };
+        ScheduleSummary: {
+            slots: number;
+            /** Format: double */
+            optical_ratio: number;
+            /** Format: double */
+            uniform_ratio: number;
+            /** Format: double */
+            gap: number;
+            /** Format: double */
+            runtime_s: number;
+        };
+        /**
+         * @description A demand or circuit switch a schedule used; `deleted`: gone since (the name is then the one the
+         *     finished schedule stored, null if none).
+         */
+        ScheduledObject: {
+            id: number;
+            name: string | null;
+            deleted: boolean;
         };
         /**
          * @description * `none` - none
@@ -6316,9 +6372,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["DemandMatrix"];
                 };
             };
             400: {

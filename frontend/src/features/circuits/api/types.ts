@@ -1,5 +1,8 @@
 /** Shapes of the circuits API (issue #7); slots and metrics are the engine's `circuit_plan` output. */
 import type { Job } from '@/features/jobs/api/types';
+import type { components } from '@/lib/api/schema';
+
+type Schemas = components['schemas'];
 
 /** A circuit between racks a and b (rack indices of the schedule); count > 1 for parallel circuits. */
 export interface Circuit {
@@ -58,10 +61,7 @@ export type Algorithm = (typeof ALGORITHMS)[number];
 export type Reconfig = 'per_port' | 'global';
 export type PlanMode = 'replay' | 'drain';
 
-export interface PortUnavailable {
-  link: number;
-  reason: 'disabled' | 'down' | 'open_ticket' | string;
-}
+export type PortUnavailable = Schemas['PortUnavailable'];
 
 export interface Attachment {
   tor: number;
@@ -109,12 +109,7 @@ export interface CircuitSwitchInput {
   attach_all_tors?: boolean;
 }
 
-export interface DemandWindow {
-  index: number;
-  start_s: number;
-  rows: number;
-  total_bytes: number;
-}
+export type DemandWindow = Schemas['DemandWindow'];
 
 /** A row of `/api/demands/` (the detail adds `windows`). */
 export interface Demand {
@@ -144,16 +139,7 @@ export interface DemandUpload {
 }
 
 /** `GET /api/demands/{id}/matrix/`: sparse directed cells [row, column, bytes] into `racks`. */
-export interface DemandMatrix {
-  window: number;
-  start_s: number;
-  window_total_bytes: number;
-  shown_bytes: number;
-  racks: { id: number; name: string }[];
-  cells: [number, number, number][];
-  racks_with_demand: number;
-  truncated: boolean;
-}
+export type DemandMatrix = Schemas['DemandMatrix'];
 
 /** Rack pairs that earn `bonus_bytes` in a slot where all of them have circuits. */
 export interface EdgeGroup {
@@ -246,19 +232,13 @@ export interface ScheduleResult {
 
 export const SCHEDULE_KIND = 'circuits.schedule';
 
-export interface ScheduleSummary {
-  slots: number;
-  optical_ratio: number;
-  uniform_ratio: number;
-  gap: number;
-  runtime_s: number;
-}
+export type ScheduleSummary = Schemas['ScheduleSummary'];
 
 /** A row of `/api/circuit-schedules/`: the job (no result) and what it planned. */
 export type ScheduleJobBrief = Omit<Job, 'result'> & {
   /** `deleted`: gone since; the name is then the one the finished schedule stored (null if none). */
-  demand: { id: number; name: string | null; deleted: boolean };
-  circuit_switches: { id: number; name: string | null; deleted: boolean }[];
+  demand: Schemas['ScheduledObject'];
+  circuit_switches: Schemas['ScheduledObject'][];
   zone: string | null;
   algorithm: string;
   mode: string;
