@@ -41,6 +41,11 @@ CancelOnInterruptOption = Annotated[
     typer.Option("--cancel-on-interrupt", help="On Ctrl-C, cancel the job (default: detach and leave it running)."),
 ]
 
+# --k is a fat tree's radix everywhere: the server API's name (`k`) and `fixtures fat-tree`'s. The old
+# spellings --fabric-k (sharebackup, larry cost) and --fat-tree (rail plan) still work, hidden.
+FabricKAliasOption = Annotated[int | None, typer.Option("--fabric-k", hidden=True)]
+FatTreeAliasOption = Annotated[int | None, typer.Option("--fat-tree", hidden=True)]
+
 
 def table_or_json(fmt: OutputFormat) -> OutputFormat:
     """For commands whose answers are nested documents: CSV has no shape for them."""
@@ -62,3 +67,10 @@ def old_spelling(value: T | None, old: T | None, name: str, old_name: str) -> T 
     if value is not None:
         raise typer.BadParameter(f"give it once ({old_name} is its old spelling)", param_hint=f"'{name}'")
     return old
+
+
+def required(value: T | None, name: str) -> T:
+    """An option that must be given, now that an old spelling may stand in for it."""
+    if value is None:
+        raise typer.BadParameter("missing: this option is required", param_hint=f"'{name}'")
+    return value

@@ -1,8 +1,8 @@
 """One option name per idea: --help shows the chosen name only; the old spelling still works (hidden).
 
 --constraint (was --capacity, offline), --accuracy (was --fix-probability, offline), --hours (also
---duration), --rack-set (also --cables). The server API's names won: constraint, accuracies, hours,
-rack_set. Offline, no server needed.
+--duration), --rack-set (also --cables), --k (a fat tree's radix, also --fabric-k and --fat-tree). The
+server API's names won: constraint, accuracies, hours, rack_set, k. Offline, no server needed.
 """
 
 from __future__ import annotations
@@ -40,6 +40,12 @@ def option_named(name: str, text: str) -> bool:
         (("corropt", "simulate"), "--hours", "--duration"),
         (("larry", "check"), "--rack-set", "--cables"),
         (("larry", "run"), "--rack-set", "--cables"),
+        (("sharebackup", "plan"), "--k", "--fabric-k"),
+        (("sharebackup", "size"), "--k", "--fabric-k"),
+        (("larry", "cost"), "--k", "--fabric-k"),
+        (("rail", "plan"), "--k", "--fat-tree"),
+        (("fixtures", "fat-tree"), "--k", "--fabric-k"),
+        (("larry", "run"), "--period", "--period-s"),
     ],
 )
 def test_help_shows_one_name(cli: Cli, command: tuple[str, ...], chosen: str, old: str) -> None:
@@ -118,3 +124,42 @@ def test_rack_set_and_its_old_spelling_check_alike(cli: Cli, tmp_path: Path) -> 
     assert [answer.exit_code for answer in answers] == [0, 0]
     assert json.loads(answers[0].stdout) == json.loads(answers[1].stdout)
     assert json.loads(answers[0].stdout)["granted"] == [1, 1]
+
+
+def json_of(cli: Cli, *args: str) -> Any:
+    result = cli("--output", "json", *args)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_the_radix_and_its_old_spellings_answer_alike(cli: Cli) -> None:
+    size = ("sharebackup", "size", "--mtbf-hours", "50000", "--mttr-hours", "24", "--target", "1e-6")
+    sized = [json_of(cli, *size, option, "8") for option in ("--k", "--fabric-k")]
+    assert sized[0] == sized[1] and sized[0]["groups"] == 20  # k = 8: 2 groups in each of 8 pods, 4 of cores
+    assert json_of(cli, *size)["groups"] == 40  # the default k = 16
+    costs = [json_of(cli, "larry", "cost", option, "8") for option in ("--k", "--fabric-k")]
+    assert costs[0] == costs[1] != json_of(cli, "larry", "cost")
+    plans = [json_of(cli, "rail", "plan", option, "4", "--no-stretch") for option in ("--k", "--fat-tree")]
+    assert plans[0] == plans[1] and plans[0]["fabric"].startswith("fat tree k=4")
+    both = cli("larry", "cost", "--k", "8", "--fabric-k", "8")
+    assert both.exit_code == 2 and "give it once (--fabric-k is its old spelling)" in both.stderr
+
+
+def test_a_sharebackup_plan_still_needs_the_radix(cli: Cli, tmp_path: Path) -> None:
+    events = tmp_path / "events.json"
+    events.write_text("[]")
+    missing = cli("sharebackup", "plan", "--backups", "1", "--events", str(events))
+    assert missing.exit_code == 2 and "'--k': missing: this option is required" in missing.stderr
+    plans = [
+        json_of(cli, "sharebackup", "plan", option, "4", "--backups", "1", "--events", str(events))
+        for option in ("--k", "--fabric-k")
+    ]
+    assert plans[0] == plans[1] and plans[0]["fabric"]["k"] == 4
+
+
+def test_the_control_period_is_a_server_option_by_either_name(cli: Cli, tmp_path: Path) -> None:
+    counters = tmp_path / "counters.json"
+    counters.write_text("[]")
+    for option in ("--period", "--period-s"):
+        result = cli("larry", "run", "--counters", str(counters), option, "60")
+        assert result.exit_code == 2 and "'--period': applies only with --server" in result.stderr

@@ -34,6 +34,7 @@ from ..offline.files import read_json_list
 from ..offline.larry import engine_rack_set, read_rack_set
 from ..options import (
     CancelOnInterruptOption,
+    FabricKAliasOption,
     IntervalOption,
     OutputOption,
     ServerFlagOption,
@@ -221,8 +222,9 @@ def run(
     compare: Annotated[bool, typer.Option("--compare", help="Run every policy and compare their metrics.")] = False,
     period_s: Annotated[
         float | None,
-        typer.Option("--period-s", help="With --server: act every T seconds (samples closer together are skipped)."),
+        typer.Option("--period", help="With --server: act every T seconds (samples closer together are skipped)."),
     ] = None,
+    period_s_old: Annotated[float | None, typer.Option("--period-s", hidden=True)] = None,
     server: ServerFlagOption = False,
     telemetry: Annotated[
         str | None,
@@ -253,7 +255,7 @@ def run(
     With --server --fabric FABRIC the rack set is built from the fabric's circuit switches (see `check`).
 
     With --server --telemetry FABRIC --from T --to T the job reads the counters from the fabric's telemetry:
-    each rack's traffic is its ToR's uplink packet counters (every 900 s unless --period-s).
+    each rack's traffic is its ToR's uplink packet counters (every 900 s unless --period).
 
     With --server it runs as a larry.run job (the counter file is uploaded; a CSV file is read by the server,
     every bad line listed); --output json prints the job's result, or with --compare the metrics per policy.
@@ -263,8 +265,9 @@ def run(
     rack_set = old_spelling(rack_set, cables, "--rack-set", "--cables")
     if policy not in POLICIES:
         raise CliError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    period_s = old_spelling(period_s, period_s_old, "--period", "--period-s")
     if period_s is not None and not server:
-        raise typer.BadParameter("applies only with --server", param_hint="'--period-s'")
+        raise typer.BadParameter("applies only with --server", param_hint="'--period'")
     if circuit_switch and fabric is None:
         raise typer.BadParameter("needs --fabric", param_hint="'--circuit-switch'")
     if fabric is not None:
@@ -359,16 +362,20 @@ def cost(
     larry_s: Annotated[int, typer.Option("--larry-s", help="Larry static uplinks S.")] = 2,
     larry_l: Annotated[int, typer.Option("--larry-l", help="Larry links L per ToR to the CSs.")] = 4,
     larry_r: Annotated[int, typer.Option("--larry-r", help="Larry uplinks R per CS.")] = 2,
-    fabric_k: Annotated[int, typer.Option("--fabric-k", help="ShareBackup fat-tree k.")] = 16,
+    k: Annotated[
+        int | None, typer.Option("--k", show_default=False, help="ShareBackup fat-tree radix k [default: 16].")
+    ] = None,
+    fabric_k: FabricKAliasOption = None,
     backups: Annotated[int, typer.Option("--backups", help="ShareBackup backups per group.")] = 1,
     cs_port_ratio: Annotated[float, typer.Option("--cs-port-ratio", help="CS port / packet port cost.")] = 0.3,
     output: OutputOption = None,
 ) -> None:
     """Counts and normalised cost: static oversubscription vs Larry vs ShareBackup."""
     fmt = table_or_json(get_context(ctx).output_format(output))
+    k = old_spelling(k, fabric_k, "--k", "--fabric-k") or 16
     try:
         rows = load_engine().reconfig_costs(
-            racks, servers, static_uplinks, larry_s, larry_l, larry_r, fabric_k, fabric_k, backups, cs_port_ratio
+            racks, servers, static_uplinks, larry_s, larry_l, larry_r, k, k, backups, cs_port_ratio
         )
     except ValueError as exc:
         raise CliError(str(exc)) from exc

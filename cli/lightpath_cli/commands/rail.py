@@ -1,8 +1,8 @@
 """rail plan|classes|fec: RAIL offline on files (the engine computes in this process) or on the server.
 
 With FABRIC (a fabric on the server, name or id), `plan` and `classes` run as server jobs (rail.plan,
-rail.classes) that the CLI follows with a progress bar; `plan --server --fat-tree K` plans a generated
-fat tree there; `fec --server` asks GET /api/rail/fec/. Offline: `--fabric FILE.json` or `--fat-tree K`.
+rail.classes) that the CLI follows with a progress bar; `plan --server --k K` plans a generated
+fat tree there; `fec --server` asks GET /api/rail/fec/. Offline: `--fabric FILE.json` or `--k K`.
 
 - plan: per-link transceivers without and with stretch, cost in the seed's Table 4.1 categories, savings,
   expected good-path fractions and savings curves against the maximum link length. The fabric is an
@@ -27,7 +27,7 @@ from ..context import CliContext, get_context
 from ..errors import CliError
 from ..offline.engine import load_engine
 from ..offline.rail import AUTO_PAIR_STATS_MAX_TORS, classes_offline, plan_offline
-from ..options import CancelOnInterruptOption, IntervalOption, OutputOption, new_app
+from ..options import CancelOnInterruptOption, FatTreeAliasOption, IntervalOption, OutputOption, new_app, old_spelling
 from ..output import OutputFormat, print_csv, print_json, stdout_console
 from ..server.errors import ApiError
 from ..server.jobs import result_csv, run_job
@@ -135,15 +135,14 @@ def plan(
     ] = None,
     fat_tree: Annotated[
         int | None,
-        typer.Option("--fat-tree", metavar="K", help="Instead of --fabric: a k-ary fat tree (k = 32: the seed's)."),
+        typer.Option("--k", metavar="K", help="Instead of --fabric: a k-ary fat tree (k = 32: the seed's)."),
     ] = None,
+    fat_tree_old: FatTreeAliasOption = None,
     max_length: Annotated[
-        float, typer.Option("--max-length", help="With --fat-tree: link lengths uniform up to this, metres.")
+        float, typer.Option("--max-length", help="With --k: link lengths uniform up to this, metres.")
     ] = 500.0,
-    min_length: Annotated[float, typer.Option("--min-length", help="With --fat-tree: shortest link, metres.")] = 0.0,
-    speed: Annotated[
-        int, typer.Option("--speed", help="Gb/s of links without speed_gbps (all, with --fat-tree).")
-    ] = 10,
+    min_length: Annotated[float, typer.Option("--min-length", help="With --k: shortest link, metres.")] = 0.0,
+    speed: Annotated[int, typer.Option("--speed", help="Gb/s of links without speed_gbps (all, with --k).")] = 10,
     nrb: Annotated[
         float,
         typer.Option("--nrb", help="Network reliability bound: 0.99 = the seed's low stretch, 0.95 = high stretch."),
@@ -167,7 +166,7 @@ def plan(
     links: Annotated[bool, typer.Option("--links", help="JSON: include the per-link choices.")] = False,
     pair_stats: PairStatsOption = None,
     server: Annotated[
-        bool, typer.Option("--server", help="With --fat-tree: plan the generated fat tree on the server.")
+        bool, typer.Option("--server", help="With --k: plan the generated fat tree on the server.")
     ] = False,
     name: Annotated[str, typer.Option("--name", help="Server: the plan's name, shown in the UI.")] = "",
     catalog: Annotated[
@@ -183,15 +182,16 @@ def plan(
     interval: IntervalOption = 1.0,
     output: OutputOption = None,
 ) -> None:
-    """Cost a fabric's optics without and with stretch (expected-value mode with --fat-tree).
+    """Cost a fabric's optics without and with stretch (expected-value mode with --k).
 
-    With FABRIC (a fabric on the server, every link with a length) or --server --fat-tree K, the plan
+    With FABRIC (a fabric on the server, every link with a length) or --server --k K, the plan
     runs as a rail.plan job with the stored catalog (prices are set there, not with --price), with a
     progress bar; Ctrl-C detaches unless --cancel-on-interrupt. --output json prints the job's result
     (per-link rows with --links), csv its cost lines.
     """
     cli = get_context(ctx)
     fmt = cli.output_format(output)
+    fat_tree = old_spelling(fat_tree, fat_tree_old, "--k", "--fat-tree")
     if sweep_step <= 0 or sweep_max < 0:
         raise CliError("--sweep-step must be positive and --sweep-max non-negative")
     costs = {
@@ -206,7 +206,7 @@ def plan(
         if fabric_path is not None:
             raise typer.BadParameter("give FABRIC (on the server) or --fabric FABRIC.json (offline), not both")
         if (server_fabric is None) == (fat_tree is None):
-            raise typer.BadParameter("on the server: give FABRIC, or --server --fat-tree K", param_hint="'FABRIC'")
+            raise typer.BadParameter("on the server: give FABRIC, or --server --k K", param_hint="'FABRIC'")
         _refuse("offline; set prices in the catalog (/api/transceiver-models/)", {"--price": price})
         params: dict[str, Any] = {
             "name": name,
@@ -245,7 +245,7 @@ def plan(
         return
     _refuse("on the server (FABRIC or --server)", {"--name": name, "--catalog": catalog})
     if (fabric_path is None) == (fat_tree is None):
-        raise CliError("give either --fabric FABRIC.json or --fat-tree K (or FABRIC, a fabric on the server)")
+        raise CliError("give either --fabric FABRIC.json or --k K (or FABRIC, a fabric on the server)")
     steps = int(sweep_max / sweep_step + 1e-9)
     source, result = plan_offline(
         fabric_path,

@@ -26,14 +26,24 @@ from ..context import get_context
 from ..errors import CliError
 from ..offline.engine import load_engine
 from ..offline.files import read_json_list
-from ..options import CancelOnInterruptOption, IntervalOption, OutputOption, ServerFlagOption, new_app, table_or_json
+from ..options import (
+    CancelOnInterruptOption,
+    FabricKAliasOption,
+    IntervalOption,
+    OutputOption,
+    ServerFlagOption,
+    new_app,
+    old_spelling,
+    required,
+    table_or_json,
+)
 from ..output import OutputFormat, print_json, stdout_console
 from ..server.jobs import post_or_reject, run_job_on_server
 from ..server.lookup import resolve_fabric
 
 app = new_app()
 
-KOption = Annotated[int, typer.Option("--fabric-k", help="Fat-tree radix k (even).")]
+KOption = Annotated[int | None, typer.Option("--k", metavar="K", show_default=False, help="Fat-tree radix k (even).")]
 PodsOption = Annotated[int | None, typer.Option("--pods", help="Pods P (default k: a full tree).", show_default=False)]
 
 
@@ -49,9 +59,10 @@ def _describe(event: dict[str, Any]) -> str:
 @app.command("plan")
 def plan(
     ctx: typer.Context,
-    fabric_k: KOption,
     backups: Annotated[int, typer.Option("--backups", help="Backups n per failure group.")],
     events: Annotated[Path, typer.Option("--events", help="JSON event log (a list, or {'events': [...]}).")],
+    k: KOption = None,
+    fabric_k: FabricKAliasOption = None,
     pods: PodsOption = None,
     reconfig_ms: Annotated[
         float, typer.Option("--reconfig-ms", help="Circuit switching time (0.5 EPS, 8.5 OCS in the seed).")
@@ -69,13 +80,14 @@ def plan(
     """
     cli = get_context(ctx)
     fmt = table_or_json(cli.output_format(output))
+    k = required(old_spelling(k, fabric_k, "--k", "--fabric-k"), "--k")
     if server:
         try:
             text = events.read_text()
         except OSError as exc:
             raise CliError(f"--events: cannot read {events}: {exc.strerror}") from exc
         params = {
-            "k": fabric_k,
+            "k": k,
             "pods": pods,
             "backups": backups,
             "reconfig_ms": reconfig_ms,
@@ -87,9 +99,7 @@ def plan(
     else:
         log = read_json_list(events, "events", "--events")
         try:
-            schedule = load_engine().sharebackup_plan(
-                fabric_k, fabric_k if pods is None else pods, backups, log, reconfig_ms
-            )
+            schedule = load_engine().sharebackup_plan(k, k if pods is None else pods, backups, log, reconfig_ms)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
     if fmt is OutputFormat.json:
@@ -152,7 +162,8 @@ def size(
     mttr_hours: Annotated[
         float | None, typer.Option("--mttr-hours", help="Mean time to repair a switch (with --fabric: the fallback).")
     ] = None,
-    fabric_k: KOption = 16,
+    k: KOption = None,
+    fabric_k: FabricKAliasOption = None,
     pods: PodsOption = None,
     server: ServerFlagOption = False,
     fabric: Annotated[
@@ -180,11 +191,12 @@ def size(
     """
     cli = get_context(ctx)
     fmt = table_or_json(cli.output_format(output))
+    k = old_spelling(k, fabric_k, "--k", "--fabric-k") or 16
     if fabric is not None and not server:
         raise typer.BadParameter("needs --server (ticket history is on the server)", param_hint="'--fabric'")
     if server:
         body: dict[str, Any] = {
-            "k": fabric_k,
+            "k": k,
             "pods": pods,
             "target": target,
             "mtbf_hours": mtbf_hours,
@@ -209,13 +221,13 @@ def size(
         return
     if mtbf_hours is None or mttr_hours is None:
         raise CliError("offline sizing needs --mtbf-hours and --mttr-hours (or --server --fabric FABRIC)")
-    if fabric_k < 2 or fabric_k % 2:
-        raise CliError(f"--fabric-k must be even and at least 2, got {fabric_k}")
-    pods = fabric_k if pods is None else pods
-    if not 1 <= pods <= fabric_k:
-        raise CliError(f"--pods must be between 1 and k = {fabric_k}, got {pods}")
+    if k < 2 or k % 2:
+        raise CliError(f"--k must be even and at least 2, got {k}")
+    pods = k if pods is None else pods
+    if not 1 <= pods <= k:
+        raise CliError(f"--pods must be between 1 and k = {k}, got {pods}")
     try:
-        sizing = load_engine().sharebackup_size(fabric_k // 2, 2 * pods + fabric_k // 2, mtbf_hours, mttr_hours, target)
+        sizing = load_engine().sharebackup_size(k // 2, 2 * pods + k // 2, mtbf_hours, mttr_hours, target)
     except ValueError as exc:
         raise CliError(str(exc)) from exc
     if fmt is OutputFormat.json:
