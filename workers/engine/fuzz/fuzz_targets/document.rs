@@ -1,4 +1,7 @@
 //! Fuzz target: `lightpath_core::fuzz_support::document` (its invariants are there).
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| lightpath_core::fuzz_support::document(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    // The bool says whether the input was accepted; both kinds stay in the corpus.
+    lightpath_core::fuzz_support::document(data);
+});
