@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from fabric.models import Link, Switch
+from jobs.api.results import result_of
 from jobs.api.serializers import JobListSerializer, JobSerializer
 from lightpath.api.serializers import BriefModelSerializer
 
@@ -288,3 +289,192 @@ class ScheduleListSerializer(_ScheduleFields, JobListSerializer):
 class ScheduleSerializer(_ScheduleFields, JobSerializer):
     class Meta(JobSerializer.Meta):
         fields = [*JobSerializer.Meta.fields, *SCHEDULE_FIELDS]
+
+
+# --- The circuits.schedule job's result (circuits/schedule/run.py), described for OpenAPI -----------
+
+
+class CircuitSerializer(serializers.Serializer):
+    """A circuit between racks a and b (rack indices); count > 1 for parallel circuits."""
+
+    a = serializers.IntegerField()
+    b = serializers.IntegerField()
+    count = serializers.IntegerField()
+
+
+class CircuitSlotSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    t0 = serializers.FloatField()
+    t1 = serializers.FloatField()
+    circuits = CircuitSerializer(many=True)
+    changed_ports = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Racks whose port goes dark at t0 (once per dark port)."
+    )
+    weight = serializers.FloatField()
+    bound = serializers.FloatField()
+    offloaded_bytes = serializers.FloatField()
+    algorithm = serializers.CharField()
+    exact = serializers.BooleanField()
+    maximal = serializers.BooleanField()
+
+
+class VisitDelayBinSerializer(serializers.Serializer):
+    min_slots = serializers.IntegerField()
+    max_slots = serializers.IntegerField()
+    min_s = serializers.FloatField()
+    max_s = serializers.FloatField()
+    pairs = serializers.IntegerField()
+
+
+class CircuitMetricsSerializer(serializers.Serializer):
+    total_bytes = serializers.FloatField()
+    offloaded_bytes = serializers.FloatField()
+    optical_ratio = serializers.FloatField()
+    uniform_ratio = serializers.FloatField()
+    visit_delay_max_slots = serializers.FloatField()
+    visit_delay_p95_slots = serializers.FloatField()
+    visit_delay_histogram = VisitDelayBinSerializer(
+        many=True, required=False, help_text="Absent from results computed before it existed."
+    )
+    flap_count = serializers.IntegerField()
+    weight = serializers.FloatField()
+    bound = serializers.FloatField()
+    gap = serializers.FloatField()
+    fallback_slots = serializers.IntegerField()
+    runtime_s = serializers.FloatField()
+
+
+class ComparisonMetricsSerializer(CircuitMetricsSerializer):
+    algorithm = serializers.CharField()
+
+
+class EdgeGroupSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2)
+    )
+    bonus_bytes = serializers.FloatField()
+
+
+class EdgeGroupScoreSerializer(EdgeGroupSerializer):
+    completed_slots = serializers.IntegerField()
+    bonus_earned_bytes = serializers.FloatField()
+
+
+class ScheduleParamsEchoSerializer(serializers.Serializer):
+    """The job's params, completed with the server's defaults."""
+
+    period_s = serializers.FloatField()
+    dark_time_s = serializers.FloatField(allow_null=True)
+    capacity_gbps = serializers.FloatField()
+    reconfig = serializers.ChoiceField(choices=["per_port", "global"])
+    mode = serializers.ChoiceField(choices=["replay", "drain"])
+    algorithm = serializers.CharField()
+    seed = serializers.IntegerField()
+    min_demand_bytes = serializers.FloatField()
+    burst_active = serializers.FloatField()
+    burst_reset = serializers.FloatField()
+    hysteresis = serializers.FloatField()
+    time_budget_s = serializers.FloatField(allow_null=True)
+    max_slots = serializers.IntegerField()
+    compare = serializers.ListField(child=serializers.CharField())
+    edge_groups = EdgeGroupSerializer(many=True)
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "minItems": 2,
+        "maxItems": 2,
+        "items": {
+            "oneOf": [
+                {
+                    "type": "array",
+                    "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+                },
+                {"type": "number"},
+            ]
+        },
+        "description": "[[[rack a, rack b], ...], bonus bytes], by rack index.",
+    }
+)
+class EdgeGroupInputField(serializers.JSONField):
+    pass
+
+
+class ScheduleInputSerializer(serializers.Serializer):
+    """What the engine was given."""
+
+    racks = serializers.IntegerField()
+    ports = serializers.ListField(child=serializers.IntegerField())
+    zones = serializers.ListField(child=serializers.IntegerField())
+    capacity_bytes_per_s = serializers.FloatField()
+    period_s = serializers.FloatField()
+    dark_time_s = serializers.FloatField()
+    reconfig = serializers.ChoiceField(choices=["per_port", "global"])
+    mode = serializers.ChoiceField(choices=["replay", "drain"])
+    algorithm = serializers.CharField()
+    seed = serializers.IntegerField()
+    min_demand_bytes = serializers.FloatField()
+    burst_active = serializers.FloatField()
+    burst_reset = serializers.FloatField()
+    hysteresis = serializers.FloatField()
+    time_budget_s = serializers.FloatField(allow_null=True)
+    max_slots = serializers.IntegerField()
+    groups = serializers.ListField(child=EdgeGroupInputField(), required=False)
+    windows = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.ListField(child=serializers.FloatField(), min_length=3, max_length=3)
+        ),
+        allow_null=True,
+        help_text="Demand per period, directed [a, b, bytes] by rack index; null when too large to echo.",
+    )
+
+
+class ScheduleRackSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    circuit_switch = serializers.IntegerField()
+    optical_ports = serializers.IntegerField()
+    available_ports = serializers.IntegerField()
+    unavailable = PortUnavailableSerializer(many=True)
+
+
+class ScheduleDemandSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    window_s = serializers.FloatField()
+    first_window_start = serializers.FloatField()
+
+
+class ScheduleFabricSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class ScheduleCircuitSwitchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    zone = serializers.CharField()
+    port_count = serializers.IntegerField()
+
+
+class IgnoredDemandSerializer(serializers.Serializer):
+    rows = serializers.IntegerField()
+    bytes = serializers.FloatField()
+
+
+@result_of("circuits.schedule")
+class ScheduleResultSerializer(serializers.Serializer):
+    demand = ScheduleDemandSerializer()
+    fabric = ScheduleFabricSerializer()
+    circuit_switches = ScheduleCircuitSwitchSerializer(many=True)
+    racks = ScheduleRackSerializer(many=True)
+    params = ScheduleParamsEchoSerializer()
+    input = ScheduleInputSerializer()
+    ignored = IgnoredDemandSerializer()
+    slots = CircuitSlotSerializer(many=True)
+    metrics = CircuitMetricsSerializer()
+    comparison = ComparisonMetricsSerializer(many=True)
+    edge_groups = EdgeGroupScoreSerializer(many=True)

@@ -36,15 +36,12 @@ FREE_FORM = {
 # it is removed, and when a new untyped answer appears).
 NOT_YET_TYPED = {
     "#DemandUpload.rows[]",
-    "#JobResult/anyOf",  # the kinds without a result serializer (KINDS_NOT_YET_TYPED)
     "GET /api/links/{id}/telemetry/ 200",
     "POST /api/telemetry/ 200",
 }
 
 # Job kinds whose result has no serializer yet (jobs/api/results.py): only shrinks.
-KINDS_NOT_YET_TYPED = {
-    "circuits.schedule",
-}
+KINDS_NOT_YET_TYPED: set[str] = set()
 
 
 def _document() -> dict:
@@ -345,3 +342,7 @@ def test_circuit_answers(admin, contract, small_fabric):
     job = run_schedule(admin, demand_id, switch, min_demand_bytes=0)
     contract.check(_ok(admin.get("/api/circuit-schedules/")), "/api/circuit-schedules/")
     contract.check(_ok(admin.get(f"/api/circuit-schedules/{job.pk}/")), "/api/circuit-schedules/{id}/")
+    contract.check_component(_ok(admin.get(f"/api/jobs/{job.pk}/"))["result"], "ScheduleResult")
+    groups = [{"name": "pair", "pairs": [["t0", "t1"]], "bonus_bytes": 1000000}]
+    job = run_schedule(admin, demand_id, switch, min_demand_bytes=0, compare=["greedy"], edge_groups=groups)
+    contract.check_component(_ok(admin.get(f"/api/jobs/{job.pk}/"))["result"], "ScheduleResult")

@@ -1733,6 +1733,12 @@ export interface components {
             /** @description The most their cables reach. */
             racks_reach: number;
         };
+        /** @description A circuit between racks a and b (rack indices); count > 1 for parallel circuits. */
+        Circuit: {
+            a: number;
+            b: number;
+            count: number;
+        };
         CircuitChange: {
             circuit_switch: string;
             removed: [
@@ -1743,6 +1749,32 @@ export interface components {
                 number,
                 number
             ][];
+        };
+        CircuitMetrics: {
+            /** Format: double */
+            total_bytes: number;
+            /** Format: double */
+            offloaded_bytes: number;
+            /** Format: double */
+            optical_ratio: number;
+            /** Format: double */
+            uniform_ratio: number;
+            /** Format: double */
+            visit_delay_max_slots: number;
+            /** Format: double */
+            visit_delay_p95_slots: number;
+            /** @description Absent from results computed before it existed. */
+            visit_delay_histogram?: components["schemas"]["VisitDelayBin"][];
+            flap_count: number;
+            /** Format: double */
+            weight: number;
+            /** Format: double */
+            bound: number;
+            /** Format: double */
+            gap: number;
+            fallback_slots: number;
+            /** Format: double */
+            runtime_s: number;
         };
         CircuitMove: {
             cs: number;
@@ -1757,6 +1789,25 @@ export interface components {
                 number,
                 number
             ] | null;
+        };
+        CircuitSlot: {
+            index: number;
+            /** Format: double */
+            t0: number;
+            /** Format: double */
+            t1: number;
+            circuits: components["schemas"]["Circuit"][];
+            /** @description Racks whose port goes dark at t0 (once per dark port). */
+            changed_ports: number[];
+            /** Format: double */
+            weight: number;
+            /** Format: double */
+            bound: number;
+            /** Format: double */
+            offloaded_bytes: number;
+            algorithm: string;
+            exact: boolean;
+            maximal: boolean;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         CircuitSwitch: {
@@ -1850,6 +1901,33 @@ export interface components {
          * @enum {string}
          */
         ComparisonEnum: "rack_set" | "fat_tree";
+        ComparisonMetrics: {
+            /** Format: double */
+            total_bytes: number;
+            /** Format: double */
+            offloaded_bytes: number;
+            /** Format: double */
+            optical_ratio: number;
+            /** Format: double */
+            uniform_ratio: number;
+            /** Format: double */
+            visit_delay_max_slots: number;
+            /** Format: double */
+            visit_delay_p95_slots: number;
+            /** @description Absent from results computed before it existed. */
+            visit_delay_histogram?: components["schemas"]["VisitDelayBin"][];
+            flap_count: number;
+            /** Format: double */
+            weight: number;
+            /** Format: double */
+            bound: number;
+            /** Format: double */
+            gap: number;
+            fallback_slots: number;
+            /** Format: double */
+            runtime_s: number;
+            algorithm: string;
+        };
         ConstraintChange: {
             /** @description null for the fabric's default. */
             switch: string | null;
@@ -2269,6 +2347,27 @@ export interface components {
             affected_tors: components["schemas"]["GuardTor"][];
             detail: string;
         };
+        EdgeGroup: {
+            name: string;
+            pairs: [
+                string,
+                string
+            ][];
+            /** Format: double */
+            bonus_bytes: number;
+        };
+        EdgeGroupScore: {
+            name: string;
+            pairs: [
+                string,
+                string
+            ][];
+            /** Format: double */
+            bonus_bytes: number;
+            completed_slots: number;
+            /** Format: double */
+            bonus_earned_bytes: number;
+        };
         /** @description `{"detail"}`: one sentence saying what went wrong. */
         Error: {
             detail: string;
@@ -2545,6 +2644,11 @@ export interface components {
          * @enum {string}
          */
         HealthEnum: "unknown" | "clean" | "lossy" | "corrupting";
+        IgnoredDemand: {
+            rows: number;
+            /** Format: double */
+            bytes: number;
+        };
         ImportDryRun: {
             valid: boolean;
             switches: number;
@@ -2662,9 +2766,7 @@ export interface components {
             readonly message: string;
         };
         /** @description The result of a job, as its kind declares it. */
-        JobResult: components["schemas"]["OptimizerResult"] | components["schemas"]["SimulationResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["RailClassesResult"] | components["schemas"]["RailPlanResult"] | components["schemas"]["ShareBackupResult"] | {
-            [key: string]: unknown;
-        };
+        JobResult: components["schemas"]["ScheduleResult"] | components["schemas"]["OptimizerResult"] | components["schemas"]["SimulationResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["RailClassesResult"] | components["schemas"]["RailPlanResult"] | components["schemas"]["ShareBackupResult"];
         /**
          * @description * `queued` - Queued
          *     * `running` - Running
@@ -3026,6 +3128,12 @@ export interface components {
             /** @description Actions recorded; each re-enables its link */
             repair_actions: number;
         };
+        /**
+         * @description * `replay` - replay
+         *     * `drain` - drain
+         * @enum {string}
+         */
+        ModeEnum: "replay" | "drain";
         MonteCarlo: {
             seed: number;
             /** Format: double */
@@ -3950,6 +4058,12 @@ export interface components {
             explanation: string;
             evidence: components["schemas"]["Evidence"];
         };
+        /**
+         * @description * `per_port` - per_port
+         *     * `global` - global
+         * @enum {string}
+         */
+        ReconfigEnum: "per_port" | "global";
         Reliability: {
             source: components["schemas"]["ReliabilitySourceEnum"];
             /** Format: double */
@@ -4052,6 +4166,67 @@ export interface components {
             readonly mode: string | null;
             readonly summary: components["schemas"]["ScheduleSummary"] | null;
         };
+        ScheduleCircuitSwitch: {
+            id: number;
+            name: string;
+            zone: string;
+            port_count: number;
+        };
+        ScheduleDemand: {
+            id: number;
+            name: string;
+            /** Format: double */
+            window_s: number;
+            /** Format: double */
+            first_window_start: number;
+        };
+        ScheduleFabric: {
+            id: number;
+            name: string;
+        };
+        /** @description What the engine was given. */
+        ScheduleInput: {
+            racks: number;
+            ports: number[];
+            zones: number[];
+            /** Format: double */
+            capacity_bytes_per_s: number;
+            /** Format: double */
+            period_s: number;
+            /** Format: double */
+            dark_time_s: number;
+            reconfig: components["schemas"]["ReconfigEnum"];
+            mode: components["schemas"]["ModeEnum"];
+            algorithm: string;
+            seed: number;
+            /** Format: double */
+            min_demand_bytes: number;
+            /** Format: double */
+            burst_active: number;
+            /** Format: double */
+            burst_reset: number;
+            /** Format: double */
+            hysteresis: number;
+            /** Format: double */
+            time_budget_s: number | null;
+            max_slots: number;
+            groups?: [
+                [
+                    number,
+                    number
+                ][] | number,
+                [
+                    number,
+                    number
+                ][] | number
+            ][];
+            /** @description Demand per period, directed [a, b, bytes] by rack index; null when too large to echo. */
+            windows: [
+                number,
+                number,
+                number
+            ][][] | null;
+        };
         /**
          * @description What a schedule job adds to the job: its demand, switches, algorithm, mode and a summary.
          *     Names come from the view's context (one query per page, not per job).
@@ -4093,6 +4268,41 @@ export interface components {
             readonly mode: string | null;
             readonly summary: components["schemas"]["ScheduleSummary"] | null;
         };
+        /** @description The job's params, completed with the server's defaults. */
+        ScheduleParamsEcho: {
+            /** Format: double */
+            period_s: number;
+            /** Format: double */
+            dark_time_s: number | null;
+            /** Format: double */
+            capacity_gbps: number;
+            reconfig: components["schemas"]["ReconfigEnum"];
+            mode: components["schemas"]["ModeEnum"];
+            algorithm: string;
+            seed: number;
+            /** Format: double */
+            min_demand_bytes: number;
+            /** Format: double */
+            burst_active: number;
+            /** Format: double */
+            burst_reset: number;
+            /** Format: double */
+            hysteresis: number;
+            /** Format: double */
+            time_budget_s: number | null;
+            max_slots: number;
+            compare: string[];
+            edge_groups: components["schemas"]["EdgeGroup"][];
+        };
+        ScheduleRack: {
+            index: number;
+            id: number;
+            name: string;
+            circuit_switch: number;
+            optical_ports: number;
+            available_ports: number;
+            unavailable: components["schemas"]["PortUnavailable"][];
+        };
         ScheduleRequest: {
             demand: number;
             circuit_switch?: number | null;
@@ -4100,6 +4310,19 @@ export interface components {
             params?: {
                 [key: string]: unknown;
             };
+        };
+        ScheduleResult: {
+            demand: components["schemas"]["ScheduleDemand"];
+            fabric: components["schemas"]["ScheduleFabric"];
+            circuit_switches: components["schemas"]["ScheduleCircuitSwitch"][];
+            racks: components["schemas"]["ScheduleRack"][];
+            params: components["schemas"]["ScheduleParamsEcho"];
+            input: components["schemas"]["ScheduleInput"];
+            ignored: components["schemas"]["IgnoredDemand"];
+            slots: components["schemas"]["CircuitSlot"][];
+            metrics: components["schemas"]["CircuitMetrics"];
+            comparison: components["schemas"]["ComparisonMetrics"][];
+            edge_groups: components["schemas"]["EdgeGroupScore"][];
         };
         ScheduleSummary: {
             slots: number;
@@ -4642,6 +4865,15 @@ export interface components {
             sound: boolean;
             violations: number;
             checked_events: number;
+        };
+        VisitDelayBin: {
+            min_slots: number;
+            max_slots: number;
+            /** Format: double */
+            min_s: number;
+            /** Format: double */
+            max_s: number;
+            pairs: number;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         WebhookDelivery: {

@@ -4,57 +4,16 @@ import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];
 
-/** A circuit between racks a and b (rack indices of the schedule); count > 1 for parallel circuits. */
-export interface Circuit {
-  a: number;
-  b: number;
-  count: number;
-}
+export type Circuit = Schemas['Circuit'];
 
-export interface CircuitSlot {
-  index: number;
-  t0: number;
-  t1: number;
-  circuits: Circuit[];
-  /** Racks whose port goes dark at t0 (a rack once per dark port). */
-  changed_ports: number[];
-  weight: number;
-  bound: number;
-  offloaded_bytes: number;
-  algorithm: string;
-  exact: boolean;
-  maximal: boolean;
-}
+export type CircuitSlot = Schemas['CircuitSlot'];
 
-/** Pairs with demand whose longest wait for a circuit fell in [min_slots, max_slots] slots. */
-export interface VisitDelayBin {
-  min_slots: number;
-  max_slots: number;
-  min_s: number;
-  max_s: number;
-  pairs: number;
-}
+export type VisitDelayBin = Schemas['VisitDelayBin'];
 
-export interface CircuitMetrics {
-  total_bytes: number;
-  offloaded_bytes: number;
-  optical_ratio: number;
-  uniform_ratio: number;
-  visit_delay_max_slots: number;
-  visit_delay_p95_slots: number;
-  /** Pairs per longest wait, in powers-of-two bins (0, 1, 2-3, 4-7, ...); absent from results
-   * computed before it existed. */
-  visit_delay_histogram?: VisitDelayBin[];
-  flap_count: number;
-  weight: number;
-  bound: number;
-  gap: number;
-  fallback_slots: number;
-  runtime_s: number;
-}
+export type CircuitMetrics = Schemas['CircuitMetrics'];
 
 /** One algorithm's metrics in the result's `comparison` (the main algorithm first). */
-export type ComparisonMetrics = CircuitMetrics & { algorithm: string };
+export type ComparisonMetrics = Schemas['ComparisonMetrics'];
 
 export const ALGORITHMS = ['exact', 'greedy', 'round_robin', 'static', 'random'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -174,61 +133,13 @@ export interface ScheduleRequest {
   params: ScheduleParams;
 }
 
-export interface ScheduleRack {
-  index: number;
-  id: number;
-  name: string;
-  circuit_switch: number;
-  optical_ports: number;
-  available_ports: number;
-  unavailable: PortUnavailable[];
-}
+export type ScheduleRack = Schemas['ScheduleRack'];
 
-export interface ScheduleInput {
-  racks: number;
-  ports: number[];
-  zones: number[];
-  capacity_bytes_per_s: number;
-  period_s: number;
-  dark_time_s: number;
-  reconfig: Reconfig;
-  mode: PlanMode;
-  algorithm: string;
-  seed: number;
-  min_demand_bytes: number;
-  burst_active: number;
-  burst_reset: number;
-  hysteresis: number;
-  time_budget_s: number | null;
-  max_slots: number;
-  /** Edge groups by rack index: [[[a, b], ...], bonus bytes]. */
-  groups?: [[number, number][], number][];
-  /** Demand per period, directed [a, b, bytes] by rack index; null when too large to echo. */
-  windows: [number, number, number][][] | null;
-}
+export type ScheduleInput = Schemas['ScheduleInput'];
 
-export interface EdgeGroupScore {
-  name: string;
-  pairs: [string, string][];
-  bonus_bytes: number;
-  completed_slots: number;
-  bonus_earned_bytes: number;
-}
+export type EdgeGroupScore = Schemas['EdgeGroupScore'];
 
-/** `GET /api/jobs/{id}/result/?format=json` of a `circuits.schedule` job. */
-export interface ScheduleResult {
-  demand: { id: number; name: string; window_s: number; first_window_start: number };
-  fabric: { id: number; name: string };
-  circuit_switches: { id: number; name: string; zone: string; port_count: number }[];
-  racks: ScheduleRack[];
-  params: ScheduleParams & Record<string, unknown>;
-  input: ScheduleInput;
-  ignored: { rows: number; bytes: number };
-  slots: CircuitSlot[];
-  metrics: CircuitMetrics;
-  comparison: ComparisonMetrics[];
-  edge_groups: EdgeGroupScore[];
-}
+export type ScheduleResult = Schemas['ScheduleResult'];
 
 export const SCHEDULE_KIND = 'circuits.schedule';
 
