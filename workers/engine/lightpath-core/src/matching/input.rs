@@ -163,7 +163,8 @@ pub struct SlotChoice {
 /// One slot's circuits for pair weights `(a, b, weight)` and `ports` per
 /// rack, with `algorithm` (a name), inside `zones` (None: one zone). A pair
 /// of one zone can take min(k_a, k_b) parallel circuits, each worth the
-/// pair's weight; pairs of a rack with itself are ignored.
+/// pair's weight; a pair given more than once (either way round) weighs the
+/// sum of its entries; pairs of a rack with itself are ignored.
 pub fn choose_slot(
     ports: &[u32],
     pairs: &[(u32, u32, i64)],
@@ -186,17 +187,30 @@ pub fn choose_slot(
             )],
         });
     }
-    let candidates: Vec<Candidate> = pairs
-        .iter()
-        .filter(|&&(a, b, _)| a != b && zones[a as usize] == zones[b as usize])
-        .flat_map(|&(a, b, weight)| {
+    // A pair given twice, or once each way, is one pair: its circuits serve every entry, so the
+    // weights add up (as the schedule planner adds a rack pair's two directions). Counting the
+    // entries apart made a slot's weight exceed its bound (found by the matching fuzz target).
+    // First-seen order is kept: greedy and random choices break ties by it.
+    let mut merged: Vec<(u32, u32, i64)> = Vec::with_capacity(pairs.len());
+    let mut seen: std::collections::HashMap<(u32, u32), usize> = Default::default();
+    for &(a, b, weight) in pairs {
+        if a == b || zones[a as usize] != zones[b as usize] {
+            continue;
+        }
+        let key = (a.min(b), a.max(b));
+        match seen.get(&key) {
+            Some(&i) => merged[i].2 = merged[i].2.saturating_add(weight),
+            None => {
+                seen.insert(key, merged.len());
+                merged.push((key.0, key.1, weight));
+            }
+        }
+    }
+    let candidates: Vec<Candidate> = merged
+        .into_iter()
+        .flat_map(|(a, b, weight)| {
             let ranks = ports[a as usize].min(ports[b as usize]);
-            (1..=ranks).map(move |rank| Candidate {
-                a: a.min(b),
-                b: a.max(b),
-                rank,
-                weight,
-            })
+            (1..=ranks).map(move |rank| Candidate { a, b, rank, weight })
         })
         .collect();
     let (circuits, exact, claims_maximal) = match algorithm {
@@ -298,5 +312,28 @@ mod tests {
         assert_eq!(err.to_string(), "zones: 1 entries for 2 racks");
         let err = choose_slot(&[1], &[(0, 3, 1)], "nope", 0, None, 0).unwrap_err();
         assert_eq!(err.to_string(), "edges[0]: vertex out of range (0 to 0)");
+    }
+
+    #[test]
+    fn a_pair_given_twice_or_both_ways_weighs_the_sum() {
+        // One port per rack: 0-1 given twice and 1-0 once (5 + 5 + 2) beats 1-2 (11).
+        let pairs = [(0, 1, 5), (1, 2, 11), (0, 1, 5), (1, 0, 2)];
+        for algorithm in ["exact", "greedy"] {
+            let choice = choose_slot(&[1, 1, 1], &pairs, algorithm, 0, None, 0).unwrap();
+            let only = Circuit {
+                a: 0,
+                b: 1,
+                count: 1,
+            };
+            assert_eq!(choice.circuits, vec![only], "{algorithm}");
+            // The bound halves each rack's best incident weights: (12 + 12 + 11) / 2.
+            assert_eq!((choice.weight, choice.bound), (12, 17), "{algorithm}");
+        }
+        // A random maximal choice may take 1-2 instead; its weight still keeps under the bound.
+        for seed in 0..20 {
+            let choice = choose_slot(&[1, 1, 1], &pairs, "random", seed, None, 0).unwrap();
+            assert!([11, 12].contains(&choice.weight) && choice.weight <= choice.bound);
+            assert!((0.0..=1.0).contains(&choice.gap));
+        }
     }
 }
