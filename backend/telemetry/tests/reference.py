@@ -62,7 +62,12 @@ def advance(state: CounterWindow, time: dt.datetime, counters: dict[str, int], s
         state.start_time, state.start = time, dict(counters)
         return None
     gap = (time - previous_time).total_seconds()
-    went_back = any(counters[key] < previous[key] for key in counters.keys() & previous.keys())
+    # Against the window's start too: a counter missing from the previous sample may have reset.
+    went_back = any(
+        counters[key] < reference[key]
+        for reference in (previous, state.start)
+        for key in counters.keys() & reference.keys()
+    )
     if gap > MAX_GAP_WINDOWS * settings.window_s or went_back:
         state.start_time, state.start = time, dict(counters)
         return None
