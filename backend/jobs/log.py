@@ -3,8 +3,8 @@ runs, read by the job page and `lightpath jobs watch` (GET /api/jobs/{id}/log/).
 
 An entry is one INSERT on the autocommit "progress" connection (settings.DATABASES["progress"]), so
 it is seen at once and survives the handler's transaction rolling back and the job failing. Do not
-write one while this thread holds the job's row locked (select_for_update): the insert's foreign
-key check would wait for that lock.
+write one while this thread holds the job's row locked FOR UPDATE (`select_for_update()`): the
+insert's foreign key check would wait for that lock; FOR NO KEY UPDATE (`no_key=True`) lets it pass.
 
 A job keeps at most MAX_ENTRIES lines of its handler, then one line saying the rest were dropped, so
 a chatty handler cannot fill the database. The framework's own lines (`log_event`: started, sent

@@ -100,7 +100,10 @@ def cancel(job: Job) -> Job:
     """A queued job is cancelled at once, and so is a running one whose worker is gone; a live
     one stops at its next progress report."""
     with transaction.atomic():
-        job = Job.objects.select_for_update().get(pk=job.pk)
+        # FOR NO KEY UPDATE: a log line's foreign-key check (FOR KEY SHARE) does not wait for it, so
+        # "cancel requested" is written before the flag commits, hence before the worker can see
+        # the flag and log that it stopped (after the commit it could come second).
+        job = Job.objects.select_for_update(no_key=True).get(pk=job.pk)
         if job.state == Job.State.QUEUED:
             job.state = Job.State.CANCELLED
             job.finished = timezone.now()
@@ -112,7 +115,7 @@ def cancel(job: Job) -> Job:
             job.message = f"cancelled; its worker {job.worker or '?'} was gone"
             _log_on_commit(job.pk, "info", job.message)
         elif not job.is_terminal and not job.cancel_requested:
-            _log_on_commit(job.pk, "info", "cancel requested; it stops at its next checkpoint")
+            log_event(job.pk, "info", "cancel requested; it stops at its next checkpoint")
         if not job.is_terminal:
             job.cancel_requested = True
         job.save()

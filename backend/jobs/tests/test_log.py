@@ -2,10 +2,12 @@
 and broker, read through GET /api/jobs/{id}/log/."""
 
 import datetime as dt
+import threading
+import time
 from contextlib import contextmanager
 
 import pytest
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from jobs import liveness, services
@@ -122,6 +124,38 @@ def test_cancellation_is_logged(small_fabric, make_user):
         running = services.submit(kind)
         assert services.run(running.pk) == "cancelled"
     assert lines(running)[1:] == [
+        ("info", "cancel requested; it stops at its next checkpoint"),
+        ("info", "cancelled at a checkpoint"),
+    ]
+
+
+def test_a_cancel_request_is_logged_before_the_run_stops_on_it():
+    """The run checks the flag in its own thread; the request's line must come first even when the
+    run sees the flag at once after the cancel's commit (here: while the commit's other callbacks
+    still run)."""
+    started = threading.Event()
+
+    def handler(job, ctx):
+        started.set()
+        for _ in range(3000):
+            ctx.progress(0.5, "working")
+            time.sleep(0.005)
+        return {}
+
+    with temporary_kind(handler) as kind:
+        job = services.submit(kind)
+        runner = threading.Thread(target=lambda: services.run(job.pk))
+        runner.start()
+        try:
+            assert started.wait(10)
+            with transaction.atomic():
+                transaction.on_commit(lambda: time.sleep(0.5))  # the run sees the flag meanwhile
+                services.cancel(job)
+        finally:
+            runner.join(30)
+            connections.close_all()
+    assert Job.objects.get(pk=job.pk).state == Job.State.CANCELLED
+    assert lines(job)[1:] == [
         ("info", "cancel requested; it stops at its next checkpoint"),
         ("info", "cancelled at a checkpoint"),
     ]
