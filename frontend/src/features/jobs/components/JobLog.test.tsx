@@ -50,7 +50,7 @@ afterEach(() => {
 describe('JobLog', () => {
   it('shows each line with its UTC time, level and message', async () => {
     serve([STARTED, FAILED]);
-    render(<JobLog jobId={7} active={false} initiallyOpen testId="plan" />, { wrapper: makeWrapper() });
+    render(<JobLog jobId={7} active={false} defaultOpen testId="plan" />, { wrapper: makeWrapper() });
     const log = await screen.findByTestId('plan-log');
     await waitFor(() => expect(within(log).getAllByRole('row')).toHaveLength(3));
     const rows = within(log).getAllByRole('row');
@@ -67,11 +67,11 @@ describe('JobLog', () => {
   it('asks only for the lines after the last one it holds, and reads once more when the job ends', async () => {
     const entries = [STARTED];
     const asked = serve(entries);
-    const { rerender } = render(<JobLog jobId={7} active initiallyOpen testId="plan" />, { wrapper: makeWrapper() });
+    const { rerender } = render(<JobLog jobId={7} active defaultOpen testId="plan" />, { wrapper: makeWrapper() });
     await screen.findByText('started on worker w1:42 (attempt 1)');
     expect(asked[0]).toBe('/api/jobs/7/log/?after=0');
     entries.push(FAILED);
-    rerender(<JobLog jobId={7} active={false} initiallyOpen testId="plan" />);
+    rerender(<JobLog jobId={7} active={false} defaultOpen testId="plan" />);
     await screen.findByText('failed: RuntimeError: boom');
     expect(asked.at(-1)).toBe('/api/jobs/7/log/?after=11');
     expect(screen.getAllByText('started on worker w1:42 (attempt 1)')).toHaveLength(1);
@@ -79,12 +79,28 @@ describe('JobLog', () => {
 
   it("reads a succeeded job's log only when the user opens it", async () => {
     const asked = serve([STARTED]);
-    render(<JobLog jobId={7} active={false} initiallyOpen={false} testId="plan" />, { wrapper: makeWrapper() });
+    render(<JobLog jobId={7} active={false} defaultOpen={false} testId="plan" />, { wrapper: makeWrapper() });
     const log = screen.getByTestId('plan-log');
     expect(log).not.toHaveAttribute('open');
     expect(asked).toEqual([]);
     fireEvent.click(within(log).getByText('Log'));
     await screen.findByText('started on worker w1:42 (attempt 1)');
     expect(asked).toEqual(['/api/jobs/7/log/?after=0']);
+  });
+
+  it("closes with its line count when the job succeeds, as a succeeded job's log shows, unless the user chose", async () => {
+    serve([STARTED]);
+    const { rerender } = render(<JobLog jobId={7} active defaultOpen testId="plan" />, { wrapper: makeWrapper() });
+    const log = screen.getByTestId('plan-log');
+    await within(log).findByText('started on worker w1:42 (attempt 1)');
+    expect(log).toHaveAttribute('open');
+    rerender(<JobLog jobId={7} active={false} defaultOpen={false} testId="plan" />);
+    await waitFor(() => expect(log).not.toHaveAttribute('open'));
+    expect(within(log).getByText('Log (1 line)')).toBeInTheDocument();
+    // Opened by the user, it stays open whatever the job does next.
+    fireEvent.click(within(log).getByText('Log (1 line)'));
+    await waitFor(() => expect(log).toHaveAttribute('open'));
+    rerender(<JobLog jobId={7} active={false} defaultOpen={false} testId="plan" />);
+    expect(log).toHaveAttribute('open');
   });
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 import { errorMessages } from '@/lib/api-client';
-import { formatTime } from '@/lib/format';
+import { Time } from '@/components/Time';
 
 import { useJobLog } from '../api/useJobLog';
 
@@ -9,20 +9,29 @@ interface JobLogProps {
   jobId: number;
   /** Whether the job still runs: its log is polled until it ends. */
   active: boolean;
-  /** Open at first (and read at once): a running or failed job. A succeeded job's page shows its result;
-   * its log is read when the user opens it. */
-  initiallyOpen: boolean;
+  /** Whether the log is open (and read) while the user has not opened or closed it: follows the job, so a log
+   * looks the same whether the page was open when the job ended or opened afterwards. */
+  defaultOpen: boolean;
   /** Prefix of the test id `<testId>-log`. */
   testId: string;
 }
 
 /** What the job's handler and the job framework wrote while it ran: time (UTC), level, message. */
-export function JobLog({ jobId, active, initiallyOpen, testId }: JobLogProps) {
-  const [open, setOpen] = useState(initiallyOpen);
+export function JobLog({ jobId, active, defaultOpen, testId }: JobLogProps) {
+  // null until the user opens or closes the log; from then on their choice holds.
+  const [chosenOpen, setChosenOpen] = useState<boolean | null>(null);
+  const open = chosenOpen ?? defaultOpen;
   const log = useJobLog(jobId, active, open);
   const entries = log.data ?? [];
   return (
-    <details data-testid={`${testId}-log`} open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+    <details
+      data-testid={`${testId}-log`}
+      open={open}
+      // The toggle event also fires when `open` follows defaultOpen; only a change the page did not make is a choice.
+      onToggle={(event) => {
+        if (event.currentTarget.open !== open) setChosenOpen(event.currentTarget.open);
+      }}
+    >
       <summary>{log.data ? `Log (${entries.length} ${entries.length === 1 ? 'line' : 'lines'})` : 'Log'}</summary>
       {log.isError ? <p className="job-error">Could not read the log: {errorMessages(log.error).join(' ')}</p> : null}
       {entries.length === 0 && !log.isError ? (
@@ -42,7 +51,9 @@ export function JobLog({ jobId, active, initiallyOpen, testId }: JobLogProps) {
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id} data-level={entry.level}>
-                  <td>{formatTime(entry.created_at)}</td>
+                  <td>
+                    <Time value={entry.created_at} />
+                  </td>
                   <td className={entry.level === 'error' ? 'job-error' : undefined}>{entry.level}</td>
                   <td>{entry.message}</td>
                 </tr>

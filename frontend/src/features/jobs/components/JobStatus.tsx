@@ -29,7 +29,9 @@ export function JobStatus({ job, label, testId, appears = 'the result appears' }
       />
       {job.error ? <pre className="job-error">{job.error}</pre> : null}
       {isActive(job) ? <p className="muted">The page follows the job; {appears} when it ends.</p> : null}
-      <JobLog jobId={job.id} active={isActive(job)} initiallyOpen={job.state !== 'succeeded'} testId={testId} />
+      {/* Open while the job runs and when it failed or was cancelled (its last lines say why); closed once it
+          succeeded, whose page shows the result: the same whether the page watched the job end or opened later. */}
+      <JobLog jobId={job.id} active={isActive(job)} defaultOpen={job.state !== 'succeeded'} testId={testId} />
     </div>
   );
 }

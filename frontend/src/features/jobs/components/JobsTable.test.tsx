@@ -1,9 +1,12 @@
 /** @vitest-environment jsdom */
-import { render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { Job } from '../api/types';
+import type { JobLogEntry } from '../api/useJobLog';
 import { JobsTable } from './JobsTable';
 
 const baseJob: Job = {
@@ -27,6 +30,10 @@ const jobs: Job[] = [
   { ...baseJob, id: 2, state: 'succeeded', progress: 1, message: 'done', finished: '2025-01-01T10:01:00Z' },
   { ...baseJob, id: 3, state: 'failed', progress: 0.25, error: 'fabric vanished' },
 ];
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('JobsTable', () => {
   it('shows a progress bar per job and the error of failed ones', () => {
@@ -106,5 +113,71 @@ describe('JobsTable', () => {
     // An import has no page of its own: its number is plain text.
     expect(screen.getByRole('rowheader', { name: '#10' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: '#10' })).toBeNull();
+  });
+
+  it("opens any job's log below its row, a kind without a page too", async () => {
+    const lines: JobLogEntry[] = [
+      { id: 21, created_at: '2026-11-27T00:00:00Z', level: 'info', message: 'started on worker w1:42 (attempt 1)' },
+      { id: 22, created_at: '2026-11-27T00:00:03Z', level: 'error', message: 'failed: ImportError: rack r9 unknown' },
+    ];
+    const asked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        asked.push(url);
+        return new Response(JSON.stringify(lines), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>
+        <MemoryRouter>{children}</MemoryRouter>
+      </QueryClientProvider>
+    );
+    render(
+      <JobsTable
+        jobs={[{ ...baseJob, id: 10, kind: 'fabric.import', state: 'failed', error: 'rack r9 unknown' }, jobs[1]!]}
+        fabricNames={new Map()}
+        canCancel={() => false}
+        cancellingJobId={null}
+        onCancel={() => {}}
+      />,
+      { wrapper },
+    );
+    const button = screen.getByRole('button', { name: 'Log of job 10' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('region', { name: 'Log of job 10' })).toBeNull();
+    expect(asked).toEqual([]);
+
+    fireEvent.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    const region = screen.getByRole('region', { name: 'Log of job 10' });
+    expect(button).toHaveAttribute('aria-controls', region.closest('tr')!.id);
+    expect(await within(region).findByText('failed: ImportError: rack r9 unknown')).toBeInTheDocument();
+    expect(within(region).getAllByText('2026-11-27 00:00 UTC')).toHaveLength(2);
+    expect(asked).toEqual(['/api/jobs/10/log/?after=0']);
+    // Only the job asked for: the other row's log stays closed and unread.
+    expect(screen.getByRole('button', { name: 'Log of job 2' })).toHaveAttribute('aria-expanded', 'false');
+
+    fireEvent.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('region', { name: 'Log of job 10' })).toBeNull();
+  });
+
+  it('keeps each time on one line, in a <time> element with its instant', () => {
+    render(
+      <JobsTable
+        jobs={[jobs[1]!]}
+        fabricNames={new Map()}
+        canCancel={() => false}
+        cancellingJobId={null}
+        onCancel={() => {}}
+      />,
+      { wrapper: MemoryRouter },
+    );
+    const finished = screen.getByText('2025-01-01 10:01 UTC');
+    expect(finished.tagName).toBe('TIME');
+    expect(finished).toHaveAttribute('dateTime', '2025-01-01T10:01:00Z');
+    expect(finished).toHaveClass('time');
   });
 });

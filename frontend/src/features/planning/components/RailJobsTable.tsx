@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 
 import { ProgressBar } from '@/components/ProgressBar';
 import { displayedProgress, progressTone } from '@/features/jobs';
-import { formatTime } from '@/lib/format';
+import { Time } from '@/components/Time';
 
 import type { JobRow } from '../api/types';
 
@@ -43,7 +43,9 @@ export function RailJobsTable({ jobs, noun, href, testId }: RailJobsTableProps) 
               <span className={`badge badge-${job.state}`}>{job.state}</span>
             </td>
             <td>{job.created_by ?? '—'}</td>
-            <td>{formatTime(job.created)}</td>
+            <td>
+              <Time value={job.created} />
+            </td>
             <td>{job.message}</td>
             <td>
               <ProgressBar
