@@ -109,7 +109,7 @@ app.command("login")(auth.login)
 app.command("logout")(auth.logout)
 app.command("whoami")(auth.whoami)
 app.add_typer(fabric.app, name="fabric", help="List, show, import, export and check fabrics.")
-app.add_typer(jobs.app, name="jobs", help="List, watch and cancel background jobs.")
+app.add_typer(jobs.app, name="jobs", help="List, watch and cancel background jobs, and read their logs.")
 app.add_typer(telemetry.app, name="telemetry", help="Push optical telemetry files (json, csv, openconfig, prometheus).")
 app.add_typer(
     links.app, name="links", help="List links by health, show one link's newest readings, disable and enable links."

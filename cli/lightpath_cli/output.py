@@ -7,6 +7,7 @@ people and may change.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -113,10 +114,18 @@ def print_record(fmt: OutputFormat, record: dict[str, Any], columns: Sequence[Co
 
 
 def timestamp(value: Any) -> str:
-    """ISO 8601 from the API shortened to minutes for tables: 2026-11-22T15:11:07Z -> 2026-11-22 15:11."""
+    """ISO 8601 from the API in the UI's one time format, UTC to the minute:
+    2026-11-22T15:11:07Z -> 2026-11-22 15:11 UTC (an offset is converted; text that is no time
+    is shown as it came)."""
     if not value:
         return "-"
-    return str(value)[:16].replace("T", " ")
+    try:
+        moment = dt.datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC)
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def fraction(value: Any) -> str:

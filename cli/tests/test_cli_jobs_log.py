@@ -31,20 +31,20 @@ def test_watch_prints_the_log_lines_as_they_come_and_log_lists_them(
     assert json.loads(watched.stdout)["state"] == "succeeded"  # stdout is the job, as without --log
     stderr = watched.stderr.splitlines()
     log_lines = [line for line in stderr if not line.startswith(f"job {job_id} ")]
-    # time (UTC, to the minute), level, message; each line once, in order; the job's end before its last progress line
-    assert [line[17:] for line in log_lines[:2]] == [
+    # time (2026-11-26 16:22 UTC, as the UI shows it), level, message; each line once, in order; the job's end before its last progress line
+    assert [line[21:] for line in log_lines[:2]] == [
         f"info    started on worker {_worker_of(job_id)} (attempt 1)",
         "info    counting the up-paths of fabric 'demo-fb'",
     ]
-    assert log_lines[0][:16] == _minute(planner.json("jobs", "show", str(job_id))["started"])
-    assert "info    32 ToRs, 1 below the capacity constraint" in [line[17:] for line in log_lines]
-    assert log_lines[-1][17:].startswith("info    succeeded in ") and log_lines[-1].endswith(" s: done")
+    assert log_lines[0][:20] == _minute(planner.json("jobs", "show", str(job_id))["started"])
+    assert "info    32 ToRs, 1 below the capacity constraint" in [line[21:] for line in log_lines]
+    assert log_lines[-1][21:].startswith("info    succeeded in ") and log_lines[-1].endswith(" s: done")
     assert len(set(log_lines)) == len(log_lines)
     assert stderr[-1] == f"job {job_id} fabric.capacity_report succeeded 100% done"
 
     entries = planner.json("jobs", "log", str(job_id))
     assert [list(entry) for entry in entries] == [["id", "created_at", "level", "message"]] * len(log_lines)
-    assert [entry["message"] for entry in entries] == [line[25:] for line in log_lines]
+    assert [entry["message"] for entry in entries] == [line[29:] for line in log_lines]
     table = planner("jobs", "log", str(job_id)).stdout
     assert "counting the up-paths of fabric 'demo-fb'" in table and "Level" in table
 
@@ -61,4 +61,4 @@ def _worker_of(job_id: int) -> str:
 
 
 def _minute(iso: str) -> str:
-    return iso[:16].replace("T", " ")
+    return iso[:16].replace("T", " ") + " UTC"
