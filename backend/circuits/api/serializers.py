@@ -210,6 +210,26 @@ class DemandDetailSerializer(DemandSerializer):
         return services.window_totals(demand)
 
 
+@extend_schema_field(
+    {
+        "oneOf": [{"type": "number"}, {"type": "string"}],
+        "description": "The window's start: seconds, or an ISO 8601 time.",
+    }
+)
+class WindowStartField(serializers.Field):
+    """Seconds or an ISO 8601 time, as the CSV's window_start column."""
+
+
+class DemandRowSerializer(serializers.Serializer):
+    """One JSON row of an upload, as the CSV's columns (documentation: the service checks each row
+    and lists every problem by entry)."""
+
+    src = serializers.CharField(help_text="A ToR's name.")
+    dst = serializers.CharField(help_text="A ToR's name, not src.")
+    bytes = serializers.IntegerField(min_value=0, max_value=2**63 - 1, help_text="Bytes from src to dst.")
+    window_start = WindowStartField()
+
+
 class DemandUploadSerializer(serializers.Serializer):
     """The upload's form (documentation and the form fields; the rows are checked by the service)."""
 
@@ -218,7 +238,7 @@ class DemandUploadSerializer(serializers.Serializer):
     description = serializers.CharField(required=False, allow_blank=True)
     window_s = serializers.FloatField(required=False, allow_null=True)
     csv = serializers.CharField(required=False, help_text="CSV text: src,dst,bytes,window_start")
-    rows = serializers.ListField(child=serializers.DictField(), required=False)
+    rows = DemandRowSerializer(many=True, required=False, help_text="Instead of csv: the rows as JSON.")
     file = serializers.FileField(required=False, help_text="multipart: a CSV or JSON file")
 
 

@@ -225,6 +225,7 @@ SPECTACULAR_SETTINGS = {
         "DecisionActionEnum": "corruption.models.Decision.Action",
         "LarryPolicyEnum": "reconfig.api.serializers.LARRY_POLICIES",
         "SimulationPolicyEnum": "corruption.api.serializers.POLICIES",
+        "PowerClassEnum": "telemetry.models.PowerClass",
     },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
     "WEBHOOKS": [

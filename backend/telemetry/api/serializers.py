@@ -1,8 +1,10 @@
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from fabric.models import Link
 from lightpath.api.serializers import BriefModelSerializer
 
-from ..models import CorruptionEvent, PowerThreshold
+from ..models import CorruptionEvent, PowerClass, PowerThreshold
 from ..services.rules import POWER_MAX_DBM, POWER_MIN_DBM
 
 
@@ -63,3 +65,210 @@ class PowerThresholdSerializer(BriefModelSerializer):
         if errors:
             raise serializers.ValidationError(errors)
         return attrs
+
+
+# --- Answers, described for OpenAPI only (the services build the JSON; the contract test checks it) ---
+
+
+class IngestResultSerializer(serializers.Serializer):
+    """POST /api/telemetry/'s 200 answer: what the batch stored (services/ingest.IngestResult)."""
+
+    fabric = serializers.CharField(help_text="The fabric's name.")
+    samples = serializers.IntegerField(help_text="Samples in the batch.")
+    inserted = serializers.IntegerField(help_text="New samples stored.")
+    merged = serializers.IntegerField(
+        help_text="Samples merged into a stored one of the same end and time (sent again)."
+    )
+    skipped_updates = serializers.IntegerField(help_text="gNMI/Prometheus paths Lightpath does not know, skipped.")
+    skipped_samples = serializers.IntegerField(
+        help_text="gNMI/Prometheus samples of a port that is no link end, skipped."
+    )
+    batch = serializers.IntegerField(allow_null=True, help_text="The stored batch's id (IngestBatch).")
+    derivation = serializers.ChoiceField(
+        choices=["done", "queued"], help_text="Windows, health and events: derived with the batch, or queued."
+    )
+
+
+class ResolvedThresholdSerializer(serializers.Serializer):
+    value = serializers.FloatField(allow_null=True)
+    provenance = serializers.ChoiceField(
+        choices=["manual", "device", "catalog"], allow_null=True, help_text="null when no source has the limit."
+    )
+
+
+class SideThresholdsSerializer(serializers.Serializer):
+    input_power_lower_dbm = ResolvedThresholdSerializer()
+    input_power_upper_dbm = ResolvedThresholdSerializer()
+    output_power_lower_dbm = ResolvedThresholdSerializer()
+    output_power_upper_dbm = ResolvedThresholdSerializer()
+
+
+class ThresholdsBySideSerializer(serializers.Serializer):
+    a = SideThresholdsSerializer()
+    z = SideThresholdsSerializer()
+
+
+def _column(child: serializers.Field) -> serializers.ListField:
+    return serializers.ListField(child=child)
+
+
+class RawSideSeriesSerializer(serializers.Serializer):
+    """Raw samples of one side; a value is null where not measured."""
+
+    time = _column(serializers.DateTimeField())
+    input_power_dbm = _column(serializers.FloatField(allow_null=True))
+    output_power_dbm = _column(serializers.FloatField(allow_null=True))
+    rx_no_light = _column(serializers.BooleanField())
+    tx_no_light = _column(serializers.BooleanField())
+
+
+class RawSidesSerializer(serializers.Serializer):
+    a = RawSideSeriesSerializer()
+    z = RawSideSeriesSerializer()
+
+
+class HourlySideSeriesSerializer(serializers.Serializer):
+    """Hourly aggregates of one side."""
+
+    time = _column(serializers.DateTimeField())
+    input_power_dbm_avg = _column(serializers.FloatField(allow_null=True))
+    input_power_dbm_min = _column(serializers.FloatField(allow_null=True))
+    input_power_dbm_max = _column(serializers.FloatField(allow_null=True))
+    output_power_dbm_avg = _column(serializers.FloatField(allow_null=True))
+    output_power_dbm_min = _column(serializers.FloatField(allow_null=True))
+    output_power_dbm_max = _column(serializers.FloatField(allow_null=True))
+    rx_no_light_samples = _column(serializers.IntegerField())
+
+
+class HourlySidesSerializer(serializers.Serializer):
+    a = HourlySideSeriesSerializer()
+    z = HourlySideSeriesSerializer()
+
+
+class RateSeriesSerializer(serializers.Serializer):
+    """Loss rates as fractions; a null rate is a gap (counter reset, missing polls), not a zero."""
+
+    time = _column(serializers.DateTimeField())
+    rate = _column(serializers.FloatField(allow_null=True))
+
+
+class DirectionLossSerializer(serializers.Serializer):
+    corruption = RateSeriesSerializer()
+    congestion = RateSeriesSerializer()
+
+
+class LossByDirectionSerializer(serializers.Serializer):
+    a_to_z = DirectionLossSerializer()
+    z_to_a = DirectionLossSerializer()
+
+
+class LossSeriesSignatureSerializer(serializers.Serializer):
+    """Statistics of one loss series over the range (docs/telemetry.md, "Loss signatures")."""
+
+    intervals = serializers.IntegerField()
+    lossy_intervals = serializers.IntegerField()
+    mean_rate = serializers.FloatField(allow_null=True)
+    cv = serializers.FloatField(allow_null=True)
+    load_correlation = serializers.FloatField(allow_null=True)
+    mean_packets_per_s = serializers.FloatField(allow_null=True)
+    signature = serializers.CharField(
+        help_text="'corruption-like', 'congestion-like', 'clean', 'unclear' or 'insufficient data'."
+    )
+
+
+class DirectionSignatureSerializer(serializers.Serializer):
+    verdict = serializers.CharField(help_text="The signature of the direction's larger lossy series, or 'clean'.")
+    corruption = LossSeriesSignatureSerializer()
+    congestion = LossSeriesSignatureSerializer()
+
+
+class SignaturesByDirectionSerializer(serializers.Serializer):
+    a_to_z = DirectionSignatureSerializer()
+    z_to_a = DirectionSignatureSerializer()
+
+
+class SideStatusSerializer(serializers.Serializer):
+    """The newest readings of one end (all null before its first sample)."""
+
+    optical_time = serializers.DateTimeField(allow_null=True)
+    input_power_dbm = serializers.FloatField(allow_null=True)
+    input_power_min_channel_dbm = serializers.FloatField(allow_null=True)
+    output_power_dbm = serializers.FloatField(allow_null=True)
+    output_power_min_channel_dbm = serializers.FloatField(allow_null=True)
+    laser_bias_current_ma = serializers.FloatField(allow_null=True)
+    temperature_c = serializers.FloatField(allow_null=True)
+    supply_voltage_v = serializers.FloatField(allow_null=True)
+    rx_no_light = serializers.BooleanField(allow_null=True)
+    tx_no_light = serializers.BooleanField(allow_null=True)
+    rx_class = serializers.ChoiceField(choices=PowerClass.choices, allow_null=True)
+    tx_class = serializers.ChoiceField(choices=PowerClass.choices, allow_null=True)
+    counter_time = serializers.DateTimeField(allow_null=True)
+    thresholds = SideThresholdsSerializer()
+
+
+class SideStatusBySideSerializer(serializers.Serializer):
+    a = SideStatusSerializer()
+    z = SideStatusSerializer()
+
+
+class DirectionStatusSerializer(serializers.Serializer):
+    """A direction's newest window (all null before its first)."""
+
+    health = serializers.ChoiceField(choices=Link.Health.choices, allow_null=True)
+    corruption_rate = serializers.FloatField(allow_null=True)
+    corruption_time = serializers.DateTimeField(allow_null=True)
+    congestion_rate = serializers.FloatField(allow_null=True)
+    congestion_time = serializers.DateTimeField(allow_null=True)
+    health_since = serializers.DateTimeField(allow_null=True)
+
+
+class DirectionStatusByDirectionSerializer(serializers.Serializer):
+    a_to_z = DirectionStatusSerializer()
+    z_to_a = DirectionStatusSerializer()
+
+
+class LinkStatusSerializer(serializers.Serializer):
+    """The newest readings, classes and health of a link (services/series.link_status)."""
+
+    link = serializers.IntegerField()
+    health = serializers.ChoiceField(choices=Link.Health.choices)
+    rx_low = serializers.BooleanField()
+    sides = SideStatusBySideSerializer()
+    directions = DirectionStatusByDirectionSerializer()
+
+
+class _LinkTelemetryBase(serializers.Serializer):
+    """GET /api/links/{id}/telemetry/ (services/series.link_telemetry); `resolution` says which
+    columns `sides` has."""
+
+    link = serializers.IntegerField()
+    loss = LossByDirectionSerializer()
+    thresholds = ThresholdsBySideSerializer()
+    corruption_action_threshold = serializers.FloatField()
+    corruption_report_threshold = serializers.FloatField()
+    status = LinkStatusSerializer()
+    signatures = SignaturesByDirectionSerializer()
+
+    def get_fields(self):
+        fields = super().get_fields()
+        # 'from' is a Python keyword, so not a class attribute.
+        fields["from"] = serializers.DateTimeField()
+        fields["to"] = serializers.DateTimeField()
+        return fields
+
+
+class LinkTelemetryRawSerializer(_LinkTelemetryBase):
+    resolution = serializers.ChoiceField(choices=["raw"])
+    sides = RawSidesSerializer()
+
+
+class LinkTelemetryHourSerializer(_LinkTelemetryBase):
+    resolution = serializers.ChoiceField(choices=["hour"])
+    sides = HourlySidesSerializer()
+
+
+LinkTelemetrySerializer = PolymorphicProxySerializer(
+    component_name="LinkTelemetry",
+    serializers={"raw": LinkTelemetryRawSerializer, "hour": LinkTelemetryHourSerializer},
+    resource_type_field_name="resolution",
+)

@@ -21,7 +21,12 @@ from ..filtersets import CorruptionEventFilterSet, PowerThresholdFilterSet
 from ..models import CorruptionEvent, PowerThreshold
 from ..services import ingest as ingest_service
 from ..services import series
-from .serializers import CorruptionEventSerializer, PowerThresholdSerializer
+from .serializers import (
+    CorruptionEventSerializer,
+    IngestResultSerializer,
+    LinkTelemetrySerializer,
+    PowerThresholdSerializer,
+)
 
 
 def _fabric(value: str | None) -> Fabric:
@@ -57,7 +62,7 @@ class TelemetryIngestView(APIView):
             OpenApiParameter("fabric", str, required=True, description="fabric name (or id)"),
             OpenApiParameter("time", str, description="time of Prometheus samples without a timestamp"),
         ],
-        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+        responses={200: IngestResultSerializer, 400: OpenApiTypes.OBJECT},
     )
     def post(self, request):
         default_time = _time(request, "time", timezone.now())
@@ -100,7 +105,7 @@ class LinkTelemetryView(APIView):
             OpenApiParameter("to", str, description="ISO 8601 end (default: now)"),
             OpenApiParameter("resolution", str, enum=list(series.RESOLUTIONS), description="raw, hour or auto"),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses=LinkTelemetrySerializer,
     )
     def get(self, request, pk: int):
         link = get_object_or_404(Link.objects.select_related("fabric"), pk=pk)

@@ -2228,6 +2228,23 @@ export interface components {
             racks_with_demand: number;
             truncated: boolean;
         };
+        /**
+         * @description One JSON row of an upload, as the CSV's columns (documentation: the service checks each row
+         *     and lists every problem by entry).
+         */
+        DemandRow: {
+            /** @description A ToR's name. */
+            src: string;
+            /** @description A ToR's name, not src. */
+            dst: string;
+            /**
+             * Format: int64
+             * @description Bytes from src to dst.
+             */
+            bytes: number;
+            /** @description The window's start: seconds, or an ISO 8601 time. */
+            window_start: number | string;
+        };
         /** @description The upload's form (documentation and the form fields; the rows are checked by the service). */
         DemandUpload: {
             fabric: number;
@@ -2237,9 +2254,8 @@ export interface components {
             window_s?: number | null;
             /** @description CSV text: src,dst,bytes,window_start */
             csv?: string;
-            rows?: {
-                [key: string]: unknown;
-            }[];
+            /** @description Instead of csv: the rows as JSON. */
+            rows?: components["schemas"]["DemandRow"][];
             /**
              * Format: uri
              * @description multipart: a CSV or JSON file
@@ -2254,6 +2270,12 @@ export interface components {
             /** Format: double */
             total_bytes: number;
         };
+        /**
+         * @description * `done` - done
+         *     * `queued` - queued
+         * @enum {string}
+         */
+        DerivationEnum: "done" | "queued";
         DiagnosisResultEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2284,6 +2306,34 @@ export interface components {
          * @enum {string}
          */
         DirectionEnum: "a_to_z" | "z_to_a";
+        DirectionLoss: {
+            corruption: components["schemas"]["RateSeries"];
+            congestion: components["schemas"]["RateSeries"];
+        };
+        DirectionSignature: {
+            /** @description The signature of the direction's larger lossy series, or 'clean'. */
+            verdict: string;
+            corruption: components["schemas"]["LossSeriesSignature"];
+            congestion: components["schemas"]["LossSeriesSignature"];
+        };
+        /** @description A direction's newest window (all null before its first). */
+        DirectionStatus: {
+            health: (components["schemas"]["HealthEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** Format: double */
+            corruption_rate: number | null;
+            /** Format: date-time */
+            corruption_time: string | null;
+            /** Format: double */
+            congestion_rate: number | null;
+            /** Format: date-time */
+            congestion_time: string | null;
+            /** Format: date-time */
+            health_since: string | null;
+        };
+        DirectionStatusByDirection: {
+            a_to_z: components["schemas"]["DirectionStatus"];
+            z_to_a: components["schemas"]["DirectionStatus"];
+        };
         DocumentLink: {
             a: string;
             a_port: string;
@@ -2644,6 +2694,21 @@ export interface components {
          * @enum {string}
          */
         HealthEnum: "unknown" | "clean" | "lossy" | "corrupting";
+        /** @description Hourly aggregates of one side. */
+        HourlySideSeries: {
+            time: string[];
+            input_power_dbm_avg: (number | null)[];
+            input_power_dbm_min: (number | null)[];
+            input_power_dbm_max: (number | null)[];
+            output_power_dbm_avg: (number | null)[];
+            output_power_dbm_min: (number | null)[];
+            output_power_dbm_max: (number | null)[];
+            rx_no_light_samples: number[];
+        };
+        HourlySides: {
+            a: components["schemas"]["HourlySideSeries"];
+            z: components["schemas"]["HourlySideSeries"];
+        };
         IgnoredDemand: {
             rows: number;
             /** Format: double */
@@ -2661,6 +2726,30 @@ export interface components {
         ImportResult: {
             fabric: number;
             name: string;
+        };
+        /** @description POST /api/telemetry/'s 200 answer: what the batch stored (services/ingest.IngestResult). */
+        IngestResult: {
+            /** @description The fabric's name. */
+            fabric: string;
+            /** @description Samples in the batch. */
+            samples: number;
+            /** @description New samples stored. */
+            inserted: number;
+            /** @description Samples merged into a stored one of the same end and time (sent again). */
+            merged: number;
+            /** @description gNMI/Prometheus paths Lightpath does not know, skipped. */
+            skipped_updates: number;
+            /** @description gNMI/Prometheus samples of a port that is no link end, skipped. */
+            skipped_samples: number;
+            /** @description The stored batch's id (IngestBatch). */
+            batch: number | null;
+            /**
+             * @description Windows, health and events: derived with the batch, or queued.
+             *
+             *     * `done` - done
+             *     * `queued` - queued
+             */
+            derivation: components["schemas"]["DerivationEnum"];
         };
         InterchangeError: {
             section: string;
@@ -3065,9 +3154,82 @@ export interface components {
             /** @default false */
             override_capacity: boolean;
         };
+        /** @description The newest readings, classes and health of a link (services/series.link_status). */
+        LinkStatus: {
+            link: number;
+            health: components["schemas"]["HealthEnum"];
+            rx_low: boolean;
+            sides: components["schemas"]["SideStatusBySide"];
+            directions: components["schemas"]["DirectionStatusByDirection"];
+        };
+        LinkTelemetry: components["schemas"]["LinkTelemetryRaw"] | components["schemas"]["LinkTelemetryHour"];
+        /**
+         * @description GET /api/links/{id}/telemetry/ (services/series.link_telemetry); `resolution` says which
+         *     columns `sides` has.
+         */
+        LinkTelemetryHour: {
+            link: number;
+            loss: components["schemas"]["LossByDirection"];
+            thresholds: components["schemas"]["ThresholdsBySide"];
+            /** Format: double */
+            corruption_action_threshold: number;
+            /** Format: double */
+            corruption_report_threshold: number;
+            status: components["schemas"]["LinkStatus"];
+            signatures: components["schemas"]["SignaturesByDirection"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            resolution: "hour";
+            sides: components["schemas"]["HourlySides"];
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+        };
+        /**
+         * @description * `hour` - hour
+         * @enum {string}
+         */
+        LinkTelemetryHourResolutionEnum: "hour";
+        /**
+         * @description GET /api/links/{id}/telemetry/ (services/series.link_telemetry); `resolution` says which
+         *     columns `sides` has.
+         */
+        LinkTelemetryRaw: {
+            link: number;
+            loss: components["schemas"]["LossByDirection"];
+            thresholds: components["schemas"]["ThresholdsBySide"];
+            /** Format: double */
+            corruption_action_threshold: number;
+            /** Format: double */
+            corruption_report_threshold: number;
+            status: components["schemas"]["LinkStatus"];
+            signatures: components["schemas"]["SignaturesByDirection"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            resolution: "raw";
+            sides: components["schemas"]["RawSides"];
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+        };
+        /**
+         * @description * `raw` - raw
+         * @enum {string}
+         */
+        LinkTelemetryRawResolutionEnum: "raw";
         LinksOrPreview: components["schemas"]["Link"][] | components["schemas"]["GuardPreview"];
         LoginThrottled: {
             detail: string;
+        };
+        LossByDirection: {
+            a_to_z: components["schemas"]["DirectionLoss"];
+            z_to_a: components["schemas"]["DirectionLoss"];
         };
         LossLink: {
             link: number;
@@ -3076,6 +3238,21 @@ export interface components {
             loss_up: number;
             /** Format: double */
             loss_down: number;
+        };
+        /** @description Statistics of one loss series over the range (docs/telemetry.md, "Loss signatures"). */
+        LossSeriesSignature: {
+            intervals: number;
+            lossy_intervals: number;
+            /** Format: double */
+            mean_rate: number | null;
+            /** Format: double */
+            cv: number | null;
+            /** Format: double */
+            load_correlation: number | null;
+            /** Format: double */
+            mean_packets_per_s: number | null;
+            /** @description 'corruption-like', 'congestion-like', 'clean', 'unclear' or 'insufficient data'. */
+            signature: string;
         };
         Matching: {
             circuit_switch: string;
@@ -3163,6 +3340,8 @@ export interface components {
             id: number;
             name: string;
         };
+        /** @enum {unknown} */
+        NullEnum: null;
         OpenTicketsByState: {
             open: number;
             in_progress: number;
@@ -3867,6 +4046,14 @@ export interface components {
             /** @description disabled, down or open_ticket. */
             reason: string;
         };
+        /**
+         * @description * `ok` - Ok
+         *     * `low` - Low
+         *     * `high` - High
+         *     * `unknown` - Unknown
+         * @enum {string}
+         */
+        PowerClassEnum: "ok" | "low" | "high" | "unknown";
         /** @description Manual overrides are written here; device rows come from ingest and are read-only. */
         PowerThreshold: {
             readonly id: number;
@@ -3907,6 +4094,13 @@ export interface components {
          * @enum {string}
          */
         PriceSourceEnum: "seed" | "demo" | "planner";
+        /**
+         * @description * `manual` - manual
+         *     * `device` - device
+         *     * `catalog` - catalog
+         * @enum {string}
+         */
+        ProvenanceEnum: "manual" | "device" | "catalog";
         RackSet: {
             static_uplinks: number;
             /** @description cables[tor][cs]: passive cables from ToR to CS. */
@@ -4043,6 +4237,23 @@ export interface components {
             sweeps: components["schemas"]["Sweep"][];
             links: components["schemas"]["LinkChoice"][];
         };
+        /** @description Loss rates as fractions; a null rate is a gap (counter reset, missing polls), not a zero. */
+        RateSeries: {
+            time: string[];
+            rate: (number | null)[];
+        };
+        /** @description Raw samples of one side; a value is null where not measured. */
+        RawSideSeries: {
+            time: string[];
+            input_power_dbm: (number | null)[];
+            output_power_dbm: (number | null)[];
+            rx_no_light: boolean[];
+            tx_no_light: boolean[];
+        };
+        RawSides: {
+            a: components["schemas"]["RawSideSeries"];
+            z: components["schemas"]["RawSideSeries"];
+        };
         /**
          * @description * `disabled_by_corropt` - disabled_by_corropt
          *     * `disabled` - disabled
@@ -4123,6 +4334,18 @@ export interface components {
          * @enum {string}
          */
         ReplaceCallSideEnum: "low" | "high";
+        ResolvedThreshold: {
+            /** Format: double */
+            value: number | null;
+            /**
+             * @description null when no source has the limit.
+             *
+             *     * `manual` - manual
+             *     * `device` - device
+             *     * `catalog` - catalog
+             */
+            provenance: (components["schemas"]["ProvenanceEnum"] | components["schemas"]["NullEnum"]) | null;
+        };
         /**
          * @description What a schedule job adds to the job: its demand, switches, algorithm, mode and a summary.
          *     Names come from the view's context (one query per page, not per job).
@@ -4392,6 +4615,46 @@ export interface components {
          * @enum {string}
          */
         SideEnum: "a" | "z";
+        /** @description The newest readings of one end (all null before its first sample). */
+        SideStatus: {
+            /** Format: date-time */
+            optical_time: string | null;
+            /** Format: double */
+            input_power_dbm: number | null;
+            /** Format: double */
+            input_power_min_channel_dbm: number | null;
+            /** Format: double */
+            output_power_dbm: number | null;
+            /** Format: double */
+            output_power_min_channel_dbm: number | null;
+            /** Format: double */
+            laser_bias_current_ma: number | null;
+            /** Format: double */
+            temperature_c: number | null;
+            /** Format: double */
+            supply_voltage_v: number | null;
+            rx_no_light: boolean | null;
+            tx_no_light: boolean | null;
+            rx_class: (components["schemas"]["PowerClassEnum"] | components["schemas"]["NullEnum"]) | null;
+            tx_class: (components["schemas"]["PowerClassEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** Format: date-time */
+            counter_time: string | null;
+            thresholds: components["schemas"]["SideThresholds"];
+        };
+        SideStatusBySide: {
+            a: components["schemas"]["SideStatus"];
+            z: components["schemas"]["SideStatus"];
+        };
+        SideThresholds: {
+            input_power_lower_dbm: components["schemas"]["ResolvedThreshold"];
+            input_power_upper_dbm: components["schemas"]["ResolvedThreshold"];
+            output_power_lower_dbm: components["schemas"]["ResolvedThreshold"];
+            output_power_upper_dbm: components["schemas"]["ResolvedThreshold"];
+        };
+        SignaturesByDirection: {
+            a_to_z: components["schemas"]["DirectionSignature"];
+            z_to_a: components["schemas"]["DirectionSignature"];
+        };
         SimulationFabric: {
             id: number;
             name: string;
@@ -4579,6 +4842,10 @@ export interface components {
          * @enum {string}
          */
         SwitchDownEventTypeEnum: "switch_down";
+        ThresholdsBySide: {
+            a: components["schemas"]["SideThresholds"];
+            z: components["schemas"]["SideThresholds"];
+        };
         /**
          * @description A ticket in the queue: the list needs no per-row query (penalty, action and step count
          *     are annotated by the view).
@@ -8853,9 +9120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LinkTelemetry"];
                 };
             };
             /** @description Bad input: every problem, by field. */
@@ -10320,9 +10585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["IngestResult"];
                 };
             };
             400: {

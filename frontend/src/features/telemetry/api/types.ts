@@ -1,121 +1,35 @@
-import type { LinkHealth } from '@/lib/linkHealth';
+import type { components } from '@/lib/api/schema';
+
+type Schemas = components['schemas'];
 
 /** Sides of a link: A is the lower tier. */
 export type Side = 'a' | 'z';
 /** `a_to_z`: side A transmits, side Z receives. */
 export type Direction = 'a_to_z' | 'z_to_a';
 export type Resolution = 'raw' | 'hour';
-export type PowerClass = 'ok' | 'low' | 'high' | 'unknown';
-export type ThresholdProvenance = 'manual' | 'device' | 'catalog';
+export type PowerClass = Schemas['PowerClassEnum'];
+export type ThresholdProvenance = Schemas['ProvenanceEnum'];
 
-export interface ResolvedThreshold {
-  value: number | null;
-  provenance: ThresholdProvenance | null;
-}
+/* GET /api/links/{id}/telemetry/: the generated OpenAPI types (telemetry/api/serializers.py). */
 
-export type ThresholdField =
-  'input_power_lower_dbm' | 'input_power_upper_dbm' | 'output_power_lower_dbm' | 'output_power_upper_dbm';
-
-export type SideThresholds = Record<ThresholdField, ResolvedThreshold>;
-
+export type ResolvedThreshold = Schemas['ResolvedThreshold'];
+export type SideThresholds = Schemas['SideThresholds'];
+export type ThresholdField = keyof SideThresholds;
 /** Raw samples of one side; values are null where not measured or dark. */
-export interface RawSideSeries {
-  time: string[];
-  input_power_dbm: (number | null)[];
-  output_power_dbm: (number | null)[];
-  rx_no_light: boolean[];
-  tx_no_light: boolean[];
-}
-
+export type RawSideSeries = Schemas['RawSideSeries'];
 /** Hourly aggregates of one side. */
-export interface HourlySideSeries {
-  time: string[];
-  input_power_dbm_avg: (number | null)[];
-  input_power_dbm_min: (number | null)[];
-  input_power_dbm_max: (number | null)[];
-  output_power_dbm_avg: (number | null)[];
-  output_power_dbm_min: (number | null)[];
-  output_power_dbm_max: (number | null)[];
-  rx_no_light_samples: number[];
-}
-
+export type HourlySideSeries = Schemas['HourlySideSeries'];
 /** Loss rates as fractions; a null rate is a gap (counter reset, missing polls), not a zero. */
-export interface RateSeries {
-  time: string[];
-  rate: (number | null)[];
-}
-
-export interface DirectionLoss {
-  corruption: RateSeries;
-  congestion: RateSeries;
-}
-
-export interface SideStatus {
-  optical_time: string | null;
-  input_power_dbm: number | null;
-  input_power_min_channel_dbm: number | null;
-  output_power_dbm: number | null;
-  output_power_min_channel_dbm: number | null;
-  laser_bias_current_ma: number | null;
-  temperature_c: number | null;
-  supply_voltage_v: number | null;
-  rx_no_light: boolean | null;
-  tx_no_light: boolean | null;
-  rx_class: PowerClass | null;
-  tx_class: PowerClass | null;
-  counter_time: string | null;
-  thresholds: SideThresholds;
-}
-
-export interface DirectionStatus {
-  health: LinkHealth | null;
-  corruption_rate: number | null;
-  corruption_time: string | null;
-  congestion_rate: number | null;
-  congestion_time: string | null;
-  health_since: string | null;
-}
-
-export interface LinkStatus {
-  link: number;
-  health: LinkHealth;
-  rx_low: boolean;
-  sides: Record<Side, SideStatus>;
-  directions: Record<Direction, DirectionStatus>;
-}
-
+export type RateSeries = Schemas['RateSeries'];
+export type DirectionLoss = Schemas['DirectionLoss'];
+export type SideStatus = Schemas['SideStatus'];
+export type DirectionStatus = Schemas['DirectionStatus'];
+export type LinkStatus = Schemas['LinkStatus'];
 /** Statistics of one loss series over the range (docs/telemetry.md, "Loss signatures"). */
-export interface LossSeriesSignature {
-  intervals: number;
-  lossy_intervals: number;
-  mean_rate: number | null;
-  cv: number | null;
-  load_correlation: number | null;
-  signature: string;
-}
-
-export interface DirectionSignature {
-  corruption: LossSeriesSignature;
-  congestion: LossSeriesSignature;
-  /** 'corruption-like', 'congestion-like', 'clean', 'unclear' or 'insufficient data'. */
-  verdict: string;
-}
-
-interface LinkTelemetryCommon {
-  link: number;
-  from: string;
-  to: string;
-  loss: Record<Direction, DirectionLoss>;
-  signatures: Record<Direction, DirectionSignature>;
-  thresholds: Record<Side, SideThresholds>;
-  corruption_action_threshold: number;
-  corruption_report_threshold: number;
-  status: LinkStatus;
-}
-
-export type LinkTelemetry =
-  | (LinkTelemetryCommon & { resolution: 'raw'; sides: Record<Side, RawSideSeries> })
-  | (LinkTelemetryCommon & { resolution: 'hour'; sides: Record<Side, HourlySideSeries> });
+export type LossSeriesSignature = Schemas['LossSeriesSignature'];
+export type DirectionSignature = Schemas['DirectionSignature'];
+/** `resolution` says which columns `sides` has. */
+export type LinkTelemetry = Schemas['LinkTelemetry'];
 
 export interface TelemetryQuery {
   /** ISO 8601; both absent means the API's default, the last 24 hours. */

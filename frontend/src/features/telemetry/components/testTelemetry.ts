@@ -114,6 +114,7 @@ export function lossSignature(overrides: Partial<LossSeriesSignature> = {}): Los
     mean_rate: 0,
     cv: null,
     load_correlation: null,
+    mean_packets_per_s: null,
     signature: 'clean',
     ...overrides,
   };
