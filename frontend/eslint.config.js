@@ -19,18 +19,15 @@ const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withF
 function featureBoundaries(feature) {
   return {
     files: [`src/features/${feature}/**/*.{ts,tsx}`],
-    // The api/ hooks and types are being regenerated from the OpenAPI schema (issue #17); they
-    // still import jobs' Job type and poll helpers by path and join the rule once that lands.
-    ignores: [`src/features/${feature}/api/**`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              // Stylesheets are left out: the corruption pages still borrow tickets.css.
-              regex: `^@/features/(?!${feature}/)[^/]+/(?!.*\\.css$)`,
-              message: `Import another feature through its index ('@/features/<name>'), or move the shared piece to src/components or src/lib.`,
+              // Stylesheets too: styles several features share live in src/styles.css.
+              regex: `^@/features/(?!${feature}/)[^/]+/`,
+              message: `Import another feature through its index ('@/features/<name>'), or move the shared piece to src/components, src/lib or src/styles.css.`,
             },
             {
               regex: `^(\\.\\./)+(features|${FEATURES.filter((other) => other !== feature).join('|')})(/|$)`,
@@ -63,6 +60,27 @@ export default tseslint.config(
     },
   },
   ...FEATURES.map(featureBoundaries),
+  {
+    // The app (router, layout, providers) sits above the features and uses each only through its index.
+    files: ['src/app/**/*.{ts,tsx}', 'src/main.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@/features/[^/]+/',
+              message: `The app imports a feature through its index ('@/features/<name>'); export what it needs there.`,
+            },
+            {
+              regex: '^(\\./|(\\.\\./)+)features/',
+              message: `The app imports a feature through '@/features/<name>', not by a relative path.`,
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // The shared layer sits below the features: it may not depend on any of them.
     files: ['src/components/**/*.{ts,tsx}', 'src/lib/**/*.{ts,tsx}'],

@@ -2,11 +2,10 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
-import type { CurrentUser } from '@/features/auth/api/types';
-import { useLogout } from '@/features/auth/api/useLogout';
-import { PLANNING_ROLES } from '@/features/planning/roles';
-import { RECONFIG_JOB_ROLES } from '@/features/reconfig/roles';
-import { SIMULATION_ROLES } from '@/features/simulation/roles';
+import { type CurrentUser, useLogout } from '@/features/auth';
+import { PLANNING_ROLES } from '@/features/planning';
+import { RECONFIG_JOB_ROLES } from '@/features/reconfig';
+import { SIMULATION_ROLES } from '@/features/simulation';
 
 /** Operator pages: who watches capacity and CorrOpt's decisions (everyone may still open them). */
 const OPERATOR_AUDIENCE = ['operator', 'admin', 'planner', 'viewer'];

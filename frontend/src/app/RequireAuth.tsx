@@ -2,7 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
-import { isUnauthenticated, useCurrentUser } from '@/features/auth/api/useCurrentUser';
+import { isUnauthenticated, useCurrentUser } from '@/features/auth';
 
 import { AppLayout } from './AppLayout';
 

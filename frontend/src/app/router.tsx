@@ -1,28 +1,15 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 
-import { LoginPage } from '@/features/auth/routes/LoginPage';
-import { CircuitsPage } from '@/features/circuits/routes/CircuitsPage';
-import { ScheduleDetailPage } from '@/features/circuits/routes/ScheduleDetailPage';
-import { DecisionsPage } from '@/features/corruption/routes/DecisionsPage';
-import { FabricHealthPage } from '@/features/corruption/routes/FabricHealthPage';
-import { OptimizerRunPage } from '@/features/corruption/routes/OptimizerRunPage';
-import { FabricDetailPage } from '@/features/fabrics/routes/FabricDetailPage';
-import { FabricsPage } from '@/features/fabrics/routes/FabricsPage';
-import { JobsPage } from '@/features/jobs/routes/JobsPage';
-import { LinkDetailPage } from '@/features/links/routes/LinkDetailPage';
-import { LinksPage } from '@/features/links/routes/LinksPage';
-import { ClassesDetailPage } from '@/features/planning/routes/ClassesDetailPage';
-import { ClassesPage } from '@/features/planning/routes/ClassesPage';
-import { PlanDetailPage } from '@/features/planning/routes/PlanDetailPage';
-import { PlanningPage } from '@/features/planning/routes/PlanningPage';
-import { LarryJobPage } from '@/features/reconfig/routes/LarryJobPage';
-import { LarryPage } from '@/features/reconfig/routes/LarryPage';
-import { ShareBackupJobPage } from '@/features/reconfig/routes/ShareBackupJobPage';
-import { ShareBackupPage } from '@/features/reconfig/routes/ShareBackupPage';
-import { SimulationDetailPage } from '@/features/simulation/routes/SimulationDetailPage';
-import { SimulationsPage } from '@/features/simulation/routes/SimulationsPage';
-import { TicketDetailPage } from '@/features/tickets/routes/TicketDetailPage';
-import { TicketsPage } from '@/features/tickets/routes/TicketsPage';
+import { LoginPage } from '@/features/auth';
+import { CircuitsPage, ScheduleDetailPage } from '@/features/circuits';
+import { DecisionsPage, FabricHealthPage, OptimizerRunPage } from '@/features/corruption';
+import { FabricDetailPage, FabricsPage } from '@/features/fabrics';
+import { JobsPage } from '@/features/jobs';
+import { LinkDetailPage, LinksPage } from '@/features/links';
+import { ClassesDetailPage, ClassesPage, PlanDetailPage, PlanningPage } from '@/features/planning';
+import { LarryJobPage, LarryPage, ShareBackupJobPage, ShareBackupPage } from '@/features/reconfig';
+import { SimulationDetailPage, SimulationsPage } from '@/features/simulation';
+import { TicketDetailPage, TicketsPage } from '@/features/tickets';
 
 import { NotFoundPage } from './NotFoundPage';
 import { PageError } from './PageError';

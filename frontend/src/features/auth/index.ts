@@ -1,4 +1,6 @@
-/** What other features may use of auth: the current user and the role checks. */
+/** What the app and other features may use of auth: the current user, logging out, the role checks and the login page. */
 export type { CurrentUser } from './api/types';
-export { useCurrentUser } from './api/useCurrentUser';
+export { isUnauthenticated, useCurrentUser } from './api/useCurrentUser';
+export { useLogout } from './api/useLogout';
 export { canCancelJob, canChangeLinkState, canEditConstraints, canOverrideCapacity, canWorkTickets } from './roles';
+export { LoginPage } from './routes/LoginPage';

@@ -1,5 +1,5 @@
 /** Shapes of the circuits API (issue #7); slots and metrics are the engine's `circuit_plan` output. */
-import type { Job } from '@/features/jobs/api/types';
+import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];

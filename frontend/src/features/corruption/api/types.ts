@@ -1,5 +1,5 @@
 /** Shapes of /api/decisions/ and /api/fabrics/{id}/constraints/ (README "Corruption decisions"). */
-import type { Job } from '@/features/jobs/api/types';
+import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 
-import type { Job } from '@/features/jobs/api/types';
-import { ACTIVE_POLL_MS, isActive } from '@/features/jobs/jobState';
+import { ACTIVE_POLL_MS, isActive, type Job } from '@/features/jobs';
 import { apiClient } from '@/lib/api-client';
 
 /** GET /api/jobs/{id}/, polled while the job is queued or running (the optimizer after a change). */

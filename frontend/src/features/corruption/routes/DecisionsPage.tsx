@@ -6,7 +6,6 @@ import { FabricSelect } from '@/components/FabricSelect';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
 import { useFabricChoices } from '@/features/fabrics';
-import '@/features/tickets/tickets.css';
 import { pageOffset, parsePageParam } from '@/lib/pagination';
 
 import type { DecisionAction, DecisionFilters, DecisionKind } from '../api/types';

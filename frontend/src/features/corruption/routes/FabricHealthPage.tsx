@@ -8,7 +8,6 @@ import { canChangeLinkState, canEditConstraints, useCurrentUser } from '@/featur
 import { TopologyView, useFabricCapacity, useFabricChoices, useFabricTopology } from '@/features/fabrics';
 import { LinksTable, useLinks } from '@/features/links';
 import { useTicketMetrics } from '@/features/tickets';
-import '@/features/tickets/tickets.css';
 
 import { useConstraints } from '../api/useConstraints';
 import { useDecisions } from '../api/useDecisions';

@@ -1,4 +1,4 @@
-import type { GuardTor } from '@/features/links/api/types';
+import type { GuardTor } from '@/features/links';
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 
-import type { GuardPreview } from '@/features/links/api/types';
-import { invalidateLinkState } from '@/features/links/api/invalidateLinkState';
+import { type GuardPreview, invalidateLinkState } from '@/features/links';
 import { apiClient } from '@/lib/api-client';
 
 import type { DrainAnswer, DrainRequest, FabricSwitch } from './types';

@@ -1,5 +1,5 @@
 /** The RAIL planner's job results: the engine's output (lightpath_engine.pyi, docs/rail.md). */
-import type { Job } from '@/features/jobs/api/types';
+import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];

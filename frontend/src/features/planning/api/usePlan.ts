@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 
-import { ACTIVE_POLL_MS, isActive } from '@/features/jobs/jobState';
+import { ACTIVE_POLL_MS, isActive } from '@/features/jobs';
 import { apiClient } from '@/lib/api-client';
 
 import type { PlanJob } from './types';

@@ -1,5 +1,4 @@
-import type { Job } from '@/features/jobs/api/types';
-import { useJobOfKind } from '@/features/jobs/api/useJobOfKind';
+import { type Job, useJobOfKind } from '@/features/jobs';
 
 /** A RAIL job of this kind, polled until it ends. */
 export function useRailJob<T extends Omit<Job, 'result'>>(jobId: number, kind: string) {

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { jobsPollInterval } from '@/features/jobs/jobState';
+import { jobsPollInterval } from '@/features/jobs';
 import { apiClient, type Page } from '@/lib/api-client';
 
 import type { JobRow } from './types';

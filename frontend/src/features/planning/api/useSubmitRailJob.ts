@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import type { Job } from '@/features/jobs/api/types';
+import type { Job } from '@/features/jobs';
 import { apiClient } from '@/lib/api-client';
 
 import type { ClassesParams, PlanParams } from './types';

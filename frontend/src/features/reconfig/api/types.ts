@@ -4,7 +4,7 @@
  * (reconfig/api/serializers.py). The requests below are written here: the server takes them as
  * documents it checks itself (every problem listed in a 400).
  */
-import type { Job } from '@/features/jobs/api/types';
+import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];

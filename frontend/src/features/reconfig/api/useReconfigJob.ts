@@ -1,4 +1,4 @@
-import { useJobOfKind } from '@/features/jobs/api/useJobOfKind';
+import { useJobOfKind } from '@/features/jobs';
 
 import type { ReconfigJob } from './types';
 

@@ -1,4 +1,4 @@
-import type { Job } from '@/features/jobs/api/types';
+import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];

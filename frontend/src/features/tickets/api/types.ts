@@ -1,5 +1,5 @@
 /** Shapes of /api/tickets/ (backend/corruption/api/serializers.py). */
-import type { Direction } from '@/features/telemetry/api/types';
+import type { Direction } from '@/features/telemetry';
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];
