@@ -52,3 +52,63 @@ test("a job's number opens its result page, and another kind's page says which k
   await expect(page.getByText(`Job ${job.id} is a rail.plan job, not sharebackup.plan.`)).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });
+
+test('an import job, which has no page of its own, shows its log from the Jobs page, on a phone too', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginAs(page, 'planner');
+  // The demo data holds no import job (load_demo imports in-process): start one in the background.
+  const token = await csrfToken(page.context(), page.request);
+  const fabricName = `e2e-import-log-${Date.now()}`;
+  const created = await page.request.post('/api/fabrics/import/?background=1', {
+    data: {
+      format: 'lightpath-fabric/1',
+      name: fabricName,
+      description: 'One link, imported by a job so the Jobs page shows its log.',
+      tiers: ['tor', 'fabric'],
+      capacity_constraint: 0.5,
+      switches: [
+        { name: 'imp-tor0', tier: 0, pod: 0, plane: null },
+        { name: 'imp-fab0', tier: 1, pod: 0, plane: 0 },
+      ],
+      links: [
+        {
+          a: 'imp-tor0',
+          a_port: 'eth2/1',
+          b: 'imp-fab0',
+          b_port: 'eth1/1',
+          length_m: 12,
+          speed_gbps: 100,
+        },
+      ],
+    },
+    headers: { 'X-CSRFToken': token, 'Content-Type': 'application/json' },
+  });
+  expect(created.status(), await created.text()).toBe(202);
+  const job = (await created.json()) as { id: number; kind: string };
+  expect(job.kind).toBe('fabric.import');
+
+  await page.goto('/jobs');
+  const row = page.locator(`[data-testid="job-row"][data-job-id="${job.id}"]`);
+  await expect(row).toHaveAttribute('data-state', 'succeeded', { timeout: 90_000 });
+  const toggle = row.getByRole('button', { name: `Log of job ${job.id}` });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+
+  const log = page.getByRole('region', { name: `Log of job ${job.id}` });
+  await expect(log.getByText(/^started on worker .+ \(attempt 1\)$/)).toBeVisible();
+  await expect(log.getByText(/^succeeded in [\d.]+ s: /)).toBeVisible();
+  await expect(log.getByText(/^Log \(\d+ lines\)$/)).toBeVisible();
+  // A time stays on one line (it wrapped at every hyphen on a phone): as tall as one line of text.
+  const time = log.locator('time').first();
+  const lineHeight = await time.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
+  expect((await time.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
+  // On a phone the log stays in view (the table scrolls sideways under it), and the page does not widen.
+  const box = (await log.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});

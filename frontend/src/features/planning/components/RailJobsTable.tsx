@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 
 import { ProgressBar } from '@/components/ProgressBar';
-import { displayedProgress, progressTone } from '@/features/jobs';
 import { Time } from '@/components/Time';
+import { displayedProgress, progressTone } from '@/features/jobs';
 
 import type { JobRow } from '../api/types';
 
