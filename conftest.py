@@ -57,3 +57,18 @@ def isolated_cache(request):
         alias: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"} for alias, config in settings.CACHES.items()
     }
     yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Tests create many users, and one PBKDF2 hash at Django's million rounds takes about 0.4 s
+    here. Hashes made in tests take one round; they stay `pbkdf2_sha256` hashes, which carry their
+    rounds, so the gunicorn servers tests start (on the default hashers) verify them as well."""
+    if not django_settings_is_configured():
+        yield
+        return
+    from django.conf import settings
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["lightpath.tests.hashers.OneRoundPBKDF2", *settings.PASSWORD_HASHERS]):
+        yield
