@@ -1,10 +1,5 @@
 """Fixtures shared by every test folder (backend, cli)."""
 
-import os
-import socket
-import subprocess
-import sys
-import time
 import uuid
 
 import pytest
@@ -13,35 +8,16 @@ from pytest_django.lazy_django import django_settings_is_configured
 
 @pytest.fixture(scope="module")
 def worker(django_db_setup, tmp_path_factory):
-    """A real Celery worker process on the test database and the test queue, for the tests of
+    """A real Celery worker process on the test database and the test queues, for the tests of
     one module: it stops with the module, so that later modules which submit a job and run it
     in-process (counting its attempts) never race a worker for it."""
     from django.conf import settings
-    from django.db import connections
 
-    from lightpath_worker import app as celery_app
+    from lightpath.tests.workers import worker
 
     queues = sorted(set(settings.LIGHTPATH_QUEUES.values()))  # decisions, jobs and webhooks
-    env = {**os.environ, "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"]}
-    # Tasks an earlier run queued without a worker to take them point at rows of a test
-    # database that no longer exists: start from empty queues.
-    with celery_app.connection_for_write() as connection:
-        for queue in queues:
-            connection.default_channel.queue_purge(queue)
-    log = tmp_path_factory.mktemp("worker") / "worker.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker", "worker",
-             "--queues", ",".join(queues), "--concurrency", "1", "--loglevel", "INFO", "--hostname", f"test-{os.getpid()}@%h"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not celery_app.control.ping(timeout=0.5, destination=[f"test-{os.getpid()}@{socket.gethostname()}"]):
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()}")
-    yield process
-    process.terminate()
-    process.wait(timeout=30)
+    with worker(queues, tmp_path_factory.mktemp("worker") / "worker.log", name="test") as started:
+        yield started.process
 
 
 @pytest.fixture(autouse=True)

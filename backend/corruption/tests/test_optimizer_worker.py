@@ -16,16 +16,12 @@ link the fast checker had kept for capacity.
 
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connections
 from django.utils import timezone
 
 import lightpath_engine
@@ -35,6 +31,7 @@ from fabric import services as fabric_services
 from fabric.models import Link
 from fabric.services.engine import engine_fabric
 from jobs.models import Job
+from lightpath.tests.workers import worker
 from lightpath_fixtures.generators import fat_tree
 from lightpath_worker import app as celery_app
 from telemetry.models import CorruptionEvent
@@ -49,36 +46,10 @@ CORRUPTING = 60
 def slow_worker(django_db_setup, tmp_path):
     """One prefork pool process on its own queue (emptied first), pausing after each job progress report."""
     queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-optimizer-kill"
-    with celery_app.connection_for_write() as connection:
-        connection.default_channel.queue_purge(queue)
-    hostname = f"corr-kill-{os.getpid()}"
-    env = {
-        **os.environ,
-        "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
-        "LIGHTPATH_QUEUE": queue,
-        "LIGHTPATH_TEST_PROGRESS_PAUSE_S": "0.15",
-    }
+    env = {"LIGHTPATH_QUEUE": queue, "LIGHTPATH_TEST_PROGRESS_PAUSE_S": "0.15"}
     log = tmp_path / "worker.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, str(PAUSED_WORKER), "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker", "worker",
-             "--queues", queue, "--concurrency", "1", "--pool", "prefork", "--loglevel", "INFO",
-             "--hostname", f"{hostname}@%h"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    destination = [f"{hostname}@{socket.gethostname()}"]
-    deadline = time.monotonic() + 60
-    while not celery_app.control.ping(timeout=0.5, destination=destination):
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()}")
-
-    def pool_pids() -> list[int]:
-        stats = celery_app.control.inspect(destination=destination, timeout=5).stats() or {}
-        return list(next(iter(stats.values()))["pool"]["processes"]) if stats else []
-
-    yield queue, log, pool_pids
-    process.terminate()
-    process.wait(timeout=30)
+    with worker([queue], log, name="corr-kill", env=env, pool="prefork", paused=True) as started:
+        yield queue, log, started.pool_pids
 
 
 def wait_for(job: Job, condition, what: str, log: Path | None = None, timeout: float = 180) -> Job:

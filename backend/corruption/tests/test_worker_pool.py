@@ -8,19 +8,14 @@ refused.
 
 import datetime as dt
 import functools
-import os
 import random
 import re
-import socket
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connections
 from django.utils import timezone
 
 import lightpath_engine
@@ -29,8 +24,8 @@ from corruption.models import Decision
 from fabric import services as fabric_services
 from fabric.models import Link
 from fabric.services.engine import engine_fabric
+from lightpath.tests.workers import worker
 from lightpath_fixtures.generators import fat_tree
-from lightpath_worker import app as celery_app
 from telemetry.models import CorruptionEvent
 from telemetry.services.ingest import ingest
 
@@ -45,28 +40,12 @@ def worker_pool(django_db_setup, tmp_path):
     """A Celery worker with 2 processes on its own queue (emptied first) and the test database,
     its decisions paused 50-250 ms after reading the fabric (paused_worker.py) to make overlaps likely."""
     queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-pool"
-    with celery_app.connection_for_write() as connection:
-        connection.default_channel.queue_purge(queue)
-    hostname = f"corr-pool-{os.getpid()}"
-    env = {**os.environ, "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"], "LIGHTPATH_QUEUE": queue}
     log = tmp_path / "worker.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, str(PAUSED_WORKER), "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker", "worker",
-             "--queues", queue, "--concurrency", "2", "--pool", "prefork", "--loglevel", "INFO",
-             "--hostname", f"{hostname}@%h"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    destination = [f"{hostname}@{socket.gethostname()}"]
-    deadline = time.monotonic() + 60
-    while not celery_app.control.ping(timeout=0.5, destination=destination):
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()}")
-    stats = celery_app.control.inspect(destination=destination, timeout=5).stats() or {}
-    assert len(next(iter(stats.values()))["pool"]["processes"]) == 2
-    yield queue, log
-    process.terminate()
-    process.wait(timeout=30)
+    with worker(
+        [queue], log, name="corr-pool", env={"LIGHTPATH_QUEUE": queue}, concurrency=2, pool="prefork", paused=True
+    ) as started:
+        assert len(started.pool_pids()) == 2
+        yield queue, log
 
 
 def corrupting_batch(links: list[Link], rng: random.Random) -> list[dict]:

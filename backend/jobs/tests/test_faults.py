@@ -17,7 +17,6 @@ applied inside its transaction. The liveness timeouts are short here (heartbeat 
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -37,14 +36,13 @@ from fabric import services as fabric_services
 from fabric.models import Link
 from jobs import services
 from jobs.models import Job
+from lightpath.tests.workers import Worker, purge
 from lightpath_fixtures.generators import fat_tree
-from lightpath_worker import app as celery_app
 from telemetry.models import CorruptionEvent
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True, databases=["default", "progress"])]
 
 DEVSTACK = Path(settings.REPO_ROOT) / "backend" / "scripts" / "devstack.sh"
-PAUSED_WORKER = Path(settings.BACKEND_DIR) / "corruption" / "tests" / "paused_worker.py"
 LIVENESS_ENV = {
     "LIGHTPATH_JOB_HEARTBEAT_S": "0.5",
     "LIGHTPATH_JOB_STALE_AFTER_S": "4",
@@ -67,20 +65,12 @@ class Stack:
 
     def start_worker(self) -> subprocess.Popen:
         self.started += 1
-        hostname = f"faults-{os.getpid()}-{self.started}"
-        with self.log.open("ab") as out:
-            process = subprocess.Popen(
-                [sys.executable, str(PAUSED_WORKER), "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker",
-                 "worker", "--queues", ",".join(self.queues), "--concurrency", "1", "--pool", "prefork",
-                 "--loglevel", "INFO", "--hostname", f"{hostname}@%h"],
-                env={**self.env, "LIGHTPATH_TEST_PROGRESS_PAUSE_S": "0.15"}, stdout=out, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while not celery_app.control.ping(timeout=0.5, destination=[f"{hostname}@{socket.gethostname()}"]):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the Celery worker did not start:\n{self.log.read_text()[-3000:]}")
-        self.workers.append(process)
-        return process
+        env = {**LIVENESS_ENV, "LIGHTPATH_TEST_PROGRESS_PAUSE_S": "0.15"}
+        started = Worker.start(
+            self.queues, self.log, name=f"faults-{self.started}", env=env, pool="prefork", paused=True
+        )
+        self.workers.append(started.process)
+        return started.process
 
     def start_beat(self) -> None:
         with (self.tmp_path / "beat.log").open("ab") as out:
@@ -105,9 +95,7 @@ class Stack:
 
 
 def purge_queues() -> None:
-    with celery_app.connection_for_write() as connection:
-        for queue in set(settings.LIGHTPATH_QUEUES.values()):
-            connection.default_channel.queue_purge(queue)
+    purge(settings.LIGHTPATH_QUEUES.values())
 
 
 @pytest.fixture

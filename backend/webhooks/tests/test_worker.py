@@ -3,19 +3,16 @@ retries after a 500, final failure, nothing for a rolled-back change, lost tasks
 
 import datetime as dt
 import json
-import os
-import socket
-import subprocess
-import sys
 import time
 
 import pytest
-from django.db import connections, transaction
+from django.db import transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from fabric.models import Link
 from fabric.services import link_state
+from lightpath.tests.workers import worker
 from lightpath_worker import app as celery_app
 from webhooks.models import WebhookDelivery, WebhookEvent
 
@@ -31,12 +28,7 @@ def webhook_queue(django_db_setup, tmp_path_factory):
     from django.conf import settings
 
     queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-webhooks"
-    with celery_app.connection_for_write() as broker:
-        broker.default_channel.queue_purge(queue)
-    hostname = f"webhooks-{os.getpid()}"
     env = {
-        **os.environ,
-        "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
         "LIGHTPATH_QUEUE": queue,
         "LIGHTPATH_QUEUE_WEBHOOKS": queue,
         "LIGHTPATH_WEBHOOK_BACKOFF_BASE_S": "0.2",
@@ -45,19 +37,8 @@ def webhook_queue(django_db_setup, tmp_path_factory):
         "LIGHTPATH_WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",  # the test receiver's
     }
     log = tmp_path_factory.mktemp("webhook-worker") / "worker.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "--workdir", str(settings.BACKEND_DIR), "-A", "lightpath_worker", "worker",
-             "--queues", queue, "--concurrency", "1", "--loglevel", "INFO", "--hostname", f"{hostname}@%h"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not celery_app.control.ping(timeout=0.5, destination=[f"{hostname}@{socket.gethostname()}"]):
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()}")
-    yield queue
-    process.terminate()
-    process.wait(timeout=30)
+    with worker([queue], log, name="webhooks", env=env):
+        yield queue
 
 
 @pytest.fixture(autouse=True)
