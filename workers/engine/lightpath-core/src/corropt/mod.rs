@@ -12,7 +12,14 @@
 //! - the capacity guard ([`CorrOptState::evaluate`]): what a set of link
 //!   state changes by anyone would do to every ToR, decided as one set;
 //! - the exact optimizer ([`CorrOptState::optimize`]): prune, segment, then
-//!   branch and bound, with an optional time budget.
+//!   branch and bound, with an optional time budget;
+//! - the capacity restoration ([`CorrOptState::restore`],
+//!   [`CorrOptState::recover`]): the optimizer in reverse. Which links now
+//!   disabled for corruption to enable, at the least added penalty, so that a
+//!   repair's footprint can go out of service without a ToR falling under its
+//!   floor (or so that ToRs under their requirement get back to it); or which
+//!   ToRs no choice can save. The same search as the optimizer's, with the
+//!   footprint down, every candidate enabled, and the floors given.
 //!
 //! Around them, [`generate_trace`] draws synthetic corruption onsets and
 //! [`simulate`] replays a trace under a policy with a repair model
@@ -29,6 +36,7 @@ mod error;
 mod guard;
 mod model;
 mod optimizer;
+mod restore;
 mod sim;
 mod state;
 mod trace;
@@ -38,6 +46,7 @@ pub use error::CorrOptError;
 pub use guard::SetEvaluation;
 pub use model::{CorruptingLink, LinkState, Penalty, Thresholds, required_paths};
 pub use optimizer::Optimization;
+pub use restore::{Restoration, UnreachableTor};
 pub use sim::{
     DEFAULT_FIX_PROBABILITY, DEFAULT_REPAIR_DELAY_S, Policy, PolicyComparison, REPORT_EVERY_EVENTS,
     SimConfig, SimCounts, SimResult, SimSeries, compare_policies, compare_policies_reporting,

@@ -91,59 +91,16 @@ impl CorrOptState<'_> {
         for &t in fabric.tors() {
             floor[t as usize] = self.floor(t, current[t as usize]);
         }
+        let Selection {
+            disable,
+            removable,
+            proven_optimal,
+            pruned,
+            segments,
+            largest_segment,
+            nodes,
+        } = select_to_disable(fabric, &self.paths, &candidates, &floor, deadline)?;
 
-        let mut all_off = self.paths.clone();
-        for &(l, _) in &candidates {
-            all_off.set_link_usable(fabric, l, false)?;
-        }
-        let constrained: Vec<SwitchId> = fabric
-            .tors()
-            .iter()
-            .copied()
-            .filter(|&t| all_off.counts()[t as usize] < floor[t as usize])
-            .collect();
-        drop(all_off);
-
-        let segments = self.segments(&candidates, &constrained);
-        let mut work = self.paths.clone();
-        let mut disable = Vec::with_capacity(candidates.len());
-        let mut in_segment = vec![false; candidates.len()];
-        for segment in &segments {
-            for &c in segment {
-                in_segment[c] = true;
-            }
-        }
-        // Upper bound on the penalty any feasible choice can remove.
-        let mut removable = 0.0;
-        for (c, &(l, p)) in candidates.iter().enumerate() {
-            if !in_segment[c] {
-                work.set_link_usable(fabric, l, false)?;
-                disable.push(l);
-                removable += p;
-            }
-        }
-        let pruned = disable.len();
-
-        let mut nodes = 0;
-        let mut proven_optimal = true;
-        for segment in &segments {
-            let links: Vec<(LinkId, f64)> = segment.iter().map(|&c| candidates[c]).collect();
-            let mut search = Search::new(fabric, &floor, &mut work, &links, deadline);
-            let open = links.iter().map(|l| l.1).sum();
-            search.run(0, 0.0, open, false)?;
-            nodes += search.nodes;
-            proven_optimal &= !search.timed_out;
-            removable += search.best_removed.max(search.open_bound);
-            disable.extend(
-                links
-                    .iter()
-                    .zip(&search.best)
-                    .filter(|&(_, &chosen)| chosen)
-                    .map(|(&(l, _), _)| l),
-            );
-        }
-
-        disable.sort_unstable();
         let mut keep_enabled: Vec<LinkId> = candidates
             .iter()
             .map(|c| c.0)
@@ -167,8 +124,8 @@ impl CorrOptState<'_> {
             remaining_penalty_lower_bound,
             proven_optimal,
             pruned,
-            segments: segments.len(),
-            largest_segment: segments.iter().map(Vec::len).max().unwrap_or(0),
+            segments,
+            largest_segment,
             nodes,
         })
     }
@@ -180,57 +137,148 @@ impl CorrOptState<'_> {
         }
         Ok(())
     }
-
-    /// Groups the candidates reached (over enabled links) by a constrained ToR
-    /// into segments sharing no constrained ToR. Each segment lists candidate
-    /// indices in ascending order, hence in decreasing penalty.
-    fn segments(&self, candidates: &[(LinkId, f64)], constrained: &[SwitchId]) -> Vec<Vec<usize>> {
-        let fabric: &FabricGraph = &self.fabric;
-        let mut by_lower: HashMap<SwitchId, Vec<usize>> = HashMap::new();
-        for (c, &(l, _)) in candidates.iter().enumerate() {
-            by_lower.entry(fabric.lower(l)).or_default().push(c);
-        }
-        let usable = self.paths.usable();
-        let mut parent: Vec<usize> = (0..candidates.len()).collect();
-        let mut reached = vec![false; candidates.len()];
-        let mut seen = vec![usize::MAX; fabric.num_switches()];
-        let mut stack = Vec::new();
-        for (k, &tor) in constrained.iter().enumerate() {
-            let mut first: Option<usize> = None;
-            seen[tor as usize] = k;
-            stack.push(tor);
-            while let Some(s) = stack.pop() {
-                for &c in by_lower.get(&s).into_iter().flatten() {
-                    reached[c] = true;
-                    match first {
-                        None => first = Some(c),
-                        Some(f) => union(&mut parent, f, c),
-                    }
-                }
-                for &l in fabric.up_links(s) {
-                    let up = fabric.upper(l);
-                    if usable[l as usize] && seen[up as usize] != k {
-                        seen[up as usize] = k;
-                        stack.push(up);
-                    }
-                }
-            }
-        }
-        let mut segment_of_root: HashMap<usize, usize> = HashMap::new();
-        let mut segments: Vec<Vec<usize>> = Vec::new();
-        for c in (0..candidates.len()).filter(|&c| reached[c]) {
-            let root = find(&mut parent, c);
-            let next = segments.len();
-            let s = *segment_of_root.entry(root).or_insert(next);
-            if s == next {
-                segments.push(Vec::new());
-            }
-            segments[s].push(c);
-        }
-        segments
-    }
 }
 
+/// What [`select_to_disable`] chose, with the bound and the search's figures.
+pub(crate) struct Selection {
+    /// Candidates to make unusable, ascending.
+    pub(crate) disable: Vec<LinkId>,
+    /// No feasible choice removes more penalty than this (the penalty
+    /// `disable` removes when the search was proven optimal).
+    pub(crate) removable: f64,
+    pub(crate) proven_optimal: bool,
+    pub(crate) pruned: usize,
+    pub(crate) segments: usize,
+    pub(crate) largest_segment: usize,
+    pub(crate) nodes: u64,
+}
+
+/// The search shared by the optimizer and the capacity restoration: the
+/// subset of `candidates` (usable in `base`, in decreasing penalty as
+/// [`by_decreasing_penalty`] orders them) to make unusable that removes the
+/// most penalty while no ToR ends below `floor` (indexed by switch; `base`
+/// meets it). Prune, segment, then branch and bound per segment, as the module
+/// documentation describes; with `deadline`, anytime.
+pub(crate) fn select_to_disable(
+    fabric: &FabricGraph,
+    base: &PathCounts,
+    candidates: &[(LinkId, f64)],
+    floor: &[u64],
+    deadline: Option<Instant>,
+) -> Result<Selection, PathError> {
+    let mut all_off = base.clone();
+    for &(l, _) in candidates {
+        all_off.set_link_usable(fabric, l, false)?;
+    }
+    let constrained: Vec<SwitchId> = fabric
+        .tors()
+        .iter()
+        .copied()
+        .filter(|&t| all_off.counts()[t as usize] < floor[t as usize])
+        .collect();
+    drop(all_off);
+
+    let segments = segments(fabric, base.usable(), candidates, &constrained);
+    let mut work = base.clone();
+    let mut disable = Vec::with_capacity(candidates.len());
+    let mut in_segment = vec![false; candidates.len()];
+    for segment in &segments {
+        for &c in segment {
+            in_segment[c] = true;
+        }
+    }
+    // Upper bound on the penalty any feasible choice can remove.
+    let mut removable = 0.0;
+    for (c, &(l, p)) in candidates.iter().enumerate() {
+        if !in_segment[c] {
+            work.set_link_usable(fabric, l, false)?;
+            disable.push(l);
+            removable += p;
+        }
+    }
+    let pruned = disable.len();
+
+    let mut nodes = 0;
+    let mut proven_optimal = true;
+    for segment in &segments {
+        let links: Vec<(LinkId, f64)> = segment.iter().map(|&c| candidates[c]).collect();
+        let mut search = Search::new(fabric, floor, &mut work, &links, deadline);
+        let open = links.iter().map(|l| l.1).sum();
+        search.run(0, 0.0, open, false)?;
+        nodes += search.nodes;
+        proven_optimal &= !search.timed_out;
+        removable += search.best_removed.max(search.open_bound);
+        disable.extend(
+            links
+                .iter()
+                .zip(&search.best)
+                .filter(|&(_, &chosen)| chosen)
+                .map(|(&(l, _), _)| l),
+        );
+    }
+    disable.sort_unstable();
+    Ok(Selection {
+        disable,
+        removable,
+        proven_optimal,
+        pruned,
+        segments: segments.len(),
+        largest_segment: segments.iter().map(Vec::len).max().unwrap_or(0),
+        nodes,
+    })
+}
+
+/// Groups the candidates reached (over links usable in `usable`) by a
+/// constrained ToR into segments sharing no constrained ToR. Each segment
+/// lists candidate indices in ascending order, hence in decreasing penalty.
+fn segments(
+    fabric: &FabricGraph,
+    usable: &[bool],
+    candidates: &[(LinkId, f64)],
+    constrained: &[SwitchId],
+) -> Vec<Vec<usize>> {
+    let mut by_lower: HashMap<SwitchId, Vec<usize>> = HashMap::new();
+    for (c, &(l, _)) in candidates.iter().enumerate() {
+        by_lower.entry(fabric.lower(l)).or_default().push(c);
+    }
+    let mut parent: Vec<usize> = (0..candidates.len()).collect();
+    let mut reached = vec![false; candidates.len()];
+    let mut seen = vec![usize::MAX; fabric.num_switches()];
+    let mut stack = Vec::new();
+    for (k, &tor) in constrained.iter().enumerate() {
+        let mut first: Option<usize> = None;
+        seen[tor as usize] = k;
+        stack.push(tor);
+        while let Some(s) = stack.pop() {
+            for &c in by_lower.get(&s).into_iter().flatten() {
+                reached[c] = true;
+                match first {
+                    None => first = Some(c),
+                    Some(f) => union(&mut parent, f, c),
+                }
+            }
+            for &l in fabric.up_links(s) {
+                let up = fabric.upper(l);
+                if usable[l as usize] && seen[up as usize] != k {
+                    seen[up as usize] = k;
+                    stack.push(up);
+                }
+            }
+        }
+    }
+    let mut segment_of_root: HashMap<usize, usize> = HashMap::new();
+    let mut segments: Vec<Vec<usize>> = Vec::new();
+    for c in (0..candidates.len()).filter(|&c| reached[c]) {
+        let root = find(&mut parent, c);
+        let next = segments.len();
+        let s = *segment_of_root.entry(root).or_insert(next);
+        if s == next {
+            segments.push(Vec::new());
+        }
+        segments[s].push(c);
+    }
+    segments
+}
 fn find(parent: &mut [usize], mut x: usize) -> usize {
     while parent[x] != x {
         parent[x] = parent[parent[x]];
