@@ -47,6 +47,21 @@ FabricKAliasOption = Annotated[int | None, typer.Option("--fabric-k", hidden=Tru
 FatTreeAliasOption = Annotated[int | None, typer.Option("--fat-tree", hidden=True)]
 
 
+# An interchange document's path is --fabric-file; --fabric names a stored fabric (name or id). Where
+# --fabric once named a document (fixtures telemetry, rail plan|classes, corropt), it still does, hidden
+# and deprecated: pass both through document_file().
+FabricFileAliasOption = Annotated[Path | None, typer.Option("--fabric", hidden=True)]
+
+
+def fabric_file_option(help: str = 'A "lightpath-fabric/1" interchange document.') -> Any:
+    return typer.Option("--fabric-file", metavar="FABRIC.json", show_default=False, help=help)
+
+
+def document_file(path: Path | None, old: Path | None) -> Path | None:
+    """The document given as --fabric-file, or as --fabric (its old spelling), not both."""
+    return old_spelling(path, old, "--fabric-file", "--fabric")
+
+
 def table_or_json(fmt: OutputFormat) -> OutputFormat:
     """For commands whose answers are nested documents: CSV has no shape for them."""
     if fmt is OutputFormat.csv:

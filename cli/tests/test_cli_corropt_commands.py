@@ -434,5 +434,5 @@ def test_a_links_csv_is_not_a_fabric(cli: Cli, files: dict[str, Path]) -> None:
     assert code == 1
     assert stderr == (
         f"error: {files['corrupting']}: a links CSV has no switches or tiers; "
-        "--fabric needs a JSON interchange document\n"
+        "--fabric-file needs a JSON interchange document\n"
     )

@@ -103,7 +103,7 @@ def test_check_and_optimize_refuse_the_other_modes_options(cli: Cli, fabric: Any
     offline_what_if = cli("corropt", "check", "--fabric", str(FIXTURE_DATA / f"{FABRIC}.json"), "--loss-rate", "1e-5")
     assert offline_what_if.exit_code == 2 and "applies only to LINK" in offline_what_if.stderr
     neither = cli("corropt", "optimize")
-    assert neither.exit_code == 2 and "offline needs --fabric FABRIC.json and --corrupting" in neither.stderr
+    assert neither.exit_code == 2 and "offline needs --fabric-file FABRIC.json and --corrupting" in neither.stderr
     both = cli("corropt", "optimize", FABRIC, "--fabric", "x.json")
     assert both.exit_code == 2 and "not both" in both.stderr
 

@@ -2,7 +2,8 @@
 
 --constraint (was --capacity, offline), --accuracy (was --fix-probability, offline), --hours (also
 --duration), --rack-set (also --cables), --k (a fat tree's radix, also --fabric-k and --fat-tree). The
-server API's names won: constraint, accuracies, hours, rack_set, k. Offline, no server needed.
+server API's names won: constraint, accuracies, hours, rack_set, k. An interchange document is
+--fabric-file (also --fabric, where that named a document). Offline, no server needed.
 """
 
 from __future__ import annotations
@@ -163,3 +164,92 @@ def test_the_control_period_is_a_server_option_by_either_name(cli: Cli, tmp_path
     for option in ("--period", "--period-s"):
         result = cli("larry", "run", "--counters", str(counters), option, "60")
         assert result.exit_code == 2 and "'--period': applies only with --server" in result.stderr
+
+
+# --fabric-file PATH: an interchange document; --fabric PATH is its hidden old spelling where it named one.
+
+
+@pytest.fixture
+def document_runs(tmp_path: Path, corrupting: Path, trace_file: Path) -> dict[str, tuple[list[str], list[str]]]:
+    """Per document command: the words before the document option, and the ones after it."""
+    from lightpath_fixtures.generators import fat_tree
+
+    ten_g = tmp_path / "k4-10g.json"  # the seed's prices are for 10G parts
+    ten_g.write_text(json.dumps(fat_tree(4, speed_gbps=10)))
+    loss = tmp_path / "loss.csv"
+    loss.write_text("link,loss_rate\n0,1e-5\n")
+    decide = ["--corrupting", str(corrupting), "--output", "json"]
+    return {
+        "fixtures telemetry": (
+            ["fixtures", "telemetry"],
+            [str(FABRIC), "--hours", "1", "--start", "2026-11-22T10:00:00Z", "--format", "csv"],
+        ),
+        "rail plan": (["rail", "plan"], [str(ten_g), "--no-pair-stats", "--output", "json"]),
+        "rail classes": (["rail", "classes"], [str(FABRIC), "--loss-rates", str(loss), "--output", "json"]),
+        "corropt check": (["corropt", "check"], [str(FABRIC), *decide]),
+        "corropt optimize": (["corropt", "optimize"], [str(FABRIC), *decide]),
+        "corropt switch-local": (["corropt", "switch-local"], [str(FABRIC), *decide]),
+        "corropt trace": (["corropt", "trace"], [str(FABRIC), "--mttf-hours", "500", "--hours", "200"]),
+        "corropt simulate": (
+            ["corropt", "simulate"],
+            [str(FABRIC), "--trace", str(trace_file), "--repair-delay-hours", "1", "--output", "json"],
+        ),
+    }
+
+
+DOCUMENT_COMMANDS = [
+    "fixtures telemetry",
+    "rail plan",
+    "rail classes",
+    "corropt check",
+    "corropt optimize",
+    "corropt switch-local",
+    "corropt trace",
+    "corropt simulate",
+]
+
+
+@pytest.mark.parametrize("command", DOCUMENT_COMMANDS)
+def test_a_document_is_fabric_file_and_the_old_fabric_still_reads_it(
+    cli: Cli, document_runs: dict[str, tuple[list[str], list[str]]], command: str
+) -> None:
+    words, rest = document_runs[command]
+    new = cli(*words, "--fabric-file", *rest)
+    old = cli(*words, "--fabric", *rest)
+    assert new.exit_code == 0, new.stderr
+    assert old.exit_code == 0, old.stderr
+    assert new.stdout == old.stdout and new.stdout.strip()
+    both = cli(*words, "--fabric-file", rest[0], "--fabric", *rest)
+    assert both.exit_code == 2
+    assert "'--fabric-file': give it once (--fabric is its old spelling)" in both.stderr
+
+
+@pytest.mark.parametrize("command", DOCUMENT_COMMANDS)
+def test_help_names_the_document_fabric_file(cli: Cli, command: str) -> None:
+    text = help_text(cli, *command.split())
+    assert "--fabric-file FABRIC.json" in text
+    if command == "corropt check":  # --fabric NAME: the fabric of LINK on the server
+        assert re.search(r"--fabric NAME\s+With LINK: the link's fabric on the server", text)
+    else:
+        assert not option_named("--fabric", text)
+    assert not re.search(r"--fabric FABRIC\.json", text)
+
+
+def test_a_document_command_without_a_document_names_fabric_file(cli: Cli, corrupting: Path) -> None:
+    for words in (["corropt", "trace", "--mttf-hours", "1", "--hours", "1"], ["fixtures", "telemetry"]):
+        result = cli(*words)
+        assert result.exit_code == 2 and "'--fabric-file': missing: this option is required" in result.stderr
+    offline = cli("corropt", "optimize", "--corrupting", str(corrupting))
+    assert offline.exit_code == 2 and "offline needs --fabric-file FABRIC.json" in offline.stderr
+
+
+def test_fabric_file_is_refused_beside_a_server_fabric(cli: Cli) -> None:
+    for words in (
+        ["corropt", "optimize", "somefabric"],
+        ["corropt", "simulate", "somefabric"],
+        ["rail", "plan", "somefabric"],
+    ):
+        result = cli(*words, "--fabric-file", str(FABRIC))
+        assert result.exit_code == 2 and "--fabric-file FABRIC.json" in result.stderr and "not both" in result.stderr
+    check = cli("corropt", "check", "p0-tor0:eth2/1", "--fabric-file", str(FABRIC))
+    assert check.exit_code == 2 and "'--fabric-file': applies only offline" in check.stderr

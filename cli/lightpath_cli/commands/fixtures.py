@@ -18,7 +18,7 @@ from lightpath_fixtures.telemetry import generate_telemetry, parse_anomaly_count
 
 from ..errors import CliError
 from ..offline.files import atomic_text_file, read_document_file
-from ..options import OutFileOption, new_app
+from ..options import FabricFileAliasOption, OutFileOption, document_file, fabric_file_option, new_app, required
 
 app = new_app()
 
@@ -160,10 +160,8 @@ def _parse_start(text: str | None, hours: float, interval_s: int) -> datetime:
 
 @app.command("telemetry")
 def telemetry_command(
-    fabric: Annotated[
-        Path,
-        typer.Option("--fabric", metavar="FABRIC.json", help='A "lightpath-fabric/1" interchange document.'),
-    ],
+    fabric_file: Annotated[Path | None, fabric_file_option()] = None,
+    fabric_old: FabricFileAliasOption = None,
     hours: Annotated[float, typer.Option("--hours", help="Length of the time range.")] = 24.0,
     start: Annotated[
         str | None,
@@ -211,6 +209,7 @@ def telemetry_command(
     Healthy links follow the seed's optical margins; faults follow CorrOpt's Table 3.2 with Table
     3.1 loss rates. The same document, options and seed give the same file.
     """
+    fabric = required(document_file(fabric_file, fabric_old), "--fabric-file")
     started = time.perf_counter()
     try:
         fault_specs = parse_fault_counts(faults)

@@ -2,7 +2,7 @@
 
 With FABRIC (a fabric on the server, name or id), `plan` and `classes` run as server jobs (rail.plan,
 rail.classes) that the CLI follows with a progress bar; `plan --server --k K` plans a generated
-fat tree there; `fec --server` asks GET /api/rail/fec/. Offline: `--fabric FILE.json` or `--k K`.
+fat tree there; `fec --server` asks GET /api/rail/fec/. Offline: `--fabric-file FABRIC.json` or `--k K`.
 
 - plan: per-link transceivers without and with stretch, cost in the seed's Table 4.1 categories, savings,
   expected good-path fractions and savings curves against the maximum link length. The fabric is an
@@ -27,7 +27,17 @@ from ..context import CliContext, get_context
 from ..errors import CliError
 from ..offline.engine import load_engine
 from ..offline.rail import AUTO_PAIR_STATS_MAX_TORS, classes_offline, plan_offline
-from ..options import CancelOnInterruptOption, FatTreeAliasOption, IntervalOption, OutputOption, new_app, old_spelling
+from ..options import (
+    CancelOnInterruptOption,
+    FabricFileAliasOption,
+    FatTreeAliasOption,
+    IntervalOption,
+    OutputOption,
+    document_file,
+    fabric_file_option,
+    new_app,
+    old_spelling,
+)
 from ..output import OutputFormat, print_csv, print_json, stdout_console
 from ..server.errors import ApiError
 from ..server.jobs import result_csv, run_job
@@ -129,13 +139,13 @@ def _quantity(line: dict[str, Any]) -> str:
 def plan(
     ctx: typer.Context,
     server_fabric: ServerFabricArgument = None,
-    fabric_path: Annotated[
-        Path | None,
-        typer.Option("--fabric", metavar="FABRIC.json", help='A "lightpath-fabric/1" document with link lengths.'),
+    fabric_file: Annotated[
+        Path | None, fabric_file_option('A "lightpath-fabric/1" document with link lengths.')
     ] = None,
+    fabric_old: FabricFileAliasOption = None,
     fat_tree: Annotated[
         int | None,
-        typer.Option("--k", metavar="K", help="Instead of --fabric: a k-ary fat tree (k = 32: the seed's)."),
+        typer.Option("--k", metavar="K", help="Instead of --fabric-file: a k-ary fat tree (k = 32: the seed's)."),
     ] = None,
     fat_tree_old: FatTreeAliasOption = None,
     max_length: Annotated[
@@ -192,6 +202,7 @@ def plan(
     cli = get_context(ctx)
     fmt = cli.output_format(output)
     fat_tree = old_spelling(fat_tree, fat_tree_old, "--k", "--fat-tree")
+    fabric_path = document_file(fabric_file, fabric_old)
     if sweep_step <= 0 or sweep_max < 0:
         raise CliError("--sweep-step must be positive and --sweep-max non-negative")
     costs = {
@@ -204,7 +215,7 @@ def plan(
     }
     if server_fabric is not None or server:
         if fabric_path is not None:
-            raise typer.BadParameter("give FABRIC (on the server) or --fabric FABRIC.json (offline), not both")
+            raise typer.BadParameter("give FABRIC (on the server) or --fabric-file FABRIC.json (offline), not both")
         if (server_fabric is None) == (fat_tree is None):
             raise typer.BadParameter("on the server: give FABRIC, or --server --k K", param_hint="'FABRIC'")
         _refuse("offline; set prices in the catalog (/api/transceiver-models/)", {"--price": price})
@@ -245,7 +256,7 @@ def plan(
         return
     _refuse("on the server (FABRIC or --server)", {"--name": name, "--catalog": catalog})
     if (fabric_path is None) == (fat_tree is None):
-        raise CliError("give either --fabric FABRIC.json or --k K (or FABRIC, a fabric on the server)")
+        raise CliError("give either --fabric-file FABRIC.json or --k K (or FABRIC, a fabric on the server)")
     steps = int(sweep_max / sweep_step + 1e-9)
     source, result = plan_offline(
         fabric_path,
@@ -345,10 +356,10 @@ def _print_plan(fmt: OutputFormat, report: dict[str, Any]) -> None:
 def classes(
     ctx: typer.Context,
     server_fabric: ServerFabricArgument = None,
-    fabric_path: Annotated[
-        Path | None,
-        typer.Option("--fabric", metavar="FABRIC.json", help="Offline: an interchange document (needs --loss-rates)."),
+    fabric_file: Annotated[
+        Path | None, fabric_file_option("Offline: an interchange document (needs --loss-rates).")
     ] = None,
+    fabric_old: FabricFileAliasOption = None,
     loss_rates: Annotated[
         Path | None,
         typer.Option(
@@ -384,15 +395,16 @@ def classes(
 
     With FABRIC (a fabric on the server) the classes are built by a rail.classes job from each link
     direction's latest measured corruption loss rate; --output csv prints the class_links table (class,
-    bound, link id and both ends). Offline: --fabric FABRIC.json --loss-rates LOSS.csv.
+    bound, link id and both ends). Offline: --fabric-file FABRIC.json --loss-rates LOSS.csv.
     """
     cli = get_context(ctx)
     fmt = cli.output_format(output)
     bound_values = _numbers(bounds, "--bounds")
+    fabric_path = document_file(fabric_file, fabric_old)
     if server_fabric is not None:
         if fabric_path is not None or loss_rates is not None:
             raise typer.BadParameter(
-                "give FABRIC (on the server) or --fabric FABRIC.json --loss-rates LOSS.csv (offline), not both"
+                "give FABRIC (on the server) or --fabric-file FABRIC.json --loss-rates LOSS.csv (offline), not both"
             )
         params: dict[str, Any] = {
             "bounds": bound_values,
@@ -425,7 +437,7 @@ def classes(
         return
     _refuse("on the server (FABRIC)", {"--window-hours": window_hours})
     if fabric_path is None or loss_rates is None:
-        raise typer.BadParameter("give FABRIC (on the server) or --fabric FABRIC.json --loss-rates LOSS.csv")
+        raise typer.BadParameter("give FABRIC (on the server) or --fabric-file FABRIC.json --loss-rates LOSS.csv")
     report = classes_offline(
         fabric_path,
         loss_rates,

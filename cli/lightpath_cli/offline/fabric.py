@@ -49,7 +49,7 @@ def load_fabric(path: Path) -> Fabric:
     the one document -> arrays mapping; its errors name the field (`links[3].a: unknown switch 'x'`)."""
     file = str(path)
     if file.lower().endswith(".csv"):
-        raise CliError(f"{file}: a links CSV has no switches or tiers; --fabric needs a JSON interchange document")
+        raise CliError(f"{file}: a links CSV has no switches or tiers; --fabric-file needs a JSON interchange document")
     doc = read_document_file(file)
     try:
         read = load_engine().read_fabric_document(doc)

@@ -1,6 +1,6 @@
 """corropt check|optimize|switch-local|trace|simulate: CorrOpt on files, offline, or on the server.
 
-Offline (--fabric FABRIC.json), the fabric is an interchange document and the engine decides in this
+Offline (--fabric-file FABRIC.json), the fabric is an interchange document and the engine decides in this
 process (lightpath_cli.offline); `check LINK`, `optimize FABRIC` and `simulate FABRIC` work on the
 server's live fabric instead, through the REST API (lightpath_cli.server).
 """

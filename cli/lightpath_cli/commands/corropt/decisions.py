@@ -1,6 +1,6 @@
 """corropt check|optimize|switch-local: CorrOpt's decisions on files (offline) or on the server.
 
-Offline (--fabric FABRIC.json with --corrupting CORRUPTING.csv), lightpath_cli.offline.corropt reads the
+Offline (--fabric-file FABRIC.json with --corrupting CORRUPTING.csv), lightpath_cli.offline.corropt reads the
 files and the engine decides. `check LINK` and `optimize FABRIC` work on the server's live fabric instead.
 """
 
@@ -14,7 +14,16 @@ from rich.text import Text
 
 from ...context import CliContext, get_context
 from ...offline.corropt import Command, decide
-from ...options import CancelOnInterruptOption, IntervalOption, OutputOption, old_spelling
+from ...options import (
+    CancelOnInterruptOption,
+    FabricFileAliasOption,
+    IntervalOption,
+    OutputOption,
+    document_file,
+    fabric_file_option,
+    old_spelling,
+    required,
+)
 from ...output import Column, OutputFormat, fraction, print_json, print_rows, stdout_console
 from ...server.jobs import run_job
 from ...server.lookup import resolve_fabric, resolve_link
@@ -24,7 +33,6 @@ from .options import (
     CapacityAliasOption,
     ConstraintOption,
     CorruptingOption,
-    FabricOption,
     PenaltyName,
     PenaltyOption,
     StateOption,
@@ -139,14 +147,8 @@ def _print(fmt: OutputFormat, report: dict[str, Any]) -> None:
 # Commands
 
 
-ServerOrDocumentFabricOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--fabric",
-        metavar="FABRIC.json",
-        show_default=False,
-        help='Offline: a "lightpath-fabric/1" interchange document (with --corrupting).',
-    ),
+FabricFileOption = Annotated[
+    Path | None, fabric_file_option('Offline: a "lightpath-fabric/1" interchange document (with --corrupting).')
 ]
 OptionalCorruptingOption = Annotated[
     Path | None,
@@ -167,9 +169,9 @@ TimeBudgetOption = Annotated[
 
 def _offline_files(fabric: Path | None, corrupting: Path | None) -> tuple[Path, Path]:
     if fabric is None or corrupting is None:
-        missing = "--fabric FABRIC.json" if fabric is None else "--corrupting CORRUPTING.csv"
+        missing = "--fabric-file FABRIC.json" if fabric is None else "--corrupting CORRUPTING.csv"
         raise typer.BadParameter(
-            f"offline needs --fabric FABRIC.json and --corrupting CORRUPTING.csv ({missing} is missing)"
+            f"offline needs --fabric-file FABRIC.json and --corrupting CORRUPTING.csv ({missing} is missing)"
         )
     return fabric, corrupting
 
@@ -178,7 +180,7 @@ def _offline_only(**given: Any) -> None:
     for option, value in given.items():
         if value is not None:
             raise typer.BadParameter(
-                "applies only offline (--fabric FABRIC.json)", param_hint=f"'--{option.replace('_', '-')}'"
+                "applies only offline (--fabric-file FABRIC.json)", param_hint=f"'--{option.replace('_', '-')}'"
             )
 
 
@@ -193,7 +195,16 @@ def check(
             "checker on the live fabric. --fabric NAME then names its fabric when the link's name is ambiguous.",
         ),
     ] = None,
-    fabric: ServerOrDocumentFabricOption = None,
+    fabric: Annotated[
+        str | None,
+        typer.Option(
+            "--fabric",
+            metavar="NAME",
+            show_default=False,
+            help="With LINK: the link's fabric on the server (name or id), when the link's name is ambiguous.",
+        ),
+    ] = None,
+    fabric_file: FabricFileOption = None,
     corrupting: OptionalCorruptingOption = None,
     state: StateOption = None,
     constraint: ConstraintOption = None,
@@ -218,19 +229,23 @@ def check(
     which ToR)? Nothing changes. The rates are the link's open corruption event's, or --loss-rate and
     --loss-rate-down. JSON output is the server's answer (GET /api/links/ID/corropt-check/).
 
-    Offline, with --fabric FABRIC.json and --corrupting CORRUPTING.csv: in decreasing penalty, each link is
+    Offline, with --fabric-file FABRIC.json and --corrupting CORRUPTING.csv: in decreasing penalty, each link is
     disabled if and only if no ToR below it falls under its threshold.
     """
     cli = get_context(ctx)
     fmt = cli.output_format(output)
     if link is not None:
-        _offline_only(corrupting=corrupting, state=state, constraint=constraint, capacity=capacity)
-        _check_on_server(cli, fmt, link, None if fabric is None else str(fabric), loss_rate, loss_rate_down)
+        _offline_only(
+            fabric_file=fabric_file, corrupting=corrupting, state=state, constraint=constraint, capacity=capacity
+        )
+        _check_on_server(cli, fmt, link, fabric, loss_rate, loss_rate_down)
         return
     for option, value in (("--loss-rate", loss_rate), ("--loss-rate-down", loss_rate_down)):
         if value is not None:
             raise typer.BadParameter("applies only to LINK (a dry run on the server)", param_hint=f"'{option}'")
-    fabric_path, corrupting_path = _offline_files(fabric, corrupting)
+    # Offline, --fabric is the document's old spelling (deprecated, as before --fabric-file).
+    document = document_file(fabric_file, None if fabric is None else Path(fabric))
+    fabric_path, corrupting_path = _offline_files(document, corrupting)
     constraint = old_spelling(constraint, capacity, "--constraint", "--capacity")
     report = decide(Command.check, fabric_path, state, corrupting_path, constraint, penalty.value)
     _print(fmt, report)
@@ -242,7 +257,8 @@ def optimize(
         str | None,
         server_fabric_argument("run the optimizer there as a job, which disables what it finds, and follow it."),
     ] = None,
-    fabric: ServerOrDocumentFabricOption = None,
+    fabric_file: FabricFileOption = None,
+    fabric_old: FabricFileAliasOption = None,
     corrupting: OptionalCorruptingOption = None,
     state: StateOption = None,
     constraint: ConstraintOption = None,
@@ -260,23 +276,24 @@ def optimize(
     progress bar; Ctrl-C detaches (the job keeps running) unless --cancel-on-interrupt. Prints the links
     it disabled and those it kept with the ToR that blocks them; --output json prints the job's result.
 
-    Offline, with --fabric FABRIC.json and --corrupting CORRUPTING.csv: the enabled corrupting links to
+    Offline, with --fabric-file FABRIC.json and --corrupting CORRUPTING.csv: the enabled corrupting links to
     disable that leave the least penalty while every ToR keeps its threshold. Kept links show the ToRs that
     could not lose them on top of the answer.
     """
     cli = get_context(ctx)
     fmt = cli.output_format(output)
+    document = document_file(fabric_file, fabric_old)
     if server_fabric is not None:
-        if fabric is not None:
+        if document is not None:
             raise typer.BadParameter(
-                "give FABRIC (a fabric on the server) or --fabric FABRIC.json (offline), not both",
+                "give FABRIC (a fabric on the server) or --fabric-file FABRIC.json (offline), not both",
                 param_hint="'FABRIC'",
             )
         _offline_only(corrupting=corrupting, state=state, constraint=constraint, capacity=capacity)
         finite(time_budget, "--time-budget")
         _optimize_on_server(cli, fmt, server_fabric, time_budget, interval, cancel_on_interrupt)
         return
-    fabric_path, corrupting_path = _offline_files(fabric, corrupting)
+    fabric_path, corrupting_path = _offline_files(document, corrupting)
     constraint = old_spelling(constraint, capacity, "--constraint", "--capacity")
     report = decide(
         Command.optimize, fabric_path, state, corrupting_path, constraint, penalty.value, time_budget=time_budget
@@ -398,8 +415,9 @@ def _optimize_on_server(
 
 def switch_local(
     ctx: typer.Context,
-    fabric: FabricOption,
     corrupting: CorruptingOption,
+    fabric_file: Annotated[Path | None, fabric_file_option()] = None,
+    fabric_old: FabricFileAliasOption = None,
     state: StateOption = None,
     constraint: ConstraintOption = None,
     capacity: CapacityAliasOption = None,
@@ -417,6 +435,7 @@ def switch_local(
     In decreasing penalty, a switch with m up-links disables at most floor(m(1 - share)) of them;
     ToR thresholds are not consulted (the summary shows the damage).
     """
+    fabric = required(document_file(fabric_file, fabric_old), "--fabric-file")
     constraint = old_spelling(constraint, capacity, "--constraint", "--capacity")
     report = decide(Command.switch_local, fabric, state, corrupting, constraint, penalty.value, share=share)
     _print(get_context(ctx).output_format(output), report)

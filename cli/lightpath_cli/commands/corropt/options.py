@@ -39,10 +39,6 @@ CORRUPTING_HELP = (
     "I(loss_rate) + I(loss_rate_down)."
 )
 
-FabricOption = Annotated[
-    Path,
-    typer.Option("--fabric", metavar="FABRIC.json", help='A "lightpath-fabric/1" interchange document.'),
-]
 StateOption = Annotated[
     Path | None,
     typer.Option(

@@ -1,6 +1,6 @@
 """corropt trace|simulate: synthetic corruption traces, and replaying a trace under each policy.
 
-`simulate` has two paths: offline (--fabric FABRIC.json --trace TRACE.csv) runs the engine in this
+`simulate` has two paths: offline (--fabric-file FABRIC.json --trace TRACE.csv) runs the engine in this
 process (lightpath_cli.offline.corropt.simulate); with FABRIC, a fabric on the server, it runs as a
 corruption.simulate job, once per --constraint x --accuracy. An option of one path given on the other
 is refused with one line.
@@ -18,13 +18,22 @@ import typer
 from ...context import CliContext, get_context
 from ...offline.corropt import HOUR_S, Policy, make_trace, simulate
 from ...offline.files import read_text, write_atomically
-from ...options import CancelOnInterruptOption, IntervalOption, OutFileOption, OutputOption, old_spelling
+from ...options import (
+    CancelOnInterruptOption,
+    FabricFileAliasOption,
+    IntervalOption,
+    OutFileOption,
+    OutputOption,
+    document_file,
+    fabric_file_option,
+    old_spelling,
+    required,
+)
 from ...output import Column, OutputFormat, fraction, print_csv, print_json, print_rows, stdout_console
 from ...server.jobs import result_csv, run_job
 from ...server.lookup import resolve_fabric
 from .options import (
     CapacityAliasOption,
-    FabricOption,
     PenaltyName,
     PenaltyOption,
     SeedOption,
@@ -99,12 +108,13 @@ def _print_simulation(fmt: OutputFormat, report: dict[str, Any]) -> None:
 
 
 def trace_command(
-    fabric: FabricOption,
     mttf_hours: Annotated[
         float,
         typer.Option("--mttf-hours", metavar="H", help="Mean time between corruption onsets of one link, in hours."),
     ],
     hours: Annotated[float, typer.Option("--hours", metavar="N", min=0.0, help="Length of the trace, in hours.")],
+    fabric_file: Annotated[Path | None, fabric_file_option()] = None,
+    fabric_old: FabricFileAliasOption = None,
     seed: SeedOption = 0,
     names: Annotated[
         bool, typer.Option("--names", help="Write links as a:a_port-b:b_port instead of their index.")
@@ -117,6 +127,7 @@ def trace_command(
     rates follow the buckets of CorrOpt's Table 3.1, log-uniform within a bucket. The same seed gives
     the same trace. A summary line goes to stderr.
     """
+    fabric = required(document_file(fabric_file, fabric_old), "--fabric-file")
     finite(hours, "--hours")
     if not (math.isfinite(mttf_hours) and mttf_hours > 0):
         raise typer.BadParameter(f"{mttf_hours} is not a finite number above 0", param_hint="'--mttf-hours'")
@@ -134,15 +145,10 @@ def simulate_command(
     server_fabric: Annotated[
         str | None, server_fabric_argument("run the simulation there as a job and follow it.")
     ] = None,
-    fabric: Annotated[
-        Path | None,
-        typer.Option(
-            "--fabric",
-            metavar="FABRIC.json",
-            show_default=False,
-            help='Offline instead: a "lightpath-fabric/1" interchange document (needs --trace).',
-        ),
+    fabric_file: Annotated[
+        Path | None, fabric_file_option('Offline instead: a "lightpath-fabric/1" interchange document (needs --trace).')
     ] = None,
+    fabric_old: FabricFileAliasOption = None,
     trace: Annotated[
         Path | None,
         typer.Option(
@@ -251,7 +257,7 @@ def simulate_command(
     lowest worst ToR fraction and event counts; --output json prints the job's result document, csv its
     summary table; --series writes the downsampled series as CSV.
 
-    With --fabric FABRIC.json it runs offline in this process, as below.
+    With --fabric-file FABRIC.json it runs offline in this process, as below.
 
     Links start in the document's states (admin_state disabled: disabled; oper_state down: down) with
     --state's overrides, clean. A link disabled at the start awaits repair from time 0; a link down stays
@@ -263,6 +269,7 @@ def simulate_command(
     and the penalty ratio against corropt (which runs as the reference even when not among --policy).
     """
     hours = old_spelling(hours, duration, "--hours", "--duration")
+    fabric = document_file(fabric_file, fabric_old)
     for value, option in (
         (repair_delay_hours, "--repair-delay-hours"),
         (horizon_hours, "--horizon-hours"),
@@ -278,7 +285,7 @@ def simulate_command(
         raise typer.BadParameter("applies only to --policy switch-local", param_hint="'--share'")
     if (server_fabric is None) == (fabric is None):
         raise typer.BadParameter(
-            "give FABRIC (a fabric on the server) or --fabric FABRIC.json (offline), not both",
+            "give FABRIC (a fabric on the server) or --fabric-file FABRIC.json (offline), not both",
             param_hint="'FABRIC'",
         )
     cli = get_context(ctx)
@@ -300,7 +307,7 @@ def simulate_command(
             ("--state", state, ""),
         ):
             if given is not None:
-                raise typer.BadParameter(f"applies only offline (--fabric){hint}", param_hint=f"'{option}'")
+                raise typer.BadParameter(f"applies only offline (--fabric-file){hint}", param_hint=f"'{option}'")
         if trace is not None and (hours is not None or mttf_hours is not None):
             raise typer.BadParameter("a --trace file or a generated trace (--hours, --mttf-hours), not both")
         server_settings = {
