@@ -41,6 +41,21 @@ CancelOnInterruptOption = Annotated[
     typer.Option("--cancel-on-interrupt", help="On Ctrl-C, cancel the job (default: detach and leave it running)."),
 ]
 
+# A random seed is a whole number in [0, 2^63) on every path: the server's range (backend/lightpath/
+# problems.py; JSON clients round integers above 2^63), so a seed the CLI takes offline it also takes there.
+MAX_SEED = 2**63 - 1
+
+
+def _seed_in_range(value: int) -> int:
+    if not 0 <= value <= MAX_SEED:
+        raise typer.BadParameter(f"must be a whole number in [0, 2^63), got {value}")
+    return value
+
+
+def seed_option(help: str) -> Any:
+    return typer.Option("--seed", callback=_seed_in_range, help=help)
+
+
 # --k is a fat tree's radix everywhere: the server API's name (`k`) and `fixtures fat-tree`'s. The old
 # spellings --fabric-k (sharebackup, larry cost) and --fat-tree (rail plan) still work, hidden.
 FabricKAliasOption = Annotated[int | None, typer.Option("--fabric-k", hidden=True)]

@@ -76,6 +76,20 @@ def test_a_bad_trace_is_rejected_line_by_line_before_any_job(planner: Cli, tmp_p
     assert simulation_jobs() == 0
 
 
+def test_the_largest_seed_the_cli_takes_passes_the_servers_checks(planner: Cli, tmp_path: Path) -> None:
+    """--seed's range is the server's: 2^63 - 1 reaches it and passes (only the bad trace is rejected)."""
+    fabric = import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
+    trace = tmp_path / "bad.csv"
+    trace.write_text("time_s,link,loss_rate\n0,nowhere:eth9,1e-4\n")
+    result = planner("corropt", "simulate", fabric["name"], "--trace", str(trace), "--seed", str(2**63 - 1))
+    assert result.exit_code == 1
+    assert f"error: simulation on {fabric['name']} rejected: 1 problem" in result.stderr
+    assert "unknown link 'nowhere:eth9'" in result.stderr and "seed" not in result.stderr
+    too_large = planner("corropt", "simulate", fabric["name"], "--trace", str(trace), "--seed", str(2**63))
+    assert too_large.exit_code == 2 and "'--seed': must be a whole number in [0, 2^63)" in too_large.stderr
+    assert simulation_jobs() == 0
+
+
 def test_options_of_the_other_mode_are_refused(planner: Cli) -> None:
     offline_only = planner("corropt", "simulate", "somefabric", "--capacity", "0.5")
     assert offline_only.exit_code == 2 and "use --constraint" in offline_only.stderr

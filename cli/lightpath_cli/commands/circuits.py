@@ -32,7 +32,7 @@ from ..context import get_context
 from ..errors import CliError
 from ..offline.circuits import engine_options, racks_list, read_demand, read_groups
 from ..offline.engine import load_engine
-from ..options import CancelOnInterruptOption, IntervalOption, OutputOption, new_app
+from ..options import CancelOnInterruptOption, IntervalOption, OutputOption, new_app, seed_option
 from ..output import Column, OutputFormat, print_json, print_record, print_rows, stdout_console
 from ..server.errors import ApiError, rejected
 from ..server.follow import start_and_follow
@@ -175,7 +175,7 @@ def plan(
     hysteresis: Annotated[
         float, typer.Option("--hysteresis", min=0.0, help="A kept circuit counts (1 + h) times when choosing.")
     ] = 0.0,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the random baseline.")] = 0,
+    seed: Annotated[int, seed_option("Seed of the random baseline.")] = 0,
     time_budget: Annotated[
         float | None, typer.Option("--time-budget", min=0.0, help="Seconds before exact falls back to greedy.")
     ] = None,

@@ -18,7 +18,15 @@ from lightpath_fixtures.telemetry import generate_telemetry, parse_anomaly_count
 
 from ..errors import CliError
 from ..offline.files import atomic_text_file, read_document_file
-from ..options import FabricFileAliasOption, OutFileOption, document_file, fabric_file_option, new_app, required
+from ..options import (
+    FabricFileAliasOption,
+    OutFileOption,
+    document_file,
+    fabric_file_option,
+    new_app,
+    required,
+    seed_option,
+)
 
 app = new_app()
 
@@ -30,7 +38,7 @@ class DocumentFormat(StrEnum):
 
 NameOption = Annotated[str | None, typer.Option("--name", help="Fabric name [default: derived from the shape].")]
 SpeedOption = Annotated[int, typer.Option("--speed", help="Link speed in Gb/s (10, 40 or 100).")]
-SeedOption = Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same document.")]
+SeedOption = Annotated[int, seed_option("Random seed; the same seed gives the same document.")]
 LengthRangeOption = Annotated[
     tuple[float, float] | None,
     typer.Option(

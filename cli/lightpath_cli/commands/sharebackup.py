@@ -35,6 +35,7 @@ from ..options import (
     new_app,
     old_spelling,
     required,
+    seed_option,
     table_or_json,
 )
 from ..output import OutputFormat, print_json, stdout_console
@@ -177,7 +178,7 @@ def size(
     window_days: Annotated[
         int, typer.Option("--window-days", min=1, help="With --fabric: the ticket window ending now.")
     ] = 365,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="With --server: seed of the Monte Carlo check.")] = 0,
+    seed: Annotated[int, seed_option("With --server: seed of the Monte Carlo check.")] = 0,
     horizon_hours: Annotated[
         float, typer.Option("--horizon-hours", help="With --server: simulated hours of the Monte Carlo check.")
     ] = 1e7,

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-MAX_SEED = 2**64 - 1
+from ...options import seed_option
 
 
 class PenaltyName(StrEnum):
@@ -64,10 +64,7 @@ PenaltyOption = Annotated[
     typer.Option("--penalty", case_sensitive=False, help="I(f): linear = f, log = log10(1 + f/1e-8), step = bucket."),
 ]
 
-SeedOption = Annotated[
-    int,
-    typer.Option("--seed", min=0, max=MAX_SEED, help="Random seed; the same seed gives the same answer."),
-]
+SeedOption = Annotated[int, seed_option("Random seed; the same seed gives the same answer.")]
 
 
 def finite(value: float | None, option: str) -> None:
