@@ -338,11 +338,20 @@ LINK_FLAPPING = {
     "window_s": int(env("LIGHTPATH_LINK_FLAPPING_WINDOW_S", "3600")),
 }
 
-# Repair recommendations (corruption/recommend.py; corropt.md §6 defaults 10-13). recommend()
-# takes per-call overrides of any key.
-CORRUPTION_RECOMMENDATION = {
+# What links share physically (fabric/services/components.py, README "Physical components"),
+# where a link does not name it (Link.breakout, cable_id, a_line_card, z_line_card). Repair
+# recommendations read the breakout rule from here too.
+PHYSICAL_COMPONENTS = {
     # Ports (n - 1) // size of one prefix share a breakout cable: eth1/1-eth1/4, eth1/5-eth1/8.
     "breakout_group_size": 4,
+    # The ports that are breakout ports (a regular expression matched against the whole port name);
+    # a link's breakout group is its A (lower-tier) port's, else its Z port's. Default: every port.
+    "breakout_ports": env("LIGHTPATH_BREAKOUT_PORTS", ".*"),
+}
+
+# Repair recommendations (corruption/recommend.py; corropt.md §6 defaults 10-13). recommend()
+# takes per-call overrides of any key (breakout_group_size: PHYSICAL_COMPONENTS's by default).
+CORRUPTION_RECOMMENDATION = {
     # Other links of one switch that must corrupt together (onsets and rates close) to blame it.
     "cluster_min_links": 2,
     "cluster_onset_window_s": 3600,

@@ -9,6 +9,7 @@ pub mod corropt;
 pub mod document;
 pub mod fabric;
 pub mod fuzz_support;
+pub mod maintenance;
 pub mod matching;
 pub mod rail;
 pub mod reconfig;
