@@ -47,7 +47,6 @@ When every successor has failed too, [escalation.exhausted] recommends REPLACE_S
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -58,6 +57,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from fabric.models import Link, Transceiver
+from fabric.services.components import breakout_group, line_card
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth, EndState, PowerClass
 from telemetry.services.thresholds import Resolved, effective_limits
 
@@ -119,22 +119,6 @@ class Recommendation:
             "explanation": self.explanation,
             "evidence": self.evidence,
         }
-
-
-PORT_NUMBER = re.compile(r"^(?P<prefix>.*?)(?P<number>\d+)$")
-
-
-def breakout_group(port: str, size: int) -> tuple[str, int] | None:
-    """(prefix, group index) of a port, e.g. eth1/6 -> ("eth1/", 1) for size 4; None without a number."""
-    match = PORT_NUMBER.match(port)
-    if match is None:
-        return None
-    return match["prefix"], (int(match["number"]) - 1) // size
-
-
-def line_card(port: str) -> str | None:
-    """The port prefix before the last '/', e.g. eth1/6 -> eth1."""
-    return port.rsplit("/", 1)[0] if "/" in port else None
 
 
 def _other(side: str) -> str:
@@ -360,7 +344,8 @@ def _neighbours(ctx: _Context, side: str) -> list[_Neighbour]:
 
 
 def _config(overrides: Mapping[str, Any] | None) -> dict[str, Any]:
-    return {**django_settings.CORRUPTION_RECOMMENDATION, **(overrides or {})}
+    breakout = {"breakout_group_size": django_settings.PHYSICAL_COMPONENTS["breakout_group_size"]}
+    return {**breakout, **django_settings.CORRUPTION_RECOMMENDATION, **(overrides or {})}
 
 
 def _reseat_evidence(ctx: _Context, steps: list[HistoryStep]) -> dict[str, Any]:

@@ -138,6 +138,30 @@ class Link(models.Model):
     # Kept current by the telemetry ingest, so that filtering and drawing 100K links needs no join.
     health = models.CharField(max_length=10, choices=Health.choices, db_default=Health.UNKNOWN, editable=False)
     rx_low = models.BooleanField(db_default=False, editable=False, help_text="Some side's Rx is low or dark.")
+    # What links share physically (fabric.services.components): blank means "by the rule in
+    # settings.PHYSICAL_COMPONENTS". Database defaults too: links are imported with COPY.
+    breakout = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="Breakout group label, shared by the links of one breakout cable or transceiver in this fabric; "
+        "blank: by the port rule.",
+    )
+    cable_id = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="Cable or patch-panel trunk the link rides, shared by every link on it in this fabric; "
+        "blank: its own cable (or its breakout cable).",
+    )
+    a_line_card = models.CharField(
+        max_length=64, blank=True, default="", db_default="", help_text="Line card of side A; blank: the port prefix."
+    )
+    z_line_card = models.CharField(
+        max_length=64, blank=True, default="", db_default="", help_text="Line card of side Z; blank: the port prefix."
+    )
 
     class Meta:
         ordering = ["fabric", "id"]
@@ -152,6 +176,9 @@ class Link(models.Model):
             # A page of one fabric's links in id order (the API's list) reads this in order instead
             # of walking the primary key past every other fabric's links.
             models.Index(fields=["fabric", "id"], name="link_fabric_id_order"),
+            # The links sharing an explicit breakout group or cable (most links have neither).
+            models.Index(fields=["fabric", "breakout"], name="link_fabric_breakout", condition=~models.Q(breakout="")),
+            models.Index(fields=["fabric", "cable_id"], name="link_fabric_cable", condition=~models.Q(cable_id="")),
         ]
 
     def __str__(self) -> str:

@@ -7,6 +7,7 @@ from lightpath.api.serializers import BriefModelSerializer
 
 from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from ..services import check_link_ends
+from ..services import components as link_components
 from ..services.catalog import clean_stretch
 
 
@@ -109,8 +110,80 @@ class IdentityUrlField(serializers.HyperlinkedIdentityField):
         return f"{cached[2]}{pk}{cached[3]}"
 
 
+class SiblingLinkSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="a_switch:a_port - z_switch:z_port")
+
+
+class BreakoutComponentSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The link's own breakout label, or the rule's switch and port range.")
+    explicit = serializers.BooleanField(help_text="Named by the link (breakout), not by the port rule.")
+    side = serializers.ChoiceField(
+        choices=["a", "z"], allow_null=True, help_text="The side holding the shared breakout transceiver."
+    )
+    siblings = SiblingLinkSerializer(many=True)
+
+
+class CableComponentSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["cable_id", "breakout", "own"],
+        help_text="cable_id: named by the links; breakout: the breakout cable; own: the link's own cable.",
+    )
+    name = serializers.CharField()
+    siblings = SiblingLinkSerializer(many=True)
+
+
+class LineCardsSerializer(serializers.Serializer):
+    a = serializers.CharField(allow_null=True)
+    z = serializers.CharField(allow_null=True)
+
+
+class LinkComponentsSerializer(serializers.Serializer):
+    """What the link shares with others (fabric.services.components)."""
+
+    breakout = BreakoutComponentSerializer(allow_null=True)
+    cable = CableComponentSerializer()
+    line_cards = LineCardsSerializer()
+
+
+def components_answer(found: link_components.Components, link_id: int) -> dict:
+    item = found.of(link_id)
+
+    def refs(key: str | None) -> list[dict]:
+        return [{"id": other, "name": found.name(other)} for other in found.siblings(link_id, key)]
+
+    breakout = None
+    if item.breakout is not None:
+        breakout = {
+            "name": item.breakout_label,
+            "explicit": item.breakout_explicit,
+            "side": item.breakout_side,
+            "siblings": refs(item.breakout),
+        }
+    kind = "cable_id" if item.cable_id else "breakout" if item.breakout else "own"
+    names = {"cable_id": item.cable_id, "breakout": f"breakout cable {item.breakout_label}", "own": "its own cable"}
+    return {
+        "breakout": breakout,
+        "cable": {"kind": kind, "name": names[kind], "siblings": refs(item.cable)},
+        "line_cards": dict(item.line_cards),
+    }
+
+
+class LinkListSerializer(serializers.ListSerializer):
+    """Resolves the components of a whole page at once (two queries, not two per link)."""
+
+    def to_representation(self, data):
+        rows = list(data.all() if hasattr(data, "all") else data)
+        child = self.child
+        if isinstance(child, LinkSerializer) and "components" in child.fields:
+            child.resolved = link_components.resolve([row.pk for row in rows])
+        return super().to_representation(rows)
+
+
 class LinkSerializer(BriefModelSerializer):
     url = IdentityUrlField(view_name="link-detail")
+    components = serializers.SerializerMethodField()
+    resolved: link_components.Components | None = None  # a page's, set by LinkListSerializer
     a_switch_name = serializers.CharField(source="a_switch.name", read_only=True)
     z_switch_name = serializers.CharField(source="z_switch.name", read_only=True)
     admin_changed_by: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
@@ -127,7 +200,9 @@ class LinkSerializer(BriefModelSerializer):
             "id", "url", "fabric", "a_switch", "a_switch_name", "a_port", "z_switch", "z_switch_name", "z_port",
             "length_m", "fiber", "speed_gbps", "admin_state", "admin_reason", "admin_changed_by",
             "admin_changed_at", "oper_state", "oper_changed_at", "flapping", "health", "rx_low", "override_capacity",
+            "breakout", "cable_id", "a_line_card", "z_line_card", "components",
         ]  # fmt: skip
+        list_serializer_class = LinkListSerializer
         # Measured by telemetry (oper_status), never typed.
         read_only_fields = ["admin_changed_at", "oper_state"]
         brief_fields = (
@@ -144,6 +219,13 @@ class LinkSerializer(BriefModelSerializer):
                 if name in fields:
                     fields[name].read_only = True
         return fields
+
+    @extend_schema_field(LinkComponentsSerializer)
+    def get_components(self, link: Link) -> dict:
+        found = self.resolved
+        if found is None or link.pk not in found.asked:
+            found = link_components.resolve([link.pk])
+        return components_answer(found, link.pk)
 
     def create(self, validated_data):
         validated_data.pop("override_capacity", None)  # a new link takes nothing out of service
@@ -435,6 +517,10 @@ class DocumentLinkSerializer(serializers.Serializer):
     transceiver_model = serializers.CharField(allow_null=True)
     admin_state = serializers.ChoiceField(choices=Link.AdminState.choices)
     oper_state = serializers.ChoiceField(choices=Link.OperState.choices)
+    breakout = serializers.CharField(required=False, help_text="Breakout group label (blank: by the port rule).")
+    cable_id = serializers.CharField(required=False, help_text="Cable or trunk the link rides.")
+    a_line_card = serializers.CharField(required=False, help_text="Line card at end a (blank: the port prefix).")
+    b_line_card = serializers.CharField(required=False, help_text="Line card at end b (blank: the port prefix).")
 
 
 class DocumentTransceiverModelSerializer(serializers.Serializer):

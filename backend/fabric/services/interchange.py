@@ -10,7 +10,7 @@ import contextlib
 import csv
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +38,10 @@ FABRIC_KEYS = {
     "transceiver_models",
 }
 SWITCH_KEYS = {"name", "tier", "pod", "plane", "rack", "vendor", "model", "capacity_constraint"}
-LINK_KEYS = {*LINK_CSV_COLUMNS, "admin_state", "oper_state"}
+# What a link shares (fabric.services.components); optional, blank = by the rule in settings.
+# The document names the sides a and b; side b is stored as Z.
+COMPONENT_KEYS = ("breakout", "cable_id", "a_line_card", "b_line_card")
+LINK_KEYS = {*LINK_CSV_COLUMNS, "admin_state", "oper_state", *COMPONENT_KEYS}
 MODEL_KEYS = {
     "name", "speed_gbps", "fiber", "reach_m", "price_usd", "price_source", "stretch", "link_fec", "power_w",
     "rx_power_min_dbm", "rx_power_max_dbm", "tx_power_min_dbm", "tx_power_max_dbm",
@@ -346,6 +349,7 @@ def validate_document(doc: Any) -> ValidatedDocument:
             "admin_state": check.choice(row, "admin_state", "links", index, ADMIN_STATES, Link.AdminState.ENABLED),
             "oper_state": check.choice(row, "oper_state", "links", index, OPER_STATES, Link.OperState.UP),
             "transceiver_model": link_model,
+            **{key: check.string(row, key, "links", index, max_length=64) for key in COMPONENT_KEYS},
         }
         (a_name, a_port), (b_name, b_port) = ends
         a_tier, b_tier = tier_of.get(a_name), tier_of.get(b_name)
@@ -355,9 +359,14 @@ def validate_document(doc: Any) -> ValidatedDocument:
         if problem:
             check.error("links", index, "b", problem)
             continue
+        a_card, b_card = link.pop("a_line_card"), link.pop("b_line_card")
         if a_tier > b_tier:  # side A is stored as the lower tier
             (a_name, a_port), (b_name, b_port) = (b_name, b_port), (a_name, a_port)
-        links.append({**link, "a": a_name, "a_port": a_port, "z": b_name, "z_port": b_port})
+            a_card, b_card = b_card, a_card
+        links.append(
+            {**link, "a": a_name, "a_port": a_port, "z": b_name, "z_port": b_port, "a_line_card": a_card,
+             "z_line_card": b_card}
+        )  # fmt: skip
 
     if check.errors:
         raise InterchangeError(check.errors)
@@ -414,14 +423,15 @@ def _write_links(fabric: Fabric, links: list[dict], switch_ids: dict, model_ids:
     def link_rows():
         for index, row in enumerate(links, start=1):
             yield (fabric.pk, switch_ids[row["a"]], row["a_port"], switch_ids[row["z"]], row["z_port"],
-                   row["length_m"], row["speed_gbps"], row["fiber"], row["admin_state"], "", row["oper_state"])  # fmt: skip
+                   row["length_m"], row["speed_gbps"], row["fiber"], row["admin_state"], "", row["oper_state"],
+                   row["breakout"], row["cable_id"], row["a_line_card"], row["z_line_card"])  # fmt: skip
             if index % WRITE_BATCH == 0:
                 report(0.1 + 0.6 * index / total, f"wrote {index} of {len(links)} links")
 
     copy_rows(
         Link,
         ["fabric", "a_switch", "a_port", "z_switch", "z_port", "length_m", "speed_gbps", "fiber",
-         "admin_state", "admin_reason", "oper_state"],
+         "admin_state", "admin_reason", "oper_state", "breakout", "cable_id", "a_line_card", "z_line_card"],
         link_rows(),
     )  # fmt: skip
     report(0.7, f"wrote {len(links)} links; writing transceivers")
@@ -468,6 +478,8 @@ def export_document(fabric: Fabric) -> dict:
             "transceiver_model": model_of_link.get(row["id"]),
             "admin_state": row["admin_state"],
             "oper_state": row["oper_state"],
+            # Only what a link names itself: the rule's answer is not written back as if named.
+            **{key: value for key, value in _components(row).items() if value},
         }
         for row in Link.objects.filter(fabric=fabric)
         .order_by("id")
@@ -482,6 +494,10 @@ def export_document(fabric: Fabric) -> dict:
             "fiber",
             "admin_state",
             "oper_state",
+            "breakout",
+            "cable_id",
+            "a_line_card",
+            "z_line_card",
         )
     ]
     used_models = set(model_of_link.values())
@@ -498,6 +514,15 @@ def export_document(fabric: Fabric) -> dict:
         "switches": switches,
         "links": links,
         "transceiver_models": models,
+    }
+
+
+def _components(row: Mapping[str, Any]) -> dict[str, str]:
+    return {
+        "breakout": row["breakout"],
+        "cable_id": row["cable_id"],
+        "a_line_card": row["a_line_card"],
+        "b_line_card": row["z_line_card"],
     }
 
 

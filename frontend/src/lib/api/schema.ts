@@ -1615,12 +1615,51 @@ export interface components {
             /** Format: double */
             threshold: number;
         };
+        BreakoutComponent: {
+            /** @description The link's own breakout label, or the rule's switch and port range. */
+            name: string;
+            /** @description Named by the link (breakout), not by the port rule. */
+            explicit: boolean;
+            /**
+             * @description The side holding the shared breakout transceiver.
+             *
+             *     * `a` - a
+             *     * `z` - z
+             */
+            side: (components["schemas"]["BreakoutComponentSideEnum"] | components["schemas"]["NullEnum"]) | null;
+            siblings: components["schemas"]["SiblingLink"][];
+        };
+        /**
+         * @description * `a` - a
+         *     * `z` - z
+         * @enum {string}
+         */
+        BreakoutComponentSideEnum: "a" | "z";
         /**
          * @description * `day` - day
          *     * `week` - week
          * @enum {string}
          */
         BucketEnum: "day" | "week";
+        CableComponent: {
+            /**
+             * @description cable_id: named by the links; breakout: the breakout cable; own: the link's own cable.
+             *
+             *     * `cable_id` - cable_id
+             *     * `breakout` - breakout
+             *     * `own` - own
+             */
+            kind: components["schemas"]["CableComponentKindEnum"];
+            name: string;
+            siblings: components["schemas"]["SiblingLink"][];
+        };
+        /**
+         * @description * `cable_id` - cable_id
+         *     * `breakout` - breakout
+         *     * `own` - own
+         * @enum {string}
+         */
+        CableComponentKindEnum: "cable_id" | "breakout" | "own";
         CapacityConstraints: {
             fabric: number;
             /**
@@ -2346,6 +2385,14 @@ export interface components {
             transceiver_model: string | null;
             admin_state: components["schemas"]["AdminStateEnum"];
             oper_state: components["schemas"]["OperStateEnum"];
+            /** @description Breakout group label (blank: by the port rule). */
+            breakout?: string;
+            /** @description Cable or trunk the link rides. */
+            cable_id?: string;
+            /** @description Line card at end a (blank: the port prefix). */
+            a_line_card?: string;
+            /** @description Line card at end b (blank: the port prefix). */
+            b_line_card?: string;
         };
         DocumentSwitch: {
             name: string;
@@ -2974,6 +3021,10 @@ export interface components {
          * @enum {string}
          */
         LevelEnum: "debug" | "info" | "warning" | "error";
+        LineCards: {
+            a: string | null;
+            z: string | null;
+        };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         Link: {
             readonly id: number;
@@ -3009,6 +3060,15 @@ export interface components {
              * @default false
              */
             override_capacity: boolean;
+            /** @description Breakout group label, shared by the links of one breakout cable or transceiver in this fabric; blank: by the port rule. */
+            breakout?: string;
+            /** @description Cable or patch-panel trunk the link rides, shared by every link on it in this fabric; blank: its own cable (or its breakout cable). */
+            cable_id?: string;
+            /** @description Line card of side A; blank: the port prefix. */
+            a_line_card?: string;
+            /** @description Line card of side Z; blank: the port prefix. */
+            z_line_card?: string;
+            readonly components: components["schemas"]["LinkComponents"];
         };
         LinkAdminStateChanged: {
             /**
@@ -3068,6 +3128,12 @@ export interface components {
             baseline_usd: number;
             /** Format: double */
             plan_usd: number;
+        };
+        /** @description What the link shares with others (fabric.services.components). */
+        LinkComponents: {
+            breakout: components["schemas"]["BreakoutComponent"] | null;
+            cable: components["schemas"]["CableComponent"];
+            line_cards: components["schemas"]["LineCards"];
         };
         LinkDownEvent: {
             /**
@@ -3789,6 +3855,15 @@ export interface components {
              * @default false
              */
             override_capacity: boolean;
+            /** @description Breakout group label, shared by the links of one breakout cable or transceiver in this fabric; blank: by the port rule. */
+            breakout?: string;
+            /** @description Cable or patch-panel trunk the link rides, shared by every link on it in this fabric; blank: its own cable (or its breakout cable). */
+            cable_id?: string;
+            /** @description Line card of side A; blank: the port prefix. */
+            a_line_card?: string;
+            /** @description Line card of side Z; blank: the port prefix. */
+            z_line_card?: string;
+            readonly components?: components["schemas"]["LinkComponents"];
         };
         /** @description Manual overrides are written here; device rows come from ingest and are read-only. */
         PatchedPowerThreshold: {
@@ -4608,6 +4683,11 @@ export interface components {
             inputs: components["schemas"]["ShareBackupInputs"];
             groups: components["schemas"]["FailureGroup"][];
             verdict: components["schemas"]["Verdict"];
+        };
+        SiblingLink: {
+            id: number;
+            /** @description a_switch:a_port - z_switch:z_port */
+            name: string;
         };
         /**
          * @description * `a` - A

@@ -1,4 +1,8 @@
+import type { components } from '@/lib/api/schema';
 import type { LinkHealth } from '@/lib/linkHealth';
+
+/** What a link shares with others: breakout group, cable, line cards (server-declared). */
+export type LinkComponents = components['schemas']['LinkComponents'];
 
 export interface FabricLink {
   id: number;
@@ -26,6 +30,12 @@ export interface FabricLink {
   health: LinkHealth;
   /** Some side's Rx is below its lower limit or dark. */
   rx_low: boolean;
+  /** Named by the link; blank: by the port rule (settings PHYSICAL_COMPONENTS). Absent in ?brief=1. */
+  breakout?: string;
+  cable_id?: string;
+  a_line_card?: string;
+  z_line_card?: string;
+  components?: LinkComponents;
 }
 
 export interface LinkFilters {

@@ -27,6 +27,7 @@ import { formatCount, formatTime } from '@/lib/format';
 import type { FabricLink } from '../api/types';
 import { useLink } from '../api/useLink';
 import { FlappingBadge } from '../components/FlappingBadge';
+import { LinkComponentsFacts } from '../components/LinkComponentsFacts';
 import { LinkStateControls } from '../components/LinkStateControls';
 
 const EVENTS_SHOWN = 50;
@@ -164,6 +165,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
                 .join(' · ') || '—'}
             </dd>
           </div>
+          {link.data.components ? <LinkComponentsFacts components={link.data.components} /> : null}
         </dl>
       ) : null}
 
