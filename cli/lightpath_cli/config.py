@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .errors import CliError
+from .errors import CliError, UsageError
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 CONFIG_ENV = "LIGHTPATH_CONFIG"
@@ -40,7 +40,7 @@ def normalize_server(url: str) -> str:
         url = f"http://{url}"
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise CliError(f"invalid server URL {url!r}: expected http(s)://host[:port]", exit_code=2)
+        raise UsageError(f"invalid server URL {url!r}: expected http(s)://host[:port]")
     return url.rstrip("/")
 
 

@@ -23,3 +23,12 @@ class CliError(Exception):
         typer.echo(f"error: {self.message}", err=True)
         for line in self.details:
             typer.echo(f"  {line}", err=True)
+
+
+class UsageError(CliError):
+    """A mistake in the command line itself, found before anything runs: a bad or missing option value, or
+    options that do not go together. Exit code 2, like the usage errors typer finds while parsing; what the
+    engine or the server refuse after that is a CliError (exit 1)."""
+
+    def __init__(self, message: str, *, details: Sequence[str] = ()) -> None:
+        super().__init__(message, details=details, exit_code=2)

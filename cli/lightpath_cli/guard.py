@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from .errors import CliError
+from .errors import CliError, UsageError
 from .output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console
 from .server.errors import ApiError
 from .server.shapes import DRY_RUN_KEYS, DRY_RUN_TOR_KEYS
@@ -83,7 +83,7 @@ def guarded_call(what: str, call: Callable[[], Any]) -> Any:
 def check_force(force: bool, reason: str | None) -> None:
     """An override needs a reason: refused here, before asking the server (exit 2, a usage error)."""
     if force and not (reason or "").strip():
-        raise CliError("--force needs --reason: an override of the capacity guard must say why", exit_code=2)
+        raise UsageError("--force needs --reason: an override of the capacity guard must say why")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from .errors import CliError
+from .errors import UsageError
 from .output import OutputFormat
 
 T = TypeVar("T")
@@ -80,7 +80,7 @@ def document_file(path: Path | None, old: Path | None) -> Path | None:
 def table_or_json(fmt: OutputFormat) -> OutputFormat:
     """For commands whose answers are nested documents: CSV has no shape for them."""
     if fmt is OutputFormat.csv:
-        raise CliError("--output csv is not available here: use table or json")
+        raise UsageError("--output csv is not available here: use table or json")
     return fmt
 
 

@@ -100,4 +100,4 @@ def test_bad_rows_and_bad_params_are_listed_before_any_job(
     rejected = planner("circuits", "plan", "fat-tree-k4", "--demand", str(good), "--dark-time", "5")
     assert rejected.exit_code == 1 and "params.dark_time_s" in rejected.stderr
     mixed = planner("circuits", "plan", "fat-tree-k4", "--demand-id", "1", "--racks", "4")
-    assert mixed.exit_code == 1 and "--racks are offline options" in mixed.stderr
+    assert mixed.exit_code == 2 and "--racks are offline options" in mixed.stderr

@@ -21,9 +21,9 @@ def run_json(cli: Cli, *args: str) -> dict[str, Any]:
     return report
 
 
-def fails(cli: Cli, *args: str) -> str:
+def fails(cli: Cli, *args: str, exit_code: int = 1) -> str:
     result = cli("rail", *args)
-    assert result.exit_code == 1
+    assert result.exit_code == exit_code
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     return lines[0]
@@ -97,8 +97,9 @@ def test_plan_errors_are_one_line(cli: Cli, k4: Path, tmp_path: Path) -> None:
     path.write_text(json.dumps(doc))
     message = fails(cli, "plan", "--fabric", str(path))
     assert "links[3]" in message and "links[5]" in message and "no length_m" in message
-    assert "give either --fabric" in fails(cli, "plan")
-    assert "--price: expected NAME=USD" in fails(cli, "plan", "--fat-tree", "4", "--price", "oops")
+    # The command line's own mistakes are usage errors (exit 2); the engine's refusals exit 1.
+    assert "give either --fabric" in fails(cli, "plan", exit_code=2)
+    assert "--price: expected NAME=USD" in fails(cli, "plan", "--fat-tree", "4", "--price", "oops", exit_code=2)
     assert "nrb: 1.5 is not a fraction" in fails(cli, "plan", "--fat-tree", "4", "--nrb", "1.5")
 
 

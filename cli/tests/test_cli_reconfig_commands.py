@@ -31,8 +31,8 @@ def run_json(cli: Cli, *args: str) -> Any:
     return json.loads(result.stdout)
 
 
-def one_line_error(result: Any) -> str:
-    assert result.exit_code == 1
+def one_line_error(result: Any, exit_code: int = 1) -> str:
+    assert result.exit_code == exit_code
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     return str(lines[0])
@@ -106,7 +106,7 @@ def test_check_certifies_the_degraded_cabling_example(cli: Cli, tmp_path: Path) 
         "error: infeasible: whole request 7 of 8 circuit uplinks reachable (max flow); "
         "bottleneck: rack 0, rack 1, rack 2 request 8 but their cables reach at most 7"
     )
-    assert "not a comma-separated list" in one_line_error(cli("larry", "check", "--uplinks", "3,x"))
+    assert "not a comma-separated list" in one_line_error(cli("larry", "check", "--uplinks", "3,x"), exit_code=2)
 
 
 def test_check_labels_the_whole_request_apart_from_the_bottleneck(cli: Cli, tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_run_lifts_the_congested_rack_and_compares_baselines(cli: Cli, counters:
     assert compared["static"]["reconfigurations"] == 0
     assert compared["conservative"]["overload_gbit"] < compared["static"]["overload_gbit"]
     assert "--policy must be one of" in one_line_error(
-        cli("larry", "run", "--counters", str(counters), "--policy", "x")
+        cli("larry", "run", "--counters", str(counters), "--policy", "x"), exit_code=2
     )
 
 

@@ -378,7 +378,7 @@ def test_format_and_fabric_must_be_known(operator: Cli, tmp_path: Path) -> None:
     result = operator("telemetry", "push", str(path), "--fabric", "nope")
     assert (result.exit_code, result.stderr) == (1, "error: fabric 'nope' not found\n")
     result = operator("telemetry", "push", str(path))
-    assert (result.exit_code, result.stderr) == (1, "error: name the fabric with --fabric\n")
+    assert (result.exit_code, result.stderr) == (2, "error: name the fabric with --fabric\n")
 
     # A JSON document may name its fabric itself.
     path.write_text(json.dumps({"fabric": FABRIC, "samples": corrupting_polls(*RECEIVER)}))

@@ -182,7 +182,7 @@ def test_show_json_and_table(cli: Cli, ticket: dict[str, Any]) -> None:
     missing = cli("tickets", "show", "999999")
     assert (missing.exit_code, missing.stderr.strip()) == (1, "error: ticket 999999 not found")
     bad = cli("tickets", "show", "abc")
-    assert bad.exit_code == 1 and bad.stderr.strip() == "error: 'abc' is not a ticket id (a number)"
+    assert bad.exit_code == 2 and bad.stderr.strip() == "error: 'abc' is not a ticket id (a number)"
 
 
 def test_technician_works_the_ticket(cli: Cli, ticket: dict[str, Any]) -> None:

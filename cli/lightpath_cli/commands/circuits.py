@@ -29,7 +29,7 @@ from typing import Annotated, Any
 import typer
 
 from ..context import get_context
-from ..errors import CliError
+from ..errors import CliError, UsageError
 from ..offline.circuits import engine_options, racks_list, read_demand, read_groups
 from ..offline.engine import load_engine
 from ..options import CancelOnInterruptOption, IntervalOption, OutputOption, new_app, seed_option
@@ -209,19 +209,19 @@ def plan(
     cli = get_context(ctx)
     fmt = cli.output_format(output)
     if period is not None and not (math.isfinite(period) and period > 0):
-        raise CliError(f"--period must be positive, got {period}")
+        raise UsageError(f"--period must be positive, got {period}")
     if server_fabric is None:
         offline_only = {"--demand-id": demand_id, "--demand-name": demand_name, "--circuit-switch": circuit_switch,
                         "--zone": zone, "--compare": compare or None}  # fmt: skip
         given = [option for option, value in offline_only.items() if value is not None]
         if given:
-            raise CliError(f"{', '.join(given)} need a FABRIC on the server")
+            raise UsageError(f"{', '.join(given)} need a FABRIC on the server")
         if demand is None or racks is None:
-            raise CliError("offline planning needs --demand FILE and --racks N (or give a FABRIC on the server)")
+            raise UsageError("offline planning needs --demand FILE and --racks N (or give a FABRIC on the server)")
         period_s = 1.0 if period is None else period
         dark_s = 0.01 if dark_time is None else dark_time
         if not 0 <= dark_s < period_s:
-            raise CliError(f"--dark-time must be at least 0 and below the period ({period_s}), got {dark_s}")
+            raise UsageError(f"--dark-time must be at least 0 and below the period ({period_s}), got {dark_s}")
         windows = read_demand(demand, racks, period_s)
         ports = [ports_per_rack] * racks
         for rack in racks_list(unavailable, racks, "--unavailable"):
@@ -260,11 +260,11 @@ def plan(
     if ports_per_rack != 1:
         given.append("--ports-per-rack")
     if given:
-        raise CliError(f"{', '.join(given)} are offline options; on the server the circuit switch decides")
+        raise UsageError(f"{', '.join(given)} are offline options; on the server the circuit switch decides")
     if (demand is None) == (demand_id is None):
-        raise CliError("with FABRIC give exactly one of --demand-id N or --demand FILE (uploaded first)")
+        raise UsageError("with FABRIC give exactly one of --demand-id N or --demand FILE (uploaded first)")
     if circuit_switch is not None and zone is not None:
-        raise CliError("give --circuit-switch or --zone, not both")
+        raise UsageError("give --circuit-switch or --zone, not both")
     params: dict[str, Any] = {
         "algorithm": _server_algorithm(algorithm),
         "reconfig": "global" if reconfig is Reconfig.global_ else "per_port",

@@ -13,7 +13,7 @@ from lightpath_fixtures import document_json
 
 from .. import guard
 from ..context import get_context
-from ..errors import CliError
+from ..errors import CliError, UsageError
 from ..offline.files import read_document_file
 from ..options import CancelOnInterruptOption, IntervalOption, OutFileOption, OutputOption, new_app
 from ..output import (
@@ -309,9 +309,9 @@ def _fraction_value(text: str, what: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise CliError(f"{what}: {text!r} is not a number", exit_code=2) from None
+        raise UsageError(f"{what}: {text!r} is not a number") from None
     if not 0.0 <= value <= 1.0:  # NaN fails this too
-        raise CliError(f"{what}: {text} is not a fraction between 0 and 1", exit_code=2)
+        raise UsageError(f"{what}: {text} is not a fraction between 0 and 1")
     return value
 
 
@@ -321,14 +321,14 @@ def _overrides(tor: list[str], clear_tor: list[str]) -> dict[str, float | None]:
     for item in tor:
         name, sep, value = item.rpartition("=")
         if not sep or not name.strip():
-            raise CliError(f"--tor {item!r}: expected NAME=FRACTION, e.g. --tor p1-tor5=0.5", exit_code=2)
+            raise UsageError(f"--tor {item!r}: expected NAME=FRACTION, e.g. --tor p1-tor5=0.5")
         name = name.strip()
         if name in overrides:
-            raise CliError(f"--tor {name}: given twice", exit_code=2)
+            raise UsageError(f"--tor {name}: given twice")
         overrides[name] = _fraction_value(value.strip(), f"--tor {name}")
     for name in clear_tor:
         if name in overrides:
-            raise CliError(f"{name}: both --tor and --clear-tor", exit_code=2)
+            raise UsageError(f"{name}: both --tor and --clear-tor")
         overrides[name] = None
     return overrides
 

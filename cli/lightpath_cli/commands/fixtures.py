@@ -16,7 +16,7 @@ import typer
 from lightpath_fixtures import document_json, fat_tree, fb_fabric, leaf_spine, links_csv
 from lightpath_fixtures.telemetry import generate_telemetry, parse_anomaly_counts, parse_fault_counts, write_telemetry
 
-from ..errors import CliError
+from ..errors import UsageError
 from ..offline.files import atomic_text_file, read_document_file
 from ..options import (
     FabricFileAliasOption,
@@ -162,7 +162,7 @@ def _parse_start(text: str | None, hours: float, interval_s: int) -> datetime:
     try:
         start = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
-        raise CliError(f"--start: '{text}' is not an ISO 8601 time (e.g. 2026-11-22T10:00:00Z)", exit_code=2) from None
+        raise UsageError(f"--start: '{text}' is not an ISO 8601 time (e.g. 2026-11-22T10:00:00Z)") from None
     return start if start.tzinfo else start.replace(tzinfo=UTC)  # no offset given: UTC
 
 
@@ -222,11 +222,11 @@ def telemetry_command(
     try:
         fault_specs = parse_fault_counts(faults)
     except ValueError as exc:
-        raise CliError(f"--faults: {exc}", exit_code=2) from None
+        raise UsageError(f"--faults: {exc}") from None
     try:
         anomaly_specs = parse_anomaly_counts(anomalies)
     except ValueError as exc:
-        raise CliError(f"--anomalies: {exc}", exit_code=2) from None
+        raise UsageError(f"--anomalies: {exc}") from None
     first = _parse_start(start, hours, counter_interval)
     doc = read_document_file(str(fabric))
     try:
@@ -242,7 +242,7 @@ def telemetry_command(
             congested_fraction=congested,
         )
     except ValueError as exc:
-        raise CliError(f"{fabric}: {exc}", exit_code=2) from None
+        raise UsageError(f"{fabric}: {exc}") from None
     if out_file is None:
         write_telemetry(telemetry, sys.stdout, format.value)
     else:

@@ -28,7 +28,7 @@ from typing import Annotated, Any
 import typer
 
 from ..context import CliContext, get_context
-from ..errors import CliError
+from ..errors import CliError, UsageError
 from ..offline.engine import load_engine
 from ..offline.files import read_json_list
 from ..offline.larry import engine_rack_set, read_rack_set
@@ -156,9 +156,9 @@ def check(
     try:
         request = [int(part) for part in uplinks.split(",")]
     except ValueError:
-        raise CliError(f"--uplinks: {uplinks!r} is not a comma-separated list of whole numbers") from None
+        raise UsageError(f"--uplinks: {uplinks!r} is not a comma-separated list of whole numbers") from None
     if any(r < 0 for r in request):
-        raise CliError("--uplinks: counts must not be negative")
+        raise UsageError("--uplinks: counts must not be negative")
     if circuit_switch and fabric is None:
         raise typer.BadParameter("needs --fabric", param_hint="'--circuit-switch'")
     if fabric is not None:
@@ -264,7 +264,7 @@ def run(
     fmt = table_or_json(cli.output_format(output))
     rack_set = old_spelling(rack_set, cables, "--rack-set", "--cables")
     if policy not in POLICIES:
-        raise CliError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+        raise UsageError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     period_s = old_spelling(period_s, period_s_old, "--period", "--period-s")
     if period_s is not None and not server:
         raise typer.BadParameter("applies only with --server", param_hint="'--period'")

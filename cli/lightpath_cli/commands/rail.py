@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import typer
 
 from ..context import CliContext, get_context
-from ..errors import CliError
+from ..errors import CliError, UsageError
 from ..offline.engine import load_engine
 from ..offline.rail import AUTO_PAIR_STATS_MAX_TORS, classes_offline, plan_offline
 from ..options import (
@@ -103,9 +103,9 @@ def _numbers(text: str, option: str) -> list[float]:
     try:
         values = [float(part) for part in text.split(",") if part.strip()]
     except ValueError:
-        raise CliError(f"{option}: {text!r} is not a comma-separated list of numbers") from None
+        raise UsageError(f"{option}: {text!r} is not a comma-separated list of numbers") from None
     if not values:
-        raise CliError(f"{option}: expected at least one number")
+        raise UsageError(f"{option}: expected at least one number")
     return values
 
 
@@ -118,7 +118,7 @@ def _prices(items: list[str]) -> dict[str, float]:
                 raise ValueError
             prices[name.strip()] = float(value)
         except ValueError:
-            raise CliError(f"--price: expected NAME=USD (e.g. 40GBASE-SR4=304), got {item!r}") from None
+            raise UsageError(f"--price: expected NAME=USD (e.g. 40GBASE-SR4=304), got {item!r}") from None
     return prices
 
 
@@ -204,7 +204,7 @@ def plan(
     fat_tree = old_spelling(fat_tree, fat_tree_old, "--k", "--fat-tree")
     fabric_path = document_file(fabric_file, fabric_old)
     if sweep_step <= 0 or sweep_max < 0:
-        raise CliError("--sweep-step must be positive and --sweep-max non-negative")
+        raise UsageError("--sweep-step must be positive and --sweep-max non-negative")
     costs = {
         "mmf_usd_per_m": mmf_price,
         "smf_usd_per_m": smf_price,
@@ -256,7 +256,7 @@ def plan(
         return
     _refuse("on the server (FABRIC or --server)", {"--name": name, "--catalog": catalog})
     if (fabric_path is None) == (fat_tree is None):
-        raise CliError("give either --fabric-file FABRIC.json or --k K (or FABRIC, a fabric on the server)")
+        raise UsageError("give either --fabric-file FABRIC.json or --k K (or FABRIC, a fabric on the server)")
     steps = int(sweep_max / sweep_step + 1e-9)
     source, result = plan_offline(
         fabric_path,

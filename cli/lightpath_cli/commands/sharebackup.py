@@ -23,7 +23,7 @@ from typing import Annotated, Any
 import typer
 
 from ..context import get_context
-from ..errors import CliError
+from ..errors import CliError, UsageError
 from ..offline.engine import load_engine
 from ..offline.files import read_json_list
 from ..options import (
@@ -221,12 +221,12 @@ def size(
         _print_sizing(answer["sizing"], answer["monte_carlo"])
         return
     if mtbf_hours is None or mttr_hours is None:
-        raise CliError("offline sizing needs --mtbf-hours and --mttr-hours (or --server --fabric FABRIC)")
+        raise UsageError("offline sizing needs --mtbf-hours and --mttr-hours (or --server --fabric FABRIC)")
     if k < 2 or k % 2:
-        raise CliError(f"--k must be even and at least 2, got {k}")
+        raise UsageError(f"--k must be even and at least 2, got {k}")
     pods = k if pods is None else pods
     if not 1 <= pods <= k:
-        raise CliError(f"--pods must be between 1 and k = {k}, got {pods}")
+        raise UsageError(f"--pods must be between 1 and k = {k}, got {pods}")
     try:
         sizing = load_engine().sharebackup_size(k // 2, 2 * pods + k // 2, mtbf_hours, mttr_hours, target)
     except ValueError as exc:

@@ -16,7 +16,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..context import get_context
-from ..errors import CliError
+from ..errors import CliError, UsageError
 from ..offline.telemetry import SPLITTERS, Batch, Batches, TelemetryFormat, decode_text, format_from_path
 from ..options import OutputOption, new_app
 from ..output import Column, print_record, stderr_console
@@ -302,7 +302,7 @@ def push(
     with cli.client() as client:
         fabric = fabric or split.fabric
         if fabric is None:
-            raise CliError("name the fabric with --fabric")
+            raise UsageError("name the fabric with --fabric")
         fabric_name = str(resolve_fabric(client, fabric)["name"])
         params = {"fabric": fabric_name, "time": moment.isoformat().replace("+00:00", "Z")}
         totals = _send(client, split, fmt, str(file), params)

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..context import get_context
-from ..errors import CliError
+from ..errors import CliError, UsageError
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
 from ..server.client import PAGE_SIZE, ApiClient
@@ -130,7 +130,7 @@ def _detail_json(ticket: dict[str, Any], keys: tuple[str, ...] = TICKET_DETAIL_K
 
 def _ticket_id(value: str) -> int:
     if not value.isdigit():
-        raise CliError(f"{value!r} is not a ticket id (a number)")
+        raise UsageError(f"{value!r} is not a ticket id (a number)")
     return int(value)
 
 
@@ -334,7 +334,7 @@ def metrics(
     or week: tickets opened, resolved and unresolved at the end, first attempts, mean time to repair,
     links disabled for corruption and repair actions."""
     if not history and (start or end or bucket):
-        raise CliError("--from, --to and --bucket go with --history")
+        raise UsageError("--from, --to and --bucket go with --history")
     cli = get_context(ctx)
     with cli.client() as client:
         params: dict[str, Any] = {"fabric": resolve_fabric(client, fabric)["id"]} if fabric else {}

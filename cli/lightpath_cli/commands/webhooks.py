@@ -9,7 +9,7 @@ import typer
 from rich.text import Text
 
 from ..context import get_context
-from ..errors import CliError
+from ..errors import CliError, UsageError
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_json, print_record, print_rows, timestamp
 from ..server.client import PAGE_SIZE, ApiClient
@@ -66,7 +66,7 @@ DELIVERY_COLUMNS = (
 
 def _number(value: str, what: str) -> int:
     if not value.isdigit():
-        raise CliError(f"{value!r} is not a {what} id (a number)")
+        raise UsageError(f"{value!r} is not a {what} id (a number)")
     return int(value)
 
 

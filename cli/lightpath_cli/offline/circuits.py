@@ -10,7 +10,7 @@ from typing import Any
 
 from lightpath_fixtures.demand import bucket_windows, looks_like_json, parse_demand
 
-from ..errors import CliError
+from ..errors import CliError, UsageError
 
 MAX_LISTED_PROBLEMS = 20
 
@@ -57,10 +57,10 @@ def racks_list(text: str | None, racks: int, option: str) -> list[int]:
     try:
         values = [int(part) for part in text.split(",") if part.strip()]
     except ValueError as exc:
-        raise CliError(f"{option}: expected comma-separated rack numbers, got {text!r}") from exc
+        raise UsageError(f"{option}: expected comma-separated rack numbers, got {text!r}") from exc
     bad = [v for v in values if not 0 <= v < racks]
     if bad:
-        raise CliError(f"{option}: racks {bad} out of range (0 to {racks - 1})")
+        raise UsageError(f"{option}: racks {bad} out of range (0 to {racks - 1})")
     return values
 
 

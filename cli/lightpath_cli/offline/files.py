@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import CliError
+from ..errors import CliError, UsageError
 
 
 def read_text(path: Path) -> str:
@@ -29,10 +29,9 @@ def _reject_constant(name: str) -> Any:
 
 def read_document_file(file: str) -> dict[str, Any]:
     if file.lower().endswith(".csv"):
-        raise CliError(
+        raise UsageError(
             f"{file}: a links CSV has no switches or tiers, so it cannot be imported on its own; "
-            "use a JSON interchange document",
-            exit_code=2,
+            "use a JSON interchange document"
         )
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import CliError
+from ..errors import CliError, UsageError
 
 
 def read_rack_set(
@@ -15,7 +15,9 @@ def read_rack_set(
     """The rack set of --rack-set FILE, or without it a uniform one: `links` cables per ToR spread evenly."""
     if path is None:
         if racks < 1 or links % racks:
-            raise CliError(f"--circuit-links ({links}) must be a multiple of --racks ({racks}) for a uniform rack set")
+            raise UsageError(
+                f"--circuit-links ({links}) must be a multiple of --racks ({racks}) for a uniform rack set"
+            )
         return {
             "static_uplinks": static,
             "cables": [[links // racks] * racks for _ in range(racks)],

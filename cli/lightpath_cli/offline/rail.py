@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from ..errors import CliError
+from ..errors import CliError, UsageError
 from .corrupting import read_corrupting
 from .engine import load_engine
 from .fabric import Fabric, load_fabric
@@ -37,7 +37,7 @@ def pair_stats_for(wanted: bool | None, tors: int) -> bool:
 def fat_tree_graph(k: int) -> Any:
     """The engine's graph of a k-ary fat tree: ToRs, aggregation switches pod by pod, then cores."""
     if k < 2 or k % 2:
-        raise CliError(f"--k: k must be an even number >= 2, got {k}")
+        raise UsageError(f"--k: k must be an even number >= 2, got {k}")
     half = k // 2
     tors, aggs, cores = k * half, k * half, half * half
     lower, upper = [], []
