@@ -243,6 +243,32 @@ class GuardVerdict(TypedDict):
     affected: list[TorImpact]
     blocking: list[int]
 
+@type_check_only
+class UnreachableTor(TypedDict):
+    """A ToR no restoration brings to its ``floor``: ``paths_best`` is what it
+    has with the footprint down and every candidate enabled."""
+
+    tor: int
+    paths_before: int
+    paths_best: int
+    floor: int
+    required_paths: int
+    design_paths: int
+
+@type_check_only
+class Restoration(TypedDict):
+    """:meth:`CorrOptSession.restore`: ``enable`` these candidates (ascending)."""
+
+    enable: list[int]
+    added_penalty: float
+    added_penalty_lower_bound: float
+    proven_optimal: bool
+    restores_all: bool
+    unreachable: list[UnreachableTor]
+    nodes: int
+
+RestoreMode = Literal["restore", "recover"]
+
 @final
 class CorrOptSession:
     """CorrOpt state of one fabric kept between calls.
@@ -328,6 +354,30 @@ class CorrOptSession:
     ) -> CorrOptOptimization:
         """:func:`corropt_optimize` on the session's state. The state is
         unchanged unless ``apply``, which disables the links in ``disable``.
+        """
+    def restore(
+        self,
+        candidates: Sequence[CorruptingLink],
+        footprint: Sequence[int] = (),
+        mode: RestoreMode = "restore",
+        time_budget_s: float | None = None,
+    ) -> Restoration:
+        """The capacity restoration; the session is unchanged.
+
+        ``"restore"``: the candidates (links disabled for corruption, as for
+        :meth:`check_batch`) to enable, at the least added penalty, so that
+        taking ``footprint`` out of service leaves every ToR at or above the
+        guard's floor (``min(required, paths now)``): the footprint and
+        ``enable`` applied together pass :meth:`evaluate`. When none exists,
+        ``enable`` is empty and ``unreachable`` names the ToRs no choice
+        saves. ``"recover"`` (no footprint): every ToR back at its
+        requirement; ToRs that even every candidate cannot bring back are in
+        ``unreachable`` and ``enable`` brings back every other one (nothing is
+        spent on raising those part of the way). Candidates not disabled, or
+        in the footprint, are ignored. ``time_budget_s``: as
+        :meth:`optimize`'s (``proven_optimal``, a lower bound). Raises
+        ``ValueError`` for unknown or repeated links, a bad loss rate or mode,
+        or a footprint with ``"recover"``.
         """
     def evaluate(self, changes: Sequence[tuple[int, LinkStateName]]) -> GuardVerdict:
         """The capacity guard: what setting every ``(link, state)`` at once

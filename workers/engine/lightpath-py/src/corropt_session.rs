@@ -152,6 +152,79 @@ impl CorrOptSession {
         optimization_dict(py, &optimization)
     }
 
+    /// The capacity restoration: the links among `candidates` (disabled for
+    /// corruption, as `(link, loss_rate)` pairs or `(link, up, down)`
+    /// triples) to enable, at the least added penalty, so that taking
+    /// `footprint` out of service leaves every ToR at or above the guard's
+    /// floor (mode "restore"), or so that every ToR is back at its
+    /// requirement (mode "recover", no footprint). The session is unchanged.
+    #[pyo3(signature = (candidates, footprint=Vec::new(), mode="restore", time_budget_s=None))]
+    fn restore<'py>(
+        &mut self,
+        py: Python<'py>,
+        candidates: &Bound<'py, PyAny>,
+        footprint: Vec<i64>,
+        mode: &str,
+        time_budget_s: Option<f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let candidates = self.corrupting(candidates)?;
+        let footprint = footprint
+            .into_iter()
+            .map(|l| self.link_id(l))
+            .collect::<PyResult<Vec<_>>>()?;
+        let recover = match mode {
+            "restore" => false,
+            "recover" if footprint.is_empty() => true,
+            "recover" => {
+                return Err(PyValueError::new_err(
+                    "mode 'recover' takes no footprint: it brings ToRs back to their requirement",
+                ));
+            }
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "mode must be 'restore' or 'recover', got {other:?}"
+                )));
+            }
+        };
+        let budget = time_budget(time_budget_s)?;
+        let (state, penalty) = (&self.state, self.penalty);
+        let restoration = py
+            .detach(|| {
+                if recover {
+                    state.recover(&candidates, penalty, budget)
+                } else {
+                    state.restore(&footprint, &candidates, penalty, budget)
+                }
+            })
+            .map_err(corropt_error)?;
+        let dict = PyDict::new(py);
+        dict.set_item("enable", &restoration.enable)?;
+        dict.set_item("added_penalty", restoration.added_penalty)?;
+        dict.set_item(
+            "added_penalty_lower_bound",
+            restoration.added_penalty_lower_bound,
+        )?;
+        dict.set_item("proven_optimal", restoration.proven_optimal)?;
+        dict.set_item("restores_all", restoration.restores_all())?;
+        let unreachable = restoration
+            .unreachable
+            .iter()
+            .map(|u| {
+                let tor = PyDict::new(py);
+                tor.set_item("tor", u.tor)?;
+                tor.set_item("paths_before", u.paths_before)?;
+                tor.set_item("paths_best", u.paths_best)?;
+                tor.set_item("floor", u.floor)?;
+                tor.set_item("required_paths", u.required_paths)?;
+                tor.set_item("design_paths", u.design_paths)?;
+                Ok(tor)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        dict.set_item("unreachable", unreachable)?;
+        dict.set_item("nodes", restoration.nodes)?;
+        Ok(dict)
+    }
+
     /// The capacity guard: what setting every `(link, state)` of `changes`
     /// at once would do, without changing the session. Returns `{"safe",
     /// "affected", "blocking"}`: the ToRs whose up-paths change (ascending,
