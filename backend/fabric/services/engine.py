@@ -4,6 +4,7 @@ link states and the capacity thresholds. Capacity reports and CorrOpt decisions 
 Cost: two queries and an O(switches + links) pass to build the engine's graph.
 """
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -91,4 +92,86 @@ def engine_fabric(fabric: Fabric) -> EngineFabric:
         overrides={i: row[4] for i, row in enumerate(switches) if row[4] is not None and row[2] == 0},
         fabric_id=fabric.pk,
         versions=versions,
+    )
+
+
+@dataclass(frozen=True)
+class UnreachableTor:
+    """A ToR no restoration brings to its floor, with its up-path numbers."""
+
+    switch: int  # switch id
+    name: str
+    paths_before: int  # now
+    paths_best: int  # footprint down, every candidate enabled: the most any restoration gives
+    floor: int  # what it needed
+    required_paths: int
+    design_paths: int
+
+
+@dataclass(frozen=True)
+class Restoration:
+    """Links disabled for corruption to enable (ids, ascending) and the penalty that adds."""
+
+    enable: list[int]
+    added_penalty: float
+    added_penalty_lower_bound: float
+    proven_optimal: bool
+    unreachable: list[UnreachableTor]
+
+    @property
+    def restores_all(self) -> bool:
+        return not self.unreachable
+
+
+RestoreMode = Literal["restore", "recover"]  # lightpath_engine.RestoreMode
+
+
+def restore(
+    state: EngineFabric,
+    candidates: Mapping[int, tuple[float, float]],
+    footprint: Iterable[int] = (),
+    *,
+    mode: RestoreMode = "restore",
+    session: lightpath_engine.CorrOptSession | None = None,
+    time_budget_s: float | None = None,
+) -> Restoration:
+    """The capacity restoration (docs/capacity-guard.md's rule, seed 000 section 3.7).
+
+    `candidates`: link id -> (loss_rate_up, loss_rate_down) of links disabled for corruption.
+    "restore": the candidates to enable, at the least added penalty, so that taking `footprint`
+    (link ids) out of service leaves every ToR at or above the guard's floor; disabling the footprint
+    and enabling `enable` as one set passes the guard. None exists: `enable` is empty and
+    `unreachable` names the ToRs. "recover" (no footprint): every ToR back at its requirement; ToRs
+    no candidate can bring back are in `unreachable`, `enable` brings back every other one.
+    `session`: the fabric's live session if the caller holds one (fabric.services.live), else one is
+    built from `state`. Raises ValueError naming unknown links or a footprint with "recover"."""
+    footprint = list(footprint)
+    unknown = sorted({link for link in (*candidates, *footprint) if link not in state.link_index})
+    if unknown:
+        raise ValueError(f"links not in fabric {state.fabric_id}: {', '.join(map(str, unknown))}")
+    index = state.link_index
+    link_ids = list(index)  # engine_fabric numbers links in insertion order
+    result = (session or state.session()).restore(
+        [(index[link], up, down) for link, (up, down) in candidates.items()],
+        [index[link] for link in footprint],
+        mode=mode,
+        time_budget_s=time_budget_s,
+    )
+    return Restoration(
+        enable=sorted(link_ids[i] for i in result["enable"]),
+        added_penalty=result["added_penalty"],
+        added_penalty_lower_bound=result["added_penalty_lower_bound"],
+        proven_optimal=result["proven_optimal"],
+        unreachable=[
+            UnreachableTor(
+                switch=state.switch_ids[tor["tor"]],
+                name=state.switch_names[tor["tor"]],
+                paths_before=tor["paths_before"],
+                paths_best=tor["paths_best"],
+                floor=tor["floor"],
+                required_paths=tor["required_paths"],
+                design_paths=tor["design_paths"],
+            )
+            for tor in result["unreachable"]
+        ],
     )
