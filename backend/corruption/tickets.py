@@ -33,6 +33,7 @@ from django.utils import timezone
 from audit import services as audit
 from fabric.models import Fabric, Link
 from fabric.services import link_state
+from maintenance.services import work_orders
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
 from .models import Decision, Ticket, TicketComment, TicketStep
@@ -99,6 +100,8 @@ def open_or_add_step(decision: Decision, event: CorruptionEvent, now: dt.datetim
         ticket.save()
         audit.record(None, audit.UPDATE, ticket, before=before)
     _add_step(ticket, decision, event.direction, now)
+    # A new recommendation may join this ticket's repair to another's visit (or split one).
+    work_orders.regroup(ticket.fabric_id)
     return ticket
 
 
@@ -185,6 +188,7 @@ def record_action(
             validation_started_at=now if enabled else None,
             assignee=ticket.assignee or user,
         )
+        work_orders.regroup(ticket.fabric_id)  # repaired: no longer waits for a visit
     return ActionResult(ticket, step, enabled, message)
 
 

@@ -8,6 +8,7 @@ from audit.api.views import AuditEventViewSet
 from corruption.api.views import DecisionViewSet, TicketViewSet
 from fabric.api.views import FabricViewSet, LinkViewSet, SwitchViewSet, TransceiverModelViewSet, TransceiverViewSet
 from jobs.api.views import JobViewSet
+from maintenance.api.views import WorkOrderViewSet
 from telemetry.api.views import CorruptionEventViewSet, PowerThresholdViewSet
 from webhooks.api.views import WebhookDeliveryViewSet, WebhookEndpointViewSet
 
@@ -28,6 +29,7 @@ router.register("corruption-events", CorruptionEventViewSet)
 router.register("power-thresholds", PowerThresholdViewSet)
 router.register("decisions", DecisionViewSet)
 router.register("tickets", TicketViewSet)
+router.register("work-orders", WorkOrderViewSet)
 router.register("webhooks", WebhookEndpointViewSet)
 router.register("webhook-deliveries", WebhookDeliveryViewSet)
 router.register("users", UserViewSet)

@@ -64,8 +64,11 @@ INSTALLED_APPS = [
     "circuits",
     "planning",
     "reconfig",
+    "maintenance",
 ]
-LIGHTPATH_APPS = ["accounts", "audit", "fabric", "jobs", "telemetry", "corruption", "webhooks", "circuits"]
+LIGHTPATH_APPS = [
+    "accounts", "audit", "fabric", "jobs", "telemetry", "corruption", "webhooks", "circuits", "maintenance",
+]  # fmt: skip
 MIGRATION_MODULES = {app: f"migrations.{app}" for app in LIGHTPATH_APPS}
 
 MIDDLEWARE = [
@@ -226,6 +229,7 @@ SPECTACULAR_SETTINGS = {
         "LarryPolicyEnum": "reconfig.api.serializers.LARRY_POLICIES",
         "SimulationPolicyEnum": "corruption.api.serializers.POLICIES",
         "PowerClassEnum": "telemetry.models.PowerClass",
+        "WorkOrderStateEnum": "maintenance.models.WorkOrder.State",
     },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
     "WEBHOOKS": [
@@ -365,6 +369,22 @@ CORRUPTION_RECOMMENDATION = {
 # Repair tickets (corruption/tickets.py): a repaired link must stay clean this long to resolve
 # its ticket; corruption within reopen_days of resolution reopens it (the seed's success rule).
 CORRUPTION_TICKETS = {"validation_window_hours": 24, "reopen_days": 7}
+
+# Work orders (maintenance/services/, README "Physical components and work orders"): how long
+# each repair action keeps its footprint out of service, and its chance of success (the seed
+# measured 80% when the recommendation is followed, 50% otherwise).
+MAINTENANCE = {
+    "duration_s": {
+        "clean_fiber": 900,
+        "reseat_transceiver": 1800,
+        "replace_transceiver": 2700,
+        "replace_far_transceiver": 2700,
+        "replace_cable": 7200,
+        "replace_shared_component": 14400,
+    },
+    "success_followed": 0.8,
+    "success_not_followed": 0.5,
+}
 
 # Outgoing webhooks (webhooks/services.py, README "Webhooks"). Attempt n failing with a
 # connection error, a timeout, 408, 429 or 5xx is retried after min(backoff_base_s * 2^(n-1),

@@ -1529,6 +1529,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/work-orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Work orders: tickets whose repairs share links, as one visit (maintenance.services). Every
+         *     role reads them; they are made and regrouped by the tickets' service, never written here
+         *     (starting and finishing one comes with the capacity restoration).
+         */
+        get: operations["work_orders_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/work-orders/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Work orders: tickets whose repairs share links, as one visit (maintenance.services). Every
+         *     role reads them; they are made and regrouped by the tickets' service, never written here
+         *     (starting and finishing one comes with the capacity restoration).
+         */
+        get: operations["work_orders_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2681,6 +2723,17 @@ export interface components {
             followed: components["schemas"]["SuccessRate"];
             not_followed: components["schemas"]["SuccessRate"];
         };
+        FootprintLink: {
+            id: number;
+            /** @description a_switch:a_port - z_switch:z_port */
+            name: string;
+            admin_state: string;
+            admin_reason: string;
+            oper_state: string;
+            health: string;
+            /** @description The ToR at one end, if any. */
+            tor: string | null;
+        };
         GenerateEcho: {
             k: number;
             /** Format: double */
@@ -3727,6 +3780,21 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["WebhookEndpoint"][];
+        };
+        PaginatedWorkOrderList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?offset=400&limit=100
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?offset=200&limit=100
+             */
+            previous?: string | null;
+            results: components["schemas"]["WorkOrder"][];
         };
         PairFractions: {
             per_tor: components["schemas"]["TorFraction"][];
@@ -5336,6 +5404,95 @@ export interface components {
             requested_by: string | null;
             /** Format: date-time */
             requested_at: string;
+        };
+        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
+        WorkOrder: {
+            readonly id: number;
+            /** Format: uri */
+            readonly url: string;
+            readonly fabric: number;
+            readonly state: components["schemas"]["WorkOrderStateEnum"];
+            /** @description The repair done on the visit (corruption.recommend.Action). */
+            readonly action: string;
+            /** @description Key of the component repaired (fabric.services.components), unique in the fabric. */
+            readonly component: string;
+            /** @description The component as a technician reads it. */
+            readonly component_name: string;
+            /** @description Ids of the links out of service while it is done. */
+            readonly footprint: number[];
+            /** @description Links out of service while it is done. */
+            readonly footprint_size: number;
+            /** @description How long the footprint stays out of service. */
+            readonly duration_s: number;
+            /**
+             * Format: double
+             * @description Chance the repair fixes its tickets (settings MAINTENANCE).
+             */
+            readonly success_chance: number;
+            /** @description Ids of its tickets. */
+            readonly tickets: number[];
+            /** Format: date-time */
+            readonly created: string;
+            /** Format: date-time */
+            readonly updated: string;
+        };
+        /**
+         * @description A work order with what a technician and an operator decide on: its tickets, the links it
+         *     takes down, the ToRs on them and the capacity guard's verdict on starting it now (a dry run
+         *     with reason `maintenance`).
+         */
+        WorkOrderDetail: {
+            readonly id: number;
+            /** Format: uri */
+            readonly url: string;
+            readonly fabric: number;
+            readonly state: components["schemas"]["WorkOrderStateEnum"];
+            /** @description The repair done on the visit (corruption.recommend.Action). */
+            readonly action: string;
+            /** @description Key of the component repaired (fabric.services.components), unique in the fabric. */
+            readonly component: string;
+            /** @description The component as a technician reads it. */
+            readonly component_name: string;
+            /** @description Ids of the links out of service while it is done. */
+            readonly footprint: number[];
+            /** @description Links out of service while it is done. */
+            readonly footprint_size: number;
+            /** @description How long the footprint stays out of service. */
+            readonly duration_s: number;
+            /**
+             * Format: double
+             * @description Chance the repair fixes its tickets (settings MAINTENANCE).
+             */
+            readonly success_chance: number;
+            /** @description Ids of its tickets. */
+            readonly tickets: number[];
+            /** Format: date-time */
+            readonly created: string;
+            /** Format: date-time */
+            readonly updated: string;
+            readonly ticket_details: components["schemas"]["WorkOrderTicket"][];
+            readonly footprint_links: components["schemas"]["FootprintLink"][];
+            /** @description ToRs on the footprint. */
+            readonly tors: string[];
+            readonly guard: components["schemas"]["GuardPreview"];
+        };
+        /**
+         * @description * `open` - Open
+         *     * `in_progress` - in progress
+         *     * `done` - Done
+         *     * `cancelled` - Cancelled
+         * @enum {string}
+         */
+        WorkOrderStateEnum: "open" | "in_progress" | "done" | "cancelled";
+        WorkOrderTicket: {
+            id: number;
+            state: string;
+            link: number;
+            link_name: string;
+            direction: string;
+            /** @description The ticket's newest recommendation. */
+            recommended_action: string;
+            rule: string;
         };
         WorstPair: {
             src: number;
@@ -12922,6 +13079,155 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    work_orders_list: {
+        parameters: {
+            query?: {
+                /** @description The repair done on the visit (corruption.recommend.Action). */
+                action?: string[];
+                action__ic?: string;
+                action__ie?: string;
+                action__iew?: string;
+                action__isw?: string;
+                /** @description The repair done on the visit (corruption.recommend.Action). */
+                action__n?: string[];
+                created?: string;
+                created__gt?: string;
+                created__gte?: string;
+                created__lt?: string;
+                created__lte?: string;
+                created__n?: string;
+                /** @description How long the footprint stays out of service. */
+                duration_s?: number[];
+                duration_s__gt?: number;
+                duration_s__gte?: number;
+                duration_s__lt?: number;
+                duration_s__lte?: number;
+                /** @description How long the footprint stays out of service. */
+                duration_s__n?: number[];
+                fabric?: number[];
+                fabric__n?: number[];
+                /** @description Number of results to return per page. */
+                limit?: number;
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+                /** @description Which field to use when ordering the results. */
+                ordering?: string;
+                /**
+                 * @description * `open` - Open
+                 *     * `in_progress` - in progress
+                 *     * `done` - Done
+                 *     * `cancelled` - Cancelled
+                 */
+                state?: ("cancelled" | "done" | "in_progress" | "open")[];
+                /**
+                 * @description * `open` - Open
+                 *     * `in_progress` - in progress
+                 *     * `done` - Done
+                 *     * `cancelled` - Cancelled
+                 */
+                state__n?: ("cancelled" | "done" | "in_progress" | "open")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedWorkOrderList"];
+                };
+            };
+            /** @description Bad input: every problem, by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than the web server takes (gunicorn's request line, 4,094 bytes): an HTML page. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    work_orders_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A unique integer value identifying this work order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkOrderDetail"];
+                };
             };
             /** @description Not signed in (no or an unknown token or session). */
             401: {

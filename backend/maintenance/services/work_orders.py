@@ -1,0 +1,184 @@
+"""Work orders: tickets whose repairs share links become one visit (issue #18).
+
+`regroup(fabric_id)` runs whenever a ticket opens, gets a new recommendation or leaves the
+technician's hands (corruption.tickets calls it): the fabric's tickets that wait for a visit (open,
+reopened, in progress) are grouped so that tickets whose repairs' footprints share a link are one
+work order (the p1-tor5 breakout cable of two tickets: one order, one footprint). Each ticket keeps
+its own steps and validation. An open order whose tickets are still exactly one group stays (its
+repair brought up to date); the others end (done when none of their tickets waits any more,
+cancelled when their tickets were regrouped) and the new groups open as new orders.
+
+A work order's action is its broadest repair (footprints.BREADTH), its footprint the union of its
+repairs' footprints, its duration the sum of its distinct repairs' (one per action and component:
+two tickets on one cable are one replacement) and its chance of success the seed's for a followed
+recommendation. In-progress orders are left as they are (starting and finishing come with the
+engine's restoration, next).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+
+from corruption.models import Ticket, TicketStep
+from fabric.models import Link
+from fabric.services import link_state
+
+from ..models import WorkOrder, WorkOrderTicket
+from .footprints import BREADTH, Repair, StepAdvice, repairs, success_chance
+
+WAITING = [Ticket.State.OPEN, Ticket.State.REOPENED, Ticket.State.IN_PROGRESS]
+CURRENT = [WorkOrder.State.OPEN, WorkOrder.State.IN_PROGRESS]
+
+
+def waiting_advice(fabric_id: int, exclude: Iterable[int] = ()) -> list[StepAdvice]:
+    """The newest step of each of the fabric's tickets waiting for a visit (one query)."""
+    steps = (
+        TicketStep.objects.filter(ticket__fabric_id=fabric_id, ticket__state__in=WAITING)
+        .exclude(ticket_id__in=list(exclude))
+        .order_by("ticket_id", "-number")
+        .distinct("ticket_id")
+        .values_list("ticket_id", "ticket__link_id", "direction", "recommended_action", "rule", "evidence")
+    )
+    return [StepAdvice(*row) for row in steps]
+
+
+def group(found: list[Repair]) -> list[list[Repair]]:
+    """Repairs whose footprints share a link, transitively, in groups (each sorted by ticket)."""
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[int, int] = {}
+    for index, repair in enumerate(found):
+        for link_id in repair.footprint:
+            if link_id in owner:
+                parent[root(index)] = root(owner[link_id])
+            else:
+                owner[link_id] = index
+    groups: dict[int, list[Repair]] = {}
+    for index, repair in enumerate(found):
+        groups.setdefault(root(index), []).append(repair)
+    return sorted((sorted(g, key=lambda r: r.ticket) for g in groups.values()), key=lambda g: g[0].ticket)
+
+
+def order_fields(repairs_of_order: list[Repair]) -> dict:
+    """What a work order of these repairs does, takes down, and how long it takes."""
+    lead = min(repairs_of_order, key=lambda r: (BREADTH.index(r.action), -len(r.footprint), r.ticket))
+    distinct = {(r.action, r.component): r.duration_s for r in repairs_of_order}
+    return {
+        "action": str(lead.action),
+        "component": lead.component,
+        "component_name": lead.component_name,
+        "footprint": sorted(set().union(*(r.footprint for r in repairs_of_order))),
+        "duration_s": sum(distinct.values()),
+        "success_chance": success_chance(followed=True),
+    }
+
+
+def regroup(fabric_id: int) -> list[WorkOrder]:
+    """Bring the fabric's open work orders in line with its waiting tickets; returns the open
+    orders. Runs in the caller's transaction under the fabric's link-state lock (every caller
+    changes tickets of links under it), so two regroups of one fabric never interleave."""
+    with transaction.atomic():
+        link_state.lock_fabric(fabric_id)
+        busy = WorkOrderTicket.objects.filter(
+            current=True, work_order__fabric_id=fabric_id, work_order__state=WorkOrder.State.IN_PROGRESS
+        ).values_list("ticket_id", flat=True)
+        wanted = group(repairs(waiting_advice(fabric_id, exclude=busy)))
+        existing: dict[frozenset[int], WorkOrder] = {}
+        for order in WorkOrder.objects.filter(fabric_id=fabric_id, state=WorkOrder.State.OPEN).prefetch_related(
+            "entries"
+        ):
+            existing[frozenset(entry.ticket_id for entry in order.entries.all() if entry.current)] = order
+        kept: list[WorkOrder] = []
+        new_groups: list[list[Repair]] = []
+        for repairs_of_order in wanted:
+            tickets = frozenset(r.ticket for r in repairs_of_order)
+            same = existing.pop(tickets, None)
+            if same is None:
+                new_groups.append(repairs_of_order)
+                continue
+            fields = order_fields(repairs_of_order)
+            if any(getattr(same, name) != value for name, value in fields.items()):
+                for name, value in fields.items():
+                    setattr(same, name, value)
+                same.save(update_fields=[*fields, "updated"])
+            kept.append(same)
+        waiting = {r.ticket for g in wanted for r in g}
+        for tickets, order in existing.items():
+            # Every ticket repaired (none waits any more): done; else its tickets were regrouped.
+            order.state = WorkOrder.State.CANCELLED if tickets & waiting else WorkOrder.State.DONE
+            order.save(update_fields=["state", "updated"])
+        WorkOrderTicket.objects.filter(work_order__in=list(existing.values())).update(current=False)
+        for repairs_of_order in new_groups:
+            order = WorkOrder.objects.create(fabric_id=fabric_id, **order_fields(repairs_of_order))
+            WorkOrderTicket.objects.bulk_create(
+                WorkOrderTicket(work_order=order, ticket_id=r.ticket) for r in repairs_of_order
+            )
+            kept.append(order)
+    return sorted(kept, key=lambda order: order.pk)
+
+
+def footprint_links(order: WorkOrder) -> list[dict]:
+    """The footprint's links as a technician reads them (one query; a deleted link drops out)."""
+    links = Link.objects.filter(pk__in=order.footprint).select_related("a_switch", "z_switch").order_by("id")
+    return [
+        {
+            "id": link.pk,
+            "name": str(link),
+            "admin_state": link.admin_state,
+            "admin_reason": link.admin_reason,
+            "oper_state": link.oper_state,
+            "health": link.health,
+            "tor": next((s.name for s in (link.a_switch, link.z_switch) if s.tier == 0), None),
+        }
+        for link in links
+    ]
+
+
+def tickets_of(order: WorkOrder) -> list[dict]:
+    """The order's tickets with their newest recommendation (one query)."""
+    steps = (
+        TicketStep.objects.filter(ticket__work_order_entries__work_order=order)
+        .order_by("ticket_id", "-number")
+        .distinct("ticket_id")
+        .select_related("ticket__link__a_switch", "ticket__link__z_switch")
+    )
+    return [
+        {
+            "id": step.ticket_id,
+            "state": step.ticket.state,
+            "link": step.ticket.link_id,
+            "link_name": str(step.ticket.link),
+            "direction": step.direction,
+            "recommended_action": step.recommended_action,
+            "rule": step.rule,
+        }
+        for step in steps
+    ]
+
+
+def guard_preview(order: WorkOrder, links: list[dict], user) -> dict:
+    """The capacity guard's dry run of taking the footprint out of service for maintenance: what
+    starting the work would do to the fabric's ToRs now (nothing changes)."""
+    reason = f"{link_state.MAINTENANCE}: work order {order.pk}"
+    changes = {link["id"]: link_state.AdminChange(Link.AdminState.DISABLED, reason) for link in links}
+    return link_state.change_admin_states(order.fabric_id, changes, user, dry_run=True).as_preview()
+
+
+def detail(order: WorkOrder, user) -> dict:
+    """What the work order's page shows beyond its row: tickets, footprint links, the ToRs on the
+    footprint and the guard's verdict on starting it."""
+    links = footprint_links(order)
+    return {
+        "ticket_details": tickets_of(order),
+        "footprint_links": links,
+        "tors": sorted({link["tor"] for link in links if link["tor"]}),
+        "guard": guard_preview(order, links, user),
+    }

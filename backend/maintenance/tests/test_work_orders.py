@@ -1,0 +1,176 @@
+"""Footprints and work orders (issue #18) on demo-fb: the p1-tor5 breakout cable whose two corrupting
+uplinks are one visit that takes all four down, and what the guard says about starting it."""
+
+import copy
+import json
+
+import pytest
+
+from corruption import services as corruption
+from corruption import tickets
+from corruption.models import Ticket
+from fabric import services as fabric_services
+from fabric.models import Link, Switch
+from lightpath.settings import REPO_ROOT
+from maintenance.models import WorkOrder
+from maintenance.services import footprints
+from maintenance.services.footprints import StepAdvice
+from telemetry.models import CorruptionEvent
+
+pytestmark = pytest.mark.django_db
+DEMO = json.loads((REPO_ROOT / "fixtures" / "data" / "demo-fb.json").read_text())
+
+
+def link_at(fabric, switch: str, port: str) -> Link:
+    return Link.objects.get(fabric=fabric, a_switch__name=switch, a_port=port)
+
+
+def corrupt(link: Link, direction: str = "a_to_z") -> CorruptionEvent:
+    from django.utils import timezone
+
+    now = timezone.now()
+    return CorruptionEvent.objects.create(
+        link=link, direction=direction, rate=1e-4, last_rate=1e-4, peak_rate=1e-4, first_seen=now, last_seen=now
+    )
+
+
+def decide(event: CorruptionEvent) -> Ticket:
+    outcome = corruption.decide_event(event.pk)
+    assert outcome.decision is not None and outcome.decision.action == "disabled"
+    return Ticket.objects.get(link=event.link_id)
+
+
+@pytest.fixture
+def demo():
+    fabric = fabric_services.import_document(copy.deepcopy(DEMO))
+    # Two of p1-tor5's four uplinks may go for corruption (at 0.75 only one may).
+    Switch.objects.filter(fabric=fabric, name="p1-tor5").update(capacity_constraint=0.5)
+    return fabric
+
+
+@pytest.fixture
+def breakout_tickets(demo):
+    uplinks = [link_at(demo, "p1-tor5", f"eth2/{n}") for n in (1, 2, 3, 4)]
+    events = [corrupt(uplinks[0]), corrupt(uplinks[1])]  # the two corrupt together
+    return uplinks, [decide(event) for event in events]
+
+
+def advice(link: Link, action: str, direction: str = "a_to_z", rule: str = "", evidence=None) -> StepAdvice:
+    return StepAdvice(0, link.pk, direction, action, rule, evidence or {})
+
+
+class TestFootprints:
+    def test_each_action_takes_down_what_it_touches(self, demo):
+        uplinks = [link_at(demo, "p1-tor5", f"eth2/{n}") for n in (1, 2, 3, 4)]
+        ids = sorted(link.pk for link in uplinks)
+        first = uplinks[0]
+
+        def footprint(action: str, direction: str = "a_to_z", **kwargs) -> tuple[list[int], str]:
+            (repair,) = footprints.repairs([advice(first, action, direction, **kwargs)])
+            return sorted(repair.footprint), repair.component_name
+
+        assert footprint("clean_fiber") == ([first.pk], "fiber of p1-tor5:eth2/1 - p1-fab0:eth1/6")
+        # a_to_z: the near end is Z (the fabric switch), its transceiver the link's own...
+        assert footprint("reseat_transceiver") == ([first.pk], "transceiver at p1-fab0:eth1/6")
+        # ...the far one is the ToR's breakout transceiver, shared by the four uplinks.
+        assert footprint("replace_far_transceiver") == (ids, "breakout transceiver p1-tor5 eth2/1-4")
+        assert footprint("replace_transceiver", "z_to_a") == (ids, "breakout transceiver p1-tor5 eth2/1-4")
+        assert footprint("replace_cable") == (ids, "breakout cable p1-tor5 eth2/1-4")
+        assert footprint("replace_shared_component", rule="shared_component.breakout") == (
+            ids,
+            "breakout cable p1-tor5 eth2/1-4",
+        )
+
+    def test_a_named_cable_takes_its_links_and_the_breakout_siblings(self, demo):
+        first, other = link_at(demo, "p1-tor5", "eth2/1"), link_at(demo, "p2-tor0", "eth2/1")
+        Link.objects.filter(pk__in=[first.pk, other.pk]).update(cable_id="trunk-12")
+        (repair,) = footprints.repairs([advice(first, "replace_cable")])
+        siblings = {link_at(demo, "p1-tor5", f"eth2/{n}").pk for n in (2, 3, 4)}
+        assert repair.footprint == {first.pk, other.pk, *siblings} and repair.component_name == "cable trunk-12"
+
+    def test_a_cluster_on_a_line_card_takes_the_card_where_the_links_corrupt(self, demo):
+        first = link_at(demo, "p1-tor5", "eth2/1")
+        evidence = {
+            "neighbours": [
+                {"end": "z", "links": [{"onset_within_window": True, "rate_within_ratio": True}] * 2},
+                {"end": "a", "links": []},
+            ]
+        }
+        (repair,) = footprints.repairs(
+            [advice(first, "replace_shared_component", rule="shared_component.cluster", evidence=evidence)]
+        )
+        on_card = Link.objects.filter(z_switch__name="p1-fab0", z_port__startswith="eth1/").values_list("id", flat=True)
+        assert repair.footprint == set(on_card) and len(on_card) > 4
+        assert repair.component_name == "line card p1-fab0 eth1"
+
+    def test_durations_and_chances_come_from_settings(self, settings):
+        settings.MAINTENANCE = {**settings.MAINTENANCE, "duration_s": {**settings.MAINTENANCE["duration_s"]}}
+        settings.MAINTENANCE["duration_s"]["clean_fiber"] = 600
+        assert footprints.duration_s("clean_fiber") == 600 and footprints.duration_s("replace_cable") == 7200
+        assert (footprints.success_chance(True), footprints.success_chance(False)) == (0.8, 0.5)
+
+
+class TestWorkOrders:
+    def test_tickets_on_one_breakout_cable_are_one_work_order(self, breakout_tickets):
+        uplinks, (first, second) = breakout_tickets
+        assert {t.steps.get().rule for t in (first, second)} == {"shared_component.breakout"}
+        (order,) = WorkOrder.objects.filter(state="open")
+        assert sorted(order.tickets.values_list("id", flat=True)) == sorted([first.pk, second.pk])
+        assert (order.action, order.component_name) == ("replace_shared_component", "breakout cable p1-tor5 eth2/1-4")
+        assert order.footprint == sorted(link.pk for link in uplinks)
+        assert (order.duration_s, order.success_chance) == (14400, 0.8)  # one cable, replaced once
+        # The first ticket's own order gave way to the pair's.
+        (earlier,) = WorkOrder.objects.filter(state="cancelled")
+        assert list(earlier.entries.values_list("ticket_id", "current")) == [(first.pk, False)]
+
+    def test_a_separate_repair_is_its_own_order_and_is_done_when_repaired(self, demo, breakout_tickets, make_user):
+        alone = decide(corrupt(link_at(demo, "p0-tor3", "eth2/4")))
+        (order,) = WorkOrder.objects.filter(state="open", tickets=alone)
+        assert (order.action, order.footprint, order.duration_s) == ("clean_fiber", [alone.link_id], 900)
+        assert WorkOrder.objects.filter(state="open").count() == 2
+        tech = make_user("technician")
+        tickets.record_action(tickets.start(alone, tech), tech, "clean_fiber")
+        order.refresh_from_db()
+        assert order.state == "done" and not order.entries.filter(current=True).exists()
+        assert WorkOrder.objects.filter(state="open").count() == 1  # the breakout order stays
+
+    def test_the_api_shows_the_footprint_its_tors_and_the_guards_verdict(self, client_for, breakout_tickets):
+        uplinks, (first, second) = breakout_tickets
+        order = WorkOrder.objects.get(state="open")
+        client = client_for("technician")
+        listed = client.get("/api/work-orders/", {"fabric": order.fabric_id, "state": "open"}).json()
+        assert [row["id"] for row in listed["results"]] == [order.pk]
+        assert listed["results"][0]["tickets"] == sorted([first.pk, second.pk])
+        body = client.get(f"/api/work-orders/{order.pk}/").json()
+        assert [link["name"] for link in body["footprint_links"]] == [str(link) for link in uplinks]
+        assert [link["admin_state"] for link in body["footprint_links"]] == [
+            "disabled",
+            "disabled",
+            "enabled",
+            "enabled",
+        ]
+        assert body["tors"] == ["p1-tor5"]
+        assert {t["id"]: t["recommended_action"] for t in body["ticket_details"]} == {
+            first.pk: "replace_shared_component",
+            second.pk: "replace_shared_component",
+        }
+        # The two siblings still in service are p1-tor5's last uplinks: starting now is refused.
+        guard = body["guard"]
+        assert guard["verdict"] == "unsafe" and guard["links"] == [uplinks[2].pk, uplinks[3].pk]
+        assert guard["blocking_tors"][0]["name"] == "p1-tor5" and guard["blocking_tors"][0]["paths_after"] == 0
+        # A dry run: nothing changed.
+        assert Link.objects.filter(pk__in=guard["links"], admin_state="enabled").count() == 2
+        bad = client.get("/api/work-orders/", {"state": "nonsense"})
+        assert bad.status_code == 400 and "state" in bad.json()
+
+
+def test_answers_match_the_openapi_document(client_for, breakout_tickets):
+    from lightpath.tests.test_openapi_contract import Contract, _document
+
+    contract = Contract(_document())
+    uplinks, _ = breakout_tickets
+    order = WorkOrder.objects.get(state="open")
+    client = client_for("viewer")
+    contract.check(client.get("/api/work-orders/").json(), "/api/work-orders/")
+    contract.check(client.get(f"/api/work-orders/{order.pk}/").json(), "/api/work-orders/{id}/")
+    contract.check(client.get(f"/api/links/{uplinks[0].pk}/").json(), "/api/links/{id}/")
