@@ -101,7 +101,7 @@ def open_or_add_step(decision: Decision, event: CorruptionEvent, now: dt.datetim
         audit.record(None, audit.UPDATE, ticket, before=before)
     _add_step(ticket, decision, event.direction, now)
     # A new recommendation may join this ticket's repair to another's visit (or split one).
-    work_orders.regroup(ticket.fabric_id)
+    work_orders.regroup_on_commit(ticket.fabric_id)
     return ticket
 
 
@@ -188,7 +188,7 @@ def record_action(
             validation_started_at=now if enabled else None,
             assignee=ticket.assignee or user,
         )
-        work_orders.regroup(ticket.fabric_id)  # repaired: no longer waits for a visit
+        work_orders.regroup_on_commit(ticket.fabric_id)  # repaired: no longer waits for a visit
     return ActionResult(ticket, step, enabled, message)
 
 

@@ -1,7 +1,7 @@
 """Work orders: tickets whose repairs share links become one visit (issue #18).
 
 `regroup(fabric_id)` runs whenever a ticket opens, gets a new recommendation or leaves the
-technician's hands (corruption.tickets calls it): the fabric's tickets that wait for a visit (open,
+technician's hands (corruption.tickets asks for it, once per transaction, on commit): the fabric's tickets that wait for a visit (open,
 reopened, in progress) are grouped so that tickets whose repairs' footprints share a link are one
 work order (the p1-tor5 breakout cable of two tickets: one order, one footprint). Each ticket keeps
 its own steps and validation. An open order whose tickets are still exactly one group stays (its
@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Case, JSONField, When
+from django.db.models.fields.json import KeyTransform
 
 from corruption.models import Ticket, TicketStep
+from corruption.recommend import Action
 from fabric.models import Link
 from fabric.services import link_state
 
@@ -39,9 +42,20 @@ def waiting_advice(fabric_id: int, exclude: Iterable[int] = ()) -> list[StepAdvi
         .exclude(ticket_id__in=list(exclude))
         .order_by("ticket_id", "-number")
         .distinct("ticket_id")
-        .values_list("ticket_id", "ticket__link_id", "direction", "recommended_action", "rule", "evidence")
+        # Of the evidence (kilobytes a step), only a shared component's neighbours are read.
+        .annotate(
+            neighbours=Case(
+                When(recommended_action=Action.REPLACE_SHARED_COMPONENT, then=KeyTransform("neighbours", "evidence")),
+                default=None,
+                output_field=JSONField(),
+            )
+        )
+        .values_list("ticket_id", "ticket__link_id", "direction", "recommended_action", "rule", "neighbours")
     )
-    return [StepAdvice(*row) for row in steps]
+    return [
+        StepAdvice(ticket, link, direction, action, rule, {"neighbours": neighbours or []})
+        for ticket, link, direction, action, rule, neighbours in steps
+    ]
 
 
 def group(found: list[Repair]) -> list[list[Repair]]:
@@ -81,10 +95,35 @@ def order_fields(repairs_of_order: list[Repair]) -> dict:
     }
 
 
+def regroup_on_commit(fabric_id: int) -> None:
+    """Regroup the fabric's work orders once the current transaction commits, once however many
+    tickets it changed (the optimizer opens a ticket per link it disables, in one transaction:
+    a regroup each would cost O(tickets^2)). Outside a transaction it runs at once."""
+    queued = getattr(connection, "run_on_commit", [])
+    if any(isinstance(callback, _Regroup) and callback.waits(fabric_id) for _, callback, _ in queued):
+        return
+    transaction.on_commit(_Regroup(fabric_id))
+
+
+class _Regroup:
+    """A queued regroup of one fabric, recognisable in the connection's on-commit list until it ran."""
+
+    def __init__(self, fabric_id: int) -> None:
+        self.fabric_id = fabric_id
+        self.ran = False
+
+    def waits(self, fabric_id: int) -> bool:
+        return self.fabric_id == fabric_id and not self.ran
+
+    def __call__(self) -> None:
+        self.ran = True
+        regroup(self.fabric_id)
+
+
 def regroup(fabric_id: int) -> list[WorkOrder]:
     """Bring the fabric's open work orders in line with its waiting tickets; returns the open
-    orders. Runs in the caller's transaction under the fabric's link-state lock (every caller
-    changes tickets of links under it), so two regroups of one fabric never interleave."""
+    orders. Runs in its own transaction (or the caller's) under the fabric's link-state lock, so
+    two regroups of one fabric never interleave, nor with a change of its links."""
     with transaction.atomic():
         link_state.lock_fabric(fabric_id)
         busy = WorkOrderTicket.objects.filter(

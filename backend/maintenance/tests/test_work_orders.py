@@ -5,6 +5,7 @@ import copy
 import json
 
 import pytest
+from django.db import transaction
 
 from corruption import services as corruption
 from corruption import tickets
@@ -34,10 +35,17 @@ def corrupt(link: Link, direction: str = "a_to_z") -> CorruptionEvent:
     )
 
 
-def decide(event: CorruptionEvent) -> Ticket:
-    outcome = corruption.decide_event(event.pk)
-    assert outcome.decision is not None and outcome.decision.action == "disabled"
-    return Ticket.objects.get(link=event.link_id)
+@pytest.fixture
+def decide(django_capture_on_commit_callbacks):
+    """decide_event as the worker runs it: committed, so the work orders regroup on commit."""
+
+    def run(event: CorruptionEvent) -> Ticket:
+        with django_capture_on_commit_callbacks(execute=True):
+            outcome = corruption.decide_event(event.pk)
+        assert outcome.decision is not None and outcome.decision.action == "disabled"
+        return Ticket.objects.get(link=event.link_id)
+
+    return run
 
 
 @pytest.fixture
@@ -49,7 +57,7 @@ def demo():
 
 
 @pytest.fixture
-def breakout_tickets(demo):
+def breakout_tickets(demo, decide):
     uplinks = [link_at(demo, "p1-tor5", f"eth2/{n}") for n in (1, 2, 3, 4)]
     events = [corrupt(uplinks[0]), corrupt(uplinks[1])]  # the two corrupt together
     return uplinks, [decide(event) for event in events]
@@ -123,13 +131,31 @@ class TestWorkOrders:
         (earlier,) = WorkOrder.objects.filter(state="cancelled")
         assert list(earlier.entries.values_list("ticket_id", "current")) == [(first.pk, False)]
 
-    def test_a_separate_repair_is_its_own_order_and_is_done_when_repaired(self, demo, breakout_tickets, make_user):
+    def test_tickets_opened_in_one_transaction_are_grouped_once(self, demo, django_capture_on_commit_callbacks):
+        """As the optimizer opens a ticket per link it disables, in one transaction: one regroup."""
+        events = [corrupt(link_at(demo, "p1-tor5", port)) for port in ("eth2/1", "eth2/2")]
+        with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+            for event in events:
+                corruption.decide_event(event.pk)
+            assert not WorkOrder.objects.exists()  # not before the commit
+        assert len(callbacks) == 1
+        (order,) = WorkOrder.objects.all()  # no intermediate order of the first ticket alone
+        assert order.state == "open" and order.tickets.count() == 2
+
+    def test_deleting_the_fabric_takes_its_work_orders(self, demo, breakout_tickets):
+        fabric_services.delete_fabric(demo)
+        assert not WorkOrder.objects.exists() and not Ticket.objects.exists()
+
+    def test_a_separate_repair_is_its_own_order_and_is_done_when_repaired(
+        self, demo, decide, breakout_tickets, make_user, django_capture_on_commit_callbacks
+    ):
         alone = decide(corrupt(link_at(demo, "p0-tor3", "eth2/4")))
         (order,) = WorkOrder.objects.filter(state="open", tickets=alone)
         assert (order.action, order.footprint, order.duration_s) == ("clean_fiber", [alone.link_id], 900)
         assert WorkOrder.objects.filter(state="open").count() == 2
         tech = make_user("technician")
-        tickets.record_action(tickets.start(alone, tech), tech, "clean_fiber")
+        with django_capture_on_commit_callbacks(execute=True):
+            tickets.record_action(tickets.start(alone, tech), tech, "clean_fiber")
         order.refresh_from_db()
         assert order.state == "done" and not order.entries.filter(current=True).exists()
         assert WorkOrder.objects.filter(state="open").count() == 1  # the breakout order stays
