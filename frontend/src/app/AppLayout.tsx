@@ -14,6 +14,7 @@ const NAV_ITEMS: readonly { to: string; label: string; audience?: readonly strin
   { to: '/fabrics', label: 'Fabrics' },
   { to: '/links', label: 'Links' },
   { to: '/tickets', label: 'Tickets' },
+  { to: '/work-orders', label: 'Work orders' },
   { to: '/fabric-health', label: 'Health', audience: OPERATOR_AUDIENCE },
   { to: '/decisions', label: 'Decisions', audience: OPERATOR_AUDIENCE },
   { to: '/simulations', label: 'Simulations', audience: SIMULATION_ROLES },

@@ -6,6 +6,7 @@ import { DecisionsPage, FabricHealthPage, OptimizerRunPage } from '@/features/co
 import { FabricDetailPage, FabricsPage } from '@/features/fabrics';
 import { JobsPage } from '@/features/jobs';
 import { LinkDetailPage, LinksPage } from '@/features/links';
+import { WorkOrderDetailPage, WorkOrdersPage } from '@/features/maintenance';
 import { ClassesDetailPage, ClassesPage, PlanDetailPage, PlanningPage } from '@/features/planning';
 import { LarryJobPage, LarryPage, ShareBackupJobPage, ShareBackupPage } from '@/features/reconfig';
 import { SimulationDetailPage, SimulationsPage } from '@/features/simulation';
@@ -31,6 +32,8 @@ export const router = createBrowserRouter([
           { path: 'links/:linkId', element: <LinkDetailPage /> },
           { path: 'tickets', element: <TicketsPage /> },
           { path: 'tickets/:ticketId', element: <TicketDetailPage /> },
+          { path: 'work-orders', element: <WorkOrdersPage /> },
+          { path: 'work-orders/:workOrderId', element: <WorkOrderDetailPage /> },
           { path: 'fabric-health', element: <FabricHealthPage /> },
           { path: 'decisions', element: <DecisionsPage /> },
           { path: 'optimizer/:jobId', element: <OptimizerRunPage /> },

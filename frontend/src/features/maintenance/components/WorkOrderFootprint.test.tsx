@@ -1,0 +1,80 @@
+/** @vitest-environment jsdom */
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+
+import type { WorkOrderDetail } from '../api/types';
+import { WorkOrderFootprint } from './WorkOrderFootprint';
+
+const TOR = { switch: 21, name: 'p1-tor5', paths_before: 8, required_paths: 8, design_paths: 16, constraint: 0.5 };
+
+const ORDER: WorkOrderDetail = {
+  id: 3,
+  url: '/api/work-orders/3/',
+  fabric: 1,
+  state: 'open',
+  action: 'replace_shared_component',
+  component: 'breakout@21:eth2/1-4',
+  component_name: 'breakout cable p1-tor5 eth2/1-4',
+  footprint: [53, 54, 55, 56],
+  footprint_size: 4,
+  duration_s: 14400,
+  success_chance: 0.8,
+  tickets: [2, 4],
+  created: '2026-11-27T01:00:00Z',
+  updated: '2026-11-27T01:05:00Z',
+  ticket_details: [],
+  footprint_links: [53, 54, 55, 56].map((id, index) => ({
+    id,
+    name: `p1-tor5:eth2/${index + 1} - p1-fab${index}:eth1/6`,
+    admin_state: index < 2 ? 'disabled' : 'enabled',
+    admin_reason: index < 2 ? 'corruption' : '',
+    oper_state: 'up',
+    health: index < 2 ? 'corrupting' : 'clean',
+    tor: 'p1-tor5',
+  })),
+  tors: ['p1-tor5'],
+  guard: {
+    verdict: 'unsafe',
+    detail: 'Refused: p1-tor5 would fall to 0 of 16 up-paths, under the 8 its constraint (0.5) requires.',
+    links: [55, 56],
+    affected_tors: [{ ...TOR, paths_after: 0 }],
+    blocking_tors: [{ ...TOR, paths_after: 0 }],
+  },
+};
+
+describe('WorkOrderFootprint', () => {
+  it('names the siblings the repair takes down and why it cannot start now', () => {
+    render(
+      <MemoryRouter>
+        <WorkOrderFootprint order={ORDER} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('work-order-summary')).toHaveTextContent(
+      'Replace the shared component (breakout cable, line card or switch): breakout cable p1-tor5 eth2/1-4. Takes 4 links down for 240 min; succeeds 80% of the time.',
+    );
+    expect(screen.getByTestId('work-order-verdict')).toHaveTextContent(
+      'Not safe to start now. Refused: p1-tor5 would fall to 0 of 16 up-paths',
+    );
+    const rows = screen.getAllByTestId('footprint-link');
+    expect(rows.map((row) => within(row).getAllByRole('cell')[3]!.textContent)).toEqual([
+      'already out',
+      'already out',
+      'yes',
+      'yes',
+    ]);
+    expect(within(rows[2]!).getByRole('link')).toHaveAttribute('href', '/links/55');
+    expect(screen.getByTestId('work-order-tors')).toHaveTextContent('p1-tor5');
+  });
+
+  it('says when the work is safe to start', () => {
+    render(
+      <MemoryRouter>
+        <WorkOrderFootprint
+          order={{ ...ORDER, guard: { ...ORDER.guard, verdict: 'safe', detail: 'Safe.', blocking_tors: [] } }}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('work-order-verdict')).toHaveTextContent('Safe to start now. Safe.');
+  });
+});
