@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import httpx
 import typer
+
+# typer vendors click (typer._click) and re-exports only BadParameter of its usage errors; the group
+# that prints help for a bare command (NoArgsIsHelpError) is one of them, so both classes are needed.
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
 
 from . import __version__
@@ -37,7 +41,16 @@ DEBUG_ENV = "LIGHTPATH_DEBUG"
 
 
 class LightpathGroup(TyperGroup):
-    """Root group that turns stray exceptions into one `error:` line instead of a traceback."""
+    """Root group that turns stray exceptions into one `error:` line instead of a traceback, and typer's
+    usage errors (click's "Usage: ... Try ... Error: ..." block) into one `error:` line with exit 2."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        try:  # the root's own options: `lightpath --output yaml fabric list`
+            return super().make_context(info_name, args, parent, **extra)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as error:
+            _usage_failure(error)
 
     def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
         try:
@@ -45,7 +58,11 @@ class LightpathGroup(TyperGroup):
         except CliError as error:
             error.show()
             raise typer.Exit(error.exit_code) from None
-        # Usage errors, --help, typer.Exit and Ctrl-C keep their usual handling.
+        except NoArgsIsHelpError:  # a group without its command prints its help (exit 2)
+            raise
+        except UsageError as error:  # every command's parsing, and BadParameter raised in a command
+            _usage_failure(error)
+        # --help, typer.Exit, Abort and Ctrl-C keep their usual handling.
         except (typer.TyperException, typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
         except OSError as exc:
@@ -64,6 +81,17 @@ class LightpathGroup(TyperGroup):
 def _fail(message: str) -> None:
     CliError(message).show()
     raise typer.Exit(1) from None
+
+
+def _usage_failure(error: UsageError) -> NoReturn:
+    """`error: no such option: --bogus (see 'lightpath rail plan --help')`: one line, exit 2."""
+    message = " ".join(error.format_message().split()).rstrip(".")
+    if message[:2].istitle():  # "No such option", "Missing option", "Invalid value": our lower case
+        message = message[0].lower() + message[1:]
+    if error.ctx is not None:
+        message += f" (see '{error.ctx.command_path} --help')"
+    CliError(message, exit_code=2).show()
+    raise typer.Exit(2) from None
 
 
 app = new_app(

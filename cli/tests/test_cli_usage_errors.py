@@ -4,6 +4,8 @@ the closed port the test configuration points at)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,3 +66,57 @@ def test_what_the_engine_refuses_still_exits_1(cli: Cli) -> None:
     """The command line parsed and passed the CLI's checks; the engine's verdict is not a usage error."""
     result = cli("rail", "plan", "--k", "4", "--nrb", "1.5")
     assert result.exit_code == 1 and result.stderr.startswith("error: nrb: 1.5 is not a fraction")
+
+
+# What typer finds while parsing: once click's block ("Usage: ...", "Try ... for help.", "Error: ..."), now
+# one line in the CLI's own format, naming the command's help.
+PARSE_ERRORS = [
+    (("tickets", "show"), "error: missing argument 'ID' (see 'lightpath tickets show --help')"),
+    (("fixtures", "fat-tree"), "error: missing option '--k' (see 'lightpath fixtures fat-tree --help')"),
+    (
+        ("fixtures", "fat-tree", "--k", "4", "--format", "yaml"),
+        "error: invalid value for '--format': Value error, 'yaml' is not one of 'json', 'csv' "
+        "(see 'lightpath fixtures fat-tree --help')",
+    ),
+    (("rail", "plan", "--bogus"), "error: no such option: --bogus (see 'lightpath rail plan --help')"),
+    (("corropt", "nosuch"), "error: no such command 'nosuch' (see 'lightpath corropt --help')"),
+    (("--bogus", "fabric", "list"), "error: no such option: --bogus (see 'lightpath --help')"),
+    (
+        ("rail", "plan", "--k", "4", "--fat-tree", "4"),
+        "error: invalid value for '--k': give it once (--fat-tree is its old spelling) "
+        "(see 'lightpath rail plan --help')",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "line"), PARSE_ERRORS, ids=[" ".join(args) for args, _ in PARSE_ERRORS])
+def test_a_parse_error_is_one_line_with_exit_2(cli: Cli, args: tuple[str, ...], line: str) -> None:
+    result = cli(*args)
+    assert (result.exit_code, result.stderr, result.stdout) == (2, line + "\n", "")
+
+
+def test_a_bad_global_option_from_the_environment_is_one_line(cli: Cli) -> None:
+    result = cli("fabric", "list", env={"LIGHTPATH_OUTPUT": "yaml"})
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: invalid value for '--output' (env var: 'LIGHTPATH_OUTPUT'): ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_group_without_its_command_still_prints_its_help(cli: Cli) -> None:
+    result = cli("rail")
+    assert result.exit_code == 2
+    assert "Usage: lightpath rail [OPTIONS] COMMAND [ARGS]..." in result.output and "plan" in result.output
+    assert "error:" not in result.output
+
+
+def test_the_installed_entry_point_prints_one_line(tmp_path: Path) -> None:
+    """The same from the installed `lightpath` command (a real process and its exit status)."""
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "lightpath"), "corropt", "trace", "--hours", "1"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "", "LIGHTPATH_CONFIG": str(tmp_path / "config.toml")},
+        timeout=60,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "error: missing option '--mttf-hours' (see 'lightpath corropt trace --help')\n"
