@@ -102,7 +102,9 @@ def regroup_on_commit(fabric_id: int) -> None:
     queued = getattr(connection, "run_on_commit", [])
     if any(isinstance(callback, _Regroup) and callback.waits(fabric_id) for _, callback, _ in queued):
         return
-    transaction.on_commit(_Regroup(fabric_id))
+    # Robust: work orders are derived from the tickets, which are committed by now; a failed
+    # regroup is logged and the next one catches up.
+    transaction.on_commit(_Regroup(fabric_id), robust=True)
 
 
 class _Regroup:
