@@ -53,6 +53,12 @@ class Fabric(models.Model):
         db_default=True,
         help_text="An end whose every lane is dark for 2 consecutive polls counts as operationally down.",
     )
+    auto_restore = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text="A technician may start a repair that needs a capacity restoration (lossy links re-enabled for "
+        "its duration) without an operator's approval.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

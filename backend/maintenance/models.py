@@ -1,6 +1,7 @@
 """Work orders (issue #18): one visit that repairs one or more tickets whose repairs share a
 component, with the links the visit takes out of service (its footprint)."""
 
+from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils import timezone
@@ -18,6 +19,10 @@ class WorkOrder(models.Model):
         DONE = "done"
         CANCELLED = "cancelled"
 
+    class Outcome(models.TextChoices):
+        REPAIRED = "repaired"
+        NOT_REPAIRED = "not_repaired", "not repaired"
+
     fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="work_orders")
     state = models.CharField(max_length=11, choices=State.choices, default=State.OPEN)
     action = models.CharField(max_length=32, help_text="The repair done on the visit (corruption.recommend.Action).")
@@ -33,6 +38,24 @@ class WorkOrder(models.Model):
     tickets = models.ManyToManyField(Ticket, through="WorkOrderTicket", related_name="work_orders")
     created = models.DateTimeField(default=timezone.now, db_index=True)
     updated = models.DateTimeField(auto_now=True)
+    # The visit (maintenance.services.visits): who started it, what the start changed, so that
+    # finishing it puts exactly that back.
+    started_at = models.DateTimeField(null=True, blank=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(
+        max_length=12, choices=Outcome.choices, blank=True, help_text="How its last visit ended."
+    )
+    taken_down = ArrayField(
+        models.BigIntegerField(), default=list, help_text="Footprint links the start disabled (they were enabled)."
+    )
+    restored_links = ArrayField(
+        models.BigIntegerField(),
+        default=list,
+        help_text="Links disabled for corruption the start enabled for the repair's duration (the restoration).",
+    )
 
     class Meta:
         ordering = ["-created", "-id"]

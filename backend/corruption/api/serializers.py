@@ -63,8 +63,9 @@ class TicketSerializer(BriefModelSerializer):
     link_name = serializers.CharField(source="link.__str__", read_only=True)
     pod = serializers.IntegerField(source="link.a_switch.pod", read_only=True, allow_null=True)
     assignee = serializers.CharField(source="assignee.username", read_only=True, default=None)
+    direction = serializers.ChoiceField(choices=Direction.choices, read_only=True)
     penalty = serializers.FloatField(read_only=True)
-    recommended_action = serializers.CharField(read_only=True, allow_null=True)
+    recommended_action = serializers.ChoiceField(choices=tickets.ACTIONS, read_only=True, allow_null=True)
     step_count = serializers.IntegerField(read_only=True)
 
     class Meta:
@@ -207,6 +208,12 @@ class RecommendationSerializer(serializers.Serializer):
 class TicketStepSerializer(serializers.ModelSerializer):
     technician = serializers.CharField(source="technician.username", read_only=True, default=None)
     evidence = EvidenceField(read_only=True)
+    # Choices declared for OpenAPI (the model's columns are plain text); the answers are the same.
+    direction = serializers.ChoiceField(choices=Direction.choices, read_only=True)
+    recommended_action = serializers.ChoiceField(choices=tickets.ACTIONS, read_only=True)
+    action_taken = serializers.ChoiceField(
+        choices=tickets.ACTIONS, read_only=True, allow_blank=True, help_text="Empty until the technician records it."
+    )
 
     class Meta:
         model = TicketStep
@@ -269,6 +276,17 @@ class TicketDetailSerializer(TicketSerializer):
             "explanation": step.explanation,
             "evidence": step.evidence,
         }
+
+
+class TicketActedSerializer(TicketDetailSerializer):
+    """POST /api/tickets/{id}/act/'s answer: the ticket, and what recording the action did to its link."""
+
+    link_enabled = serializers.BooleanField(read_only=True, help_text="The link is back in service.")
+    message = serializers.CharField(read_only=True)
+
+    class Meta(TicketDetailSerializer.Meta):
+        fields = [*TicketDetailSerializer.Meta.fields, "link_enabled", "message"]
+        read_only_fields = fields
 
 
 class ActionSerializer(serializers.Serializer):

@@ -28,6 +28,7 @@ from .serializers import (
     DecisionSerializer,
     MetricsHistoryQuerySerializer,
     MetricsHistorySerializer,
+    TicketActedSerializer,
     TicketDetailSerializer,
     TicketMetricsSerializer,
     TicketSerializer,
@@ -158,7 +159,7 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
             raise Conflict(str(error)) from error
         return self._detail(ticket)
 
-    @extend_schema(request=ActionSerializer, responses={200: TicketDetailSerializer, 409: CONFLICT})
+    @extend_schema(request=ActionSerializer, responses={200: TicketActedSerializer, 409: CONFLICT})
     @action(detail=True, methods=["post"])
     def act(self, request, pk=None):
         ticket = self.get_object()

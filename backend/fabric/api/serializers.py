@@ -1,6 +1,8 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
 
+from accounts.roles import ADMIN, OPERATOR, user_roles
 from jobs.api.results import result_of
 from jobs.api.serializers import JobSerializer
 from lightpath.api.serializers import BriefModelSerializer
@@ -30,12 +32,21 @@ class FabricSerializer(BriefModelSerializer):
             "corruption_action_threshold",
             "corruption_report_threshold",
             "telemetry_min_packets",
+            "auto_restore",
             "switch_count",
             "link_count",
             "created",
             "updated",
         ]
         brief_fields = ("id", "url", "name")
+
+    def validate_auto_restore(self, value: bool) -> bool:
+        """Letting technicians re-enable lossy links without approval is an operator's call."""
+        request = self.context.get("request")
+        before = getattr(self.instance, "auto_restore", False)
+        if value != before and request is not None and not (user_roles(request.user) & {OPERATOR, ADMIN}):
+            raise PermissionDenied("Only operators and admins may change auto_restore.")
+        return value
 
     def validate(self, attrs):
         action = attrs.get("corruption_action_threshold", getattr(self.instance, "corruption_action_threshold", 1e-6))

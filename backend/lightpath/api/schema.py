@@ -106,6 +106,22 @@ class LightpathAutoSchema(AutoSchema):
         self.registry.register_on_missing(component)
         return component.ref
 
+    def _map_basic_serializer(self, serializer, direction):
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "response" and isinstance(serializer, serializers.ModelSerializer):
+            # DRF renders every field of a model instance, `required=False` (a body may leave it
+            # out) or not: in an answer none is optional.
+            schema["required"] = sorted(schema.get("properties", {}))
+        return schema
+
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        # A read-only field is no part of a body (COMPONENT_SPLIT_REQUEST): mapping it anyway would
+        # register request twins of answer-only components (`JobResultRequest` and every result's).
+        # (A field without a parent is one drf-spectacular builds itself to read a model field's type.)
+        if direction == "request" and field.read_only and getattr(field, "parent", None) is not None:
+            return None
+        return super()._map_serializer_field(field, direction, bypass_extensions)
+
     def _get_serializer_field_meta(self, field, direction):
         meta = super()._get_serializer_field_meta(field, direction)
         if direction == "response" and field.read_only and _through_nullable_relation(field):
@@ -124,6 +140,8 @@ def _through_nullable_relation(field: serializers.Field) -> bool:
             model_field = model._meta.get_field(attr)
         except FieldDoesNotExist:
             return False
+        if model_field.one_to_many or model_field.many_to_many:
+            return False  # a list (a ticket's steps), empty rather than null
         if model_field.is_relation and model_field.null:
             return True
         model = model_field.related_model if model_field.is_relation else None

@@ -230,6 +230,8 @@ SPECTACULAR_SETTINGS = {
         "SimulationPolicyEnum": "corruption.api.serializers.POLICIES",
         "PowerClassEnum": "telemetry.models.PowerClass",
         "WorkOrderStateEnum": "maintenance.models.WorkOrder.State",
+        "WorkOrderOutcomeEnum": "maintenance.models.WorkOrder.Outcome",
+        "OutcomeEnum": "corruption.models.TicketStep.Outcome",
     },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
     "WEBHOOKS": [

@@ -23,12 +23,8 @@ FREE_FORM = {
     # Any model's fields before and after a change: the audit log records what it is given.
     "#AuditEvent.before",
     "#AuditEvent.after",
-    # A job's input, whose shape each kind checks (validate); write-only: never answered.
-    "#Job.params",
-    "#JobList.params",
-    "#RailPlanJob.params",
-    "#Schedule.params",
-    "#ScheduleList.params",
+    # A job's input, whose shape each kind checks (validate); write-only: in bodies, never answered.
+    "#JobRequest.params",
     "#ScheduleRequest.params",
 }
 
@@ -265,6 +261,10 @@ def test_corruption_answers(admin, contract, small_fabric):
     detail = _ok(admin.get(f"/api/tickets/{ticket.pk}/"))
     assert detail["recommendation"] is not None and detail["steps"][0]["evidence"]
     contract.check(detail, "/api/tickets/{id}/")
+    contract.check(_ok(admin.post(f"/api/tickets/{ticket.pk}/start/")), "/api/tickets/{id}/start/", "post")
+    acted = _ok(admin.post(f"/api/tickets/{ticket.pk}/act/", {"action_taken": "clean_fiber"}, format="json"))
+    assert acted["steps"][0]["action_taken"] == "clean_fiber" and acted["message"]
+    contract.check(acted, "/api/tickets/{id}/act/", "post")
     for query in ({}, {"fabric": small_fabric.pk}):
         contract.check(_ok(admin.get("/api/tickets/metrics/", query)), "/api/tickets/metrics/")
     kept = link(small_fabric, "t1", "up1").pk
@@ -384,7 +384,7 @@ def test_demand_rows_upload(admin, contract, small_fabric):
         {"src": "t3", "dst": "t0", "bytes": 500, "window_start": "1970-01-01T00:00:10Z"},
     ]
     body = {"fabric": small_fabric.pk, "name": "rows", "rows": rows}
-    contract.check_component(body, "DemandUpload")
+    contract.check_component(body, "DemandUploadRequest")
     response = admin.post("/api/demands/", body, format="json")
     assert response.status_code == 201, response.content[:300]
     assert response.json()["row_count"] == 2

@@ -1,6 +1,7 @@
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from fabric.api.serializers import GuardPreviewSerializer
+from fabric.api.serializers import GuardPreviewSerializer, GuardTorSerializer
 from lightpath.api.serializers import BriefModelSerializer
 
 from ..models import WorkOrder
@@ -10,12 +11,15 @@ class WorkOrderSerializer(BriefModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="workorder-detail")
     tickets = serializers.SerializerMethodField(help_text="Ids of its tickets.")
     footprint_size = serializers.SerializerMethodField(help_text="Links out of service while it is done.")
+    outcome = serializers.SerializerMethodField(help_text="How its last visit ended (null: none has).")
+    started_by = serializers.CharField(source="started_by.username", read_only=True, allow_null=True, default=None)
 
     class Meta:
         model = WorkOrder
         fields = [
             "id", "url", "fabric", "state", "action", "component", "component_name", "footprint", "footprint_size",
             "duration_s", "success_chance", "tickets", "created", "updated",
+            "started_at", "started_by", "finished_at", "outcome",
         ]  # fmt: skip
         read_only_fields = fields
         brief_fields = ("id", "url", "state", "action", "component_name")
@@ -25,6 +29,10 @@ class WorkOrderSerializer(BriefModelSerializer):
 
     def get_footprint_size(self, order: WorkOrder) -> int:
         return len(order.footprint)
+
+    @extend_schema_field(serializers.ChoiceField(choices=WorkOrder.Outcome.choices, allow_null=True))
+    def get_outcome(self, order: WorkOrder) -> str | None:
+        return order.outcome or None
 
 
 class WorkOrderTicketSerializer(serializers.Serializer):
@@ -47,6 +55,11 @@ class FootprintLinkSerializer(serializers.Serializer):
     tor = serializers.CharField(allow_null=True, help_text="The ToR at one end, if any.")
 
 
+class WorkOrderLinkSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="a_switch:a_port - z_switch:z_port")
+
+
 class WorkOrderDetailSerializer(WorkOrderSerializer):
     """A work order with what a technician and an operator decide on: its tickets, the links it
     takes down, the ToRs on them and the capacity guard's verdict on starting it now (a dry run
@@ -56,7 +69,103 @@ class WorkOrderDetailSerializer(WorkOrderSerializer):
     footprint_links = FootprintLinkSerializer(many=True, read_only=True)
     tors = serializers.ListField(child=serializers.CharField(), read_only=True, help_text="ToRs on the footprint.")
     guard = GuardPreviewSerializer(read_only=True)
+    restored_links = WorkOrderLinkSerializer(
+        many=True, read_only=True, help_text="Links the start enabled for the repair's duration (its restoration)."
+    )
 
     class Meta(WorkOrderSerializer.Meta):
-        fields = [*WorkOrderSerializer.Meta.fields, "ticket_details", "footprint_links", "tors", "guard"]
+        fields = [
+            *WorkOrderSerializer.Meta.fields,
+            "ticket_details",
+            "footprint_links",
+            "tors",
+            "guard",
+            "restored_links",
+        ]
         read_only_fields = fields
+
+
+class WorkOrderFinishedSerializer(WorkOrderDetailSerializer):
+    """The work order after its visit ended, and what became of its links."""
+
+    detail = serializers.CharField(
+        read_only=True, help_text="One sentence; names restored links the guard kept enabled."
+    )
+
+    class Meta(WorkOrderDetailSerializer.Meta):
+        fields = [*WorkOrderDetailSerializer.Meta.fields, "detail"]
+        read_only_fields = fields
+
+
+class RestorationLinkSerializer(WorkOrderLinkSerializer):
+    loss_rate = serializers.FloatField(help_text="Its worse direction's loss rate now (a fraction).")
+    penalty = serializers.FloatField(help_text="CorrOpt's penalty of carrying it (both directions).")
+
+
+class RestorationSerializer(serializers.Serializer):
+    links = RestorationLinkSerializer(many=True, help_text="Links disabled for corruption to enable for the repair.")
+    added_penalty = serializers.FloatField()
+    proven_optimal = serializers.BooleanField()
+    needs_approval = serializers.BooleanField(
+        help_text="An operator must approve it (false for operators, admins, or a fabric with auto_restore)."
+    )
+
+
+class UnreachableTorSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    paths_before = serializers.IntegerField()
+    paths_best = serializers.IntegerField(help_text="The most up-paths any restoration leaves it.")
+    floor = serializers.IntegerField(help_text="The up-paths it must keep.")
+    required_paths = serializers.IntegerField()
+    design_paths = serializers.IntegerField()
+
+
+class WaitsForSerializer(serializers.Serializer):
+    work_order = serializers.IntegerField()
+    action = serializers.CharField()
+    component_name = serializers.CharField()
+    state = serializers.CharField()
+
+
+class WorkOrderStartPreviewSerializer(serializers.Serializer):
+    """What starting a work order now does (POST start/?dry_run=1), and the 409 of a refused start."""
+
+    work_order = serializers.IntegerField()
+    verdict = serializers.ChoiceField(choices=["safe", "needs_restoration", "blocked"])
+    detail = serializers.CharField(help_text="One sentence naming the ToR and its numbers.")
+    footprint = WorkOrderLinkSerializer(many=True)
+    affected_tors = GuardTorSerializer(many=True)
+    blocking_tors = GuardTorSerializer(
+        many=True, help_text="ToRs under their constraint with the footprint alone, worst first."
+    )
+    restoration = RestorationSerializer(allow_null=True)
+    unreachable_tors = UnreachableTorSerializer(many=True, help_text="blocked: the ToRs no restoration saves.")
+    waits_for = WaitsForSerializer(many=True, help_text="blocked: visits in progress holding their paths.")
+
+
+class WorkOrderStartSerializer(serializers.Serializer):
+    restoration = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=10_000,
+        help_text="The ids of the restoration offered by the preview (needs_restoration), exactly.",
+    )
+    override_capacity = serializers.BooleanField(required=False, default=False)
+    admin_reason = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, default="", help_text="Why an override (admins)."
+    )
+
+    def validate_admin_reason(self, value: str) -> str:
+        override = serializers.BooleanField()
+        try:
+            wanted = override.to_internal_value(self.initial_data.get("override_capacity", False))
+        except serializers.ValidationError:
+            wanted = False  # the override field reports its own problem
+        if wanted and not value.strip():
+            raise serializers.ValidationError("required with override_capacity: say why the constraint may be broken")
+        return value
+
+
+class WorkOrderFinishSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=WorkOrder.Outcome.choices)
+    notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")

@@ -1,31 +1,127 @@
-from drf_spectacular.utils import extend_schema
-from rest_framework import viewsets
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema, inline_serializer
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from accounts.permissions import RolePermission
+from accounts.roles import ADMIN, OPERATOR, TECHNICIAN, user_roles
+from lightpath.api.exceptions import Conflict
 from lightpath.api.viewsets import BriefModeMixin
 
 from ..filtersets import WorkOrderFilterSet
 from ..models import WorkOrder
-from ..services import work_orders
-from .serializers import WorkOrderDetailSerializer, WorkOrderSerializer
+from ..services import visits, work_orders
+from .serializers import (
+    WorkOrderDetailSerializer,
+    WorkOrderFinishedSerializer,
+    WorkOrderFinishSerializer,
+    WorkOrderSerializer,
+    WorkOrderStartPreviewSerializer,
+    WorkOrderStartSerializer,
+)
+
+VISITORS = {TECHNICIAN, OPERATOR}  # and admins, who may always write
+DRY_RUN = OpenApiParameter("dry_run", bool, description="decide only: 200 with the preview, nothing changed")
+STATE_CONFLICT = inline_serializer(
+    "WorkOrderStateConflict",
+    {"detail": serializers.CharField(), "state": serializers.ChoiceField(choices=WorkOrder.State.choices)},
+)
+
+
+def _flag(request, name: str) -> bool:
+    return request.query_params.get(name, "").lower() in {"1", "true", "yes"}
 
 
 class WorkOrderViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     """Work orders: tickets whose repairs share links, as one visit (maintenance.services). Every
-    role reads them; they are made and regrouped by the tickets' service, never written here
-    (starting and finishing one comes with the capacity restoration)."""
+    role reads them; they are made and regrouped by the tickets' service. Technicians, operators
+    and admins start and finish a visit (maintenance.services.visits)."""
 
-    queryset = WorkOrder.objects.prefetch_related("entries").order_by("-created", "-id")
+    queryset = WorkOrder.objects.select_related("started_by").prefetch_related("entries").order_by("-created", "-id")
     serializer_class = WorkOrderSerializer
     filterset_class = WorkOrderFilterSet
     ordering_fields = ["created", "duration_s", "state"]
     permission_classes = [RolePermission]
-    write_roles: set[str] = set()  # read-only: every role reads, nobody writes
+    write_roles = {"start": VISITORS, "finish": VISITORS}
+
+    def _detail(self, order: WorkOrder) -> dict:
+        row = WorkOrderSerializer(order, context=self.get_serializer_context()).data
+        return {**row, **work_orders.detail(order, self.request.user), "restored_links": visits.restored_links(order)}
 
     @extend_schema(responses={200: WorkOrderDetailSerializer})
     def retrieve(self, request, *args, **kwargs):
+        return Response(self._detail(self.get_object()))
+
+    @extend_schema(
+        request=WorkOrderStartSerializer,
+        parameters=[DRY_RUN],
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="WorkOrderStartOrPreview",
+                serializers=[WorkOrderDetailSerializer, WorkOrderStartPreviewSerializer],
+                resource_type_field_name=None,
+            ),
+            409: PolymorphicProxySerializer(
+                component_name="WorkOrderStartRefusal",
+                serializers=[WorkOrderStartPreviewSerializer, STATE_CONFLICT],
+                resource_type_field_name=None,
+            ),
+        },
+        description="Start the visit: its footprint out of service (reason 'maintenance') through the capacity "
+        "guard, with the restoration offered by the preview when one is needed, as one set; its tickets in "
+        "progress. ?dry_run=1 answers the preview (safe, needs_restoration or blocked) and changes nothing. "
+        "409 with the preview when the restoration is missing or changed, or the order is blocked (an admin "
+        "may override with a reason); 403 when a technician starts a restoration the fabric does not allow "
+        "automatically.",
+    )
+    @action(detail=True, methods=["post"], filterset_class=None, pagination_class=None)
+    def start(self, request, pk=None):
         order = self.get_object()
-        context = self.get_serializer_context()
-        row = WorkOrderSerializer(order, context=context).data
-        return Response({**row, **work_orders.detail(order, request.user)})
+        if _flag(request, "dry_run"):
+            return Response(self._visit(lambda: visits.preview(order, request.user)).as_dict())
+        body = WorkOrderStartSerializer(data=request.data if request.data is not None else {})
+        body.is_valid(raise_exception=True)
+        options = body.validated_data
+        if options["override_capacity"] and ADMIN not in user_roles(request.user):
+            raise PermissionDenied("Only admins may override the capacity guard.")
+        started = self._visit(
+            lambda: visits.start(
+                order,
+                request.user,
+                restoration=options.get("restoration"),
+                override=options["override_capacity"],
+                admin_reason=options["admin_reason"],
+            )
+        )
+        return Response(self._detail(started))
+
+    @extend_schema(
+        request=WorkOrderFinishSerializer,
+        responses={200: WorkOrderFinishedSerializer, 409: STATE_CONFLICT},
+        description="End the visit. repaired: the order's action recorded on each ticket (awaiting validation, its "
+        "link enabled again), the rest of the footprint enabled again, the restored links disabled again (any "
+        "the guard refuses stay enabled: `detail` names them); the order is done. not_repaired: links back as "
+        "before the start, tickets stay in progress with a comment, the order is open again.",
+    )
+    @action(detail=True, methods=["post"], filterset_class=None, pagination_class=None)
+    def finish(self, request, pk=None):
+        order = self.get_object()
+        body = WorkOrderFinishSerializer(data=request.data if request.data is not None else {})
+        body.is_valid(raise_exception=True)
+        finished = self._visit(
+            lambda: visits.finish(order, request.user, body.validated_data["outcome"], body.validated_data["notes"])
+        )
+        return Response({**self._detail(finished.order), "detail": finished.detail})
+
+    @staticmethod
+    def _visit(call):
+        """The visit services' refusals as answers."""
+        try:
+            return call()
+        except visits.VisitStateError as exc:
+            raise Conflict({"detail": str(exc), "state": exc.state}) from exc
+        except visits.StartRefused as exc:
+            raise Conflict(exc.preview.as_dict()) from exc
+        except visits.ApprovalNeeded as exc:
+            raise PermissionDenied(str(exc)) from exc

@@ -78,6 +78,14 @@ class WebhookEndpointSerializer(BriefModelSerializer):
         return value
 
 
+class WebhookEndpointCreatedSerializer(WebhookEndpointSerializer):
+    """Documentation only: POST /api/webhooks/'s answer, which adds the secret the server generated."""
+
+    secret = serializers.CharField(
+        required=False, help_text="Only when the request sent none: the generated secret, answered this once."
+    )
+
+
 class DeliveryAttemptSerializer(serializers.ModelSerializer):
     """`response_excerpt` only for operators and admins (omitted for other roles)."""
 

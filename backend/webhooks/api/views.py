@@ -15,7 +15,12 @@ from lightpath.api.viewsets import BriefModeMixin
 from .. import services
 from ..filtersets import WebhookDeliveryFilterSet, WebhookEndpointFilterSet
 from ..models import WebhookDelivery, WebhookEndpoint
-from .serializers import WebhookDeliveryDetailSerializer, WebhookDeliverySerializer, WebhookEndpointSerializer
+from .serializers import (
+    WebhookDeliveryDetailSerializer,
+    WebhookDeliverySerializer,
+    WebhookEndpointCreatedSerializer,
+    WebhookEndpointSerializer,
+)
 
 ENDPOINT_WRITERS = {OPERATOR}  # and admins, who may always write
 
@@ -28,7 +33,8 @@ def _audit_snapshot(endpoint: WebhookEndpoint) -> dict:
 @extend_schema_view(
     create=extend_schema(
         description="Creates an endpoint. Without `secret`, one is generated and returned in this "
-        "response only (key `secret`); a secret you send is never returned."
+        "response only (key `secret`); a secret you send is never returned.",
+        responses={201: WebhookEndpointCreatedSerializer},
     )
 )
 class WebhookEndpointViewSet(BriefModeMixin, viewsets.ModelViewSet):

@@ -1538,8 +1538,8 @@ export interface paths {
         };
         /**
          * @description Work orders: tickets whose repairs share links, as one visit (maintenance.services). Every
-         *     role reads them; they are made and regrouped by the tickets' service, never written here
-         *     (starting and finishing one comes with the capacity restoration).
+         *     role reads them; they are made and regrouped by the tickets' service. Technicians, operators
+         *     and admins start and finish a visit (maintenance.services.visits).
          */
         get: operations["work_orders_list"];
         put?: never;
@@ -1559,12 +1559,46 @@ export interface paths {
         };
         /**
          * @description Work orders: tickets whose repairs share links, as one visit (maintenance.services). Every
-         *     role reads them; they are made and regrouped by the tickets' service, never written here
-         *     (starting and finishing one comes with the capacity restoration).
+         *     role reads them; they are made and regrouped by the tickets' service. Technicians, operators
+         *     and admins start and finish a visit (maintenance.services.visits).
          */
         get: operations["work_orders_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/work-orders/{id}/finish/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description End the visit. repaired: the order's action recorded on each ticket (awaiting validation, its link enabled again), the rest of the footprint enabled again, the restored links disabled again (any the guard refuses stay enabled: `detail` names them); the order is done. not_repaired: links back as before the start, tickets stay in progress with a comment, the order is open again. */
+        post: operations["work_orders_finish_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/work-orders/{id}/start/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Start the visit: its footprint out of service (reason 'maintenance') through the capacity guard, with the restoration offered by the preview when one is needed, as one set; its tickets in progress. ?dry_run=1 answers the preview (safe, needs_restoration or blocked) and changes nothing. 409 with the preview when the restoration is missing or changed, or the order is blocked (an admin may override with a reason); 403 when a technician starts a restoration the fabric does not allow automatically. */
+        post: operations["work_orders_start_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2667,6 +2701,8 @@ export interface components {
             corruption_report_threshold?: number;
             /** @description Fewest packets in a window for its corruption rate to count. */
             telemetry_min_packets?: number;
+            /** @description A technician may start a repair that needs a capacity restoration (lossy links re-enabled for its duration) without an operator's approval. */
+            auto_restore?: boolean;
             readonly switch_count: number;
             readonly link_count: number;
             /** Format: date-time */
@@ -3881,6 +3917,8 @@ export interface components {
             corruption_report_threshold?: number;
             /** @description Fewest packets in a window for its corruption rate to count. */
             telemetry_min_packets?: number;
+            /** @description A technician may start a repair that needs a capacity restoration (lossy links re-enabled for its duration) without an operator's approval. */
+            auto_restore?: boolean;
             readonly switch_count?: number;
             readonly link_count?: number;
             /** Format: date-time */
@@ -4488,6 +4526,30 @@ export interface components {
              *     * `catalog` - catalog
              */
             provenance: (components["schemas"]["ProvenanceEnum"] | components["schemas"]["NullEnum"]) | null;
+        };
+        Restoration: {
+            /** @description Links disabled for corruption to enable for the repair. */
+            links: components["schemas"]["RestorationLink"][];
+            /** Format: double */
+            added_penalty: number;
+            proven_optimal: boolean;
+            /** @description An operator must approve it (false for operators, admins, or a fabric with auto_restore). */
+            needs_approval: boolean;
+        };
+        RestorationLink: {
+            id: number;
+            /** @description a_switch:a_port - z_switch:z_port */
+            name: string;
+            /**
+             * Format: double
+             * @description Its worse direction's loss rate now (a fraction).
+             */
+            loss_rate: number;
+            /**
+             * Format: double
+             * @description CorrOpt's penalty of carrying it (both directions).
+             */
+            penalty: number;
         };
         /**
          * @description What a schedule job adds to the job: its demand, switches, algorithm, mode and a summary.
@@ -5258,6 +5320,16 @@ export interface components {
             directions: number;
             links: number[];
         };
+        UnreachableTor: {
+            name: string;
+            paths_before: number;
+            /** @description The most up-paths any restoration leaves it. */
+            paths_best: number;
+            /** @description The up-paths it must keep. */
+            floor: number;
+            required_paths: number;
+            design_paths: number;
+        };
         User: {
             username: string;
             readonly roles: string[];
@@ -5289,6 +5361,12 @@ export interface components {
             /** Format: double */
             max_s: number;
             pairs: number;
+        };
+        WaitsFor: {
+            work_order: number;
+            action: string;
+            component_name: string;
+            state: string;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         WebhookDelivery: {
@@ -5435,6 +5513,13 @@ export interface components {
             readonly created: string;
             /** Format: date-time */
             readonly updated: string;
+            /** Format: date-time */
+            readonly started_at: string | null;
+            readonly started_by: string | null;
+            /** Format: date-time */
+            readonly finished_at: string | null;
+            /** @description How its last visit ended (null: none has). */
+            readonly outcome: (components["schemas"]["WorkOrderOutcomeEnum"] | components["schemas"]["NullEnum"]) | null;
         };
         /**
          * @description A work order with what a technician and an operator decide on: its tickets, the links it
@@ -5470,11 +5555,119 @@ export interface components {
             readonly created: string;
             /** Format: date-time */
             readonly updated: string;
+            /** Format: date-time */
+            readonly started_at: string | null;
+            readonly started_by: string | null;
+            /** Format: date-time */
+            readonly finished_at: string | null;
+            /** @description How its last visit ended (null: none has). */
+            readonly outcome: (components["schemas"]["WorkOrderOutcomeEnum"] | components["schemas"]["NullEnum"]) | null;
             readonly ticket_details: components["schemas"]["WorkOrderTicket"][];
             readonly footprint_links: components["schemas"]["FootprintLink"][];
             /** @description ToRs on the footprint. */
             readonly tors: string[];
             readonly guard: components["schemas"]["GuardPreview"];
+            /** @description Links the start enabled for the repair's duration (its restoration). */
+            readonly restored_links: components["schemas"]["WorkOrderLink"][];
+        };
+        WorkOrderFinish: {
+            outcome: components["schemas"]["WorkOrderOutcomeEnum"];
+            /** @default  */
+            notes: string;
+        };
+        /** @description The work order after its visit ended, and what became of its links. */
+        WorkOrderFinished: {
+            readonly id: number;
+            /** Format: uri */
+            readonly url: string;
+            readonly fabric: number;
+            readonly state: components["schemas"]["WorkOrderStateEnum"];
+            /** @description The repair done on the visit (corruption.recommend.Action). */
+            readonly action: string;
+            /** @description Key of the component repaired (fabric.services.components), unique in the fabric. */
+            readonly component: string;
+            /** @description The component as a technician reads it. */
+            readonly component_name: string;
+            /** @description Ids of the links out of service while it is done. */
+            readonly footprint: number[];
+            /** @description Links out of service while it is done. */
+            readonly footprint_size: number;
+            /** @description How long the footprint stays out of service. */
+            readonly duration_s: number;
+            /**
+             * Format: double
+             * @description Chance the repair fixes its tickets (settings MAINTENANCE).
+             */
+            readonly success_chance: number;
+            /** @description Ids of its tickets. */
+            readonly tickets: number[];
+            /** Format: date-time */
+            readonly created: string;
+            /** Format: date-time */
+            readonly updated: string;
+            /** Format: date-time */
+            readonly started_at: string | null;
+            readonly started_by: string | null;
+            /** Format: date-time */
+            readonly finished_at: string | null;
+            /** @description How its last visit ended (null: none has). */
+            readonly outcome: (components["schemas"]["WorkOrderOutcomeEnum"] | components["schemas"]["NullEnum"]) | null;
+            readonly ticket_details: components["schemas"]["WorkOrderTicket"][];
+            readonly footprint_links: components["schemas"]["FootprintLink"][];
+            /** @description ToRs on the footprint. */
+            readonly tors: string[];
+            readonly guard: components["schemas"]["GuardPreview"];
+            /** @description Links the start enabled for the repair's duration (its restoration). */
+            readonly restored_links: components["schemas"]["WorkOrderLink"][];
+            /** @description One sentence; names restored links the guard kept enabled. */
+            readonly detail: string;
+        };
+        WorkOrderLink: {
+            id: number;
+            /** @description a_switch:a_port - z_switch:z_port */
+            name: string;
+        };
+        /** @enum {string} */
+        WorkOrderOutcomeEnum: "repaired" | "not_repaired";
+        WorkOrderStart: {
+            /** @description The ids of the restoration offered by the preview (needs_restoration), exactly. */
+            restoration?: number[];
+            /** @default false */
+            override_capacity: boolean;
+            /**
+             * @description Why an override (admins).
+             * @default
+             */
+            admin_reason: string;
+        };
+        WorkOrderStartOrPreview: components["schemas"]["WorkOrderDetail"] | components["schemas"]["WorkOrderStartPreview"];
+        /** @description What starting a work order now does (POST start/?dry_run=1), and the 409 of a refused start. */
+        WorkOrderStartPreview: {
+            work_order: number;
+            verdict: components["schemas"]["WorkOrderStartPreviewVerdictEnum"];
+            /** @description One sentence naming the ToR and its numbers. */
+            detail: string;
+            footprint: components["schemas"]["WorkOrderLink"][];
+            affected_tors: components["schemas"]["GuardTor"][];
+            /** @description ToRs under their constraint with the footprint alone, worst first. */
+            blocking_tors: components["schemas"]["GuardTor"][];
+            restoration: components["schemas"]["Restoration"] | null;
+            /** @description blocked: the ToRs no restoration saves. */
+            unreachable_tors: components["schemas"]["UnreachableTor"][];
+            /** @description blocked: visits in progress holding their paths. */
+            waits_for: components["schemas"]["WaitsFor"][];
+        };
+        /**
+         * @description * `safe` - safe
+         *     * `needs_restoration` - needs_restoration
+         *     * `blocked` - blocked
+         * @enum {string}
+         */
+        WorkOrderStartPreviewVerdictEnum: "safe" | "needs_restoration" | "blocked";
+        WorkOrderStartRefusal: components["schemas"]["WorkOrderStartPreview"] | components["schemas"]["WorkOrderStateConflict"];
+        WorkOrderStateConflict: {
+            detail: string;
+            state: components["schemas"]["WorkOrderStateEnum"];
         };
         /**
          * @description * `open` - Open
@@ -13249,6 +13442,194 @@ export interface operations {
             };
             /** @description No such object. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    work_orders_finish_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A unique integer value identifying this work order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkOrderFinish"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkOrderFinished"];
+                };
+            };
+            /** @description Bad input: every problem, by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkOrderStateConflict"];
+                };
+            };
+            /** @description The body is larger than LIGHTPATH_MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    work_orders_start_create: {
+        parameters: {
+            query?: {
+                /** @description decide only: 200 with the preview, nothing changed */
+                dry_run?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description A unique integer value identifying this work order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WorkOrderStart"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkOrderStartOrPreview"];
+                };
+            };
+            /** @description Bad input: every problem, by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkOrderStartRefusal"];
+                };
+            };
+            /** @description The body is larger than LIGHTPATH_MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than the web server takes (gunicorn's request line, 4,094 bytes): an HTML page. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The body is not JSON (Content-Type). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
