@@ -215,6 +215,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One component for answers (`X`: read-only fields required, write-only ones left out) and one
+    # for bodies (`XRequest`), so the UI's answer types are the generated ones as they are.
+    "COMPONENT_SPLIT_REQUEST": True,
     # Models share field names ("kind", "state") with different choices: name each enum after its model.
     "ENUM_NAME_OVERRIDES": {
         "WebhookDeliveryStateEnum": "webhooks.models.WebhookDelivery.State",
@@ -231,6 +234,14 @@ SPECTACULAR_SETTINGS = {
         "PowerClassEnum": "telemetry.models.PowerClass",
         "WorkOrderStateEnum": "maintenance.models.WorkOrder.State",
         "WorkOrderOutcomeEnum": "maintenance.models.WorkOrder.Outcome",
+        # Named by the UI's types (features/*/api/types.ts): pinned so that a new field's choices
+        # cannot rename them.
+        "DirectionEnum": "telemetry.models.Direction",
+        "AdminStateEnum": "fabric.models.Link.AdminState",
+        "OperStateEnum": "fabric.models.Link.OperState",
+        "HealthEnum": "fabric.models.Link.Health",
+        "FiberEnum": "fabric.models.Fiber",
+        "PriceSourceEnum": "fabric.models.TransceiverModel.PriceSource",
         "OutcomeEnum": "corruption.models.TicketStep.Outcome",
     },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.

@@ -1609,7 +1609,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Action: {
+        ActionRequest: {
             action_taken: components["schemas"]["ActionTakenEnum"];
             /** @default  */
             notes: string;
@@ -1648,16 +1648,21 @@ export interface components {
              */
             threshold: number;
         };
-        Assign: {
+        AssignRequest: {
             username: string | null;
         };
         Attachment: {
             tor: number;
             readonly tor_name: string;
-            optical_ports?: number;
-            links?: number[];
+            optical_ports: number;
+            links: number[];
             readonly available_ports: number;
             readonly unavailable: components["schemas"]["PortUnavailable"][];
+        };
+        AttachmentRequest: {
+            tor: number;
+            optical_ports?: number;
+            links?: number[];
         };
         AuditEvent: {
             readonly id: number;
@@ -1666,11 +1671,11 @@ export interface components {
             action: components["schemas"]["AuditEventActionEnum"];
             object_type: string;
             /** Format: int64 */
-            object_id?: number | null;
+            object_id: number | null;
             object_repr: string;
-            before?: unknown;
-            after?: unknown;
-            note?: string;
+            before: unknown;
+            after: unknown;
+            note: string;
             /** Format: date-time */
             readonly timestamp: string;
         };
@@ -1749,7 +1754,7 @@ export interface components {
             };
             tors: number;
         };
-        CapacityConstraintsInput: {
+        CapacityConstraintsInputRequest: {
             /** Format: double */
             default?: number;
             overrides?: {
@@ -1932,25 +1937,20 @@ export interface components {
             fabric: number;
             name: string;
             /** @description Circuits stay inside one switch; a zone groups switches. */
-            zone?: string;
+            zone: string;
             port_count: number;
             /**
              * Format: double
              * @description Reconfiguration time a changed circuit is dark.
              */
-            dark_time_s?: number;
+            dark_time_s: number;
             /**
              * Format: double
              * @description Per circuit.
              */
-            capacity_gbps?: number;
-            description?: string;
-            attachments?: components["schemas"]["Attachment"][];
-            /**
-             * @description Attach every ToR of the fabric with 1 port.
-             * @default false
-             */
-            attach_all_tors: boolean;
+            capacity_gbps: number;
+            description: string;
+            attachments: components["schemas"]["Attachment"][];
             readonly ports_attached: number;
             readonly ports_available: number;
             /** Format: date-time */
@@ -1965,6 +1965,31 @@ export interface components {
                 number,
                 number
             ][];
+        };
+        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
+        CircuitSwitchRequest: {
+            fabric: number;
+            name: string;
+            /** @description Circuits stay inside one switch; a zone groups switches. */
+            zone?: string;
+            port_count: number;
+            /**
+             * Format: double
+             * @description Reconfiguration time a changed circuit is dark.
+             */
+            dark_time_s?: number;
+            /**
+             * Format: double
+             * @description Per circuit.
+             */
+            capacity_gbps?: number;
+            description?: string;
+            attachments?: components["schemas"]["AttachmentRequest"][];
+            /**
+             * @description Attach every ToR of the fabric with 1 port.
+             * @default false
+             */
+            attach_all_tors: boolean;
         };
         CircuitSwitchWiring: {
             circuit_switch: string;
@@ -2007,7 +2032,7 @@ export interface components {
             pair_stats: boolean;
             quantiles: number[];
         };
-        Comment: {
+        CommentRequest: {
             text: string;
         };
         /**
@@ -2117,7 +2142,7 @@ export interface components {
             /** Format: date-time */
             last_seen: string;
             /** Format: date-time */
-            ended_at?: string | null;
+            ended_at: string | null;
         };
         CostBreakdown: {
             lines: components["schemas"]["CostLine"][];
@@ -2195,7 +2220,7 @@ export interface components {
             samples: number;
             used_samples: number;
         };
-        Credentials: {
+        CredentialsRequest: {
             username: string;
             password: string;
         };
@@ -2347,7 +2372,7 @@ export interface components {
          * @description One JSON row of an upload, as the CSV's columns (documentation: the service checks each row
          *     and lists every problem by entry).
          */
-        DemandRow: {
+        DemandRowRequest: {
             /** @description A ToR's name. */
             src: string;
             /** @description A ToR's name, not src. */
@@ -2361,7 +2386,7 @@ export interface components {
             window_start: number | string;
         };
         /** @description The upload's form (documentation and the form fields; the rows are checked by the service). */
-        DemandUpload: {
+        DemandUploadRequest: {
             fabric: number;
             name: string;
             description?: string;
@@ -2370,12 +2395,12 @@ export interface components {
             /** @description CSV text: src,dst,bytes,window_start */
             csv?: string;
             /** @description Instead of csv: the rows as JSON. */
-            rows?: components["schemas"]["DemandRow"][];
+            rows?: components["schemas"]["DemandRowRequest"][];
             /**
-             * Format: uri
+             * Format: binary
              * @description multipart: a CSV or JSON file
              */
-            file?: string | null;
+            file?: string;
         };
         DemandWindow: {
             index: number;
@@ -2503,7 +2528,8 @@ export interface components {
             /** Format: double */
             tx_power_max_dbm: number | null;
         };
-        Drain: {
+        DrainOrPreview: components["schemas"]["DrainResult"] | components["schemas"]["GuardPreview"];
+        DrainRequest: {
             /**
              * @description Why, after 'maintenance: '.
              * @default
@@ -2512,7 +2538,6 @@ export interface components {
             /** @default false */
             override_capacity: boolean;
         };
-        DrainOrPreview: components["schemas"]["DrainResult"] | components["schemas"]["GuardPreview"];
         DrainResult: {
             switch: number;
             /** @description The links whose state changed. */
@@ -2676,7 +2701,7 @@ export interface components {
             /** Format: uri */
             readonly url: string;
             name: string;
-            description?: string;
+            description: string;
             tiers: [
                 string,
                 string,
@@ -2686,23 +2711,23 @@ export interface components {
              * Format: double
              * @description Fraction of each ToR's up-paths to the top tier that must stay available.
              */
-            capacity_constraint?: number;
+            capacity_constraint: number;
             /** @description Window over which counter deltas give a loss rate. */
-            telemetry_window_s?: number;
+            telemetry_window_s: number;
             /**
              * Format: double
              * @description Corruption loss rate at which a direction is corrupting.
              */
-            corruption_action_threshold?: number;
+            corruption_action_threshold: number;
             /**
              * Format: double
              * @description Corruption loss rate at which a direction is lossy.
              */
-            corruption_report_threshold?: number;
+            corruption_report_threshold: number;
             /** @description Fewest packets in a window for its corruption rate to count. */
-            telemetry_min_packets?: number;
+            telemetry_min_packets: number;
             /** @description A technician may start a repair that needs a capacity restoration (lossy links re-enabled for its duration) without an operator's approval. */
-            auto_restore?: boolean;
+            auto_restore: boolean;
             readonly switch_count: number;
             readonly link_count: number;
             /** Format: date-time */
@@ -2732,6 +2757,37 @@ export interface components {
         FabricRef: {
             id: number;
             name: string;
+        };
+        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
+        FabricRequest: {
+            name: string;
+            description?: string;
+            tiers: [
+                string,
+                string,
+                ...string[]
+            ];
+            /**
+             * Format: double
+             * @description Fraction of each ToR's up-paths to the top tier that must stay available.
+             */
+            capacity_constraint?: number;
+            /** @description Window over which counter deltas give a loss rate. */
+            telemetry_window_s?: number;
+            /**
+             * Format: double
+             * @description Corruption loss rate at which a direction is corrupting.
+             */
+            corruption_action_threshold?: number;
+            /**
+             * Format: double
+             * @description Corruption loss rate at which a direction is lossy.
+             */
+            corruption_report_threshold?: number;
+            /** @description Fewest packets in a window for its corruption rate to count. */
+            telemetry_min_packets?: number;
+            /** @description A technician may start a repair that needs a capacity restoration (lossy links re-enabled for its duration) without an operator's approval. */
+            auto_restore?: boolean;
         };
         /** @description Switches and links in a compact form for drawing. */
         FabricTopology: {
@@ -2903,11 +2959,10 @@ export interface components {
             /** Format: double */
             readonly progress: number;
             readonly message: string;
-            params?: unknown;
             /** @description The kind's result (null until the job succeeds). */
             readonly result: components["schemas"]["JobResult"] | null;
             readonly error: string;
-            fabric?: number | null;
+            fabric: number | null;
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
             readonly created_by: string | null;
             /** Format: date-time */
@@ -2960,9 +3015,8 @@ export interface components {
             /** Format: double */
             readonly progress: number;
             readonly message: string;
-            params?: unknown;
             readonly error: string;
-            fabric?: number | null;
+            fabric: number | null;
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
             readonly created_by: string | null;
             /** Format: date-time */
@@ -2989,6 +3043,12 @@ export interface components {
             readonly created_at: string;
             readonly level: components["schemas"]["LevelEnum"];
             readonly message: string;
+        };
+        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
+        JobRequest: {
+            kind: components["schemas"]["JobKindEnum"];
+            params?: unknown;
+            fabric?: number | null;
         };
         /** @description The result of a job, as its kind declares it. */
         JobResult: components["schemas"]["ScheduleResult"] | components["schemas"]["OptimizerResult"] | components["schemas"]["SimulationResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["RailClassesResult"] | components["schemas"]["RailPlanResult"] | components["schemas"]["ShareBackupResult"];
@@ -3127,11 +3187,11 @@ export interface components {
             readonly z_switch_name: string;
             z_port: string;
             /** Format: double */
-            length_m?: number | null;
-            fiber?: components["schemas"]["FiberEnum"] | components["schemas"]["BlankEnum"];
-            speed_gbps?: number | null;
-            admin_state?: components["schemas"]["AdminStateEnum"];
-            admin_reason?: string;
+            length_m: number | null;
+            fiber: components["schemas"]["FiberEnum"] | components["schemas"]["BlankEnum"];
+            speed_gbps: number | null;
+            admin_state: components["schemas"]["AdminStateEnum"];
+            admin_reason: string;
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
             readonly admin_changed_by: string | null;
             /** Format: date-time */
@@ -3144,19 +3204,14 @@ export interface components {
             readonly health: components["schemas"]["HealthEnum"];
             /** @description Some side's Rx is low or dark. */
             readonly rx_low: boolean;
-            /**
-             * @description Admins only, with an admin_reason: take the link out of service although a ToR falls under its capacity constraint.
-             * @default false
-             */
-            override_capacity: boolean;
             /** @description Breakout group label, shared by the links of one breakout cable or transceiver in this fabric; blank: by the port rule. */
-            breakout?: string;
+            breakout: string;
             /** @description Cable or patch-panel trunk the link rides, shared by every link on it in this fabric; blank: its own cable (or its breakout cable). */
-            cable_id?: string;
+            cable_id: string;
             /** @description Line card of side A; blank: the port prefix. */
-            a_line_card?: string;
+            a_line_card: string;
             /** @description Line card of side Z; blank: the port prefix. */
-            z_line_card?: string;
+            z_line_card: string;
             readonly components: components["schemas"]["LinkComponents"];
         };
         LinkAdminStateChanged: {
@@ -3289,6 +3344,33 @@ export interface components {
             a: components["schemas"]["LinkEnd"];
             z: components["schemas"]["LinkEnd"];
         };
+        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
+        LinkRequest: {
+            fabric: number;
+            a_switch: number;
+            a_port: string;
+            z_switch: number;
+            z_port: string;
+            /** Format: double */
+            length_m?: number | null;
+            fiber?: components["schemas"]["FiberEnum"] | components["schemas"]["BlankEnum"];
+            speed_gbps?: number | null;
+            admin_state?: components["schemas"]["AdminStateEnum"];
+            admin_reason?: string;
+            /**
+             * @description Admins only, with an admin_reason: take the link out of service although a ToR falls under its capacity constraint.
+             * @default false
+             */
+            override_capacity: boolean;
+            /** @description Breakout group label, shared by the links of one breakout cable or transceiver in this fabric; blank: by the port rule. */
+            breakout?: string;
+            /** @description Cable or patch-panel trunk the link rides, shared by every link on it in this fabric; blank: its own cable (or its breakout cable). */
+            cable_id?: string;
+            /** @description Line card of side A; blank: the port prefix. */
+            a_line_card?: string;
+            /** @description Line card of side Z; blank: the port prefix. */
+            z_line_card?: string;
+        };
         /** @description What GET /api/rail/plans/{id}/ says of the per-link rows it leaves out. */
         LinkRows: {
             count: number;
@@ -3301,7 +3383,7 @@ export interface components {
             parts: string[];
         };
         /** @description One entry of a bulk change (PATCH /api/links/ with a list). */
-        LinkStateChange: {
+        LinkStateChangeRequest: {
             id: number;
             admin_state: components["schemas"]["AdminStateEnum"];
             /** @default  */
@@ -3845,7 +3927,7 @@ export interface components {
             connected_pairs: number;
             disconnected_pairs: number;
         };
-        PatchedCapacityConstraintsInput: {
+        PatchedCapacityConstraintsInputRequest: {
             /** Format: double */
             default?: number;
             overrides?: {
@@ -3853,10 +3935,7 @@ export interface components {
             };
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
-        PatchedCircuitSwitch: {
-            readonly id?: number;
-            /** Format: uri */
-            readonly url?: string;
+        PatchedCircuitSwitchRequest: {
             fabric?: number;
             name?: string;
             /** @description Circuits stay inside one switch; a zone groups switches. */
@@ -3873,24 +3952,15 @@ export interface components {
              */
             capacity_gbps?: number;
             description?: string;
-            attachments?: components["schemas"]["Attachment"][];
+            attachments?: components["schemas"]["AttachmentRequest"][];
             /**
              * @description Attach every ToR of the fabric with 1 port.
              * @default false
              */
             attach_all_tors: boolean;
-            readonly ports_attached?: number;
-            readonly ports_available?: number;
-            /** Format: date-time */
-            readonly created?: string;
-            /** Format: date-time */
-            readonly updated?: string;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
-        PatchedFabric: {
-            readonly id?: number;
-            /** Format: uri */
-            readonly url?: string;
+        PatchedFabricRequest: {
             name?: string;
             description?: string;
             tiers?: [
@@ -3919,24 +3989,13 @@ export interface components {
             telemetry_min_packets?: number;
             /** @description A technician may start a repair that needs a capacity restoration (lossy links re-enabled for its duration) without an operator's approval. */
             auto_restore?: boolean;
-            readonly switch_count?: number;
-            readonly link_count?: number;
-            /** Format: date-time */
-            readonly created?: string;
-            /** Format: date-time */
-            readonly updated?: string;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
-        PatchedLink: {
-            readonly id?: number;
-            /** Format: uri */
-            readonly url?: string;
+        PatchedLinkRequest: {
             fabric?: number;
             a_switch?: number;
-            readonly a_switch_name?: string;
             a_port?: string;
             z_switch?: number;
-            readonly z_switch_name?: string;
             z_port?: string;
             /** Format: double */
             length_m?: number | null;
@@ -3944,18 +4003,6 @@ export interface components {
             speed_gbps?: number | null;
             admin_state?: components["schemas"]["AdminStateEnum"];
             admin_reason?: string;
-            /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
-            readonly admin_changed_by?: string;
-            /** Format: date-time */
-            readonly admin_changed_at?: string | null;
-            readonly oper_state?: components["schemas"]["OperStateEnum"];
-            /** Format: date-time */
-            readonly oper_changed_at?: string | null;
-            /** @description Changed operational state too often in the recent window. */
-            readonly flapping?: boolean;
-            readonly health?: components["schemas"]["HealthEnum"];
-            /** @description Some side's Rx is low or dark. */
-            readonly rx_low?: boolean;
             /**
              * @description Admins only, with an admin_reason: take the link out of service although a ToR falls under its capacity constraint.
              * @default false
@@ -3969,14 +4016,11 @@ export interface components {
             a_line_card?: string;
             /** @description Line card of side Z; blank: the port prefix. */
             z_line_card?: string;
-            readonly components?: components["schemas"]["LinkComponents"];
         };
         /** @description Manual overrides are written here; device rows come from ingest and are read-only. */
-        PatchedPowerThreshold: {
-            readonly id?: number;
+        PatchedPowerThresholdRequest: {
             link?: number;
             side?: components["schemas"]["SideEnum"];
-            readonly source?: components["schemas"]["PowerThresholdSourceEnum"];
             /** Format: double */
             input_power_lower_dbm?: number | null;
             /** Format: double */
@@ -3985,14 +4029,9 @@ export interface components {
             output_power_lower_dbm?: number | null;
             /** Format: double */
             output_power_upper_dbm?: number | null;
-            /** Format: date-time */
-            readonly updated?: string;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
-        PatchedSwitch: {
-            readonly id?: number;
-            /** Format: uri */
-            readonly url?: string;
+        PatchedSwitchRequest: {
             fabric?: number;
             name?: string;
             /** @description 0 = ToR. */
@@ -4009,31 +4048,9 @@ export interface components {
              * @description Per-ToR override of the fabric's constraint.
              */
             capacity_constraint?: number | null;
-            /** Format: double */
-            readonly effective_capacity_constraint?: number;
-            /** @description Some link of the switch is disabled for maintenance. */
-            readonly drained?: boolean;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
-        PatchedTransceiver: {
-            readonly id?: number;
-            /** Format: uri */
-            readonly url?: string;
-            link?: number;
-            side?: components["schemas"]["SideEnum"];
-            model?: number;
-            readonly model_name?: string;
-            serial?: string;
-            /** Format: date-time */
-            installed_at?: string | null;
-            /** Format: date-time */
-            last_reseated_at?: string | null;
-        };
-        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
-        PatchedTransceiverModel: {
-            readonly id?: number;
-            /** Format: uri */
-            readonly url?: string;
+        PatchedTransceiverModelRequest: {
             name?: string;
             speed_gbps?: number;
             fiber?: components["schemas"]["FiberEnum"];
@@ -4053,7 +4070,7 @@ export interface components {
              */
             price_source?: components["schemas"]["PriceSourceEnum"] | components["schemas"]["BlankEnum"];
             /** @description Stretched reach per network reliability bound (NRB); empty = not stretched. */
-            stretch?: components["schemas"]["StretchEntry"][];
+            stretch?: components["schemas"]["StretchEntryRequest"][];
             /** @description The stretch reaches assume the switch's link FEC is on. */
             link_fec?: boolean;
             /**
@@ -4070,31 +4087,27 @@ export interface components {
             /** Format: double */
             tx_power_max_dbm?: number | null;
         };
+        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
+        PatchedTransceiverRequest: {
+            link?: number;
+            side?: components["schemas"]["SideEnum"];
+            model?: number;
+            serial?: string;
+            /** Format: date-time */
+            installed_at?: string | null;
+            /** Format: date-time */
+            last_reseated_at?: string | null;
+        };
         /** @description The secret is write-only: it is never returned, only a hint of its last 4 characters. */
-        PatchedWebhookEndpoint: {
-            readonly id?: number;
-            /** Format: uri */
-            readonly url?: string;
+        PatchedWebhookEndpointRequest: {
             fabric?: number;
             name?: string;
             /** Format: uri */
             payload_url?: string;
             /** @description HMAC-SHA256 key shared with the receiver (at least 16 characters). Write-only; omitted on create, one is generated; omitted on update, the current one stays. */
             secret?: string;
-            readonly secret_hint?: string;
             enabled?: boolean;
             max_attempts?: number;
-            /** @default 0 */
-            readonly pending_deliveries: number;
-            /** @default 0 */
-            readonly failed_deliveries: number;
-            /** Format: date-time */
-            readonly last_success_at?: string;
-            readonly created_by?: string;
-            /** Format: date-time */
-            readonly created?: string;
-            /** Format: date-time */
-            readonly updated?: string;
         };
         /** @description Path counts per coding scheme; the engine sends the counts as floats (14.0). */
         PathCoding: {
@@ -4242,6 +4255,21 @@ export interface components {
             side: components["schemas"]["SideEnum"];
             readonly source: components["schemas"]["PowerThresholdSourceEnum"];
             /** Format: double */
+            input_power_lower_dbm: number | null;
+            /** Format: double */
+            input_power_upper_dbm: number | null;
+            /** Format: double */
+            output_power_lower_dbm: number | null;
+            /** Format: double */
+            output_power_upper_dbm: number | null;
+            /** Format: date-time */
+            readonly updated: string;
+        };
+        /** @description Manual overrides are written here; device rows come from ingest and are read-only. */
+        PowerThresholdRequest: {
+            link: number;
+            side: components["schemas"]["SideEnum"];
+            /** Format: double */
             input_power_lower_dbm?: number | null;
             /** Format: double */
             input_power_upper_dbm?: number | null;
@@ -4249,8 +4277,6 @@ export interface components {
             output_power_lower_dbm?: number | null;
             /** Format: double */
             output_power_upper_dbm?: number | null;
-            /** Format: date-time */
-            readonly updated: string;
         };
         /**
          * @description * `device` - Device
@@ -4339,10 +4365,9 @@ export interface components {
             /** Format: double */
             readonly progress: number;
             readonly message: string;
-            params?: unknown;
             readonly result: components["schemas"]["RailPlanPageResult"] | null;
             readonly error: string;
-            fabric?: number | null;
+            fabric: number | null;
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
             readonly created_by: string | null;
             /** Format: date-time */
@@ -4564,11 +4589,10 @@ export interface components {
             /** Format: double */
             readonly progress: number;
             readonly message: string;
-            params?: unknown;
             /** @description The kind's result (null until the job succeeds). */
             readonly result: components["schemas"]["JobResult"] | null;
             readonly error: string;
-            fabric?: number | null;
+            fabric: number | null;
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
             readonly created_by: string | null;
             /** Format: date-time */
@@ -4668,9 +4692,8 @@ export interface components {
             /** Format: double */
             readonly progress: number;
             readonly message: string;
-            params?: unknown;
             readonly error: string;
-            fabric?: number | null;
+            fabric: number | null;
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
             readonly created_by: string | null;
             /** Format: date-time */
@@ -4986,6 +5009,19 @@ export interface components {
              */
             reach_m: number;
         };
+        /** @description One stretched reach (OpenAPI shape only: TransceiverModelSerializer.validate checks them). */
+        StretchEntryRequest: {
+            /**
+             * Format: double
+             * @description Network reliability bound, a fraction in (0, 1).
+             */
+            nrb: number;
+            /**
+             * Format: double
+             * @description Reach in metres at that bound, beyond the rated reach.
+             */
+            reach_m: number;
+        };
         SuccessRate: {
             attempts: number;
             fixed: number;
@@ -5022,18 +5058,18 @@ export interface components {
             name: string;
             /** @description 0 = ToR. */
             tier: number;
-            pod?: number | null;
+            pod: number | null;
             /** @description Spine plane, for fabrics built in planes. */
-            plane?: number | null;
+            plane: number | null;
             /** @description Rack or location. */
-            rack?: string;
-            vendor?: string;
-            model?: string;
+            rack: string;
+            vendor: string;
+            model: string;
             /**
              * Format: double
              * @description Per-ToR override of the fabric's constraint.
              */
-            capacity_constraint?: number | null;
+            capacity_constraint: number | null;
             /** Format: double */
             readonly effective_capacity_constraint: number;
             /** @description Some link of the switch is disabled for maintenance. */
@@ -5052,6 +5088,25 @@ export interface components {
          * @enum {string}
          */
         SwitchDownEventTypeEnum: "switch_down";
+        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
+        SwitchRequest: {
+            fabric: number;
+            name: string;
+            /** @description 0 = ToR. */
+            tier: number;
+            pod?: number | null;
+            /** @description Spine plane, for fabrics built in planes. */
+            plane?: number | null;
+            /** @description Rack or location. */
+            rack?: string;
+            vendor?: string;
+            model?: string;
+            /**
+             * Format: double
+             * @description Per-ToR override of the fabric's constraint.
+             */
+            capacity_constraint?: number | null;
+        };
         ThresholdsBySide: {
             a: components["schemas"]["SideThresholds"];
             z: components["schemas"]["SideThresholds"];
@@ -5068,14 +5123,13 @@ export interface components {
             readonly link: number;
             readonly link_name: string;
             readonly pod: number | null;
-            /** @description Direction of the corruption that opened the ticket. */
-            readonly direction: string;
+            readonly direction: components["schemas"]["DirectionEnum"];
             /** @default open */
             readonly state: components["schemas"]["TicketStateEnum"];
             readonly assignee: string | null;
             /** Format: double */
             readonly penalty: number;
-            readonly recommended_action: string | null;
+            readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
             readonly step_count: number;
             /** @description The decision that opened it. */
             readonly decision: number;
@@ -5087,6 +5141,41 @@ export interface components {
             readonly created: string;
             /** Format: date-time */
             readonly updated: string;
+        };
+        /** @description POST /api/tickets/{id}/act/'s answer: the ticket, and what recording the action did to its link. */
+        TicketActed: {
+            readonly id: number;
+            /** Format: uri */
+            readonly url: string;
+            readonly fabric: number;
+            readonly link: number;
+            readonly link_name: string;
+            readonly pod: number | null;
+            readonly direction: components["schemas"]["DirectionEnum"];
+            /** @default open */
+            readonly state: components["schemas"]["TicketStateEnum"];
+            readonly assignee: string | null;
+            /** Format: double */
+            readonly penalty: number;
+            readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
+            readonly step_count: number;
+            /** @description The decision that opened it. */
+            readonly decision: number;
+            /** Format: date-time */
+            readonly validation_started_at: string | null;
+            /** Format: date-time */
+            readonly resolved_at: string | null;
+            /** Format: date-time */
+            readonly created: string;
+            /** Format: date-time */
+            readonly updated: string;
+            readonly ends: components["schemas"]["TicketLinkEnd"][];
+            readonly recommendation: components["schemas"]["Recommendation"] | null;
+            readonly steps: components["schemas"]["TicketStep"][];
+            readonly comments: components["schemas"]["TicketComment"][];
+            /** @description The link is back in service. */
+            readonly link_enabled: boolean;
+            readonly message: string;
         };
         TicketComment: {
             readonly id: number;
@@ -5107,14 +5196,13 @@ export interface components {
             readonly link: number;
             readonly link_name: string;
             readonly pod: number | null;
-            /** @description Direction of the corruption that opened the ticket. */
-            readonly direction: string;
+            readonly direction: components["schemas"]["DirectionEnum"];
             /** @default open */
             readonly state: components["schemas"]["TicketStateEnum"];
             readonly assignee: string | null;
             /** Format: double */
             readonly penalty: number;
-            readonly recommended_action: string | null;
+            readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
             readonly step_count: number;
             /** @description The decision that opened it. */
             readonly decision: number;
@@ -5128,8 +5216,8 @@ export interface components {
             readonly updated: string;
             readonly ends: components["schemas"]["TicketLinkEnd"][];
             readonly recommendation: components["schemas"]["Recommendation"] | null;
-            readonly steps: components["schemas"]["TicketStep"][] | null;
-            readonly comments: components["schemas"]["TicketComment"][] | null;
+            readonly steps: components["schemas"]["TicketStep"][];
+            readonly comments: components["schemas"]["TicketComment"][];
         };
         TicketLinkEnd: {
             side: components["schemas"]["SideEnum"];
@@ -5172,13 +5260,22 @@ export interface components {
             readonly number: number;
             /** @description The decision that asked for it. */
             readonly decision: number;
-            readonly direction: string;
-            readonly recommended_action: string;
+            readonly direction: components["schemas"]["DirectionEnum"];
+            readonly recommended_action: components["schemas"]["ActionTakenEnum"];
             readonly rule: string;
             readonly explanation: string;
             readonly evidence: components["schemas"]["Evidence"];
-            /** @description Empty until the technician records it. */
-            readonly action_taken: string;
+            /**
+             * @description Empty until the technician records it.
+             *
+             *     * `replace_shared_component` - replace_shared_component
+             *     * `replace_cable` - replace_cable
+             *     * `replace_far_transceiver` - replace_far_transceiver
+             *     * `clean_fiber` - clean_fiber
+             *     * `reseat_transceiver` - reseat_transceiver
+             *     * `replace_transceiver` - replace_transceiver
+             */
+            readonly action_taken: components["schemas"]["ActionTakenEnum"] | components["schemas"]["BlankEnum"];
             /** @description action_taken == recommended_action. */
             readonly followed: boolean | null;
             readonly technician: string | null;
@@ -5260,17 +5357,55 @@ export interface components {
             side: components["schemas"]["SideEnum"];
             model: number;
             readonly model_name: string;
-            serial?: string;
+            serial: string;
             /** Format: date-time */
-            installed_at?: string | null;
+            installed_at: string | null;
             /** Format: date-time */
-            last_reseated_at?: string | null;
+            last_reseated_at: string | null;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         TransceiverModel: {
             readonly id: number;
             /** Format: uri */
             readonly url: string;
+            name: string;
+            speed_gbps: number;
+            fiber: components["schemas"]["FiberEnum"];
+            /**
+             * Format: double
+             * @description Rated reach in metres.
+             */
+            reach_m: number;
+            /** Format: decimal */
+            price_usd: string | null;
+            /**
+             * @description Where price_usd comes from; set to planner when a price is entered without it, blank when there is no price.
+             *
+             *     * `seed` - published in the seed document
+             *     * `demo` - illustrative demo value
+             *     * `planner` - entered by a planner
+             */
+            price_source: components["schemas"]["PriceSourceEnum"] | components["schemas"]["BlankEnum"];
+            /** @description Stretched reach per network reliability bound (NRB); empty = not stretched. */
+            stretch: components["schemas"]["StretchEntry"][];
+            /** @description The stretch reaches assume the switch's link FEC is on. */
+            link_fec: boolean;
+            /**
+             * Format: double
+             * @description Watts per part.
+             */
+            power_w: number | null;
+            /** Format: double */
+            rx_power_min_dbm: number | null;
+            /** Format: double */
+            rx_power_max_dbm: number | null;
+            /** Format: double */
+            tx_power_min_dbm: number | null;
+            /** Format: double */
+            tx_power_max_dbm: number | null;
+        };
+        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
+        TransceiverModelRequest: {
             name: string;
             speed_gbps: number;
             fiber: components["schemas"]["FiberEnum"];
@@ -5290,7 +5425,7 @@ export interface components {
              */
             price_source?: components["schemas"]["PriceSourceEnum"] | components["schemas"]["BlankEnum"];
             /** @description Stretched reach per network reliability bound (NRB); empty = not stretched. */
-            stretch?: components["schemas"]["StretchEntry"][];
+            stretch?: components["schemas"]["StretchEntryRequest"][];
             /** @description The stretch reaches assume the switch's link FEC is on. */
             link_fec?: boolean;
             /**
@@ -5306,6 +5441,17 @@ export interface components {
             tx_power_min_dbm?: number | null;
             /** Format: double */
             tx_power_max_dbm?: number | null;
+        };
+        /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
+        TransceiverRequest: {
+            link: number;
+            side: components["schemas"]["SideEnum"];
+            model: number;
+            serial?: string;
+            /** Format: date-time */
+            installed_at?: string | null;
+            /** Format: date-time */
+            last_reseated_at?: string | null;
         };
         /**
          * @description * `part` - part
@@ -5422,7 +5568,7 @@ export interface components {
             readonly finished_at: string | null;
             /** @description Only for operators and admins; omitted for other roles. */
             readonly request_body?: string;
-            readonly attempt_log: components["schemas"]["DeliveryAttempt"][] | null;
+            readonly attempt_log: components["schemas"]["DeliveryAttempt"][];
         };
         /**
          * @description * `pending` - Pending
@@ -5440,11 +5586,9 @@ export interface components {
             name: string;
             /** Format: uri */
             payload_url: string;
-            /** @description HMAC-SHA256 key shared with the receiver (at least 16 characters). Write-only; omitted on create, one is generated; omitted on update, the current one stays. */
-            secret?: string;
             readonly secret_hint: string;
-            enabled?: boolean;
-            max_attempts?: number;
+            enabled: boolean;
+            max_attempts: number;
             /** @default 0 */
             readonly pending_deliveries: number;
             /** @default 0 */
@@ -5456,6 +5600,43 @@ export interface components {
             readonly created: string;
             /** Format: date-time */
             readonly updated: string;
+        };
+        /** @description Documentation only: POST /api/webhooks/'s answer, which adds the secret the server generated. */
+        WebhookEndpointCreated: {
+            readonly id: number;
+            /** Format: uri */
+            readonly url: string;
+            fabric: number;
+            name: string;
+            /** Format: uri */
+            payload_url: string;
+            /** @description Only when the request sent none: the generated secret, answered this once. */
+            secret: string;
+            readonly secret_hint: string;
+            enabled: boolean;
+            max_attempts: number;
+            /** @default 0 */
+            readonly pending_deliveries: number;
+            /** @default 0 */
+            readonly failed_deliveries: number;
+            /** Format: date-time */
+            readonly last_success_at: string;
+            readonly created_by: string | null;
+            /** Format: date-time */
+            readonly created: string;
+            /** Format: date-time */
+            readonly updated: string;
+        };
+        /** @description The secret is write-only: it is never returned, only a hint of its last 4 characters. */
+        WebhookEndpointRequest: {
+            fabric: number;
+            name: string;
+            /** Format: uri */
+            payload_url: string;
+            /** @description HMAC-SHA256 key shared with the receiver (at least 16 characters). Write-only; omitted on create, one is generated; omitted on update, the current one stays. */
+            secret?: string;
+            enabled?: boolean;
+            max_attempts?: number;
         };
         WebhookTest: {
             /**
@@ -5570,7 +5751,7 @@ export interface components {
             /** @description Links the start enabled for the repair's duration (its restoration). */
             readonly restored_links: components["schemas"]["WorkOrderLink"][];
         };
-        WorkOrderFinish: {
+        WorkOrderFinishRequest: {
             outcome: components["schemas"]["WorkOrderOutcomeEnum"];
             /** @default  */
             notes: string;
@@ -5629,17 +5810,6 @@ export interface components {
         };
         /** @enum {string} */
         WorkOrderOutcomeEnum: "repaired" | "not_repaired";
-        WorkOrderStart: {
-            /** @description The ids of the restoration offered by the preview (needs_restoration), exactly. */
-            restoration?: number[];
-            /** @default false */
-            override_capacity: boolean;
-            /**
-             * @description Why an override (admins).
-             * @default
-             */
-            admin_reason: string;
-        };
         WorkOrderStartOrPreview: components["schemas"]["WorkOrderDetail"] | components["schemas"]["WorkOrderStartPreview"];
         /** @description What starting a work order now does (POST start/?dry_run=1), and the 409 of a refused start. */
         WorkOrderStartPreview: {
@@ -5665,6 +5835,17 @@ export interface components {
          */
         WorkOrderStartPreviewVerdictEnum: "safe" | "needs_restoration" | "blocked";
         WorkOrderStartRefusal: components["schemas"]["WorkOrderStartPreview"] | components["schemas"]["WorkOrderStateConflict"];
+        WorkOrderStartRequest: {
+            /** @description The ids of the restoration offered by the preview (needs_restoration), exactly. */
+            restoration?: number[];
+            /** @default false */
+            override_capacity: boolean;
+            /**
+             * @description Why an override (admins).
+             * @default
+             */
+            admin_reason: string;
+        };
         WorkOrderStateConflict: {
             detail: string;
             state: components["schemas"]["WorkOrderStateEnum"];
@@ -5895,7 +6076,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Credentials"];
+                "application/json": components["schemas"]["CredentialsRequest"];
             };
         };
         responses: {
@@ -6038,7 +6219,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Credentials"];
+                "application/json": components["schemas"]["CredentialsRequest"];
             };
         };
         responses: {
@@ -6391,7 +6572,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CircuitSwitch"];
+                "application/json": components["schemas"]["CircuitSwitchRequest"];
             };
         };
         responses: {
@@ -6511,7 +6692,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CircuitSwitch"];
+                "application/json": components["schemas"]["CircuitSwitchRequest"];
             };
         };
         responses: {
@@ -6646,7 +6827,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedCircuitSwitch"];
+                "application/json": components["schemas"]["PatchedCircuitSwitchRequest"];
             };
         };
         responses: {
@@ -7112,8 +7293,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DemandUpload"];
-                "multipart/form-data": components["schemas"]["DemandUpload"];
+                "application/json": components["schemas"]["DemandUploadRequest"];
+                "multipart/form-data": components["schemas"]["DemandUploadRequest"];
             };
         };
         responses: {
@@ -7441,7 +7622,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Fabric"];
+                "application/json": components["schemas"]["FabricRequest"];
             };
         };
         responses: {
@@ -7561,7 +7742,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Fabric"];
+                "application/json": components["schemas"]["FabricRequest"];
             };
         };
         responses: {
@@ -7689,7 +7870,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedFabric"];
+                "application/json": components["schemas"]["PatchedFabricRequest"];
             };
         };
         responses: {
@@ -7867,7 +8048,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["CapacityConstraintsInput"];
+                "application/json": components["schemas"]["CapacityConstraintsInputRequest"];
             };
         };
         responses: {
@@ -7948,7 +8129,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedCapacityConstraintsInput"];
+                "application/json": components["schemas"]["PatchedCapacityConstraintsInputRequest"];
             };
         };
         responses: {
@@ -8406,7 +8587,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Job"];
+                "application/json": components["schemas"]["JobRequest"];
             };
         };
         responses: {
@@ -8975,7 +9156,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Link"];
+                "application/json": components["schemas"]["LinkRequest"];
             };
         };
         responses: {
@@ -9046,7 +9227,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LinkStateChange"][];
+                "application/json": components["schemas"]["LinkStateChangeRequest"][];
             };
         };
         responses: {
@@ -9186,7 +9367,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Link"];
+                "application/json": components["schemas"]["LinkRequest"];
             };
         };
         responses: {
@@ -9371,7 +9552,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedLink"];
+                "application/json": components["schemas"]["PatchedLinkRequest"];
             };
         };
         responses: {
@@ -9694,7 +9875,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PowerThreshold"];
+                "application/json": components["schemas"]["PowerThresholdRequest"];
             };
         };
         responses: {
@@ -9814,7 +9995,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PowerThreshold"];
+                "application/json": components["schemas"]["PowerThresholdRequest"];
             };
         };
         responses: {
@@ -9942,7 +10123,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedPowerThreshold"];
+                "application/json": components["schemas"]["PatchedPowerThresholdRequest"];
             };
         };
         responses: {
@@ -10466,7 +10647,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Switch"];
+                "application/json": components["schemas"]["SwitchRequest"];
             };
         };
         responses: {
@@ -10586,7 +10767,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Switch"];
+                "application/json": components["schemas"]["SwitchRequest"];
             };
         };
         responses: {
@@ -10751,7 +10932,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedSwitch"];
+                "application/json": components["schemas"]["PatchedSwitchRequest"];
             };
         };
         responses: {
@@ -10834,7 +11015,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Drain"];
+                "application/json": components["schemas"]["DrainRequest"];
             };
         };
         responses: {
@@ -11244,7 +11425,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Action"];
+                "application/json": components["schemas"]["ActionRequest"];
             };
         };
         responses: {
@@ -11253,7 +11434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicketDetail"];
+                    "application/json": components["schemas"]["TicketActed"];
                 };
             };
             /** @description Bad input: every problem, by field. */
@@ -11333,7 +11514,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Assign"];
+                "application/json": components["schemas"]["AssignRequest"];
             };
         };
         responses: {
@@ -11422,7 +11603,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Comment"];
+                "application/json": components["schemas"]["CommentRequest"];
             };
         };
         responses: {
@@ -11772,7 +11953,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TransceiverModel"];
+                "application/json": components["schemas"]["TransceiverModelRequest"];
             };
         };
         responses: {
@@ -11892,7 +12073,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TransceiverModel"];
+                "application/json": components["schemas"]["TransceiverModelRequest"];
             };
         };
         responses: {
@@ -12020,7 +12201,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedTransceiverModel"];
+                "application/json": components["schemas"]["PatchedTransceiverModelRequest"];
             };
         };
         responses: {
@@ -12180,7 +12361,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Transceiver"];
+                "application/json": components["schemas"]["TransceiverRequest"];
             };
         };
         responses: {
@@ -12300,7 +12481,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Transceiver"];
+                "application/json": components["schemas"]["TransceiverRequest"];
             };
         };
         responses: {
@@ -12428,7 +12609,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedTransceiver"];
+                "application/json": components["schemas"]["PatchedTransceiverRequest"];
             };
         };
         responses: {
@@ -12930,7 +13111,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEndpoint"];
+                "application/json": components["schemas"]["WebhookEndpointRequest"];
             };
         };
         responses: {
@@ -12939,7 +13120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
                 };
             };
             /** @description Bad input: every problem, by field. */
@@ -13050,7 +13231,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEndpoint"];
+                "application/json": components["schemas"]["WebhookEndpointRequest"];
             };
         };
         responses: {
@@ -13178,7 +13359,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedWebhookEndpoint"];
+                "application/json": components["schemas"]["PatchedWebhookEndpointRequest"];
             };
         };
         responses: {
@@ -13463,7 +13644,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WorkOrderFinish"];
+                "application/json": components["schemas"]["WorkOrderFinishRequest"];
             };
         };
         responses: {
@@ -13554,7 +13735,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["WorkOrderStart"];
+                "application/json": components["schemas"]["WorkOrderStartRequest"];
             };
         };
         responses: {
