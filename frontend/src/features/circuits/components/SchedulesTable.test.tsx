@@ -19,6 +19,10 @@ const JOB: ScheduleJobBrief = {
   created: '2026-11-22T23:00:00Z',
   started: '2026-11-22T23:00:01Z',
   finished: '2026-11-22T23:00:02Z',
+  cancel_requested: false,
+  attempts: 1,
+  worker: 'worker-1:4242',
+  heartbeat_at: '2026-11-22T23:00:02Z',
   demand: { id: 4, name: 'hot pairs', deleted: true },
   circuit_switches: [
     { id: 1, name: 'ocs-1', deleted: false },

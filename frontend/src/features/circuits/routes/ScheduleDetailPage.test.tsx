@@ -23,6 +23,10 @@ function job(result: ScheduleResult | null, state: ScheduleJob['state'] = 'succe
     created: '2026-11-22T23:00:00Z',
     started: '2026-11-22T23:00:01Z',
     finished: state === 'succeeded' ? '2026-11-22T23:00:02Z' : null,
+    cancel_requested: false,
+    attempts: 1,
+    worker: 'worker-1:4242',
+    heartbeat_at: '2026-11-22T23:00:02Z',
   };
 }
 

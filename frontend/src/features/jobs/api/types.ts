@@ -1,18 +1,15 @@
-export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/**
+ * A job as the API answers it: generated from the server's OpenAPI document (jobs/api/serializers.py,
+ * the kinds' results in jobs/api/results.py). No UI-only view models here.
+ */
+import type { components } from '@/lib/api/schema';
 
-export interface Job {
-  id: number;
-  url: string;
-  kind: string;
-  state: JobState;
-  /** Fraction done, 0..1. */
-  progress: number;
-  message: string;
-  result: Record<string, unknown> | null;
-  error: string;
-  fabric: number | null;
-  created_by: string | null;
-  created: string;
-  started: string | null;
-  finished: string | null;
-}
+type Schemas = components['schemas'];
+
+export type JobState = Schemas['JobStateEnum'];
+
+/** GET /api/jobs/{id}/: `result` is any kind's; a feature narrows it to its kind's component. */
+export type Job = Schemas['Job'];
+
+/** A row of GET /api/jobs/: the job without its result (results are large). */
+export type JobRow = Schemas['JobList'];

@@ -5,27 +5,30 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type { Job } from '../api/types';
+import type { JobRow } from '../api/types';
 import type { JobLogEntry } from '../api/useJobLog';
 import { JobsTable } from './JobsTable';
 
-const baseJob: Job = {
+const baseJob: JobRow = {
   id: 1,
   url: '/api/jobs/1/',
   kind: 'fabric.capacity_report',
   state: 'running',
   progress: 0.4,
   message: 'Counting paths',
-  result: null,
   error: '',
   fabric: 7,
   created_by: 'planner',
   created: '2025-01-01T10:00:00Z',
   started: '2025-01-01T10:00:01Z',
   finished: null,
+  cancel_requested: false,
+  attempts: 1,
+  worker: 'worker-1:4242',
+  heartbeat_at: '2025-01-01T10:00:30Z',
 };
 
-const jobs: Job[] = [
+const jobs: JobRow[] = [
   baseJob,
   { ...baseJob, id: 2, state: 'succeeded', progress: 1, message: 'done', finished: '2025-01-01T10:01:00Z' },
   { ...baseJob, id: 3, state: 'failed', progress: 0.25, error: 'fabric vanished' },
@@ -83,7 +86,7 @@ describe('JobsTable', () => {
   });
 
   it("links each job to the page that shows its kind's result", () => {
-    const kinds: Job[] = [
+    const kinds: JobRow[] = [
       { ...baseJob, id: 4, kind: 'corruption.simulate' },
       { ...baseJob, id: 5, kind: 'rail.plan' },
       { ...baseJob, id: 6, kind: 'rail.classes' },

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { ProgressBar } from '@/components/ProgressBar';
 import { Time } from '@/components/Time';
 
-import type { Job } from '../api/types';
+import type { JobRow } from '../api/types';
 import { jobPagePath } from '../jobPages';
 import { displayedProgress, isActive, progressTone } from '../jobState';
 import { JobLog } from './JobLog';
@@ -12,15 +12,15 @@ import { JobLog } from './JobLog';
 import '../jobs.css';
 
 interface JobsTableProps {
-  jobs: Job[];
+  jobs: JobRow[];
   fabricNames: Map<number, string>;
   /** Whether this user may cancel this job (the API's rule, see canCancelJob). */
-  canCancel: (job: Job) => boolean;
+  canCancel: (job: JobRow) => boolean;
   cancellingJobId: number | null;
   onCancel: (jobId: number) => void;
 }
 
-function jobLink(job: Job) {
+function jobLink(job: JobRow) {
   const path = jobPagePath(job);
   return path === null ? `#${job.id}` : <Link to={path}>#{job.id}</Link>;
 }
