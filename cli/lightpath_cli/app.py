@@ -30,6 +30,7 @@ from .commands import (
     telemetry,
     tickets,
     webhooks,
+    work_orders,
 )
 from .config import OUTPUT_ENV, SERVER_ENV
 from .context import CliContext
@@ -144,6 +145,7 @@ app.add_typer(
 )
 app.add_typer(switches.app, name="switches", help="Drain a switch for maintenance, and undrain it.")
 app.add_typer(tickets.app, name="tickets", help="Work repair tickets of links disabled for corruption.")
+app.add_typer(work_orders.app, name="work-orders", help="Start and finish repair visits (work orders), capacity-safe.")
 app.add_typer(webhooks.app, name="webhooks", help="Webhook endpoints of link-state changes and their delivery log.")
 app.add_typer(fixtures.app, name="fixtures", help="Generate fabric documents offline (no server needed).")
 app.add_typer(corropt.app, name="corropt", help="CorrOpt link-disabling decisions on files, offline (no server).")

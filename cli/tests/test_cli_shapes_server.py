@@ -44,6 +44,15 @@ CHECKS: list[tuple[str, Sequence[str], str, str, list[str]]] = [
     ("DEMAND_KEYS", shapes.DEMAND_KEYS, "get", "/api/demands/", ["results", "[]"]),
     ("CHECK_AFFECTED_KEYS", shapes.CHECK_AFFECTED_KEYS, "get", "/api/links/{id}/corropt-check/", ["affected", "[]"]),
     ("OPTIMIZED_ROW_KEYS", shapes.OPTIMIZED_ROW_KEYS, "get", "/api/jobs/{id}/", ["result", "disabled", "[]"]),
+    ("WORK_ORDER_KEYS", shapes.WORK_ORDER_KEYS, "get", "/api/work-orders/", ["results", "[]"]),
+    ("WORK_ORDER_DETAIL_KEYS", shapes.WORK_ORDER_DETAIL_KEYS, "get", "/api/work-orders/{id}/", []),
+    ("WORK_ORDER_FINISH_KEYS", shapes.WORK_ORDER_FINISH_KEYS, "post", "/api/work-orders/{id}/finish/", []),
+    ("WORK_ORDER_PREVIEW_KEYS", shapes.WORK_ORDER_PREVIEW_KEYS, "post", "/api/work-orders/{id}/start/", []),
+    ("RESTORATION_LINK_KEYS", shapes.RESTORATION_LINK_KEYS, "post", "/api/work-orders/{id}/start/",
+     ["restoration", "links", "[]"]),
+    ("UNREACHABLE_TOR_KEYS", shapes.UNREACHABLE_TOR_KEYS, "post", "/api/work-orders/{id}/start/",
+     ["unreachable_tors", "[]"]),
+    ("WAITS_FOR_KEYS", shapes.WAITS_FOR_KEYS, "post", "/api/work-orders/{id}/start/", ["waits_for", "[]"]),
 ]  # fmt: skip
 
 # Answers (or parts) that are an untyped object in OpenAPI today, so their keys cannot be checked yet;

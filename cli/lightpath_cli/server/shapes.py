@@ -208,3 +208,39 @@ CHECK_AFFECTED_KEYS = (
 # A row of the job result's `disabled` and `kept` lists; the CLI adds "action" (which list it came from).
 OPTIMIZED_ROW_KEYS = ("link", "link_name", "penalty", "blocking_tor_name", "decision")
 OPTIMIZED_KEYS = ("action", *OPTIMIZED_ROW_KEYS)
+
+# Work orders: GET /api/work-orders/ (rows), GET /api/work-orders/ID/, POST .../start/?dry_run=1 and
+# POST .../finish/
+WORK_ORDER_KEYS = (
+    "id",
+    "fabric",
+    "state",
+    "action",
+    "component_name",
+    "footprint",
+    "footprint_size",
+    "duration_s",
+    "success_chance",
+    "tickets",
+    "created",
+    "started_at",
+    "started_by",
+    "finished_at",
+    "outcome",
+)
+WORK_ORDER_DETAIL_KEYS = (*WORK_ORDER_KEYS, "tors", "restored_links")
+WORK_ORDER_FINISH_KEYS = (*WORK_ORDER_DETAIL_KEYS, "detail")
+WORK_ORDER_PREVIEW_KEYS = (
+    "work_order",
+    "verdict",
+    "detail",
+    "footprint",
+    "affected_tors",
+    "blocking_tors",
+    "restoration",
+    "unreachable_tors",
+    "waits_for",
+)
+RESTORATION_LINK_KEYS = ("id", "name", "loss_rate", "penalty")
+UNREACHABLE_TOR_KEYS = ("name", "paths_before", "paths_best", "floor", "required_paths", "design_paths")
+WAITS_FOR_KEYS = ("work_order", "action", "component_name", "state")

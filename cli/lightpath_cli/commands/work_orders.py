@@ -1,0 +1,328 @@
+"""work-orders list|show|start|finish: a repair visit (tickets whose repairs share links) started
+through the server's capacity guard, with the capacity restoration when it needs one, and finished
+(README "Work orders", docs/capacity-guard.md)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from .. import guard
+from ..context import get_context
+from ..errors import CliError, UsageError
+from ..options import OutputOption, new_app
+from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
+from ..server.client import PAGE_SIZE, ApiClient
+from ..server.errors import ApiError
+from ..server.lookup import resolve_fabric
+from ..server.shapes import (
+    RESTORATION_LINK_KEYS,
+    UNREACHABLE_TOR_KEYS,
+    WAITS_FOR_KEYS,
+    WORK_ORDER_DETAIL_KEYS,
+    WORK_ORDER_FINISH_KEYS,
+    WORK_ORDER_KEYS,
+    WORK_ORDER_PREVIEW_KEYS,
+)
+
+app = new_app()
+
+
+class WorkOrderState(StrEnum):
+    open = "open"
+    in_progress = "in_progress"
+    done = "done"
+    cancelled = "cancelled"
+
+
+class Outcome(StrEnum):
+    repaired = "repaired"
+    not_repaired = "not_repaired"
+
+
+STATE_STYLES = {"open": "bold red", "in_progress": "yellow", "done": "green", "cancelled": "dim"}
+VERDICT_STYLES = {"safe": "bold green", "needs_restoration": "bold yellow", "blocked": "bold red"}
+
+WorkOrderArgument = Annotated[str, typer.Argument(metavar="ID", help="The work order's id.", show_default=False)]
+
+
+def _state_cell(value: Any) -> Text:
+    return Text(str(value or "-"), style=STATE_STYLES.get(str(value), ""))
+
+
+def _duration(seconds: Any) -> str:
+    minutes = int(seconds or 0) // 60
+    return f"{minutes // 60}h {minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"
+
+
+LIST_COLUMNS = (
+    Column("id", "ID", justify="right"),
+    Column("state", "State", render=_state_cell),
+    Column("action", "Action"),
+    Column("component_name", "Component"),
+    Column("footprint_size", "Links down", justify="right"),
+    Column("duration_s", "Duration", render=_duration, justify="right"),
+    Column("tickets", "Tickets", render=lambda ids: ", ".join(map(str, ids or [])) or "-"),
+    Column("created", "Created", render=timestamp),
+)
+RESTORATION_COLUMNS = (
+    Column("id", "Link", justify="right"),
+    Column("name", "Name"),
+    Column("loss_rate", "Loss rate", render=lambda value: f"{float(value):.2e}", justify="right"),
+    Column("penalty", "Penalty", render=lambda value: f"{float(value):.2e}", justify="right"),
+)
+
+
+def _pick(record: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    return {key: record.get(key) for key in keys}
+
+
+def _order_id(value: str) -> int:
+    if not value.isdigit():
+        raise UsageError(f"{value!r} is not a work order id (a number)")
+    return int(value)
+
+
+def _refused(payload: Any) -> CliError:
+    """A 409 as one line, exit 3: the preview's sentence (and what to do), or the order's state."""
+    body = payload if isinstance(payload, dict) else {}
+    detail = str(body.get("detail") or "the server refused the start").strip().rstrip(".")
+    hint = ""
+    if body.get("verdict") == "needs_restoration":
+        hint = "; start it with --restore"
+    elif body.get("verdict") == "blocked":
+        hint = "; an admin may start it anyway with --override --reason R"
+    return CliError(f"refused: {detail}{hint}", exit_code=guard.REFUSED_EXIT_CODE)
+
+
+def _call(client: ApiClient, order_id: int, action: str = "", body: Any = None, dry_run: bool = False) -> Any:
+    """One request on a work order; 404, 409 and 400 answers become one error line."""
+    path = f"/api/work-orders/{order_id}/" + (f"{action}/" if action else "")
+    try:
+        if not action:
+            return client.get(path)
+        return client.post(path, body, params={"dry_run": 1} if dry_run else None)
+    except ApiError as error:
+        if error.status == 404:
+            raise CliError(f"work order {order_id} not found") from None
+        if error.status == 409:
+            raise _refused(error.payload) from None
+        if error.status == 400:
+            raise CliError(f"cannot {action} work order {order_id}: {'; '.join(error.details)}") from None
+        raise
+
+
+def _detail_json(order: dict[str, Any], keys: tuple[str, ...] = WORK_ORDER_DETAIL_KEYS) -> dict[str, Any]:
+    return _pick(order, keys)
+
+
+def _print_order(fmt: OutputFormat, order: dict[str, Any], keys: tuple[str, ...] = WORK_ORDER_DETAIL_KEYS) -> None:
+    if fmt is OutputFormat.json:
+        print_json(_detail_json(order, keys))
+        return
+    if fmt is OutputFormat.csv:
+        print_csv([order], WORK_ORDER_KEYS)
+        return
+    out = stdout_console()
+    out.print(
+        f"work order {order.get('id')}: {order.get('action')} {order.get('component_name')} [{order.get('state')}]",
+        highlight=False,
+    )
+    out.print(
+        f"  {len(order.get('footprint') or [])} links down for {_duration(order.get('duration_s'))}, "
+        f"tickets {', '.join(map(str, order.get('tickets') or [])) or '-'}",
+        highlight=False,
+    )
+    for link in order.get("footprint_links") or []:
+        out.print(f"  - {link.get('id')} {link.get('name')} ({link.get('admin_state')})", highlight=False)
+    if order.get("started_at"):
+        out.print(f"  started {timestamp(order['started_at'])} by {order.get('started_by') or '-'}", highlight=False)
+    restored = order.get("restored_links") or []
+    if restored:
+        names = ", ".join(f"{row.get('id')} {row.get('name')}" for row in restored)
+        out.print(f"  restored for the repair: {names}", highlight=False)
+    if order.get("outcome"):
+        out.print(f"  last visit: {order['outcome']} {timestamp(order.get('finished_at'))}", highlight=False)
+    if order.get("detail"):
+        out.print(order["detail"], highlight=False)
+
+
+def _print_preview(fmt: OutputFormat, preview: dict[str, Any]) -> None:
+    if fmt is OutputFormat.json:
+        data = _pick(preview, WORK_ORDER_PREVIEW_KEYS)
+        data["affected_tors"] = [guard.tor_row(tor) for tor in preview.get("affected_tors") or []]
+        data["blocking_tors"] = [guard.tor_row(tor) for tor in preview.get("blocking_tors") or []]
+        restoration = preview.get("restoration")
+        if restoration:
+            data["restoration"] = {
+                **{key: restoration.get(key) for key in ("added_penalty", "proven_optimal", "needs_approval")},
+                "links": [_pick(link, RESTORATION_LINK_KEYS) for link in restoration.get("links") or []],
+            }
+        data["unreachable_tors"] = [_pick(tor, UNREACHABLE_TOR_KEYS) for tor in preview.get("unreachable_tors") or []]
+        data["waits_for"] = [_pick(row, WAITS_FOR_KEYS) for row in preview.get("waits_for") or []]
+        print_json(data)
+        return
+    if fmt is OutputFormat.csv:
+        print_csv(guard.affected_rows(preview), guard.DRY_RUN_CSV_KEYS[1:])
+        return
+    out = stdout_console()
+    verdict = str(preview.get("verdict"))
+    line = Text(f"dry run: start work order {preview.get('work_order')}: ")
+    line.append(verdict.upper(), style=VERDICT_STYLES.get(verdict, ""))
+    out.print(line)
+    out.print(str(preview.get("detail") or ""), highlight=False)
+    restoration = preview.get("restoration")
+    if restoration:
+        approval = "an operator must approve it" if restoration.get("needs_approval") else "no approval needed"
+        out.print(f"restoration (added penalty {float(restoration.get('added_penalty') or 0):.2e}, {approval}):")
+        print_rows(OutputFormat.table, restoration.get("links") or [], RESTORATION_COLUMNS, ())
+    for row in preview.get("waits_for") or []:
+        out.print(
+            f"waits for work order {row.get('work_order')} ({row.get('action')} {row.get('component_name')}, "
+            f"{row.get('state')})",
+            highlight=False,
+        )
+    guard.print_affected_table(guard.affected_rows(preview))
+
+
+def _first_orders(client: ApiClient, params: dict[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
+    orders: list[dict[str, Any]] = []
+    total = 0
+    while len(orders) < limit:
+        page = client.get(
+            "/api/work-orders/", {**params, "limit": min(PAGE_SIZE, limit - len(orders)), "offset": len(orders)}
+        )
+        results = page.get("results") or []
+        total = int(page.get("count") or 0)
+        orders.extend(results)
+        if not results or len(orders) >= total:
+            break
+    return orders[:limit], total
+
+
+@app.command("list")
+def list_orders(
+    ctx: typer.Context,
+    fabric: Annotated[
+        str | None, typer.Option("--fabric", help="Only work orders of this fabric (name or id).")
+    ] = None,
+    state: Annotated[
+        list[WorkOrderState] | None,
+        typer.Option(
+            "--state",
+            metavar="open|in_progress|done|cancelled",
+            case_sensitive=False,
+            help="Only work orders in this state; repeat for any of several.",
+        ),
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many work orders.")] = 1000,
+    output: OutputOption = None,
+) -> None:
+    """List work orders, newest first: state, the repair, its component, the links it takes
+    down, how long, its tickets. A note on stderr says when more match than --limit."""
+    cli = get_context(ctx)
+    params: dict[str, Any] = {}
+    if state:
+        params["state"] = [value.value for value in state]
+    with cli.client() as client:
+        if fabric:
+            params["fabric"] = resolve_fabric(client, fabric)["id"]
+        orders, total = _first_orders(client, params, limit)
+    print_rows(cli.output_format(output), orders, LIST_COLUMNS, WORK_ORDER_KEYS)
+    if total > len(orders):
+        typer.echo(f"{len(orders)} of {total} work orders shown (raise --limit for more)", err=True)
+
+
+@app.command("show")
+def show(ctx: typer.Context, order: WorkOrderArgument, output: OutputOption = None) -> None:
+    """Show a work order: its repair, the links it takes down, its tickets, who started it and
+    the links restored for it."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        answer = _call(client, _order_id(order))
+    _print_order(cli.output_format(output), answer)
+
+
+@app.command("start")
+def start(
+    ctx: typer.Context,
+    order: WorkOrderArgument,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only say what starting it would do: safe, needs_restoration or blocked.")
+    ] = False,
+    restore: Annotated[
+        bool,
+        typer.Option(
+            "--restore",
+            help="When it needs a restoration, start it with the one the server offers now (operators, or "
+            "technicians on a fabric with auto_restore).",
+        ),
+    ] = False,
+    override: Annotated[
+        bool, typer.Option("--override", help="Admins: start a blocked order anyway (needs --reason).")
+    ] = False,
+    reason: Annotated[str | None, typer.Option("--reason", help="Why the override (the rack drained, say).")] = None,
+    output: OutputOption = None,
+) -> None:
+    """Start a work order's visit (POST /api/work-orders/ID/start/): its footprint out of service
+    for maintenance through the capacity guard, its tickets in progress.
+
+    A refusal prints one line and exits 3: a ToR would fall under its constraint (with a
+    restoration on offer: use --restore; none: blocked, an admin may --override --reason R)."""
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    if override and not (reason or "").strip():
+        raise UsageError("--override needs --reason: an override of the capacity guard must say why")
+    order_id = _order_id(order)
+    with cli.client() as client:
+        if dry_run:
+            _print_preview(fmt, _call(client, order_id, "start", {}, dry_run=True))
+            return
+        body: dict[str, Any] = {}
+        if restore:
+            offered = _call(client, order_id, "start", {}, dry_run=True).get("restoration")
+            if offered:
+                body["restoration"] = [link["id"] for link in offered.get("links") or []]
+        if override:
+            body.update(override_capacity=True, admin_reason=reason)
+        answer = _call(client, order_id, "start", body)
+    if override:
+        typer.echo("note: sent as an override of the capacity guard (--override), applied although blocked", err=True)
+    if fmt is not OutputFormat.table:
+        _print_order(fmt, answer)
+        return
+    restored = answer.get("restored_links") or []
+    tail = f", {len(restored)} lossy link{'s' if len(restored) != 1 else ''} restored" if restored else ""
+    stdout_console().print(
+        f"work order {answer['id']} is {answer['state']}: {len(answer.get('footprint') or [])} links down{tail}",
+        highlight=False,
+    )
+
+
+@app.command("finish")
+def finish(
+    ctx: typer.Context,
+    order: WorkOrderArgument,
+    outcome: Annotated[
+        Outcome,
+        typer.Option(
+            "--outcome", case_sensitive=False, show_default=False, help="repaired, or not_repaired (try again later)."
+        ),
+    ],
+    notes: Annotated[str, typer.Option("--notes", help="What you did or saw.")] = "",
+    output: OutputOption = None,
+) -> None:
+    """Finish a work order's visit (POST /api/work-orders/ID/finish/). repaired: each ticket
+    awaits validation, the links come back, restored links are disabled again; not_repaired:
+    everything back as before, the order open again."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        answer = _call(client, _order_id(order), "finish", {"outcome": outcome.value, "notes": notes})
+    fmt = cli.output_format(output)
+    if fmt is OutputFormat.table:
+        stdout_console().print(str(answer.get("detail") or ""), highlight=False)
+        return
+    _print_order(fmt, answer, WORK_ORDER_FINISH_KEYS)
