@@ -1,5 +1,5 @@
 """Starting and finishing a work order's visit, capacity-safe (issue #18, "Starting work is
-capacity-safe"; the API contract in docs/capacity-guard.md and the README's "Work orders").
+capacity-safe"; README "Physical components and work orders").
 
     preview(order, user)  what starting it now would do: `safe` (the footprint alone passes the
                           capacity guard), `needs_restoration` (it does not, and the engine's

@@ -1,6 +1,6 @@
 """work-orders list|show|start|finish: a repair visit (tickets whose repairs share links) started
 through the server's capacity guard, with the capacity restoration when it needs one, and finished
-(README "Work orders", docs/capacity-guard.md)."""
+(README "Physical components and work orders", docs/capacity-guard.md)."""
 
 from __future__ import annotations
 
