@@ -1,32 +1,18 @@
-import type { GuardTor } from '@/features/links';
+/**
+ * Fabric and switch answers, generated from the server's OpenAPI document (fabric/api/serializers.py).
+ * UI views of answers: `FabricBrief` (the `?brief=1` rows, which OpenAPI does not describe apart),
+ * `TorCapacity` and `FabricCapacity` (the capacity answer without the fields the charts leave out).
+ */
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];
 
-export interface Fabric {
-  id: number;
-  url: string;
-  name: string;
-  description: string;
-  /** Tier names bottom-up: index 0 is the ToR tier. */
-  tiers: string[];
-  capacity_constraint: number;
-  switch_count: number;
-  link_count: number;
-  created: string;
-  updated: string;
-}
+export type Fabric = Schemas['Fabric'];
 
-export interface FabricBrief {
-  id: number;
-  url: string;
-  name: string;
-}
+/** A row of GET /api/fabrics/?brief=1. */
+export type FabricBrief = Pick<Fabric, 'id' | 'url' | 'name'>;
 
 export type TopologySwitch = Schemas['TopologySwitch'];
-
-export type AdminState = 'enabled' | 'disabled';
-export type OperState = 'up' | 'down';
 
 export type TopologyLink = Schemas['TopologyLink'];
 
@@ -40,35 +26,14 @@ export type TorCapacity = Omit<Schemas['TorCapacity'], 'required_paths' | 'headr
 export type FabricCapacity = Omit<Schemas['FabricCapacity'], 'tors'> & { tors: TorCapacity[] };
 
 /** GET /api/switches/{id}/ */
-export interface FabricSwitch {
-  id: number;
-  url: string;
-  fabric: number;
-  name: string;
-  tier: number;
-  pod: number | null;
-  plane: number | null;
-  rack: string | null;
-  vendor: string;
-  model: string;
-  /** The switch's own constraint (ToRs), null when it follows the fabric's default. */
-  capacity_constraint: number | null;
-  effective_capacity_constraint: number | null;
-  /** Some link of the switch is disabled for maintenance (a drain). */
-  drained: boolean;
-}
+export type FabricSwitch = Schemas['Switch'];
 
-/** POST /api/switches/{id}/drain/ (and undrain/) body: optional, says why. */
-export interface DrainRequest {
-  admin_reason?: string;
-  /** Admins only, with a non-empty admin_reason. */
-  override_capacity?: true;
-}
+/**
+ * POST /api/switches/{id}/drain/ (and undrain/) body: optional, says why; `override_capacity` for
+ * admins only, with a non-empty admin_reason. (Partial: openapi-typescript reads a field with a
+ * default as always present, which holds for answers, not for bodies.)
+ */
+export type DrainRequest = Partial<Schemas['DrainRequest']>;
 
 /** 200 answer of an applied drain or undrain (docs/capacity-guard.md). */
-export interface DrainAnswer {
-  switch: number;
-  /** Ids of the links whose admin state changed. */
-  links: number[];
-  affected_tors: GuardTor[];
-}
+export type DrainAnswer = Schemas['DrainResult'];

@@ -28,6 +28,15 @@ const LINK: FabricLink = {
   flapping: true,
   health: 'clean',
   rx_low: false,
+  breakout: '',
+  cable_id: '',
+  a_line_card: '',
+  z_line_card: '',
+  components: {
+    breakout: null,
+    cable: { kind: 'own', name: 'p1-tor3:eth2/3 - p1-fab2:eth1/4', siblings: [] },
+    line_cards: { a: 'eth2', z: 'eth1' },
+  },
 };
 
 describe('LinksTable', () => {
