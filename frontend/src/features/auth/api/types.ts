@@ -1,15 +1,16 @@
-export interface CurrentUser {
-  username: string;
-  roles: string[];
-  is_admin: boolean;
-}
+/**
+ * The signed-in user, generated from the server's OpenAPI document (accounts/api/serializers.py).
+ * No UI-only view models here.
+ */
+import type { components } from '@/lib/api/schema';
 
-export interface LoginCredentials {
-  username: string;
-  password: string;
-}
+type Schemas = components['schemas'];
 
-export interface LoginResponse {
-  username: string;
-  roles: string[];
-}
+/** GET /api/auth/me/ */
+export type CurrentUser = Schemas['User'];
+
+/** POST /api/auth/login/ body. */
+export type LoginCredentials = Schemas['CredentialsRequest'];
+
+/** POST /api/auth/login/: the user signed in. */
+export type LoginResponse = Schemas['User'];

@@ -1,40 +1,21 @@
-/** Shapes of /api/decisions/ and /api/fabrics/{id}/constraints/ (README "Corruption decisions"). */
+/**
+ * Shapes of /api/decisions/ and /api/fabrics/{id}/constraints/ (README "Corruption decisions"),
+ * generated from the server's OpenAPI document (corruption/api/serializers.py). UI-only:
+ * `DecisionFilters` (the list's query), `OptimizerParams` (a job's params, which the server checks
+ * as a document) and the views of the optimizer's result the page reads (`OptimizerRow`, ...).
+ */
 import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];
 
-export type DecisionKind = 'fast_checker' | 'optimizer';
-export type DecisionAction = 'disabled' | 'kept';
+export type DecisionKind = Schemas['DecisionKindEnum'];
+export type DecisionAction = Schemas['DecisionActionEnum'];
 
 /** One ToR below the link: its up-paths and capacity fraction before and after the decision. */
 export type AffectedTor = Schemas['AffectedTor'];
 
-export interface Decision {
-  id: number;
-  url: string;
-  fabric: number;
-  link: number;
-  link_name: string;
-  event: number | null;
-  kind: DecisionKind;
-  action: DecisionAction;
-  /** Loss rates as fractions; A is the lower tier. */
-  loss_rate_a_to_z: number;
-  loss_rate_z_to_a: number;
-  penalty: number;
-  affected: AffectedTor[];
-  /** Set when the link was kept: the ToR that would have fallen under its constraint. */
-  blocking_tor: number | null;
-  blocking_tor_name: string | null;
-  blocking_tor_fraction: number | null;
-  /** The blocking ToR's effective constraint now (it may have changed since the decision). */
-  blocking_tor_constraint: number | null;
-  engine_ms: number;
-  /** The optimizer run that made the decision (null for the fast checker). */
-  job: number | null;
-  created: string;
-}
+export type Decision = Schemas['Decision'];
 
 export interface DecisionFilters {
   fabric?: number;
@@ -50,10 +31,7 @@ export interface DecisionFilters {
 export type CapacityConstraints = Schemas['CapacityConstraints'];
 
 /** PATCH body: what changes; an override of null clears it. */
-export interface ConstraintsPatch {
-  default?: number;
-  overrides?: Record<string, number | null>;
-}
+export type ConstraintsPatch = Schemas['PatchedCapacityConstraintsInputRequest'];
 
 export type ConstraintChange = Schemas['ConstraintChange'];
 

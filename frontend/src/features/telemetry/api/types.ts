@@ -1,11 +1,15 @@
+/**
+ * Telemetry answers, generated from the server's OpenAPI document (telemetry/api/serializers.py).
+ * UI-only: `Resolution` (the chart's choice) and `TelemetryQuery` (the range the page asks for).
+ */
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];
 
 /** Sides of a link: A is the lower tier. */
-export type Side = 'a' | 'z';
+export type Side = Schemas['SideEnum'];
 /** `a_to_z`: side A transmits, side Z receives. */
-export type Direction = 'a_to_z' | 'z_to_a';
+export type Direction = Schemas['DirectionEnum'];
 export type Resolution = 'raw' | 'hour';
 export type PowerClass = Schemas['PowerClassEnum'];
 export type ThresholdProvenance = Schemas['ProvenanceEnum'];
@@ -37,16 +41,5 @@ export interface TelemetryQuery {
   to?: string;
 }
 
-export interface CorruptionEvent {
-  id: number;
-  link: number;
-  link_name: string;
-  fabric: number;
-  direction: Direction;
-  rate: number;
-  first_seen: string;
-  last_rate: number | null;
-  peak_rate: number | null;
-  last_seen: string | null;
-  ended_at: string | null;
-}
+/** A row of GET /api/corruption-events/. */
+export type CorruptionEvent = Schemas['CorruptionEvent'];

@@ -1,44 +1,22 @@
-/** Shapes of /api/tickets/ (backend/corruption/api/serializers.py). */
-import type { Direction } from '@/features/telemetry';
+/**
+ * Shapes of /api/tickets/, generated from the server's OpenAPI document
+ * (backend/corruption/api/serializers.py). UI-only: `TicketOrdering` and `TicketQuery` (the list's
+ * query), `MetricsBucket` (the history's choice), and `TicketMetrics` narrowed to the states the
+ * page looks up.
+ */
 import type { components } from '@/lib/api/schema';
 
 type Schemas = components['schemas'];
 
-export type TicketState = 'open' | 'in_progress' | 'awaiting_validation' | 'resolved' | 'reopened';
+export type TicketState = Schemas['TicketStateEnum'];
 
 /** The actions the backend accepts in `act` (corruption.recommend.Action). */
-export type RepairAction =
-  | 'replace_shared_component'
-  | 'replace_cable'
-  | 'replace_far_transceiver'
-  | 'clean_fiber'
-  | 'reseat_transceiver'
-  | 'replace_transceiver';
+export type RepairAction = Schemas['ActionTakenEnum'];
 
-export type StepOutcome = 'pending' | 'fixed' | 'recurred';
+export type StepOutcome = Schemas['OutcomeEnum'];
 
 /** A row of the queue. */
-export interface Ticket {
-  id: number;
-  url: string;
-  fabric: number;
-  link: number;
-  link_name: string;
-  /** Pod of the link's lower end (its ToR). */
-  pod: number | null;
-  direction: Direction;
-  state: TicketState;
-  assignee: string | null;
-  /** The opening decision's penalty: the sum of both directions' loss rates (fractions). */
-  penalty: number | null;
-  recommended_action: RepairAction | null;
-  step_count: number;
-  decision: number;
-  validation_started_at: string | null;
-  resolved_at: string | null;
-  created: string;
-  updated: string;
-}
+export type Ticket = Schemas['Ticket'];
 
 export type LinkEnd = Schemas['TicketLinkEnd'];
 
@@ -55,43 +33,17 @@ export type Evidence = Schemas['Evidence'];
 
 export type Recommendation = Schemas['Recommendation'];
 
-export interface TicketStep {
-  number: number;
-  decision: number;
-  direction: Direction;
-  recommended_action: RepairAction;
-  rule: string;
-  explanation: string;
-  evidence: Evidence;
-  /** Empty until the technician records it. */
-  action_taken: RepairAction | '';
-  followed: boolean | null;
-  technician: string | null;
-  notes: string;
-  created: string;
-  acted_at: string | null;
-  outcome: StepOutcome;
-}
+export type TicketStep = Schemas['TicketStep'];
 
-export interface TicketComment {
-  id: number;
-  author: string | null;
-  text: string;
-  created: string;
-}
+export type TicketComment = Schemas['TicketComment'];
 
-export interface TicketDetail extends Ticket {
-  ends: LinkEnd[];
-  recommendation: Recommendation | null;
-  steps: TicketStep[];
-  comments: TicketComment[];
-}
+export type TicketDetail = Schemas['TicketDetail'];
 
 /** `act` also says whether the link is back in service. */
-export interface ActResponse extends TicketDetail {
-  link_enabled: boolean;
-  message: string;
-}
+export type ActResponse = Schemas['TicketActed'];
+
+/** POST /api/tickets/{id}/act/ body. */
+export type RecordActionInput = Schemas['ActionRequest'];
 
 export type TicketOrdering = '-penalty' | 'penalty' | 'created' | '-created';
 

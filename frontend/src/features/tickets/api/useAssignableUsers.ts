@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { apiClient, type Page } from '@/lib/api-client';
+import type { components } from '@/lib/api/schema';
 
-export interface AssignableUser {
-  username: string;
-  full_name: string;
-  roles: string[];
-}
+/** A row of GET /api/users/. */
+export type AssignableUser = components['schemas']['UserList'];
 
 /** Roles whose holders repair links: the people a ticket is handed to. */
 const REPAIR_ROLES = ['technician', 'operator'];

@@ -1,10 +1,5 @@
 import { useTicketAction } from './ticketMutation';
-import type { ActResponse, RepairAction } from './types';
-
-export interface RecordActionInput {
-  action_taken: RepairAction;
-  notes: string;
-}
+import type { ActResponse, RecordActionInput } from './types';
 
 /** POST /api/tickets/{id}/act/: the action taken; the link is enabled again and validated. */
 export function useRecordAction(ticketId: number) {
