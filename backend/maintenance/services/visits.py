@@ -123,6 +123,10 @@ def _audit(user, order: WorkOrder, before: dict[str, Any], note: str) -> None:
     audit.record(user, audit.UPDATE, order, before=before, after=_snapshot(order), note=note)
 
 
+def _restoration_reason(order_id: int) -> str:
+    return f"{RESTORATION}: work order {order_id}"
+
+
 def _locked_order(order: WorkOrder) -> WorkOrder:
     return WorkOrder.objects.select_for_update().get(pk=order.pk)
 
@@ -173,7 +177,7 @@ def _tor_numbers(row: dict[str, Any]) -> str:
 def _guard_changes(preview: Preview, reason: str) -> dict[int, link_state.AdminChange]:
     changes = {pk: link_state.AdminChange(Link.AdminState.DISABLED, reason) for pk in preview.taking_down}
     for pk in preview.restoring:
-        changes[pk] = link_state.AdminChange(Link.AdminState.ENABLED, f"{RESTORATION}: work order {preview.work_order}")
+        changes[pk] = link_state.AdminChange(Link.AdminState.ENABLED, _restoration_reason(preview.work_order))
     return changes
 
 
@@ -417,10 +421,12 @@ def finish(order: WorkOrder, user, outcome: str, notes: str = "") -> Finished:
     detail = f"{verb}: work order {order.pk} is {order.state}; its links are back as before the start."
     if kept:
         names = _names(kept)
+        many = len(kept) > 1
         detail = (
-            f"{verb}: work order {order.pk} is {order.state}; restored link"
-            f"{'s' if len(kept) > 1 else ''} {', '.join(names[pk] for pk in kept)} stay enabled: disabling "
-            "them now would put a ToR under its constraint (the optimizer decides them later)."
+            f"{verb}: work order {order.pk} is {order.state}; restored link{'s' if many else ''} "
+            f"{', '.join(names[pk] for pk in kept)} {'stay' if many else 'stays'} enabled: disabling "
+            f"{'them' if many else 'it'} now would put a ToR under its constraint (the optimizer decides "
+            f"{'them' if many else 'it'} later)."
         )
     return Finished(order, detail, kept)
 
@@ -433,8 +439,13 @@ def _put_back(order: WorkOrder, user) -> list[int]:
             pk__in=order.taken_down, admin_state=Link.AdminState.DISABLED, admin_reason__startswith=_ours(order)
         ).values_list("id", flat=True)
     )
+    # Still enabled for this restoration: one enabled since for another reason is left alone.
     restored = list(
-        Link.objects.filter(pk__in=order.restored_links, admin_state=Link.AdminState.ENABLED)
+        Link.objects.filter(
+            pk__in=order.restored_links,
+            admin_state=Link.AdminState.ENABLED,
+            admin_reason__startswith=_restoration_reason(order.pk),
+        )
         .order_by("pk")
         .values_list("id", flat=True)
     )

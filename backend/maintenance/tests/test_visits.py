@@ -27,7 +27,7 @@ from corruption import services as corruption
 from corruption.models import Ticket, TicketStep
 from fabric import services as fabric_services
 from fabric.models import Fabric, Link, Switch
-from fabric.services import live
+from fabric.services import link_state, live
 from lightpath.settings import REPO_ROOT
 from maintenance.models import WorkOrder
 from maintenance.services import visits, work_orders
@@ -244,6 +244,23 @@ class TestRestoration:
         assert states([lossy_uplink.pk])[lossy_uplink.pk] == ("disabled", "corruption")
         assert all(state == "enabled" for state, _ in states([ticket.link_id, *siblings]).values())
         assert paths(demo, "p3-tor2") == 12  # its spine path through p3-fab0 repaired, the lossy uplink out
+
+    def test_a_restored_link_the_guard_still_needs_stays_enabled_and_is_named(
+        self, demo, spine_cable, lossy_uplink, make_user
+    ):
+        """p3-tor2's uplink to p3-fab2 goes down during the visit: with the spine cable back, p3-tor2
+        has 12 up-paths, 4 of them through the restored uplink; without it 8, under its 10."""
+        _, order = spine_cable
+        operator = make_user("operator")
+        assert start(operator, order, {"restoration": [lossy_uplink.pk]}).status_code == 200
+        link_state.set_oper_states(demo.pk, {link_at(demo, "p3-tor2", "eth2/3").pk: "down"})
+        answer = finish(operator, order, "repaired")
+        assert answer.status_code == 200, answer.content
+        assert answer.json()["detail"] == (
+            f"Repaired: work order {order.pk} is done; restored link {lossy_uplink} stays enabled: disabling "
+            "it now would put a ToR under its constraint (the optimizer decides it later)."
+        )
+        assert states([lossy_uplink.pk])[lossy_uplink.pk][0] == "enabled" and paths(demo, "p3-tor2") == 12
 
     def test_a_technician_needs_approval_unless_the_fabric_allows_it(self, demo, spine_cable, lossy_uplink, make_user):
         _, order = spine_cable
