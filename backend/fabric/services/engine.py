@@ -19,6 +19,11 @@ ENABLED, DISABLED, DOWN = b"e", b"d", b"D"
 StateName = Literal["enabled", "disabled", "down"]  # lightpath_engine.LinkStateName
 
 
+def version() -> str:
+    """The loaded engine's version (the health check reports it)."""
+    return lightpath_engine.__version__
+
+
 def engine_state(admin_state: str, oper_state: str) -> StateName:
     """A link's state as the engine names it: disabled wins over down."""
     if admin_state != Link.AdminState.ENABLED:

@@ -9,7 +9,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-import lightpath_engine
+from fabric.services import engine
 from lightpath_worker import app as celery_app
 
 
@@ -26,7 +26,7 @@ class HealthView(APIView):
         )
     )
     def get(self, request):
-        checks = {"database": "ok", "broker": "ok", "engine": lightpath_engine.__version__}
+        checks = {"database": "ok", "broker": "ok", "engine": engine.version()}
         try:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT 1")

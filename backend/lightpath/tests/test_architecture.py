@@ -117,3 +117,28 @@ def test_tasks_modules_hold_only_thin_tasks():
     assert paths, "no tasks.py found"
     problems = [problem for path in paths for problem in _task_problems(path)]
     assert not problems, "\n".join(problems)
+
+
+# Layers that never call the engine: a view, serializer, model, task or job declaration reaches it
+# through a service (docs/architecture.md, "The direction data flows").
+NOT_ENGINE_CALLERS = ("api", "tasks", "models", "jobs", "filtersets", "admin", "signals")
+
+
+def _imports_engine(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "lightpath_engine" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "lightpath_engine":
+            return True
+    return False
+
+
+def test_only_services_call_the_engine():
+    offenders = sorted(
+        str(path.relative_to(BACKEND))
+        for path in BACKEND.glob("*/**/*.py")
+        if "tests" not in path.parts
+        and {part.removesuffix(".py") for part in path.relative_to(BACKEND).parts[1:]} & set(NOT_ENGINE_CALLERS)
+        and _imports_engine(path)
+    )
+    assert not offenders, "call the engine from a service:\n" + "\n".join(offenders)
