@@ -1,5 +1,5 @@
 /** The circuit-switch form: fields as typed and the ToRs' optical ports, turned into a create/update body. */
-import type { CircuitSwitch, CircuitSwitchInput } from './api/types';
+import type { AttachmentInput, CircuitSwitch, CircuitSwitchInput } from './api/types';
 
 export interface SwitchFormState {
   name: string;
@@ -61,7 +61,7 @@ export function buildSwitchInput(
     errors.push('The circuit capacity must be a number of Gb/s above 0.');
 
   const useAll = creating && form.attachAll;
-  const attachments: NonNullable<CircuitSwitchInput['attachments']> = [];
+  const attachments: AttachmentInput[] = [];
   if (!useAll) {
     for (const tor of tors) {
       const text = (form.ports[tor.id] ?? '').trim();

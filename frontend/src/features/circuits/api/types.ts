@@ -1,4 +1,9 @@
-/** Shapes of the circuits API (issue #7); slots and metrics are the engine's `circuit_plan` output. */
+/**
+ * Shapes of the circuits API (issue #7), generated from the server's OpenAPI document
+ * (circuits/api/serializers.py); slots and metrics are the engine's `circuit_plan` output. UI-only:
+ * `ScheduleParams`, `EdgeGroup` and `ScheduleRequest` (a schedule's params, which the server takes as
+ * a document it checks itself) and `ScheduleJob` (a job narrowed to its kind's result).
+ */
 import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';
 
@@ -22,80 +27,33 @@ export type PlanMode = 'replay' | 'drain';
 
 export type PortUnavailable = Schemas['PortUnavailable'];
 
-export interface Attachment {
-  tor: number;
-  tor_name: string;
-  optical_ports: number;
-  links: number[];
-  available_ports: number;
-  unavailable: PortUnavailable[];
-}
+export type Attachment = Schemas['Attachment'];
 
 /** `/api/circuit-switches/{id}/` */
-export interface CircuitSwitch {
-  id: number;
-  url: string;
-  fabric: number;
-  name: string;
-  zone: string;
-  port_count: number;
-  dark_time_s: number;
-  capacity_gbps: number;
-  description: string;
-  attachments: Attachment[];
-  ports_attached: number;
-  ports_available: number;
-  created: string;
-  updated: string;
-}
+export type CircuitSwitch = Schemas['CircuitSwitch'];
 
-export interface AttachmentInput {
-  tor: number;
-  optical_ports: number;
-  links?: number[];
-}
+/** An attachment as the switch form sends it: always with its port count. */
+export type AttachmentInput = Schemas['AttachmentRequest'] & Required<Pick<Schemas['AttachmentRequest'], 'optical_ports'>>;
 
-/** What a create or update sends (attach_all_tors only on create). */
-export interface CircuitSwitchInput {
-  fabric: number;
-  name: string;
-  zone: string;
-  port_count: number;
-  dark_time_s: number;
-  capacity_gbps: number;
-  description: string;
-  attachments?: AttachmentInput[];
-  attach_all_tors?: boolean;
-}
+type CircuitSwitchBody = Schemas['CircuitSwitchRequest'];
+
+/**
+ * What a create or update sends (attach_all_tors only on create; openapi-typescript reads its
+ * default as "always present", which holds for answers, not for bodies).
+ */
+export type CircuitSwitchInput = Omit<CircuitSwitchBody, 'attach_all_tors'> &
+  Partial<Pick<CircuitSwitchBody, 'attach_all_tors'>>;
 
 export type DemandWindow = Schemas['DemandWindow'];
 
-/** A row of `/api/demands/` (the detail adds `windows`). */
-export interface Demand {
-  id: number;
-  url: string;
-  fabric: number;
-  name: string;
-  description: string;
-  uploaded_by: string | null;
-  created: string;
-  window_s: number;
-  first_window_start: number;
-  window_count: number;
-  row_count: number;
-  rack_count: number;
-  total_bytes: number;
-  windows?: DemandWindow[];
-}
+/** A row of `/api/demands/`. */
+export type Demand = Schemas['Demand'];
 
-export interface DemandUpload {
-  fabric: number;
-  name: string;
-  description: string;
-  window_s?: number;
-  csv?: string;
-  rows?: unknown[];
-}
+/**
+ * POST /api/demands/ (JSON): `rows` are a file's entries sent unchecked (the server lists the bad
+ * ones by entry); `file` is the multipart form's.
+ */
+export type DemandUpload = Omit<Schemas['DemandUploadRequest'], 'rows' | 'file'> & { rows?: unknown[] };
 
 /** `GET /api/demands/{id}/matrix/`: sparse directed cells [row, column, bytes] into `racks`. */
 export type DemandMatrix = Schemas['DemandMatrix'];
@@ -146,14 +104,6 @@ export const SCHEDULE_KIND = 'circuits.schedule';
 export type ScheduleSummary = Schemas['ScheduleSummary'];
 
 /** A row of `/api/circuit-schedules/`: the job (no result) and what it planned. */
-export type ScheduleJobBrief = Omit<Job, 'result'> & {
-  /** `deleted`: gone since; the name is then the one the finished schedule stored (null if none). */
-  demand: Schemas['ScheduledObject'];
-  circuit_switches: Schemas['ScheduledObject'][];
-  zone: string | null;
-  algorithm: string;
-  mode: string;
-  summary: ScheduleSummary | null;
-};
+export type ScheduleJobBrief = Schemas['ScheduleList'];
 
 export type ScheduleJob = Omit<Job, 'result'> & { result: ScheduleResult | null };

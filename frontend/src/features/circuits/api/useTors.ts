@@ -1,13 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { apiClient, type Page } from '@/lib/api-client';
+import type { components } from '@/lib/api/schema';
 
-export interface TorChoice {
-  id: number;
-  url: string;
-  name: string;
-  tier: number;
-}
+/** A row of GET /api/switches/?brief=1. */
+export type TorChoice = Pick<components['schemas']['Switch'], 'id' | 'url' | 'name' | 'tier'>;
 
 /** GET /api/switches/?fabric=&tier=0: the ToRs a circuit switch can attach (one page of 1000). */
 export function useTors(fabric: number | null) {

@@ -41,7 +41,7 @@ export function SchedulesTable({ jobs }: { jobs: ScheduleJobBrief[] }) {
             <td>{deletedName(job.demand)}</td>
             <td>{job.zone ? `zone ${job.zone}` : job.circuit_switches.map(deletedName).join(', ')}</td>
             <td>
-              {algorithmLabel(job.algorithm)}, {job.mode}
+              {job.algorithm === null ? null : algorithmLabel(job.algorithm)}, {job.mode}
             </td>
             <td>
               <span className={`badge badge-${job.state}`}>{job.state}</span>

@@ -1,4 +1,10 @@
-/** The RAIL planner's job results: the engine's output (lightpath_engine.pyi, docs/rail.md). */
+/**
+ * The RAIL planner's job results (the engine's output, docs/rail.md) and the transceiver catalog,
+ * generated from the server's OpenAPI document (planning/api/serializers.py). UI-only: the jobs'
+ * params (`PlanParams`, `GenerateParams`, `SweepParams`, `ClassesParams`: documents the server checks
+ * itself), `LinkFilter` (the plan page's filter), and views of results the pages read (`Sweep` with
+ * typed points, `PlanResult`, `EnginePlan`, `PlanSummary`, the `*Job` narrowings).
+ */
 import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';
 
@@ -27,12 +33,9 @@ export type Sweep = Omit<Schemas['Sweep'], 'points'> & {
 
 export type CatalogEntry = Schemas['CatalogEntry'];
 
-export interface StretchReach {
-  nrb: number;
-  reach_m: number;
-}
+export type StretchReach = Schemas['StretchEntry'];
 
-export type PriceSource = 'seed' | 'demo' | 'planner' | '';
+export type PriceSource = Schemas['PriceSourceEnum'] | Schemas['BlankEnum'];
 
 export type CostParams = Schemas['CostParams'];
 
@@ -97,28 +100,18 @@ export interface ClassesParams {
 export type ClassesResult = Schemas['RailClassesResult'];
 
 /** A catalog row of `/api/transceiver-models/`. */
-export interface TransceiverModel {
-  id: number;
-  url: string;
-  name: string;
-  speed_gbps: number;
-  fiber: 'MMF' | 'SMF';
-  reach_m: number;
-  /** Decimal string, or null when unknown. */
-  price_usd: string | null;
-  price_source: PriceSource;
-  stretch: StretchReach[];
-  link_fec: boolean;
-  power_w: number | null;
-}
+export type TransceiverModel = Schemas['TransceiverModel'];
 
 export const PLAN_KIND = 'rail.plan';
 export const CLASSES_KIND = 'rail.classes';
 
 /** A row of `GET /api/jobs/?kind=…` (the list leaves results out). */
-export type JobRow = Omit<Job, 'result'>;
+export type JobRow = Schemas['JobList'];
 
 export type LinkRows = Schemas['LinkRows'];
+
+/** GET /api/rail/plans/{id}/links/: one page of a plan's per-link rows. */
+export type LinkPage = Schemas['RailPlanLinks'];
 
 /** A plan as the plan page loads it: without its per-link rows (a 100K-link plan's are 20 MB). */
 export type PlanSummary = Omit<Schemas['RailPlanPageResult'], 'sweeps'> & { sweeps: Sweep[] };

@@ -2,12 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
 import { apiClient } from '@/lib/api-client';
 
-import type { LinkChoice, LinkFilter } from './types';
-
-export interface LinkPage {
-  count: number;
-  results: LinkChoice[];
-}
+import type { LinkFilter, LinkPage } from './types';
 
 /** GET /api/rail/plans/{id}/links/: one page of a finished plan's per-link rows, filtered on the server. */
 export function usePlanLinks(jobId: number, filter: LinkFilter, { limit, offset }: { limit: number; offset: number }) {

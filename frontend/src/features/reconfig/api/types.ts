@@ -1,8 +1,9 @@
 /**
  * The ShareBackup and Larry answers (docs/reconfig.md), as the `sharebackup.plan` and `larry.run`
  * jobs and the synchronous endpoints return them: generated from the server's OpenAPI document
- * (reconfig/api/serializers.py). The requests below are written here: the server takes them as
- * documents it checks itself (every problem listed in a 400).
+ * (reconfig/api/serializers.py). UI-only: the requests below (the server takes them as documents it
+ * checks itself, every problem listed in a 400), `ShareBackupPlan` (a view of the result) and the
+ * `ReconfigJob*` narrowings of a job to its kind.
  */
 import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';

@@ -1,3 +1,8 @@
+/**
+ * The what-if simulation's result, generated from the server's OpenAPI document
+ * (corruption/api/serializers.py). UI-only: the job's params (`SimulationParams`, `TraceParams`: a
+ * document the server checks itself) and the `*Job` narrowings of a job to this kind.
+ */
 import type { Job } from '@/features/jobs';
 import type { components } from '@/lib/api/schema';
 
