@@ -575,6 +575,75 @@ def read_fabric_document(doc: Mapping[str, object]) -> FabricDocument:
     the first problem, e.g. ``links[3].a: unknown switch 'x'``.
     """
 
+# --- Maintenance planner -----------------------------------------------------------------
+
+@type_check_only
+class PlanRestoration(TypedDict):
+    """Links now disabled for corruption, enabled while a repair lasts, and their penalty per hour."""
+
+    links: list[int]
+    penalty_rate: float
+
+@type_check_only
+class PlanWorkOrder(TypedDict):
+    """One open work order for :func:`maintenance_plan`."""
+
+    id: int
+    footprint: list[int]
+    duration_s: int
+    success_probability: float
+    rack: int
+    row: int
+    penalty_rate: float
+    restoration: NotRequired[PlanRestoration | None]
+
+@type_check_only
+class PlanVisit(TypedDict):
+    technician: int
+    work_order: int
+    start_s: int
+    end_s: int
+    links_down: list[int]
+    restored: list[int]
+
+@type_check_only
+class MaintenancePlan(TypedDict):
+    """:func:`maintenance_plan`'s answer; penalty-hours are expected values."""
+
+    visits: list[PlanVisit]
+    unscheduled: list[int]
+    expected_penalty_hours: float
+    fifo_penalty_hours: float
+    lower_bound: float
+    gap: float
+    proven_optimal: bool
+
+def maintenance_plan(
+    session: CorrOptSession,
+    work_orders: Sequence[PlanWorkOrder],
+    technicians: int,
+    shift_s: int,
+    *,
+    travel: tuple[int, int, int] | None = None,
+    service_time_s: int | None = None,
+    exact_up_to: int | None = None,
+    time_budget_s: float | None = None,
+    seed: int | None = None,
+) -> MaintenancePlan:
+    """The maintenance planner (lightpath_core::maintenance) on the session's state, which is left
+    as it was: visits per technician (in time order) such that no instant puts a ToR under its floor,
+    ``min(required, paths now)``, with the footprints and used restorations of the visits then in
+    progress evaluated as one set, minimising expected penalty-hours (an order visited ending at ``e``
+    costs ``penalty_rate * (e + (1 - p) * service time)``, one left unscheduled ``penalty_rate *
+    (shift + service time)``, restorations add their rate over the visit). ``travel`` is
+    ``(same_rack_s, same_row_s, elsewhere_s)`` (none by default); ``service_time_s`` defaults to two
+    days, ``exact_up_to`` to 10 orders (branch and bound, ``proven_optimal``; beyond: a heuristic
+    with ``lower_bound`` and ``gap``), ``time_budget_s`` to 3 s. ``fifo_penalty_hours``: first in
+    first out (ascending id) on the same input. Raises ``ValueError`` naming the work order for a
+    missing or mistyped field, a duplicate id, an unknown or repeated link, an empty footprint, a
+    zero duration, a number out of range, a restoration link not disabled, or no technicians.
+    """
+
 # --- Telemetry derivation ---------------------------------------------------------------
 
 # Five counter columns (in_pkts, in_fcs_errors, in_discards, out_pkts, out_discards); seven

@@ -25,7 +25,7 @@ use crate::corropt::{
 /// change the state; later calls see it.
 #[pyclass(module = "lightpath_engine", name = "CorrOptSession")]
 pub(crate) struct CorrOptSession {
-    state: CorrOptState<'static>,
+    pub(crate) state: CorrOptState<'static>,
     penalty: Penalty,
     penalty_name: &'static str,
     capacity: f64,

@@ -12,6 +12,7 @@ mod corropt;
 mod corropt_session;
 mod corropt_sim;
 mod document;
+mod maintenance;
 mod matching;
 mod rail;
 mod reconfig;
@@ -167,6 +168,7 @@ fn lightpath_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(corropt_sim::corropt_compare, m)?)?;
     m.add_function(wrap_pyfunction!(document::read_fabric_document, m)?)?;
     m.add_class::<telemetry::TelemetryState>()?;
+    m.add_function(wrap_pyfunction!(maintenance::maintenance_plan, m)?)?;
     matching::register(m)?;
     rail::register(m)?;
     reconfig::register(m)?;
