@@ -29,8 +29,10 @@ from ..server.shapes import (
     TICKET_RECOMMENDATION_KEYS,
     TICKET_STEP_KEYS,
 )
+from .ticket_plan import plan as plan_command
 
 app = new_app()
+app.command("plan")(plan_command)
 
 
 class TicketState(StrEnum):

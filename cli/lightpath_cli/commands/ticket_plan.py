@@ -1,0 +1,130 @@
+"""tickets plan: the maintenance planner (#18), offline on files or as a tickets.plan job on the server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from ..context import get_context
+from ..errors import UsageError
+from ..offline.maintenance import plan_offline, read_plan_input
+from ..options import (
+    CancelOnInterruptOption,
+    FabricFileAliasOption,
+    IntervalOption,
+    OutputOption,
+    document_file,
+    fabric_file_option,
+    table_or_json,
+)
+from ..output import OutputFormat, print_json, stdout_console
+from ..server.jobs import run_job_on_server
+
+PLAN_KEYS = (
+    "visits",
+    "unscheduled",
+    "expected_penalty_hours",
+    "fifo_penalty_hours",
+    "lower_bound",
+    "gap",
+    "proven_optimal",
+)
+
+
+def offset(seconds: int) -> str:
+    """Seconds from the shift's start as `+1h30m` (`+0h05m20s` when not whole minutes)."""
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"+{hours}h{minutes:02d}m" + (f"{secs:02d}s" if secs else "")
+
+
+def print_plan(fmt: OutputFormat, plan: dict[str, Any]) -> None:
+    report = {key: plan[key] for key in PLAN_KEYS}
+    if fmt is OutputFormat.json:
+        print_json(report)
+        return
+    table = Table(show_edge=False, header_style="bold")
+    for header in ("Technician", "Start", "End", "Work order", "Takes down", "Restores"):
+        table.add_column(header)
+    for visit in report["visits"]:
+        table.add_row(
+            str(visit["technician"]),
+            offset(visit["start_s"]),
+            offset(visit["end_s"]),
+            str(visit["work_order"]),
+            ", ".join(map(str, visit["links_down"])),
+            ", ".join(map(str, visit["restored"])) or "-",
+        )
+    console = stdout_console()
+    console.print(table)
+    quality = "proven optimal" if report["proven_optimal"] else f"gap {report['gap']:.1%}"
+    console.print(
+        f"expected penalty-hours {report['expected_penalty_hours']:.3g} "
+        f"(first in first out {report['fifo_penalty_hours']:.3g}; lower bound {report['lower_bound']:.3g}, {quality})",
+        highlight=False,
+    )
+    if report["unscheduled"]:
+        console.print("not this shift: " + ", ".join(map(str, report["unscheduled"])), highlight=False)
+
+
+def plan(
+    ctx: typer.Context,
+    server_fabric: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="FABRIC",
+            show_default=False,
+            help="A fabric on the server (name or id): plan its open work orders as a tickets.plan job.",
+        ),
+    ] = None,
+    fabric_file: Annotated[Path | None, fabric_file_option()] = None,
+    fabric_old: FabricFileAliasOption = None,
+    work_orders: Annotated[
+        Path | None,
+        typer.Option("--work-orders", metavar="ORDERS.json", show_default=False, help="Offline: the open work orders."),
+    ] = None,
+    technicians: Annotated[int, typer.Option("--technicians", min=1, help="Technicians on shift.")] = 1,
+    shift_hours: Annotated[float, typer.Option("--shift-hours", min=0.0, help="Length of the shift.")] = 8.0,
+    time_budget: Annotated[
+        float | None,
+        typer.Option("--time-budget", metavar="SECONDS", min=0.0, help="Search time [default: 3 s]."),
+    ] = None,
+    cancel_on_interrupt: CancelOnInterruptOption = False,
+    interval: IntervalOption = 1.0,
+    output: OutputOption = None,
+) -> None:
+    """Order the visits of the open work orders: per technician, start and end times such that no
+    instant puts a ToR under its capacity floor, with the least expected penalty-hours (compared with
+    first in first out). Offline: --fabric-file FABRIC.json --work-orders ORDERS.json (formats in
+    cli/README.md); with FABRIC, a tickets.plan job on the server's open work orders."""
+    cli = get_context(ctx)
+    fmt = table_or_json(cli.output_format(output))
+    fabric_path = document_file(fabric_file, fabric_old)
+    shift_s = round(shift_hours * 3600)
+    if server_fabric is not None:
+        if fabric_path is not None or work_orders is not None:
+            raise typer.BadParameter(
+                "give FABRIC (on the server) or --fabric-file and --work-orders (offline), not both"
+            )
+        params: dict[str, Any] = {"technicians": technicians, "shift_hours": shift_hours}
+        if time_budget is not None:
+            params["time_budget_s"] = time_budget
+        result = run_job_on_server(
+            cli,
+            "tickets.plan",
+            params,
+            fabric=server_fabric,
+            interval=interval,
+            cancel_on_interrupt=cancel_on_interrupt,
+        )
+        print_plan(fmt, result)
+        return
+    if fabric_path is None or work_orders is None:
+        raise UsageError(
+            "give --fabric-file FABRIC.json and --work-orders ORDERS.json (or FABRIC, a fabric on the server)"
+        )
+    plan_input = read_plan_input(fabric_path, work_orders)
+    print_plan(fmt, plan_offline(plan_input, technicians, shift_s, time_budget))
