@@ -5,10 +5,14 @@ import { apiClient } from '@/lib/api-client';
 import type { WorkOrderDetail } from './types';
 import { workOrdersQueryKey } from './useWorkOrders';
 
-/** GET /api/work-orders/{id}/: tickets, footprint links, ToRs and the guard's verdict on starting it now. */
-export function useWorkOrder(workOrderId: number) {
+export function workOrderDetailKey(orderId: number) {
+  return [...workOrdersQueryKey, 'detail', orderId] as const;
+}
+
+/** GET /api/work-orders/{id}/: tickets, footprint links, the ToRs on them and the guard's dry run. */
+export function useWorkOrder(orderId: number) {
   return useQuery({
-    queryKey: [...workOrdersQueryKey, 'detail', workOrderId],
-    queryFn: ({ signal }) => apiClient.get<WorkOrderDetail>(`/api/work-orders/${workOrderId}/`, undefined, { signal }),
+    queryKey: workOrderDetailKey(orderId),
+    queryFn: ({ signal }) => apiClient.get<WorkOrderDetail>(`/api/work-orders/${orderId}/`, undefined, { signal }),
   });
 }

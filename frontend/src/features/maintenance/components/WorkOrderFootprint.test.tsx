@@ -4,6 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import type { WorkOrderDetail } from '../api/types';
+import { testLinkFacts, testWorkOrder } from '../testWorkOrder';
 import { WorkOrderFootprint } from './WorkOrderFootprint';
 
 const TOR = { switch: 21, name: 'p1-tor5', paths_before: 8, required_paths: 8, design_paths: 16, constraint: 0.5 };
@@ -23,6 +24,11 @@ const ORDER: WorkOrderDetail = {
   tickets: [2, 4],
   created: '2026-11-27T01:00:00Z',
   updated: '2026-11-27T01:05:00Z',
+  started_at: null,
+  started_by: null,
+  finished_at: null,
+  outcome: null,
+  restored_links: [],
   ticket_details: [],
   footprint_links: [53, 54, 55, 56].map((id, index) => ({
     id,
@@ -76,5 +82,34 @@ describe('WorkOrderFootprint', () => {
       </MemoryRouter>,
     );
     expect(screen.getByTestId('work-order-verdict')).toHaveTextContent('Safe to start now. Safe.');
+  });
+});
+
+describe('WorkOrderFootprint with the links’ components', () => {
+  it('marks the healthy breakout siblings of the ticket’s link', () => {
+    const order = testWorkOrder();
+    const siblings = order.footprint_links.slice(1).map(({ id, name }) => ({ id, name }));
+    const links = order.footprint_links.map((link) => ({
+      ...testLinkFacts(link.id),
+      components: {
+        breakout: link.id === 101 ? { name: 'p3-tor1 eth2/1-4', explicit: false, side: 'a' as const, siblings } : null,
+        cable: { kind: 'breakout' as const, name: 'breakout cable p3-tor1 eth2/1-4', siblings: [] },
+        line_cards: { a: 'eth2', z: 'eth1' },
+      },
+    }));
+    render(
+      <MemoryRouter>
+        <WorkOrderFootprint order={order} links={links} />
+      </MemoryRouter>,
+    );
+    const rows = screen.getAllByTestId('footprint-link');
+    expect(rows.map((row) => row.getAttribute('data-role'))).toEqual([
+      'ticket',
+      'breakout_sibling',
+      'breakout_sibling',
+      'breakout_sibling',
+    ]);
+    expect(rows[1]).toHaveTextContent('breakout sibling');
+    expect(rows[0]).not.toHaveTextContent('breakout sibling');
   });
 });

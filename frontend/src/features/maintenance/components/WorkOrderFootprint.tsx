@@ -3,13 +3,18 @@ import { Link } from 'react-router';
 import { formatSeconds } from '@/lib/format';
 
 import { actionLabel } from '../actionLabel';
+import type { LinkFacts, WorkOrderDetail } from '../api/types';
+import { footprintRoles, ROLE_LABELS } from '../workOrders';
 
-import type { WorkOrderDetail } from '../api/types';
-
-/** What a visit takes out of service and whether the capacity guard lets it start now. */
-export function WorkOrderFootprint({ order }: { order: WorkOrderDetail }) {
+/**
+ * What a visit takes out of service and whether the capacity guard lets it start now. `links` (the
+ * footprint's link pages) tell which links are breakout siblings of a ticket's link; until they load,
+ * every link without a ticket reads as sharing the component.
+ */
+export function WorkOrderFootprint({ order, links = [] }: { order: WorkOrderDetail; links?: readonly LinkFacts[] }) {
   const { guard } = order;
   const worst = guard.blocking_tors[0];
+  const roles = footprintRoles(order, links);
   return (
     <>
       <p data-testid="work-order-summary">
@@ -17,37 +22,49 @@ export function WorkOrderFootprint({ order }: { order: WorkOrderDetail }) {
         {order.footprint_links.length === 1 ? '' : 's'} down for {formatSeconds(order.duration_s)}; succeeds{' '}
         {Math.round(order.success_chance * 100)}% of the time.
       </p>
-      <p data-testid="work-order-verdict" className={guard.verdict === 'safe' ? 'success-box' : 'reason'}>
-        {guard.verdict === 'safe' ? 'Safe to start now. ' : 'Not safe to start now. '}
-        {guard.detail}
-        {worst ? ` ${worst.name} would keep ${worst.paths_after} of ${worst.design_paths} up-paths.` : null}
-      </p>
-      <table>
-        <caption>Links out of service during the work</caption>
-        <thead>
-          <tr>
-            <th scope="col">Link</th>
-            <th scope="col">ToR</th>
-            <th scope="col">Now</th>
-            <th scope="col">Taken down</th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.footprint_links.map((link) => (
-            <tr key={link.id} data-testid="footprint-link">
-              <td>
-                <Link to={`/links/${link.id}`}>{link.name}</Link>
-              </td>
-              <td>{link.tor ?? '—'}</td>
-              <td>
-                {link.admin_state}
-                {link.admin_reason ? ` (${link.admin_reason})` : ''}, {link.oper_state}
-              </td>
-              <td>{guard.links.includes(link.id) ? 'yes' : 'already out'}</td>
+      {order.state === 'open' ? (
+        <p data-testid="work-order-verdict" className={guard.verdict === 'safe' ? 'success-box' : 'notice'}>
+          {guard.verdict === 'safe' ? 'Safe to start now. ' : 'Not safe to start now. '}
+          {guard.detail}
+          {worst ? ` ${worst.name} would keep ${worst.paths_after} of ${worst.design_paths} up-paths.` : null}
+        </p>
+      ) : null}
+      <div className="table-scroll">
+        <table className="data-table footprint-table">
+          <caption>Links out of service during the work</caption>
+          <thead>
+            <tr>
+              <th scope="col">Link</th>
+              <th scope="col">ToR</th>
+              <th scope="col">Now</th>
+              <th scope="col">Taken down</th>
+              <th scope="col">Why</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {order.footprint_links.map((link) => {
+              const role = roles.get(link.id) ?? 'shares_component';
+              return (
+                <tr key={link.id} data-testid="footprint-link" data-link-id={link.id} data-role={role}>
+                  <td>
+                    <Link to={`/links/${link.id}`}>{link.name}</Link>
+                  </td>
+                  <td>{link.tor ?? '—'}</td>
+                  <td>
+                    {link.admin_state}
+                    {link.admin_reason ? ` (${link.admin_reason})` : ''}, {link.oper_state}
+                  </td>
+                  <td>{guard.links.includes(link.id) ? 'yes' : 'already out'}</td>
+                  <td>
+                    {role === 'breakout_sibling' ? <span className="badge badge-sibling">breakout sibling</span> : null}{' '}
+                    {ROLE_LABELS[role]}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       <p data-testid="work-order-tors">ToRs on the footprint: {order.tors.length ? order.tors.join(', ') : 'none'}</p>
     </>
   );

@@ -1,83 +1,63 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
-import { formatSeconds, formatTime } from '@/lib/format';
+import { useFabricChoices } from '@/features/fabrics';
+import { pageOffset, parsePageParam } from '@/lib/pagination';
 
-import type { WorkOrderState } from '../api/types';
+import { useOrderLocations } from '../api/useOrderLocations';
 import { useWorkOrders } from '../api/useWorkOrders';
-import { actionLabel } from '../actionLabel';
+import { WorkOrderFiltersForm } from '../components/WorkOrderFiltersForm';
+import { WorkOrdersTable } from '../components/WorkOrdersTable';
+import { filtersFromSearchParams, searchParamsFromFilters, workOrderQuery } from '../workOrders';
+import '../maintenance.css';
 
-const PAGE_SIZE = 50;
-const STATES: WorkOrderState[] = ['open', 'in_progress', 'done', 'cancelled'];
+const PAGE_SIZE = 25;
 
-/** The visits waiting: tickets whose repairs share links, one row each. */
 export function WorkOrdersPage() {
-  const [state, setState] = useState<WorkOrderState>('open');
-  const [page, setPage] = useState(1);
-  const orders = useWorkOrders({ state: [state] }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearchParams(searchParams), [searchParams]);
+  const page = parsePageParam(searchParams.get('page'));
+  const query = useMemo(() => workOrderQuery(filters), [filters]);
+  const orders = useWorkOrders(query, { limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
+  const rows = useMemo(() => orders.data?.results ?? [], [orders.data]);
+  const locations = useOrderLocations(rows);
+  const fabricChoices = useFabricChoices();
+  const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
+  const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
+
   return (
-    <section aria-labelledby="work-orders-heading">
+    <section aria-labelledby="work-orders-heading" className="work-orders-page">
       <h1 id="work-orders-heading">Work orders</h1>
-      <label>
-        State
-        <select
-          value={state}
-          onChange={(event) => {
-            setState(event.target.value as WorkOrderState);
-            setPage(1);
-          }}
-        >
-          {STATES.map((name) => (
-            <option key={name} value={name}>
-              {name.replace('_', ' ')}
-            </option>
-          ))}
-        </select>
-      </label>
+      <p className="lede">
+        One visit per component: tickets whose repairs share links are done together, and starting one is checked
+        against every ToR’s capacity first.
+      </p>
+      <WorkOrderFiltersForm
+        filters={filters}
+        fabrics={fabrics}
+        onChange={(next) => setSearchParams(searchParamsFromFilters(next))}
+      />
       {orders.isPending ? <Loading label="Loading work orders…" /> : null}
       <ErrorList error={orders.error} title="Could not load work orders." />
       {orders.data ? (
-        <>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Repair</th>
-                <th scope="col">Links down</th>
-                <th scope="col">Takes</th>
-                <th scope="col">Tickets</th>
-                <th scope="col">Opened</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.data.results.map((order) => (
-                <tr key={order.id}>
-                  <td>
-                    <Link to={`/work-orders/${order.id}`}>#{order.id}</Link>
-                  </td>
-                  <td>
-                    {actionLabel(order.action)}: {order.component_name}
-                  </td>
-                  <td>{order.footprint_size}</td>
-                  <td>{formatSeconds(order.duration_s)}</td>
-                  <td>{order.tickets.map((id) => `#${id}`).join(', ')}</td>
-                  <td>{formatTime(order.created)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pagination
-            total={orders.data.count}
-            page={page}
-            pageSize={PAGE_SIZE}
-            shown={orders.data.results.length}
-            onPageChange={setPage}
-            label="Work order pages"
-          />
-        </>
+        orders.data.count === 0 ? (
+          <p data-testid="work-orders-empty">No work orders match these filters.</p>
+        ) : (
+          <>
+            <WorkOrdersTable orders={rows} locations={locations} fabricNames={fabricNames} />
+            <Pagination
+              label="Work order pages"
+              total={orders.data.count}
+              page={page}
+              pageSize={PAGE_SIZE}
+              shown={rows.length}
+              onPageChange={(next) => setSearchParams(searchParamsFromFilters(filters, next))}
+            />
+          </>
+        )
       ) : null}
     </section>
   );

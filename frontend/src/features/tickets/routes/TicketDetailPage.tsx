@@ -27,6 +27,7 @@ import { TicketActions } from '../components/TicketActions';
 import { TicketComments } from '../components/TicketComments';
 import { TicketEnds } from '../components/TicketEnds';
 import { TicketStateBadge } from '../components/TicketStateBadge';
+import { TicketWorkOrderLink } from '../components/TicketWorkOrderLink';
 import { formatRate } from '../evidence';
 import { ticketChartRange } from '../ticketRange';
 import '../tickets.css';
@@ -125,6 +126,12 @@ function TicketSummary({ ticket }: { ticket: TicketDetail }) {
         <dt>Link</dt>
         <dd>
           <Link to={`/links/${ticket.link}`}>{ticket.link_name}</Link>
+        </dd>
+      </div>
+      <div>
+        <dt>Work order</dt>
+        <dd>
+          <TicketWorkOrderLink ticket={ticket} />
         </dd>
       </div>
       <div>

@@ -1,0 +1,47 @@
+import { formatTime } from '@/lib/format';
+
+import type { WorkOrderDetail } from '../api/types';
+import { useFinishWorkOrder } from '../api/useFinishWorkOrder';
+import { STATE_LABELS } from '../workOrders';
+import { FinishForm } from './FinishForm';
+import { StartWorkPanel } from './StartWorkPanel';
+
+/** What the user can do next, by the order's state: start (open), finish (in progress), or read how it ended. */
+export function WorkOrderActions({ order, canOverride }: { order: WorkOrderDetail; canOverride: boolean }) {
+  // Held here: the finish form goes away when the order moves on, its answer stays on screen.
+  const finish = useFinishWorkOrder(order);
+  return (
+    <div className="work-order-actions" data-testid="work-order-actions">
+      {finish.data ? (
+        <p
+          className={finish.data.outcome === 'repaired' ? 'success-box' : 'notice'}
+          role="status"
+          data-testid="finish-message"
+        >
+          {finish.data.detail}
+        </p>
+      ) : null}
+      {order.state === 'open' ? <StartWorkPanel key={order.updated} order={order} canOverride={canOverride} /> : null}
+      {order.state === 'in_progress' ? (
+        <>
+          <p data-testid="started-note">
+            Started {formatTime(order.started_at)}
+            {order.started_by ? ` by ${order.started_by}` : ''}: the footprint is out of service
+            {order.restored_links.length > 0
+              ? `, and ${order.restored_links.length === 1 ? '1 link is' : `${order.restored_links.length} links are`} restored for the repair`
+              : ''}
+            .
+          </p>
+          <FinishForm key={order.updated} order={order} finish={finish} />
+        </>
+      ) : null}
+      {order.state === 'done' || order.state === 'cancelled' ? (
+        <p data-testid="ended-note">
+          {order.state === 'done'
+            ? `Finished ${formatTime(order.finished_at)}${order.outcome ? `: ${order.outcome.replace('_', ' ')}` : ''}.`
+            : `This work order is ${STATE_LABELS[order.state]}: its tickets were regrouped or repaired.`}
+        </p>
+      ) : null}
+    </div>
+  );
+}

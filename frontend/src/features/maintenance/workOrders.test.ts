@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+
+import type { SwitchFacts } from './api/types';
+import { testLinkFacts } from './testWorkOrder';
+import {
+  filtersFromSearchParams,
+  nearAndFar,
+  searchParamsFromFilters,
+  visitLocations,
+  workOrderQuery,
+} from './workOrders';
+
+const SWITCHES = new Map<string, SwitchFacts>([
+  ['p3-tor1', { id: 38, name: 'p3-tor1', tier: 0, rack: 'p3-rack1' }],
+  ['p3-fab0', { id: 45, name: 'p3-fab0', tier: 1, rack: 'p3-row-fab' }],
+  ['p3-fab1', { id: 46, name: 'p3-fab1', tier: 1, rack: '' }],
+]);
+
+describe('work order filters', () => {
+  it('opens on the current orders and reads every state back from the URL', () => {
+    expect(filtersFromSearchParams(new URLSearchParams(''))).toEqual({
+      fabric: undefined,
+      states: ['open', 'in_progress'],
+    });
+    const all = filtersFromSearchParams(new URLSearchParams('fabric=2&state=all'));
+    expect(all).toEqual({ fabric: 2, states: [] });
+    expect(workOrderQuery(all)).toEqual({ fabric: 2 });
+    expect(searchParamsFromFilters(all, 3).toString()).toBe('fabric=2&state=all&page=3');
+    const done = filtersFromSearchParams(new URLSearchParams('state=done&state=bogus'));
+    expect(workOrderQuery(done)).toEqual({ state: ['done'] });
+  });
+});
+
+describe('where the visit is', () => {
+  it('stands at the ToR end, whichever side it is on, with the far end’s rack', () => {
+    const reversed = testLinkFacts(101, {
+      a_switch_name: 'p3-fab0',
+      a_port: 'eth1/2',
+      z_switch_name: 'p3-tor1',
+      z_port: 'eth2/1',
+    });
+    const { near, far } = nearAndFar(reversed, SWITCHES, []);
+    expect([near.switch, near.port, near.rack]).toEqual(['p3-tor1', 'eth2/1', 'p3-rack1']);
+    expect([far.switch, far.rack]).toEqual(['p3-fab0', 'p3-row-fab']);
+  });
+
+  it('gathers a breakout cable’s ports on its ToR, in port order', () => {
+    const links = [testLinkFacts(102), testLinkFacts(101)];
+    expect(visitLocations(links, SWITCHES, [])).toEqual([
+      { rack: 'p3-rack1', switch: 'p3-tor1', ports: ['eth2/1', 'eth2/2'] },
+    ]);
+  });
+});

@@ -1,0 +1,173 @@
+/** How work orders read: states, actions, where the visit is, what to bring, what it takes down. */
+import type {
+  FootprintLink,
+  LinkFacts,
+  SwitchFacts,
+  Transceiver,
+  WorkOrderDetail,
+  WorkOrderQuery,
+  UnreachableTor,
+  WorkOrderState,
+} from './api/types';
+
+export const WORK_ORDER_STATES: readonly WorkOrderState[] = ['open', 'in_progress', 'done', 'cancelled'];
+
+export const STATE_LABELS: Record<WorkOrderState, string> = {
+  open: 'open',
+  in_progress: 'in progress',
+  done: 'done',
+  cancelled: 'cancelled',
+};
+
+/** The list opens on the visits still to do or under way. */
+export const CURRENT_STATES: readonly WorkOrderState[] = ['open', 'in_progress'];
+
+export interface WorkOrderFilters {
+  fabric?: number;
+  /** Empty: every state. */
+  states: WorkOrderState[];
+}
+
+function isState(value: string): value is WorkOrderState {
+  return (WORK_ORDER_STATES as readonly string[]).includes(value);
+}
+
+/** ?fabric=1&state=open&state=in_progress; no state parameter means the current ones, state=all every state. */
+export function filtersFromSearchParams(params: URLSearchParams): WorkOrderFilters {
+  const fabric = Number(params.get('fabric'));
+  const raw = params.getAll('state');
+  const states = raw.includes('all') ? [] : raw.length === 0 ? [...CURRENT_STATES] : raw.filter(isState);
+  return { fabric: Number.isInteger(fabric) && fabric > 0 ? fabric : undefined, states };
+}
+
+export function searchParamsFromFilters(filters: WorkOrderFilters, page?: number): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.fabric !== undefined) params.set('fabric', String(filters.fabric));
+  if (filters.states.length === 0) params.append('state', 'all');
+  else for (const state of filters.states) params.append('state', state);
+  if (page !== undefined && page > 1) params.set('page', String(page));
+  return params;
+}
+
+export function workOrderQuery(filters: WorkOrderFilters): WorkOrderQuery {
+  return {
+    ...(filters.fabric === undefined ? {} : { fabric: filters.fabric }),
+    ...(filters.states.length === 0 ? {} : { state: filters.states }),
+  };
+}
+
+/** "15 min", "4 h", "1.5 h" */
+export function formatDuration(seconds: number): string {
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  const hours = seconds / 3600;
+  return `${Number.isInteger(hours) ? hours : hours.toFixed(1)} h`;
+}
+
+export type Side = 'a' | 'z';
+
+export interface LinkEnd {
+  side: Side;
+  switch: string;
+  port: string;
+  rack: string;
+  tier: number | null;
+  transceiver: Transceiver | undefined;
+}
+
+function endsOf(link: LinkFacts, switches: ReadonlyMap<string, SwitchFacts>, transceivers: readonly Transceiver[]) {
+  const end = (side: Side): LinkEnd => {
+    const name = side === 'a' ? link.a_switch_name : link.z_switch_name;
+    const found = switches.get(name);
+    return {
+      side,
+      switch: name,
+      port: side === 'a' ? link.a_port : link.z_port,
+      rack: found?.rack ?? '',
+      tier: found?.tier ?? null,
+      transceiver: transceivers.find((item) => item.link === link.id && item.side === side),
+    };
+  };
+  return [end('a'), end('z')] as const;
+}
+
+/** The near end is the ToR's (where the technician stands); a link between fabric tiers starts at A. */
+export function nearAndFar(
+  link: LinkFacts,
+  switches: ReadonlyMap<string, SwitchFacts>,
+  transceivers: readonly Transceiver[],
+): { near: LinkEnd; far: LinkEnd } {
+  const [a, z] = endsOf(link, switches, transceivers);
+  return z.tier === 0 && a.tier !== 0 ? { near: z, far: a } : { near: a, far: z };
+}
+
+export interface VisitLocation {
+  rack: string;
+  switch: string;
+  ports: string[];
+}
+
+/** Where to go: each near-end switch with its rack and the footprint's ports on it. */
+export function visitLocations(
+  links: readonly LinkFacts[],
+  switches: ReadonlyMap<string, SwitchFacts>,
+  transceivers: readonly Transceiver[],
+): VisitLocation[] {
+  const bySwitch = new Map<string, VisitLocation>();
+  for (const link of links) {
+    const { near } = nearAndFar(link, switches, transceivers);
+    const place = bySwitch.get(near.switch) ?? { rack: near.rack, switch: near.switch, ports: [] };
+    place.ports.push(near.port);
+    bySwitch.set(near.switch, place);
+  }
+  return [...bySwitch.values()].map((place) => ({
+    ...place,
+    ports: place.ports.sort((x, y) => x.localeCompare(y, 'en', { numeric: true })),
+  }));
+}
+
+/** Why a footprint link goes down: it is a ticket's, a breakout sibling of a ticket's link, or shares the component. */
+export type FootprintRole = 'ticket' | 'breakout_sibling' | 'shares_component';
+
+export function footprintRoles(
+  order: Pick<WorkOrderDetail, 'ticket_details' | 'footprint_links'>,
+  links: readonly LinkFacts[],
+): Map<number, FootprintRole> {
+  const ticketLinks = new Set(order.ticket_details.map((ticket) => ticket.link));
+  const siblings = new Set<number>();
+  for (const link of links) {
+    if (!ticketLinks.has(link.id)) continue;
+    for (const sibling of link.components.breakout?.siblings ?? []) siblings.add(sibling.id);
+  }
+  return new Map(
+    order.footprint_links.map((link: FootprintLink) => [
+      link.id,
+      ticketLinks.has(link.id) ? 'ticket' : siblings.has(link.id) ? 'breakout_sibling' : 'shares_component',
+    ]),
+  );
+}
+
+export const ROLE_LABELS: Record<FootprintRole, string> = {
+  ticket: 'its ticket’s link',
+  breakout_sibling: 'breakout sibling (healthy, taken down)',
+  shares_component: 'shares the component (taken down)',
+};
+
+/** A loss rate as a fraction: "3.0e-5". */
+export function formatLossRate(rate: number): string {
+  if (!Number.isFinite(rate)) return '—';
+  if (rate === 0) return '0';
+  return rate.toExponential(1);
+}
+
+/** CorrOpt's penalty of carrying a lossy link (a sum of loss rates weighted by traffic): three significant digits. */
+export function formatPenalty(penalty: number): string {
+  if (!Number.isFinite(penalty)) return '—';
+  if (penalty === 0) return '0';
+  return Math.abs(penalty) < 0.01 ? penalty.toExponential(2) : String(Number(penalty.toPrecision(3)));
+}
+
+/** "p1-tor5 keeps at most 8 of 16 up-paths; it needs 12: 4 short" */
+export function describeUnreachable(tor: UnreachableTor): string {
+  const short = tor.floor - tor.paths_best;
+  return `${tor.name} keeps at most ${tor.paths_best} of ${tor.design_paths} up-paths (${tor.paths_before} now); it needs ${tor.floor}: ${short} ${short === 1 ? 'path' : 'paths'} short`;
+}
