@@ -171,7 +171,8 @@ impl<'p, 'g> Problem<'p, 'g> {
 
     /// Where technician `tech` would do `order` next, if anywhere in the
     /// shift: its earliest safe start without the restoration and with it,
-    /// whichever costs the order less (without on a tie).
+    /// whichever costs the order less (without on a tie), unless leaving it
+    /// unvisited costs less still.
     pub fn attempt(
         &mut self,
         schedule: &Decoding,
@@ -198,6 +199,10 @@ impl<'p, 'g> Problem<'p, 'g> {
             (None, Some(_)) => with.map(|s| (s, true)),
             _ => plain.map(|s| (s, false)),
         };
+        // A restoration can cost more than leaving the order for later.
+        let choice = choice.filter(|&(start, restored)| {
+            self.cost.visited(o, start + duration, restored) <= self.cost.unvisited(o)
+        });
         Ok(choice.map(|(start, restored)| Placement {
             start,
             end: start + duration,

@@ -36,7 +36,8 @@
 //! be on site (after the previous visit and the travel; a technician's first
 //! visit can start at 0) and at which it is safe for its whole duration
 //! together with the visits already placed, without its restoration or with
-//! it, whichever costs less; an order that fits nowhere in the shift is
+//! it, whichever costs less; an order that fits nowhere in the shift, or
+//! whose only visits cost more than leaving it (a dear restoration), is
 //! unscheduled. First in first out is the list in id order, each to the
 //! technician free first. Up to [`PlanOptions::exact_up_to`] orders (10),
 //! branch and bound over all lists finds the least cost

@@ -166,13 +166,14 @@ pub(crate) fn local_search(
 
 /// Branch and bound over decoder lists with explicit technicians.
 ///
-/// The bound of a node: the decoded orders' cost plus, for every other
-/// order, its cost ending at the earliest instant any technician is free
-/// plus its duration (or its unvisited cost when that is after the shift).
-/// Two prunings keep one list per distinct schedule: technicians with no
-/// visit are alike, so only the first of them is tried; and two consecutive
-/// entries on different technicians that share no ToR decode the same in
-/// either order, so only the order with the smaller index first is tried.
+/// The bound of a node: the decoded orders' cost plus what the others cost
+/// at least ([`Bnb::bound`]).
+/// Two prunings keep one list per distinct schedule: technicians not yet
+/// in the list are alike, so only the first of them is tried; and an entry
+/// decodes the same wherever it stands after the last entry it depends on
+/// (same technician or a shared ToR), so of the lists that differ only in
+/// that, only the lexicographically smallest by order index is searched
+/// ([`Bnb::canonical`]).
 ///
 /// Returns the best schedule and whether the search finished (so it is
 /// optimal over all lists) before `deadline`.
@@ -228,29 +229,22 @@ impl Bnb {
         if self.timed_out || !better(self.bound(problem, schedule, remaining), self.best_cost) {
             return Ok(());
         }
-        let mut techs: Vec<u32> = Vec::new();
-        for k in 0..problem.crew.technicians {
-            let fresh = schedule.techs[k as usize].at.is_none();
-            if !fresh
-                || !techs
-                    .iter()
-                    .any(|&t| schedule.techs[t as usize].at.is_none())
-            {
-                techs.push(k);
-            }
+        // Technicians named by first use: of those not named yet, one.
+        let mut named = vec![false; problem.crew.technicians as usize];
+        for step in &schedule.steps {
+            named[step.tech as usize] = true;
         }
-        let last = schedule.steps.last().map(|s| (s.order, s.tech));
+        let fresh = named.iter().position(|&n| !n);
+        let techs: Vec<u32> = (0..problem.crew.technicians)
+            .filter(|&k| named[k as usize] || Some(k as usize) == fresh)
+            .collect();
         for index in 0..self.priority.len() {
             let order = self.priority[index];
             if !remaining[order] {
                 continue;
             }
             for &tech in &techs {
-                if let Some((prev, prev_tech)) = last
-                    && prev_tech != tech
-                    && prev > order
-                    && !problem.conflict(prev, order)
-                {
+                if !self.canonical(problem, schedule, order, tech) {
                     continue;
                 }
                 problem.push(schedule, order, tech)?;
@@ -263,20 +257,148 @@ impl Bnb {
         Ok(())
     }
 
+    /// Whether `order` on `tech` may come next in a canonical list: the
+    /// entries after the last one it depends on (same technician, or a
+    /// shared ToR) must all have smaller indices, or it could have come
+    /// before them and the list that has it there decodes the same.
+    fn canonical(&self, problem: &Problem, schedule: &Decoding, order: usize, tech: u32) -> bool {
+        for step in schedule.steps.iter().rev() {
+            if step.tech == tech || problem.conflict(step.order, order) {
+                return true;
+            }
+            if step.order > order {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The node's bound, the larger of two:
+    /// - every order not yet decoded ends no earlier than a technician can
+    ///   reach it plus its duration; and all but `technicians` of them come
+    ///   after another one on their technician (or are unscheduled, which
+    ///   costs more than any visit), so start no earlier than the shortest
+    ///   duration after a technician is first free (travel from that other
+    ///   site unknown, so not counted); those are taken to be the orders
+    ///   the delay costs least;
+    /// - by levels: the `l`-th order of a technician starts no earlier than
+    ///   the first free instant plus the `l - 1` shortest durations and as
+    ///   many of the least walk between two orders left, at most
+    ///   `technicians` orders are on each level, and the cheapest way to
+    ///   fill the levels puts the highest penalty rates lowest. Valid while
+    ///   every cost stays linear in the end (ends within `T + p D`), which
+    ///   is checked; otherwise only the first bound counts;
+    /// - on parallel machines (Eastman, Even and Isaacs 1964): ignoring
+    ///   capacity and travel, with every technician free at the first free
+    ///   instant, `sum w C >= sum w C1 / m + (m - 1) / (2 m) sum w d`, `C1`
+    ///   the ends on one machine in order of `w / d`. Orders left
+    ///   unscheduled are appended after the shift, where their linear cost
+    ///   is still below the unvisited one while the remaining work is at
+    ///   most `p D`, which is checked.
     fn bound(&self, problem: &Problem, schedule: &Decoding, remaining: &[bool]) -> f64 {
+        let left: Vec<usize> = (0..remaining.len()).filter(|&j| remaining[j]).collect();
+        if left.is_empty() {
+            return schedule.cost;
+        }
+        let mut durations: Vec<u64> = left.iter().map(|&j| problem.orders[j].duration_s).collect();
+        durations.sort_unstable();
+        let shortest = durations[0];
+        let cost = |j: usize, end: u64| {
+            let o = &problem.orders[j];
+            if end <= problem.crew.shift_s {
+                problem.cost.visited(o, end, false)
+            } else {
+                problem.cost.unvisited(o)
+            }
+        };
         let free = schedule.techs.iter().map(|t| t.free_at).min().unwrap_or(0);
-        let rest: f64 = (0..remaining.len())
-            .filter(|&j| remaining[j])
-            .map(|j| {
-                let o = &problem.orders[j];
-                let end = free + o.duration_s;
-                if end <= problem.crew.shift_s {
-                    problem.cost.visited(o, end, false)
-                } else {
-                    problem.cost.unvisited(o)
-                }
-            })
-            .sum();
+        let technicians = problem.crew.technicians as usize;
+        // The least walk into an order from another one left.
+        let mut walk = u64::MAX;
+        for &a in &left {
+            for &b in left.iter().filter(|&&b| b != a) {
+                let (from, to) = (problem.orders[a].location, problem.orders[b].location);
+                walk = walk.min(problem.travel.between(from, to));
+            }
+        }
+        let walk = if walk == u64::MAX { 0 } else { walk };
+        let mut rest = 0.0;
+        let mut delays: Vec<f64> = Vec::with_capacity(left.len());
+        for &j in &left {
+            let reach = (0..problem.crew.technicians)
+                .map(|k| problem.ready(schedule, j, k))
+                .min()
+                .unwrap_or(0);
+            let end = reach + problem.orders[j].duration_s;
+            let first = cost(j, end);
+            rest += first;
+            let later_end = end.max(free + shortest + walk + problem.orders[j].duration_s);
+            delays.push(cost(j, later_end) - first);
+        }
+        let later = left.len().saturating_sub(technicians);
+        if later > 0 {
+            delays.sort_by(f64::total_cmp);
+            rest += delays[..later].iter().sum::<f64>();
+        }
+        // Levels: offsets of the last level must keep every cost linear.
+        let levels = left.len().div_ceil(technicians);
+        let deepest: u64 = durations[..levels - 1].iter().sum::<u64>() + (levels as u64 - 1) * walk;
+        let linear = left.iter().all(|&j| {
+            let o = &problem.orders[j];
+            let end = (free + deepest + o.duration_s) as f64;
+            end <= problem.crew.shift_s as f64
+                + o.success_probability * problem.cost.service_time_s as f64
+        });
+        if linear {
+            let mut by_rate: Vec<(f64, f64)> = left
+                .iter()
+                .map(|&j| {
+                    let o = &problem.orders[j];
+                    let base = problem.cost.visited(o, free + o.duration_s, false);
+                    (o.penalty_rate, base)
+                })
+                .collect();
+            by_rate.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let mut levelled = 0.0;
+            for (position, (rate, base)) in by_rate.into_iter().enumerate() {
+                let level = position / technicians;
+                let offset: u64 = durations[..level].iter().sum::<u64>() + level as u64 * walk;
+                levelled += base + rate * offset as f64 / 3600.0;
+            }
+            rest = rest.max(levelled);
+        }
+        let work: u64 = durations.iter().sum();
+        let min_p = left
+            .iter()
+            .map(|&j| problem.orders[j].success_probability)
+            .fold(1.0, f64::min);
+        if work as f64 <= min_p * problem.cost.service_time_s as f64 {
+            rest = rest.max(self.parallel_machines(problem, &left, free, walk));
+        }
         schedule.cost + rest
+    }
+
+    /// The Eastman-Even-Isaacs bound on the linear costs of `left`, every
+    /// technician free at `free`. Each order but a technician's first is
+    /// walked to for at least `walk`: counted as part of its work, with the
+    /// technicians free `walk` earlier so that first orders are not charged.
+    fn parallel_machines(&self, problem: &Problem, left: &[usize], free: u64, walk: u64) -> f64 {
+        let m = f64::from(problem.crew.technicians);
+        let mut jobs: Vec<(f64, f64, usize)> = left
+            .iter()
+            .map(|&j| {
+                let o = &problem.orders[j];
+                (o.penalty_rate / 3600.0, (o.duration_s + walk) as f64, j)
+            })
+            .collect();
+        jobs.sort_by(|a, b| (b.0 * a.1).total_cmp(&(a.0 * b.1)));
+        let mut elapsed = 0.0;
+        let mut total = 0.0;
+        for (weight, duration, j) in jobs {
+            elapsed += duration;
+            let base = problem.cost.visited(&problem.orders[j], free, false) - weight * walk as f64;
+            total += base + weight * (elapsed / m + (m - 1.0) / (2.0 * m) * duration);
+        }
+        total
     }
 }
