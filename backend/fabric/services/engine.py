@@ -180,3 +180,71 @@ def restore(
             for tor in result["unreachable"]
         ],
     )
+
+
+@dataclass(frozen=True)
+class PlanOrder:
+    """One work order for the maintenance planner, in link ids (lightpath_engine.PlanWorkOrder)."""
+
+    id: int
+    footprint: list[int]
+    duration_s: int
+    success_probability: float
+    rack: int
+    row: int
+    penalty_rate: float  # penalty per hour while unrepaired
+    restoration: list[int] | None = None  # link ids enabled during the visit when its footprint alone is unsafe
+    restoration_penalty_rate: float = 0.0
+
+
+def maintenance_plan(
+    state: EngineFabric,
+    orders: Iterable[PlanOrder],
+    *,
+    technicians: int,
+    shift_s: int,
+    travel: tuple[int, int, int] | None = None,
+    session: lightpath_engine.CorrOptSession | None = None,
+    time_budget_s: float | None = None,
+) -> "lightpath_engine.MaintenancePlan":
+    """The maintenance planner (lightpath_engine.maintenance_plan) on the fabric's state, in link ids:
+    each visit's `links_down` and `restored` are link ids. `session`: the live one if the caller holds
+    it, else one is built from `state`; it is left as it was. Raises ValueError naming unknown links
+    or the order the engine refuses."""
+    orders = list(orders)
+    index = state.link_index
+    unknown = sorted(
+        {link for order in orders for link in (*order.footprint, *(order.restoration or ())) if link not in index}
+    )
+    if unknown:
+        raise ValueError(f"links not in fabric {state.fabric_id}: {', '.join(map(str, unknown))}")
+    link_ids = list(index)  # engine_fabric numbers links in insertion order
+    result = lightpath_engine.maintenance_plan(
+        session or state.session(),
+        [
+            {
+                "id": order.id,
+                "footprint": [index[link] for link in order.footprint],
+                "duration_s": order.duration_s,
+                "success_probability": order.success_probability,
+                "rack": order.rack,
+                "row": order.row,
+                "penalty_rate": order.penalty_rate,
+                "restoration": None
+                if order.restoration is None
+                else {
+                    "links": [index[link] for link in order.restoration],
+                    "penalty_rate": order.restoration_penalty_rate,
+                },
+            }
+            for order in orders
+        ],
+        technicians,
+        shift_s,
+        travel=travel,
+        time_budget_s=time_budget_s,
+    )
+    for visit in result["visits"]:
+        visit["links_down"] = [link_ids[i] for i in visit["links_down"]]
+        visit["restored"] = [link_ids[i] for i in visit["restored"]]
+    return result

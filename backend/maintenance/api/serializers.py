@@ -2,6 +2,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from fabric.api.serializers import GuardPreviewSerializer, GuardTorSerializer
+from jobs.api.results import result_of
 from lightpath.api.serializers import BriefModelSerializer
 
 from ..models import WorkOrder
@@ -169,3 +170,60 @@ class WorkOrderStartSerializer(serializers.Serializer):
 class WorkOrderFinishSerializer(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=WorkOrder.Outcome.choices)
     notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+# --- tickets.plan (maintenance.jobs): the job's result, declared for OpenAPI ---------------------
+
+
+class PlanVisitSerializer(serializers.Serializer):
+    technician = serializers.IntegerField(help_text="The technician, 0 to technicians - 1.")
+    work_order = serializers.IntegerField(help_text="The work order's id.")
+    start_s = serializers.IntegerField(help_text="Seconds from the shift's start when work starts on site.")
+    end_s = serializers.IntegerField(help_text="When it ends and the footprint is back.")
+    links_down = WorkOrderLinkSerializer(many=True, help_text="The footprint, out of service from start to end.")
+    restored = WorkOrderLinkSerializer(
+        many=True, help_text="Links disabled for corruption enabled from start to end (its restoration, if used)."
+    )
+
+
+class PlanRestorationSerializer(serializers.Serializer):
+    links = WorkOrderLinkSerializer(many=True)
+    penalty_rate = serializers.FloatField(help_text="CorrOpt penalty per hour the links add while enabled.")
+
+
+class PlanWorkOrderSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    action = serializers.CharField()
+    component_name = serializers.CharField()
+    rack = serializers.CharField()
+    row = serializers.CharField()
+    penalty_rate = serializers.FloatField(help_text="CorrOpt penalty per hour of its corrupting links in service.")
+    safe_alone = serializers.BooleanField(help_text="Whether its footprint alone keeps every ToR at its floor now.")
+    restoration = PlanRestorationSerializer(allow_null=True, help_text="Offered when its footprint alone is unsafe.")
+
+
+class PlanTravelSerializer(serializers.Serializer):
+    same_rack_s = serializers.IntegerField()
+    same_row_s = serializers.IntegerField()
+    elsewhere_s = serializers.IntegerField()
+
+
+class PlanFabricSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+@result_of("tickets.plan")
+class MaintenancePlanResultSerializer(serializers.Serializer):
+    fabric = PlanFabricSerializer()
+    technicians = serializers.IntegerField()
+    shift_s = serializers.IntegerField()
+    travel = PlanTravelSerializer()
+    visits = PlanVisitSerializer(many=True, help_text="By technician, each technician's in time order.")
+    unscheduled = serializers.ListField(child=serializers.IntegerField(), help_text="Work orders left for later.")
+    expected_penalty_hours = serializers.FloatField()
+    fifo_penalty_hours = serializers.FloatField(help_text="First in first out (ascending id) on the same input.")
+    lower_bound = serializers.FloatField(help_text="No plan has lower expected penalty-hours.")
+    gap = serializers.FloatField(help_text="(plan - lower bound) / plan; 0 when proven optimal.")
+    proven_optimal = serializers.BooleanField()
+    work_orders = PlanWorkOrderSerializer(many=True, help_text="What the planner was given per open work order.")

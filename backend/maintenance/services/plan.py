@@ -1,0 +1,210 @@
+"""The maintenance plan of a stored fabric's open work orders (issue #18, "Maintenance planner"):
+which technician visits which order when, so that no instant puts a ToR under its floor, with the
+least expected penalty-hours (lightpath_core::maintenance explains the model).
+
+What the planner is given, per open work order:
+- its footprint, duration and chance of success (the work order's own fields);
+- its penalty rate: the CorrOpt penalty (linear, as the optimizer's) of the corrupting links the
+  visit repairs that are still in service: its tickets' links and its footprint's links that are
+  enabled, up and have an open corruption event. A ticket's own link is usually disabled already
+  (rate 0); what costs while the order waits is a corrupting sibling kept for capacity on the same
+  cable or component, which the visit replaces too;
+- its restoration when its footprint alone is unsafe: the capacity restoration (engine.restore) over
+  the links disabled for corruption, as starting the visit would offer it now; none when none exists
+  (the planner then leaves the order for later unless other visits free capacity, which they don't:
+  nothing a visit repairs is counted on);
+- its location: the rack of its first footprint link's lower switch (its name when it has no rack)
+  and the row of that rack: the switch's pod when it has one (a pod's racks stand in one row), else
+  the rack name before its last '-' (`p1-rack5` in row `p1`), else the rack. No `Switch.row` field:
+  the documents we import carry pods and rack names, and a row field nobody fills would make every
+  rack its own row.
+
+The plan runs on a session built for it (engine.engine_fabric), not the fabric's live one: the search
+takes up to its time budget, and the live session is held under a lock every capacity guard waits on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+
+import lightpath_engine
+from corruption import services as corruption
+from fabric.models import Fabric, Link, Switch
+from fabric.services import engine
+from telemetry.models import DirectionHealth
+
+from ..models import WorkOrder
+from .candidates import lossy_links
+
+TRAVEL_KEYS = ("same_rack_s", "same_row_s", "elsewhere_s")
+# Walking times between visits, seconds; settings.MAINTENANCE["travel_s"] overrides them.
+DEFAULT_TRAVEL = {"same_rack_s": 0, "same_row_s": 120, "elsewhere_s": 600}
+
+
+@dataclass(frozen=True)
+class PlanParams:
+    technicians: int
+    shift_hours: float
+    travel: dict[str, int] | None = None
+    time_budget_s: float | None = None
+
+
+def row_of(rack: str, pod: int | None) -> str:
+    """A rack's row (the module docstring says why)."""
+    if pod is not None:
+        return f"pod {pod}"
+    head, dash, _ = rack.rpartition("-")
+    return head if dash and head else rack
+
+
+def default_travel() -> dict[str, int]:
+    maintenance: dict[str, Any] = settings.MAINTENANCE
+    overrides = maintenance.get("travel_s", {})
+    return {key: int(overrides.get(key, value)) for key, value in DEFAULT_TRAVEL.items()}
+
+
+def corrupting_penalties(link_ids: Iterable[int]) -> dict[int, float]:
+    """Link id -> CorrOpt penalty of the links among `link_ids` that corrupt while in service (an
+    open event on a link enabled and up), rates as the optimizer reads them: the largest open
+    event's rate for its direction, the other direction's measured rate where it corrupts or is lossy."""
+    events: dict[int, tuple[str, float]] = {}
+    for link_id, direction, rate in (
+        corruption.open_events_on_usable_links()
+        .filter(link_id__in=list(link_ids))
+        .order_by("-last_rate", "id")
+        .values_list("link_id", "direction", "last_rate")
+    ):
+        events.setdefault(link_id, (direction, rate))
+    rates = {link_id: {"a_to_z": 0.0, "z_to_a": 0.0} for link_id in events}
+    for link_id, direction, measured in DirectionHealth.objects.filter(
+        link_id__in=list(events),
+        health__in=[Link.Health.CORRUPTING, Link.Health.LOSSY],
+        corruption_rate__isnull=False,
+    ).values_list("link_id", "direction", "corruption_rate"):
+        rates[link_id][direction] = measured or 0.0
+    for link_id, (direction, rate) in events.items():
+        rates[link_id][direction] = rate
+    return {
+        link_id: lightpath_engine.corropt_penalty(
+            "linear", min(max(r["a_to_z"], 0.0), 1.0), min(max(r["z_to_a"], 0.0), 1.0)
+        )
+        for link_id, r in rates.items()
+    }
+
+
+def link_names(link_ids: Iterable[int]) -> dict[int, str]:
+    return {
+        link.pk: str(link) for link in Link.objects.filter(pk__in=list(link_ids)).select_related("a_switch", "z_switch")
+    }
+
+
+def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
+    """The plan of the fabric's open work orders: the engine's answer with link and work order
+    names, and what each order was given (penalty rate, restoration, location)."""
+    orders = list(
+        WorkOrder.objects.filter(fabric=fabric, state=WorkOrder.State.OPEN)
+        .order_by("id")
+        .prefetch_related("entries__ticket")
+    )
+    ticket_links = {
+        order.pk: [entry.ticket.link_id for entry in order.entries.all() if entry.current] for order in orders
+    }
+    penalties = corrupting_penalties({pk for o in orders for pk in (*o.footprint, *ticket_links[o.pk])})
+    state = engine.engine_fabric(fabric)
+    session = state.session()
+    in_progress = {
+        pk
+        for footprint in WorkOrder.objects.filter(fabric=fabric, state=WorkOrder.State.IN_PROGRESS).values_list(
+            "footprint", flat=True
+        )
+        for pk in footprint
+    }
+    candidates: dict[int, tuple[float, float]] | None = None
+    footprints = {order.pk: [pk for pk in order.footprint if pk in state.link_index] for order in orders}
+    first_links = Link.objects.in_bulk([footprint[0] for footprint in footprints.values() if footprint])
+    switches = Switch.objects.in_bulk({link.a_switch_id for link in first_links.values()})
+    racks: dict[str, int] = {}
+    rows: dict[str, int] = {}
+    given: list[engine.PlanOrder] = []
+    described: dict[int, dict[str, Any]] = {}
+    for order in orders:
+        footprint = footprints[order.pk]
+        if not footprint:
+            continue  # its links were deleted: nothing to take down, nothing to plan
+        switch = switches[first_links[footprint[0]].a_switch_id]
+        rack = switch.rack or switch.name
+        row = row_of(rack, switch.pod)
+        repaired = {*order.footprint, *ticket_links[order.pk]}
+        rate = sum(penalties.get(pk, 0.0) for pk in repaired)
+        restoration: engine.Restoration | None = None
+        alone = session.evaluate([(state.link_index[pk], "disabled") for pk in footprint])
+        if not alone["safe"]:
+            if candidates is None:
+                candidates = lossy_links(fabric.pk, exclude=in_progress)
+            usable = {pk: rates for pk, rates in candidates.items() if pk not in footprint}
+            found = engine.restore(state, usable, footprint, session=session)
+            restoration = found if found.restores_all and found.enable else None
+        given.append(
+            engine.PlanOrder(
+                id=order.pk,
+                footprint=footprint,
+                duration_s=order.duration_s,
+                success_probability=order.success_chance,
+                rack=racks.setdefault(rack, len(racks)),
+                row=rows.setdefault(row, len(rows)),
+                penalty_rate=rate,
+                restoration=None if restoration is None else restoration.enable,
+                restoration_penalty_rate=0.0 if restoration is None else restoration.added_penalty,
+            )
+        )
+        described[order.pk] = {
+            "id": order.pk,
+            "action": order.action,
+            "component_name": order.component_name,
+            "rack": rack,
+            "row": row,
+            "penalty_rate": rate,
+            "safe_alone": bool(alone["safe"]),
+            "restoration": None
+            if restoration is None
+            else {"links": restoration.enable, "penalty_rate": restoration.added_penalty},
+        }
+    travel = params.travel or default_travel()
+    shift_s = round(params.shift_hours * 3600)
+    result = engine.maintenance_plan(
+        state,
+        given,
+        technicians=params.technicians,
+        shift_s=shift_s,
+        travel=(travel["same_rack_s"], travel["same_row_s"], travel["elsewhere_s"]),
+        session=session,
+        time_budget_s=params.time_budget_s,
+    )
+    names = link_names(
+        {pk for visit in result["visits"] for pk in (*visit["links_down"], *visit["restored"])}
+        | {pk for entry in described.values() if entry["restoration"] for pk in entry["restoration"]["links"]}
+    )
+
+    def named(link_ids: Iterable[int]) -> list[dict[str, Any]]:
+        return [{"id": pk, "name": names[pk]} for pk in link_ids]
+
+    visits = [
+        {**visit, "links_down": named(visit["links_down"]), "restored": named(visit["restored"])}
+        for visit in result["visits"]
+    ]
+    for entry in described.values():
+        if entry["restoration"]:
+            entry["restoration"]["links"] = named(entry["restoration"]["links"])
+    return {
+        "fabric": {"id": fabric.pk, "name": fabric.name},
+        "technicians": params.technicians,
+        "shift_s": shift_s,
+        "travel": travel,
+        **result,
+        "visits": visits,
+        "work_orders": [described[order.id] for order in given],
+    }

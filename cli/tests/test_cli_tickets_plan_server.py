@@ -1,0 +1,113 @@
+"""`lightpath tickets plan FABRIC`: the tickets.plan job on the server's open work orders, against the
+real backend and a real Celery worker (root conftest.py), on the demo fabric.
+
+Pod 2 of the demo with the fabric's constraint at 0.5 (8 of 16 up-paths): p2-fab0's and p2-fab2's
+spine uplinks eth2/1 corrupt and CorrOpt disables them; their tickets say replace the cable (each
+fabric switch's four spine uplinks). One cable out leaves pod 2's ToRs 9 up-paths, both 6: the two
+visits never overlap. A corrupting sibling of p2-fab0's cable stays in service (4e-4), so that one
+goes first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+from cli_testing import FIXTURE_DATA, Cli
+
+if not os.environ.get("DJANGO_SETTINGS_MODULE"):
+    pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True, databases="__all__")]
+
+
+def link_at(fabric: Any, switch: str, port: str) -> Any:
+    from fabric.models import Link
+
+    return Link.objects.select_related("a_switch", "z_switch").get(fabric=fabric, a_switch__name=switch, a_port=port)
+
+
+def corrupt(link: Any, rate: float) -> Any:
+    from django.utils import timezone
+
+    from telemetry.models import CorruptionEvent
+
+    now = timezone.now()
+    return CorruptionEvent.objects.create(
+        link=link, direction="a_to_z", rate=rate, last_rate=rate, peak_rate=rate, first_seen=now, last_seen=now
+    )
+
+
+def cable_order(fabric: Any, switch: str) -> int:
+    from corruption import services as corruption
+    from corruption.models import Ticket, TicketStep
+    from maintenance.models import WorkOrder
+    from maintenance.services import work_orders
+
+    link = link_at(fabric, switch, "eth2/1")
+    decision = corruption.decide_event(corrupt(link, 1e-4).pk).decision
+    assert decision is not None and decision.action == "disabled"
+    ticket = Ticket.objects.get(link=link)
+    TicketStep.objects.filter(ticket=ticket).update(recommended_action="replace_cable")
+    work_orders.regroup(fabric.pk)
+    return int(WorkOrder.objects.get(state="open", entries__ticket=ticket, entries__current=True).pk)
+
+
+@pytest.fixture
+def demo() -> Any:
+    from fabric import services
+    from fabric.models import Fabric
+    from fabric.services import live
+
+    live.forget()
+    fabric = services.import_document(json.loads((FIXTURE_DATA / "demo-fb.json").read_text()))
+    Fabric.objects.filter(pk=fabric.pk).update(capacity_constraint=0.5)
+    yield fabric
+    live.forget()
+
+
+@pytest.fixture
+def orders(demo: Any) -> dict[str, int]:
+    found = {switch: cable_order(demo, switch) for switch in ("p2-fab0", "p2-fab2")}
+    corrupt(link_at(demo, "p2-fab0", "eth2/2"), 4e-4)
+    return found
+
+
+def test_the_open_work_orders_are_planned_on_the_server(planner: Cli, worker: Any, orders: dict[str, int]) -> None:
+    result = planner("--output", "json", "tickets", "plan", "demo-fb", "--technicians", "2", "--shift-hours", "8")
+    assert result.exit_code == 0, result.stderr
+    assert "tickets.plan running as job" in result.stderr
+    plan = json.loads(result.stdout)
+    assert list(plan) == [
+        "visits",
+        "unscheduled",
+        "expected_penalty_hours",
+        "fifo_penalty_hours",
+        "lower_bound",
+        "gap",
+        "proven_optimal",
+    ]
+    by_order = {visit["work_order"]: visit for visit in plan["visits"]}
+    first, second = by_order[orders["p2-fab0"]], by_order[orders["p2-fab2"]]
+    assert (first["start_s"], first["end_s"]) == (0, 7200)
+    assert second["start_s"] >= 7200 and second["end_s"] - second["start_s"] == 7200
+    assert sorted(link["name"].split(" - ")[0] for link in first["links_down"]) == [
+        f"p2-fab0:eth2/{port}" for port in range(1, 5)
+    ]
+    assert plan["expected_penalty_hours"] == pytest.approx(4e-4 * (2 + 0.2 * 48))
+    assert plan["proven_optimal"] and plan["unscheduled"] == []
+
+    table = planner("tickets", "plan", "demo-fb", "--technicians", "2", "--shift-hours", "8")
+    assert table.exit_code == 0, table.stderr
+    assert "+0h00m" in table.stdout and "+2h00m" in table.stdout and "proven optimal" in table.stdout
+
+
+def test_bad_params_are_refused_before_any_job(planner: Cli, orders: dict[str, int]) -> None:
+    from jobs.models import Job
+
+    result = planner("tickets", "plan", "demo-fb", "--shift-hours", "30")
+    assert result.exit_code == 1
+    assert "shift_hours" in result.stderr and "must be in (0, 24]" in result.stderr
+    assert not Job.objects.filter(kind="tickets.plan").exists()
