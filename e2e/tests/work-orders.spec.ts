@@ -5,16 +5,12 @@
  *
  * The demo's shared-component fault corrupts one ToR's breakout uplinks (eth2/1-4): its cable
  * carries all four of that ToR's uplinks, so no restoration can save it and the start is blocked.
- * The safe order is a one-link repair on a link CorrOpt already took out of service.
+ * The safe order is a one-link repair on a link CorrOpt already took out of service. An admin may
+ * still start the blocked one with a reason; finishing it as not repaired puts every link back.
  */
-import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Page,
-} from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 
-import { type ApiListPage, DEMO_FABRIC, findFabric, loginAs } from "./helpers";
+import { type ApiListPage, DEMO_FABRIC, findFabric, loginAs } from './helpers';
 
 interface WorkOrderRow {
   id: number;
@@ -40,16 +36,11 @@ async function openWorkOrder(
   await expect
     .poll(
       async () => {
-        const response = await request.get("/api/work-orders/", {
-          params: { fabric: fabricId, state: "open", limit: 100 },
+        const response = await request.get('/api/work-orders/', {
+          params: { fabric: fabricId, state: 'open', limit: 100 },
         });
-        expect(
-          response.ok(),
-          `GET /api/work-orders/ answered ${response.status()}`,
-        ).toBeTruthy();
-        found = (
-          (await response.json()) as ApiListPage<WorkOrderRow>
-        ).results.find(wanted);
+        expect(response.ok(), `GET /api/work-orders/ answered ${response.status()}`).toBeTruthy();
+        found = ((await response.json()) as ApiListPage<WorkOrderRow>).results.find(wanted);
         return found !== undefined;
       },
       {
@@ -63,184 +54,168 @@ async function openWorkOrder(
 }
 
 async function noSidewaysScroll(page: Page) {
-  expect(
-    await page.evaluate(() => document.documentElement.scrollWidth),
-  ).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 
-test.describe("technician on a phone", () => {
+test.describe('work orders on a phone (390x844)', () => {
   test.use({
     viewport: { width: 390, height: 844 },
     isMobile: true,
     hasTouch: true,
   });
 
-  test("the breakout cable: where, what to bring, the siblings it takes down, and Start refused with the options", async ({
+  test('the breakout cable: where, what to bring, the siblings it takes down, and Start refused with the options', async ({
     page,
   }) => {
-    await loginAs(page, "technician");
+    await loginAs(page, 'technician');
     const fabric = await findFabric(page.request, DEMO_FABRIC);
     const order = await openWorkOrder(
       page.request,
       fabric.id,
-      "a breakout cable",
-      (candidate) =>
-        candidate.component_name.startsWith("breakout cable") &&
-        candidate.footprint_size === 4,
+      'a breakout cable',
+      (candidate) => candidate.component_name.startsWith('breakout cable') && candidate.footprint_size === 4,
     );
     // "breakout cable p3-tor1 eth2/1-4": the ToR whose uplinks ride the cable.
-    const tor = order.component_name.split(" ")[2]!;
+    const tor = order.component_name.split(' ')[2]!;
 
     // The list: from the navigation, the order with its location, footprint and tickets.
-    await page.goto("/fabrics");
-    await page
-      .getByRole("navigation", { name: "Main" })
-      .getByRole("link", { name: "Work orders" })
-      .click();
+    await page.goto('/fabrics');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Work orders' }).click();
     await expect(page).toHaveURL(/\/work-orders$/);
-    const row = page.locator(
-      `[data-testid="work-order-row"][data-order-id="${order.id}"]`,
-    );
+    const row = page.locator(`[data-testid="work-order-row"][data-order-id="${order.id}"]`);
     await expect(row).toContainText(order.component_name);
-    await expect(row).toContainText("4 links");
-    await expect(row.getByTestId("work-order-location")).toContainText(
-      `(${tor})`,
-    );
-    await expect(row.getByTestId("work-order-state")).toHaveText("open");
+    await expect(row).toContainText('4 links');
+    await expect(row.getByTestId('work-order-location')).toContainText(`(${tor})`);
+    await expect(row.getByTestId('work-order-state')).toHaveText('open');
     await noSidewaysScroll(page);
-    await row
-      .getByRole("link", { name: new RegExp(`^Work order ${order.id}:`) })
-      .click();
+    await row.getByRole('link', { name: new RegExp(`^Work order ${order.id}:`) }).click();
     await expect(page).toHaveURL(new RegExp(`/work-orders/${order.id}$`));
 
     // Where to go, first: the ToR's rack, the switch and the cable's four ports.
-    await expect(page.getByRole("heading", { level: 1 })).toContainText(
-      `Work order #${order.id}`,
-    );
-    const location = page.getByTestId("visit-location");
-    await expect(location.getByTestId("location-switch")).toHaveText(tor);
-    await expect(location.getByTestId("location-rack")).not.toHaveText("—");
-    await expect(location.getByTestId("location-ports")).toHaveText(
-      "eth2/1, eth2/2, eth2/3, eth2/4",
-    );
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(`Work order #${order.id}`);
+    const location = page.getByTestId('visit-location');
+    await expect(location.getByTestId('location-switch')).toHaveText(tor);
+    await expect(location.getByTestId('location-rack')).not.toHaveText('—');
+    await expect(location.getByTestId('location-ports')).toHaveText('eth2/1, eth2/2, eth2/3, eth2/4');
     const locationBox = await location.boundingBox();
-    const bringBox = await page.getByTestId("bring-list").boundingBox();
+    const bringBox = await page.getByTestId('bring-list').boundingBox();
     expect(locationBox!.y).toBeLessThan(bringBox!.y);
 
     // What to bring: each link's cable, transceivers and far-end rack.
-    await expect(page.getByTestId("bring-link")).toHaveCount(4);
-    await expect(page.getByTestId("bring-link").first()).toContainText("Cable");
-    await expect(page.getByTestId("bring-link").first()).toContainText(
-      "Transceiver here",
-    );
+    await expect(page.getByTestId('bring-link')).toHaveCount(4);
+    await expect(page.getByTestId('bring-link').first()).toContainText('Cable');
+    await expect(page.getByTestId('bring-link').first()).toContainText('Transceiver here');
 
     // Its tickets link to their pages; the footprint marks the three healthy siblings.
     for (const ticket of order.tickets) {
-      await expect(
-        page
-          .getByTestId("order-tickets")
-          .getByRole("link", { name: `Ticket #${ticket}` }),
-      ).toBeVisible();
+      await expect(page.getByTestId('order-tickets').getByRole('link', { name: `Ticket #${ticket}` })).toBeVisible();
     }
-    const footprint = page.getByTestId("footprint-link");
+    const footprint = page.getByTestId('footprint-link');
     await expect(footprint).toHaveCount(4);
-    const siblings = page.locator(
-      '[data-testid="footprint-link"][data-role="breakout_sibling"]',
-    );
+    const siblings = page.locator('[data-testid="footprint-link"][data-role="breakout_sibling"]');
     await expect(siblings).toHaveCount(4 - order.tickets.length);
-    await expect(siblings.first()).toContainText("breakout sibling");
-    await expect(page.getByTestId("work-order-verdict")).toContainText(
-      "Not safe to start now",
-    );
+    await expect(siblings.first()).toContainText('breakout sibling');
+    await expect(page.getByTestId('work-order-verdict')).toContainText('Not safe to start now');
     await noSidewaysScroll(page);
 
     // Start asks the guard first: blocked, who is short and by how much, nothing to override for a technician.
-    await page.getByRole("button", { name: "Start work" }).click();
-    const options = page.getByTestId("start-options");
-    await expect(options).toHaveAttribute("data-verdict", "blocked");
-    await expect(options.getByTestId("start-verdict")).toContainText("Blocked");
-    await expect(
-      options.getByTestId("start-footprint").getByRole("listitem"),
-    ).toHaveCount(4);
-    await expect(options.getByTestId("unreachable-tors")).toContainText(
-      `${tor} keeps at most`,
-    );
-    await expect(options.getByTestId("unreachable-tors")).toContainText(
-      "paths short",
-    );
-    await expect(options.getByTestId("no-override")).toContainText(
-      "Only an admin",
-    );
-    await expect(
-      options.getByRole("button", { name: /start work/i }),
-    ).toHaveCount(0);
+    await page.getByRole('button', { name: 'Start work' }).click();
+    const options = page.getByTestId('start-options');
+    await expect(options).toHaveAttribute('data-verdict', 'blocked');
+    await expect(options.getByTestId('start-verdict')).toContainText('Blocked');
+    await expect(options.getByTestId('start-footprint').getByRole('listitem')).toHaveCount(4);
+    await expect(options.getByTestId('unreachable-tors')).toContainText(`${tor} keeps at most`);
+    await expect(options.getByTestId('unreachable-tors')).toContainText('paths short');
+    await expect(options.getByTestId('no-override')).toContainText('Only an admin');
+    await expect(options.getByRole('button', { name: /start work/i })).toHaveCount(0);
     await noSidewaysScroll(page);
 
     // Nothing was taken down: the siblings are still in service.
     await page.reload();
-    await expect(page.getByTestId("work-order-state")).toHaveText("open");
-    for (const sibling of await siblings.all())
-      await expect(sibling).toContainText("enabled");
+    await expect(page.getByTestId('work-order-state')).toHaveText('open');
+    for (const sibling of await siblings.all()) await expect(sibling).toContainText('enabled');
   });
 
-  test("a safe order: started after its dry run, then finished as repaired; its ticket follows", async ({
-    page,
-  }) => {
-    await loginAs(page, "technician");
+  test('an admin overrides the blocked breakout with a reason; not repaired puts every link back', async ({ page }) => {
+    await loginAs(page, 'admin');
     const fabric = await findFabric(page.request, DEMO_FABRIC);
     const order = await openWorkOrder(
       page.request,
       fabric.id,
-      "a one-link repair",
-      (candidate) =>
-        candidate.footprint_size === 1 && candidate.tickets.length === 1,
+      'a breakout cable',
+      (candidate) => candidate.component_name.startsWith('breakout cable') && candidate.footprint_size === 4,
+    );
+    await page.goto(`/work-orders/${order.id}`);
+    const siblings = page.locator('[data-testid="footprint-link"][data-role="breakout_sibling"]');
+    await expect(siblings).toHaveCount(4 - order.tickets.length);
+
+    await page.getByRole('button', { name: 'Start work' }).click();
+    const options = page.getByTestId('start-options');
+    await expect(options).toHaveAttribute('data-verdict', 'blocked');
+    const override = options.getByRole('form', { name: 'Override with a reason' });
+    await override.getByRole('button', { name: 'Override and start work' }).click();
+    await expect(override.getByRole('alert')).toContainText('An override needs a reason');
+    await override.getByLabel(/Override with a reason/).fill('rack drained of its servers for the repair');
+    await override.getByRole('button', { name: 'Override and start work' }).click();
+
+    await expect(page.getByTestId('work-order-state')).toHaveText('in progress');
+    await expect(page.getByTestId('started-note')).toContainText('by admin');
+    for (const sibling of await siblings.all()) await expect(sibling).toContainText('disabled');
+    await noSidewaysScroll(page);
+
+    const finish = page.getByRole('form', { name: 'Finish the work order' });
+    await finish.getByRole('radio', { name: 'Not repaired' }).check();
+    await finish.getByLabel(/Notes/).fill('no spare breakout cable on site');
+    await finish.getByRole('button', { name: 'Finish' }).click();
+    await expect(page.getByTestId('finish-message')).toBeVisible();
+    await expect(page.getByTestId('work-order-state')).toHaveText('open');
+    await expect(page.getByRole('button', { name: 'Start work' })).toBeVisible();
+    for (const sibling of await siblings.all()) await expect(sibling).toContainText('enabled');
+  });
+
+  test('a safe order: started after its dry run, then finished as repaired; its ticket follows', async ({ page }) => {
+    await loginAs(page, 'technician');
+    const fabric = await findFabric(page.request, DEMO_FABRIC);
+    const order = await openWorkOrder(
+      page.request,
+      fabric.id,
+      'a one-link repair',
+      (candidate) => candidate.footprint_size === 1 && candidate.tickets.length === 1,
     );
     const ticket = order.tickets[0]!;
 
     // The ticket's page leads to its work order.
     await page.goto(`/tickets/${ticket}`);
-    await page.getByTestId("ticket-work-order").getByRole("link").click();
+    await page.getByTestId('ticket-work-order').getByRole('link').click();
     await expect(page).toHaveURL(new RegExp(`/work-orders/${order.id}$`));
 
-    await page.getByRole("button", { name: "Start work" }).click();
-    const options = page.getByTestId("start-options");
-    await expect(options).toHaveAttribute("data-verdict", "safe");
-    await expect(options.getByTestId("start-detail")).toContainText(
-      `work order ${order.id}`,
-    );
-    await options.getByRole("button", { name: "Confirm: start work" }).click();
+    await page.getByRole('button', { name: 'Start work' }).click();
+    const options = page.getByTestId('start-options');
+    await expect(options).toHaveAttribute('data-verdict', 'safe');
+    await expect(options.getByTestId('start-detail')).toContainText(`work order ${order.id}`);
+    await options.getByRole('button', { name: 'Confirm: start work' }).click();
 
-    await expect(page.getByTestId("work-order-state")).toHaveText(
-      "in progress",
-    );
-    await expect(page.getByTestId("started-note")).toContainText(
-      "by technician",
-    );
-    await expect(page.getByTestId("order-tickets")).toContainText(
-      "in progress",
-    );
+    await expect(page.getByTestId('work-order-state')).toHaveText('in progress');
+    await expect(page.getByTestId('started-note')).toContainText('by technician');
+    await expect(page.getByTestId('order-tickets')).toContainText('in progress');
     await noSidewaysScroll(page);
 
-    const finish = page.getByRole("form", { name: "Finish the work order" });
-    await finish.getByRole("radio", { name: "Repaired", exact: true }).check();
-    await finish.getByLabel(/Notes/).fill("cleaned both ends, scope clean");
-    await finish.getByRole("button", { name: "Finish" }).click();
-    await expect(page.getByTestId("finish-message")).toBeVisible();
-    await expect(page.getByTestId("work-order-state")).toHaveText("done");
-    await expect(page.getByTestId("ended-note")).toContainText("Finished");
-    await expect(page.getByTestId("ended-note")).toContainText("repaired");
+    const finish = page.getByRole('form', { name: 'Finish the work order' });
+    await finish.getByRole('radio', { name: 'Repaired', exact: true }).check();
+    await finish.getByLabel(/Notes/).fill('cleaned both ends, scope clean');
+    await finish.getByRole('button', { name: 'Finish' }).click();
+    await expect(page.getByTestId('finish-message')).toBeVisible();
+    await expect(page.getByTestId('work-order-state')).toHaveText('done');
+    await expect(page.getByTestId('ended-note')).toContainText('Finished');
+    await expect(page.getByTestId('ended-note')).toContainText('repaired');
 
     // The ticket went on to validation with the action recorded.
     await page
-      .getByTestId("order-tickets")
-      .getByRole("link", { name: `Ticket #${ticket}` })
+      .getByTestId('order-tickets')
+      .getByRole('link', { name: `Ticket #${ticket}` })
       .click();
-    await expect(
-      page.getByTestId("ticket-facts").getByTestId("ticket-state"),
-    ).toHaveText("awaiting validation");
-    await expect(page.getByTestId("ticket-link-admin-state")).toContainText(
-      "enabled",
-    );
+    await expect(page.getByTestId('ticket-facts').getByTestId('ticket-state')).toHaveText('awaiting validation');
+    await expect(page.getByTestId('ticket-link-admin-state')).toContainText('enabled');
     await noSidewaysScroll(page);
   });
 });
