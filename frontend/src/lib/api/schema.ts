@@ -2999,9 +2999,10 @@ export interface components {
          *     * `rail.classes` - rail.classes
          *     * `rail.plan` - rail.plan
          *     * `sharebackup.plan` - sharebackup.plan
+         *     * `tickets.plan` - tickets.plan
          * @enum {string}
          */
-        JobKindEnum: "circuits.schedule" | "corruption.optimize" | "corruption.simulate" | "fabric.capacity_report" | "fabric.import" | "larry.run" | "rail.classes" | "rail.plan" | "sharebackup.plan";
+        JobKindEnum: "circuits.schedule" | "corruption.optimize" | "corruption.simulate" | "fabric.capacity_report" | "fabric.import" | "larry.run" | "rail.classes" | "rail.plan" | "sharebackup.plan" | "tickets.plan";
         /**
          * @description The jobs list leaves out each job's result: a simulation's runs and series can be hundreds
          *     of kilobytes, and the Jobs page polls the list. GET /api/jobs/{id}/ (or its result/) has it.
@@ -3051,7 +3052,7 @@ export interface components {
             fabric?: number | null;
         };
         /** @description The result of a job, as its kind declares it. */
-        JobResult: components["schemas"]["ScheduleResult"] | components["schemas"]["OptimizerResult"] | components["schemas"]["SimulationResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["RailClassesResult"] | components["schemas"]["RailPlanResult"] | components["schemas"]["ShareBackupResult"];
+        JobResult: components["schemas"]["ScheduleResult"] | components["schemas"]["OptimizerResult"] | components["schemas"]["SimulationResult"] | components["schemas"]["CapacityReportResult"] | components["schemas"]["ImportResult"] | components["schemas"]["LarryResult"] | components["schemas"]["RailClassesResult"] | components["schemas"]["RailPlanResult"] | components["schemas"]["ShareBackupResult"] | components["schemas"]["MaintenancePlanResult"];
         /**
          * @description * `queued` - Queued
          *     * `running` - Running
@@ -3490,6 +3491,36 @@ export interface components {
             mean_packets_per_s: number | null;
             /** @description 'corruption-like', 'congestion-like', 'clean', 'unclear' or 'insufficient data'. */
             signature: string;
+        };
+        MaintenancePlanResult: {
+            fabric: components["schemas"]["PlanFabric"];
+            technicians: number;
+            shift_s: number;
+            travel: components["schemas"]["PlanTravel"];
+            /** @description By technician, each technician's in time order. */
+            visits: components["schemas"]["PlanVisit"][];
+            /** @description Work orders left for later. */
+            unscheduled: number[];
+            /** Format: double */
+            expected_penalty_hours: number;
+            /**
+             * Format: double
+             * @description First in first out (ascending id) on the same input.
+             */
+            fifo_penalty_hours: number;
+            /**
+             * Format: double
+             * @description No plan has lower expected penalty-hours.
+             */
+            lower_bound: number;
+            /**
+             * Format: double
+             * @description (plan - lower bound) / plan; 0 when proven optimal.
+             */
+            gap: number;
+            proven_optimal: boolean;
+            /** @description What the planner was given per open work order. */
+            work_orders: components["schemas"]["PlanWorkOrder"][];
         };
         Matching: {
             circuit_switch: string;
@@ -4142,6 +4173,10 @@ export interface components {
          * @enum {string}
          */
         PenaltyFunctionEnum: "linear" | "log" | "step";
+        PlanFabric: {
+            id: number;
+            name: string;
+        };
         /** @description The params echoed back, completed with defaults. */
         PlanInputs: {
             name: string;
@@ -4168,6 +4203,49 @@ export interface components {
          * @enum {string}
          */
         PlanInputsSourceEnum: "generated" | "stored";
+        PlanRestoration: {
+            links: components["schemas"]["WorkOrderLink"][];
+            /**
+             * Format: double
+             * @description CorrOpt penalty per hour the links add while enabled.
+             */
+            penalty_rate: number;
+        };
+        PlanTravel: {
+            same_rack_s: number;
+            same_row_s: number;
+            elsewhere_s: number;
+        };
+        PlanVisit: {
+            /** @description The technician, 0 to technicians - 1. */
+            technician: number;
+            /** @description The work order's id. */
+            work_order: number;
+            /** @description Seconds from the shift's start when work starts on site. */
+            start_s: number;
+            /** @description When it ends and the footprint is back. */
+            end_s: number;
+            /** @description The footprint, out of service from start to end. */
+            links_down: components["schemas"]["WorkOrderLink"][];
+            /** @description Links disabled for corruption enabled from start to end (its restoration, if used). */
+            restored: components["schemas"]["WorkOrderLink"][];
+        };
+        PlanWorkOrder: {
+            id: number;
+            action: string;
+            component_name: string;
+            rack: string;
+            row: string;
+            /**
+             * Format: double
+             * @description CorrOpt penalty per hour of its corrupting links in service.
+             */
+            penalty_rate: number;
+            /** @description Whether its footprint alone keeps every ToR at its floor now. */
+            safe_alone: boolean;
+            /** @description Offered when its footprint alone is unsafe. */
+            restoration: components["schemas"]["PlanRestoration"] | null;
+        };
         PlannedEvent: {
             event: components["schemas"]["ShareBackupEvent"];
             index: number;
