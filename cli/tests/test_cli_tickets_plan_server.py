@@ -93,7 +93,7 @@ def test_the_open_work_orders_are_planned_on_the_server(planner: Cli, worker: An
     first, second = by_order[orders["p2-fab0"]], by_order[orders["p2-fab2"]]
     assert (first["start_s"], first["end_s"]) == (0, 7200)
     assert second["start_s"] >= 7200 and second["end_s"] - second["start_s"] == 7200
-    assert sorted(link["name"].split(" - ")[0] for link in first["links_down"]) == [
+    assert sorted(name.split(" - ")[0] for name in first["links_down"]) == [
         f"p2-fab0:eth2/{port}" for port in range(1, 5)
     ]
     assert plan["expected_penalty_hours"] == pytest.approx(4e-4 * (2 + 0.2 * 48))
@@ -102,6 +102,7 @@ def test_the_open_work_orders_are_planned_on_the_server(planner: Cli, worker: An
     table = planner("tickets", "plan", "demo-fb", "--technicians", "2", "--shift-hours", "8")
     assert table.exit_code == 0, table.stderr
     assert "+0h00m" in table.stdout and "+2h00m" in table.stdout and "proven optimal" in table.stdout
+    assert "p2-fab0:eth2/1 - " in table.stdout and "{" not in table.stdout
 
 
 def test_bad_params_are_refused_before_any_job(planner: Cli, orders: dict[str, int]) -> None:

@@ -120,6 +120,10 @@ def plan(
             interval=interval,
             cancel_on_interrupt=cancel_on_interrupt,
         )
+        # The server names links {"id", "name"}; the CLI prints names, as offline.
+        for visit in result["visits"]:
+            visit["links_down"] = [link["name"] for link in visit["links_down"]]
+            visit["restored"] = [link["name"] for link in visit["restored"]]
         print_plan(fmt, result)
         return
     if fabric_path is None or work_orders is None:
