@@ -7,3 +7,8 @@ from django.dispatch import Signal
 # inside the changing transaction with fabric_id, reason (one line for humans) and user; CorrOpt
 # (corruption.optimizer) re-runs its optimizer once it commits.
 capacity_changed = Signal()
+
+# Links that were usable went down (telemetry's oper_status): a ToR may now be under its
+# constraint. Sent inside the changing transaction with fabric_id and links (their ids); the
+# maintenance app's capacity recovery (maintenance.services.recovery) runs once it commits.
+capacity_lost = Signal()

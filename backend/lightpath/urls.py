@@ -45,6 +45,7 @@ urlpatterns = [
     path("api/", include("planning.api.urls")),
     path("api/", include("reconfig.api.urls")),
     path("api/", include("circuits.api.urls")),
+    path("api/", include("maintenance.api.urls")),
     path("api/", include(router.urls)),
     # The admin's login under the same login throttle as the API's (README "Security").
     path("admin/login/", throttled_login(admin.site.login)),

@@ -7,7 +7,8 @@ lock, so their changes are serialised and each is decided on the state its prede
 - `change_admin_states`: taking links out of service is applied only when no ToR falls under its
   capacity constraint (a ToR already under it may lose nothing more), the whole set at once; an
   admin may override with a reason. Putting links back is always allowed.
-- `set_oper_states`: measured state; never refused.
+- `set_oper_states`: measured state; never refused. Usable links going down send `capacity_lost`
+  (a ToR may be under its constraint now: the capacity recovery runs).
 - `set_measured_health`, `set_flapping`: what telemetry derives of a link (health, rx_low,
   flapping), written set-based; they change no capacity, so nothing is audited, published or
   re-optimized for them.
@@ -32,7 +33,7 @@ from audit import services as audit
 from webhooks import services as webhooks
 
 from ..models import Link, Switch
-from ..signals import capacity_changed
+from ..signals import capacity_changed, capacity_lost
 from . import live
 from .engine import StateName, engine_state
 
@@ -373,6 +374,9 @@ def set_oper_states(fabric_id: int, states: Mapping[int, str]) -> list[int]:
         )
         webhooks.publish_oper_changes([(link, previous) for link, _, previous, _ in befores], now)
         _capacity_back(fabric_id, [link for link, _, _, was_usable in befores if link.usable and not was_usable], None)
+        lost = [link.pk for link, _, _, was_usable in befores if was_usable and not link.usable]
+        if lost:
+            capacity_lost.send(sender=Link, fabric_id=fabric_id, links=lost)
     return [link.pk for link in changed]
 
 

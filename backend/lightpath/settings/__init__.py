@@ -292,6 +292,7 @@ CELERY_TASK_ROUTES = {
             "corruption.decide_event",
             "corruption.requeue_undecided",
             "corruption.validate_tickets",
+            "maintenance.recover",
             "jobs.sweep",
         )
     },

@@ -227,3 +227,52 @@ class MaintenancePlanResultSerializer(serializers.Serializer):
     gap = serializers.FloatField(help_text="(plan - lower bound) / plan; 0 when proven optimal.")
     proven_optimal = serializers.BooleanField()
     work_orders = PlanWorkOrderSerializer(many=True, help_text="What the planner was given per open work order.")
+
+
+# Capacity recovery (maintenance.services.recovery): GET/POST /api/fabrics/{id}/recovery/
+
+
+class RecoveryTorSerializer(serializers.Serializer):
+    switch = serializers.IntegerField()
+    name = serializers.CharField()
+    paths = serializers.IntegerField(help_text="Its up-paths over usable links now.")
+    required_paths = serializers.IntegerField(help_text="ceil(constraint x design_paths).")
+    design_paths = serializers.IntegerField()
+
+
+class RecoveryUnreachableTorSerializer(UnreachableTorSerializer):
+    switch = serializers.IntegerField()
+
+
+class RecoveryProposalSerializer(serializers.Serializer):
+    """The ToRs under their requirement now, the lossy links whose re-enabling brings them back at
+    the least added penalty, and the ToRs that need a repair instead."""
+
+    fabric = serializers.IntegerField()
+    auto_restore = serializers.BooleanField(help_text="The system applies the recovery when links go down.")
+    detail = serializers.CharField(help_text="One sentence naming the worst ToR and its numbers.")
+    under_tors = RecoveryTorSerializer(many=True, help_text="ToRs under their requirement now, worst first.")
+    links = RestorationLinkSerializer(many=True, help_text="Links disabled for corruption to enable (ids ascending).")
+    added_penalty = serializers.FloatField(help_text="CorrOpt's penalty the links add (0 when none).")
+    proven_optimal = serializers.BooleanField()
+    unreachable_tors = RecoveryUnreachableTorSerializer(
+        many=True, help_text="ToRs no lossy link brings back: they need a repair."
+    )
+
+
+class RecoveryApplySerializer(serializers.Serializer):
+    links = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        allow_empty=False,
+        max_length=10_000,
+        help_text="The ids of the links the proposal enables, exactly.",
+    )
+
+
+class RecoveryAppliedSerializer(serializers.Serializer):
+    enabled = RestorationLinkSerializer(
+        many=True, help_text="The links enabled (reason 'restoration: capacity recovery')."
+    )
+    added_penalty = serializers.FloatField()
+    detail = serializers.CharField(help_text="What the recovery did, one sentence.")
+    after = RecoveryProposalSerializer(help_text="The fabric's proposal now (its unreachable ToRs still under).")

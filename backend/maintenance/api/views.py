@@ -1,18 +1,24 @@
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema, inline_serializer
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from accounts.permissions import RolePermission
 from accounts.roles import ADMIN, OPERATOR, TECHNICIAN, user_roles
+from fabric.models import Fabric
 from lightpath.api.exceptions import Conflict
 from lightpath.api.viewsets import BriefModeMixin
 
 from ..filtersets import WorkOrderFilterSet
 from ..models import WorkOrder
-from ..services import visits, work_orders
+from ..services import recovery, visits, work_orders
 from .serializers import (
+    RecoveryAppliedSerializer,
+    RecoveryApplySerializer,
+    RecoveryProposalSerializer,
     WorkOrderDetailSerializer,
     WorkOrderFinishedSerializer,
     WorkOrderFinishSerializer,
@@ -125,3 +131,44 @@ class WorkOrderViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
             raise Conflict(exc.preview.as_dict()) from exc
         except visits.ApprovalNeeded as exc:
             raise PermissionDenied(str(exc)) from exc
+
+
+class FabricRecoveryView(APIView):
+    """Capacity recovery of a fabric (maintenance.services.recovery): every role reads the
+    proposal; operators and admins apply it. A fabric with auto_restore applies it by itself when
+    links go down."""
+
+    write_roles = {OPERATOR}
+
+    @extend_schema(responses={200: RecoveryProposalSerializer})
+    def get(self, request, pk: int):
+        fabric = get_object_or_404(Fabric, pk=pk)
+        return Response(recovery.proposal(fabric).as_dict())
+
+    @extend_schema(
+        request=RecoveryApplySerializer,
+        responses={200: RecoveryAppliedSerializer, 409: RecoveryProposalSerializer},
+        description="Enable exactly the proposal's links (reason 'restoration: capacity recovery'), audited. 409 "
+        "with the proposal now when the links asked are not it (it changed, or there is nothing to recover).",
+    )
+    def post(self, request, pk: int):
+        fabric = get_object_or_404(Fabric, pk=pk)
+        body = RecoveryApplySerializer(data=request.data if request.data is not None else {})
+        body.is_valid(raise_exception=True)
+        try:
+            applied = recovery.apply(fabric, request.user, body.validated_data["links"])
+        except recovery.RecoveryChanged as exc:
+            raise Conflict(exc.proposal.as_dict()) from exc
+        enabled = applied.enabled
+        detail = (
+            f"Enabled {len(enabled.links)} lossy link{'s' if len(enabled.links) != 1 else ''} "
+            f"(added penalty {enabled.added_penalty:.3g}). Now: {applied.after.detail}"
+        )
+        return Response(
+            {
+                "enabled": enabled.links,
+                "added_penalty": enabled.added_penalty,
+                "detail": detail,
+                "after": applied.after.as_dict(),
+            }
+        )

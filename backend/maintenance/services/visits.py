@@ -39,9 +39,9 @@ from corruption.models import Ticket
 from corruption.services import ADMIN_REASON as CORRUPTION
 from fabric.models import Fabric, Link
 from fabric.services import engine, link_state, live
-from telemetry.models import CorruptionEvent, Direction, DirectionHealth
 
 from ..models import WorkOrder
+from .candidates import lossy_links
 
 SAFE, NEEDS_RESTORATION, BLOCKED = "safe", "needs_restoration", "blocked"
 APPROVERS = {OPERATOR, ADMIN}
@@ -139,29 +139,6 @@ def _in_progress(fabric_id: int, exclude: int) -> list[WorkOrder]:
     )
 
 
-def _candidates(fabric_id: int, exclude: Iterable[int]) -> dict[int, tuple[float, float]]:
-    """The fabric's links disabled for corruption (a repair's own links and those under repair
-    excepted) with their current loss rates (engine up = a_to_z): the largest open event's rate
-    per direction, or the direction's measured rate where it corrupts or is lossy."""
-    ids = list(
-        Link.objects.filter(
-            fabric_id=fabric_id, admin_state=Link.AdminState.DISABLED, admin_reason__startswith=CORRUPTION
-        )
-        .exclude(pk__in=list(exclude))
-        .values_list("id", flat=True)
-    )
-    rates = {link_id: dict.fromkeys(Direction.values, 0.0) for link_id in ids}
-    measured = DirectionHealth.objects.filter(
-        link_id__in=ids, health__in=[Link.Health.CORRUPTING, Link.Health.LOSSY], corruption_rate__isnull=False
-    ).values_list("link_id", "direction", "corruption_rate")
-    events = CorruptionEvent.objects.filter(link_id__in=ids, ended_at__isnull=True).values_list(
-        "link_id", "direction", "last_rate"
-    )
-    for link_id, direction, rate in [*measured, *events]:
-        rates[link_id][direction] = max(rates[link_id][direction], min(max(rate or 0.0, 0.0), 1.0))
-    return {link_id: (r[Direction.A_TO_Z], r[Direction.Z_TO_A]) for link_id, r in rates.items()}
-
-
 def _names(link_ids: Iterable[int]) -> dict[int, str]:
     links = Link.objects.filter(pk__in=list(link_ids)).select_related("a_switch", "z_switch")
     return {link.pk: str(link) for link in links}
@@ -215,7 +192,7 @@ def _decide(order: WorkOrder, user) -> Preview:
 
     others = _in_progress(order.fabric_id, exclude=order.pk)
     under_repair = {pk for other in others for pk in other.footprint}
-    candidates = _candidates(order.fabric_id, exclude={*order.footprint, *under_repair})
+    candidates = lossy_links(order.fabric_id, exclude={*order.footprint, *under_repair})
     with live.live_fabric(order.fabric_id, locked=True) as current:
         restoration = engine.restore(current.state, candidates, footprint_ids, session=current.session)
     if restoration.restores_all:
