@@ -47,7 +47,9 @@ export function useFootprintFacts(fabric: number, linkIds: readonly number[]) {
     links: loaded,
     transceivers: transceivers.data?.results ?? [],
     switches: switches.data?.results ?? [],
-    isPending: links.some((query) => query.isPending) || transceivers.isPending || switches.isPending,
+    /** Every link, its transceivers and its switches' racks are in: the visit's facts can be shown. */
+    complete:
+      linkIds.length === 0 || (loaded.length === linkIds.length && transceivers.isSuccess && switches.isSuccess),
     error: links.find((query) => query.error)?.error ?? transceivers.error ?? switches.error,
   };
 }

@@ -56,13 +56,13 @@ function WorkOrderBody({ order }: { order: WorkOrderDetail }) {
   const mayWork = canWorkTickets(user.data);
   const facts = useFootprintFacts(order.fabric, order.footprint);
   const switches = useMemo(() => new Map(facts.switches.map((item) => [item.name, item])), [facts.switches]);
-  const ready = facts.links.length === order.footprint.length;
+  const ready = facts.complete;
   return (
     <>
       <section className="panel" aria-labelledby="where-heading">
         <h2 id="where-heading">Where</h2>
         {ready ? <VisitLocation links={facts.links} switches={switches} transceivers={facts.transceivers} /> : null}
-        {facts.isPending && !ready ? <Loading label="Loading the footprint’s links…" /> : null}
+        {!ready && !facts.error ? <Loading label="Loading the footprint’s links…" /> : null}
         <ErrorList error={facts.error} title="Could not load the footprint’s links." />
         <dl className="facts" data-testid="work-order-facts">
           <div>

@@ -1,0 +1,95 @@
+/** @vitest-environment jsdom */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { testLinkFacts, testWorkOrder } from '../testWorkOrder';
+import { WorkOrderDetailPage } from './WorkOrderDetailPage';
+
+const page = <T,>(results: T[]) => ({ count: results.length, next: null, previous: null, results });
+
+/** The network boundary: the work order, its links, transceivers and switches, and who is asking. */
+function stubServer(user: { username: string; roles: string[]; is_admin: boolean }) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const url = new URL(input, 'http://test');
+      const path = url.pathname;
+      let body: unknown;
+      if (path === '/api/auth/me/') body = user;
+      else if (path === '/api/work-orders/3/') body = testWorkOrder();
+      else if (path.startsWith('/api/links/')) body = testLinkFacts(Number(path.split('/')[3]));
+      else if (path === '/api/transceivers/')
+        body = page(
+          url.searchParams.getAll('link').flatMap((link) => [
+            {
+              id: Number(link) * 2,
+              url: '',
+              link: Number(link),
+              side: 'a',
+              model: 5,
+              model_name: '100G-SR4',
+              serial: `SN-${link}`,
+              installed_at: null,
+              last_reseated_at: null,
+            },
+          ]),
+        );
+      else if (path === '/api/switches/')
+        body = page(
+          url.searchParams.getAll('name').map((name, index) => ({
+            id: index + 1,
+            name,
+            tier: name.includes('tor') ? 0 : 1,
+            rack: name.includes('tor') ? 'p3-rack1' : `fab-rack-${name.slice(-1)}`,
+          })),
+        );
+      else return new Response('{}', { status: 404 });
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+}
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/work-orders/3']}>
+        <Routes>
+          <Route path="/work-orders/:workOrderId" element={<WorkOrderDetailPage />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('WorkOrderDetailPage', () => {
+  it('puts the place first and lists what to bring for each link of the cable', async () => {
+    stubServer({ username: 'technician', roles: ['technician'], is_admin: false });
+    renderPage();
+    const location = await screen.findByTestId('visit-location');
+    expect(within(location).getByTestId('location-rack')).toHaveTextContent('p3-rack1');
+    expect(within(location).getByTestId('location-switch')).toHaveTextContent('p3-tor1');
+    expect(within(location).getByTestId('location-ports')).toHaveTextContent('eth2/1, eth2/2, eth2/3, eth2/4');
+    const bring = screen.getAllByTestId('bring-link');
+    expect(bring).toHaveLength(4);
+    expect(bring[1]).toHaveTextContent('p3-tor1 eth2/2 → p3-fab1 eth1/2');
+    expect(bring[1]).toHaveTextContent('4.7 m, MMF');
+    expect(bring[1]).toHaveTextContent('Transceiver here100G-SR4, serial SN-102');
+    expect(within(bring[1]!).getByTestId('far-rack')).toHaveTextContent('fab-rack-1');
+    expect(screen.getByRole('link', { name: 'Ticket #3' })).toHaveAttribute('href', '/tickets/3');
+    expect(screen.getByRole('button', { name: 'Start work' })).toBeInTheDocument();
+  });
+
+  it('lets a viewer read the order but not start it', async () => {
+    stubServer({ username: 'viewer', roles: ['viewer'], is_admin: false });
+    renderPage();
+    expect(await screen.findByTestId('read-only-note')).toHaveTextContent('your role can read them');
+    expect(screen.queryByRole('button', { name: 'Start work' })).toBeNull();
+  });
+});
