@@ -53,6 +53,11 @@ CHECKS: list[tuple[str, Sequence[str], str, str, list[str]]] = [
     ("UNREACHABLE_TOR_KEYS", shapes.UNREACHABLE_TOR_KEYS, "post", "/api/work-orders/{id}/start/",
      ["unreachable_tors", "[]"]),
     ("WAITS_FOR_KEYS", shapes.WAITS_FOR_KEYS, "post", "/api/work-orders/{id}/start/", ["waits_for", "[]"]),
+    ("RECOVERY_KEYS", shapes.RECOVERY_KEYS, "get", "/api/fabrics/{id}/recovery/", []),
+    ("RECOVERY_TOR_KEYS", shapes.RECOVERY_TOR_KEYS, "get", "/api/fabrics/{id}/recovery/", ["under_tors", "[]"]),
+    ("RECOVERY_UNREACHABLE_KEYS", shapes.RECOVERY_UNREACHABLE_KEYS, "get", "/api/fabrics/{id}/recovery/",
+     ["unreachable_tors", "[]"]),
+    ("RECOVERY_APPLIED_KEYS", shapes.RECOVERY_APPLIED_KEYS, "post", "/api/fabrics/{id}/recovery/", []),
 ]  # fmt: skip
 
 # Answers (or parts) that are an untyped object in OpenAPI today, so their keys cannot be checked yet;

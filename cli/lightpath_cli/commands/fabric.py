@@ -1,4 +1,4 @@
-"""fabric list|show|import|export|capacity|validate|constraints."""
+"""fabric list|show|import|export|capacity|recovery|validate|constraints."""
 
 from __future__ import annotations
 
@@ -37,6 +37,11 @@ from ..server.shapes import (
     CONSTRAINTS_SET_KEYS,
     FABRIC_KEYS,
     JOB_KEYS,
+    RECOVERY_APPLIED_KEYS,
+    RECOVERY_KEYS,
+    RECOVERY_TOR_KEYS,
+    RECOVERY_UNREACHABLE_KEYS,
+    RESTORATION_LINK_KEYS,
 )
 from .jobs import JOB_DETAIL_COLUMNS
 
@@ -261,6 +266,81 @@ def capacity(
         f"(fabric constraint {fraction(report.get('capacity_constraint'))})",
         highlight=False,
     )
+
+
+RECOVERY_LINK_COLUMNS = (
+    Column("id", "Link", justify="right"),
+    Column("name", "Name"),
+    Column("loss_rate", "Loss rate", render=lambda value: f"{float(value):.2e}", justify="right"),
+    Column("penalty", "Penalty", render=lambda value: f"{float(value):.2e}", justify="right"),
+)
+
+
+def _recovery_json(proposal: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **{key: proposal.get(key) for key in RECOVERY_KEYS},
+        "under_tors": [{key: tor.get(key) for key in RECOVERY_TOR_KEYS} for tor in proposal.get("under_tors") or []],
+        "links": [{key: link.get(key) for key in RESTORATION_LINK_KEYS} for link in proposal.get("links") or []],
+        "unreachable_tors": [
+            {key: tor.get(key) for key in RECOVERY_UNREACHABLE_KEYS} for tor in proposal.get("unreachable_tors") or []
+        ],
+    }
+
+
+@app.command("recovery")
+def recovery(
+    ctx: typer.Context,
+    name_or_id: NameOrIdArgument,
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Enable the proposed links now (operators and admins).")
+    ] = False,
+    output: OutputOption = None,
+) -> None:
+    """Capacity recovery: the ToRs under their requirement (links went down) and the links
+    disabled for corruption whose re-enabling brings them back at the least added penalty; ToRs
+    no lossy link brings back need a repair.
+
+    --apply enables exactly the proposal (reason 'restoration: capacity recovery'); when it
+    changed meanwhile the server refuses it: one line, exit 3."""
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    with cli.client() as client:
+        fabric = resolve_fabric(client, name_or_id)
+        path = f"/api/fabrics/{fabric['id']}/recovery/"
+        proposal = client.get(path)
+        applied = None
+        if apply and proposal.get("links"):
+            try:
+                applied = client.post(path, {"links": [link["id"] for link in proposal["links"]]})
+            except ApiError as error:
+                if error.status != 409:
+                    raise
+                detail = str((error.payload or {}).get("detail") or "the recovery changed").rstrip(".")
+                raise CliError(f"refused: {detail}", exit_code=guard.REFUSED_EXIT_CODE) from None
+    if fmt is OutputFormat.json:
+        if applied is None:
+            print_json(_recovery_json(proposal))
+        else:
+            print_json(
+                {
+                    **{key: applied.get(key) for key in RECOVERY_APPLIED_KEYS},
+                    "enabled": [{key: row.get(key) for key in RESTORATION_LINK_KEYS} for row in applied["enabled"]],
+                    "after": _recovery_json(applied.get("after") or {}),
+                }
+            )
+        return
+    links = applied["enabled"] if applied is not None else proposal.get("links")
+    if fmt is OutputFormat.csv:
+        print_rows(fmt, links or [], RECOVERY_LINK_COLUMNS, RESTORATION_LINK_KEYS)
+        return
+    out = stdout_console()
+    out.print(str((applied or proposal).get("detail") or ""), highlight=False)
+    if links:
+        print_rows(fmt, links, RECOVERY_LINK_COLUMNS, RESTORATION_LINK_KEYS)
+    if apply and applied is None:
+        typer.echo("nothing to apply: no lossy link brings a ToR back", err=True)
+    elif links and applied is None and not proposal.get("auto_restore"):
+        out.print(f"apply it with: lightpath fabric recovery {name_or_id} --apply", highlight=False)
 
 
 @app.command("validate")

@@ -244,3 +244,18 @@ WORK_ORDER_PREVIEW_KEYS = (
 RESTORATION_LINK_KEYS = ("id", "name", "loss_rate", "penalty")
 UNREACHABLE_TOR_KEYS = ("name", "paths_before", "paths_best", "floor", "required_paths", "design_paths")
 WAITS_FOR_KEYS = ("work_order", "action", "component_name", "state")
+
+# Capacity recovery: GET and POST /api/fabrics/ID/recovery/ (its links: RESTORATION_LINK_KEYS)
+RECOVERY_KEYS = (
+    "fabric",
+    "auto_restore",
+    "detail",
+    "under_tors",
+    "links",
+    "added_penalty",
+    "proven_optimal",
+    "unreachable_tors",
+)
+RECOVERY_TOR_KEYS = ("switch", "name", "paths", "required_paths", "design_paths")
+RECOVERY_UNREACHABLE_KEYS = ("switch", *UNREACHABLE_TOR_KEYS)
+RECOVERY_APPLIED_KEYS = ("enabled", "added_penalty", "detail", "after")
