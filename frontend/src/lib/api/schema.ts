@@ -496,6 +496,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/fabrics/{id}/recovery/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Capacity recovery of a fabric (maintenance.services.recovery): every role reads the
+         *     proposal; operators and admins apply it. A fabric with auto_restore applies it by itself when
+         *     links go down.
+         */
+        get: operations["fabrics_recovery_retrieve"];
+        put?: never;
+        /** @description Enable exactly the proposal's links (reason 'restoration: capacity recovery'), audited. 409 with the proposal now when the links asked are not it (it changed, or there is nothing to recover). */
+        post: operations["fabrics_recovery_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/fabrics/{id}/topology/": {
         parameters: {
             query?: never;
@@ -4559,6 +4581,63 @@ export interface components {
          * @enum {string}
          */
         ReconfigEnum: "per_port" | "global";
+        RecoveryApplied: {
+            /** @description The links enabled (reason 'restoration: capacity recovery'). */
+            enabled: components["schemas"]["RestorationLink"][];
+            /** Format: double */
+            added_penalty: number;
+            /** @description What the recovery did, one sentence. */
+            detail: string;
+            /** @description The fabric's proposal now (its unreachable ToRs still under). */
+            after: components["schemas"]["RecoveryProposal"];
+        };
+        RecoveryApplyRequest: {
+            /** @description The ids of the links the proposal enables, exactly. */
+            links: number[];
+        };
+        /**
+         * @description The ToRs under their requirement now, the lossy links whose re-enabling brings them back at
+         *     the least added penalty, and the ToRs that need a repair instead.
+         */
+        RecoveryProposal: {
+            fabric: number;
+            /** @description The system applies the recovery when links go down. */
+            auto_restore: boolean;
+            /** @description One sentence naming the worst ToR and its numbers. */
+            detail: string;
+            /** @description ToRs under their requirement now, worst first. */
+            under_tors: components["schemas"]["RecoveryTor"][];
+            /** @description Links disabled for corruption to enable (ids ascending). */
+            links: components["schemas"]["RestorationLink"][];
+            /**
+             * Format: double
+             * @description CorrOpt's penalty the links add (0 when none).
+             */
+            added_penalty: number;
+            proven_optimal: boolean;
+            /** @description ToRs no lossy link brings back: they need a repair. */
+            unreachable_tors: components["schemas"]["RecoveryUnreachableTor"][];
+        };
+        RecoveryTor: {
+            switch: number;
+            name: string;
+            /** @description Its up-paths over usable links now. */
+            paths: number;
+            /** @description ceil(constraint x design_paths). */
+            required_paths: number;
+            design_paths: number;
+        };
+        RecoveryUnreachableTor: {
+            name: string;
+            paths_before: number;
+            /** @description The most up-paths any restoration leaves it. */
+            paths_best: number;
+            /** @description The up-paths it must keep. */
+            floor: number;
+            required_paths: number;
+            design_paths: number;
+            switch: number;
+        };
         Reliability: {
             source: components["schemas"]["ReliabilitySourceEnum"];
             /** Format: double */
@@ -8386,6 +8465,141 @@ export interface operations {
             };
             /** @description No such object. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fabrics_recovery_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryProposal"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fabrics_recovery_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoveryApplyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryApplied"];
+                };
+            };
+            /** @description Bad input: every problem, by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryProposal"];
+                };
+            };
+            /** @description The body is larger than LIGHTPATH_MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
