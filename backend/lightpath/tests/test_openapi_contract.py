@@ -389,3 +389,30 @@ def test_demand_rows_upload(admin, contract, small_fabric):
     assert response.status_code == 201, response.content[:300]
     assert response.json()["row_count"] == 2
     contract.check(response.json(), "/api/demands/", "post", "201")
+
+
+def test_recovery_answers(admin, contract):
+    """The capacity recovery on the demo after a link went down (maintenance/tests/test_recovery.py):
+    the proposal, its 409 on a stale list, and the applied answer."""
+    import copy
+
+    from fabric import services as fabric_services
+    from fabric.services import link_state, live
+    from maintenance.tests.test_visits import DEMO, corrupt, decide, link_at
+
+    live.forget()
+    demo = fabric_services.import_document(copy.deepcopy(DEMO))
+    lossy = link_at(demo, "p1-tor0", "eth2/1")
+    decide(corrupt(lossy))
+    link_state.set_oper_states(demo.pk, {link_at(demo, "p1-tor0", "eth2/2").pk: "down"})
+    path = "/api/fabrics/{id}/recovery/"
+    url = path.format(id=demo.pk)
+    proposal = _ok(admin.get(url))
+    assert [link["id"] for link in proposal["links"]] == [lossy.pk] and proposal["unreachable_tors"]
+    contract.check(proposal, path)
+    stale = admin.post(url, {"links": [lossy.pk + 1]}, format="json")
+    assert stale.status_code == 409
+    contract.check(stale.json(), path, "post", "409")
+    applied = _ok(admin.post(url, {"links": [lossy.pk]}, format="json"))
+    contract.check(applied, path, "post")
+    live.forget()
