@@ -106,7 +106,9 @@ class TestProposal:
         assert (found.under_tors, found.links, found.unreachable_tors) == ([], [], [])
         assert found.detail == "Every ToR is at or above its requirement: nothing to recover."
 
-    def test_every_reading_role_reads_it_and_the_count_of_queries_holds(self, demo, went_down, make_user, request):
+    def test_every_reading_role_reads_it_and_the_count_of_queries_holds(
+        self, demo, went_down, make_user, anonymous, request
+    ):
         for role in ("viewer", "technician", "planner", "operator", "admin", "collector"):
             assert client(make_user(role)).get(URL.format(demo.pk)).status_code == 200, role
         api = client(make_user("viewer", "reader"))
@@ -114,6 +116,8 @@ class TestProposal:
             assert api.get(URL.format(demo.pk)).status_code == 200
         query_counts.check("GET /api/fabrics/{id}/recovery/", len(queries), request.node.nodeid)
         assert client(make_user("viewer", "other")).get(URL.format(999_999_999)).status_code == 404
+        assert anonymous.get(URL.format(demo.pk)).status_code == 401
+        assert client(make_user(None, "nobody")).get(URL.format(demo.pk)).status_code == 403
 
 
 class TestApply:
