@@ -394,17 +394,26 @@ def test_demand_rows_upload(admin, contract, small_fabric):
 def test_recovery_answers(admin, contract):
     """The capacity recovery on the demo after a link went down (maintenance/tests/test_recovery.py):
     the proposal, its 409 on a stale list, and the applied answer."""
-    import copy
+    from django.utils import timezone
 
+    from corruption import services as corruption
     from fabric import services as fabric_services
+    from fabric.models import Link
     from fabric.services import link_state, live
-    from maintenance.tests.test_visits import DEMO, corrupt, decide, link_at
+    from lightpath.settings import REPO_ROOT
+    from telemetry.models import CorruptionEvent
 
     live.forget()
-    demo = fabric_services.import_document(copy.deepcopy(DEMO))
-    lossy = link_at(demo, "p1-tor0", "eth2/1")
-    decide(corrupt(lossy))
-    link_state.set_oper_states(demo.pk, {link_at(demo, "p1-tor0", "eth2/2").pk: "down"})
+    demo = fabric_services.import_document(json.loads((REPO_ROOT / "fixtures" / "data" / "demo-fb.json").read_text()))
+    lossy, down = (
+        Link.objects.get(fabric=demo, a_switch__name="p1-tor0", a_port=port) for port in ("eth2/1", "eth2/2")
+    )
+    now = timezone.now()
+    event = CorruptionEvent.objects.create(
+        link=lossy, direction="a_to_z", rate=1e-4, last_rate=1e-4, peak_rate=1e-4, first_seen=now, last_seen=now
+    )
+    assert corruption.decide_event(event.pk).decision.action == "disabled"
+    link_state.set_oper_states(demo.pk, {down.pk: "down"})
     path = "/api/fabrics/{id}/recovery/"
     url = path.format(id=demo.pk)
     proposal = _ok(admin.get(url))
