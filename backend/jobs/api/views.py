@@ -46,6 +46,8 @@ class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
             queryset = queryset.defer("result")
         return queryset
 
+    # Accepted, not created: the job runs later (the schema said 201, the server always answered 202).
+    @extend_schema(responses={202: JobSerializer})
     def create(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)

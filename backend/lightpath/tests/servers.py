@@ -16,6 +16,15 @@ from django.conf import settings
 from django.db import connections
 
 
+def checked_test_database() -> str:
+    """The test database the connection uses; refuses the development database, which a session
+    without a `django_db` test leaves the connection on (pytest-django sets up none then)."""
+    name = connections["default"].settings_dict["NAME"]
+    if name != settings.DATABASES["default"]["TEST"]["NAME"]:
+        raise RuntimeError(f"not on the test database ({name!r}): mark the test django_db")
+    return name
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -34,7 +43,7 @@ class WebServer:
         port = free_port()
         environment = {
             **os.environ,
-            "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
+            "LIGHTPATH_DB_NAME": checked_test_database(),
             "LIGHTPATH_QUEUE": settings.LIGHTPATH_QUEUE_PREFIX,
             **(env or {}),
         }

@@ -32,7 +32,10 @@ from rest_framework.authtoken.models import Token
 
 from .servers import web_server
 
-pytestmark = [pytest.mark.integration]
+# django_db: without one marked test in the session, pytest-django creates no test database and
+# the connection stays on the development database (the seed and the server would use it). Each
+# case's own transaction is empty (the requests go to gunicorn); the data set is committed once.
+pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
 MAX_EXAMPLES = 5
 SEED = 16

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.db import connections
 
 from lightpath_worker import app as celery_app
+
+from .servers import checked_test_database
 
 # Celery's own command line, or corruption/tests/paused_worker.py (the same, with pauses a test
 # sets through LIGHTPATH_TEST_* variables, to make overlaps and kills land mid-job).
@@ -55,7 +56,7 @@ class Worker:
         hostname = f"{name}-{os.getpid()}"
         environment = {
             **os.environ,
-            "LIGHTPATH_DB_NAME": connections["default"].settings_dict["NAME"],
+            "LIGHTPATH_DB_NAME": checked_test_database(),
             **(env or {}),
         }
         program = [str(PAUSED_WORKER)] if paused else list(CELERY)

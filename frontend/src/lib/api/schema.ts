@@ -2748,7 +2748,7 @@ export interface components {
             corruption_report_threshold: number;
             /** @description Fewest packets in a window for its corruption rate to count. */
             telemetry_min_packets: number;
-            /** @description A technician may start a repair that needs a capacity restoration (lossy links re-enabled for its duration) without an operator's approval. */
+            /** @description Capacity restorations need no operator: a technician may start a repair that needs one (lossy links re-enabled for its duration), and the capacity recovery after links go down is applied by itself. */
             auto_restore: boolean;
             readonly switch_count: number;
             readonly link_count: number;
@@ -2808,7 +2808,7 @@ export interface components {
             corruption_report_threshold?: number;
             /** @description Fewest packets in a window for its corruption rate to count. */
             telemetry_min_packets?: number;
-            /** @description A technician may start a repair that needs a capacity restoration (lossy links re-enabled for its duration) without an operator's approval. */
+            /** @description Capacity restorations need no operator: a technician may start a repair that needs one (lossy links re-enabled for its duration), and the capacity recovery after links go down is applied by itself. */
             auto_restore?: boolean;
         };
         /** @description Switches and links in a compact form for drawing. */
@@ -4040,7 +4040,7 @@ export interface components {
             corruption_report_threshold?: number;
             /** @description Fewest packets in a window for its corruption rate to count. */
             telemetry_min_packets?: number;
-            /** @description A technician may start a repair that needs a capacity restoration (lossy links re-enabled for its duration) without an operator's approval. */
+            /** @description Capacity restorations need no operator: a technician may start a repair that needs one (lossy links re-enabled for its duration), and the capacity recovery after links go down is applied by itself. */
             auto_restore?: boolean;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
@@ -8883,7 +8883,7 @@ export interface operations {
             };
         };
         responses: {
-            201: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
