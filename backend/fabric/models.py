@@ -56,8 +56,8 @@ class Fabric(models.Model):
     auto_restore = models.BooleanField(
         default=False,
         db_default=False,
-        help_text="A technician may start a repair that needs a capacity restoration (lossy links re-enabled for "
-        "its duration) without an operator's approval.",
+        help_text="Capacity restorations need no operator: a technician may start a repair that needs one (lossy "
+        "links re-enabled for its duration), and the capacity recovery after links go down is applied by itself.",
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
