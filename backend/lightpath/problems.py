@@ -193,3 +193,45 @@ def section(problems: Problems, params: Mapping[str, Any], key: str, known: Mapp
         return dict(known)
     unknown_keys(problems, value, set(known), f"{key}.")
     return {**known, **{k: v for k, v in value.items() if k in known}}
+
+
+# ---------------------------------------------------------------------------------------------
+# Query-string readers: the value is text (absent or blank = the default).
+
+TRUE_WORDS = frozenset({"true", "1", "yes"})
+FALSE_WORDS = frozenset({"false", "0", "no"})
+
+
+def query_flag(query: Mapping[str, str], field: str) -> bool:
+    """A switch such as ?dry_run=1: on for true/1/yes (any case), off for anything else."""
+    return query.get(field, "").lower() in TRUE_WORDS
+
+
+def query_whole(
+    problems: Problems, query: Mapping[str, str], field: str, default: int, low: int, high: int | None = None
+) -> int:
+    """A whole number in [low, high] (no upper end when `high` is None); the default when wrong."""
+    raw = query.get(field, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = None
+    if value is None or value < low or (high is not None and value > high):
+        span = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        problems.add(field, f"must be a whole number {span}, got {raw!r}")
+        return default
+    return value
+
+
+def query_bool(problems: Problems, query: Mapping[str, str], field: str) -> bool | None:
+    """true/1/yes or false/0/no, any case; None when absent, blank or wrong."""
+    raw = query.get(field, "").strip()
+    if raw.lower() in TRUE_WORDS:
+        return True
+    if raw.lower() in FALSE_WORDS:
+        return False
+    if raw:
+        problems.add(field, f"must be true or false, got {raw!r}")
+    return None

@@ -21,6 +21,7 @@ from jobs import services as jobs
 from jobs.api.serializers import JobSerializer
 from lightpath.api.exceptions import Conflict
 from lightpath.api.viewsets import AuditedModelViewSet
+from lightpath.problems import query_flag
 
 from .. import services
 from ..filtersets import (
@@ -64,7 +65,7 @@ def _check_constraint_writer(request, before, after) -> None:
 
 
 def _flag(request, name: str) -> bool:
-    return request.query_params.get(name, "").lower() in {"1", "true", "yes"}
+    return query_flag(request.query_params, name)
 
 
 DRY_RUN = OpenApiParameter("dry_run", bool, description="decide only: 200 with the verdict, nothing changed")

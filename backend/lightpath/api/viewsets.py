@@ -2,13 +2,14 @@ from django.db import transaction
 from rest_framework import generics, viewsets
 
 from audit import services as audit
+from lightpath.problems import query_flag
 
 
 class BriefModeMixin(generics.GenericAPIView):
     """`?brief=1` switches the serializer to its Meta.brief_fields (NetBox's brief mode)."""
 
     def get_serializer_context(self):
-        brief = self.request.query_params.get("brief", "").lower() in {"1", "true", "yes"}
+        brief = query_flag(self.request.query_params, "brief")
         return {**super().get_serializer_context(), "brief": brief}
 
 

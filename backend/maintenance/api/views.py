@@ -11,6 +11,7 @@ from accounts.roles import ADMIN, OPERATOR, TECHNICIAN, user_roles
 from fabric.models import Fabric
 from lightpath.api.exceptions import Conflict
 from lightpath.api.viewsets import BriefModeMixin
+from lightpath.problems import query_flag
 
 from ..filtersets import WorkOrderFilterSet
 from ..models import WorkOrder
@@ -36,7 +37,7 @@ STATE_CONFLICT = inline_serializer(
 
 
 def _flag(request, name: str) -> bool:
-    return request.query_params.get(name, "").lower() in {"1", "true", "yes"}
+    return query_flag(request.query_params, name)
 
 
 class WorkOrderViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):

@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import connection
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 
 from jobs.models import Job
+from lightpath.problems import Problems, query_bool, query_whole
 
 PLAN_KIND = "rail.plan"
 DEFAULT_LIMIT = 50
@@ -32,8 +33,6 @@ ORDERINGS = {
     "baseline_usd": "(row->>'baseline_usd')::float8",
     "plan_usd": "(row->>'plan_usd')::float8",
 }
-TRUE_WORDS = {"true", "1", "yes"}
-FALSE_WORDS = {"false", "0", "no"}
 
 
 def plan_job(job_id: int, *, with_result: bool) -> Job:
@@ -132,38 +131,18 @@ def _count(job: Job, where: list[str], args: list[Any]) -> int:
 
 
 def _parse(query: Mapping[str, str]) -> tuple[dict[str, Any], str, int, int]:
-    problems: dict[str, list[str]] = {}
+    problems = Problems()
     filters: dict[str, Any] = {"part": query.get("part", ""), "q": query.get("q", "").strip()}
     for name in ("part", "q"):
         if "\x00" in filters[name]:  # PostgreSQL text cannot hold it
-            problems[name] = ["must not contain a NUL character"]
-    stretched = query.get("stretched", "").strip().lower()
-    if stretched in TRUE_WORDS:
-        filters["stretched"] = True
-    elif stretched in FALSE_WORDS:
-        filters["stretched"] = False
-    elif stretched:
-        problems["stretched"] = [f"must be true or false, got {query.get('stretched')!r}"]
+            problems.add(name, "must not contain a NUL character")
+    stretched = query_bool(problems, query, "stretched")
+    if stretched is not None:
+        filters["stretched"] = stretched
     ordering = query.get("ordering", "").strip()
     if ordering and ordering.lstrip("-") not in ORDERINGS:
-        problems["ordering"] = [f"must be one of {', '.join(ORDERINGS)}, optionally with a leading '-'"]
-    limit = _whole(query, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT, problems)
-    offset = _whole(query, "offset", 0, 0, None, problems)
-    if problems:
-        raise ValidationError(problems)
+        problems.add("ordering", f"must be one of {', '.join(ORDERINGS)}, optionally with a leading '-'")
+    limit = query_whole(problems, query, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+    offset = query_whole(problems, query, "offset", 0, 0)
+    problems.raise_validation_error()
     return filters, ordering, limit, offset
-
-
-def _whole(query: Mapping[str, str], name: str, default: int, low: int, high: int | None, problems) -> int:
-    raw = query.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = None
-    if value is None or value < low or (high is not None and value > high):
-        span = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        problems[name] = [f"must be a whole number {span}, got {raw!r}"]
-        return default
-    return value
