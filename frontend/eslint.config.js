@@ -9,8 +9,11 @@ import tseslint from 'typescript-eslint';
 /**
  * Feature boundaries (bulletproof-react's rule): a feature uses another only through the other's
  * `features/<name>/index.ts`; what several features share lives in src/components or src/lib.
- * Inside a feature, relative imports may not climb out of it either. One block per feature,
- * because a flat config's later block replaces an earlier block's options for the same rule.
+ * A feature's pages have their own entry, `features/<name>/routes/index.ts`, which only the app
+ * imports: pages use other features, so a feature importing pages would close import circles
+ * (`npm run lint` runs madge to refuse any). Inside a feature, relative imports may not climb out
+ * of it either. One block per feature, because a flat config's later block replaces an earlier
+ * block's options for the same rule.
  */
 const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -25,8 +28,12 @@ function featureBoundaries(feature) {
         {
           patterns: [
             {
+              regex: `^@/features/(?!${feature}/)[^/]+/routes(/|$)`,
+              message: `Only the app composes pages: use the other feature's hooks and components from '@/features/<name>'.`,
+            },
+            {
               // Stylesheets too: styles several features share live in src/styles.css.
-              regex: `^@/features/(?!${feature}/)[^/]+/`,
+              regex: `^@/features/(?!${feature}/)[^/]+/(?!routes(/|$))`,
               message: `Import another feature through its index ('@/features/<name>'), or move the shared piece to src/components, src/lib or src/styles.css.`,
             },
             {
@@ -61,7 +68,8 @@ export default tseslint.config(
   },
   ...FEATURES.map(featureBoundaries),
   {
-    // The app (router, layout, providers) sits above the features and uses each only through its index.
+    // The app (router, layout, providers) sits above the features and uses each only through its
+    // index, and the router its pages through '@/features/<name>/routes'.
     files: ['src/app/**/*.{ts,tsx}', 'src/main.tsx'],
     rules: {
       'no-restricted-imports': [
@@ -69,8 +77,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^@/features/[^/]+/',
-              message: `The app imports a feature through its index ('@/features/<name>'); export what it needs there.`,
+              regex: '^@/features/[^/]+/(?!routes$)',
+              message: `The app imports a feature through its index ('@/features/<name>') or its pages through '@/features/<name>/routes'; export what it needs there.`,
             },
             {
               regex: '^(\\./|(\\.\\./)+)features/',

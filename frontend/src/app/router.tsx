@@ -1,16 +1,16 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 
-import { LoginPage } from '@/features/auth';
-import { CircuitsPage, ScheduleDetailPage } from '@/features/circuits';
-import { DecisionsPage, FabricHealthPage, OptimizerRunPage } from '@/features/corruption';
-import { FabricDetailPage, FabricsPage } from '@/features/fabrics';
-import { JobsPage } from '@/features/jobs';
-import { LinkDetailPage, LinksPage } from '@/features/links';
-import { WorkOrderDetailPage, WorkOrdersPage } from '@/features/maintenance';
-import { ClassesDetailPage, ClassesPage, PlanDetailPage, PlanningPage } from '@/features/planning';
-import { LarryJobPage, LarryPage, ShareBackupJobPage, ShareBackupPage } from '@/features/reconfig';
-import { SimulationDetailPage, SimulationsPage } from '@/features/simulation';
-import { TicketDetailPage, TicketsPage } from '@/features/tickets';
+import { LoginPage } from '@/features/auth/routes';
+import { CircuitsPage, ScheduleDetailPage } from '@/features/circuits/routes';
+import { DecisionsPage, FabricHealthPage, OptimizerRunPage } from '@/features/corruption/routes';
+import { FabricDetailPage, FabricsPage } from '@/features/fabrics/routes';
+import { JobsPage } from '@/features/jobs/routes';
+import { LinkDetailPage, LinksPage } from '@/features/links/routes';
+import { WorkOrderDetailPage, WorkOrdersPage } from '@/features/maintenance/routes';
+import { ClassesDetailPage, ClassesPage, PlanDetailPage, PlanningPage } from '@/features/planning/routes';
+import { LarryJobPage, LarryPage, ShareBackupJobPage, ShareBackupPage } from '@/features/reconfig/routes';
+import { SimulationDetailPage, SimulationsPage } from '@/features/simulation/routes';
+import { TicketDetailPage, TicketsPage } from '@/features/tickets/routes';
 
 import { NotFoundPage } from './NotFoundPage';
 import { PageError } from './PageError';

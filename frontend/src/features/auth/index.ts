@@ -1,6 +1,5 @@
-/** What the app and other features may use of auth: the current user, logging out, the role checks and the login page. */
+/** What the app and other features may use of auth: the current user, logging out and the role checks. */
 export type { CurrentUser } from './api/types';
 export { isUnauthenticated, useCurrentUser } from './api/useCurrentUser';
 export { useLogout } from './api/useLogout';
 export { canCancelJob, canChangeLinkState, canEditConstraints, canOverrideCapacity, canWorkTickets } from './roles';
-export { LoginPage } from './routes/LoginPage';

@@ -1,4 +1,4 @@
-/** What the app and other features may use of fabrics: the fabric queries, the topology view, the capacity chart and the fabric pages. */
+/** What other features may use of fabrics: the fabric queries, the topology view and the capacity chart. */
 export type { FabricBrief, FabricCapacity, FabricTopology, TopologyLink, TorCapacity } from './api/types';
 export { useFabric } from './api/useFabric';
 export { useFabricCapacity } from './api/useFabricCapacity';
@@ -16,5 +16,3 @@ export { CapacityLegendItems, CapacityYAxis, ConstraintLine, TorAxis } from './c
 export { chooseRenderer } from './components/linkState';
 export { computeTierLayout, type TierLayout } from './components/tierLayout';
 export { TopologyView } from './components/TopologyView';
-export { FabricDetailPage } from './routes/FabricDetailPage';
-export { FabricsPage } from './routes/FabricsPage';

@@ -1,4 +1,2 @@
-/** What the app may use of simulation: who may simulate (for the navigation) and the simulation pages. */
+/** What the app may use of simulation: who may simulate (for the navigation). */
 export { SIMULATION_ROLES } from './roles';
-export { SimulationDetailPage } from './routes/SimulationDetailPage';
-export { SimulationsPage } from './routes/SimulationsPage';

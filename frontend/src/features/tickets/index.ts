@@ -1,4 +1,4 @@
-/** What the app and other features may use of tickets: the ticket queries and metrics, the state badge, the loss-rate format, the repair actions' words and the ticket pages. */
+/** What other features may use of tickets: the ticket queries and metrics, the state badge, the loss-rate format and the repair actions' words. */
 export type {
   MetricsBucket,
   MetricsHistoryBucket,
@@ -12,5 +12,3 @@ export { useTickets } from './api/useTickets';
 export { TicketStateBadge } from './components/TicketStateBadge';
 export { formatRate } from './evidence';
 export { ACTION_LABELS, isRepairAction } from './repairActions';
-export { TicketDetailPage } from './routes/TicketDetailPage';
-export { TicketsPage } from './routes/TicketsPage';
