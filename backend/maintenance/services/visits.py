@@ -373,13 +373,15 @@ def finish(order: WorkOrder, user, outcome: str, notes: str = "") -> Finished:
         working = Ticket.objects.filter(
             work_order_entries__work_order=order, work_order_entries__current=True, state=Ticket.State.IN_PROGRESS
         ).order_by("pk")
+        validating: list[int] = []  # repaired links enabled (or in service) for validation
         for ticket in working:
             if repaired:
-                tickets.record_action(ticket, user, order.action, notes)
+                if tickets.record_action(ticket, user, order.action, notes).link_enabled:
+                    validating.append(ticket.link_id)
             else:
                 text = f"Work order {order.pk} ({order.action} {order.component_name}): not repaired."
                 tickets.comment(ticket, user, f"{text} {notes}".strip())
-        kept = _put_back(order, user)
+        put_back = _put_back(order, user)
         before = _snapshot(order)
         order.outcome = outcome
         order.taken_down = []
@@ -394,27 +396,53 @@ def finish(order: WorkOrder, user, outcome: str, notes: str = "") -> Finished:
             order.started_at = order.started_by = order.finished_at = None
         order.save()
         _audit(user, order, before, notes[:200])
-    verb = "Repaired" if repaired else "Not repaired"
-    detail = f"{verb}: work order {order.pk} is {order.state}; its links are back as before the start."
+    return Finished(order, _finish_detail(order, repaired, validating, put_back), put_back.kept_enabled)
+
+
+def _finish_detail(order: WorkOrder, repaired: bool, validating: list[int], put_back: PutBack) -> str:
+    """What happened to each link: the technician reads it to know what is in service now."""
+    names = _names([*validating, *put_back.back, *put_back.disabled_again, *put_back.kept_enabled])
+
+    def listed(link_ids: list[int]) -> str:
+        return ", ".join(names[pk] for pk in link_ids)
+
+    parts = [f"{'Repaired' if repaired else 'Not repaired'}: work order {order.pk} is {order.state}"]
+    if validating:
+        parts.append(f"enabled for validation: {listed(validating)}")
+    if put_back.back:
+        parts.append(f"back in service: {listed(put_back.back)}")
+    if put_back.disabled_again:
+        parts.append(f"disabled again for corruption: {listed(put_back.disabled_again)}")
+    if not repaired:
+        parts.append("its tickets stay in progress")
+    detail = "; ".join(parts) + "."
+    kept = put_back.kept_enabled
     if kept:
-        names = _names(kept)
         many = len(kept) > 1
-        detail = (
-            f"{verb}: work order {order.pk} is {order.state}; restored link{'s' if many else ''} "
-            f"{', '.join(names[pk] for pk in kept)} {'stay' if many else 'stays'} enabled: disabling "
+        detail += (
+            f" Restored link{'s' if many else ''} {listed(kept)} {'stay' if many else 'stays'} enabled: disabling "
             f"{'them' if many else 'it'} now would put a ToR under its constraint (the optimizer decides "
             f"{'them' if many else 'it'} later)."
         )
-    return Finished(order, detail, kept)
+    return detail
 
 
-def _put_back(order: WorkOrder, user) -> list[int]:
+@dataclass
+class PutBack:
+    back: list[int]  # footprint links the start disabled, enabled again
+    disabled_again: list[int]  # restored links disabled again for corruption
+    kept_enabled: list[int]  # restored links the guard would not disable again
+
+
+def _put_back(order: WorkOrder, user) -> PutBack:
     """The footprint links the start disabled enabled again, the restored links disabled again
-    (as one set; if the guard refuses it, each on its own). Returns the restored links kept."""
+    (as one set; if the guard refuses it, each on its own)."""
     back = list(
         Link.objects.filter(
             pk__in=order.taken_down, admin_state=Link.AdminState.DISABLED, admin_reason__startswith=_ours(order)
-        ).values_list("id", flat=True)
+        )
+        .order_by("pk")
+        .values_list("id", flat=True)
     )
     # Still enabled for this restoration: one enabled since for another reason is left alone.
     restored = list(
@@ -430,14 +458,14 @@ def _put_back(order: WorkOrder, user) -> list[int]:
     changes = {pk: link_state.AdminChange(Link.AdminState.ENABLED) for pk in back}
     together = {**changes, **{pk: link_state.AdminChange(Link.AdminState.DISABLED, CORRUPTION) for pk in restored}}
     if not together or link_state.change_admin_states(order.fabric_id, together, user, why=why).applied:
-        return []
+        return PutBack(back, restored, [])
     link_state.change_admin_states(order.fabric_id, changes, user, why=why)
     kept = []
     for pk in restored:
         one = {pk: link_state.AdminChange(Link.AdminState.DISABLED, CORRUPTION)}
         if not link_state.change_admin_states(order.fabric_id, one, user).applied:
             kept.append(pk)
-    return kept
+    return PutBack(back, [pk for pk in restored if pk not in kept], kept)
 
 
 def restored_links(order: WorkOrder) -> list[dict[str, Any]]:

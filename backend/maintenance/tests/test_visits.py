@@ -240,7 +240,14 @@ class TestRestoration:
         assert sorted(rows.values_list("object_id", flat=True)) == sorted([*siblings, lossy_uplink.pk])
         assert len(set(rows.values_list("timestamp", flat=True))) == 1
 
-        assert finish(operator, order, "repaired").status_code == 200
+        finished = finish(operator, order, "repaired")
+        assert finished.status_code == 200
+        # What happened to each link: the cable enabled for validation, its siblings back, the restoration out.
+        back = ", ".join(str(link) for link in Link.objects.filter(pk__in=siblings).order_by("pk"))
+        assert finished.json()["detail"] == (
+            f"Repaired: work order {order.pk} is done; enabled for validation: {ticket.link}; "
+            f"back in service: {back}; disabled again for corruption: {lossy_uplink}."
+        )
         assert states([lossy_uplink.pk])[lossy_uplink.pk] == ("disabled", "corruption")
         assert all(state == "enabled" for state, _ in states([ticket.link_id, *siblings]).values())
         assert paths(demo, "p3-tor2") == 12  # its spine path through p3-fab0 repaired, the lossy uplink out
@@ -250,14 +257,17 @@ class TestRestoration:
     ):
         """p3-tor2's uplink to p3-fab2 goes down during the visit: with the spine cable back, p3-tor2
         has 12 up-paths, 4 of them through the restored uplink; without it 8, under its 10."""
-        _, order = spine_cable
+        ticket, order = spine_cable
         operator = make_user("operator")
         assert start(operator, order, {"restoration": [lossy_uplink.pk]}).status_code == 200
+        siblings = sorted((link_at(demo, "p3-fab0", f"eth2/{n}") for n in (2, 3, 4)), key=lambda link: link.pk)
+        back = ", ".join(map(str, siblings))
         link_state.set_oper_states(demo.pk, {link_at(demo, "p3-tor2", "eth2/3").pk: "down"})
         answer = finish(operator, order, "repaired")
         assert answer.status_code == 200, answer.content
         assert answer.json()["detail"] == (
-            f"Repaired: work order {order.pk} is done; restored link {lossy_uplink} stays enabled: disabling "
+            f"Repaired: work order {order.pk} is done; enabled for validation: {ticket.link}; back in service: "
+            f"{back}. Restored link {lossy_uplink} stays enabled: disabling "
             "it now would put a ToR under its constraint (the optimizer decides it later)."
         )
         assert states([lossy_uplink.pk])[lossy_uplink.pk][0] == "enabled" and paths(demo, "p3-tor2") == 12
