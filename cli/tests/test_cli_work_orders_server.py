@@ -132,11 +132,13 @@ def test_a_restoration_an_operator_approves_and_finish_puts_back(
 
     finished = technician("work-orders", "finish", str(order), "--outcome", "repaired", "--notes", "new cable")
     assert finished.exit_code == 0, finished.stderr
-    assert finished.stdout == f"Repaired: work order {order} is done; its links are back as before the start.\n"
+    assert finished.stdout.startswith(f"Repaired: work order {order} is done; enabled for validation: ")
+    assert f"; disabled again for corruption: {lossy}." in finished.stdout
     assert admin_state(lossy) == ("disabled", "corruption")
     assert {admin_state(link)[0] for link in siblings} == {"enabled"}
     again = technician("work-orders", "finish", str(order), "--outcome", "repaired")
-    assert again.exit_code == 3 and again.stderr == f"error: refused: work order {order} is done\n"
+    # A state conflict is not a capacity-guard refusal: exit 1 (3 is the guard's).
+    assert again.exit_code == 1 and again.stderr == f"error: work order {order} is done\n"
 
 
 def test_a_blocked_order_is_refused_in_one_line_and_an_admin_overrides(
@@ -155,6 +157,8 @@ def test_a_blocked_order_is_refused_in_one_line_and_an_admin_overrides(
     assert missing.exit_code == 1 and missing.stderr == "error: work order 999999999 not found\n"
     bad = technician("work-orders", "finish", str(order), "--outcome", "fixed")
     assert bad.exit_code == 2
+    not_started = technician("work-orders", "finish", str(order), "--outcome", "repaired")
+    assert not_started.exit_code == 1 and not_started.stderr == f"error: work order {order} is open: start it first\n"
 
     admin = login(live_server, make_role_user, tmp_path, "cli-admin", "admin")
     forced = admin("work-orders", "start", str(order), "--override", "--reason", "rack drained of its servers")

@@ -98,6 +98,20 @@ def _refused(payload: Any) -> CliError:
     return CliError(f"refused: {detail}{hint}", exit_code=guard.REFUSED_EXIT_CODE)
 
 
+# What to do when the order is not in the state the action needs (exit 1: not a guard refusal).
+STATE_HINTS = {("finish", "open"): "start it first", ("start", "in_progress"): "it is started: finish it"}
+
+
+def _conflict(order_id: int, action: str, payload: Any) -> CliError:
+    """A 409: the order's state (exit 1, what to do) or the capacity guard's refusal (exit 3)."""
+    body = payload if isinstance(payload, dict) else {}
+    if "state" in body and "verdict" not in body:
+        state = str(body["state"])
+        hint = STATE_HINTS.get((action, state))
+        return CliError(f"work order {order_id} is {state}" + (f": {hint}" if hint else ""))
+    return _refused(body)
+
+
 def _call(client: ApiClient, order_id: int, action: str = "", body: Any = None, dry_run: bool = False) -> Any:
     """One request on a work order; 404, 409 and 400 answers become one error line."""
     path = f"/api/work-orders/{order_id}/" + (f"{action}/" if action else "")
@@ -109,7 +123,7 @@ def _call(client: ApiClient, order_id: int, action: str = "", body: Any = None, 
         if error.status == 404:
             raise CliError(f"work order {order_id} not found") from None
         if error.status == 409:
-            raise _refused(error.payload) from None
+            raise _conflict(order_id, action, error.payload) from None
         if error.status == 400:
             raise CliError(f"cannot {action} work order {order_id}: {'; '.join(error.details)}") from None
         raise
