@@ -4,6 +4,7 @@ offline, the engine called in-process on the demo fabric's document (no server).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,10 @@ DEMO = FIXTURE_DATA / "demo-fb.json"
 TOR2_A = "p0-tor2:eth2/1-p0-fab0:eth1/3"
 TOR2_B = ["p0-tor2", "eth2/2", "p0-fab1", "eth1/3"]
 TOR3 = "p0-tor3:eth2/1-p0-fab0:eth1/4"
+# The answer names links as the server does, `a:a_port - b:b_port` (either shape is accepted in ORDERS.json).
+TOR2_A_NAME = "p0-tor2:eth2/1 - p0-fab0:eth1/3"
+TOR2_B_NAME = "p0-tor2:eth2/2 - p0-fab1:eth1/3"
+TOR3_NAME = "p0-tor3:eth2/1 - p0-fab0:eth1/4"
 
 
 def orders_file(tmp_path: Path, orders: list[dict[str, Any]], **extra: Any) -> Path:
@@ -57,6 +62,7 @@ def test_two_repairs_on_one_tor_are_never_done_at_once(cli: Cli, tmp_path: Path)
     assert list(plan) == [
         "visits",
         "unscheduled",
+        "left_for_later",
         "expected_penalty_hours",
         "fifo_penalty_hours",
         "lower_bound",
@@ -65,18 +71,18 @@ def test_two_repairs_on_one_tor_are_never_done_at_once(cli: Cli, tmp_path: Path)
     ]
     # The short p0-tor2 repair first, the long one after it on the same technician; p0-tor3 alongside.
     assert plan["visits"] == [
-        {"technician": 0, "work_order": 7, "start_s": 0, "end_s": 1800, "links_down": [TOR3], "restored": []},
+        {"technician": 0, "work_order": 7, "start_s": 0, "end_s": 1800, "links_down": [TOR3_NAME], "restored": []},
+        {"technician": 1, "work_order": 5, "start_s": 0, "end_s": 900, "links_down": [TOR2_B_NAME], "restored": []},
         {
             "technician": 1,
-            "work_order": 5,
-            "start_s": 0,
-            "end_s": 900,
-            "links_down": ["p0-tor2:eth2/2-p0-fab1:eth1/3"],
+            "work_order": 2,
+            "start_s": 900,
+            "end_s": 8100,
+            "links_down": [TOR2_A_NAME],
             "restored": [],
         },
-        {"technician": 1, "work_order": 2, "start_s": 900, "end_s": 8100, "links_down": [TOR2_A], "restored": []},
     ]
-    assert plan["unscheduled"] == []
+    assert plan["unscheduled"] == [] and plan["left_for_later"] == []
     # Each order: rate x (hours until the visit ends + failure chance x 48 h of service).
     expected = 1.0 * (0.25 + 0.5 * 48) + 3.0 * (2.25 + 0.2 * 48) + 2.0 * (0.5 + 0.2 * 48)
     assert plan["expected_penalty_hours"] == pytest.approx(expected)
@@ -107,7 +113,7 @@ def test_the_table_has_a_line_per_visit_with_times_from_the_shift_start(cli: Cli
     )
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    visit_lines = [line for line in lines if TOR2_A in line or TOR3 in line or "p0-tor2:eth2/2" in line]
+    visit_lines = [line for line in lines if TOR2_A_NAME in line or TOR3_NAME in line or TOR2_B_NAME in line]
     assert [line.split()[:4] for line in visit_lines] == [
         ["0", "│", "+0h00m", "│"],
         ["1", "│", "+0h00m", "│"],
@@ -144,8 +150,8 @@ def test_an_unsafe_repair_is_done_with_its_restoration(cli: Cli, tmp_path: Path)
             "work_order": 1,
             "start_s": 0,
             "end_s": 3600,
-            "links_down": ["p0-tor4:eth2/1-p0-fab0:eth1/5"],
-            "restored": [disabled],
+            "links_down": ["p0-tor4:eth2/1 - p0-fab0:eth1/5"],
+            "restored": [disabled.replace("-p0-fab3", " - p0-fab3")],
         }
     ]
     assert plan["expected_penalty_hours"] == pytest.approx(4.0 * (1 + 0.2 * 48) + 0.5 * 1)
@@ -185,3 +191,116 @@ def test_offline_needs_both_files_and_not_a_server_fabric(cli: Cli, tmp_path: Pa
         cli, "--fabric-file", str(DEMO), "--work-orders", str(three_orders(tmp_path)), "--output", "csv", exit_code=2
     )
     assert "--output csv is not available here" in line
+
+
+def readme_orders(tmp_path: Path) -> Path:
+    """The ORDERS.json example of cli/README.md, as written there (so the two cannot drift)."""
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    found = re.search(r"```json\n(.*?)```", readme[readme.index("### ORDERS.json") :], re.S)
+    assert found is not None
+    example = found[1]
+    path = tmp_path / "ORDERS.json"
+    path.write_text(example)
+    return path
+
+
+def test_the_readme_example_runs_on_the_demo_fabric(cli: Cli, tmp_path: Path) -> None:
+    plan = plan_json(cli, DEMO, readme_orders(tmp_path))
+    by_order = {visit["work_order"]: visit for visit in plan["visits"]}
+    assert sorted(by_order) == [2, 3, 5] and plan["unscheduled"] == []
+    # Order 2 is safe only with its restoration: p0-tor1 has 12 of 16 up-paths, the 12 it needs.
+    assert by_order[2]["links_down"] == ["p0-tor1:eth2/1 - p0-fab0:eth1/2"]
+    assert by_order[2]["restored"] == ["p0-tor1:eth2/3 - p0-fab2:eth1/2"]
+    assert by_order[5]["links_down"] == ["p0-tor3:eth2/3 - p0-fab2:eth1/4"]  # link 14
+    assert by_order[3]["links_down"] == ["p0-tor3:eth2/2 - p0-fab1:eth1/4"]
+    # Orders 3 and 5 take p0-tor3 to 8 of its 12 together: never at once.
+    three, five = by_order[3], by_order[5]
+    assert three["end_s"] <= five["start_s"] or five["end_s"] <= three["start_s"]
+
+
+def test_each_order_left_for_later_says_why(cli: Cli, tmp_path: Path) -> None:
+    short = plan_json(cli, DEMO, three_orders(tmp_path), "--technicians", "1", "--shift-hours", "1")
+    assert short["left_for_later"] == [
+        {"work_order": 2, "reason": "longer_than_shift", "detail": "it takes 2 h, longer than the 1 h shift"}
+    ]
+    # Two p0-tor3 up-links in one footprint (its shape and the server's): 8 of 16 up-paths, under the 12 it needs, whatever the shift.
+    unsafe = {
+        "id": 9,
+        "links": [TOR3, "p0-tor3:eth2/2 - p0-fab1:eth1/4"],
+        "duration_s": 600,
+        "success_probability": 0.8,
+        "penalty_rate": 1.0,
+    }
+    never = plan_json(cli, DEMO, orders_file(tmp_path, [unsafe]), "--shift-hours", "200")
+    assert [(left["work_order"], left["reason"]) for left in never["left_for_later"]] == [(9, "never_safe")]
+
+
+def test_a_restoration_dearer_than_waiting_is_named_and_totals_are_plain_numbers(cli: Cli, tmp_path: Path) -> None:
+    repair = {
+        "id": 1,
+        "links": ["p0-tor1:eth2/1 - p0-fab0:eth1/2"],  # p0-tor1 is at its 12 of 16: unsafe alone
+        "duration_s": 3600,
+        "success_probability": 0.8,
+        "penalty_rate": 5.5,
+        "restoration": {"links": ["p0-tor1:eth2/3-p0-fab2:eth1/2"], "penalty_rate": 5000.0},
+    }
+    orders = orders_file(tmp_path, [repair])
+    plan = plan_json(cli, DEMO, orders, "--shift-hours", "200")
+    assert plan["unscheduled"] == [1]
+    assert plan["left_for_later"] == [
+        {
+            "work_order": 1,
+            "reason": "restoration_dearer",
+            "detail": "it is safe only with its restoration, which costs more than leaving it "
+            "(5,058.3 against 1,364 penalty-hours)",
+        }
+    ]
+    result = cli("tickets", "plan", "--fabric-file", str(DEMO), "--work-orders", str(orders), "--shift-hours", "200")
+    assert result.exit_code == 0, result.output
+    assert "expected penalty-hours 1,364 (first in first out 1,364; lower bound 1,364, proven optimal)" in result.stdout
+    assert "e+" not in result.stdout
+    assert "not this shift:\n  work order 1: it is safe only with its restoration" in result.stdout
+
+
+def test_out_of_range_values_and_bad_restorations_are_all_on_one_line(cli: Cli, tmp_path: Path) -> None:
+    orders = orders_file(
+        tmp_path,
+        [
+            {
+                "id": 1,
+                "links": [3, 3],
+                "duration_s": 0,
+                "success_probability": 2,
+                "penalty_rate": -1,
+                "restoration": {"links": ["zz", TOR3]},
+            },
+            {"id": 2, "links": [999], "duration_s": 1.5, "success_probability": 0.5, "penalty_rate": 1},
+        ],
+        travel={"same_rack_s": -5},
+    )
+    line = error_line(cli, "--fabric-file", str(DEMO), "--work-orders", str(orders))
+    assert line == (
+        f"error: {orders}: work_orders[0].duration_s: must be at least 1 (seconds); "
+        "work_orders[0].success_probability: must be between 0 and 1, not 2; "
+        "work_orders[0].penalty_rate: must be at least 0, not -1; "
+        "work_orders[0].links[1]: p0-tor0:eth2/4 - p0-fab3:eth1/1 is named twice; "
+        f"work_orders[0].restoration.links[0]: no link 'zz' in {DEMO}; "
+        "work_orders[0].restoration.links[0]: p0-tor3:eth2/1 - p0-fab0:eth1/4 is enabled, not disabled: "
+        "a restoration enables links disabled now; "
+        "work_orders[0].restoration.penalty_rate: must be a number, at least 0; "
+        "work_orders[1].duration_s: must be a non-negative integer; "
+        f"work_orders[1].links[0]: no link 999 in {DEMO}; "
+        "travel.same_rack_s: must be a non-negative integer"
+    )
+    assert "Enabled" not in line
+
+
+def test_the_orders_file_must_be_a_json_object_with_work_orders(cli: Cli, tmp_path: Path) -> None:
+    spreadsheet = tmp_path / "orders.csv"
+    spreadsheet.write_text("id,links\n1,p0-tor3:eth2/1-p0-fab0:eth1/4\n")
+    line = error_line(cli, "--fabric-file", str(DEMO), "--work-orders", str(spreadsheet), exit_code=2)
+    assert line == f"error: {spreadsheet}: the work orders file must be JSON (ORDERS.json, format in cli/README.md)"
+    bare_list = tmp_path / "list.json"
+    bare_list.write_text("[]")
+    line = error_line(cli, "--fabric-file", str(DEMO), "--work-orders", str(bare_list))
+    assert line == f'error: {bare_list}: expected an object with work_orders, {{"work_orders": [...]}}'

@@ -83,6 +83,7 @@ def test_the_open_work_orders_are_planned_on_the_server(planner: Cli, worker: An
     assert list(plan) == [
         "visits",
         "unscheduled",
+        "left_for_later",
         "expected_penalty_hours",
         "fifo_penalty_hours",
         "lower_bound",
@@ -103,6 +104,21 @@ def test_the_open_work_orders_are_planned_on_the_server(planner: Cli, worker: An
     assert table.exit_code == 0, table.stderr
     assert "+0h00m" in table.stdout and "+2h00m" in table.stdout and "proven optimal" in table.stdout
     assert "p2-fab0:eth2/1 - " in table.stdout and "{" not in table.stdout
+    # Totals as plain numbers (4e-4 x 11.6 h), never 4.64e-03.
+    assert "expected penalty-hours 0.00464 (" in table.stdout and "e-0" not in table.stdout
+
+
+def test_orders_left_for_later_say_why_from_the_server(planner: Cli, worker: Any, orders: dict[str, int]) -> None:
+    plan = planner.json("tickets", "plan", "demo-fb", "--shift-hours", "1")
+    assert plan["visits"] == [] and plan["unscheduled"] == sorted(orders.values())
+    assert plan["left_for_later"] == [
+        {"work_order": order, "reason": "longer_than_shift", "detail": "it takes 2 h, longer than the 1 h shift"}
+        for order in sorted(orders.values())
+    ]
+    table = planner("tickets", "plan", "demo-fb", "--shift-hours", "1")
+    assert table.exit_code == 0, table.stderr
+    first = min(orders.values())
+    assert f"not this shift:\n  work order {first}: it takes 2 h, longer than the 1 h shift\n" in table.stdout
 
 
 def test_bad_params_are_refused_before_any_job(planner: Cli, orders: dict[str, int]) -> None:

@@ -33,6 +33,14 @@ def read_document_file(file: str) -> dict[str, Any]:
             f"{file}: a links CSV has no switches or tiers, so it cannot be imported on its own; "
             "use a JSON interchange document"
         )
+    doc = read_json_file(file)
+    if not isinstance(doc, dict):
+        raise CliError(f"{file} is not an interchange document (expected a JSON object)")
+    return doc
+
+
+def read_json_file(file: str) -> Any:
+    """A JSON file (`-`: stdin) as Python values; NaN and Infinity refused."""
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     except OSError as exc:
@@ -44,8 +52,6 @@ def read_document_file(file: str) -> dict[str, Any]:
         raise CliError(f"{file} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
     except ValueError as exc:
         raise CliError(f"{file} is not valid JSON: {exc}") from exc
-    if not isinstance(doc, dict):
-        raise CliError(f"{file} is not an interchange document (expected a JSON object)")
     return doc
 
 
