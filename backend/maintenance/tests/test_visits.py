@@ -202,6 +202,12 @@ class TestSafeVisit:
         assert answer.status_code == 200, answer.content
         assert (answer.json()["state"], answer.json()["outcome"]) == ("open", "not_repaired")
         assert states(order.footprint) == before
+        # The corrupting cable stays disabled (not named); the siblings the start took down come back.
+        back = Link.objects.filter(fabric=demo, a_switch__name="p3-fab0").exclude(pk=ticket.link_id).order_by("pk")
+        assert answer.json()["detail"] == (
+            f"Not repaired: work order {order.pk} is open; back in service: {', '.join(map(str, back))}; "
+            "its tickets stay in progress."
+        )
         ticket.refresh_from_db()
         assert ticket.state == "in_progress"
         assert ticket.comments.get().text.endswith("not repaired. wrong connector on the truck")
