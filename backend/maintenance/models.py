@@ -7,7 +7,7 @@ from django.db import models
 from django.utils import timezone
 
 from corruption.models import Ticket
-from fabric.models import Fabric
+from fabric.models import Fabric, Link
 
 
 class WorkOrder(models.Model):
@@ -32,6 +32,15 @@ class WorkOrder(models.Model):
     component_name = models.CharField(max_length=200, help_text="The component as a technician reads it.")
     footprint = ArrayField(
         models.BigIntegerField(), default=list, help_text="Ids of the links out of service while it is done."
+    )
+    # Where the work is (maintenance.services.footprints, Repair.side): an end of its lead repair's
+    # link; the API answers that end's switch, rack and port (and the other end's for a cable).
+    location_link = models.ForeignKey(Link, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    location_side = models.CharField(
+        max_length=1, choices=[("a", "a"), ("z", "z")], blank=True, help_text="The end of location_link worked at."
+    )
+    location_both_ends = models.BooleanField(
+        default=False, help_text="A cable or fiber: its other end is worked on too."
     )
     duration_s = models.PositiveIntegerField(help_text="How long the footprint stays out of service.")
     success_chance = models.FloatField(help_text="Chance the repair fixes its tickets (settings MAINTENANCE).")

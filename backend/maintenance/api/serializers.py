@@ -6,6 +6,22 @@ from jobs.api.results import result_of
 from lightpath.api.serializers import BriefModelSerializer
 
 from ..models import WorkOrder
+from ..services import work_orders
+
+
+class WorkOrderLocationEndSerializer(serializers.Serializer):
+    switch = serializers.CharField()
+    rack = serializers.CharField(help_text="The switch's rack ('' when none is recorded).")
+    port = serializers.CharField()
+
+
+class WorkOrderLocationSerializer(WorkOrderLocationEndSerializer):
+    """Where the work is: the end of the repaired component (a far-end transceiver's switch, a line
+    card's switch, a breakout cable's breakout side, else the near end)."""
+
+    far = WorkOrderLocationEndSerializer(
+        allow_null=True, help_text="A cable or fiber's other end, worked on too (null for one end's component)."
+    )
 
 
 class WorkOrderSerializer(BriefModelSerializer):
@@ -14,11 +30,13 @@ class WorkOrderSerializer(BriefModelSerializer):
     footprint_size = serializers.SerializerMethodField(help_text="Links out of service while it is done.")
     outcome = serializers.SerializerMethodField(help_text="How its last visit ended (null: none has).")
     started_by = serializers.CharField(source="started_by.username", read_only=True, allow_null=True, default=None)
+    location = serializers.SerializerMethodField(help_text="Where the work is (null when its link was deleted).")
 
     class Meta:
         model = WorkOrder
         fields = [
-            "id", "url", "fabric", "state", "action", "component", "component_name", "footprint", "footprint_size",
+            "id", "url", "fabric", "state", "action", "component", "component_name", "location", "footprint",
+            "footprint_size",
             "duration_s", "success_chance", "tickets", "created", "updated",
             "started_at", "started_by", "finished_at", "outcome",
         ]  # fmt: skip
@@ -30,6 +48,10 @@ class WorkOrderSerializer(BriefModelSerializer):
 
     def get_footprint_size(self, order: WorkOrder) -> int:
         return len(order.footprint)
+
+    @extend_schema_field(WorkOrderLocationSerializer(allow_null=True))
+    def get_location(self, order: WorkOrder) -> dict | None:
+        return work_orders.location(order)
 
     @extend_schema_field(serializers.ChoiceField(choices=WorkOrder.Outcome.choices, allow_null=True))
     def get_outcome(self, order: WorkOrder) -> str | None:
@@ -68,7 +90,11 @@ class WorkOrderDetailSerializer(WorkOrderSerializer):
 
     ticket_details = WorkOrderTicketSerializer(many=True, read_only=True)
     footprint_links = FootprintLinkSerializer(many=True, read_only=True)
-    tors = serializers.ListField(child=serializers.CharField(), read_only=True, help_text="ToRs on the footprint.")
+    tors = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="ToRs on the footprint: at its links' ends, and those whose up-paths it takes now.",
+    )
     guard = GuardPreviewSerializer(read_only=True)
     restored_links = WorkOrderLinkSerializer(
         many=True, read_only=True, help_text="Links the start enabled for the repair's duration (its restoration)."

@@ -45,7 +45,11 @@ class WorkOrderViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     role reads them; they are made and regrouped by the tickets' service. Technicians, operators
     and admins start and finish a visit (maintenance.services.visits)."""
 
-    queryset = WorkOrder.objects.select_related("started_by").prefetch_related("entries").order_by("-created", "-id")
+    queryset = (
+        WorkOrder.objects.select_related("started_by", "location_link__a_switch", "location_link__z_switch")
+        .prefetch_related("entries")
+        .order_by("-created", "-id")
+    )
     serializer_class = WorkOrderSerializer
     filterset_class = WorkOrderFilterSet
     ordering_fields = ["created", "duration_s", "state"]

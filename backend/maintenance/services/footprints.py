@@ -9,6 +9,11 @@ of success (issue #18, "Physical components and footprints"; settings MAINTENANC
                                          the breakout, else the line card where the links corrupt
 
 "Near" is the end that sees the corruption (recommend.py: for a_to_z the local end is Z).
+
+Where the work is (`Repair.side`, an end of the ticket's link): a transceiver's end (the far end
+for replace_far_transceiver), a line card's switch; a cable or a fiber has both ends worked on
+(`both_ends`), located at the end whose switch holds the shared part (a breakout cable's breakout
+side), else the near end.
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ class Repair:
     component: str  # key, unique in the fabric
     component_name: str
     footprint: frozenset[int]
+    side: str  # the end of `link` where the work is (module docstring)
+    both_ends: bool = False  # a cable or fiber: its other end is worked on too
 
     @property
     def duration_s(self) -> int:
@@ -106,18 +113,21 @@ def repair_of(advice: StepAdvice, found: components.Components) -> Repair:
     name = found.name(advice.link)
     action = Action(advice.action)
 
-    def repair(key: str, component_name: str, links: Iterable[int]) -> Repair:
-        return Repair(advice.ticket, advice.link, action, key, component_name, frozenset(links) | {advice.link})
+    near = _local(advice.direction)
+
+    def repair(key: str, component_name: str, links: Iterable[int], side: str, both_ends: bool = False) -> Repair:
+        footprint = frozenset(links) | {advice.link}
+        return Repair(advice.ticket, advice.link, action, key, component_name, footprint, side, both_ends)
 
     if action in TRANSCEIVER_ACTIONS:
-        side = _local(advice.direction)
+        side = near
         if action == Action.REPLACE_FAR_TRANSCEIVER:
             side = "a" if side == "z" else "z"
         key = link.transceivers[side]
         end = name.split(" - ")[0 if side == "a" else 1]
         shared = link.breakout_side == side
         label = f"breakout transceiver {link.breakout_label}" if shared else f"transceiver at {end}"
-        return repair(key, label, found.sharing(key))
+        return repair(key, label, found.sharing(key), side)
     if action == Action.REPLACE_CABLE or (action == Action.REPLACE_SHARED_COMPONENT and _breakout_rule(advice)):
         on_cable = set(found.sharing(link.cable)) | set(found.sharing(link.breakout))
         if link.cable_id:
@@ -126,16 +136,16 @@ def repair_of(advice: StepAdvice, found: components.Components) -> Repair:
             label = f"breakout cable {link.breakout_label}"
         else:
             label = f"cable of {name}"
-        return repair(link.cable, label, on_cable)
+        return repair(link.cable, label, on_cable, link.breakout_side or near, both_ends=True)
     if action == Action.REPLACE_SHARED_COMPONENT:
         side = _cluster_side(advice)
         card_key = link.line_card_keys[side]
         if card_key is None:  # a port without a card (no '/', none named): nothing known shares it
-            return repair(f"link:{advice.link}", f"switch end of {name}", [advice.link])
+            return repair(f"link:{advice.link}", f"switch end of {name}", [advice.link], side)
         end = name.split(" - ")[0 if side == "a" else 1]
         switch = end.rsplit(":", 1)[0]
-        return repair(card_key, f"line card {switch} {link.line_cards[side]}", found.sharing(card_key))
-    return repair(f"fiber@{advice.link}", f"fiber of {name}", [advice.link])
+        return repair(card_key, f"line card {switch} {link.line_cards[side]}", found.sharing(card_key), side)
+    return repair(f"fiber@{advice.link}", f"fiber of {name}", [advice.link], near, both_ends=True)
 
 
 def repairs(advices: list[StepAdvice]) -> list[Repair]:

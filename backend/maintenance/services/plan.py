@@ -13,8 +13,9 @@ What the planner is given, per open work order:
   the links disabled for corruption, as starting the visit would offer it now; none when none exists
   (the planner then leaves the order for later unless other visits free capacity, which they don't:
   nothing a visit repairs is counted on);
-- its location: the rack of its first footprint link's lower switch (its name when it has no rack)
-  and the row of that rack: the switch's pod when it has one (a pod's racks stand in one row), else
+- its location: the rack of the switch where the work is (the work order's location: a far-end
+  transceiver's switch, a breakout cable's breakout side; its name when it has no rack; an order
+  without one, its link deleted, goes by its first footprint link's A switch) and the row of that rack: the switch's pod when it has one (a pod's racks stand in one row), else
   the rack name before its last '-' (`p1-rack5` in row `p1`), else the rack. No `Switch.row` field:
   the documents we import carry pods and rack names, and a row field nobody fills would make every
   rack its own row.
@@ -96,6 +97,14 @@ def corrupting_penalties(link_ids: Iterable[int]) -> dict[int, float]:
     }
 
 
+def _work_switch(order: WorkOrder) -> Switch | None:
+    """The switch at the order's location (see work_orders.location), None without one."""
+    link = order.location_link
+    if link is None:
+        return None
+    return link.z_switch if order.location_side == "z" else link.a_switch
+
+
 def link_names(link_ids: Iterable[int]) -> dict[int, str]:
     return {
         link.pk: str(link) for link in Link.objects.filter(pk__in=list(link_ids)).select_related("a_switch", "z_switch")
@@ -108,6 +117,7 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
     orders = list(
         WorkOrder.objects.filter(fabric=fabric, state=WorkOrder.State.OPEN)
         .order_by("id")
+        .select_related("location_link__a_switch", "location_link__z_switch")
         .prefetch_related("entries__ticket")
     )
     ticket_links = {
@@ -125,8 +135,9 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
     }
     candidates: dict[int, tuple[float, float]] | None = None
     footprints = {order.pk: [pk for pk in order.footprint if pk in state.link_index] for order in orders}
-    first_links = Link.objects.in_bulk([footprint[0] for footprint in footprints.values() if footprint])
-    switches = Switch.objects.in_bulk({link.a_switch_id for link in first_links.values()})
+    unlocated = Link.objects.select_related("a_switch").in_bulk(
+        [footprints[order.pk][0] for order in orders if footprints[order.pk] and order.location_link is None]
+    )
     racks: dict[str, int] = {}
     rows: dict[str, int] = {}
     given: list[engine.PlanOrder] = []
@@ -135,7 +146,7 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
         footprint = footprints[order.pk]
         if not footprint:
             continue  # its links were deleted: nothing to take down, nothing to plan
-        switch = switches[first_links[footprint[0]].a_switch_id]
+        switch = _work_switch(order) or unlocated[footprint[0]].a_switch
         rack = switch.rack or switch.name
         row = row_of(rack, switch.pod)
         repaired = {*order.footprint, *ticket_links[order.pk]}

@@ -90,6 +90,9 @@ def order_fields(repairs_of_order: list[Repair]) -> dict:
         "component": lead.component,
         "component_name": lead.component_name,
         "footprint": sorted(set().union(*(r.footprint for r in repairs_of_order))),
+        "location_link_id": lead.link,
+        "location_side": lead.side,
+        "location_both_ends": lead.both_ends,
         "duration_s": sum(distinct.values()),
         "success_chance": success_chance(followed=True),
     }
@@ -166,6 +169,22 @@ def regroup(fabric_id: int) -> list[WorkOrder]:
     return sorted(kept, key=lambda order: order.pk)
 
 
+def location(order: WorkOrder) -> dict | None:
+    """Where the work is: the switch, rack and port of the repaired component's end, and for a
+    cable or fiber its other end as `far` (None while the order has no location: its link was
+    deleted). Reads order.location_link with its switches (the list selects them together)."""
+    link = order.location_link
+    if link is None or order.location_side not in ("a", "z"):
+        return None
+    ends = [(link.a_switch, link.a_port), (link.z_switch, link.z_port)]
+    here, there = ends if order.location_side == "a" else ends[::-1]
+
+    def end(switch, port: str) -> dict:
+        return {"switch": switch.name, "rack": switch.rack, "port": port}
+
+    return {**end(*here), "far": end(*there) if order.location_both_ends else None}
+
+
 def footprint_links(order: WorkOrder) -> list[dict]:
     """The footprint's links as a technician reads them (one query; a deleted link drops out)."""
     links = Link.objects.filter(pk__in=order.footprint).select_related("a_switch", "z_switch").order_by("id")
@@ -206,20 +225,35 @@ def tickets_of(order: WorkOrder) -> list[dict]:
 
 
 def guard_preview(order: WorkOrder, links: list[dict], user) -> dict:
-    """The capacity guard's dry run of taking the footprint out of service for maintenance: what
-    starting the work would do to the fabric's ToRs now (nothing changes)."""
+    """The capacity guard's dry run of taking the footprint alone out of service for maintenance:
+    what it would do to the fabric's ToRs now (nothing changes). Unsafe reads "Not safe alone", not
+    the guard's "Refused": starting may still offer a restoration that makes it safe (the start's
+    own dry run, visits.preview, decides that)."""
     reason = f"{link_state.MAINTENANCE}: work order {order.pk}"
     changes = {link["id"]: link_state.AdminChange(Link.AdminState.DISABLED, reason) for link in links}
-    return link_state.change_admin_states(order.fabric_id, changes, user, dry_run=True).as_preview()
+    verdict = link_state.change_admin_states(order.fabric_id, changes, user, dry_run=True)
+    preview = verdict.as_preview()
+    if verdict.blocking_tors:
+        worst = verdict.blocking_tors[0]
+        more = len(verdict.blocking_tors) - 1
+        tail = f" ({more} more ToR{'s' if more > 1 else ''} too)" if more else ""
+        preview["detail"] = (
+            f"Not safe alone: {worst['name']} would fall to {worst['paths_after']} of {worst['design_paths']} "
+            f"up-paths, under the {worst['required_paths']} its constraint ({worst['constraint']:g}) requires{tail}."
+        )
+    return preview
 
 
 def detail(order: WorkOrder, user) -> dict:
     """What the work order's page shows beyond its row: tickets, footprint links, the ToRs on the
-    footprint and the guard's verdict on starting it."""
+    footprint (at its links' ends, and those whose up-paths it takes: a spine cable's ToRs below)
+    and the guard's verdict on starting it."""
     links = footprint_links(order)
+    guard = guard_preview(order, links, user)
+    losing = {row["name"] for row in guard["affected_tors"] if row["paths_after"] < row["paths_before"]}
     return {
         "ticket_details": tickets_of(order),
         "footprint_links": links,
-        "tors": sorted({link["tor"] for link in links if link["tor"]}),
-        "guard": guard_preview(order, links, user),
+        "tors": sorted({link["tor"] for link in links if link["tor"]} | losing),
+        "guard": guard,
     }

@@ -9,13 +9,15 @@ from django.db import transaction
 
 from corruption import services as corruption
 from corruption import tickets
-from corruption.models import Ticket
+from corruption.models import Ticket, TicketStep
 from fabric import services as fabric_services
 from fabric.models import Link, Switch
+from fabric.services import live
 from lightpath.settings import REPO_ROOT
 from maintenance.models import WorkOrder
-from maintenance.services import footprints
+from maintenance.services import footprints, work_orders
 from maintenance.services.footprints import StepAdvice
+from maintenance.services.plan import PlanParams, plan_fabric
 from telemetry.models import CorruptionEvent
 
 pytestmark = pytest.mark.django_db
@@ -26,13 +28,21 @@ def link_at(fabric, switch: str, port: str) -> Link:
     return Link.objects.get(fabric=fabric, a_switch__name=switch, a_port=port)
 
 
-def corrupt(link: Link, direction: str = "a_to_z") -> CorruptionEvent:
+def corrupt(link: Link, direction: str = "a_to_z", rate: float = 1e-4) -> CorruptionEvent:
     from django.utils import timezone
 
     now = timezone.now()
     return CorruptionEvent.objects.create(
-        link=link, direction=direction, rate=1e-4, last_rate=1e-4, peak_rate=1e-4, first_seen=now, last_seen=now
+        link=link, direction=direction, rate=rate, last_rate=rate, peak_rate=rate, first_seen=now, last_seen=now
     )
+
+
+def recommend(ticket: Ticket, action: str) -> WorkOrder:
+    """The ticket's newest step recommends `action` (as an escalated step would); its open work
+    order, regrouped now."""
+    TicketStep.objects.filter(pk=ticket.steps.order_by("-number").first().pk).update(recommended_action=action)
+    work_orders.regroup(ticket.fabric_id)
+    return WorkOrder.objects.get(state="open", entries__ticket=ticket, entries__current=True)
 
 
 @pytest.fixture
@@ -111,6 +121,25 @@ class TestFootprints:
         assert repair.footprint == set(on_card) and len(on_card) > 4
         assert repair.component_name == "line card p1-fab0 eth1"
 
+    def test_each_repair_knows_the_end_where_the_work_is(self, demo):
+        """p1-tor5:eth2/1 - p1-fab0:eth1/6, p1-tor5's side holding the breakout: (side, both ends)."""
+        first = link_at(demo, "p1-tor5", "eth2/1")
+
+        def where(action: str, direction: str = "a_to_z", **kwargs) -> tuple[str, bool]:
+            (repair,) = footprints.repairs([advice(first, action, direction, **kwargs)])
+            return repair.side, repair.both_ends
+
+        # a_to_z: the near end is Z (p1-fab0); the far transceiver is at A.
+        assert where("reseat_transceiver") == ("z", False)
+        assert where("replace_far_transceiver") == ("a", False)
+        assert where("replace_far_transceiver", "z_to_a") == ("z", False)
+        # A cable is worked at both ends, located on its breakout side whichever end sees the corruption.
+        assert where("replace_cable") == where("replace_cable", "z_to_a") == ("a", True)
+        assert where("clean_fiber") == ("z", True)
+        evidence = {"neighbours": [{"end": "a", "links": [{"onset_within_window": True, "rate_within_ratio": True}]}]}
+        card = where("replace_shared_component", "a_to_z", rule="shared_component.cluster", evidence=evidence)
+        assert card == ("a", False)
+
     def test_durations_and_chances_come_from_settings(self, settings):
         settings.MAINTENANCE = {**settings.MAINTENANCE, "duration_s": {**settings.MAINTENANCE["duration_s"]}}
         settings.MAINTENANCE["duration_s"]["clean_fiber"] = 600
@@ -188,6 +217,70 @@ class TestWorkOrders:
         assert Link.objects.filter(pk__in=guard["links"], admin_state="enabled").count() == 2
         bad = client.get("/api/work-orders/", {"state": "nonsense"})
         assert bad.status_code == 400 and "state" in bad.json()
+
+
+class TestLocation:
+    def test_a_far_transceiver_is_replaced_at_the_far_switch(self, demo, decide, client_for):
+        """The demo's order #1: p0-tor3:eth2/4 corrupts towards p0-tor3 and the far Tx is low: the
+        transceiver to replace is p0-fab3's, so the visit is at p0-fab3 (no rack recorded), not
+        in p0-tor3's rack; the planner walks there too."""
+        ticket = decide(corrupt(link_at(demo, "p0-tor3", "eth2/4"), "z_to_a"))
+        order = recommend(ticket, "replace_far_transceiver")
+        assert order.component_name == "transceiver at p0-fab3:eth1/4"
+        where = {"switch": "p0-fab3", "rack": "", "port": "eth1/4", "far": None}
+        client = client_for("technician")
+        listed = client.get("/api/work-orders/", {"fabric": demo.pk, "state": "open"}).json()["results"]
+        assert [(row["id"], row["location"]) for row in listed] == [(order.pk, where)]
+        assert client.get(f"/api/work-orders/{order.pk}/").json()["location"] == where
+        plan = plan_fabric(demo, PlanParams(technicians=1, shift_hours=8, time_budget_s=1))
+        assert [(row["id"], row["rack"], row["row"]) for row in plan["work_orders"]] == [(order.pk, "p0-fab3", "pod 0")]
+
+    def test_a_breakout_cable_is_located_at_its_breakout_side_with_its_far_end(self, breakout_tickets, client_for):
+        uplinks, _ = breakout_tickets
+        order = WorkOrder.objects.get(state="open")
+        body = client_for("viewer").get(f"/api/work-orders/{order.pk}/").json()
+        assert body["location"] == {
+            "switch": "p1-tor5",
+            "rack": "p1-rack5",
+            "port": "eth2/1",
+            "far": {"switch": "p1-fab0", "rack": "", "port": uplinks[0].z_port},
+        }
+
+    def test_a_deleted_location_link_answers_no_location(self, demo, decide, client_for):
+        ticket = decide(corrupt(link_at(demo, "p0-tor3", "eth2/4")))
+        order = recommend(ticket, "clean_fiber")
+        WorkOrder.objects.filter(pk=order.pk).update(location_link=None)
+        assert client_for("viewer").get(f"/api/work-orders/{order.pk}/").json()["location"] is None
+
+
+class TestGuardOnThePage:
+    """Pod 3 (test_visits.py's scenario): p3-fab0's spine cable takes its four spine uplinks down;
+    with p3-tor2's uplink to p3-fab1 disabled for corruption and p3-tor2 needing 10 of 16, the
+    footprint alone leaves p3-tor2 at 8, and a restoration makes the start possible."""
+
+    @pytest.fixture
+    def spine_order(self, demo, decide):
+        live.forget()
+        order = recommend(decide(corrupt(link_at(demo, "p3-fab0", "eth2/1"))), "replace_cable")
+        Switch.objects.filter(fabric=demo, name="p3-tor2").update(capacity_constraint=0.6)
+        decide(corrupt(link_at(demo, "p3-tor2", "eth2/2"), rate=3e-5))
+        yield WorkOrder.objects.get(pk=order.pk)
+        live.forget()
+
+    def test_the_page_says_not_safe_alone_and_lists_the_tors_whose_paths_it_takes(self, spine_order, client_for):
+        client = client_for("operator")
+        body = client.get(f"/api/work-orders/{spine_order.pk}/").json()
+        preview = client.post(f"/api/work-orders/{spine_order.pk}/start/?dry_run=1").json()
+        assert preview["verdict"] == "needs_restoration"
+        # The footprint alone is unsafe, but the start is not refused: a restoration is offered.
+        assert body["guard"]["verdict"] == "unsafe"
+        assert body["guard"]["detail"] == (
+            "Not safe alone: p3-tor2 would fall to 8 of 16 up-paths, under the 10 its constraint (0.6) requires."
+        )
+        # Every link is between p3-fab0 and a spine: the ToRs on it are those losing up-paths through it
+        # (p3-tor6's uplink to p3-fab0 is disabled in the demo).
+        assert body["tors"] == [f"p3-tor{n}" for n in (0, 1, 2, 3, 4, 5, 7)]
+        assert body["location"]["switch"] == "p3-fab0" and body["location"]["far"] is not None
 
 
 def test_answers_match_the_openapi_document(client_for, breakout_tickets):

@@ -17,6 +17,12 @@ export function testWorkOrder(overrides: Partial<WorkOrderDetail> = {}): WorkOrd
     action: 'replace_shared_component',
     component: 'breakout@38:eth2/1-4',
     component_name: 'breakout cable p3-tor1 eth2/1-4',
+    location: {
+      switch: 'p3-tor1',
+      rack: 'p3-rack1',
+      port: 'eth2/1',
+      far: { switch: 'p3-fab0', rack: 'fab-rack-0', port: 'eth1/2' },
+    },
     footprint: BREAKOUT.map((link) => link.id),
     footprint_size: 4,
     duration_s: 14400,

@@ -5834,6 +5834,8 @@ export interface components {
             readonly component: string;
             /** @description The component as a technician reads it. */
             readonly component_name: string;
+            /** @description Where the work is (null when its link was deleted). */
+            readonly location: components["schemas"]["WorkOrderLocation"] | null;
             /** @description Ids of the links out of service while it is done. */
             readonly footprint: number[];
             /** @description Links out of service while it is done. */
@@ -5876,6 +5878,8 @@ export interface components {
             readonly component: string;
             /** @description The component as a technician reads it. */
             readonly component_name: string;
+            /** @description Where the work is (null when its link was deleted). */
+            readonly location: components["schemas"]["WorkOrderLocation"] | null;
             /** @description Ids of the links out of service while it is done. */
             readonly footprint: number[];
             /** @description Links out of service while it is done. */
@@ -5902,7 +5906,7 @@ export interface components {
             readonly outcome: (components["schemas"]["WorkOrderOutcomeEnum"] | components["schemas"]["NullEnum"]) | null;
             readonly ticket_details: components["schemas"]["WorkOrderTicket"][];
             readonly footprint_links: components["schemas"]["FootprintLink"][];
-            /** @description ToRs on the footprint. */
+            /** @description ToRs on the footprint: at its links' ends, and those whose up-paths it takes now. */
             readonly tors: string[];
             readonly guard: components["schemas"]["GuardPreview"];
             /** @description Links the start enabled for the repair's duration (its restoration). */
@@ -5926,6 +5930,8 @@ export interface components {
             readonly component: string;
             /** @description The component as a technician reads it. */
             readonly component_name: string;
+            /** @description Where the work is (null when its link was deleted). */
+            readonly location: components["schemas"]["WorkOrderLocation"] | null;
             /** @description Ids of the links out of service while it is done. */
             readonly footprint: number[];
             /** @description Links out of service while it is done. */
@@ -5952,7 +5958,7 @@ export interface components {
             readonly outcome: (components["schemas"]["WorkOrderOutcomeEnum"] | components["schemas"]["NullEnum"]) | null;
             readonly ticket_details: components["schemas"]["WorkOrderTicket"][];
             readonly footprint_links: components["schemas"]["FootprintLink"][];
-            /** @description ToRs on the footprint. */
+            /** @description ToRs on the footprint: at its links' ends, and those whose up-paths it takes now. */
             readonly tors: string[];
             readonly guard: components["schemas"]["GuardPreview"];
             /** @description Links the start enabled for the repair's duration (its restoration). */
@@ -5964,6 +5970,24 @@ export interface components {
             id: number;
             /** @description a_switch:a_port - z_switch:z_port */
             name: string;
+        };
+        /**
+         * @description Where the work is: the end of the repaired component (a far-end transceiver's switch, a line
+         *     card's switch, a breakout cable's breakout side, else the near end).
+         */
+        WorkOrderLocation: {
+            switch: string;
+            /** @description The switch's rack ('' when none is recorded). */
+            rack: string;
+            port: string;
+            /** @description A cable or fiber's other end, worked on too (null for one end's component). */
+            far: components["schemas"]["WorkOrderLocationEnd"] | null;
+        };
+        WorkOrderLocationEnd: {
+            switch: string;
+            /** @description The switch's rack ('' when none is recorded). */
+            rack: string;
+            port: string;
         };
         /** @enum {string} */
         WorkOrderOutcomeEnum: "repaired" | "not_repaired";

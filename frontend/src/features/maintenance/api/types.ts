@@ -18,6 +18,9 @@ export type WorkOrderTicket = Schemas['WorkOrderTicket'];
 
 export type FootprintLink = Schemas['FootprintLink'];
 
+/** Where the work is (the server knows which end of the component is repaired). */
+export type WorkOrderLocation = Schemas['WorkOrderLocation'];
+
 /** POST start/?dry_run=1, and the body of a refused start (409). */
 export type StartPreview = Schemas['WorkOrderStartPreview'];
 

@@ -17,6 +17,7 @@ const ORDER: WorkOrderDetail = {
   action: 'replace_shared_component',
   component: 'breakout@21:eth2/1-4',
   component_name: 'breakout cable p1-tor5 eth2/1-4',
+  location: null,
   footprint: [53, 54, 55, 56],
   footprint_size: 4,
   duration_s: 14400,
