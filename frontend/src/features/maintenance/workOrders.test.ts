@@ -44,10 +44,30 @@ describe('where the visit is', () => {
     expect([far.switch, far.rack]).toEqual(['p3-fab0', 'p3-row-fab']);
   });
 
-  it('gathers a breakout cable’s ports on its ToR, in port order', () => {
+  it('stands at the location’s switch when the work is there, also at a fabric switch', () => {
+    const { near, far } = nearAndFar(testLinkFacts(101), SWITCHES, [], 'p3-fab0');
+    expect([near.switch, near.port, far.switch]).toEqual(['p3-fab0', 'eth1/2', 'p3-tor1']);
+  });
+
+  it('gathers a breakout cable’s ports on its breakout side, in port order, and each far end', () => {
     const links = [testLinkFacts(102), testLinkFacts(101)];
-    expect(visitLocations(links, SWITCHES, [])).toEqual([
-      { rack: 'p3-rack1', switch: 'p3-tor1', ports: ['eth2/1', 'eth2/2'] },
-    ]);
+    const location = {
+      switch: 'p3-tor1',
+      rack: 'p3-rack1',
+      port: 'eth2/1',
+      far: { switch: 'p3-fab0', rack: 'p3-row-fab', port: 'eth1/2' },
+    };
+    expect(visitLocations(location, links, SWITCHES)).toEqual({
+      here: { rack: 'p3-rack1', switch: 'p3-tor1', ports: ['eth2/1', 'eth2/2'] },
+      far: [
+        { rack: 'p3-row-fab', switch: 'p3-fab0', ports: ['eth1/2'] },
+        { rack: '', switch: 'p3-fab1', ports: ['eth1/2'] },
+      ],
+    });
+    // One end's component (a transceiver): no far end; the server's port until the links are in.
+    expect(visitLocations({ ...location, far: null }, [], SWITCHES)).toEqual({
+      here: { rack: 'p3-rack1', switch: 'p3-tor1', ports: ['eth2/1'] },
+      far: [],
+    });
   });
 });

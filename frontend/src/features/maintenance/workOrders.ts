@@ -5,6 +5,7 @@ import type {
   SwitchFacts,
   Transceiver,
   WorkOrderDetail,
+  WorkOrderLocation,
   WorkOrderQuery,
   UnreachableTor,
   WorkOrderState,
@@ -90,13 +91,21 @@ function endsOf(link: LinkFacts, switches: ReadonlyMap<string, SwitchFacts>, tra
   return [end('a'), end('z')] as const;
 }
 
-/** The near end is the ToR's (where the technician stands); a link between fabric tiers starts at A. */
+/**
+ * The end the technician works at (`near`, its transceiver "here") and the other. `here` is the order's
+ * location switch (the server knows which end of the component is repaired: a far-end transceiver's is
+ * the far switch); a link not on it, or no location, is read from its ToR end (A between fabric tiers).
+ */
 export function nearAndFar(
   link: LinkFacts,
   switches: ReadonlyMap<string, SwitchFacts>,
   transceivers: readonly Transceiver[],
+  here?: string,
 ): { near: LinkEnd; far: LinkEnd } {
   const [a, z] = endsOf(link, switches, transceivers);
+  if (here !== undefined && (a.switch === here || z.switch === here)) {
+    return a.switch === here ? { near: a, far: z } : { near: z, far: a };
+  }
   return z.tier === 0 && a.tier !== 0 ? { near: z, far: a } : { near: a, far: z };
 }
 
@@ -106,23 +115,45 @@ export interface VisitLocation {
   ports: string[];
 }
 
-/** Where to go: each near-end switch with its rack and the footprint's ports on it. */
+const byPort = (x: string, y: string) => x.localeCompare(y, 'en', { numeric: true });
+
+/**
+ * Where to go: the order's location (its switch and rack, with the footprint's ports there) and, for a
+ * cable or fiber, the other end(s): each far switch of the footprint's links with its ports (a breakout
+ * cable fans out to several), or the server's far end until the links are in.
+ */
 export function visitLocations(
+  location: WorkOrderLocation,
   links: readonly LinkFacts[],
   switches: ReadonlyMap<string, SwitchFacts>,
-  transceivers: readonly Transceiver[],
-): VisitLocation[] {
-  const bySwitch = new Map<string, VisitLocation>();
+): { here: VisitLocation; far: VisitLocation[] } {
+  const ports: string[] = [];
+  const far = new Map<string, VisitLocation>();
   for (const link of links) {
-    const { near } = nearAndFar(link, switches, transceivers);
-    const place = bySwitch.get(near.switch) ?? { rack: near.rack, switch: near.switch, ports: [] };
-    place.ports.push(near.port);
-    bySwitch.set(near.switch, place);
+    const { near, far: other } = nearAndFar(link, switches, [], location.switch);
+    if (near.switch !== location.switch) continue;
+    ports.push(near.port);
+    const place = far.get(other.switch) ?? { rack: other.rack, switch: other.switch, ports: [] };
+    place.ports.push(other.port);
+    far.set(other.switch, place);
   }
-  return [...bySwitch.values()].map((place) => ({
-    ...place,
-    ports: place.ports.sort((x, y) => x.localeCompare(y, 'en', { numeric: true })),
-  }));
+  const here = {
+    rack: location.rack,
+    switch: location.switch,
+    ports: ports.length ? ports.sort(byPort) : [location.port],
+  };
+  if (location.far === null) return { here, far: [] };
+  if (far.size === 0) {
+    return { here, far: [{ rack: location.far.rack, switch: location.far.switch, ports: [location.far.port] }] };
+  }
+  const places = [...far.values()].map((place) => ({ ...place, ports: place.ports.sort(byPort) }));
+  return { here, far: places.sort((x, y) => byPort(x.switch, y.switch)) };
+}
+
+/** A row's location: "p0-rack3 (p0-tor3)", the switch alone without a rack, "—" without a location. */
+export function locationText(location: WorkOrderLocation | null): string {
+  if (location === null) return '—';
+  return location.rack ? `${location.rack} (${location.switch})` : location.switch;
 }
 
 /** Why a footprint link goes down: it is a ticket's, a breakout sibling of a ticket's link, or shares the component. */

@@ -1,34 +1,63 @@
-import type { LinkFacts, SwitchFacts, Transceiver } from '../api/types';
-import { nearAndFar, visitLocations } from '../workOrders';
+import type { LinkFacts, SwitchFacts, Transceiver, WorkOrderLocation } from '../api/types';
+import { nearAndFar, visitLocations, type VisitLocation as Place } from '../workOrders';
 
 interface FactsProps {
   links: readonly LinkFacts[];
   switches: ReadonlyMap<string, SwitchFacts>;
   transceivers: readonly Transceiver[];
+  /** The switch the work is at (the order's location); links are read from there. */
+  here?: string;
 }
 
-/** Where to go: rack, switch and ports, first thing on the page. */
-export function VisitLocation({ links, switches, transceivers }: FactsProps) {
-  const places = visitLocations(links, switches, transceivers);
+function PlaceFacts({ place, testId }: { place: Place; testId: string }) {
   return (
-    <dl className="facts visit-location" data-testid="visit-location">
-      {places.map((place) => (
-        <div key={place.switch} className="visit-place">
-          <div>
-            <dt>Rack</dt>
-            <dd data-testid="location-rack">{place.rack || '—'}</dd>
-          </div>
-          <div>
-            <dt>Switch</dt>
-            <dd data-testid="location-switch">{place.switch}</dd>
-          </div>
-          <div>
-            <dt>{place.ports.length === 1 ? 'Port' : 'Ports'}</dt>
-            <dd data-testid="location-ports">{place.ports.join(', ')}</dd>
-          </div>
-        </div>
-      ))}
+    <dl className="facts" data-testid={testId}>
+      <div>
+        <dt>Rack</dt>
+        <dd data-testid="location-rack">{place.rack || '—'}</dd>
+      </div>
+      <div>
+        <dt>Switch</dt>
+        <dd data-testid="location-switch">{place.switch}</dd>
+      </div>
+      <div>
+        <dt>{place.ports.length === 1 ? 'Port' : 'Ports'}</dt>
+        <dd data-testid="location-ports">{place.ports.join(', ')}</dd>
+      </div>
     </dl>
+  );
+}
+
+/**
+ * Where to go, first thing on the page: the server's location of the work (a far-end transceiver's
+ * switch, a breakout cable's breakout side) and, for a cable, where its other end is.
+ */
+export function VisitLocation({
+  location,
+  links,
+  switches,
+}: {
+  location: WorkOrderLocation | null;
+  links: readonly LinkFacts[];
+  switches: ReadonlyMap<string, SwitchFacts>;
+}) {
+  if (location === null) {
+    return (
+      <p className="muted" data-testid="visit-location">
+        Not known: the link it was found on is gone.
+      </p>
+    );
+  }
+  const { here, far } = visitLocations(location, links, switches);
+  return (
+    <div className="visit-location" data-testid="visit-location">
+      {far.length > 0 ? <h3>From</h3> : null}
+      <PlaceFacts place={here} testId="location-here" />
+      {far.length > 0 ? <h3>To</h3> : null}
+      {far.map((place) => (
+        <PlaceFacts key={place.switch} place={place} testId="location-far" />
+      ))}
+    </div>
   );
 }
 
@@ -37,12 +66,12 @@ function transceiverText(transceiver: Transceiver | undefined): string {
   return transceiver.serial ? `${transceiver.model_name}, serial ${transceiver.serial}` : transceiver.model_name;
 }
 
-/** What to bring, link by link: cable length and fiber, the transceivers at both ends, the far end's rack. */
-export function WhatToBring({ links, switches, transceivers }: FactsProps) {
+/** What to bring, link by link from the work's switch: cable length and fiber, the transceivers at both ends, the far end's rack. */
+export function WhatToBring({ links, switches, transceivers, here }: FactsProps) {
   return (
     <ul className="bring-list" data-testid="bring-list">
       {links.map((link) => {
-        const { near, far } = nearAndFar(link, switches, transceivers);
+        const { near, far } = nearAndFar(link, switches, transceivers, here);
         return (
           <li key={link.id} data-testid="bring-link" data-link-id={link.id}>
             <p className="bring-link-name">

@@ -10,7 +10,7 @@ import { WorkOrderDetailPage } from './WorkOrderDetailPage';
 const page = <T,>(results: T[]) => ({ count: results.length, next: null, previous: null, results });
 
 /** The network boundary: the work order, its links, transceivers and switches, and who is asking. */
-function stubServer(user: { username: string; roles: string[]; is_admin: boolean }) {
+function stubServer(user: { username: string; roles: string[]; is_admin: boolean }, order = testWorkOrder()) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string) => {
@@ -18,7 +18,7 @@ function stubServer(user: { username: string; roles: string[]; is_admin: boolean
       const path = url.pathname;
       let body: unknown;
       if (path === '/api/auth/me/') body = user;
-      else if (path === '/api/work-orders/3/') body = testWorkOrder();
+      else if (path === '/api/work-orders/3/') body = order;
       else if (path.startsWith('/api/links/')) body = testLinkFacts(Number(path.split('/')[3]));
       else if (path === '/api/transceivers/')
         body = page(
@@ -73,9 +73,19 @@ describe('WorkOrderDetailPage', () => {
     stubServer({ username: 'technician', roles: ['technician'], is_admin: false });
     renderPage();
     const location = await screen.findByTestId('visit-location');
-    expect(within(location).getByTestId('location-rack')).toHaveTextContent('p3-rack1');
-    expect(within(location).getByTestId('location-switch')).toHaveTextContent('p3-tor1');
-    expect(within(location).getByTestId('location-ports')).toHaveTextContent('eth2/1, eth2/2, eth2/3, eth2/4');
+    const here = within(location).getByTestId('location-here');
+    expect(within(here).getByTestId('location-rack')).toHaveTextContent('p3-rack1');
+    expect(within(here).getByTestId('location-switch')).toHaveTextContent('p3-tor1');
+    expect(within(here).getByTestId('location-ports')).toHaveTextContent('eth2/1, eth2/2, eth2/3, eth2/4');
+    // A breakout cable is worked at both ends: it fans out to the four fabric switches.
+    const far = within(location).getAllByTestId('location-far');
+    expect(far.map((place) => within(place).getByTestId('location-switch').textContent)).toEqual([
+      'p3-fab0',
+      'p3-fab1',
+      'p3-fab2',
+      'p3-fab3',
+    ]);
+    expect(within(far[1]!).getByTestId('location-rack')).toHaveTextContent('fab-rack-1');
     const bring = screen.getAllByTestId('bring-link');
     expect(bring).toHaveLength(4);
     expect(bring[1]).toHaveTextContent('p3-tor1 eth2/2 → p3-fab1 eth1/2');
@@ -84,6 +94,31 @@ describe('WorkOrderDetailPage', () => {
     expect(within(bring[1]!).getByTestId('far-rack')).toHaveTextContent('fab-rack-1');
     expect(screen.getByRole('link', { name: 'Ticket #3' })).toHaveAttribute('href', '/tickets/3');
     expect(screen.getByRole('button', { name: 'Start work' })).toBeInTheDocument();
+  });
+
+  it('sends a far-end transceiver’s repair to the far switch, with its transceiver “here”', async () => {
+    // The demo's order #1 shape: the transceiver at p3-fab0:eth1/2 of link 101 (p3-tor1:eth2/1).
+    const order = testWorkOrder({
+      action: 'replace_far_transceiver',
+      component_name: 'transceiver at p3-fab0:eth1/2',
+      footprint: [101],
+      footprint_size: 1,
+      footprint_links: testWorkOrder().footprint_links.slice(0, 1),
+      location: { switch: 'p3-fab0', rack: 'fab-rack-0', port: 'eth1/2', far: null },
+    });
+    stubServer({ username: 'technician', roles: ['technician'], is_admin: false }, order);
+    renderPage();
+    const location = await screen.findByTestId('visit-location');
+    expect(within(location).getByTestId('location-rack')).toHaveTextContent('fab-rack-0');
+    expect(within(location).getByTestId('location-switch')).toHaveTextContent('p3-fab0');
+    expect(within(location).getByTestId('location-ports')).toHaveTextContent('eth1/2');
+    expect(within(location).queryByTestId('location-far')).toBeNull();
+    const [bring] = screen.getAllByTestId('bring-link');
+    expect(bring).toHaveTextContent('p3-fab0 eth1/2 → p3-tor1 eth2/1');
+    // The stub's transceivers are on side A (p3-tor1): the one here, at p3-fab0, is not recorded.
+    expect(bring).toHaveTextContent('Transceiver herenone recorded');
+    expect(bring).toHaveTextContent('Transceiver far end100G-SR4, serial SN-101');
+    expect(within(bring!).getByTestId('far-rack')).toHaveTextContent('p3-rack1');
   });
 
   it('lets a viewer read the order but not start it', async () => {

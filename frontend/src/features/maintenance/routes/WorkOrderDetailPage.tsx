@@ -61,7 +61,7 @@ function WorkOrderBody({ order }: { order: WorkOrderDetail }) {
     <>
       <section className="panel" aria-labelledby="where-heading">
         <h2 id="where-heading">Where</h2>
-        {ready ? <VisitLocation links={facts.links} switches={switches} transceivers={facts.transceivers} /> : null}
+        {ready ? <VisitLocation location={order.location} links={facts.links} switches={switches} /> : null}
         {!ready && !facts.error ? <Loading label="Loading the footprint’s links…" /> : null}
         <ErrorList error={facts.error} title="Could not load the footprint’s links." />
         <dl className="facts" data-testid="work-order-facts">
@@ -93,7 +93,14 @@ function WorkOrderBody({ order }: { order: WorkOrderDetail }) {
         <p className="work-order-action" data-testid="work-order-action">
           <strong>{actionLabel(order.action)}</strong>: {order.component_name}
         </p>
-        {ready ? <WhatToBring links={facts.links} switches={switches} transceivers={facts.transceivers} /> : null}
+        {ready ? (
+          <WhatToBring
+            links={facts.links}
+            switches={switches}
+            transceivers={facts.transceivers}
+            here={order.location?.switch}
+          />
+        ) : null}
       </section>
 
       <section className="panel" aria-labelledby="order-tickets-heading">

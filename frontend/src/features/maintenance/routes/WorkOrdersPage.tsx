@@ -7,11 +7,10 @@ import { Pagination } from '@/components/Pagination';
 import { useFabricChoices } from '@/features/fabrics';
 import { pageOffset, parsePageParam } from '@/lib/pagination';
 
-import { useOrderLocations } from '../api/useOrderLocations';
 import { useWorkOrders } from '../api/useWorkOrders';
 import { WorkOrderFiltersForm } from '../components/WorkOrderFiltersForm';
 import { WorkOrdersTable } from '../components/WorkOrdersTable';
-import { filtersFromSearchParams, searchParamsFromFilters, workOrderQuery } from '../workOrders';
+import { filtersFromSearchParams, locationText, searchParamsFromFilters, workOrderQuery } from '../workOrders';
 import '../maintenance.css';
 
 const PAGE_SIZE = 25;
@@ -23,7 +22,7 @@ export function WorkOrdersPage() {
   const query = useMemo(() => workOrderQuery(filters), [filters]);
   const orders = useWorkOrders(query, { limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
   const rows = useMemo(() => orders.data?.results ?? [], [orders.data]);
-  const locations = useOrderLocations(rows);
+  const locations = useMemo(() => new Map(rows.map((order) => [order.id, locationText(order.location)])), [rows]);
   const fabricChoices = useFabricChoices();
   const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
   const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
