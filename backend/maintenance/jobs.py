@@ -34,13 +34,18 @@ def validate_params(params: dict, fabric: Fabric | None) -> dict[str, Any]:
     return {"technicians": technicians, "shift_hours": shift_hours, "travel": travel, "time_budget_s": budget}
 
 
+def _plain(value: float) -> str:
+    """1,310.4 rather than 1.31e+03; small values keep three significant digits (0.00464)."""
+    return f"{value:,.1f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
 def summarize(result: dict) -> str:
     visits, waiting = len(result["visits"]), len(result["unscheduled"])
     proof = "proven optimal" if result["proven_optimal"] else f"gap {result['gap']:.1%}"
     return (
         f"{visits} visit{'s' if visits != 1 else ''}, {waiting} order{'s' if waiting != 1 else ''} left for later; "
-        f"expected penalty-hours {result['expected_penalty_hours']:.3g} "
-        f"(first in first out {result['fifo_penalty_hours']:.3g}, {proof})"
+        f"expected penalty-hours {_plain(result['expected_penalty_hours'])} "
+        f"(first in first out {_plain(result['fifo_penalty_hours'])}, {proof})"
     )
 
 

@@ -176,3 +176,15 @@ def test_bad_params_are_a_400_listing_every_problem(demo, orders, operator):
 
 def test_a_viewer_may_not_plan(demo, client_for):
     assert submit(client_for("viewer"), demo, {}).status_code == 403
+
+
+def test_the_job_summary_writes_totals_as_people_do():
+    from maintenance.jobs import summarize
+
+    line = summarize(
+        {"visits": [{}], "unscheduled": [1, 2], "expected_penalty_hours": 1310.42, "fifo_penalty_hours": 0.004641,
+         "proven_optimal": False, "gap": 0.139}
+    )  # fmt: skip
+    assert line == (
+        "1 visit, 2 orders left for later; expected penalty-hours 1,310.4 (first in first out 0.00464, gap 13.9%)"
+    )
