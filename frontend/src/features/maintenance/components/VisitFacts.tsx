@@ -9,20 +9,21 @@ interface FactsProps {
   here?: string;
 }
 
+/** One end's facts; `testId` names the end and prefixes its facts' ids (location-rack, location-far-rack). */
 function PlaceFacts({ place, testId }: { place: Place; testId: string }) {
   return (
     <dl className="facts" data-testid={testId}>
       <div>
         <dt>Rack</dt>
-        <dd data-testid="location-rack">{place.rack || '—'}</dd>
+        <dd data-testid={`${testId}-rack`}>{place.rack || '—'}</dd>
       </div>
       <div>
         <dt>Switch</dt>
-        <dd data-testid="location-switch">{place.switch}</dd>
+        <dd data-testid={`${testId}-switch`}>{place.switch}</dd>
       </div>
       <div>
         <dt>{place.ports.length === 1 ? 'Port' : 'Ports'}</dt>
-        <dd data-testid="location-ports">{place.ports.join(', ')}</dd>
+        <dd data-testid={`${testId}-ports`}>{place.ports.join(', ')}</dd>
       </div>
     </dl>
   );
@@ -52,7 +53,7 @@ export function VisitLocation({
   return (
     <div className="visit-location" data-testid="visit-location">
       {far.length > 0 ? <h3>From</h3> : null}
-      <PlaceFacts place={here} testId="location-here" />
+      <PlaceFacts place={here} testId="location" />
       {far.length > 0 ? <h3>To</h3> : null}
       {far.map((place) => (
         <PlaceFacts key={place.switch} place={place} testId="location-far" />

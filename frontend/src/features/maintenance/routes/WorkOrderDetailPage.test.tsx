@@ -73,19 +73,18 @@ describe('WorkOrderDetailPage', () => {
     stubServer({ username: 'technician', roles: ['technician'], is_admin: false });
     renderPage();
     const location = await screen.findByTestId('visit-location');
-    const here = within(location).getByTestId('location-here');
-    expect(within(here).getByTestId('location-rack')).toHaveTextContent('p3-rack1');
-    expect(within(here).getByTestId('location-switch')).toHaveTextContent('p3-tor1');
-    expect(within(here).getByTestId('location-ports')).toHaveTextContent('eth2/1, eth2/2, eth2/3, eth2/4');
+    expect(within(location).getByTestId('location-rack')).toHaveTextContent('p3-rack1');
+    expect(within(location).getByTestId('location-switch')).toHaveTextContent('p3-tor1');
+    expect(within(location).getByTestId('location-ports')).toHaveTextContent('eth2/1, eth2/2, eth2/3, eth2/4');
     // A breakout cable is worked at both ends: it fans out to the four fabric switches.
     const far = within(location).getAllByTestId('location-far');
-    expect(far.map((place) => within(place).getByTestId('location-switch').textContent)).toEqual([
+    expect(far.map((place) => within(place).getByTestId('location-far-switch').textContent)).toEqual([
       'p3-fab0',
       'p3-fab1',
       'p3-fab2',
       'p3-fab3',
     ]);
-    expect(within(far[1]!).getByTestId('location-rack')).toHaveTextContent('fab-rack-1');
+    expect(within(far[1]!).getByTestId('location-far-rack')).toHaveTextContent('fab-rack-1');
     const bring = screen.getAllByTestId('bring-link');
     expect(bring).toHaveLength(4);
     expect(bring[1]).toHaveTextContent('p3-tor1 eth2/2 → p3-fab1 eth1/2');
