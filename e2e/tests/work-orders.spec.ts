@@ -1,6 +1,6 @@
 /**
  * Work orders on a phone (issue #18): the technician opens the work order of the demo's breakout
- * cable, sees where to go, what to bring and the healthy siblings the repair takes down, and Start
+ * cable, sees where to go, what to bring and the siblings the repair takes down, and Start
  * is refused with its options; a safe order is started and finished from its page.
  *
  * The demo's shared-component fault corrupts one ToR's breakout uplinks (eth2/1-4): its cable
@@ -8,7 +8,7 @@
  * The safe order is a one-link repair on a link CorrOpt already took out of service. An admin may
  * still start the blocked one with a reason; finishing it as not repaired puts every link back.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 import { type ApiListPage, DEMO_FABRIC, findFabric, loginAs } from './helpers';
 
@@ -57,6 +57,17 @@ async function noSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 
+/** Every cell of a row (a card on a phone) is shown in full inside the 390-px screen: no column cut off. */
+async function wholeOnScreen(row: Locator) {
+  for (const cell of await row.locator('th, td').all()) {
+    await expect(cell).toBeVisible();
+    const box = (await cell.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await cell.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true);
+  }
+}
+
 test.describe('work orders on a phone (390x844)', () => {
   test.use({
     viewport: { width: 390, height: 844 },
@@ -87,6 +98,7 @@ test.describe('work orders on a phone (390x844)', () => {
     await expect(row).toContainText('4 links');
     await expect(row.getByTestId('work-order-location')).toContainText(`(${tor})`);
     await expect(row.getByTestId('work-order-state')).toHaveText('open');
+    await wholeOnScreen(row);
     await noSidewaysScroll(page);
     await row.getByRole('link', { name: new RegExp(`^Work order ${order.id}:`) }).click();
     await expect(page).toHaveURL(new RegExp(`/work-orders/${order.id}$`));
@@ -106,7 +118,7 @@ test.describe('work orders on a phone (390x844)', () => {
     await expect(page.getByTestId('bring-link').first()).toContainText('Cable');
     await expect(page.getByTestId('bring-link').first()).toContainText('Transceiver here');
 
-    // Its tickets link to their pages; the footprint marks the three healthy siblings.
+    // Its tickets link to their pages; the footprint marks each sibling by its own health (the demo's corrupt too).
     for (const ticket of order.tickets) {
       await expect(page.getByTestId('order-tickets').getByRole('link', { name: `Ticket #${ticket}` })).toBeVisible();
     }
@@ -115,7 +127,21 @@ test.describe('work orders on a phone (390x844)', () => {
     const siblings = page.locator('[data-testid="footprint-link"][data-role="breakout_sibling"]');
     await expect(siblings).toHaveCount(4 - order.tickets.length);
     await expect(siblings.first()).toContainText('breakout sibling');
-    await expect(page.getByTestId('work-order-verdict')).toContainText('Not safe to start now');
+    const detail = await page.request.get(`/api/work-orders/${order.id}/`);
+    const { footprint_links } = (await detail.json()) as { footprint_links: { id: number; health: string }[] };
+    const health = new Map(footprint_links.map((link) => [link.id, link.health]));
+    for (const sibling of await siblings.all()) {
+      const linkHealth = health.get(Number(await sibling.getAttribute('data-link-id')))!;
+      const word = linkHealth === 'clean' ? 'healthy' : linkHealth;
+      await expect(sibling.locator('td[data-label="Why"]')).toHaveText(`${word} breakout sibling`);
+    }
+    for (const card of await footprint.all()) {
+      await wholeOnScreen(card);
+      await expect(card.locator('td[data-label="Taken down"]')).toHaveText(/^(yes|already out)$/);
+    }
+    // The guard's sentence, without a "not now" of its own beside the start's options (trial item 11).
+    await expect(page.getByTestId('work-order-verdict')).toContainText('Not safe as it stands');
+    await expect(page.getByTestId('work-order-verdict')).not.toContainText('would keep');
     await noSidewaysScroll(page);
 
     // Start asks the guard first: blocked, who is short and by how much, nothing to override for a technician.
@@ -164,6 +190,12 @@ test.describe('work orders on a phone (390x844)', () => {
     await noSidewaysScroll(page);
 
     const finish = page.getByRole('form', { name: 'Finish the work order' });
+    // Each radio sits beside its label, centred on its line, not above it (trial item 13).
+    for (const name of ['Repaired', 'Not repaired']) {
+      const radio = (await finish.getByRole('radio', { name, exact: true }).boundingBox())!;
+      const label = (await finish.locator('label.check', { hasText: new RegExp(`^${name}$`) }).boundingBox())!;
+      expect(Math.abs(radio.y + radio.height / 2 - (label.y + label.height / 2))).toBeLessThanOrEqual(3);
+    }
     await finish.getByRole('radio', { name: 'Not repaired' }).check();
     await finish.getByLabel(/Notes/).fill('no spare breakout cable on site');
     await finish.getByRole('button', { name: 'Finish' }).click();

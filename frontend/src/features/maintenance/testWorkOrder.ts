@@ -7,7 +7,7 @@ const BREAKOUT = [101, 102, 103, 104].map((id, index) => ({
   name: `p3-tor1:eth2/${index + 1} - p3-fab${index}:eth1/2`,
 }));
 
-/** The demo's breakout cable order: one ticket on eth2/1, the cable takes its three healthy siblings down. */
+/** The demo's breakout cable order: one ticket on eth2/1, the cable takes its three siblings (corrupting too, as in the demo) down. */
 export function testWorkOrder(overrides: Partial<WorkOrderDetail> = {}): WorkOrderDetail {
   return {
     id: 3,

@@ -179,9 +179,21 @@ export function footprintRoles(
 
 export const ROLE_LABELS: Record<FootprintRole, string> = {
   ticket: 'its ticket’s link',
-  breakout_sibling: 'breakout sibling (healthy, taken down)',
-  shares_component: 'shares the component (taken down)',
+  breakout_sibling: 'breakout sibling',
+  shares_component: 'shares the component',
 };
+
+/**
+ * Why a footprint link goes down, in words that stay true: a breakout sibling is named by its own
+ * health (a sibling may corrupt too), so "healthy" is never said of a corrupting link. Whether it is
+ * taken down or already out is the table's other column.
+ */
+export function footprintReason(role: FootprintRole, health: string): string {
+  if (role !== 'breakout_sibling') return ROLE_LABELS[role];
+  if (health === 'clean') return 'healthy breakout sibling';
+  if (health === 'corrupting' || health === 'lossy') return `${health} breakout sibling`;
+  return ROLE_LABELS.breakout_sibling;
+}
 
 /** A loss rate as a fraction: "3.0e-5". */
 export function formatLossRate(rate: number): string {

@@ -45,7 +45,8 @@ export function VisitLocation({
   if (location === null) {
     return (
       <p className="muted" data-testid="visit-location">
-        Not known: the link it was found on is gone.
+        Not recorded: its ticket’s link is gone, or the order was opened before orders had a location (it gets one when
+        its tickets change).
       </p>
     );
   }

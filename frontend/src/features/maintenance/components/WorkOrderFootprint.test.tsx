@@ -60,9 +60,12 @@ describe('WorkOrderFootprint', () => {
     expect(screen.getByTestId('work-order-summary')).toHaveTextContent(
       'Replace the shared component (breakout cable, line card or switch): breakout cable p1-tor5 eth2/1-4. Takes 4 links down for 240 min; succeeds 80% of the time.',
     );
-    expect(screen.getByTestId('work-order-verdict')).toHaveTextContent(
-      'Not safe to start now. Refused: p1-tor5 would fall to 0 of 16 up-paths',
-    );
+    // The server's sentence once, not "not safe now" beside a start that a restoration may allow (trial item 11).
+    const verdict = screen.getByTestId('work-order-verdict');
+    expect(verdict).toHaveTextContent('Not safe as it stands. Refused: p1-tor5 would fall to 0 of 16 up-paths');
+    expect(verdict).toHaveTextContent('Starting first asks whether a capacity restoration makes it possible.');
+    expect(verdict).not.toHaveTextContent('would keep');
+    expect(verdict).not.toHaveTextContent('Not safe to start now');
     const rows = screen.getAllByTestId('footprint-link');
     expect(rows.map((row) => within(row).getAllByRole('cell')[3]!.textContent)).toEqual([
       'already out',
@@ -72,6 +75,27 @@ describe('WorkOrderFootprint', () => {
     ]);
     expect(within(rows[2]!).getByRole('link')).toHaveAttribute('href', '/links/55');
     expect(screen.getByTestId('work-order-tors')).toHaveTextContent('p1-tor5');
+    expect(screen.getByTestId('work-order-affected-tors')).toHaveTextContent('ToRs that lose up-paths: p1-tor5');
+  });
+
+  it('names the ToR that falls when the footprint is between fabric tiers', () => {
+    const spine = { ...TOR, name: 'p3-tor2', paths_before: 16, required_paths: 10 };
+    render(
+      <MemoryRouter>
+        <WorkOrderFootprint
+          order={{
+            ...ORDER,
+            footprint_links: ORDER.footprint_links.map((link) => ({ ...link, tor: null })),
+            tors: [],
+            guard: { ...ORDER.guard, affected_tors: [{ ...spine, paths_after: 8 }], blocking_tors: [] },
+          }}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('work-order-tors')).toHaveTextContent(
+      'ToRs on the footprint: none (its links are between fabric tiers',
+    );
+    expect(screen.getByTestId('work-order-affected-tors')).toHaveTextContent('ToRs that lose up-paths: p3-tor2');
   });
 
   it('says when the work is safe to start', () => {
@@ -112,5 +136,37 @@ describe('WorkOrderFootprint with the links’ components', () => {
     ]);
     expect(rows[1]).toHaveTextContent('breakout sibling');
     expect(rows[0]).not.toHaveTextContent('breakout sibling');
+  });
+
+  it('calls a corrupting sibling corrupting and a healthy one healthy, each once', () => {
+    // The ticket's link and eth2/2 corrupt; eth2/3 and eth2/4 are clean.
+    const base = testWorkOrder();
+    const order = testWorkOrder({
+      footprint_links: base.footprint_links.map((link, index) => ({
+        ...link,
+        health: index < 2 ? 'corrupting' : 'clean',
+      })),
+    });
+    const siblings = order.footprint_links.slice(1).map(({ id, name }) => ({ id, name }));
+    const links = order.footprint_links.map((link) => ({
+      ...testLinkFacts(link.id),
+      components: {
+        breakout: link.id === 101 ? { name: 'p3-tor1 eth2/1-4', explicit: false, side: 'a' as const, siblings } : null,
+        cable: { kind: 'breakout' as const, name: 'breakout cable p3-tor1 eth2/1-4', siblings: [] },
+        line_cards: { a: 'eth2', z: 'eth1' },
+      },
+    }));
+    render(
+      <MemoryRouter>
+        <WorkOrderFootprint order={order} links={links} />
+      </MemoryRouter>,
+    );
+    const why = screen.getAllByTestId('footprint-link').map((row) => within(row).getAllByRole('cell')[4]!.textContent);
+    expect(why).toEqual([
+      'its ticket’s link',
+      'corrupting breakout sibling',
+      'healthy breakout sibling',
+      'healthy breakout sibling',
+    ]);
   });
 });

@@ -4,7 +4,7 @@ import { formatSeconds } from '@/lib/format';
 
 import { actionLabel } from '../actionLabel';
 import type { LinkFacts, WorkOrderDetail } from '../api/types';
-import { footprintRoles, ROLE_LABELS } from '../workOrders';
+import { footprintReason, footprintRoles } from '../workOrders';
 
 /**
  * What a visit takes out of service and whether the capacity guard lets it start now. `links` (the
@@ -13,7 +13,6 @@ import { footprintRoles, ROLE_LABELS } from '../workOrders';
  */
 export function WorkOrderFootprint({ order, links = [] }: { order: WorkOrderDetail; links?: readonly LinkFacts[] }) {
   const { guard } = order;
-  const worst = guard.blocking_tors[0];
   const roles = footprintRoles(order, links);
   return (
     <>
@@ -24,11 +23,14 @@ export function WorkOrderFootprint({ order, links = [] }: { order: WorkOrderDeta
       </p>
       {order.state === 'open' ? (
         <p data-testid="work-order-verdict" className={guard.verdict === 'safe' ? 'success-box' : 'notice'}>
-          {guard.verdict === 'safe' ? 'Safe to start now. ' : 'Not safe to start now. '}
+          {/* The server's sentence says which ToR falls and how far; whether a restoration makes the start
+              possible is the start's dry run (below), so this box does not say "not now" on its own. */}
+          {guard.verdict === 'safe' ? 'Safe to start now. ' : 'Not safe as it stands. '}
           {guard.detail}
-          {worst ? ` ${worst.name} would keep ${worst.paths_after} of ${worst.design_paths} up-paths.` : null}
+          {guard.verdict === 'safe' ? null : ' Starting first asks whether a capacity restoration makes it possible.'}
         </p>
       ) : null}
+      {/* On a phone each row is a card (maintenance.css), so no column is cut off. */}
       <div className="table-scroll">
         <table className="data-table footprint-table">
           <caption>Links out of service during the work</caption>
@@ -46,18 +48,21 @@ export function WorkOrderFootprint({ order, links = [] }: { order: WorkOrderDeta
               const role = roles.get(link.id) ?? 'shares_component';
               return (
                 <tr key={link.id} data-testid="footprint-link" data-link-id={link.id} data-role={role}>
-                  <td>
+                  <td data-label="Link">
                     <Link to={`/links/${link.id}`}>{link.name}</Link>
                   </td>
-                  <td>{link.tor ?? '—'}</td>
-                  <td>
+                  <td data-label="ToR">{link.tor ?? '—'}</td>
+                  <td data-label="Now">
                     {link.admin_state}
                     {link.admin_reason ? ` (${link.admin_reason})` : ''}, {link.oper_state}
                   </td>
-                  <td>{guard.links.includes(link.id) ? 'yes' : 'already out'}</td>
-                  <td>
-                    {role === 'breakout_sibling' ? <span className="badge badge-sibling">breakout sibling</span> : null}{' '}
-                    {ROLE_LABELS[role]}
+                  <td data-label="Taken down">{guard.links.includes(link.id) ? 'yes' : 'already out'}</td>
+                  <td data-label="Why">
+                    {role === 'breakout_sibling' ? (
+                      <span className="badge badge-sibling">{footprintReason(role, link.health)}</span>
+                    ) : (
+                      footprintReason(role, link.health)
+                    )}
                   </td>
                 </tr>
               );
@@ -65,7 +70,15 @@ export function WorkOrderFootprint({ order, links = [] }: { order: WorkOrderDeta
           </tbody>
         </table>
       </div>
-      <p data-testid="work-order-tors">ToRs on the footprint: {order.tors.length ? order.tors.join(', ') : 'none'}</p>
+      <p data-testid="work-order-tors">
+        ToRs on the footprint:{' '}
+        {order.tors.length ? order.tors.join(', ') : 'none (its links are between fabric tiers, above the ToRs)'}
+      </p>
+      {order.state === 'open' && guard.affected_tors.length > 0 ? (
+        <p data-testid="work-order-affected-tors">
+          ToRs that lose up-paths: {guard.affected_tors.map((tor) => tor.name).join(', ')}
+        </p>
+      ) : null}
     </>
   );
 }

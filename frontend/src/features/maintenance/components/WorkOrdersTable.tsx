@@ -11,7 +11,7 @@ interface WorkOrdersTableProps {
   fabricNames: ReadonlyMap<number, string>;
 }
 
-/** The work orders as a table that scrolls in its own box on a phone. */
+/** The work orders as a table; on a phone each order is a card (maintenance.css), its state on top. */
 export function WorkOrdersTable({ orders, locations, fabricNames }: WorkOrdersTableProps) {
   return (
     <div className="table-scroll">
@@ -33,23 +33,29 @@ export function WorkOrdersTable({ orders, locations, fabricNames }: WorkOrdersTa
         <tbody>
           {orders.map((order) => (
             <tr key={order.id} data-testid="work-order-row" data-order-id={order.id} data-state={order.state}>
-              <th scope="row">
+              <th scope="row" data-label="Order">
                 <Link to={`/work-orders/${order.id}`} aria-label={`Work order ${order.id}: ${order.component_name}`}>
                   #{order.id}
                 </Link>
               </th>
-              <td>{actionLabel(order.action)}</td>
-              <td>{order.component_name}</td>
-              <td data-testid="work-order-location">
+              <td data-label="Action">{actionLabel(order.action)}</td>
+              <td data-label="Component" className="work-order-component">
+                {order.component_name}
+              </td>
+              <td data-testid="work-order-location" data-label="Location">
                 {locations.get(order.id) ?? '…'}
                 {fabricNames.size > 1 ? (
                   <span className="muted"> · {fabricNames.get(order.fabric) ?? `fabric ${order.fabric}`}</span>
                 ) : null}
               </td>
-              <td className="numeric" title={`${formatDuration(order.duration_s)} out of service`}>
+              <td
+                data-label="Footprint"
+                className="numeric"
+                title={`${formatDuration(order.duration_s)} out of service`}
+              >
                 {order.footprint_size} {order.footprint_size === 1 ? 'link' : 'links'}
               </td>
-              <td>
+              <td data-label="Tickets">
                 {order.tickets.map((ticket, index) => (
                   <span key={ticket}>
                     {index > 0 ? ', ' : ''}
@@ -57,7 +63,7 @@ export function WorkOrdersTable({ orders, locations, fabricNames }: WorkOrdersTa
                   </span>
                 ))}
               </td>
-              <td>
+              <td data-label="State">
                 <span className={`badge badge-order-${order.state}`} data-testid="work-order-state">
                   {STATE_LABELS[order.state]}
                 </span>

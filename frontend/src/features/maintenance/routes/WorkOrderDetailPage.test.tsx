@@ -120,6 +120,13 @@ describe('WorkOrderDetailPage', () => {
     expect(within(bring!).getByTestId('far-rack')).toHaveTextContent('p3-rack1');
   });
 
+  it('says the place is not recorded for an order without a location, and still lists what to bring', async () => {
+    stubServer({ username: 'technician', roles: ['technician'], is_admin: false }, testWorkOrder({ location: null }));
+    renderPage();
+    expect(await screen.findByTestId('visit-location')).toHaveTextContent('Not recorded');
+    expect(screen.getAllByTestId('bring-link')[0]).toHaveTextContent('p3-tor1 eth2/1 → p3-fab0 eth1/2');
+  });
+
   it('lets a viewer read the order but not start it', async () => {
     stubServer({ username: 'viewer', roles: ['viewer'], is_admin: false });
     renderPage();
