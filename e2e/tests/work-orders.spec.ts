@@ -140,7 +140,10 @@ test.describe('work orders on a phone (390x844)', () => {
       await expect(card.locator('td[data-label="Taken down"]')).toHaveText(/^(yes|already out)$/);
     }
     // The guard's sentence, without a "not now" of its own beside the start's options (trial item 11).
-    await expect(page.getByTestId('work-order-verdict')).toContainText('Not safe as it stands');
+    await expect(page.getByTestId('work-order-verdict')).toContainText(
+      'Starting first asks whether a capacity restoration makes it possible.',
+    );
+    await expect(page.getByTestId('work-order-verdict')).not.toContainText('Not safe to start now');
     await expect(page.getByTestId('work-order-verdict')).not.toContainText('would keep');
     await noSidewaysScroll(page);
 

@@ -23,9 +23,9 @@ export function WorkOrderFootprint({ order, links = [] }: { order: WorkOrderDeta
       </p>
       {order.state === 'open' ? (
         <p data-testid="work-order-verdict" className={guard.verdict === 'safe' ? 'success-box' : 'notice'}>
-          {/* The server's sentence says which ToR falls and how far; whether a restoration makes the start
-              possible is the start's dry run (below), so this box does not say "not now" on its own. */}
-          {guard.verdict === 'safe' ? 'Safe to start now. ' : 'Not safe as it stands. '}
+          {/* Unsafe: the server's sentence alone says which ToR falls and how far; whether a restoration makes
+              the start possible is the start's dry run (below), so this box adds no "not now" of its own. */}
+          {guard.verdict === 'safe' ? 'Safe to start now. ' : null}
           {guard.detail}
           {guard.verdict === 'safe' ? null : ' Starting first asks whether a capacity restoration makes it possible.'}
         </p>
