@@ -16,7 +16,7 @@ from .. import guard
 from ..context import get_context
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
-from ..server.client import PAGE_SIZE, ApiClient
+from ..server.client import ApiClient
 from ..server.lookup import resolve_fabric, resolve_link
 from ..server.shapes import CORRUPTION_EVENT_KEYS, LINK_KEYS
 
@@ -126,7 +126,7 @@ def list_links(
     with cli.client() as client:
         if fabric:
             params["fabric"] = resolve_fabric(client, fabric)["id"]
-        links, total = _first_links(client, params, limit)
+        links, total = client.first("/api/links/", params, limit)
     fmt = cli.output_format(output)
     rows = links if fmt is not OutputFormat.table else [_with_ends(link) for link in links]
     print_rows(fmt, rows, LINK_LIST_COLUMNS, LINK_KEYS)
@@ -136,20 +136,6 @@ def list_links(
 
 def _with_ends(link: dict[str, Any]) -> dict[str, Any]:
     return {**link, "a_end": end_name(link, "a"), "z_end": end_name(link, "z")}
-
-
-def _first_links(client: ApiClient, params: dict[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
-    """Up to `limit` links, a page of at most PAGE_SIZE per request, and how many match in all."""
-    links: list[dict[str, Any]] = []
-    total = 0
-    while len(links) < limit:
-        page = client.get("/api/links/", {**params, "limit": min(PAGE_SIZE, limit - len(links)), "offset": len(links)})
-        results = page.get("results") or []
-        total = int(page.get("count") or 0)
-        links.extend(results)
-        if not results or len(links) >= total:
-            break
-    return links[:limit], total
 
 
 # ----------------------------------------------------------------------------------------------

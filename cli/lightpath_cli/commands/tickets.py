@@ -14,7 +14,7 @@ from ..context import get_context
 from ..errors import CliError, UsageError
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
-from ..server.client import PAGE_SIZE, ApiClient
+from ..server.client import ApiClient
 from ..server.errors import ApiError
 from ..server.lookup import resolve_fabric
 from ..server.shapes import (
@@ -158,21 +158,6 @@ def _call(client: ApiClient, method: str, ticket_id: int, action: str = "", body
     return answer
 
 
-def _first_tickets(client: ApiClient, params: dict[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
-    tickets: list[dict[str, Any]] = []
-    total = 0
-    while len(tickets) < limit:
-        page = client.get(
-            "/api/tickets/", {**params, "limit": min(PAGE_SIZE, limit - len(tickets)), "offset": len(tickets)}
-        )
-        results = page.get("results") or []
-        total = int(page.get("count") or 0)
-        tickets.extend(results)
-        if not results or len(tickets) >= total:
-            break
-    return tickets[:limit], total
-
-
 # ----------------------------------------------------------------------------------------------
 # Commands
 
@@ -226,7 +211,7 @@ def list_tickets(
     with cli.client() as client:
         if fabric:
             params["fabric"] = resolve_fabric(client, fabric)["id"]
-        tickets, total = _first_tickets(client, params, limit)
+        tickets, total = client.first("/api/tickets/", params, limit)
     print_rows(cli.output_format(output), tickets, TICKET_LIST_COLUMNS, TICKET_KEYS)
     if total > len(tickets):
         typer.echo(f"showing the first {len(tickets)} of {total} tickets (raise --limit for more)", err=True)

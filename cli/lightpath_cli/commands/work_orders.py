@@ -15,7 +15,7 @@ from ..context import get_context
 from ..errors import CliError, UsageError
 from ..options import OutputOption, new_app
 from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
-from ..server.client import PAGE_SIZE, ApiClient
+from ..server.client import ApiClient
 from ..server.errors import ApiError
 from ..server.lookup import resolve_fabric
 from ..server.shapes import (
@@ -202,21 +202,6 @@ def _print_preview(fmt: OutputFormat, preview: dict[str, Any]) -> None:
     guard.print_affected_table(guard.affected_rows(preview))
 
 
-def _first_orders(client: ApiClient, params: dict[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
-    orders: list[dict[str, Any]] = []
-    total = 0
-    while len(orders) < limit:
-        page = client.get(
-            "/api/work-orders/", {**params, "limit": min(PAGE_SIZE, limit - len(orders)), "offset": len(orders)}
-        )
-        results = page.get("results") or []
-        total = int(page.get("count") or 0)
-        orders.extend(results)
-        if not results or len(orders) >= total:
-            break
-    return orders[:limit], total
-
-
 @app.command("list")
 def list_orders(
     ctx: typer.Context,
@@ -244,7 +229,7 @@ def list_orders(
     with cli.client() as client:
         if fabric:
             params["fabric"] = resolve_fabric(client, fabric)["id"]
-        orders, total = _first_orders(client, params, limit)
+        orders, total = client.first("/api/work-orders/", params, limit)
     print_rows(cli.output_format(output), orders, LIST_COLUMNS, WORK_ORDER_KEYS)
     if total > len(orders):
         typer.echo(f"{len(orders)} of {total} work orders shown (raise --limit for more)", err=True)

@@ -162,6 +162,20 @@ class ApiClient:
     ) -> Any:
         return self._json(self.request("PATCH", path, params=params, json=body, timeout=timeout))
 
+    def first(self, path: str, params: Mapping[str, Any], limit: int) -> tuple[list[dict[str, Any]], int]:
+        """Up to `limit` rows of a paginated list, a page of at most PAGE_SIZE per request, and how
+        many match in all."""
+        rows: list[dict[str, Any]] = []
+        total = 0
+        while len(rows) < limit:
+            page = self.get(path, {**params, "limit": min(PAGE_SIZE, limit - len(rows)), "offset": len(rows)})
+            results = page.get("results") or []
+            total = int(page.get("count") or 0)
+            rows.extend(results)
+            if not results or len(rows) >= total:
+                break
+        return rows[:limit], total
+
     def iterate(self, path: str, params: Mapping[str, Any] | None = None) -> Iterator[dict[str, Any]]:
         """Every row of a paginated list, page by page (offset arithmetic, not the `next` URL)."""
         offset = 0
