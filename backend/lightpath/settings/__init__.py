@@ -398,6 +398,8 @@ MAINTENANCE = {
     },
     "success_followed": 0.8,
     "success_not_followed": 0.5,
+    # The planner's walking times between visits, seconds (a tickets.plan job's `travel` overrides).
+    "travel_s": {"same_rack_s": 0, "same_row_s": 120, "elsewhere_s": 600},
 }
 
 # Outgoing webhooks (webhooks/services.py, README "Webhooks"). Attempt n failing with a

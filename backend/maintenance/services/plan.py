@@ -42,8 +42,6 @@ from ..models import WorkOrder
 from .candidates import lossy_links
 
 TRAVEL_KEYS = ("same_rack_s", "same_row_s", "elsewhere_s")
-# Walking times between visits, seconds; settings.MAINTENANCE["travel_s"] overrides them.
-DEFAULT_TRAVEL = {"same_rack_s": 0, "same_row_s": 120, "elsewhere_s": 600}
 
 
 @dataclass(frozen=True)
@@ -63,9 +61,9 @@ def row_of(rack: str, pod: int | None) -> str:
 
 
 def default_travel() -> dict[str, int]:
+    """Walking times between visits, seconds (settings MAINTENANCE["travel_s"])."""
     maintenance: dict[str, Any] = settings.MAINTENANCE
-    overrides = maintenance.get("travel_s", {})
-    return {key: int(overrides.get(key, value)) for key, value in DEFAULT_TRAVEL.items()}
+    return {key: int(maintenance["travel_s"][key]) for key in TRAVEL_KEYS}
 
 
 def corrupting_penalties(link_ids: Iterable[int]) -> dict[int, float]:
