@@ -30,11 +30,13 @@ export function useJobLog(jobId: number, active: boolean, enabled = true) {
     enabled,
     refetchInterval: active ? ACTIVE_POLL_MS : false,
   });
+  // When the job ends, its last lines are read: at once if the log is shown, else when it is next
+  // opened. Invalidating (not refetching) covers both: a closed log's cached lines would otherwise
+  // stay fresh for the client's staleTime, and reopening it would show them without the end.
   const wasActive = useRef(active);
-  const { refetch } = query;
   useEffect(() => {
-    if (wasActive.current && !active && enabled) void refetch();
+    if (wasActive.current && !active) void queryClient.invalidateQueries({ queryKey: jobLogQueryKey(jobId) });
     wasActive.current = active;
-  }, [active, enabled, refetch]);
+  }, [active, jobId, queryClient]);
   return query;
 }

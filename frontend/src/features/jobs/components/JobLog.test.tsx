@@ -36,8 +36,8 @@ function serve(entries: JobLogEntry[]) {
 }
 
 /** One query client per test, kept across re-renders as the app's is. */
-function makeWrapper() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+function makeWrapper(staleTime = 0) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime } } });
   return function Wrapper({ children }: { children: ReactNode }) {
     return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
   };
@@ -75,6 +75,22 @@ describe('JobLog', () => {
     await screen.findByText('failed: RuntimeError: boom');
     expect(asked.at(-1)).toBe('/api/jobs/7/log/?after=11');
     expect(screen.getAllByText('started on worker w1:42 (attempt 1)')).toHaveLength(1);
+  });
+
+  it('shows how a job ended when its log, closed as the job succeeded, is opened again soon after', async () => {
+    // The app's client keeps answers fresh for 5 s: the lines read while the job ran must not be
+    // taken for the whole log once it has ended (the planning e2e met it on a loaded machine).
+    const entries = [STARTED];
+    serve(entries);
+    const { rerender } = render(<JobLog jobId={7} active defaultOpen testId="plan" />, {
+      wrapper: makeWrapper(5_000),
+    });
+    await screen.findByText('started on worker w1:42 (attempt 1)');
+    entries.push({ id: 12, created_at: '2026-11-26T16:22:09Z', level: 'info', message: 'succeeded in 4.1 s' });
+    rerender(<JobLog jobId={7} active={false} defaultOpen={false} testId="plan" />);
+    const log = screen.getByTestId('plan-log');
+    fireEvent.click(within(log).getByText(/^Log/));
+    await screen.findByText('succeeded in 4.1 s');
   });
 
   it("reads a succeeded job's log only when the user opens it", async () => {
