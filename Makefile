@@ -125,7 +125,7 @@ lint: python frontend/node_modules/.package-lock.json
 
 bench: bootstrap services
 	cd workers/engine && cargo bench -p lightpath-core --bench path_counting && cargo bench -p lightpath-core --bench corropt && cargo bench -p lightpath-core --bench corropt_sim && cargo bench -p lightpath-core --bench rail && cargo bench -p lightpath-core --bench matching && cargo bench -p lightpath-core --bench reconfig
-	cd workers/engine && cargo bench -p lightpath-core --bench corropt_restore
+	cd workers/engine && cargo bench -p lightpath-core --bench corropt_restore && cargo bench -p lightpath-core --bench maintenance
 	$(PY) workers/engine/scripts/bench_tor_capacity.py
 	$(PY) workers/engine/scripts/bench_matching.py
 	$(PY) -m lightpath_fixtures.benchmark
