@@ -15,6 +15,8 @@ import httpx
 from django.conf import settings
 from django.db import connections
 
+from .processes import ChildProcess
+
 
 def checked_test_database() -> str:
     """The test database the connection uses; refuses the development database, which a session
@@ -31,11 +33,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@dataclass
-class WebServer:
-    process: subprocess.Popen
+@dataclass(kw_only=True)
+class WebServer(ChildProcess):
     base: str
-    log: Path
 
     @classmethod
     def start(cls, log: Path, *, env: dict[str, str] | None = None, threads: int = 4) -> "WebServer":
@@ -54,7 +54,7 @@ class WebServer:
                  "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", str(threads), "--timeout", "60"],
                 env=environment, stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
-        return cls(process, f"http://127.0.0.1:{port}", log)
+        return cls(process=process, base=f"http://127.0.0.1:{port}", log=log)
 
     def wait_healthy(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -69,18 +69,6 @@ class WebServer:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"gunicorn was not healthy within {timeout:g} s:\n{self.log_tail()}")
             time.sleep(0.2)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-
-    def log_tail(self) -> str:
-        return self.log.read_text()[-3000:] if self.log.exists() else ""
 
 
 @contextmanager

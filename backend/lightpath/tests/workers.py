@@ -11,11 +11,13 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from django.conf import settings
 
 from lightpath_worker import app as celery_app
 
+from .processes import ChildProcess
 from .servers import checked_test_database
 
 # Celery's own command line, or corruption/tests/paused_worker.py (the same, with pauses a test
@@ -31,11 +33,11 @@ def purge(queues: Iterable[str]) -> None:
             connection.default_channel.queue_purge(queue)
 
 
-@dataclass
-class Worker:
-    process: subprocess.Popen
+@dataclass(kw_only=True)
+class Worker(ChildProcess):
     hostname: str
-    log: Path
+    # A warm shutdown lets the task at hand finish.
+    stop_grace_s: ClassVar[float] = 30
 
     @classmethod
     def start(
@@ -67,7 +69,7 @@ class Worker:
                  "--loglevel", "INFO", "--hostname", f"{hostname}@%h"],
                 env=environment, stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
-        worker = cls(process, f"{hostname}@{socket.gethostname()}", log)
+        worker = cls(process=process, hostname=f"{hostname}@{socket.gethostname()}", log=log)
         deadline = time.monotonic() + timeout
         while not celery_app.control.ping(timeout=0.5, destination=[worker.hostname]):
             if process.poll() is not None or time.monotonic() > deadline:
@@ -79,18 +81,6 @@ class Worker:
         """The pids of its pool processes (prefork), as the worker reports them."""
         stats = celery_app.control.inspect(destination=[self.hostname], timeout=5).stats() or {}
         return list(next(iter(stats.values()))["pool"]["processes"]) if stats else []
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-
-    def log_tail(self) -> str:
-        return self.log.read_text()[-3000:] if self.log.exists() else ""
 
 
 @contextmanager
