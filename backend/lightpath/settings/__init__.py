@@ -148,7 +148,11 @@ WHITENOISE_USE_FINDERS = STATIC_ROOT is None
 # The built React app (frontend/dist) is served at / by WhiteNoise; index.html answers
 # every other non-API path so client-side routes survive a reload.
 FRONTEND_DIST = Path(env("LIGHTPATH_FRONTEND_DIST", str(REPO_ROOT / "frontend" / "dist")))
-WHITENOISE_ROOT = FRONTEND_DIST if FRONTEND_DIST.is_dir() else None
+# In DEBUG WhiteNoise looks each file up when asked (autorefresh), so a UI rebuilt under a running
+# server is served at once, even one built after the server started; otherwise it lists the files
+# once at start (fast, and what production wants), and a rebuild needs a restart.
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_ROOT = FRONTEND_DIST if DEBUG or FRONTEND_DIST.is_dir() else None
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
