@@ -3,6 +3,7 @@ import { NavLink } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { type CurrentUser, useLogout } from '@/features/auth';
+import { TODAY_ROLES } from '@/features/maintenance';
 import { PLANNING_ROLES } from '@/features/planning';
 import { RECONFIG_JOB_ROLES } from '@/features/reconfig';
 import { SIMULATION_ROLES } from '@/features/simulation';
@@ -11,6 +12,7 @@ import { SIMULATION_ROLES } from '@/features/simulation';
 const OPERATOR_AUDIENCE = ['operator', 'admin', 'planner', 'viewer'];
 
 const NAV_ITEMS: readonly { to: string; label: string; audience?: readonly string[] }[] = [
+  { to: '/today', label: 'Today', audience: TODAY_ROLES },
   { to: '/fabrics', label: 'Fabrics' },
   { to: '/links', label: 'Links' },
   { to: '/tickets', label: 'Tickets' },

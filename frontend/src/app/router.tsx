@@ -1,4 +1,4 @@
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter } from 'react-router';
 
 import { LoginPage } from '@/features/auth/routes';
 import { CircuitsPage, ScheduleDetailPage } from '@/features/circuits/routes';
@@ -6,12 +6,13 @@ import { DecisionsPage, FabricHealthPage, OptimizerRunPage } from '@/features/co
 import { FabricDetailPage, FabricsPage } from '@/features/fabrics/routes';
 import { JobsPage } from '@/features/jobs/routes';
 import { LinkDetailPage, LinksPage } from '@/features/links/routes';
-import { WorkOrderDetailPage, WorkOrdersPage } from '@/features/maintenance/routes';
+import { PlanPage, TodayPage, WorkOrderDetailPage, WorkOrdersPage } from '@/features/maintenance/routes';
 import { ClassesDetailPage, ClassesPage, PlanDetailPage, PlanningPage } from '@/features/planning/routes';
 import { LarryJobPage, LarryPage, ShareBackupJobPage, ShareBackupPage } from '@/features/reconfig/routes';
 import { SimulationDetailPage, SimulationsPage } from '@/features/simulation/routes';
 import { TicketDetailPage, TicketsPage } from '@/features/tickets/routes';
 
+import { LandingRedirect } from './LandingRedirect';
 import { NotFoundPage } from './NotFoundPage';
 import { PageError } from './PageError';
 import { RequireAuth } from './RequireAuth';
@@ -25,14 +26,16 @@ export const router = createBrowserRouter([
         // Inside the layout: a page that fails to render keeps the navigation.
         errorElement: <PageError />,
         children: [
-          { index: true, element: <Navigate to="/fabrics" replace /> },
+          { index: true, element: <LandingRedirect /> },
           { path: 'fabrics', element: <FabricsPage /> },
           { path: 'fabrics/:fabricId', element: <FabricDetailPage /> },
           { path: 'links', element: <LinksPage /> },
           { path: 'links/:linkId', element: <LinkDetailPage /> },
           { path: 'tickets', element: <TicketsPage /> },
           { path: 'tickets/:ticketId', element: <TicketDetailPage /> },
+          { path: 'today', element: <TodayPage /> },
           { path: 'work-orders', element: <WorkOrdersPage /> },
+          { path: 'work-orders/plan', element: <PlanPage /> },
           { path: 'work-orders/:workOrderId', element: <WorkOrderDetailPage /> },
           { path: 'fabric-health', element: <FabricHealthPage /> },
           { path: 'decisions', element: <DecisionsPage /> },

@@ -8,7 +8,9 @@ import {
   formatHours,
   formatPercent,
   formatSeconds,
+  formatClock,
   formatTime,
+  formatTimeRange,
 } from './format';
 
 describe('formatTime', () => {
@@ -69,5 +71,29 @@ describe('number formats', () => {
     expect(formatAge('2026-11-26T11:00:00Z', now)).toBe('5 h');
     expect(formatAge('2026-11-23T16:00:00Z', now)).toBe('3 d');
     expect(formatAge(null, now)).toBe('—');
+  });
+});
+
+describe('formatTimeRange', () => {
+  it('names the day once when a window stays within it', () => {
+    expect(formatTimeRange('2026-11-27T08:00:00Z', '2026-11-27T09:30:00Z')).toBe('2026-11-27 08:00–09:30 UTC');
+  });
+
+  it('names both days when a window crosses midnight UTC', () => {
+    expect(formatTimeRange('2026-11-27T23:00:00Z', '2026-11-28T01:15:00+00:00')).toBe(
+      '2026-11-27 23:00 – 2026-11-28 01:15 UTC',
+    );
+  });
+
+  it('shows a dash when an end is missing or unreadable', () => {
+    expect(formatTimeRange(null, '2026-11-27T09:30:00Z')).toBe('—');
+    expect(formatTimeRange('2026-11-27T08:00:00Z', 'later')).toBe('—');
+  });
+});
+
+describe('formatClock', () => {
+  it('shows the UTC clock time of an instant', () => {
+    expect(formatClock('2026-11-27T10:05:00+02:00')).toBe('08:05');
+    expect(formatClock(new Date(Date.UTC(2026, 10, 27, 16, 0)))).toBe('16:00');
   });
 });

@@ -14,6 +14,22 @@ export function formatTime(iso: string | null | undefined): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** "2026-11-27 08:00–09:30 UTC" (the day once when both ends share it); "—" when either is missing. */
+export function formatTimeRange(startIso: string | null | undefined, endIso: string | null | undefined): string {
+  const start = formatTime(startIso);
+  const end = formatTime(endIso);
+  if (!startIso || !endIso || !start.endsWith(' UTC') || !end.endsWith(' UTC')) return '—';
+  const sameDay = start.slice(0, 10) === end.slice(0, 10);
+  return sameDay ? `${start.slice(0, 16)}–${end.slice(11)}` : `${start.slice(0, 16)} – ${end}`;
+}
+
+/** "08:00": the UTC clock time alone, for axis ticks beside a title that names the day and zone. */
+export function formatClock(instant: string | Date): string {
+  const date = typeof instant === 'string' ? new Date(instant) : instant;
+  if (Number.isNaN(date.getTime())) return '—';
+  return date.toISOString().slice(11, 16);
+}
+
 /** "12,345": counts with thousands separators (what toLocaleString('en-US') gives). */
 export function formatCount(value: number): string {
   return COUNT.format(value);

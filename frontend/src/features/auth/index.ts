@@ -2,4 +2,11 @@
 export type { CurrentUser } from './api/types';
 export { isUnauthenticated, useCurrentUser } from './api/useCurrentUser';
 export { useLogout } from './api/useLogout';
-export { canCancelJob, canChangeLinkState, canEditConstraints, canOverrideCapacity, canWorkTickets } from './roles';
+export {
+  canCancelJob,
+  canChangeLinkState,
+  canEditConstraints,
+  canOverrideCapacity,
+  canWorkTickets,
+  landingPath,
+} from './roles';

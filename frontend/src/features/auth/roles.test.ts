@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { canCancelJob, canChangeLinkState, canEditConstraints, canOverrideCapacity, canWorkTickets } from './roles';
+import {
+  canCancelJob,
+  canChangeLinkState,
+  canEditConstraints,
+  canOverrideCapacity,
+  canWorkTickets,
+  landingPath,
+} from './roles';
 
 describe('canCancelJob', () => {
   const job = { created_by: 'planner' };
@@ -51,5 +58,14 @@ describe('capacity-guarded changes', () => {
     expect(canOverrideCapacity(user(['admin']))).toBe(true);
     expect(canOverrideCapacity(user([], true))).toBe(true);
     expect(canOverrideCapacity(user(['operator']))).toBe(false);
+  });
+});
+
+describe('landingPath', () => {
+  it('sends a technician to their day and everyone else to the fabrics', () => {
+    expect(landingPath({ roles: ['technician'] })).toBe('/today');
+    expect(landingPath({ roles: ['operator'] })).toBe('/fabrics');
+    expect(landingPath({ roles: ['viewer'] })).toBe('/fabrics');
+    expect(landingPath(undefined)).toBe('/fabrics');
   });
 });

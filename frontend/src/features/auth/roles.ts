@@ -34,3 +34,11 @@ export function canOverrideCapacity(user: CurrentUser | undefined): boolean {
   if (!user) return false;
   return user.is_admin || user.roles.includes('admin');
 }
+
+/**
+ * Where a user lands after login when no page was asked for: a technician on their day's visits
+ * (Today), everyone else on the fabrics.
+ */
+export function landingPath(user: Pick<CurrentUser, 'roles'> | undefined): string {
+  return user?.roles.includes('technician') ? '/today' : '/fabrics';
+}

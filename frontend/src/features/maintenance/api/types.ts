@@ -66,3 +66,76 @@ export type LinkFacts = Pick<
 export type Transceiver = Schemas['Transceiver'];
 
 export type SwitchFacts = Pick<Schemas['Switch'], 'id' | 'name' | 'tier' | 'rack'>;
+
+/* ---- The technician's day and the operator's plan (contract-today.md). ---- */
+
+/** GET /api/users/?role=technician: who may be assigned visits. */
+export interface AssignableUser {
+  username: string;
+  full_name: string;
+  roles: string[];
+}
+
+/** GET /api/work-orders/today/: the plan that names the user, if any. */
+export interface TodayPlan {
+  job: number;
+  fabric: { id: number; name: string };
+  planned_at: string;
+  shift_start: string;
+  shift_end: string;
+  stale: boolean;
+  stale_reasons: string[];
+}
+
+/** One of the user's visits, with its order as it is now. */
+export interface TodayVisit {
+  work_order: WorkOrder;
+  start_at: string;
+  end_at: string;
+  start_s: number;
+  end_s: number;
+  links_down: Schemas['WorkOrderLink'][];
+  restored: Schemas['WorkOrderLink'][];
+  done: boolean;
+}
+
+export interface TodayAnswer {
+  user: string;
+  plan: TodayPlan | null;
+  visits: TodayVisit[];
+  detail: string;
+}
+
+export interface HeadroomInterval {
+  start_s: number;
+  end_s: number;
+  worst_tor: { id: number; name: string } | null;
+  spare_paths: number | null;
+  paths: number | null;
+  required_paths: number | null;
+  visits: number[];
+}
+
+export interface LeftForLater {
+  work_order: number;
+  reason: 'longer_than_shift' | 'never_safe' | 'restoration_dearer' | 'no_penalty' | 'no_room';
+  detail: string;
+}
+
+export type PlannedVisit = Schemas['PlanVisit'] & { technician_name: string; start_at: string; end_at: string };
+
+/** The `tickets.plan` job's result. */
+export type MaintenancePlan = Omit<Schemas['MaintenancePlanResult'], 'visits'> & {
+  shift_start: string;
+  assignees: string[] | null;
+  visits: PlannedVisit[];
+  left_for_later: LeftForLater[];
+  headroom: HeadroomInterval[];
+};
+
+/** POST /api/jobs/ body of a plan (backend/maintenance/jobs.py validate_params). */
+export interface PlanParams {
+  assignees: string[];
+  shift_start: string;
+  shift_hours: number;
+}

@@ -1,15 +1,17 @@
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
+import { useCurrentUser } from '@/features/auth';
 import { useFabricChoices } from '@/features/fabrics';
 import { pageOffset, parsePageParam } from '@/lib/pagination';
 
 import { useWorkOrders } from '../api/useWorkOrders';
 import { WorkOrderFiltersForm } from '../components/WorkOrderFiltersForm';
 import { WorkOrdersTable } from '../components/WorkOrdersTable';
+import { mayPlan } from '../roles';
 import { filtersFromSearchParams, locationText, searchParamsFromFilters, workOrderQuery } from '../workOrders';
 import '../maintenance.css';
 
@@ -26,6 +28,7 @@ export function WorkOrdersPage() {
   const fabricChoices = useFabricChoices();
   const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
   const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
+  const planner = mayPlan(useCurrentUser().data);
 
   return (
     <section aria-labelledby="work-orders-heading" className="work-orders-page">
@@ -34,6 +37,13 @@ export function WorkOrdersPage() {
         One visit per component: tickets whose repairs share links are done together, and starting one is checked
         against every ToR’s capacity first.
       </p>
+      {planner ? (
+        <p>
+          <Link to={filters.fabric === undefined ? '/work-orders/plan' : `/work-orders/plan?fabric=${filters.fabric}`}>
+            Plan the day
+          </Link>
+        </p>
+      ) : null}
       <WorkOrderFiltersForm
         filters={filters}
         fabrics={fabrics}

@@ -1,0 +1,87 @@
+/** The plan page's form and how a plan's totals and leftovers read. */
+import { formatCount, formatPercent } from '@/lib/format';
+
+import type { LeftForLater, MaintenancePlan, PlanParams } from './api/types';
+
+export interface PlanDayForm {
+  fabric: string;
+  assignees: string[];
+  /** "2026-11-27T08:00", read as UTC (every time on the site is UTC). */
+  shiftStart: string;
+  shiftHours: string;
+}
+
+/** The shift starts now, to the minute, in UTC: the value a datetime-local input holds. */
+export function minuteInputValue(now: Date): string {
+  return now.toISOString().slice(0, 16);
+}
+
+export function initialPlanDayForm(now: Date = new Date()): PlanDayForm {
+  return { fabric: '', assignees: [], shiftStart: minuteInputValue(now), shiftHours: '8' };
+}
+
+const MINUTE_INPUT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+
+/** The job's params, or every problem of the form at once (the server checks them again and lists its own). */
+export function buildPlanDay(form: PlanDayForm): { fabric?: number; params?: PlanParams; problems: string[] } {
+  const problems: string[] = [];
+  const fabric = Number(form.fabric);
+  if (!form.fabric || !Number.isInteger(fabric) || fabric <= 0) problems.push('Choose a fabric.');
+  if (form.assignees.length === 0) problems.push('Choose at least one technician.');
+  const start = new Date(`${form.shiftStart}:00Z`);
+  if (!MINUTE_INPUT.test(form.shiftStart) || Number.isNaN(start.getTime())) {
+    problems.push('Shift start must be a date and time (UTC).');
+  }
+  const hours = Number(form.shiftHours);
+  if (form.shiftHours.trim() === '' || !Number.isFinite(hours) || hours <= 0 || hours > 24) {
+    problems.push('Shift hours must be a number above 0 and at most 24.');
+  }
+  if (problems.length > 0) return { problems };
+  return {
+    fabric,
+    params: { assignees: [...form.assignees], shift_start: start.toISOString(), shift_hours: hours },
+    problems,
+  };
+}
+
+/** "1,310.4" penalty-hours. */
+export function formatPenaltyHours(value: number): string {
+  return Number.isFinite(value) ? formatCount(Number(value.toFixed(1))) : '—';
+}
+
+export interface PlanTotals {
+  plan: string;
+  fifo: string;
+  /** "41.2% less than first in first out", or that it is no better. */
+  saving: string;
+  /** "Proven optimal" or "Within 3.1% of the best possible plan". */
+  quality: string;
+}
+
+export function planTotals(
+  plan: Pick<MaintenancePlan, 'expected_penalty_hours' | 'fifo_penalty_hours' | 'proven_optimal' | 'gap'>,
+): PlanTotals {
+  const { expected_penalty_hours: planned, fifo_penalty_hours: fifo } = plan;
+  const saving =
+    fifo > 0 && planned < fifo
+      ? `${formatPercent((fifo - planned) / fifo)} less than first in first out`
+      : 'No less than first in first out';
+  return {
+    plan: formatPenaltyHours(planned),
+    fifo: formatPenaltyHours(fifo),
+    saving,
+    quality: plan.proven_optimal ? 'Proven optimal' : `Within ${formatPercent(plan.gap)} of the best possible plan`,
+  };
+}
+
+export const LEFT_FOR_LATER_LABELS: Record<LeftForLater['reason'], string> = {
+  longer_than_shift: 'Longer than the shift',
+  never_safe: 'Never safe to take down',
+  restoration_dearer: 'Its restoration costs more than waiting',
+  no_penalty: 'Nothing gained today',
+  no_room: 'No room left in the shift',
+};
+
+export function leftForLaterLabel(reason: string): string {
+  return reason in LEFT_FOR_LATER_LABELS ? LEFT_FOR_LATER_LABELS[reason as LeftForLater['reason']] : reason;
+}
