@@ -16,6 +16,17 @@ from telemetry.models import EndState
 from telemetry.services import maintenance
 from telemetry.services.ingest import ingest
 
+# Two corrupting spine uplinks of pod 1 (which p1-tor3 no longer uses: its p1-fab0 link is
+# disabled, its p1-fab2 link down), so that one work order needs a capacity restoration. CorrOpt
+# disables both (every other pod-1 ToR keeps 14 of 16 paths). Reseating p1-fab2's breakout
+# transceiver takes its three other spine uplinks down too: those ToRs would fall to 11 of the 12
+# paths their constraint requires, and re-enabling the lossy p1-fab0 uplink for the visit brings
+# them back to 12. The dirty connector on that uplink is a one-link cleaning, safe on its own.
+DEMO_RESTORATION_FAULTS = (
+    FaultSpec("dirty_connector", link="p1-fab0:eth2/2", direction="a_to_z", loss_rate=5e-5),
+    # z_to_a: the fab's receiver corrupts, so the transceiver to reseat is the fab's breakout one.
+    FaultSpec("loose_transceiver", link="p1-fab2:eth2/3", direction="z_to_a", loss_rate=2e-4),
+)
 # A day of synthetic telemetry with one fault of each root cause of the seed's Table 3.2, at
 # rates an operator acts on (Table 3.1's upper buckets), so the demo shows corrupting links.
 DEMO_TELEMETRY_HOURS = 24
@@ -25,6 +36,7 @@ DEMO_FAULTS = (
     FaultSpec("decaying_transmitter", loss_rate=8e-6),
     FaultSpec("loose_transceiver", loss_rate=5e-4),
     FaultSpec("shared_component", loss_rate=4e-5, component="breakout"),
+    *DEMO_RESTORATION_FAULTS,
 )
 BATCH = 50_000
 # The demo's down links (fixtures canned.DEMO_DOWN_LINKS) go down this long before the telemetry
