@@ -243,15 +243,44 @@ def _decide(order: WorkOrder, user) -> Preview:
         if unreachable
         else ""
     )
-    wait = (
-        "; finishing " + ", ".join(f"work order {row['work_order']}" for row in preview.waits_for) + " frees capacity"
-        if preview.waits_for
-        else ""
-    )
+    if preview.waits_for:
+        advice = (
+            "; finishing "
+            + ", ".join(f"work order {row['work_order']}" for row in preview.waits_for)
+            + " frees capacity"
+        )
+    elif _short_by_footprint_alone(order.fabric_id, footprint_ids, under_repair, alone.blocking_tors):
+        # Nothing to wait for: repairing other links would not help, so say what does.
+        advice = (
+            f". Nothing else is in the way: with every other link back in service, this footprint alone still "
+            f"takes {alone.blocking_tors[0]['name']} under. Drain the rack's traffic first, then an admin starts it "
+            "with an override and a reason"
+        )
+    else:
+        advice = "; repairing the other links out of service on its paths (disabled or down) frees capacity"
     preview.detail = (
-        f"Blocked: {_tor_numbers(alone.blocking_tors[0])}, and no lossy link can bring it back{best}{wait}."
+        f"Blocked: {_tor_numbers(alone.blocking_tors[0])}, and no lossy link can bring it back{best}{advice}."
     )
     return preview
+
+
+def _short_by_footprint_alone(
+    fabric_id: int, footprint: list[int], under_repair: set[int], blocking: list[dict[str, Any]]
+) -> bool:
+    """Whether a blocking ToR stays under its floor with the footprint down even if every other
+    link out of service (disabled or down, not under repair) came back: the engine's restoration
+    with all of them as free candidates."""
+    out = (
+        Link.objects.filter(fabric_id=fabric_id)
+        .exclude(admin_state=Link.AdminState.ENABLED, oper_state=Link.OperState.UP)
+        .exclude(pk__in=[*footprint, *under_repair])
+        .values_list("id", flat=True)
+    )
+    with live.live_fabric(fabric_id, locked=True) as current:
+        everything_back = engine.restore(
+            current.state, dict.fromkeys(out, (0.0, 0.0)), footprint, session=current.session
+        )
+    return bool({tor.name for tor in everything_back.unreachable} & {row["name"] for row in blocking})
 
 
 def _holding(fabric_id: int, others: list[WorkOrder], tors: set[str], user) -> list[dict[str, Any]]:

@@ -156,6 +156,40 @@ class TestBreakoutCable:
         assert note.startswith("capacity override: maintenance: work order")
 
 
+class TestBlockedAdvice:
+    """What the blocked answer tells the technician to do (trial item 9): waiting for repairs
+    helps only when other links out of service are on the short ToR's paths."""
+
+    def test_a_footprint_that_alone_takes_the_tor_under_advises_a_drain_and_an_override(self, demo, make_user):
+        order = order_of(decide(corrupt(link_at(demo, "p1-tor5", "eth2/1"))), "replace_cable")
+        assert order.component_name == "breakout cable p1-tor5 eth2/1-4"
+
+        detail = start(make_user("technician"), order, dry_run=True).json()["detail"]
+        assert detail.startswith("Blocked: p1-tor5 would fall to 0 of 16 up-paths")
+        assert "Nothing else is in the way: with every other link back in service, this footprint alone" in detail
+        assert detail.endswith("Drain the rack's traffic first, then an admin starts it with an override and a reason.")
+        assert "repairing the other links" not in detail
+
+    def test_other_links_out_of_service_on_its_paths_are_named_as_what_frees_capacity(
+        self, demo, spine_cable, make_user
+    ):
+        """p3-fab1's spine uplink disabled by hand (not for corruption: no restoration can use it)
+        leaves pod 3's ToRs at 14; the p3-fab0 cable would take them to 11, 12 without that link.
+        (p3-tor6, without p3-fab0 and at 11, gets a constraint of 0.5 so the guard allows it.)"""
+        _, order = spine_cable
+        Switch.objects.filter(fabric=demo, name="p3-tor6").update(capacity_constraint=0.5)
+        operator = make_user("operator")
+        cabling = {link_at(demo, "p3-fab1", "eth2/1").pk: link_state.AdminChange("disabled", "cabling audit")}
+        assert link_state.change_admin_states(demo.pk, cabling, operator).applied
+
+        body = start(make_user("technician"), order, dry_run=True).json()
+        assert body["verdict"] == "blocked" and body["waits_for"] == []
+        assert body["detail"].endswith(
+            "; repairing the other links out of service on its paths (disabled or down) frees capacity."
+        )
+        assert "Nothing else is in the way" not in body["detail"]
+
+
 class TestSafeVisit:
     def test_a_safe_order_starts_and_finishes_and_its_ticket_awaits_validation(self, demo, spine_cable, make_user):
         ticket, order = spine_cable
