@@ -49,4 +49,8 @@ class TestWorkOrderAPI(ReadOnlyAPIViewTestBase):
             ({"action": "replace_cable"}, objects[2:]),
             ({"duration_s__gte": objects[1].duration_s}, objects[1:]),
             ({"created__lt": objects[1].created.isoformat()}, objects[:1]),
+            # The orders taking a link down (the link page names them); an id beyond bigint, none.
+            ({"link": objects[1].footprint[0]}, objects[1:2]),
+            ({"link": [objects[0].footprint[0], objects[2].footprint[0]]}, [objects[0], objects[2]]),
+            ({"link": 2**70}, []),
         ]

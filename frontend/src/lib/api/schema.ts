@@ -13828,6 +13828,7 @@ export interface operations {
                 fabric__n?: number[];
                 /** @description Number of results to return per page. */
                 limit?: number;
+                link?: number[];
                 /** @description The initial index from which to return the results. */
                 offset?: number;
                 /** @description Which field to use when ordering the results. */
