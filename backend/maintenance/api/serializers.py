@@ -1,7 +1,9 @@
+from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from fabric.api.serializers import GuardPreviewSerializer, GuardTorSerializer
+from fabric.models import Fabric
 from jobs.api.results import result_of
 from lightpath.api.serializers import BriefModelSerializer
 
@@ -203,9 +205,12 @@ class WorkOrderFinishSerializer(serializers.Serializer):
 
 class PlanVisitSerializer(serializers.Serializer):
     technician = serializers.IntegerField(help_text="The technician, 0 to technicians - 1.")
+    technician_name = serializers.CharField(help_text="assignees[technician], else 'Technician N' (1-based).")
     work_order = serializers.IntegerField(help_text="The work order's id.")
     start_s = serializers.IntegerField(help_text="Seconds from the shift's start when work starts on site.")
     end_s = serializers.IntegerField(help_text="When it ends and the footprint is back.")
+    start_at = serializers.DateTimeField(help_text="shift_start + start_s.")
+    end_at = serializers.DateTimeField(help_text="shift_start + end_s.")
     links_down = WorkOrderLinkSerializer(many=True, help_text="The footprint, out of service from start to end.")
     restored = WorkOrderLinkSerializer(
         many=True, help_text="Links disabled for corruption enabled from start to end (its restoration, if used)."
@@ -239,10 +244,32 @@ class PlanFabricSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+class PlanTorSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The switch's id.")
+    name = serializers.CharField()
+
+
+class PlanHeadroomSerializer(serializers.Serializer):
+    """A stretch of the shift with the same visits in progress, and the ToR left with the least
+    spare up-paths while their footprints are down and their restorations up."""
+
+    start_s = serializers.IntegerField()
+    end_s = serializers.IntegerField()
+    worst_tor = PlanTorSerializer(allow_null=True, help_text="Least spare (null: the fabric has no ToR).")
+    spare_paths = serializers.IntegerField(allow_null=True, help_text="paths - required_paths of the worst ToR.")
+    paths = serializers.IntegerField(allow_null=True, help_text="Its up-paths during the interval.")
+    required_paths = serializers.IntegerField(allow_null=True, help_text="ceil(constraint x design_paths).")
+    visits = serializers.ListField(child=serializers.IntegerField(), help_text="Work orders in progress.")
+
+
 @result_of("tickets.plan")
 class MaintenancePlanResultSerializer(serializers.Serializer):
     fabric = PlanFabricSerializer()
     technicians = serializers.IntegerField()
+    assignees = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="Usernames: technician i is assignees[i]."
+    )
+    shift_start = serializers.DateTimeField()
     shift_s = serializers.IntegerField()
     travel = PlanTravelSerializer()
     visits = PlanVisitSerializer(many=True, help_text="By technician, each technician's in time order.")
@@ -252,7 +279,53 @@ class MaintenancePlanResultSerializer(serializers.Serializer):
     lower_bound = serializers.FloatField(help_text="No plan has lower expected penalty-hours.")
     gap = serializers.FloatField(help_text="(plan - lower bound) / plan; 0 when proven optimal.")
     proven_optimal = serializers.BooleanField()
+    headroom = PlanHeadroomSerializer(many=True, help_text="The fabric's capacity over the shift, in time order.")
     work_orders = PlanWorkOrderSerializer(many=True, help_text="What the planner was given per open work order.")
+
+
+# A technician's day (maintenance.services.today): GET /api/work-orders/today/ ----------------------
+
+
+class TodayQuerySerializer(serializers.Serializer):
+    fabric = serializers.PrimaryKeyRelatedField(
+        queryset=Fabric.objects.all(), required=False, help_text="Only plans of this fabric (id)."
+    )
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.filter(is_active=True),
+        required=False,
+        help_text="Whose day (default: yours). Operators, planners and admins may read anyone's.",
+    )
+
+
+class TodayPlanSerializer(serializers.Serializer):
+    job = serializers.IntegerField(help_text="The tickets.plan job.")
+    fabric = PlanFabricSerializer()
+    planned_at = serializers.DateTimeField(help_text="When the plan job finished.")
+    shift_start = serializers.DateTimeField()
+    shift_end = serializers.DateTimeField()
+    stale = serializers.BooleanField(help_text="The open work orders changed since: plan the day again.")
+    stale_reasons = serializers.ListField(child=serializers.CharField(), help_text="One sentence per change.")
+
+
+class TodayVisitSerializer(serializers.Serializer):
+    work_order = WorkOrderSerializer(help_text="The work order as it is now.")
+    start_at = serializers.DateTimeField()
+    end_at = serializers.DateTimeField()
+    start_s = serializers.IntegerField(help_text="Seconds from the shift's start.")
+    end_s = serializers.IntegerField()
+    links_down = WorkOrderLinkSerializer(many=True, help_text="Out of service during the visit (its footprint).")
+    restored = WorkOrderLinkSerializer(many=True, help_text="Enabled for the visit's duration (its restoration).")
+    done = serializers.BooleanField(help_text="Its work order is done now.")
+
+
+class TodaySerializer(serializers.Serializer):
+    """A user's visits in the newest maintenance plan naming them (null plan: none does)."""
+
+    user = serializers.CharField()
+    plan = TodayPlanSerializer(allow_null=True)
+    visits = TodayVisitSerializer(many=True, help_text="Their visits in order.")
+    detail = serializers.CharField(help_text="One sentence: how many visits, the next's time and rack.")
 
 
 # Capacity recovery (maintenance.services.recovery): GET/POST /api/fabrics/{id}/recovery/

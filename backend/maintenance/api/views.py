@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import RolePermission
-from accounts.roles import ADMIN, OPERATOR, TECHNICIAN, user_roles
+from accounts.roles import ADMIN, OPERATOR, PLANNER, TECHNICIAN, user_roles
 from fabric.models import Fabric
 from lightpath.api.exceptions import Conflict
 from lightpath.api.viewsets import BriefModeMixin
@@ -15,11 +15,13 @@ from lightpath.problems import query_flag
 
 from ..filtersets import WorkOrderFilterSet
 from ..models import WorkOrder
-from ..services import recovery, visits, work_orders
+from ..services import recovery, today, visits, work_orders
 from .serializers import (
     RecoveryAppliedSerializer,
     RecoveryApplySerializer,
     RecoveryProposalSerializer,
+    TodayQuerySerializer,
+    TodaySerializer,
     WorkOrderDetailSerializer,
     WorkOrderFinishedSerializer,
     WorkOrderFinishSerializer,
@@ -29,6 +31,7 @@ from .serializers import (
 )
 
 VISITORS = {TECHNICIAN, OPERATOR}  # and admins, who may always write
+DAY_READERS = {OPERATOR, PLANNER, ADMIN}  # may read anyone's day; the others only their own
 DRY_RUN = OpenApiParameter("dry_run", bool, description="decide only: 200 with the preview, nothing changed")
 STATE_CONFLICT = inline_serializer(
     "WorkOrderStateConflict",
@@ -177,3 +180,26 @@ class FabricRecoveryView(APIView):
                 "after": applied.after.as_dict(),
             }
         )
+
+
+class WorkOrderTodayView(APIView):
+    """A user's day (maintenance.services.today): their visits in the newest maintenance plan
+    naming them. Every role reads its own; operators, planners and admins anyone's."""
+
+    @extend_schema(
+        parameters=[TodayQuerySerializer],
+        responses={200: TodaySerializer},
+        description="The visits of `user` (default: you) in the newest succeeded tickets.plan job naming them "
+        "(of `fabric` if given), in order, each with its work order as it is now; `plan` null when no plan "
+        "names them. 400 lists every problem of the query; 403 for another's day unless operator, planner "
+        "or admin.",
+    )
+    def get(self, request):
+        query = TodayQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        user = query.validated_data.get("user", request.user)
+        asked_by_self = user.pk == request.user.pk
+        if not asked_by_self and not user_roles(request.user) & DAY_READERS:
+            raise PermissionDenied("Only operators, planners and admins may read another user's day.")
+        day = today.day_of(user.username, query.validated_data.get("fabric"), asked_by_self=asked_by_self)
+        return Response(TodaySerializer(day, context={"request": request}).data)

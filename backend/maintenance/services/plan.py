@@ -26,11 +26,13 @@ takes up to its time budget, and the live session is held under a lock every cap
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 
 import lightpath_engine
 from corruption import services as corruption
@@ -40,6 +42,7 @@ from telemetry.models import DirectionHealth
 
 from ..models import WorkOrder
 from .candidates import lossy_links
+from .headroom import headroom
 
 TRAVEL_KEYS = ("same_rack_s", "same_row_s", "elsewhere_s")
 
@@ -50,6 +53,8 @@ class PlanParams:
     shift_hours: float
     travel: dict[str, int] | None = None
     time_budget_s: float | None = None
+    shift_start: dt.datetime | None = None  # None: now, to the minute
+    assignees: list[str] | None = None  # technician i is assignees[i]; None: "Technician i+1"
 
 
 def row_of(rack: str, pod: int | None) -> str:
@@ -184,6 +189,7 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
         }
     travel = params.travel or default_travel()
     shift_s = round(params.shift_hours * 3600)
+    shift_start = params.shift_start or timezone.now().replace(second=0, microsecond=0)
     result = engine.maintenance_plan(
         state,
         given,
@@ -193,6 +199,7 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
         session=session,
         time_budget_s=params.time_budget_s,
     )
+    day = headroom(state, session, result["visits"], shift_s)
     names = link_names(
         {pk for visit in result["visits"] for pk in (*visit["links_down"], *visit["restored"])}
         | {pk for entry in described.values() if entry["restoration"] for pk in entry["restoration"]["links"]}
@@ -201,8 +208,21 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
     def named(link_ids: Iterable[int]) -> list[dict[str, Any]]:
         return [{"id": pk, "name": names[pk]} for pk in link_ids]
 
+    def technician_name(index: int) -> str:
+        return params.assignees[index] if params.assignees else f"Technician {index + 1}"
+
+    def at(offset_s: int) -> str:
+        return (shift_start + dt.timedelta(seconds=offset_s)).isoformat()
+
     visits = [
-        {**visit, "links_down": named(visit["links_down"]), "restored": named(visit["restored"])}
+        {
+            **visit,
+            "technician_name": technician_name(visit["technician"]),
+            "start_at": at(visit["start_s"]),
+            "end_at": at(visit["end_s"]),
+            "links_down": named(visit["links_down"]),
+            "restored": named(visit["restored"]),
+        }
         for visit in result["visits"]
     ]
     for entry in described.values():
@@ -211,9 +231,12 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
     return {
         "fabric": {"id": fabric.pk, "name": fabric.name},
         "technicians": params.technicians,
+        "assignees": params.assignees,
+        "shift_start": shift_start.isoformat(),
         "shift_s": shift_s,
         "travel": travel,
         **result,
         "visits": visits,
+        "headroom": day,
         "work_orders": [described[order.id] for order in given],
     }

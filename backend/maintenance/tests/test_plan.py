@@ -13,90 +13,19 @@ p2-fab1 and p2-fab3 each have a spine uplink out in the demo, so its ToRs start 
   (p2-fab0's at 4e-4, p1-fab2's at 1e-4, p2-fab2's at 1e-5).
 """
 
-import copy
-import json
+import datetime as dt
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from corruption import services as corruption
-from corruption.models import Ticket, TicketStep
-from fabric import services as fabric_services
-from fabric.models import Fabric, Link
-from fabric.services import live
-from jobs import services as jobs
-from lightpath.settings import REPO_ROOT
+from fabric.models import Link, Switch
 from lightpath.tests.test_openapi_contract import Contract, _document
 from maintenance.models import WorkOrder
-from maintenance.services import work_orders
-from telemetry.models import CorruptionEvent
 
-JOB_DATABASES = ["default", "progress"]
+from .plan_setup import JOB_DATABASES, SHIFT_HOURS, TRAVEL, corrupt, link_at, run_plan, submit
+
 pytestmark = pytest.mark.django_db(transaction=True, databases=JOB_DATABASES)
-DEMO = json.loads((REPO_ROOT / "fixtures" / "data" / "demo-fb.json").read_text())
-SHIFT_HOURS = 8.0
-TRAVEL = {"same_rack_s": 0, "same_row_s": 120, "elsewhere_s": 600}
-
-
-def link_at(fabric, switch: str, port: str) -> Link:
-    return Link.objects.select_related("a_switch", "z_switch").get(fabric=fabric, a_switch__name=switch, a_port=port)
-
-
-def corrupt(link: Link, rate: float) -> CorruptionEvent:
-    now = timezone.now()
-    return CorruptionEvent.objects.create(
-        link=link, direction="a_to_z", rate=rate, last_rate=rate, peak_rate=rate, first_seen=now, last_seen=now
-    )
-
-
-def cable_order(fabric, switch: str, rate: float = 1e-4) -> WorkOrder:
-    """`switch`'s spine uplink eth2/1 corrupts and is disabled; its ticket's repair is the cable."""
-    outcome = corruption.decide_event(corrupt(link_at(fabric, switch, "eth2/1"), rate).pk)
-    assert outcome.decision is not None and outcome.decision.action == "disabled", outcome
-    ticket = Ticket.objects.get(link__a_switch__name=switch, link__a_port="eth2/1", link__fabric=fabric)
-    step = ticket.steps.order_by("-number").first()
-    assert step is not None
-    TicketStep.objects.filter(pk=step.pk).update(recommended_action="replace_cable")
-    work_orders.regroup(fabric.pk)
-    return WorkOrder.objects.get(state="open", entries__ticket=ticket, entries__current=True)
-
-
-@pytest.fixture
-def demo():
-    live.forget()
-    yield fabric_services.import_document(copy.deepcopy(DEMO))
-    live.forget()
-
-
-@pytest.fixture
-def orders(demo) -> dict[str, WorkOrder]:
-    Fabric.objects.filter(pk=demo.pk).update(capacity_constraint=0.5)
-    found = {switch: cable_order(demo, switch) for switch in ("p2-fab0", "p2-fab2", "p1-fab2")}
-    # Siblings on the same cables corrupt but stay in service (no decision taken on them here).
-    corrupt(link_at(demo, "p2-fab0", "eth2/2"), 4e-4)
-    corrupt(link_at(demo, "p1-fab2", "eth2/3"), 1e-4)
-    corrupt(link_at(demo, "p2-fab2", "eth2/3"), 1e-5)
-    return found
-
-
-@pytest.fixture
-def operator(client_for) -> APIClient:
-    return client_for("operator")
-
-
-def submit(client: APIClient, fabric, params: dict):
-    return client.post("/api/jobs/", {"kind": "tickets.plan", "fabric": fabric.pk, "params": params}, format="json")
-
-
-def run_plan(client: APIClient, fabric, params: dict) -> dict:
-    response = submit(client, fabric, params)
-    assert response.status_code == 202, response.content[:500]
-    job_id = response.json()["id"]
-    assert jobs.run(job_id) == "succeeded"
-    job = client.get(f"/api/jobs/{job_id}/").json()
-    assert job["kind"] == "tickets.plan" and job["state"] == "succeeded"
-    return job
 
 
 def footprint_names(order: WorkOrder) -> list[str]:
@@ -188,3 +117,94 @@ def test_the_job_summary_writes_totals_as_people_do():
     assert line == (
         "1 visit, 2 orders left for later; expected penalty-hours 1,310.4 (first in first out 0.00464, gap 13.9%)"
     )
+
+
+SHIFT_START = "2026-11-27T08:00:00+01:00"
+
+
+def test_named_technicians_get_their_visits_with_clock_times(demo, orders, operator, make_user):
+    make_user("technician", username="tess")
+    make_user("operator", username="otto")  # operators may go on the floor too
+    job = run_plan(operator, demo, {"assignees": ["tess", "otto"], "shift_start": SHIFT_START, "travel": TRAVEL})
+    plan = job["result"]
+    # Two names: two technicians, technician i is assignees[i].
+    assert plan["technicians"] == 2 and plan["assignees"] == ["tess", "otto"]
+    assert dt.datetime.fromisoformat(plan["shift_start"]) == dt.datetime.fromisoformat(SHIFT_START)
+    start = dt.datetime.fromisoformat(SHIFT_START)
+    for visit in plan["visits"]:
+        assert visit["technician_name"] == ["tess", "otto"][visit["technician"]]
+        assert dt.datetime.fromisoformat(visit["start_at"]) == start + dt.timedelta(seconds=visit["start_s"])
+        assert dt.datetime.fromisoformat(visit["end_at"]) == start + dt.timedelta(seconds=visit["end_s"])
+    # The two pod-2 cables go to one person, back to back, the pod-1 cable to the other at 08:00.
+    by_order = {visit["work_order"]: visit for visit in plan["visits"]}
+    first, second = by_order[orders["p2-fab0"].pk], by_order[orders["p2-fab2"].pk]
+    assert first["technician_name"] == second["technician_name"]
+    assert dt.datetime.fromisoformat(second["start_at"]) == start + dt.timedelta(hours=2, minutes=2)
+    assert "tess, otto" in " ".join(row["message"] for row in operator.get(f"/api/jobs/{job['id']}/log/").json())
+    Contract(_document()).check_component(plan, "MaintenancePlanResult")
+
+
+def test_without_names_the_technicians_are_numbered_and_the_shift_starts_when_the_job_runs(demo, orders, operator):
+    before = timezone.now().replace(second=0, microsecond=0)
+    plan = run_plan(operator, demo, {"technicians": 2})["result"]
+    assert plan["assignees"] is None
+    assert {visit["technician_name"] for visit in plan["visits"]} == {"Technician 1", "Technician 2"}
+    shift_start = dt.datetime.fromisoformat(plan["shift_start"])
+    assert before <= shift_start <= timezone.now() and shift_start.second == 0 and shift_start.microsecond == 0
+
+
+def test_headroom_follows_the_visits_over_the_day(demo, orders, operator):
+    """Pod 2's ToRs have 12 up-paths (8 required) with nothing in progress; a pod-2 cable out
+    leaves them 9. Pod 1's ToRs have 15: its cable out leaves them 12. p1-tor3 (its uplinks to
+    p1-fab0 disabled and to p1-fab2 down in the demo: 8 of 8 all day) gets its p1-fab0 uplink back
+    first, and p0-tor0 the fabric's constraint (its own 0.9 needs 15 of 16), or either would be the
+    worst ToR of every interval. Then with nothing in progress the worst are the ToRs at 12 (p0-tor1
+    first: its uplink to p0-fab2 is disabled in the demo)."""
+    Link.objects.filter(pk=link_at(demo, "p1-tor3", "eth2/1").pk).update(admin_state="enabled", admin_reason="")
+    Switch.objects.filter(fabric=demo, name="p0-tor0").update(capacity_constraint=None)
+    plan = run_plan(operator, demo, {"technicians": 2, "shift_hours": SHIFT_HOURS, "travel": TRAVEL})["result"]
+    day = plan["headroom"]
+    p2_fab0, p2_fab2, p1_fab2 = (orders[s].pk for s in ("p2-fab0", "p2-fab2", "p1-fab2"))
+    # Cut where a visit starts or ends, covering the shift without a gap.
+    assert [(i["start_s"], i["end_s"]) for i in day] == [(0, 7200), (7200, 7320), (7320, 14520), (14520, 28800)]
+    assert [i["visits"] for i in day] == [sorted([p2_fab0, p1_fab2]), [], [p2_fab2], []]
+    worst = [(i["worst_tor"]["name"], i["paths"], i["required_paths"], i["spare_paths"]) for i in day]
+    assert worst == [("p2-tor0", 9, 8, 1), ("p0-tor1", 12, 8, 4), ("p2-tor0", 9, 8, 1), ("p0-tor1", 12, 8, 4)]
+    tor = Switch.objects.get(fabric=demo, name="p2-tor0")
+    assert day[0]["worst_tor"] == {"id": tor.pk, "name": "p2-tor0"}
+
+
+def test_named_technicians_bad_params_are_a_400_listing_every_problem(demo, orders, operator, make_user):
+    make_user("technician", username="tess")
+    make_user("viewer", username="vera")
+    make_user("planner", username="pat")
+    gone = make_user("technician", username="gone")
+    gone.is_active = False
+    gone.save()
+    response = submit(
+        operator,
+        demo,
+        {"assignees": ["tess", "nobody", "vera", "tess", "pat", "gone", 7], "technicians": 3,
+         "shift_start": "2026-11-27T08:00:00"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    problems = {error["field"]: error["message"] for error in response.json()["errors"]}
+    assert set(problems) == {
+        "assignees[1]", "assignees[2]", "assignees[3]", "assignees[4]", "assignees[5]", "assignees[6]",
+        "technicians", "shift_start",
+    }  # fmt: skip
+    assert "no active user is named 'nobody'" in problems["assignees[1]"]
+    assert "vera holds viewer" in problems["assignees[2]"]
+    assert "tess is listed twice" in problems["assignees[3]"]
+    assert "pat holds planner" in problems["assignees[4]"]
+    assert "'gone'" in problems["assignees[5]"]
+    assert "is 3 but 7 assignees are named" in problems["technicians"]
+    assert "time zone" in problems["shift_start"]
+    assert submit(operator, demo, {"assignees": [], "shift_start": "at eight"}).json()["errors"] == [
+        {"section": "params", "field": "assignees", "message": "must be a list of 1 to 1000 usernames"},
+        {
+            "section": "params",
+            "field": "shift_start",
+            "message": "must be an ISO 8601 datetime such as 2026-11-27T08:00:00+00:00, got 'at eight'",
+        },
+    ]

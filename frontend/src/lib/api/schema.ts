@@ -1627,6 +1627,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/work-orders/today/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The visits of `user` (default: you) in the newest succeeded tickets.plan job naming them (of `fabric` if given), in order, each with its work order as it is now; `plan` null when no plan names them. 400 lists every problem of the query; 403 for another's day unless operator, planner or admin. */
+        get: operations["work_orders_today_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3517,6 +3534,10 @@ export interface components {
         MaintenancePlanResult: {
             fabric: components["schemas"]["PlanFabric"];
             technicians: number;
+            /** @description Usernames: technician i is assignees[i]. */
+            assignees: string[] | null;
+            /** Format: date-time */
+            shift_start: string;
             shift_s: number;
             travel: components["schemas"]["PlanTravel"];
             /** @description By technician, each technician's in time order. */
@@ -3541,6 +3562,8 @@ export interface components {
              */
             gap: number;
             proven_optimal: boolean;
+            /** @description The fabric's capacity over the shift, in time order. */
+            headroom: components["schemas"]["PlanHeadroom"][];
             /** @description What the planner was given per open work order. */
             work_orders: components["schemas"]["PlanWorkOrder"][];
         };
@@ -4199,6 +4222,24 @@ export interface components {
             id: number;
             name: string;
         };
+        /**
+         * @description A stretch of the shift with the same visits in progress, and the ToR left with the least
+         *     spare up-paths while their footprints are down and their restorations up.
+         */
+        PlanHeadroom: {
+            start_s: number;
+            end_s: number;
+            /** @description Least spare (null: the fabric has no ToR). */
+            worst_tor: components["schemas"]["PlanTor"] | null;
+            /** @description paths - required_paths of the worst ToR. */
+            spare_paths: number | null;
+            /** @description Its up-paths during the interval. */
+            paths: number | null;
+            /** @description ceil(constraint x design_paths). */
+            required_paths: number | null;
+            /** @description Work orders in progress. */
+            visits: number[];
+        };
         /** @description The params echoed back, completed with defaults. */
         PlanInputs: {
             name: string;
@@ -4233,6 +4274,11 @@ export interface components {
              */
             penalty_rate: number;
         };
+        PlanTor: {
+            /** @description The switch's id. */
+            id: number;
+            name: string;
+        };
         PlanTravel: {
             same_rack_s: number;
             same_row_s: number;
@@ -4241,12 +4287,24 @@ export interface components {
         PlanVisit: {
             /** @description The technician, 0 to technicians - 1. */
             technician: number;
+            /** @description assignees[technician], else 'Technician N' (1-based). */
+            technician_name: string;
             /** @description The work order's id. */
             work_order: number;
             /** @description Seconds from the shift's start when work starts on site. */
             start_s: number;
             /** @description When it ends and the footprint is back. */
             end_s: number;
+            /**
+             * Format: date-time
+             * @description shift_start + start_s.
+             */
+            start_at: string;
+            /**
+             * Format: date-time
+             * @description shift_start + end_s.
+             */
+            end_at: string;
             /** @description The footprint, out of service from start to end. */
             links_down: components["schemas"]["WorkOrderLink"][];
             /** @description Links disabled for corruption enabled from start to end (its restoration, if used). */
@@ -5442,6 +5500,50 @@ export interface components {
             /** Format: date-time */
             readonly acted_at: string | null;
             readonly outcome: components["schemas"]["OutcomeEnum"];
+        };
+        /** @description A user's visits in the newest maintenance plan naming them (null plan: none does). */
+        Today: {
+            user: string;
+            plan: components["schemas"]["TodayPlan"] | null;
+            /** @description Their visits in order. */
+            visits: components["schemas"]["TodayVisit"][];
+            /** @description One sentence: how many visits, the next's time and rack. */
+            detail: string;
+        };
+        TodayPlan: {
+            /** @description The tickets.plan job. */
+            job: number;
+            fabric: components["schemas"]["PlanFabric"];
+            /**
+             * Format: date-time
+             * @description When the plan job finished.
+             */
+            planned_at: string;
+            /** Format: date-time */
+            shift_start: string;
+            /** Format: date-time */
+            shift_end: string;
+            /** @description The open work orders changed since: plan the day again. */
+            stale: boolean;
+            /** @description One sentence per change. */
+            stale_reasons: string[];
+        };
+        TodayVisit: {
+            /** @description The work order as it is now. */
+            work_order: components["schemas"]["WorkOrder"];
+            /** Format: date-time */
+            start_at: string;
+            /** Format: date-time */
+            end_at: string;
+            /** @description Seconds from the shift's start. */
+            start_s: number;
+            end_s: number;
+            /** @description Out of service during the visit (its footprint). */
+            links_down: components["schemas"]["WorkOrderLink"][];
+            /** @description Enabled for the visit's duration (its restoration). */
+            restored: components["schemas"]["WorkOrderLink"][];
+            /** @description Its work order is done now. */
+            done: boolean;
         };
         Token: {
             username: string;
@@ -14133,6 +14235,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    work_orders_today_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Only plans of this fabric (id). */
+                fabric?: number;
+                /** @description Whose day (default: yours). Operators, planners and admins may read anyone's. */
+                user?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Today"];
+                };
+            };
+            /** @description Bad input: every problem, by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than the web server takes (gunicorn's request line, 4,094 bytes): an HTML page. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

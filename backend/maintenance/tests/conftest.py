@@ -1,0 +1,37 @@
+"""Fixtures of the plan tests (plan_setup.py has the helpers): the demo fabric, its three cable work
+orders with corrupting siblings, an operator."""
+
+import copy
+
+import pytest
+from rest_framework.test import APIClient
+
+from fabric import services as fabric_services
+from fabric.models import Fabric
+from fabric.services import live
+from maintenance.models import WorkOrder
+
+from .plan_setup import CABLES, DEMO, cable_order, corrupt, link_at
+
+
+@pytest.fixture
+def demo():
+    live.forget()
+    yield fabric_services.import_document(copy.deepcopy(DEMO))
+    live.forget()
+
+
+@pytest.fixture
+def orders(demo) -> dict[str, WorkOrder]:
+    Fabric.objects.filter(pk=demo.pk).update(capacity_constraint=0.5)
+    found = {switch: cable_order(demo, switch) for switch in CABLES}
+    # Siblings on the same cables corrupt but stay in service (no decision taken on them here).
+    corrupt(link_at(demo, "p2-fab0", "eth2/2"), 4e-4)
+    corrupt(link_at(demo, "p1-fab2", "eth2/3"), 1e-4)
+    corrupt(link_at(demo, "p2-fab2", "eth2/3"), 1e-5)
+    return found
+
+
+@pytest.fixture
+def operator(client_for) -> APIClient:
+    return client_for("operator")
