@@ -88,8 +88,8 @@ test.describe('technician on a phone', () => {
     await expect(telemetry.getByTestId('power-chart')).toBeVisible();
     await expect(telemetry.locator('[data-testid="loss-line"]').first()).toHaveAttribute('d', /^M.+L/);
 
-    // Start, then record what was done.
-    await page.getByRole('button', { name: 'Start work' }).click();
+    // Take it, then record what was done.
+    await page.getByRole('button', { name: 'Take this ticket' }).click();
     await expect(page.getByTestId('ticket-facts').getByTestId('ticket-state')).toHaveText('in progress');
     await expect(page.getByTestId('ticket-assignee')).toHaveText('technician');
 

@@ -2,6 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { testTicket } from '../testTicket';
@@ -9,7 +10,11 @@ import { TicketActions } from './TicketActions';
 
 function withClient(node: ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  return <QueryClientProvider client={client}>{node}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client}>
+      <MemoryRouter>{node}</MemoryRouter>
+    </QueryClientProvider>
+  );
 }
 
 interface Call {
@@ -42,11 +47,32 @@ afterEach(() => {
 });
 
 describe('TicketActions', () => {
-  it('offers Start on an open ticket and nothing to record yet', () => {
+  it('offers to take an open ticket and nothing to record yet', () => {
     render(withClient(<TicketActions ticket={testTicket({ state: 'open' })} username="technician" />));
-    expect(screen.getByRole('button', { name: 'Start work' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Take this ticket' })).toBeEnabled();
     expect(screen.queryByRole('form', { name: 'Record the action taken' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Assign to me' })).toBeInTheDocument();
+  });
+
+  it('says taking the ticket takes no link down and points to the work order that does', async () => {
+    const order = { id: 7, state: 'open', tickets: [3], component_name: 'breakout cable p1-tor5:eth2' };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const results = String(url).startsWith('/api/work-orders/') ? [order] : [];
+        return new Response(JSON.stringify({ count: results.length, next: null, previous: null, results }), {
+          status: 200,
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }),
+    );
+    render(withClient(<TicketActions ticket={testTicket({ state: 'open' })} username="technician" />));
+    // The work order's own button is the one that starts work; this one must not say so.
+    expect(screen.queryByRole('button', { name: 'Start work' })).toBeNull();
+    const note = screen.getByTestId('take-links-note');
+    expect(note).toHaveTextContent('It takes no link out of service');
+    const link = await within(note).findByRole('link', { name: 'work order #7' });
+    expect(link).toHaveAttribute('href', '/work-orders/7');
   });
 
   it('records the chosen action with notes and shows what happened to the link', async () => {
@@ -82,9 +108,9 @@ describe('TicketActions', () => {
   it('shows the reason of a 409 from the server', async () => {
     stubServer(409, { detail: 'ticket 3 is in_progress; only an open or reopened ticket can start' });
     render(withClient(<TicketActions ticket={testTicket({ state: 'open' })} username="technician" />));
-    fireEvent.click(screen.getByRole('button', { name: 'Start work' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Take this ticket' }));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Could not start the ticket.');
+    expect(alert).toHaveTextContent('Could not take the ticket.');
     expect(alert).toHaveTextContent('only an open or reopened ticket can start');
   });
 

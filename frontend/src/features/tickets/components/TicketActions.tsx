@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { ErrorList } from '@/components/ErrorList';
@@ -9,6 +10,7 @@ import { useAssignTicket } from '../api/useAssignTicket';
 import { useAssignableUsers } from '../api/useAssignableUsers';
 import { useRecordAction } from '../api/useRecordAction';
 import { useStartTicket } from '../api/useStartTicket';
+import { useTicketWorkOrder } from '../api/useTicketWorkOrder';
 import { ACTION_LABELS, REPAIR_ACTIONS } from '../repairActions';
 
 interface TicketActionsProps {
@@ -16,7 +18,7 @@ interface TicketActionsProps {
   username: string;
 }
 
-/** What the technician can do next, by state: start, record the action taken, (re)assign. */
+/** What the technician can do next, by state: take it, record the action taken, (re)assign. */
 export function TicketActions({ ticket, username }: TicketActionsProps) {
   // Held here, not in the form: the form goes away when the ticket moves on, its answer stays.
   const record = useRecordAction(ticket.id);
@@ -27,7 +29,7 @@ export function TicketActions({ ticket, username }: TicketActionsProps) {
           {record.data.message}
         </p>
       ) : null}
-      {ticket.state === 'open' || ticket.state === 'reopened' ? <StartButton ticket={ticket} /> : null}
+      {ticket.state === 'open' || ticket.state === 'reopened' ? <TakeButton ticket={ticket} /> : null}
       {ticket.state === 'in_progress' ? (
         <RecordActionForm key={ticket.steps.length} ticket={ticket} record={record} />
       ) : null}
@@ -44,15 +46,31 @@ export function TicketActions({ ticket, username }: TicketActionsProps) {
   );
 }
 
-function StartButton({ ticket }: { ticket: TicketDetail }) {
+/**
+ * Taking a ticket assigns it and marks it in progress; it takes no link down. The visit that does
+ * (the footprint out of service through the capacity guard) is its work order's Start, so the
+ * button says what it does and points there (trial item 17a: both were "Start work").
+ */
+function TakeButton({ ticket }: { ticket: TicketDetail }) {
   const start = useStartTicket(ticket.id);
+  const order = useTicketWorkOrder(ticket);
   return (
     <div className="action-block">
-      <p>Starting the ticket tells others you are on it{ticket.assignee ? '' : ' and assigns it to you'}.</p>
+      <p>Taking the ticket tells others you are on it{ticket.assignee ? '' : ' and assigns it to you'}.</p>
       <button type="button" className="primary" onClick={() => start.mutate()} disabled={start.isPending}>
-        {start.isPending ? 'Starting…' : 'Start work'}
+        {start.isPending ? 'Taking…' : 'Take this ticket'}
       </button>
-      <ErrorList error={start.error} title="Could not start the ticket." />
+      <p className="muted" data-testid="take-links-note">
+        It takes no link out of service: the repair&apos;s links go down when its work order is started
+        {order.data ? (
+          <>
+            {' '}
+            (<Link to={`/work-orders/${order.data.id}`}>work order #{order.data.id}</Link>)
+          </>
+        ) : null}
+        .
+      </p>
+      <ErrorList error={start.error} title="Could not take the ticket." />
     </div>
   );
 }
