@@ -42,9 +42,8 @@ import json
 import os
 import statistics
 import sys
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 BACKEND = Path(__file__).resolve().parents[1]
@@ -89,7 +88,6 @@ class TicketSet:
     onsets: int
     corrupting_in_service: int  # refused by the fast checker
     unordered_in_service: int  # ... of which no order repairs (no ticket shares their links)
-    causes: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass(frozen=True)
@@ -113,13 +111,14 @@ def load(fabric: Fabric) -> Fabricated:
     )  # fmt: skip
 
 
-def draw_cause(rng: random.Random) -> tuple[str, Action]:
+def recommended_repair(rng: random.Random) -> Action:
+    """The repair for a root cause drawn by Table 3.2's weights."""
     pick = rng.uniform(0.0, sum(weight for _, weight, _ in ROOT_CAUSES))
-    for name, weight, action in ROOT_CAUSES:
+    for _, weight, action in ROOT_CAUSES:
         pick -= weight
         if pick < 0:
-            return name, action
-    return ROOT_CAUSES[-1][0], ROOT_CAUSES[-1][2]
+            return action
+    return ROOT_CAUSES[-1][2]
 
 
 def ticket_set(
@@ -134,14 +133,12 @@ def ticket_set(
     rng = random.Random(seed)  # noqa: S311 (a seeded evaluation, not cryptography)
     rates: dict[int, tuple[float, float]] = {}  # corrupting link id -> (a_to_z, z_to_a)
     advices: list[footprints.StepAdvice] = []
-    causes: Counter[str] = Counter()
     onsets = lightpath_engine.corropt_trace(state.graph, mttf_hours, backlog_hours, seed)
     for _, index, rate in onsets:
         link = link_ids[index]
         if link in rates:
             continue  # already corrupting: one ticket per link
-        cause, action = draw_cause(rng)
-        causes[cause] += 1
+        action = recommended_repair(rng)
         direction = rng.choice(("a_to_z", "z_to_a"))
         group = [link]
         if action == Action.REPLACE_SHARED_COMPONENT:
@@ -204,7 +201,6 @@ def ticket_set(
         onsets=len(rates),
         corrupting_in_service=len(in_service),
         unordered_in_service=len(in_service - covered),
-        causes=causes,
     )
 
 
