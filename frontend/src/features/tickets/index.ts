@@ -11,4 +11,4 @@ export { useTicketMetricsHistory } from './api/useTicketMetricsHistory';
 export { useTickets } from './api/useTickets';
 export { TicketStateBadge } from './components/TicketStateBadge';
 export { formatRate } from './evidence';
-export { ACTION_LABELS, isRepairAction } from './repairActions';
+export { ACTION_LABELS, actionTodo, isRepairAction } from './repairActions';

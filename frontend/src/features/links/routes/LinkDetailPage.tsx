@@ -29,6 +29,7 @@ import { useLink } from '../api/useLink';
 import { FlappingBadge } from '../components/FlappingBadge';
 import { LinkComponentsFacts } from '../components/LinkComponentsFacts';
 import { LinkStateControls } from '../components/LinkStateControls';
+import { LinkWorkOrders } from '../components/LinkWorkOrders';
 
 const EVENTS_SHOWN = 50;
 const TICKETS_SHOWN = 5;
@@ -151,6 +152,12 @@ function LinkDetail({ linkId }: { linkId: number }) {
                 : tickets.isPending
                   ? '…'
                   : 'none'}
+            </dd>
+          </div>
+          <div>
+            <dt>Work order</dt>
+            <dd data-testid="link-work-orders">
+              <LinkWorkOrders linkId={linkId} />
             </dd>
           </div>
           <div>
