@@ -85,7 +85,7 @@ class TicketSet:
     orders: list[engine.PlanOrder]
     all_open_rates: dict[int, float]  # order id -> penalty of every corrupting link it repairs, disabled too
     session: lightpath_engine.CorrOptSession  # links disabled for corruption are disabled in it
-    onsets: int
+    corrupting: int  # links open (corrupting) at the moment, breakout siblings included
     corrupting_in_service: int  # refused by the fast checker
     unordered_in_service: int  # ... of which no order repairs (no ticket shares their links)
 
@@ -198,7 +198,7 @@ def ticket_set(
         orders=sorted(orders, key=lambda order: order.id),
         all_open_rates=all_open_rates,
         session=session,
-        onsets=len(rates),
+        corrupting=len(rates),
         corrupting_in_service=len(in_service),
         unordered_in_service=len(in_service - covered),
     )
@@ -214,7 +214,7 @@ class Run:
 
     seed: int
     technicians: int
-    onsets: int
+    corrupting: int
     corrupting_in_service: int
     unordered_in_service: int
     orders: int
@@ -287,7 +287,7 @@ def evaluate(
                 Run(
                     seed=seed,
                     technicians=count,
-                    onsets=tickets.onsets,
+                    corrupting=tickets.corrupting,
                     corrupting_in_service=tickets.corrupting_in_service,
                     unordered_in_service=tickets.unordered_in_service,
                     orders=len(tickets.orders),
@@ -330,7 +330,7 @@ def ticket_table(runs: Sequence[Run]) -> str:
             "| seeds | corrupting links open | kept in service (none of them on an order) | work orders "
             "| orders with a penalty (in service) | unsafe alone (no restoration exists) |",
             "| --- | --- | --- | --- | --- | --- |",
-            f"| {len(once)} | {column([r.onsets for r in once])} "
+            f"| {len(once)} | {column([r.corrupting for r in once])} "
             f"| {column([r.corrupting_in_service for r in once])} ({column([r.unordered_in_service for r in once])}) "
             f"| {column([r.orders for r in once])} | {column([r.with_penalty for r in once])} "
             f"| {column([r.unsafe_alone for r in once])} ({column([r.without_restoration for r in once])}) |",
