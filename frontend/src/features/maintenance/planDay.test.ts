@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildPlanDay, initialPlanDayForm, leftForLaterLabel, planTotals } from './planDay';
+import { buildPlanDay, initialPlanDayForm, leftForLaterLabel, leftOrders, planTotals } from './planDay';
 
 describe('the plan form', () => {
   it('starts the shift now, to the minute, in UTC, for 8 hours', () => {
@@ -57,6 +57,11 @@ describe('planTotals', () => {
     expect(totals.saving).toBe('No less than first in first out');
     expect(totals.quality).toBe('Within 3.1% of the best possible plan');
   });
+
+  it('says there is nothing to save when no order carries a penalty', () => {
+    const totals = planTotals({ expected_penalty_hours: 0, fifo_penalty_hours: 0, proven_optimal: true, gap: 0 });
+    expect(totals.saving).toBe('Nothing to save: no open order carries a penalty');
+  });
 });
 
 describe('leftForLaterLabel', () => {
@@ -64,5 +69,26 @@ describe('leftForLaterLabel', () => {
     expect(leftForLaterLabel('never_safe')).toBe('Never safe to take down');
     expect(leftForLaterLabel('longer_than_shift')).toBe('Longer than the shift');
     expect(leftForLaterLabel('cosmic_rays')).toBe('cosmic_rays');
+  });
+});
+
+describe('leftOrders', () => {
+  it('lists every order left for later with its reason and detail', () => {
+    expect(
+      leftOrders({
+        unscheduled: [4, 9],
+        left_for_later: [
+          { work_order: 9, reason: 'never_safe', detail: 'Its footprint puts p3-tor1 under its floor.' },
+          { work_order: 4, reason: 'no_room', detail: 'The shift is full.' },
+        ],
+      }),
+    ).toEqual([
+      { workOrder: 4, reason: 'No room left in the shift', detail: 'The shift is full.' },
+      { workOrder: 9, reason: 'Never safe to take down', detail: 'Its footprint puts p3-tor1 under its floor.' },
+    ]);
+  });
+
+  it('still lists them when the plan gives no reasons', () => {
+    expect(leftOrders({ unscheduled: [4] })).toEqual([{ workOrder: 4, reason: null, detail: '' }]);
   });
 });

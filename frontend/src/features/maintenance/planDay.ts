@@ -63,9 +63,11 @@ export function planTotals(
 ): PlanTotals {
   const { expected_penalty_hours: planned, fifo_penalty_hours: fifo } = plan;
   const saving =
-    fifo > 0 && planned < fifo
-      ? `${formatPercent((fifo - planned) / fifo)} less than first in first out`
-      : 'No less than first in first out';
+    fifo <= 0
+      ? 'Nothing to save: no open order carries a penalty'
+      : planned < fifo
+        ? `${formatPercent((fifo - planned) / fifo)} less than first in first out`
+        : 'No less than first in first out';
   return {
     plan: formatPenaltyHours(planned),
     fifo: formatPenaltyHours(fifo),
@@ -84,4 +86,22 @@ export const LEFT_FOR_LATER_LABELS: Record<LeftForLater['reason'], string> = {
 
 export function leftForLaterLabel(reason: string): string {
   return reason in LEFT_FOR_LATER_LABELS ? LEFT_FOR_LATER_LABELS[reason as LeftForLater['reason']] : reason;
+}
+
+export interface LeftOrder {
+  workOrder: number;
+  /** Why, in words; null when the plan does not say (a plan made before reasons were given). */
+  reason: string | null;
+  detail: string;
+}
+
+/** The orders the plan leaves for later (`unscheduled`), each with its reason when the plan gives one. */
+export function leftOrders(
+  plan: Pick<MaintenancePlan, 'unscheduled'> & { left_for_later?: LeftForLater[] },
+): LeftOrder[] {
+  const reasons = new Map((plan.left_for_later ?? []).map((left) => [left.work_order, left]));
+  return plan.unscheduled.map((workOrder) => {
+    const left = reasons.get(workOrder);
+    return { workOrder, reason: left ? leftForLaterLabel(left.reason) : null, detail: left?.detail ?? '' };
+  });
 }

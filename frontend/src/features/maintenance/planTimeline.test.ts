@@ -105,4 +105,20 @@ describe('layoutTimeline', () => {
     expect(layout.nowX).toBeCloseTo(layout.left + 2 * ((layout.right - layout.left) / 8));
     expect(layoutTimeline(PLAN, 1000, new Date('2026-11-27T17:00:00Z')).nowX).toBeNull();
   });
+
+  it('puts ticks on the clock’s whole hours when the shift starts between them', () => {
+    const odd = layoutTimeline({ ...PLAN, shift_start: '2026-11-27T05:19:00Z' }, 1000);
+    expect(odd.ticks.map((tick) => tick.label)).toEqual([
+      '06:00',
+      '07:00',
+      '08:00',
+      '09:00',
+      '10:00',
+      '11:00',
+      '12:00',
+      '13:00',
+    ]);
+    const hour = (odd.right - odd.left) / 8;
+    expect(odd.ticks[0]!.x).toBeCloseTo(odd.left + (41 / 60) * hour);
+  });
 });

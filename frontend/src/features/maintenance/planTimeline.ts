@@ -11,7 +11,7 @@ import type { HeadroomInterval, MaintenancePlan } from './api/types';
 
 export const LANE_HEIGHT = 34;
 export const STRIP_HEIGHT = 22;
-const MARGIN = { left: 120, right: 16, top: 8, bottom: 40 };
+const MARGIN = { left: 120, right: 28, top: 8, bottom: 40 };
 const GAP = 12;
 const TICK_STEPS_S = [900, 1800, 3600, 7200, 10800, 21600];
 
@@ -121,11 +121,12 @@ export function layoutTimeline(
     interval,
   }));
 
-  // Ticks on whole quarter hours, half hours or hours of the shift (whichever leaves ~90 px between
-  // labels), labelled by the clock (UTC). Seconds are not decimal, so d3's nice ticks would not do.
+  // Ticks on whole quarter hours, half hours or hours of the clock (UTC), whichever leaves ~90 px
+  // between labels. Seconds are not decimal, so d3's nice ticks would not do.
   const room = Math.max(2, Math.floor((right - left) / 90));
   const step = TICK_STEPS_S.find((candidate) => plan.shift_s / candidate <= room) ?? TICK_STEPS_S.at(-1)!;
-  const ticks = range(0, plan.shift_s + 1, step).map((seconds) => ({
+  const first = (step - ((start / 1000) % step)) % step;
+  const ticks = range(first, plan.shift_s + 1, step).map((seconds) => ({
     x: x(seconds),
     label: formatClock(new Date(start + seconds * 1000)),
   }));

@@ -129,7 +129,7 @@ export type MaintenancePlan = Omit<Schemas['MaintenancePlanResult'], 'visits'> &
   shift_start: string;
   assignees: string[] | null;
   visits: PlannedVisit[];
-  left_for_later: LeftForLater[];
+  left_for_later?: LeftForLater[];
   headroom: HeadroomInterval[];
 };
 

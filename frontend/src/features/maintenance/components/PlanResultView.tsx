@@ -5,13 +5,14 @@ import { formatTime, formatTimeRange } from '@/lib/format';
 
 import type { MaintenancePlan } from '../api/types';
 import { actionLabel } from '../actionLabel';
-import { leftForLaterLabel, planTotals } from '../planDay';
+import { leftOrders, planTotals } from '../planDay';
 import { headroomText, headroomTone } from '../planTimeline';
 import { PlanTimeline } from './PlanTimeline';
 
 /** A finished plan: its totals, the timeline (with its table), the headroom by interval and what waits. */
 export function PlanResultView({ plan, plannedAt }: { plan: MaintenancePlan; plannedAt: string | null }) {
   const totals = planTotals(plan);
+  const left = leftOrders(plan);
   const orders = useMemo(() => new Map(plan.work_orders.map((order) => [order.id, order])), [plan.work_orders]);
   const shiftEnd = new Date(new Date(plan.shift_start).getTime() + plan.shift_s * 1000).toISOString();
   return (
@@ -104,14 +105,18 @@ export function PlanResultView({ plan, plannedAt }: { plan: MaintenancePlan; pla
       </details>
 
       <h3>Left for later</h3>
-      {plan.left_for_later.length === 0 ? (
+      {left.length === 0 ? (
         <p data-testid="left-for-later-none">Every open order is in the plan.</p>
       ) : (
         <ul className="left-for-later" data-testid="left-for-later">
-          {plan.left_for_later.map((left) => (
-            <li key={left.work_order}>
-              <Link to={`/work-orders/${left.work_order}`}>Work order #{left.work_order}</Link>:{' '}
-              <strong>{leftForLaterLabel(left.reason)}</strong>. {left.detail}
+          {left.map((order) => (
+            <li key={order.workOrder} data-testid="left-for-later-order">
+              <Link to={`/work-orders/${order.workOrder}`}>Work order #{order.workOrder}</Link>
+              {order.reason ? (
+                <>
+                  : <strong>{order.reason}</strong>. {order.detail}
+                </>
+              ) : null}
             </li>
           ))}
         </ul>
