@@ -22,6 +22,7 @@ migration = importlib.import_module("migrations.maintenance.0004_fill_work_order
 def recommend(order: WorkOrder, action: str) -> WorkOrder:
     """The order's ticket now asks for `action`; the regroup brings the order up to date."""
     step = TicketStep.objects.filter(ticket__work_order_entries__work_order=order).order_by("-number").first()
+    assert step is not None
     TicketStep.objects.filter(pk=step.pk).update(recommended_action=action)
     work_orders.regroup(order.fabric_id)
     return WorkOrder.objects.get(pk=order.pk)
