@@ -288,13 +288,20 @@ class MaintenancePlanResultSerializer(serializers.Serializer):
 
 class TodayQuerySerializer(serializers.Serializer):
     fabric = serializers.PrimaryKeyRelatedField(
-        queryset=Fabric.objects.all(), required=False, help_text="Only plans of this fabric (id)."
+        queryset=Fabric.objects.all(),
+        required=False,
+        help_text="Only plans of this fabric (id).",
+        error_messages={
+            "does_not_exist": "no fabric has id {pk_value}",
+            "incorrect_type": "must be a fabric id (a whole number)",
+        },
     )
     user = serializers.SlugRelatedField(
         slug_field="username",
         queryset=get_user_model().objects.filter(is_active=True),
         required=False,
         help_text="Whose day (default: yours). Operators, planners and admins may read anyone's.",
+        error_messages={"does_not_exist": "no active user is named {value}"},
     )
 
 

@@ -113,7 +113,30 @@ def plan(
         Path | None,
         typer.Option("--work-orders", metavar="ORDERS.json", show_default=False, help="Offline: the open work orders."),
     ] = None,
-    technicians: Annotated[int, typer.Option("--technicians", min=1, help="Technicians on shift.")] = 1,
+    technicians: Annotated[
+        int | None,
+        typer.Option(
+            "--technicians", min=1, show_default=False, help="Technicians on shift [default: 1, or one per --assignee]."
+        ),
+    ] = None,
+    assignees: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--assignee",
+            metavar="USERNAME",
+            show_default=False,
+            help="Server: a technician by username, repeated; the plan's technician i is the i-th (see work-orders today).",
+        ),
+    ] = None,
+    shift_start: Annotated[
+        str | None,
+        typer.Option(
+            "--shift-start",
+            metavar="ISO",
+            show_default=False,
+            help="Server: when the shift starts, ISO 8601 with its time zone (2026-11-27T08:00+01:00) [default: now].",
+        ),
+    ] = None,
     shift_hours: Annotated[float, typer.Option("--shift-hours", min=0.0, help="Length of the shift.")] = 8.0,
     time_budget: Annotated[
         float | None,
@@ -136,7 +159,13 @@ def plan(
             raise typer.BadParameter(
                 "give FABRIC (on the server) or --fabric-file and --work-orders (offline), not both"
             )
-        params: dict[str, Any] = {"technicians": technicians, "shift_hours": shift_hours}
+        params: dict[str, Any] = {"shift_hours": shift_hours}
+        if technicians is not None:
+            params["technicians"] = technicians
+        if assignees:
+            params["assignees"] = assignees
+        if shift_start is not None:
+            params["shift_start"] = shift_start
         if time_budget is not None:
             params["time_budget_s"] = time_budget
         result = run_job_on_server(
@@ -158,5 +187,7 @@ def plan(
         raise UsageError(
             "give --fabric-file FABRIC.json and --work-orders ORDERS.json (or FABRIC, a fabric on the server)"
         )
+    if assignees or shift_start is not None:
+        raise UsageError("--assignee and --shift-start name users and times on the server: give FABRIC")
     plan_input = read_plan_input(fabric_path, work_orders)
-    print_plan(fmt, plan_offline(plan_input, technicians, shift_s, time_budget))
+    print_plan(fmt, plan_offline(plan_input, technicians or 1, shift_s, time_budget))

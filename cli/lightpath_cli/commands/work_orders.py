@@ -1,9 +1,11 @@
-"""work-orders list|show|start|finish: a repair visit (tickets whose repairs share links) started
+"""work-orders list|show|start|finish|today: a repair visit (tickets whose repairs share links) started
 through the server's capacity guard, with the capacity restoration when it needs one, and finished
-(README "Physical components and work orders", docs/capacity-guard.md)."""
+(README "Physical components and work orders", docs/capacity-guard.md); a technician's visits in
+the newest maintenance plan naming them (today)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -20,6 +22,9 @@ from ..server.errors import ApiError
 from ..server.lookup import resolve_fabric
 from ..server.shapes import (
     RESTORATION_LINK_KEYS,
+    TODAY_KEYS,
+    TODAY_PLAN_KEYS,
+    TODAY_VISIT_KEYS,
     UNREACHABLE_TOR_KEYS,
     WAITS_FOR_KEYS,
     WORK_ORDER_DETAIL_KEYS,
@@ -325,3 +330,99 @@ def finish(
         stdout_console().print(str(answer.get("detail") or ""), highlight=False)
         return
     _print_order(fmt, answer, WORK_ORDER_FINISH_KEYS)
+
+
+def clock(value: Any) -> str:
+    """An ISO time from the API as HH:MM in UTC (the day's table; timestamp() has the date)."""
+    try:
+        return dt.datetime.fromisoformat(str(value)).astimezone(dt.UTC).strftime("%H:%M")
+    except ValueError:
+        return str(value)
+
+
+def _visit_time(visit: dict[str, Any]) -> str:
+    return f"{clock(visit.get('start_at'))}-{clock(visit.get('end_at'))}"
+
+
+def _rack(order: dict[str, Any]) -> str:
+    where = order.get("location") or {}
+    return str(where.get("rack") or where.get("switch") or "-")
+
+
+TODAY_COLUMNS = (
+    Column("time", "Time (UTC)"),
+    Column("order", "Order", justify="right"),
+    Column("action", "Action"),
+    Column("component_name", "Component"),
+    Column("rack", "Rack"),
+    Column("state", "State", render=_state_cell),
+)
+
+
+def _today_json(day: dict[str, Any]) -> dict[str, Any]:
+    plan = day.get("plan")
+    return {
+        **_pick(day, TODAY_KEYS),
+        "plan": _pick(plan, TODAY_PLAN_KEYS) if plan else None,
+        "visits": [
+            {**_pick(visit, TODAY_VISIT_KEYS), "work_order": _pick(visit.get("work_order") or {}, WORK_ORDER_KEYS)}
+            for visit in day.get("visits") or []
+        ],
+    }
+
+
+@app.command("today")
+def today(
+    ctx: typer.Context,
+    fabric: Annotated[str | None, typer.Option("--fabric", help="Only plans of this fabric (name or id).")] = None,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            "--user", metavar="USERNAME", help="Whose day (default: yours; operators, planners and admins: anyone's)."
+        ),
+    ] = None,
+    output: OutputOption = None,
+) -> None:
+    """Your visits today: the newest maintenance plan naming you (tickets plan FABRIC --assignee YOU),
+    in order, each with its time, work order, action, component, rack and state now; whether the
+    plan is stale. No plan names you: one sentence, exit 0."""
+    cli = get_context(ctx)
+    params: dict[str, Any] = {}
+    with cli.client() as client:
+        if fabric:
+            params["fabric"] = resolve_fabric(client, fabric)["id"]
+        if user:
+            params["user"] = user
+        day = client.get("/api/work-orders/today/", params)
+    fmt = cli.output_format(output)
+    if fmt is OutputFormat.json:
+        print_json(_today_json(day))
+        return
+    rows = [
+        {
+            "time": _visit_time(visit),
+            "order": visit["work_order"]["id"],
+            "action": visit["work_order"].get("action"),
+            "component_name": visit["work_order"].get("component_name"),
+            "rack": _rack(visit["work_order"]),
+            "state": visit["work_order"].get("state"),
+        }
+        for visit in day.get("visits") or []
+    ]
+    if fmt is OutputFormat.csv:
+        print_csv(rows, [column.key for column in TODAY_COLUMNS])
+        return
+    out = stdout_console()
+    out.print(day.get("detail", ""), highlight=False)
+    plan = day.get("plan")
+    if plan is None:
+        return
+    out.print(
+        f"plan {plan['job']} of {plan['fabric']['name']}, made {timestamp(plan['planned_at'])}; "
+        f"shift {clock(plan['shift_start'])}-{clock(plan['shift_end'])} UTC",
+        highlight=False,
+    )
+    if rows:
+        print_rows(fmt, rows, TODAY_COLUMNS, [column.key for column in TODAY_COLUMNS])
+    for reason in plan.get("stale_reasons") or []:
+        out.print(f"stale: {reason}", highlight=False)
