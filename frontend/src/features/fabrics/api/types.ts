@@ -37,3 +37,12 @@ export type DrainRequest = Partial<Schemas['DrainRequest']>;
 
 /** 200 answer of an applied drain or undrain (docs/capacity-guard.md). */
 export type DrainAnswer = Schemas['DrainResult'];
+
+/** GET /api/fabrics/{id}/recovery/: the ToRs under their requirement and the least-penalty re-enables. */
+export type RecoveryProposal = Schemas['RecoveryProposal'];
+
+/** POST /api/fabrics/{id}/recovery/ body: exactly the proposal's link ids. */
+export type RecoveryApplyRequest = Schemas['RecoveryApplyRequest'];
+
+/** 200 answer of an applied recovery: what was enabled and the fabric's proposal after it. */
+export type RecoveryApplied = Schemas['RecoveryApplied'];

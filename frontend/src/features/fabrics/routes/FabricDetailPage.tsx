@@ -8,6 +8,7 @@ import { useFabricCapacity } from '../api/useFabricCapacity';
 import { useFabricTopology } from '../api/useFabricTopology';
 import { CapacityBars } from '../components/CapacityBars';
 import { FabricFacts } from '../components/FabricFacts';
+import { FabricRecovery } from '../components/RecoveryPanel';
 import { TopologyView } from '../components/TopologyView';
 
 export function FabricDetailPage() {
@@ -59,6 +60,8 @@ function FabricDetail({ fabricId }: { fabricId: number }) {
         <ErrorList error={capacity.error} title="Could not load capacity." />
         {capacity.data ? <CapacityBars capacity={capacity.data} /> : null}
       </section>
+
+      <FabricRecovery fabricId={fabricId} />
     </article>
   );
 }

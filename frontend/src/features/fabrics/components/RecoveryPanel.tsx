@@ -1,0 +1,178 @@
+import { Link } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import { canChangeLinkState, useCurrentUser } from '@/features/auth';
+import { formatLossRate, formatPenalty } from '@/features/maintenance';
+
+import type { RecoveryApplied, RecoveryProposal } from '../api/types';
+import { changedProposal, useApplyRecovery, useFabricRecovery } from '../api/useFabricRecovery';
+import '../fabrics.css';
+
+export interface RecoveryPanelProps {
+  proposal: RecoveryProposal;
+  /** Operators and admins apply a recovery; everyone else reads it. */
+  canApply: boolean;
+  pending: boolean;
+  /** The answer of the last apply, shown until the proposal changes again. */
+  applied: RecoveryApplied | undefined;
+  error: unknown;
+  /** The apply was refused because the proposal changed meanwhile (the panel shows the fresh one). */
+  changed: boolean;
+  onApply: (links: number[]) => void;
+}
+
+/**
+ * Capacity recovery on the fabric page (issue #18): the ToRs under their requirement now, worst
+ * first, the lossy links whose re-enabling brings them back at the least added penalty, the ToRs no
+ * lossy link can bring back (they need a repair), and Apply for those who may change link state.
+ */
+export function RecoveryPanel({ proposal, canApply, pending, applied, error, changed, onApply }: RecoveryPanelProps) {
+  const ids = proposal.links.map((link) => link.id);
+  return (
+    <div className="recovery" data-testid="recovery">
+      {applied ? (
+        <p className="success-box" role="status" data-testid="recovery-applied">
+          {applied.detail}
+        </p>
+      ) : null}
+      {changed ? (
+        <p className="notice" role="alert" data-testid="recovery-changed">
+          The proposal changed while you looked at it: here is the one for the links now. Check it and apply again.
+        </p>
+      ) : (
+        <ErrorList error={error} title="Could not apply the recovery." />
+      )}
+      <p data-testid="recovery-detail">{proposal.detail}</p>
+      {proposal.under_tors.length > 0 ? (
+        <div className="table-scroll">
+          <table className="data-table" data-testid="recovery-under">
+            <caption>ToRs under their requirement, worst first</caption>
+            <thead>
+              <tr>
+                <th scope="col">ToR</th>
+                <th scope="col" className="numeric">
+                  Up-paths
+                </th>
+                <th scope="col" className="numeric">
+                  Required
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {proposal.under_tors.map((tor) => (
+                <tr key={tor.switch} data-testid="recovery-under-tor" data-tor={tor.name}>
+                  <th scope="row">{tor.name}</th>
+                  <td className="numeric">
+                    {tor.paths} of {tor.design_paths}
+                  </td>
+                  <td className="numeric">{tor.required_paths}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {proposal.links.length > 0 ? (
+        <>
+          <h3>Re-enable these lossy links</h3>
+          <p>
+            They are disabled for corruption but still carry traffic: enabling them brings those ToRs back at the least
+            added penalty. CorrOpt disables them again once capacity is back.
+          </p>
+          <div className="table-scroll">
+            <table className="data-table" data-testid="recovery-links">
+              <caption className="visually-hidden">Links to re-enable</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Link</th>
+                  <th scope="col" className="numeric">
+                    Loss rate
+                  </th>
+                  <th scope="col" className="numeric">
+                    Penalty
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {proposal.links.map((link) => (
+                  <tr key={link.id} data-testid="recovery-link" data-link-id={link.id}>
+                    <th scope="row">
+                      <Link to={`/links/${link.id}`}>{link.name}</Link>
+                    </th>
+                    <td className="numeric">{formatLossRate(link.loss_rate)}</td>
+                    <td className="numeric">{formatPenalty(link.penalty)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p data-testid="recovery-penalty">
+            Added penalty: <strong>{formatPenalty(proposal.added_penalty)}</strong>
+            {proposal.proven_optimal ? ' (the least possible)' : ' (best found; not proven the least)'}
+          </p>
+        </>
+      ) : null}
+      {proposal.unreachable_tors.length > 0 ? (
+        <>
+          <h3>Need a repair instead</h3>
+          <ul data-testid="recovery-unreachable">
+            {proposal.unreachable_tors.map((tor) => (
+              <li key={tor.switch} data-tor={tor.name}>
+                {tor.name}: no lossy link brings it above {tor.paths_best} of the {tor.required_paths} up-paths it
+                requires; repair its links that are down or disabled.
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {proposal.links.length > 0 ? (
+        canApply ? (
+          <div className="button-row">
+            <button
+              type="button"
+              className="primary"
+              disabled={pending}
+              onClick={() => onApply(ids)}
+              data-testid="recovery-apply"
+            >
+              {pending ? 'Applying…' : `Apply: re-enable ${ids.length === 1 ? '1 link' : `${ids.length} links`}`}
+            </button>
+          </div>
+        ) : (
+          <p className="muted" data-testid="recovery-read-only">
+            Read only: operators and admins apply a recovery, since it puts corrupting links back in service.
+          </p>
+        )
+      ) : null}
+      {proposal.auto_restore ? (
+        <p className="muted" data-testid="recovery-auto">
+          This fabric applies the recovery by itself when links go down (auto-restore).
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Shown while a ToR is under its requirement (or right after a recovery, with its answer). */
+export function FabricRecovery({ fabricId }: { fabricId: number }) {
+  const recovery = useFabricRecovery(fabricId);
+  const apply = useApplyRecovery(fabricId);
+  const user = useCurrentUser();
+  if (recovery.error) return <ErrorList error={recovery.error} title="Could not load the capacity recovery." />;
+  const proposal = recovery.data;
+  if (!proposal || (proposal.under_tors.length === 0 && !apply.data)) return null;
+  return (
+    <section className="panel" aria-labelledby="recovery-heading">
+      <h2 id="recovery-heading">Capacity recovery</h2>
+      <RecoveryPanel
+        proposal={proposal}
+        canApply={canChangeLinkState(user.data)}
+        pending={apply.isPending}
+        applied={apply.data}
+        error={apply.error}
+        changed={changedProposal(apply.error) !== null}
+        onApply={(links) => apply.mutate({ links })}
+      />
+    </section>
+  );
+}
