@@ -163,3 +163,16 @@ def test_a_bad_query_is_a_400_listing_every_problem(demo, tess, otto):
     missing = as_user(otto).get(TODAY, {"fabric": 10**9})
     assert missing.status_code == 400 and missing.json() == {"fabric": [f"no fabric has id {10**9}"]}
     assert as_user(tess).get(TODAY, {"fabric": "2.5"}).status_code == 400
+
+
+def test_named_without_a_visit_says_so(demo, orders, operator, make_user):
+    """Three orders cannot keep four people busy: the fourth name gets no visit."""
+    names = ["tess", "otto", "tom", "tia"]
+    for name in names:
+        make_user("technician", username=name)
+    plan = run_plan(operator, demo, {"assignees": names, "shift_start": SHIFT_START.isoformat()})
+    idle = [name for name in names if not visits_of(plan, name)]
+    assert idle
+    day = as_user(make_user("operator")).get(TODAY, {"user": idle[0]}).json()
+    assert day["plan"]["job"] == plan["id"] and day["visits"] == []
+    assert day["detail"] == f"The newest maintenance plan naming {idle[0]} gives {idle[0]} no visit."
