@@ -22,6 +22,7 @@ Every link change goes through link_state (audited, published, the optimizer tol
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -249,7 +250,7 @@ def _decide(order: WorkOrder, user) -> Preview:
             + ", ".join(f"work order {row['work_order']}" for row in preview.waits_for)
             + " frees capacity"
         )
-    elif _short_by_footprint_alone(order.fabric_id, footprint_ids, under_repair, alone.blocking_tors):
+    elif _short_by_footprint_alone(order.fabric_id, footprint_ids, alone.blocking_tors):
         # Nothing to wait for: repairing other links would not help, so say what does.
         advice = (
             f". Nothing else is in the way: with every other link back in service, this footprint alone still "
@@ -264,23 +265,17 @@ def _decide(order: WorkOrder, user) -> Preview:
     return preview
 
 
-def _short_by_footprint_alone(
-    fabric_id: int, footprint: list[int], under_repair: set[int], blocking: list[dict[str, Any]]
-) -> bool:
-    """Whether a blocking ToR stays under its floor with the footprint down even if every other
-    link out of service (disabled or down, not under repair) came back: the engine's restoration
-    with all of them as free candidates."""
-    out = (
-        Link.objects.filter(fabric_id=fabric_id)
-        .exclude(admin_state=Link.AdminState.ENABLED, oper_state=Link.OperState.UP)
-        .exclude(pk__in=[*footprint, *under_repair])
-        .values_list("id", flat=True)
-    )
+def _short_by_footprint_alone(fabric_id: int, footprint: list[int], blocking: list[dict[str, Any]]) -> bool:
+    """Whether a blocking ToR stays under its requirement with the footprint down and every other
+    link of the fabric in service (disabled or down ones repaired): then no repair elsewhere helps."""
     with live.live_fabric(fabric_id, locked=True) as current:
-        everything_back = engine.restore(
-            current.state, dict.fromkeys(out, (0.0, 0.0)), footprint, session=current.session
-        )
-    return bool({tor.name for tor in everything_back.unreachable} & {row["name"] for row in blocking})
+        state = current.state
+        states = bytearray(engine.ENABLED * len(state.link_states))
+        for pk in footprint:
+            states[state.link_index[pk]] = engine.DISABLED[0]
+        repaired = dataclasses.replace(state, link_states=bytes(states)).session()
+        short = {state.switch_names[tor] for tor, paths, _, required in repaired.tor_paths() if paths < required}
+    return bool(short & {row["name"] for row in blocking})
 
 
 def _holding(fabric_id: int, others: list[WorkOrder], tors: set[str], user) -> list[dict[str, Any]]:

@@ -170,17 +170,22 @@ class TestBlockedAdvice:
         assert detail.endswith("Drain the rack's traffic first, then an admin starts it with an override and a reason.")
         assert "repairing the other links" not in detail
 
+    @pytest.mark.parametrize("out_of_service", ["disabled", "down"])
     def test_other_links_out_of_service_on_its_paths_are_named_as_what_frees_capacity(
-        self, demo, spine_cable, make_user
+        self, demo, spine_cable, make_user, out_of_service
     ):
-        """p3-fab1's spine uplink disabled by hand (not for corruption: no restoration can use it)
-        leaves pod 3's ToRs at 14; the p3-fab0 cable would take them to 11, 12 without that link.
-        (p3-tor6, without p3-fab0 and at 11, gets a constraint of 0.5 so the guard allows it.)"""
+        """p3-fab1's spine uplink out of service (disabled by hand, not for corruption, or down:
+        no restoration can use it) leaves pod 3's ToRs at 14; the p3-fab0 cable would take them to
+        11, 12 with that link back. (p3-tor6, without p3-fab0 and at 11, gets a constraint of 0.5
+        so the guard allows it.)"""
         _, order = spine_cable
         Switch.objects.filter(fabric=demo, name="p3-tor6").update(capacity_constraint=0.5)
-        operator = make_user("operator")
-        cabling = {link_at(demo, "p3-fab1", "eth2/1").pk: link_state.AdminChange("disabled", "cabling audit")}
-        assert link_state.change_admin_states(demo.pk, cabling, operator).applied
+        uplink = link_at(demo, "p3-fab1", "eth2/1").pk
+        if out_of_service == "down":
+            assert link_state.set_oper_states(demo.pk, {uplink: "down"}) == [uplink]
+        else:
+            cabling = {uplink: link_state.AdminChange("disabled", "cabling audit")}
+            assert link_state.change_admin_states(demo.pk, cabling, make_user("operator")).applied
 
         body = start(make_user("technician"), order, dry_run=True).json()
         assert body["verdict"] == "blocked" and body["waits_for"] == []
