@@ -1,6 +1,7 @@
 /**
  * Shapes of /api/work-orders/, generated from the server's OpenAPI document
- * (backend/maintenance/api/serializers.py). UI-only: `WorkOrderQuery` (the list's query).
+ * (backend/maintenance/api/serializers.py). UI-only: `WorkOrderQuery` (the list's query) and
+ * `PlanParams` (a job's params: a document the server checks, like the other kinds' params).
  */
 import type { components } from '@/lib/api/schema';
 
@@ -70,70 +71,32 @@ export type SwitchFacts = Pick<Schemas['Switch'], 'id' | 'name' | 'tier' | 'rack
 /* ---- The technician's day and the operator's plan (contract-today.md). ---- */
 
 /** GET /api/users/?role=technician: who may be assigned visits. */
-export interface AssignableUser {
-  username: string;
-  full_name: string;
-  roles: string[];
-}
+export type AssignableUser = Schemas['UserList'];
 
-/** GET /api/work-orders/today/: the plan that names the user, if any. */
-export interface TodayPlan {
-  job: number;
-  fabric: { id: number; name: string };
-  planned_at: string;
-  shift_start: string;
-  shift_end: string;
-  stale: boolean;
-  stale_reasons: string[];
-}
+/** GET /api/work-orders/today/: the user's visits in the newest plan naming them (plan null: none does). */
+export type TodayAnswer = Schemas['Today'];
 
-/** One of the user's visits, with its order as it is now. */
-export interface TodayVisit {
-  work_order: WorkOrder;
-  start_at: string;
-  end_at: string;
-  start_s: number;
-  end_s: number;
-  links_down: Schemas['WorkOrderLink'][];
-  restored: Schemas['WorkOrderLink'][];
-  done: boolean;
-}
+export type TodayPlan = Schemas['TodayPlan'];
 
-export interface TodayAnswer {
-  user: string;
-  plan: TodayPlan | null;
-  visits: TodayVisit[];
-  detail: string;
-}
+/** One of the user's visits, with its work order as it is now. */
+export type TodayVisit = Schemas['TodayVisit'];
 
-export interface HeadroomInterval {
-  start_s: number;
-  end_s: number;
-  worst_tor: { id: number; name: string } | null;
-  spare_paths: number | null;
-  paths: number | null;
-  required_paths: number | null;
-  visits: number[];
-}
+/** A stretch of the shift with the same visits under way, and the ToR left with the least spare paths. */
+export type HeadroomInterval = Schemas['PlanHeadroom'];
 
+export type PlannedVisit = Schemas['PlanVisit'];
+
+/** The `tickets.plan` job's result. */
+export type MaintenancePlan = Schemas['MaintenancePlanResult'];
+
+/** Why an order waits (the engine's `left_for_later`, contract-today §1). */
 export interface LeftForLater {
   work_order: number;
   reason: 'longer_than_shift' | 'never_safe' | 'restoration_dearer' | 'no_penalty' | 'no_room';
   detail: string;
 }
 
-export type PlannedVisit = Schemas['PlanVisit'] & { technician_name: string; start_at: string; end_at: string };
-
-/** The `tickets.plan` job's result. */
-export type MaintenancePlan = Omit<Schemas['MaintenancePlanResult'], 'visits'> & {
-  shift_start: string;
-  assignees: string[] | null;
-  visits: PlannedVisit[];
-  left_for_later?: LeftForLater[];
-  headroom: HeadroomInterval[];
-};
-
-/** POST /api/jobs/ body of a plan (backend/maintenance/jobs.py validate_params). */
+/** `tickets.plan` params (backend/maintenance/jobs.py validate_params); omitted keys take the server's defaults. */
 export interface PlanParams {
   assignees: string[];
   shift_start: string;
