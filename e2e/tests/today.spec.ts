@@ -80,6 +80,13 @@ test('an operator plans the day for the technician, who reads it on Today on a p
   await expect(page.getByTestId('timeline-picked')).toContainText(`Work order #${planned[0]!.work_order}`);
   await noSidewaysScroll(page, 1280);
   await page.screenshot({ path: test.info().outputPath('plan-1280.png'), fullPage: true });
+
+  // The operator looks at the technician's day from Today.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Today' }).click();
+  await page.getByLabel('Technician').selectOption('technician');
+  await expect(page).toHaveURL(/\/today\?user=technician$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('technician’s day');
+  await expect(page.getByTestId('today-visit')).toHaveCount(planned.length);
   await desk.close();
 
   // The technician, on a phone: login lands on Today.

@@ -58,6 +58,18 @@ describe('planTotals', () => {
     expect(totals.quality).toBe('Within 3.1% of the best possible plan');
   });
 
+  it('keeps small totals readable instead of rounding them to 0', () => {
+    const totals = planTotals({
+      expected_penalty_hours: 0.000032,
+      fifo_penalty_hours: 0.0412,
+      proven_optimal: true,
+      gap: 0,
+    });
+    expect(totals.plan).toBe('3.20e-5');
+    expect(totals.fifo).toBe('0.0412');
+    expect(totals.saving).toBe('99.9% less than first in first out');
+  });
+
   it('says there is nothing to save when no order carries a penalty', () => {
     const totals = planTotals({ expected_penalty_hours: 0, fifo_penalty_hours: 0, proven_optimal: true, gap: 0 });
     expect(totals.saving).toBe('Nothing to save: no open order carries a penalty');

@@ -2,6 +2,7 @@
 import { formatCount, formatPercent } from '@/lib/format';
 
 import type { LeftForLater, MaintenancePlan, PlanParams } from './api/types';
+import { formatPenalty } from './workOrders';
 
 export interface PlanDayForm {
   fabric: string;
@@ -44,9 +45,13 @@ export function buildPlanDay(form: PlanDayForm): { fabric?: number; params?: Pla
   };
 }
 
-/** "1,310.4" penalty-hours. */
+/**
+ * "1,310.4" penalty-hours, as the job's summary writes them; below 100 three significant digits
+ * ("0.0412", "3.2e-5"), since a fabric with little corruption has totals far under one.
+ */
 export function formatPenaltyHours(value: number): string {
-  return Number.isFinite(value) ? formatCount(Number(value.toFixed(1))) : '—';
+  if (!Number.isFinite(value)) return '—';
+  return Math.abs(value) >= 100 ? formatCount(Number(value.toFixed(1))) : formatPenalty(value);
 }
 
 export interface PlanTotals {
