@@ -134,7 +134,7 @@ export function PlanTimeline({ plan, now = new Date() }: { plan: MaintenancePlan
           {pickedVisit.technician_name}, {formatTimeRange(pickedVisit.start_at, pickedVisit.end_at)}
         </p>
       ) : (
-        <p className="muted">Hover a bar for its order; tap it to open the order.</p>
+        <p className="muted">Hover a bar for its order; tap it to name the order with a link to it.</p>
       )}
     </div>
   );
