@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 
 import { formatTimeRange } from '@/lib/format';
@@ -17,6 +17,16 @@ const TONE_LABELS: Record<HeadroomTone, string> = {
 
 const TONES: readonly HeadroomTone[] = ['none', 'low', 'ok', 'unknown'];
 
+/** The time now, moved on every minute: the now-line walks across the shift while the page is open. */
+function useMinute(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), 60_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
+}
+
 /** Room for the bar's "#12" inside it. */
 const LABEL_MIN_WIDTH = 30;
 
@@ -25,8 +35,9 @@ const LABEL_MIN_WIDTH = 30;
  * to pick it), the headroom strip (the worst ToR's spare paths while the visits are under way) and a
  * now-line. The table below says the same for screen readers and for reading.
  */
-export function PlanTimeline({ plan, now = new Date() }: { plan: MaintenancePlan; now?: Date }) {
+export function PlanTimeline({ plan }: { plan: MaintenancePlan }) {
   const { ref, width } = useElementWidth<HTMLDivElement>();
+  const now = useMinute();
   const layout = useMemo(() => layoutTimeline(plan, width, now), [plan, width, now]);
   const orders = useMemo(() => new Map(plan.work_orders.map((order) => [order.id, order])), [plan.work_orders]);
   const [picked, setPicked] = useState<number | null>(null);
