@@ -160,7 +160,7 @@ fn orders(
 fn report(name: &str, plan: &MaintenancePlan) {
     eprintln!(
         "{name}: {} visits, {} unscheduled, expected {:.1} penalty-hours, FIFO {:.1} \
-         (ratio {:.3}), lower bound {:.1}, gap {:.2}%, proven optimal {}",
+         (ratio {:.3}), lower bound {:.1}, gap {:.2}%, proven optimal {} ({} nodes)",
         plan.visits.len(),
         plan.unscheduled.len(),
         plan.expected_penalty_hours,
@@ -169,6 +169,7 @@ fn report(name: &str, plan: &MaintenancePlan) {
         plan.lower_bound,
         100.0 * plan.gap(),
         plan.proven_optimal,
+        plan.nodes,
     );
 }
 

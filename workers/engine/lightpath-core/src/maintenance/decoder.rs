@@ -329,6 +329,33 @@ impl<'p, 'g> Problem<'p, 'g> {
         Ok(true)
     }
 
+    /// Whether no list places `order` anywhere: it is longer than the shift,
+    /// or its footprint leaves a ToR it touches under the floor even with
+    /// every restoration that could be up beside it enabled (its own and
+    /// those of the orders sharing a ToR with it). Any instant of a real
+    /// plan has fewer links in service on those ToRs (other visits only add
+    /// footprints, and a ToR's count grows with the links above it), so the
+    /// guard refuses it there too.
+    pub fn never_placed(&mut self, order: usize) -> Result<bool, PlanError> {
+        if self.orders[order].duration_s > self.crew.shift_s {
+            return Ok(true);
+        }
+        let footprint = &self.orders[order].footprint;
+        let mut changes: Vec<(LinkId, LinkState)> =
+            footprint.iter().map(|&l| (l, LinkState::Down)).collect();
+        let mut enabled: HashSet<LinkId> = HashSet::new();
+        for j in std::iter::once(order).chain(self.conflicts[order].iter().copied()) {
+            for &link in self.orders[j].restoration.iter().flat_map(|r| &r.links) {
+                if !footprint.contains(&link) && enabled.insert(link) {
+                    changes.push((link, LinkState::Enabled));
+                }
+            }
+        }
+        let blocking = self.state.evaluate(&changes)?.blocking;
+        let touched = &self.touched[order];
+        Ok(blocking.iter().any(|t| touched.binary_search(t).is_ok()))
+    }
+
     /// The guard's blocking ToRs for a set of concurrent visits: their
     /// footprints down, their restorations (where used) enabled; a link in
     /// one visit's footprint and another's restoration is down.

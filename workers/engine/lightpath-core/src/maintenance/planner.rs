@@ -57,6 +57,8 @@ pub struct MaintenancePlan {
     /// Whether no list of the decoder gives a lower cost (branch and bound
     /// finished); then `lower_bound` is the plan's own cost.
     pub proven_optimal: bool,
+    /// Branch-and-bound nodes explored (0 when the heuristic planned).
+    pub nodes: u64,
 }
 
 impl MaintenancePlan {
@@ -122,11 +124,12 @@ impl<'p, 'g> Planner<'p, 'g> {
         } else {
             first_in_first_out.clone()
         };
-        let (best, proven_optimal) = if problem.orders.len() <= self.options.exact_up_to {
-            branch_and_bound(problem, start, deadline)?
+        let (best, proven_optimal, nodes) = if problem.orders.len() <= self.options.exact_up_to {
+            let exact = branch_and_bound(problem, start, deadline)?;
+            (exact.best, exact.finished, exact.nodes)
         } else {
             let best = local_search(problem, list, start, deadline, self.options.seed)?;
-            (best, false)
+            (best, false, 0)
         };
         // Never worse than first in first out, whatever the search found.
         let best = if first_in_first_out.cost < best.cost {
@@ -150,6 +153,7 @@ impl<'p, 'g> Planner<'p, 'g> {
             fifo_penalty_hours: first_in_first_out.cost,
             lower_bound,
             proven_optimal,
+            nodes,
         })
     }
 

@@ -181,27 +181,53 @@ pub(crate) fn branch_and_bound(
     problem: &mut Problem,
     incumbent: Decoding,
     deadline: Instant,
-) -> Result<(Decoding, bool), PlanError> {
+) -> Result<Exact, PlanError> {
     let n = problem.orders.len();
     let mut search = Bnb {
         best_cost: incumbent.cost,
         best_moves: incumbent.moves(),
         priority: priority_list(problem),
+        fixed: 0,
         deadline,
         nodes: 0,
         timed_out: false,
     };
     let mut schedule = Decoding::new(n, problem.crew.technicians);
     let mut remaining = vec![true; n];
-    search.explore(problem, &mut schedule, &mut remaining, n)?;
+    // Orders no list places are unscheduled in every list: they head the
+    // list once, instead of being tried at every place of it.
+    for (order, left) in remaining.iter_mut().enumerate() {
+        if problem.never_placed(order)? {
+            problem.push(&mut schedule, order, 0)?;
+            *left = false;
+        }
+    }
+    search.fixed = schedule.steps.len();
+    search.explore(problem, &mut schedule, &mut remaining)?;
     let best = replay(problem, &search.best_moves)?;
-    Ok((best, !search.timed_out))
+    Ok(Exact {
+        best,
+        finished: !search.timed_out,
+        nodes: search.nodes,
+    })
+}
+
+/// What branch and bound found.
+pub(crate) struct Exact {
+    pub best: Decoding,
+    /// Whether the search finished, so `best` is optimal over all lists.
+    pub finished: bool,
+    /// Nodes explored.
+    pub nodes: u64,
 }
 
 struct Bnb {
     best_cost: f64,
     best_moves: Vec<(usize, u32)>,
     priority: Vec<usize>,
+    /// Steps at the head of every list (orders never placed), outside the
+    /// symmetry rules.
+    fixed: usize,
     deadline: Instant,
     nodes: u64,
     timed_out: bool,
@@ -213,12 +239,25 @@ impl Bnb {
         problem: &mut Problem,
         schedule: &mut Decoding,
         remaining: &mut [bool],
-        left: usize,
     ) -> Result<(), PlanError> {
-        if left == 0 {
+        // Orders without a penalty rate cost nothing wherever they go (a
+        // visit with a dear restoration is dropped for leaving them), so
+        // once only they are left the cost is final: they are placed once.
+        let priced_left =
+            (0..remaining.len()).any(|j| remaining[j] && problem.orders[j].penalty_rate > 0.0);
+        if !priced_left {
             if better(schedule.cost, self.best_cost) {
+                let before = schedule.steps.len();
+                let unpriced: Vec<usize> = (0..remaining.len()).filter(|&j| remaining[j]).collect();
+                for j in unpriced {
+                    let (tech, placement) = best_technician(problem, schedule, j)?;
+                    problem.commit(schedule, j, tech, placement);
+                }
                 self.best_cost = schedule.cost;
                 self.best_moves = schedule.moves();
+                while schedule.steps.len() > before {
+                    schedule.pop();
+                }
             }
             return Ok(());
         }
@@ -231,7 +270,7 @@ impl Bnb {
         }
         // Technicians named by first use: of those not named yet, one.
         let mut named = vec![false; problem.crew.technicians as usize];
-        for step in &schedule.steps {
+        for step in &schedule.steps[self.fixed..] {
             named[step.tech as usize] = true;
         }
         let fresh = named.iter().position(|&n| !n);
@@ -249,7 +288,7 @@ impl Bnb {
                 }
                 problem.push(schedule, order, tech)?;
                 remaining[order] = false;
-                self.explore(problem, schedule, remaining, left - 1)?;
+                self.explore(problem, schedule, remaining)?;
                 remaining[order] = true;
                 schedule.pop();
             }
@@ -262,7 +301,7 @@ impl Bnb {
     /// shared ToR) must all have smaller indices, or it could have come
     /// before them and the list that has it there decodes the same.
     fn canonical(&self, problem: &Problem, schedule: &Decoding, order: usize, tech: u32) -> bool {
-        for step in schedule.steps.iter().rev() {
+        for step in schedule.steps[self.fixed..].iter().rev() {
             if step.tech == tech || problem.conflict(step.order, order) {
                 return true;
             }
@@ -273,36 +312,49 @@ impl Bnb {
         true
     }
 
-    /// The node's bound, the larger of two:
-    /// - every order not yet decoded ends no earlier than a technician can
-    ///   reach it plus its duration; and all but `technicians` of them come
-    ///   after another one on their technician (or are unscheduled, which
-    ///   costs more than any visit), so start no earlier than the shortest
-    ///   duration after a technician is first free (travel from that other
-    ///   site unknown, so not counted); those are taken to be the orders
-    ///   the delay costs least;
-    /// - by levels: the `l`-th order of a technician starts no earlier than
-    ///   the first free instant plus the `l - 1` shortest durations and as
-    ///   many of the least walk between two orders left, at most
-    ///   `technicians` orders are on each level, and the cheapest way to
-    ///   fill the levels puts the highest penalty rates lowest. Valid while
-    ///   every cost stays linear in the end (ends within `T + p D`), which
-    ///   is checked; otherwise only the first bound counts;
+    /// The node's bound: the decoded orders' cost plus a bound on the
+    /// others'. Orders without a penalty rate cost nothing wherever they go,
+    /// so only the priced ones are charged (the others can only delay them,
+    /// which a lower bound may ignore); the larger of three:
+    /// - every priced order not yet decoded ends no earlier than a
+    ///   technician can reach it plus its duration; and all but
+    ///   `technicians` of them come after another order on their technician
+    ///   (or are unscheduled, which costs more than any visit), so start no
+    ///   earlier than the shortest duration after a technician is first free
+    ///   (travel from that other site unknown, so not counted); those are
+    ///   taken to be the orders the delay costs least;
+    /// - by levels: the `l`-th priced order of a technician starts no earlier
+    ///   than the first free instant plus the `l - 1` shortest priced
+    ///   durations and as many of the least walk between two orders left, at
+    ///   most `technicians` priced orders are on each level, and the
+    ///   cheapest way to fill the levels puts the highest penalty rates
+    ///   lowest. Valid while every cost stays linear in the end (ends within
+    ///   `T + p D`), which is checked; otherwise it is not counted;
     /// - on parallel machines (Eastman, Even and Isaacs 1964): ignoring
-    ///   capacity and travel, with every technician free at the first free
-    ///   instant, `sum w C >= sum w C1 / m + (m - 1) / (2 m) sum w d`, `C1`
-    ///   the ends on one machine in order of `w / d`. Orders left
-    ///   unscheduled are appended after the shift, where their linear cost
-    ///   is still below the unvisited one while the remaining work is at
+    ///   capacity, with every technician free at the first free instant,
+    ///   `sum w C >= sum w C1 / m + (m - 1) / (2 m) sum w d`, `C1` the ends
+    ///   on one machine in order of `w / d`. Orders left unscheduled are
+    ///   appended after the shift, where their linear cost is still below
+    ///   the unvisited one while the remaining work (walks included) is at
     ///   most `p D`, which is checked.
     fn bound(&self, problem: &Problem, schedule: &Decoding, remaining: &[bool]) -> f64 {
         let left: Vec<usize> = (0..remaining.len()).filter(|&j| remaining[j]).collect();
-        if left.is_empty() {
+        let priced: Vec<usize> = left
+            .iter()
+            .copied()
+            .filter(|&j| problem.orders[j].penalty_rate > 0.0)
+            .collect();
+        if priced.is_empty() {
             return schedule.cost;
         }
         let mut durations: Vec<u64> = left.iter().map(|&j| problem.orders[j].duration_s).collect();
         durations.sort_unstable();
         let shortest = durations[0];
+        let mut priced_durations: Vec<u64> = priced
+            .iter()
+            .map(|&j| problem.orders[j].duration_s)
+            .collect();
+        priced_durations.sort_unstable();
         let cost = |j: usize, end: u64| {
             let o = &problem.orders[j];
             if end <= problem.crew.shift_s {
@@ -323,8 +375,8 @@ impl Bnb {
         }
         let walk = if walk == u64::MAX { 0 } else { walk };
         let mut rest = 0.0;
-        let mut delays: Vec<f64> = Vec::with_capacity(left.len());
-        for &j in &left {
+        let mut delays: Vec<f64> = Vec::with_capacity(priced.len());
+        for &j in &priced {
             let reach = (0..problem.crew.technicians)
                 .map(|k| problem.ready(schedule, j, k))
                 .min()
@@ -335,47 +387,86 @@ impl Bnb {
             let later_end = end.max(free + shortest + walk + problem.orders[j].duration_s);
             delays.push(cost(j, later_end) - first);
         }
-        let later = left.len().saturating_sub(technicians);
+        let later = priced.len().saturating_sub(technicians);
         if later > 0 {
             delays.sort_by(f64::total_cmp);
             rest += delays[..later].iter().sum::<f64>();
         }
-        // Levels: offsets of the last level must keep every cost linear.
-        let levels = left.len().div_ceil(technicians);
-        let deepest: u64 = durations[..levels - 1].iter().sum::<u64>() + (levels as u64 - 1) * walk;
-        let linear = left.iter().all(|&j| {
-            let o = &problem.orders[j];
-            let end = (free + deepest + o.duration_s) as f64;
-            end <= problem.crew.shift_s as f64
-                + o.success_probability * problem.cost.service_time_s as f64
-        });
-        if linear {
-            let mut by_rate: Vec<(f64, f64)> = left
-                .iter()
-                .map(|&j| {
-                    let o = &problem.orders[j];
-                    let base = problem.cost.visited(o, free + o.duration_s, false);
-                    (o.penalty_rate, base)
-                })
-                .collect();
-            by_rate.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let mut levelled = 0.0;
-            for (position, (rate, base)) in by_rate.into_iter().enumerate() {
-                let level = position / technicians;
-                let offset: u64 = durations[..level].iter().sum::<u64>() + level as u64 * walk;
-                levelled += base + rate * offset as f64 / 3600.0;
-            }
-            rest = rest.max(levelled);
-        }
-        let work: u64 = durations.iter().sum();
-        let min_p = left
+        rest = rest.max(self.slots(problem, schedule, &left, &priced, &priced_durations, walk));
+        let work: u64 = priced_durations.iter().sum::<u64>() + priced.len() as u64 * walk;
+        let min_p = priced
             .iter()
             .map(|&j| problem.orders[j].success_probability)
             .fold(1.0, f64::min);
         if work as f64 <= min_p * problem.cost.service_time_s as f64 {
-            rest = rest.max(self.parallel_machines(problem, &left, free, walk));
+            rest = rest.max(self.parallel_machines(problem, &priced, free, walk));
         }
         schedule.cost + rest
+    }
+
+    /// The slots bound: technician `k`'s `l`-th priced order from now
+    /// starts no earlier than `k` is free and has walked to an order left,
+    /// plus the `l - 1` shortest priced durations and as many of the least
+    /// walk between two orders left. The priced orders take distinct slots,
+    /// so their starts are at least the earliest slots', and the cheapest
+    /// way to fill those puts the highest penalty rates earliest. Counted
+    /// while every cost stays linear in the end (ends within `T + p D`,
+    /// beyond which a visit costs no more than leaving the order), which is
+    /// checked; otherwise 0.
+    fn slots(
+        &self,
+        problem: &Problem,
+        schedule: &Decoding,
+        left: &[usize],
+        priced: &[usize],
+        priced_durations: &[u64],
+        walk: u64,
+    ) -> f64 {
+        let n = priced.len();
+        let mut offsets: Vec<u64> = Vec::with_capacity(n);
+        let mut elapsed = 0;
+        for duration in &priced_durations[..n] {
+            offsets.push(elapsed);
+            elapsed += duration + walk;
+        }
+        let mut starts: Vec<u64> = Vec::with_capacity(n * schedule.techs.len());
+        for tech in &schedule.techs {
+            let arrive = match tech.at {
+                None => tech.free_at,
+                Some(at) => {
+                    let to = left
+                        .iter()
+                        .map(|&j| problem.travel.between(at, problem.orders[j].location));
+                    tech.free_at + to.min().unwrap_or(0)
+                }
+            };
+            starts.extend(offsets.iter().map(|&o| arrive + o));
+        }
+        starts.sort_unstable();
+        starts.truncate(n);
+        let latest = starts[n - 1];
+        let linear = priced.iter().all(|&j| {
+            let o = &problem.orders[j];
+            let end = (latest + o.duration_s) as f64;
+            end <= problem.crew.shift_s as f64
+                + o.success_probability * problem.cost.service_time_s as f64
+        });
+        if !linear {
+            return 0.0;
+        }
+        let mut by_rate: Vec<(f64, f64)> = priced
+            .iter()
+            .map(|&j| {
+                let o = &problem.orders[j];
+                (o.penalty_rate, problem.cost.visited(o, o.duration_s, false))
+            })
+            .collect();
+        by_rate.sort_by(|a, b| b.0.total_cmp(&a.0));
+        by_rate
+            .into_iter()
+            .zip(starts)
+            .map(|((rate, base), start)| base + rate * start as f64 / 3600.0)
+            .sum()
     }
 
     /// The Eastman-Even-Isaacs bound on the linear costs of `left`, every
