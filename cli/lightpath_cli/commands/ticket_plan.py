@@ -8,9 +8,9 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from ..context import CliContext, get_context
+from ..context import get_context
 from ..errors import UsageError
-from ..offline.maintenance import left_for_later, plain_number, plan_offline, read_plan_input
+from ..offline.maintenance import plain_number, plan_offline, read_plan_input
 from ..options import (
     CancelOnInterruptOption,
     FabricFileAliasOption,
@@ -72,29 +72,6 @@ def print_plan(fmt: OutputFormat, plan: dict[str, Any]) -> None:
         console.print("not this shift:", highlight=False)
         for left in report["left_for_later"]:
             console.print(f"  work order {left['work_order']}: {left['detail']}", highlight=False)
-
-
-def server_left_for_later(cli: CliContext, result: dict[str, Any]) -> list[dict[str, Any]]:
-    """Why each order is left for later, from the job's description of what the planner was given
-    and each such order's duration and chance (GET /api/work-orders/ID/)."""
-    described = {entry["id"]: entry for entry in result.get("work_orders") or []}
-    given: dict[int, dict[str, Any]] = {}
-    with cli.client() as client:
-        for order_id in result["unscheduled"]:
-            entry = described.get(order_id)
-            if entry is None:
-                continue
-            order = client.get(f"/api/work-orders/{order_id}/")
-            restoration = entry.get("restoration")
-            given[order_id] = {
-                "duration_s": order["duration_s"],
-                "success_probability": order["success_chance"],
-                "penalty_rate": entry["penalty_rate"],
-                "safe_alone": entry["safe_alone"],
-                # The server offers only restorations that make the footprint safe.
-                "restoration_penalty_rate": restoration["penalty_rate"] if restoration else None,
-            }
-    return left_for_later(result["unscheduled"], given, result["shift_s"])
 
 
 def plan(
@@ -180,7 +157,6 @@ def plan(
         for visit in result["visits"]:
             visit["links_down"] = [link["name"] for link in visit["links_down"]]
             visit["restored"] = [link["name"] for link in visit["restored"]]
-        result["left_for_later"] = server_left_for_later(cli, result)
         print_plan(fmt, result)
         return
     if fabric_path is None or work_orders is None:

@@ -215,13 +215,12 @@ def read_plan_input(fabric_path: Path, orders_path: Path) -> PlanInput:
 
 
 def plan_offline(plan_input: PlanInput, technicians: int, shift_s: int, time_budget_s: float | None) -> dict[str, Any]:
-    """The planner's answer with link names (`a:a_port - b:b_port`) instead of indices, and why each
-    order left for later is (left_for_later)."""
+    """The planner's answer with link names (`a:a_port - b:b_port`) instead of indices; the engine says
+    why each order left for later waits (left_for_later)."""
     engine = load_engine()
     fabric = plan_input.fabric
     session = engine.CorrOptSession(fabric.graph, fabric.states, capacity=fabric.capacity, overrides=fabric.overrides)
     names = plan_input.link_names
-    given = {order["id"]: _given(session, order) for order in plan_input.orders}
     try:
         result: dict[str, Any] = engine.maintenance_plan(
             session,
@@ -236,26 +235,7 @@ def plan_offline(plan_input: PlanInput, technicians: int, shift_s: int, time_bud
     for visit in result["visits"]:
         visit["links_down"] = [names[link] for link in visit["links_down"]]
         visit["restored"] = [names[link] for link in visit["restored"]]
-    result["left_for_later"] = left_for_later(result["unscheduled"], given, shift_s)
     return result
-
-
-def _given(session: Any, order: dict[str, Any]) -> dict[str, Any]:
-    """What the planner was given for one order, as the server's job result describes it."""
-    down = [(link, "disabled") for link in order["footprint"]]
-    restoration = order["restoration"]
-    restores = (
-        restoration is not None
-        and session.evaluate(down + [(link, "enabled") for link in restoration["links"]])["safe"]
-    )
-    return {
-        "duration_s": order["duration_s"],
-        "success_probability": order["success_probability"],
-        "penalty_rate": order["penalty_rate"],
-        "safe_alone": bool(session.evaluate(down)["safe"]),
-        # Only a restoration that makes the footprint safe can let the order be done.
-        "restoration_penalty_rate": restoration["penalty_rate"] if restores else None,
-    }
 
 
 def _named(message: str, names: list[str]) -> str:
@@ -265,56 +245,6 @@ def _named(message: str, names: list[str]) -> str:
         r"\blink (\d+)\b", lambda m: f"link {names[int(m[1])]}" if int(m[1]) < len(names) else m[0], message
     )
     return re.sub(r"\bis (Enabled|Disabled|Down)\b", lambda m: f"is {m[1].lower()}", message)
-
-
-# Hours a repair that fails waits for the next try, as the planner costs it (cli/README.md).
-RETRY_HOURS = 48
-
-
-def left_for_later(unscheduled: list[int], given: dict[int, dict[str, Any]], shift_s: int) -> list[dict[str, Any]]:
-    """Why each order is not in this shift's plan, from what the planner was given (the engine says
-    only which): [{"work_order", "reason", "detail"}] with reason one of longer_than_shift,
-    never_safe, restoration_dearer, no_penalty, no_room."""
-    return [{"work_order": order_id, **_why(given.get(order_id), shift_s)} for order_id in unscheduled]
-
-
-def _why(order: dict[str, Any] | None, shift_s: int) -> dict[str, str]:
-    def hours(seconds: float) -> str:
-        return f"{seconds / 3600:g} h"
-
-    if order is None:
-        return {"reason": "no_room", "detail": "no room in this shift next to the visits planned"}
-    duration = order["duration_s"]
-    if duration > shift_s:
-        return {
-            "reason": "longer_than_shift",
-            "detail": f"it takes {hours(duration)}, longer than the {hours(shift_s)} shift",
-        }
-    restoration_rate = order["restoration_penalty_rate"]
-    if not order["safe_alone"] and restoration_rate is None:
-        return {
-            "reason": "never_safe",
-            "detail": "its footprint puts a ToR under its capacity floor at any time and no restoration makes it safe",
-        }
-    rate = order["penalty_rate"]
-    if not order["safe_alone"]:
-        # Done first with its restoration, against left for after the shift (the planner's costs).
-        done = rate * (duration / 3600 + (1 - order["success_probability"]) * RETRY_HOURS)
-        done += restoration_rate * duration / 3600
-        left = rate * (shift_s / 3600 + RETRY_HOURS)
-        if done >= left:
-            return {
-                "reason": "restoration_dearer",
-                "detail": "it is safe only with its restoration, which costs more than leaving it "
-                f"({plain_number(done)} against {plain_number(left)} penalty-hours)",
-            }
-    if rate == 0:
-        return {"reason": "no_penalty", "detail": "its penalty rate is 0: doing it this shift saves nothing"}
-    return {
-        "reason": "no_room",
-        "detail": "no room in this shift next to the visits planned (their time, or footprints that "
-        "cannot be down together with its own)",
-    }
 
 
 def plain_number(value: float) -> str:

@@ -607,11 +607,21 @@ class PlanVisit(TypedDict):
     restored: list[int]
 
 @type_check_only
+class PlanLeftForLater(TypedDict):
+    """Why an unscheduled order waits: ``reason`` is ``longer_than_shift``, ``never_safe``,
+    ``restoration_dearer``, ``no_penalty`` or ``no_room``; ``detail`` one sentence saying it."""
+
+    work_order: int
+    reason: str
+    detail: str
+
+@type_check_only
 class MaintenancePlan(TypedDict):
     """:func:`maintenance_plan`'s answer; penalty-hours are expected values."""
 
     visits: list[PlanVisit]
     unscheduled: list[int]
+    left_for_later: list[PlanLeftForLater]
     expected_penalty_hours: float
     fifo_penalty_hours: float
     lower_bound: float

@@ -220,6 +220,38 @@ fn planner(c: &mut Criterion) {
         b.iter(|| black_box(plan(&mut state, &few, crew, TRAVEL, options).unwrap()))
     });
     group.finish();
+
+    // How the exact search grows with the orders (one timed run each, more
+    // orders of the same kind in the same two pods, 20 s at most).
+    let mut more = few.clone();
+    let extra = orders(&graph, &states, &mut rng, 8, 2);
+    for (i, order) in extra.into_iter().enumerate() {
+        let clash = |o: &WorkOrder| o.footprint.iter().any(|l| order.footprint.contains(l));
+        if !more.iter().any(clash) {
+            more.push(WorkOrder {
+                id: 100 + i as u64,
+                ..order
+            });
+        }
+    }
+    for count in [6, 8, 10, 12, 14, 16] {
+        let Some(subset) = more.get(..count) else {
+            break;
+        };
+        let options = PlanOptions {
+            exact_up_to: count,
+            time_budget: Duration::from_secs(20),
+            ..PlanOptions::default()
+        };
+        let started = std::time::Instant::now();
+        let exact = plan(&mut state, subset, crew, TRAVEL, options).unwrap();
+        eprintln!(
+            "exact search, {count} orders: {:.1} ms, {} nodes, proven optimal {}",
+            started.elapsed().as_secs_f64() * 1e3,
+            exact.nodes,
+            exact.proven_optimal,
+        );
+    }
 }
 
 criterion_group!(benches, planner);

@@ -4,6 +4,8 @@
 //!   each ToR's up-paths itself: no instant puts a ToR under its floor, no
 //!   technician is in two places, every visit fits the shift and the travel;
 //!   it recomputes the expected penalty-hours from the visits;
+//! - every order left unscheduled says why, and the reason holds (longer
+//!   than the shift exactly when it is, no penalty only at rate 0);
 //! - the plan never costs more than first in first out, and never less
 //!   than its lower bound, exact or heuristic;
 //! - up to 6 orders, the exact plan equals brute force over every list of
@@ -20,7 +22,8 @@ use common::fabric_sized;
 use lightpath_core::FabricGraph;
 use lightpath_core::corropt::{CorrOptState, LinkState, Thresholds};
 use lightpath_core::maintenance::{
-    Crew, Location, MaintenancePlan, PlanOptions, Planner, Restoration, TravelModel, WorkOrder,
+    Crew, LeaveReason, Location, MaintenancePlan, PlanOptions, Planner, Restoration, TravelModel,
+    WorkOrder,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -243,6 +246,22 @@ fn check(inst: &Instance, plan: &MaintenancePlan) {
     let mut all: Vec<u64> = inst.orders.iter().map(|o| o.id).collect();
     all.sort_unstable();
     assert_eq!(ids, all, "each order is visited once or unscheduled");
+    // Each unscheduled order says why, and the reason holds.
+    let waiting: Vec<u64> = plan.left_for_later.iter().map(|l| l.work_order).collect();
+    assert_eq!(waiting, plan.unscheduled);
+    for left in &plan.left_for_later {
+        let o = by_id(left.work_order);
+        let longer = o.duration_s > inst.crew.shift_s;
+        assert_eq!(
+            left.reason == LeaveReason::LongerThanShift,
+            longer,
+            "{left:?}"
+        );
+        if left.reason == LeaveReason::NoPenalty {
+            assert_eq!(o.penalty_rate, 0.0, "{left:?}");
+        }
+        assert!(!left.detail.is_empty());
+    }
     for tech in 0..inst.crew.technicians {
         let mut visits: Vec<_> = plan
             .visits

@@ -165,6 +165,18 @@ fn plan_dict<'py>(py: Python<'py>, plan: &MaintenancePlan) -> PyResult<Bound<'py
     let dict = PyDict::new(py);
     dict.set_item("visits", visits)?;
     dict.set_item("unscheduled", &plan.unscheduled)?;
+    let left_for_later = plan
+        .left_for_later
+        .iter()
+        .map(|left| {
+            let dict = PyDict::new(py);
+            dict.set_item("work_order", left.work_order)?;
+            dict.set_item("reason", left.reason.as_str())?;
+            dict.set_item("detail", &left.detail)?;
+            Ok(dict)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("left_for_later", left_for_later)?;
     dict.set_item("expected_penalty_hours", plan.expected_penalty_hours)?;
     dict.set_item("fifo_penalty_hours", plan.fifo_penalty_hours)?;
     dict.set_item("lower_bound", plan.lower_bound)?;

@@ -356,6 +356,12 @@ impl<'p, 'g> Problem<'p, 'g> {
         Ok(blocking.iter().any(|t| touched.binary_search(t).is_ok()))
     }
 
+    /// Whether `order`'s footprint alone (with its restoration enabled, when
+    /// `restored`) leaves every ToR at or above its floor.
+    pub fn safe_alone(&mut self, order: usize, restored: bool) -> Result<bool, PlanError> {
+        Ok(self.blocking(&[(order, restored)])?.is_empty())
+    }
+
     /// The guard's blocking ToRs for a set of concurrent visits: their
     /// footprints down, their restorations (where used) enabled; a link in
     /// one visit's footprint and another's restoration is down.

@@ -38,7 +38,7 @@
 //! together with the visits already placed, without its restoration or with
 //! it, whichever costs less; an order that fits nowhere in the shift, or
 //! whose only visits cost more than leaving it (a dear restoration), is
-//! unscheduled. First in first out is the list in id order, each to the
+//! unscheduled, and the plan says why ([`LeftForLater`]). First in first out is the list in id order, each to the
 //! technician free first. Up to [`PlanOptions::exact_up_to`] orders (10),
 //! branch and bound over all lists finds the least cost
 //! ([`MaintenancePlan::proven_optimal`]); beyond, a greedy list (by penalty
@@ -64,9 +64,11 @@ mod cost;
 mod decoder;
 mod error;
 mod input;
+mod later;
 mod planner;
 mod search;
 
 pub use error::PlanError;
 pub use input::{Crew, Location, PlanOptions, Restoration, TravelModel, WorkOrder};
+pub use later::{LeaveReason, LeftForLater};
 pub use planner::{MaintenancePlan, Planner, Schedule, Visit, plan};

@@ -6,8 +6,9 @@ use std::time::Instant;
 use super::cost::CostModel;
 use super::decoder::{Decoding, Problem};
 use super::input::check_orders;
+use super::later::why;
 use super::search::{branch_and_bound, fifo, greedy, local_search, priority_list, replay};
-use super::{Crew, PlanError, PlanOptions, TravelModel, WorkOrder};
+use super::{Crew, LeftForLater, PlanError, PlanOptions, TravelModel, WorkOrder};
 use crate::corropt::CorrOptState;
 use crate::fabric::LinkId;
 
@@ -48,6 +49,8 @@ pub struct MaintenancePlan {
     pub visits: Vec<Visit>,
     /// Ids of the work orders left for after the shift, ascending.
     pub unscheduled: Vec<u64>,
+    /// Why each of `unscheduled` waits, in the same order.
+    pub left_for_later: Vec<LeftForLater>,
     /// Expected penalty-hours of this plan.
     pub expected_penalty_hours: f64,
     /// Expected penalty-hours of first in first out on the same input.
@@ -145,10 +148,16 @@ impl<'p, 'g> Planner<'p, 'g> {
                 .lower_bound(problem.orders, problem.crew.technicians);
             bound.min(best.cost)
         };
+        let mut left_for_later = (0..problem.orders.len())
+            .filter(|&i| best.placed[i].is_none())
+            .map(|i| why(problem, i))
+            .collect::<Result<Vec<_>, _>>()?;
+        left_for_later.sort_by_key(|left| left.work_order);
         let schedule = self.output(&best);
         Ok(MaintenancePlan {
             visits: schedule.visits,
             unscheduled: schedule.unscheduled,
+            left_for_later,
             expected_penalty_hours: schedule.expected_penalty_hours,
             fifo_penalty_hours: first_in_first_out.cost,
             lower_bound,
@@ -244,7 +253,7 @@ mod tests {
     use super::*;
     use crate::corropt::{LinkState, Thresholds};
     use crate::fabric::generators::fat_tree;
-    use crate::maintenance::{Location, Restoration};
+    use crate::maintenance::{LeaveReason, Location, Restoration};
 
     const RACK: Location = Location { rack: 1, row: 1 };
     const TRAVEL: TravelModel = TravelModel {
@@ -336,6 +345,20 @@ mod tests {
         assert!(plan.visits.is_empty());
         assert_eq!(plan.unscheduled, vec![7]);
         assert!((plan.expected_penalty_hours - 2.0 * 56.0).abs() < 1e-9);
+        assert_eq!(plan.left_for_later[0].reason, LeaveReason::NeverSafe);
+        // With a restoration dearer than the order's own penalty, it waits.
+        let mut dear = orders.clone();
+        dear[0].restoration.as_mut().unwrap().penalty_rate = 500.0;
+        let plan = super::plan(&mut state, &dear, crew(1, 8), TRAVEL, options()).unwrap();
+        assert_eq!(plan.unscheduled, vec![7]);
+        let left = &plan.left_for_later[0];
+        assert_eq!(left.reason, LeaveReason::RestorationDearer);
+        // Done at 1 h: 2 * (1 + 0.2 * 48) + 500 * 1; left: 2 * (8 + 48).
+        assert_eq!(
+            left.detail,
+            "it is safe only with its restoration, which costs more than leaving it \
+             (521.2 against 112 penalty-hours)"
+        );
     }
 
     #[test]
@@ -371,6 +394,27 @@ mod tests {
         assert_eq!(plan.visits.len(), 1);
         assert_eq!(plan.visits[0].work_order, 2);
         assert_eq!(plan.unscheduled, vec![1, 3]);
+        let why: Vec<(u64, &str, &str)> = plan
+            .left_for_later
+            .iter()
+            .map(|l| (l.work_order, l.reason.as_str(), l.detail.as_str()))
+            .collect();
+        assert_eq!(
+            why,
+            vec![
+                (
+                    1,
+                    "no_room",
+                    "no room in this shift next to the visits planned (their time, or \
+                     footprints that cannot be down together with its own)"
+                ),
+                (
+                    3,
+                    "longer_than_shift",
+                    "it takes 9 h, longer than the 8 h shift"
+                ),
+            ]
+        );
     }
 
     #[test]
