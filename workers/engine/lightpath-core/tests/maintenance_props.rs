@@ -7,7 +7,8 @@
 //! - every order left unscheduled says why, and the reason holds (longer
 //!   than the shift exactly when it is, no penalty only at rate 0);
 //! - the plan never costs more than first in first out, and never less
-//!   than its lower bound, exact or heuristic;
+//!   than its lower bound, exact or heuristic; the heuristic's bound never
+//!   exceeds the exact optimum;
 //! - up to 6 orders, the exact plan equals brute force over every list of
 //!   (order, technician) the planner decodes, also when most orders have no
 //!   penalty (the search places those once, after the priced ones are
@@ -422,6 +423,16 @@ proptest! {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn the_heuristic_lower_bound_never_exceeds_the_exact_optimum(inst in instance(1..=7, 3)) {
+        let exact = inst.plan(options(10));
+        prop_assert!(exact.proven_optimal);
+        let heuristic = inst.plan(options(0));
+        let optimum = exact.expected_penalty_hours;
+        prop_assert!(heuristic.lower_bound <= optimum + 1e-9 * optimum.max(1.0),
+            "bound {} optimum {optimum}", heuristic.lower_bound);
+    }
 
     #[test]
     fn the_exact_plan_equals_brute_force(inst in instance(1..=5, 2)) {

@@ -53,7 +53,12 @@
 //! A visit ends no earlier than its duration `d`, so it saves at most
 //! `r (K - d)`, and the visits of a plan fit in `technicians * T` seconds of
 //! work. The savings are therefore at most the fractional knapsack of values
-//! `r (K - d)` and weights `d` in that capacity, which gives
+//! `r (K - d)` and weights `d` in that capacity. A second bound charges the
+//! visits' sequencing: on `m` technicians the ends of the visited set `V`
+//! satisfy `sum r e >= sum r C1 / m + (m - 1) / (2 m) sum r d` (Eastman, Even
+//! and Isaacs), `C1` the ends of `V` done by one technician in order of
+//! `r / d`, and the best `V` under that charge is found exactly by dynamic
+//! programming over the work done. The larger of the two is
 //! [`MaintenancePlan::lower_bound`]; [`MaintenancePlan::gap`] is relative to
 //! the plan's cost.
 //!

@@ -143,10 +143,10 @@ impl<'p, 'g> Planner<'p, 'g> {
         let lower_bound = if proven_optimal {
             best.cost
         } else {
-            let bound = problem
-                .cost
-                .lower_bound(problem.orders, problem.crew.technicians);
-            bound.min(best.cost)
+            let (orders, technicians) = (problem.orders, problem.crew.technicians);
+            let knapsack = problem.cost.lower_bound(orders, technicians);
+            let sequenced = problem.cost.sequenced_lower_bound(orders, technicians);
+            knapsack.max(sequenced).min(best.cost)
         };
         let mut left_for_later = (0..problem.orders.len())
             .filter(|&i| best.placed[i].is_none())
