@@ -238,6 +238,7 @@ SPECTACULAR_SETTINGS = {
         "PowerClassEnum": "telemetry.models.PowerClass",
         "WorkOrderStateEnum": "maintenance.models.WorkOrder.State",
         "WorkOrderOutcomeEnum": "maintenance.models.WorkOrder.Outcome",
+        "LeftForLaterReasonEnum": "maintenance.api.serializers.LEFT_FOR_LATER_REASONS",
         # Named by the UI's types (features/*/api/types.ts): pinned so that a new field's choices
         # cannot rename them.
         "DirectionEnum": "telemetry.models.Direction",

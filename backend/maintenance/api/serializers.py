@@ -262,6 +262,18 @@ class PlanHeadroomSerializer(serializers.Serializer):
     visits = serializers.ListField(child=serializers.IntegerField(), help_text="Work orders in progress.")
 
 
+# The engine's reasons (lightpath_core::maintenance::later), pinned in ENUM_NAME_OVERRIDES.
+LEFT_FOR_LATER_REASONS = ("longer_than_shift", "never_safe", "restoration_dearer", "no_penalty", "no_room")
+
+
+class PlanLeftForLaterSerializer(serializers.Serializer):
+    """Why an order is not in this shift's plan (the engine's first reason that holds)."""
+
+    work_order = serializers.IntegerField()
+    reason = serializers.ChoiceField(choices=LEFT_FOR_LATER_REASONS)
+    detail = serializers.CharField(help_text="One sentence with the numbers behind the reason.")
+
+
 @result_of("tickets.plan")
 class MaintenancePlanResultSerializer(serializers.Serializer):
     fabric = PlanFabricSerializer()
@@ -274,6 +286,9 @@ class MaintenancePlanResultSerializer(serializers.Serializer):
     travel = PlanTravelSerializer()
     visits = PlanVisitSerializer(many=True, help_text="By technician, each technician's in time order.")
     unscheduled = serializers.ListField(child=serializers.IntegerField(), help_text="Work orders left for later.")
+    left_for_later = PlanLeftForLaterSerializer(
+        many=True, required=False, help_text="Why each unscheduled order waits (absent from plans made before it was given)."
+    )
     expected_penalty_hours = serializers.FloatField()
     fifo_penalty_hours = serializers.FloatField(help_text="First in first out (ascending id) on the same input.")
     lower_bound = serializers.FloatField(help_text="No plan has lower expected penalty-hours.")

@@ -2731,9 +2731,17 @@ export interface components {
             rack: string;
             circuit_switch: string;
             link: number;
-            reason: components["schemas"]["ReasonEnum"];
+            reason: components["schemas"]["ExcludedCableReasonEnum"];
             explanation: string;
         };
+        /**
+         * @description * `disabled_by_corropt` - disabled_by_corropt
+         *     * `disabled` - disabled
+         *     * `down` - down
+         *     * `open_ticket` - open_ticket
+         * @enum {string}
+         */
+        ExcludedCableReasonEnum: "disabled_by_corropt" | "disabled" | "down" | "open_ticket";
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         Fabric: {
             readonly id: number;
@@ -3183,6 +3191,15 @@ export interface components {
          * @enum {string}
          */
         LayerEnum: "edge" | "agg" | "core";
+        /**
+         * @description * `longer_than_shift` - longer_than_shift
+         *     * `never_safe` - never_safe
+         *     * `restoration_dearer` - restoration_dearer
+         *     * `no_penalty` - no_penalty
+         *     * `no_room` - no_room
+         * @enum {string}
+         */
+        LeftForLaterReasonEnum: "longer_than_shift" | "never_safe" | "restoration_dearer" | "no_penalty" | "no_room";
         LengthBand: {
             /** Format: double */
             from_m: number;
@@ -3544,6 +3561,8 @@ export interface components {
             visits: components["schemas"]["PlanVisit"][];
             /** @description Work orders left for later. */
             unscheduled: number[];
+            /** @description Why each unscheduled order waits (absent from plans made before it was given). */
+            left_for_later?: components["schemas"]["PlanLeftForLater"][];
             /** Format: double */
             expected_penalty_hours: number;
             /**
@@ -4266,6 +4285,13 @@ export interface components {
          * @enum {string}
          */
         PlanInputsSourceEnum: "generated" | "stored";
+        /** @description Why an order is not in this shift's plan (the engine's first reason that holds). */
+        PlanLeftForLater: {
+            work_order: number;
+            reason: components["schemas"]["LeftForLaterReasonEnum"];
+            /** @description One sentence with the numbers behind the reason. */
+            detail: string;
+        };
         PlanRestoration: {
             links: components["schemas"]["WorkOrderLink"][];
             /**
@@ -4618,14 +4644,6 @@ export interface components {
             a: components["schemas"]["RawSideSeries"];
             z: components["schemas"]["RawSideSeries"];
         };
-        /**
-         * @description * `disabled_by_corropt` - disabled_by_corropt
-         *     * `disabled` - disabled
-         *     * `down` - down
-         *     * `open_ticket` - open_ticket
-         * @enum {string}
-         */
-        ReasonEnum: "disabled_by_corropt" | "disabled" | "down" | "open_ticket";
         Recommendation: {
             step: number;
             action: components["schemas"]["ActionTakenEnum"];
