@@ -287,7 +287,9 @@ class MaintenancePlanResultSerializer(serializers.Serializer):
     visits = PlanVisitSerializer(many=True, help_text="By technician, each technician's in time order.")
     unscheduled = serializers.ListField(child=serializers.IntegerField(), help_text="Work orders left for later.")
     left_for_later = PlanLeftForLaterSerializer(
-        many=True, required=False, help_text="Why each unscheduled order waits (absent from plans made before it was given)."
+        many=True,
+        required=False,
+        help_text="Why each unscheduled order waits (absent from plans made before it was given).",
     )
     expected_penalty_hours = serializers.FloatField()
     fifo_penalty_hours = serializers.FloatField(help_text="First in first out (ascending id) on the same input.")
