@@ -101,9 +101,7 @@ export interface LeftOrder {
 }
 
 /** The orders the plan leaves for later (`unscheduled`), each with its reason when the plan gives one. */
-export function leftOrders(
-  plan: Pick<MaintenancePlan, 'unscheduled'> & { left_for_later?: LeftForLater[] },
-): LeftOrder[] {
+export function leftOrders(plan: Pick<MaintenancePlan, 'unscheduled' | 'left_for_later'>): LeftOrder[] {
   const reasons = new Map((plan.left_for_later ?? []).map((left) => [left.work_order, left]));
   return plan.unscheduled.map((workOrder) => {
     const left = reasons.get(workOrder);

@@ -89,12 +89,8 @@ export type PlannedVisit = Schemas['PlanVisit'];
 /** The `tickets.plan` job's result. */
 export type MaintenancePlan = Schemas['MaintenancePlanResult'];
 
-/** Why an order waits (the engine's `left_for_later`, contract-today §1). */
-export interface LeftForLater {
-  work_order: number;
-  reason: 'longer_than_shift' | 'never_safe' | 'restoration_dearer' | 'no_penalty' | 'no_room';
-  detail: string;
-}
+/** Why an order waits (the engine's first reason that holds); absent from plans made before reasons were given. */
+export type LeftForLater = Schemas['PlanLeftForLater'];
 
 /** `tickets.plan` params (backend/maintenance/jobs.py validate_params); omitted keys take the server's defaults. */
 export interface PlanParams {

@@ -47,6 +47,13 @@ const PLAN: MaintenancePlan = {
   travel: { same_rack_s: 300, same_row_s: 600, elsewhere_s: 900 },
   visits: [visit(0, 'technician', 1, 0, 1800), visit(0, 'technician', 4, 2400, 3300), visit(1, 'alice', 3, 600, 4200)],
   unscheduled: [2],
+  left_for_later: [
+    {
+      work_order: 2,
+      reason: 'never_safe',
+      detail: 'Its footprint leaves p3-tor1 with 8 of 16 up-paths, under the 12 it needs.',
+    },
+  ],
   expected_penalty_hours: 612.34,
   fifo_penalty_hours: 1310.44,
   lower_bound: 612.34,
@@ -100,6 +107,9 @@ describe('PlanResultView', () => {
     expect(screen.getByTestId('plan-fifo')).toHaveTextContent('1,310.4');
     expect(screen.getByTestId('plan-totals')).toHaveTextContent('53.3% less than first in first out');
     expect(screen.getByTestId('plan-quality')).toHaveTextContent('Proven optimal');
+    expect(screen.getByTestId('left-for-later')).toHaveTextContent(
+      'Work order #2: Never safe to take down. Its footprint leaves p3-tor1',
+    );
     expect(within(screen.getByTestId('left-for-later')).getByRole('link', { name: 'Work order #2' })).toHaveAttribute(
       'href',
       '/work-orders/2',
