@@ -11,7 +11,8 @@ import { type ApiListPage, DEMO_FABRIC, findFabric, loginAs, loginThroughForm } 
 interface PlanResult {
   visits: { technician_name: string; work_order: number; start_s: number }[];
   headroom: unknown[];
-  expected_penalty_hours: number;
+  unscheduled: number[];
+  left_for_later: { work_order: number; reason: string; detail: string }[];
 }
 
 /** The worker opens the demo's tickets after the stack starts and groups them into work orders. */
@@ -75,6 +76,13 @@ test('an operator plans the day for the technician, who reads it on Today on a p
   await expect(page.getByTestId('plan-penalty')).not.toHaveText('—');
   await expect(page.getByTestId('plan-fifo')).not.toHaveText('—');
   await expect(page.getByTestId('plan-quality')).toHaveText(/Proven optimal|Within .*% of the best possible plan/);
+  // What waits for later, each order with the engine's sentence on why.
+  const left = page.getByTestId('left-for-later-order');
+  await expect(left).toHaveCount(plan.unscheduled.length);
+  expect(plan.left_for_later.map((order) => order.work_order).sort()).toEqual([...plan.unscheduled].sort());
+  for (const order of plan.left_for_later) {
+    await expect(left.nth(plan.unscheduled.indexOf(order.work_order))).toContainText(order.detail);
+  }
   // Tapping a bar names its order.
   await page.getByTestId('timeline-bar').first().click();
   await expect(page.getByTestId('timeline-picked')).toContainText(`Work order #${planned[0]!.work_order}`);

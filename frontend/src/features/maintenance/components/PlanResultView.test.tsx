@@ -51,7 +51,7 @@ const PLAN: MaintenancePlan = {
     {
       work_order: 2,
       reason: 'never_safe',
-      detail: 'Its footprint leaves p3-tor1 with 8 of 16 up-paths, under the 12 it needs.',
+      detail: 'its footprint leaves p3-tor1 with 8 of 16 up-paths, under the 12 it needs',
     },
   ],
   expected_penalty_hours: 612.34,
@@ -108,7 +108,7 @@ describe('PlanResultView', () => {
     expect(screen.getByTestId('plan-totals')).toHaveTextContent('53.3% less than first in first out');
     expect(screen.getByTestId('plan-quality')).toHaveTextContent('Proven optimal');
     expect(screen.getByTestId('left-for-later')).toHaveTextContent(
-      'Work order #2: Never safe to take down. Its footprint leaves p3-tor1',
+      'Work order #2 — Never safe to take down: its footprint leaves p3-tor1',
     );
     expect(within(screen.getByTestId('left-for-later')).getByRole('link', { name: 'Work order #2' })).toHaveAttribute(
       'href',

@@ -114,7 +114,9 @@ export function PlanResultView({ plan, plannedAt }: { plan: MaintenancePlan; pla
               <Link to={`/work-orders/${order.workOrder}`}>Work order #{order.workOrder}</Link>
               {order.reason ? (
                 <>
-                  : <strong>{order.reason}</strong>. {order.detail}
+                  {' — '}
+                  <strong>{order.reason}</strong>
+                  {order.detail ? `: ${order.detail}` : ''}
                 </>
               ) : null}
             </li>
