@@ -92,14 +92,15 @@ def _order_id(value: str) -> int:
 
 
 def _refused(payload: Any) -> CliError:
-    """A 409 as one line, exit 3: the preview's sentence (and what to do), or the order's state."""
+    """A 409 as one line, exit 3: the preview's sentence (the server says what frees capacity and,
+    when nothing does, that an admin overrides), then only what is the CLI's: the flags to use."""
     body = payload if isinstance(payload, dict) else {}
     detail = str(body.get("detail") or "the server refused the start").strip().rstrip(".")
     hint = ""
     if body.get("verdict") == "needs_restoration":
         hint = "; start it with --restore"
     elif body.get("verdict") == "blocked":
-        hint = "; an admin may start it anyway with --override --reason R"
+        hint = "; override: --override --reason R"
     return CliError(f"refused: {detail}{hint}", exit_code=guard.REFUSED_EXIT_CODE)
 
 
