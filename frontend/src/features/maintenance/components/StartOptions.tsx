@@ -196,9 +196,11 @@ function BlockedChoice({
       {preview.blocking_tors.length > 0 ? (
         <GuardTorsTable tors={preview.blocking_tors} caption="ToRs under their constraint with the footprint down" />
       ) : null}
-      <h3>Wait for</h3>
+      {/* What frees capacity (a visit to finish, links to repair, or nothing: an admin's override) is the
+          server's sentence above; the list only links the visits it names. */}
       {preview.waits_for.length > 0 ? (
         <>
+          <h3>Wait for</h3>
           <p>These visits in progress hold paths of these ToRs; when they are finished, this one may start.</p>
           <ul data-testid="waits-for">
             {preview.waits_for.map((order) => (
@@ -211,12 +213,7 @@ function BlockedChoice({
             ))}
           </ul>
         </>
-      ) : (
-        <p data-testid="waits-for-none">
-          No visit in progress holds these paths: the ToR is short with this footprint alone. Wait for the disabled
-          links to be repaired, or for an admin.
-        </p>
-      )}
+      ) : null}
       {canOverride ? (
         <form
           className="stacked-form override-form"

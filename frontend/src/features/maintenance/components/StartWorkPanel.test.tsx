@@ -114,6 +114,19 @@ describe('StartWorkPanel', () => {
     expect(within(options).queryByRole('form', { name: 'Override with a reason' })).toBeNull();
   });
 
+  it('with nothing to wait for, gives the server’s advice alone (no advice of its own) and the admin override', async () => {
+    const nothingElse =
+      'Blocked: p3-tor1 would fall to 8 of 16 up-paths, under the 12 it needs, and no lossy link can bring it back. ' +
+      'Nothing else is in the way: with every other link back in service, this footprint alone still takes p3-tor1 ' +
+      'under. Drain the rack’s traffic first, then an admin starts it with an override and a reason.';
+    stubServer(testPreview('blocked', { waits_for: [], detail: nothingElse }));
+    const options = await openOptions(true);
+    expect(within(options).getByTestId('start-detail')).toHaveTextContent(nothingElse);
+    expect(within(options).queryByRole('heading', { name: 'Wait for' })).toBeNull();
+    expect(options).not.toHaveTextContent(/repaired|wait for/i);
+    expect(within(options).getByRole('form', { name: 'Override with a reason' })).toBeVisible();
+  });
+
   it('gives an admin the override, which needs a reason', async () => {
     const calls = stubServer(testPreview('blocked'), { status: 200, body: testWorkOrder({ state: 'in_progress' }) });
     const options = await openOptions(true);
