@@ -206,6 +206,48 @@ fn mostly_unpriced(
     })
 }
 
+/// At threshold 1 without restorations, every ToR's floor is what it has,
+/// so an order is never safe when its footprint takes an up-path from a ToR:
+/// all orders but the first are given such a footprint (an enabled link
+/// whose loss the checker sees cut a ToR's up-paths).
+fn mostly_never_safe(
+    orders: std::ops::RangeInclusive<usize>,
+    technicians: u32,
+) -> impl Strategy<Value = Instance> {
+    (instance(orders, technicians), any::<Index>())
+        .prop_map(|(mut inst, pick)| {
+            inst.threshold = 1.0;
+            let usable: Vec<bool> = inst
+                .states
+                .iter()
+                .map(|&s| s == LinkState::Enabled)
+                .collect();
+            let paths = up_paths(&inst.graph, &usable);
+            let cuts = |l: u32| {
+                let mut without = usable.clone();
+                without[l as usize] = false;
+                let fewer = up_paths(&inst.graph, &without);
+                inst.graph
+                    .tors()
+                    .iter()
+                    .any(|&t| fewer[t as usize] < paths[t as usize])
+            };
+            let cutting: Vec<u32> = (0..inst.graph.num_links() as u32)
+                .filter(|&l| usable[l as usize] && cuts(l))
+                .collect();
+            for (i, order) in inst.orders.iter_mut().enumerate() {
+                order.restoration = None;
+                if i > 0 && !cutting.is_empty() {
+                    order.footprint =
+                        vec![cutting[(pick.index(cutting.len()) + i) % cutting.len()]];
+                }
+            }
+            (inst, cutting.is_empty())
+        })
+        .prop_filter("a link whose loss cuts an up-path", |(_, none)| !none)
+        .prop_map(|(inst, _)| inst)
+}
+
 fn options(exact_up_to: usize) -> PlanOptions {
     PlanOptions {
         service_time_s: SERVICE_S,
@@ -293,6 +335,18 @@ fn check(inst: &Instance, plan: &MaintenancePlan) {
             .map(|r| r.links.clone())
             .unwrap_or_default();
         assert!(v.restored.is_empty() || v.restored == allowed);
+    }
+    // No technician is told to enable a link another visit has out.
+    for a in &plan.visits {
+        for b in &plan.visits {
+            let overlap = a.start_s < b.end_s && b.start_s < a.end_s;
+            if overlap && a.work_order != b.work_order {
+                assert!(
+                    a.restored.iter().all(|l| !b.links_down.contains(l)),
+                    "{a:?} restores a link {b:?} has out"
+                );
+            }
+        }
     }
     // Capacity, minute by minute.
     let base: Vec<bool> = inst
@@ -476,5 +530,35 @@ proptest! {
         let best = brute_force(&inst);
         prop_assert!((plan.expected_penalty_hours - best).abs() <= 1e-9 * best.max(1.0),
             "planner {} brute force {best}", plan.expected_penalty_hours);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Orders no visit can ever start count no saving in the bounds: with
+    /// one order that can be placed, the heuristic's bound is that plan's
+    /// cost (its visit starts at 0), so the gap is 0.
+    #[test]
+    fn orders_never_safe_leave_no_gap(inst in mostly_never_safe(2..=10, 3)) {
+        let heuristic = inst.plan(options(0));
+        check(&inst, &heuristic);
+        let ids: Vec<u64> = inst.orders[1..].iter().map(|o| o.id).collect();
+        for left in &heuristic.left_for_later {
+            if ids.contains(&left.work_order) {
+                prop_assert!(
+                    matches!(left.reason, LeaveReason::NeverSafe | LeaveReason::LongerThanShift),
+                    "{left:?}"
+                );
+            }
+        }
+        prop_assert!(ids.iter().all(|id| heuristic.unscheduled.contains(id)));
+        prop_assert!(heuristic.gap() <= 1e-9, "gap {}", heuristic.gap());
+        let exact = inst.plan(options(10));
+        prop_assert!(exact.proven_optimal);
+        prop_assert_eq!(exact.gap(), 0.0);
+        let optimum = exact.expected_penalty_hours;
+        prop_assert!((heuristic.lower_bound - optimum).abs() <= 1e-9 * optimum.max(1.0),
+            "bound {} optimum {optimum}", heuristic.lower_bound);
     }
 }

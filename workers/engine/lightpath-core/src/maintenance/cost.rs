@@ -37,7 +37,7 @@ impl CostModel {
     /// ends no earlier than its duration; the visits of a plan fit in
     /// `technicians * shift` seconds of work, so the savings are at most the
     /// fractional knapsack of those values and durations.
-    pub fn lower_bound(&self, orders: &[WorkOrder], technicians: u32) -> f64 {
+    pub fn lower_bound(&self, orders: &[&WorkOrder], technicians: u32) -> f64 {
         let unvisited: f64 = orders.iter().map(|o| self.unvisited(o)).sum();
         let mut items: Vec<(f64, f64)> = orders
             .iter()
@@ -75,7 +75,7 @@ impl CostModel {
     /// rounded down to a grid of at most `GRID_STEPS` steps for the work
     /// done, which only makes `C1` earlier and the room larger, so the
     /// savings only larger: the bound stays valid.
-    pub fn sequenced_lower_bound(&self, orders: &[WorkOrder], technicians: u32) -> f64 {
+    pub fn sequenced_lower_bound(&self, orders: &[&WorkOrder], technicians: u32) -> f64 {
         const GRID_STEPS: u64 = 20_000;
         let unvisited: f64 = orders.iter().map(|o| self.unvisited(o)).sum();
         let m = f64::from(technicians);
@@ -84,6 +84,7 @@ impl CostModel {
         let cells = (room / step) as usize;
         let mut jobs: Vec<&WorkOrder> = orders
             .iter()
+            .copied()
             .filter(|o| o.duration_s <= self.shift_s && o.penalty_rate > 0.0)
             .collect();
         jobs.sort_by(|a, b| {
@@ -161,7 +162,7 @@ mod tests {
         };
         // Two 2-hour orders, one technician with a 2-hour shift: at most one
         // is visited, and it ends at 2 h at the earliest.
-        let orders = [order(1.0, 1.0, 7200), order(3.0, 1.0, 7200)];
+        let orders = [&order(1.0, 1.0, 7200), &order(3.0, 1.0, 7200)];
         let bound = model.lower_bound(&orders, 1);
         assert!((bound - (50.0 + 3.0 * 2.0)).abs() < 1e-9, "{bound}");
         // Doing nothing is the unvisited cost, never below the bound.
@@ -177,7 +178,7 @@ mod tests {
         };
         // One technician, two 1-hour orders: the best plan ends them at 1 h
         // and 2 h (3 penalty-hours); the knapsack lets both end at 1 h.
-        let orders = [order(1.0, 1.0, 3600), order(1.0, 1.0, 3600)];
+        let orders = [&order(1.0, 1.0, 3600), &order(1.0, 1.0, 3600)];
         assert!((model.lower_bound(&orders, 1) - 2.0).abs() < 1e-9);
         let bound = model.sequenced_lower_bound(&orders, 1);
         assert!((bound - 3.0).abs() < 1e-9, "{bound}");

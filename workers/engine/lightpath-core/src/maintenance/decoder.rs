@@ -303,6 +303,12 @@ impl<'p, 'g> Problem<'p, 'g> {
         end: u64,
         near: &[(usize, Placement)],
     ) -> Result<bool, PlanError> {
+        let overlapping = near.iter().filter(|(_, p)| p.start < end && start < p.end);
+        for &(j, p) in overlapping {
+            if self.restores_anothers_footprint((order, restored), (j, p.restored)) {
+                return Ok(false);
+            }
+        }
         let mut instants = vec![start];
         for (_, p) in near {
             instants.extend(
@@ -327,6 +333,22 @@ impl<'p, 'g> Problem<'p, 'g> {
             }
         }
         Ok(true)
+    }
+
+    /// Whether either visit's restoration (where used) enables a link the
+    /// other has in its footprint. Such visits never overlap: a technician
+    /// is not told to enable a link another technician has out, and a
+    /// visit's restoration is up for all of it.
+    fn restores_anothers_footprint(&self, a: (usize, bool), b: (usize, bool)) -> bool {
+        let enables_down = |(x, restored): (usize, bool), (y, _): (usize, bool)| {
+            restored
+                && self.orders[x]
+                    .restoration
+                    .iter()
+                    .flat_map(|r| &r.links)
+                    .any(|link| self.orders[y].footprint.contains(link))
+        };
+        enables_down(a, b) || enables_down(b, a)
     }
 
     /// Whether no list places `order` anywhere: it is longer than the shift,
@@ -363,8 +385,10 @@ impl<'p, 'g> Problem<'p, 'g> {
     }
 
     /// The guard's blocking ToRs for a set of concurrent visits: their
-    /// footprints down, their restorations (where used) enabled; a link in
-    /// one visit's footprint and another's restoration is down.
+    /// footprints down, their restorations (where used) enabled. No restored
+    /// link is in a member's footprint: an order's own are disjoint (checked
+    /// on input) and the decoder never overlaps visits where one restores
+    /// the other's footprint.
     fn blocking(&mut self, members: &[(usize, bool)]) -> Result<Vec<SwitchId>, PlanError> {
         let mut key: Vec<u32> = members
             .iter()
@@ -387,7 +411,7 @@ impl<'p, 'g> Problem<'p, 'g> {
         for &(j, restored) in members {
             let links = self.orders[j].restoration.iter().flat_map(|r| &r.links);
             for &link in links.filter(|_| restored) {
-                if !down.contains(&link) && enabled.insert(link) {
+                if enabled.insert(link) {
                     changes.push((link, LinkState::Enabled));
                 }
             }

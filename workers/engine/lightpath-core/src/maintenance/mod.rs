@@ -15,8 +15,10 @@
 //! (what a repair brings back is not counted on). At every instant the
 //! visits active then are evaluated as one set by the capacity guard
 //! ([`CorrOptState::evaluate`]): every ToR keeps at least its floor,
-//! `min(required, current)`. A link in one visit's footprint and another's
-//! restoration counts as down.
+//! `min(required, current)`. A visit whose restoration enables a link never
+//! overlaps a visit with that link in its footprint: a technician is never
+//! told to enable a link another technician has out, and a visit's
+//! `restored` links are up for the whole visit.
 //!
 //! Expected penalty-hours. With `T` the shift length, `D` the service time
 //! of the repair queue ([`PlanOptions::service_time_s`], two days) and
@@ -60,7 +62,9 @@
 //! `r / d`, and the best `V` under that charge is found exactly by dynamic
 //! programming over the work done. The larger of the two is
 //! [`MaintenancePlan::lower_bound`]; [`MaintenancePlan::gap`] is relative to
-//! the plan's cost.
+//! the plan's cost. Both bounds take only the orders some list could place:
+//! one unsafe even beside every restoration that could be up with it, or
+//! longer than the shift, costs its unvisited penalty in every plan.
 //!
 //! [`CorrOptState`]: crate::corropt::CorrOptState
 //! [`CorrOptState::evaluate`]: crate::corropt::CorrOptState::evaluate

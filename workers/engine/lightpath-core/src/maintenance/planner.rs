@@ -143,10 +143,21 @@ impl<'p, 'g> Planner<'p, 'g> {
         let lower_bound = if proven_optimal {
             best.cost
         } else {
+            // An order no list places costs its unvisited penalty in every
+            // plan: the bounds count no saving for it.
             let (orders, technicians) = (problem.orders, problem.crew.technicians);
-            let knapsack = problem.cost.lower_bound(orders, technicians);
-            let sequenced = problem.cost.sequenced_lower_bound(orders, technicians);
-            knapsack.max(sequenced).min(best.cost)
+            let mut placeable: Vec<&WorkOrder> = Vec::with_capacity(orders.len());
+            let mut never_visited = 0.0;
+            for (i, order) in orders.iter().enumerate() {
+                if problem.never_placed(i)? {
+                    never_visited += problem.cost.unvisited(order);
+                } else {
+                    placeable.push(order);
+                }
+            }
+            let knapsack = problem.cost.lower_bound(&placeable, technicians);
+            let sequenced = problem.cost.sequenced_lower_bound(&placeable, technicians);
+            (never_visited + knapsack.max(sequenced)).min(best.cost)
         };
         let mut left_for_later = (0..problem.orders.len())
             .filter(|&i| best.placed[i].is_none())
