@@ -98,6 +98,22 @@ def print_rows(
         stdout_console().print(table)
 
 
+def print_first_rows(
+    fmt: OutputFormat,
+    rows: Sequence[dict[str, Any]],
+    total: int,
+    columns: Sequence[Column],
+    keys: Sequence[str],
+    *,
+    noun: str,
+) -> None:
+    """The first rows of a list (what `ApiClient.first` read) as `print_rows` prints them, and when
+    more match than were read, one note on stderr, the same for every list command."""
+    print_rows(fmt, rows, columns, keys)
+    if total > len(rows):
+        print(f"showing the first {len(rows)} of {total} {noun} (raise --limit for more)", file=sys.stderr)
+
+
 def print_record(fmt: OutputFormat, record: dict[str, Any], columns: Sequence[Column], keys: Sequence[str]) -> None:
     """One record: a field/value table, a JSON object, or a one-row CSV."""
     if fmt is OutputFormat.json:

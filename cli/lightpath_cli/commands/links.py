@@ -15,7 +15,15 @@ from rich.text import Text
 from .. import guard
 from ..context import get_context
 from ..options import OutputOption, new_app
-from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
+from ..output import (
+    Column,
+    OutputFormat,
+    print_csv,
+    print_first_rows,
+    print_json,
+    stdout_console,
+    timestamp,
+)
 from ..server.client import ApiClient
 from ..server.lookup import resolve_fabric, resolve_link
 from ..server.shapes import CORRUPTION_EVENT_KEYS, LINK_KEYS
@@ -129,9 +137,7 @@ def list_links(
         links, total = client.first("/api/links/", params, limit)
     fmt = cli.output_format(output)
     rows = links if fmt is not OutputFormat.table else [_with_ends(link) for link in links]
-    print_rows(fmt, rows, LINK_LIST_COLUMNS, LINK_KEYS)
-    if total > len(links):
-        typer.echo(f"showing the first {len(links)} of {total} links (raise --limit for more)", err=True)
+    print_first_rows(fmt, rows, total, LINK_LIST_COLUMNS, LINK_KEYS, noun="links")
 
 
 def _with_ends(link: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,16 @@ from rich.text import Text
 from ..context import get_context
 from ..errors import CliError, UsageError
 from ..options import OutputOption, new_app
-from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
+from ..output import (
+    Column,
+    OutputFormat,
+    print_csv,
+    print_first_rows,
+    print_json,
+    print_rows,
+    stdout_console,
+    timestamp,
+)
 from ..server.client import ApiClient
 from ..server.errors import ApiError
 from ..server.lookup import resolve_fabric
@@ -212,9 +221,7 @@ def list_tickets(
         if fabric:
             params["fabric"] = resolve_fabric(client, fabric)["id"]
         tickets, total = client.first("/api/tickets/", params, limit)
-    print_rows(cli.output_format(output), tickets, TICKET_LIST_COLUMNS, TICKET_KEYS)
-    if total > len(tickets):
-        typer.echo(f"showing the first {len(tickets)} of {total} tickets (raise --limit for more)", err=True)
+    print_first_rows(cli.output_format(output), tickets, total, TICKET_LIST_COLUMNS, TICKET_KEYS, noun="tickets")
 
 
 @app.command("show")

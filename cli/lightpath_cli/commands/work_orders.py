@@ -16,7 +16,16 @@ from .. import guard
 from ..context import get_context
 from ..errors import CliError, UsageError
 from ..options import OutputOption, new_app
-from ..output import Column, OutputFormat, print_csv, print_json, print_rows, stdout_console, timestamp
+from ..output import (
+    Column,
+    OutputFormat,
+    print_csv,
+    print_first_rows,
+    print_json,
+    print_rows,
+    stdout_console,
+    timestamp,
+)
 from ..server.client import ApiClient
 from ..server.errors import ApiError
 from ..server.lookup import resolve_fabric
@@ -36,11 +45,18 @@ from ..server.shapes import (
 app = new_app()
 
 
-class WorkOrderState(StrEnum):
+class StateChoice(StrEnum):
+    """`work-orders list --state`: a work order's state, or all of them."""
+
     open = "open"
     in_progress = "in_progress"
     done = "done"
     cancelled = "cancelled"
+    all = "all"
+
+
+# What work-orders list shows without --state: the visits waiting or under way (the UI's default).
+CURRENT_STATES = [StateChoice.open.value, StateChoice.in_progress.value]
 
 
 class Outcome(StrEnum):
@@ -215,30 +231,29 @@ def list_orders(
         str | None, typer.Option("--fabric", help="Only work orders of this fabric (name or id).")
     ] = None,
     state: Annotated[
-        list[WorkOrderState] | None,
+        list[StateChoice] | None,
         typer.Option(
             "--state",
-            metavar="open|in_progress|done|cancelled",
+            metavar="open|in_progress|done|cancelled|all",
             case_sensitive=False,
-            help="Only work orders in this state; repeat for any of several.",
+            help="Only work orders in this state; repeat for any of several; all: every state. "
+            "Default: open and in_progress, as the UI's Work orders page.",
         ),
     ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many work orders.")] = 1000,
     output: OutputOption = None,
 ) -> None:
     """List work orders, newest first: state, the repair, its component, the links it takes
-    down, how long, its tickets. A note on stderr says when more match than --limit."""
+    down, how long, its tickets; open and in-progress ones unless --state says otherwise. A note
+    on stderr says when more match than --limit."""
     cli = get_context(ctx)
-    params: dict[str, Any] = {}
-    if state:
-        params["state"] = [value.value for value in state]
+    states = [value.value for value in state or []] or CURRENT_STATES
+    params: dict[str, Any] = {} if StateChoice.all in states else {"state": states}
     with cli.client() as client:
         if fabric:
             params["fabric"] = resolve_fabric(client, fabric)["id"]
         orders, total = client.first("/api/work-orders/", params, limit)
-    print_rows(cli.output_format(output), orders, LIST_COLUMNS, WORK_ORDER_KEYS)
-    if total > len(orders):
-        typer.echo(f"{len(orders)} of {total} work orders shown (raise --limit for more)", err=True)
+    print_first_rows(cli.output_format(output), orders, total, LIST_COLUMNS, WORK_ORDER_KEYS, noun="work orders")
 
 
 @app.command("show")
