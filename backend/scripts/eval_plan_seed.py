@@ -61,7 +61,7 @@ from corruption.recommend import Action  # noqa: E402
 from fabric.models import Fabric, Link, Switch  # noqa: E402
 from fabric.services import components, engine  # noqa: E402
 from maintenance.services import footprints, work_orders  # noqa: E402
-from maintenance.services.plan import default_travel, row_of  # noqa: E402
+from maintenance.services.plan import default_travel  # noqa: E402
 
 HOUR_S = 3600.0
 
@@ -186,7 +186,7 @@ def ticket_set(
                 duration_s=fields["duration_s"],
                 success_probability=success_chance,
                 rack=racks.setdefault(rack, len(racks)),
-                row=rows.setdefault(row_of(rack, pod), len(rows)),
+                row=rows.setdefault(work_orders.row_of(rack, pod), len(rows)),
                 penalty_rate=sum(
                     lightpath_engine.corropt_penalty("linear", *rates[pk]) for pk in sorted(fixes & in_service)
                 ),

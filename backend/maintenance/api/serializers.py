@@ -14,6 +14,9 @@ from ..services import work_orders
 class WorkOrderLocationEndSerializer(serializers.Serializer):
     switch = serializers.CharField()
     rack = serializers.CharField(help_text="The switch's rack ('' when none is recorded).")
+    row = serializers.CharField(
+        help_text="The rack's row: 'pod N' for a pod's switch, else the rack (or switch) name before its last '-'."
+    )
     port = serializers.CharField()
 
 

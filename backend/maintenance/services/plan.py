@@ -15,10 +15,8 @@ What the planner is given, per open work order:
   nothing a visit repairs is counted on);
 - its location: the rack of the switch where the work is (the work order's location: a far-end
   transceiver's switch, a breakout cable's breakout side; its name when it has no rack; an order
-  without one, its link deleted, goes by its first footprint link's A switch) and the row of that rack: the switch's pod when it has one (a pod's racks stand in one row), else
-  the rack name before its last '-' (`p1-rack5` in row `p1`), else the rack. No `Switch.row` field:
-  the documents we import carry pods and rack names, and a row field nobody fills would make every
-  rack its own row.
+  without one, its link deleted, goes by its first footprint link's A switch) and the row of that
+  rack (work_orders.row_of, the rule the work order's location answer shows too).
 
 The plan runs on a session built for it (engine.engine_fabric), not the fabric's live one: the search
 takes up to its time budget, and the live session is held under a lock every capacity guard waits on.
@@ -43,6 +41,7 @@ from telemetry.models import DirectionHealth
 from ..models import WorkOrder
 from .candidates import lossy_links
 from .headroom import headroom
+from .work_orders import row_of
 
 TRAVEL_KEYS = ("same_rack_s", "same_row_s", "elsewhere_s")
 
@@ -55,14 +54,6 @@ class PlanParams:
     time_budget_s: float | None = None
     shift_start: dt.datetime | None = None  # None: now, to the minute
     assignees: list[str] | None = None  # technician i is assignees[i]; None: "Technician i+1"
-
-
-def row_of(rack: str, pod: int | None) -> str:
-    """A rack's row (the module docstring says why)."""
-    if pod is not None:
-        return f"pod {pod}"
-    head, dash, _ = rack.rpartition("-")
-    return head if dash and head else rack
 
 
 def default_travel() -> dict[str, int]:

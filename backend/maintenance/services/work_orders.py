@@ -169,8 +169,19 @@ def regroup(fabric_id: int) -> list[WorkOrder]:
     return sorted(kept, key=lambda order: order.pk)
 
 
+def row_of(rack: str, pod: int | None) -> str:
+    """A rack's row, where a technician walks (the planner's travel times and the location answer):
+    the switch's pod when it has one (a pod's racks stand in one row), else the rack name before
+    its last '-' (`p1-rack5` in row `p1`), else the rack. No `Switch.row` field: the documents we
+    import carry pods and rack names, and a row field nobody fills would make every rack its own row."""
+    if pod is not None:
+        return f"pod {pod}"
+    head, dash, _ = rack.rpartition("-")
+    return head if dash and head else rack
+
+
 def location(order: WorkOrder) -> dict | None:
-    """Where the work is: the switch, rack and port of the repaired component's end, and for a
+    """Where the work is: the switch, rack, row and port of the repaired component's end, and for a
     cable or fiber its other end as `far` (None while the order has no location: its link was
     deleted). Reads order.location_link with its switches (the list selects them together)."""
     link = order.location_link
@@ -180,7 +191,9 @@ def location(order: WorkOrder) -> dict | None:
     here, there = ends if order.location_side == "a" else ends[::-1]
 
     def end(switch, port: str) -> dict:
-        return {"switch": switch.name, "rack": switch.rack, "port": port}
+        # A switch without a rack stands for its own rack, as the planner reads it.
+        row = row_of(switch.rack or switch.name, switch.pod)
+        return {"switch": switch.name, "rack": switch.rack, "row": row, "port": port}
 
     return {**end(*here), "far": end(*there) if order.location_both_ends else None}
 

@@ -227,7 +227,7 @@ class TestLocation:
         ticket = decide(corrupt(link_at(demo, "p0-tor3", "eth2/4"), "z_to_a"))
         order = recommend(ticket, "replace_far_transceiver")
         assert order.component_name == "transceiver at p0-fab3:eth1/4"
-        where = {"switch": "p0-fab3", "rack": "", "port": "eth1/4", "far": None}
+        where = {"switch": "p0-fab3", "rack": "", "row": "pod 0", "port": "eth1/4", "far": None}
         client = client_for("technician")
         listed = client.get("/api/work-orders/", {"fabric": demo.pk, "state": "open"}).json()["results"]
         assert [(row["id"], row["location"]) for row in listed] == [(order.pk, where)]
@@ -242,9 +242,20 @@ class TestLocation:
         assert body["location"] == {
             "switch": "p1-tor5",
             "rack": "p1-rack5",
+            "row": "pod 1",
             "port": "eth2/1",
-            "far": {"switch": "p1-fab0", "rack": "", "port": uplinks[0].z_port},
+            "far": {"switch": "p1-fab0", "rack": "", "row": "pod 1", "port": uplinks[0].z_port},
         }
+
+    def test_a_rack_without_a_pod_is_in_the_row_its_name_starts_with(self, breakout_tickets, client_for):
+        """A switch imported without a pod: its row is its rack's name before the last '-'; a rack-less
+        one without a pod goes by its own name, as the planner walks."""
+        order = WorkOrder.objects.get(state="open")
+        Switch.objects.filter(name__in=["p1-tor5", "p1-fab0"]).update(pod=None)
+        Switch.objects.filter(name="p1-tor5").update(rack="hall2-row7-rack5")
+        location = client_for("technician").get(f"/api/work-orders/{order.pk}/").json()["location"]
+        assert (location["rack"], location["row"]) == ("hall2-row7-rack5", "hall2-row7")
+        assert (location["far"]["rack"], location["far"]["row"]) == ("", "p1")
 
     def test_a_deleted_location_link_answers_no_location(self, demo, decide, client_for):
         ticket = decide(corrupt(link_at(demo, "p0-tor3", "eth2/4")))

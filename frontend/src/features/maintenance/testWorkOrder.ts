@@ -20,8 +20,9 @@ export function testWorkOrder(overrides: Partial<WorkOrderDetail> = {}): WorkOrd
     location: {
       switch: 'p3-tor1',
       rack: 'p3-rack1',
+      row: 'pod 3',
       port: 'eth2/1',
-      far: { switch: 'p3-fab0', rack: 'fab-rack-0', port: 'eth1/2' },
+      far: { switch: 'p3-fab0', rack: 'fab-rack-0', row: 'pod 3', port: 'eth1/2' },
     },
     footprint: BREAKOUT.map((link) => link.id),
     footprint_size: 4,

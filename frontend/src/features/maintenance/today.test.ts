@@ -46,14 +46,16 @@ describe('staleWarning', () => {
 });
 
 describe('placeLines', () => {
-  it('names the rack, the switch and port worked on, then the cable’s other end', () => {
+  it('names the row, the rack, the switch and port worked on, then the cable’s other end', () => {
     const lines = placeLines({
       switch: 'p3-tor1',
       rack: 'p3-rack1',
+      row: 'pod 3',
       port: 'eth2/1',
-      far: { switch: 'p3-fab0', rack: 'fab-rack-0', port: 'eth1/2' },
+      far: { switch: 'p3-fab0', rack: 'fab-rack-0', row: 'pod 3', port: 'eth1/2' },
     });
     expect(lines.map((line) => [line.label, line.value])).toEqual([
+      ['Row', 'pod 3'],
       ['Rack', 'p3-rack1'],
       ['Switch', 'p3-tor1 eth2/1'],
       ['Other end', 'fab-rack-0, p3-fab0 eth1/2'],
@@ -61,10 +63,9 @@ describe('placeLines', () => {
   });
 
   it('shows one end alone for a transceiver, a dash for an unrecorded rack, and says when there is no location', () => {
-    expect(placeLines({ switch: 'p0-tor3', rack: '', port: 'eth1', far: null }).map((line) => line.value)).toEqual([
-      '—',
-      'p0-tor3 eth1',
-    ]);
+    expect(
+      placeLines({ switch: 'p0-tor3', rack: '', row: 'pod 0', port: 'eth1', far: null }).map((line) => line.value),
+    ).toEqual(['pod 0', '—', 'p0-tor3 eth1']);
     expect(placeLines(null)).toEqual([
       { label: 'Where', value: 'not recorded (open the work order)', testId: 'today-rack' },
     ]);

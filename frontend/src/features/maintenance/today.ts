@@ -40,7 +40,9 @@ export interface PlaceLine {
  */
 export function placeLines(location: WorkOrderLocation | null): PlaceLine[] {
   if (location === null) return [{ label: 'Where', value: 'not recorded (open the work order)', testId: 'today-rack' }];
+  // The row first: it is where the technician walks to (the server's rule: a pod's row, else the rack name's).
   const lines: PlaceLine[] = [
+    { label: 'Row', value: location.row, testId: 'today-row' },
     { label: 'Rack', value: location.rack || '—', testId: 'today-rack' },
     { label: 'Switch', value: `${location.switch} ${location.port}`, testId: 'today-switch' },
   ];

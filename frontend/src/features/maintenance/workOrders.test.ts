@@ -54,11 +54,12 @@ describe('where the visit is', () => {
     const location = {
       switch: 'p3-tor1',
       rack: 'p3-rack1',
+      row: 'pod 3',
       port: 'eth2/1',
-      far: { switch: 'p3-fab0', rack: 'p3-row-fab', port: 'eth1/2' },
+      far: { switch: 'p3-fab0', rack: 'p3-row-fab', row: 'pod 3', port: 'eth1/2' },
     };
     expect(visitLocations(location, links, SWITCHES)).toEqual({
-      here: { rack: 'p3-rack1', switch: 'p3-tor1', ports: ['eth2/1', 'eth2/2'] },
+      here: { row: 'pod 3', rack: 'p3-rack1', switch: 'p3-tor1', ports: ['eth2/1', 'eth2/2'] },
       far: [
         { rack: 'p3-row-fab', switch: 'p3-fab0', ports: ['eth1/2'] },
         { rack: '', switch: 'p3-fab1', ports: ['eth1/2'] },
@@ -66,7 +67,7 @@ describe('where the visit is', () => {
     });
     // One end's component (a transceiver): no far end; the server's port until the links are in.
     expect(visitLocations({ ...location, far: null }, [], SWITCHES)).toEqual({
-      here: { rack: 'p3-rack1', switch: 'p3-tor1', ports: ['eth2/1'] },
+      here: { row: 'pod 3', rack: 'p3-rack1', switch: 'p3-tor1', ports: ['eth2/1'] },
       far: [],
     });
   });

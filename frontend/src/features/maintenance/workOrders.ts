@@ -110,6 +110,8 @@ export function nearAndFar(
 }
 
 export interface VisitLocation {
+  /** The row, for the order's location only: the server's rule (a far switch read from a link has none). */
+  row?: string;
   rack: string;
   switch: string;
   ports: string[];
@@ -138,6 +140,7 @@ export function visitLocations(
     far.set(other.switch, place);
   }
   const here = {
+    row: location.row,
     rack: location.rack,
     switch: location.switch,
     ports: ports.length ? ports.sort(byPort) : [location.port],

@@ -6099,6 +6099,8 @@ export interface components {
             switch: string;
             /** @description The switch's rack ('' when none is recorded). */
             rack: string;
+            /** @description The rack's row: 'pod N' for a pod's switch, else the rack (or switch) name before its last '-'. */
+            row: string;
             port: string;
             /** @description A cable or fiber's other end, worked on too (null for one end's component). */
             far: components["schemas"]["WorkOrderLocationEnd"] | null;
@@ -6107,6 +6109,8 @@ export interface components {
             switch: string;
             /** @description The switch's rack ('' when none is recorded). */
             rack: string;
+            /** @description The rack's row: 'pod N' for a pod's switch, else the rack (or switch) name before its last '-'. */
+            row: string;
             port: string;
         };
         /** @enum {string} */

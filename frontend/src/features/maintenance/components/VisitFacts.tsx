@@ -13,6 +13,12 @@ interface FactsProps {
 function PlaceFacts({ place, testId }: { place: Place; testId: string }) {
   return (
     <dl className="facts" data-testid={testId}>
+      {place.row !== undefined ? (
+        <div>
+          <dt>Row</dt>
+          <dd data-testid={`${testId}-row`}>{place.row}</dd>
+        </div>
+      ) : null}
       <div>
         <dt>Rack</dt>
         <dd data-testid={`${testId}-rack`}>{place.rack || '—'}</dd>

@@ -81,6 +81,8 @@ describe('TodayPage', () => {
     expect(cards.map((card) => card.dataset.workOrder)).toEqual(['3', '5']);
     const [done, next] = cards as [HTMLElement, HTMLElement];
     expect(within(done).getByTestId('today-time')).toHaveTextContent('2026-11-27 08:00–09:00 UTC');
+    // The row first: where the technician walks to, then the rack.
+    expect(within(done).getByTestId('today-place')).toHaveTextContent(/^Rowpod 3Rackp3-rack1/);
     expect(within(done).getByTestId('today-rack')).toHaveTextContent('p3-rack1');
     expect(within(done).getByTestId('today-switch')).toHaveTextContent('p3-tor1 eth2/1');
     expect(within(done).getByTestId('today-far')).toHaveTextContent('fab-rack-0, p3-fab0 eth1/2');

@@ -73,6 +73,7 @@ describe('WorkOrderDetailPage', () => {
     stubServer({ username: 'technician', roles: ['technician'], is_admin: false });
     renderPage();
     const location = await screen.findByTestId('visit-location');
+    expect(within(location).getByTestId('location-row')).toHaveTextContent('pod 3');
     expect(within(location).getByTestId('location-rack')).toHaveTextContent('p3-rack1');
     expect(within(location).getByTestId('location-switch')).toHaveTextContent('p3-tor1');
     expect(within(location).getByTestId('location-ports')).toHaveTextContent('eth2/1, eth2/2, eth2/3, eth2/4');
@@ -103,7 +104,7 @@ describe('WorkOrderDetailPage', () => {
       footprint: [101],
       footprint_size: 1,
       footprint_links: testWorkOrder().footprint_links.slice(0, 1),
-      location: { switch: 'p3-fab0', rack: 'fab-rack-0', port: 'eth1/2', far: null },
+      location: { switch: 'p3-fab0', rack: 'fab-rack-0', row: 'pod 3', port: 'eth1/2', far: null },
     });
     stubServer({ username: 'technician', roles: ['technician'], is_admin: false }, order);
     renderPage();
