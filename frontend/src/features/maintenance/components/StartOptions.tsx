@@ -134,8 +134,9 @@ function RestorationChoice({
       </p>
       {restoration.needs_approval ? (
         <p className="notice" data-testid="ask-operator">
-          Ask an operator: an operator must approve re-enabling lossy links. Once they start the work order with this
-          restoration, it is yours to do.
+          Ask an operator: an operator must approve re-enabling lossy links. The operator starts it, which enables these
+          links; then you do the work and finish it on this page. Today lists orders in progress that you started or
+          whose ticket is assigned to you.
         </p>
       ) : (
         <div className="button-row">

@@ -88,6 +88,17 @@ describe('StartWorkPanel', () => {
     expect(within(restoration).queryByRole('button', { name: /Restore these links/ })).toBeNull();
   });
 
+  it('tells a technician what happens after asking: the operator starts it, the technician finishes it here', async () => {
+    stubServer(testPreview('needs_restoration'));
+    const options = await openOptions();
+    const ask = within(options).getByTestId('ask-operator');
+    // The operator's start assigns the order to no one: the sentence must not promise that.
+    expect(ask).not.toHaveTextContent('it is yours');
+    expect(ask).toHaveTextContent('The operator starts it, which enables these links');
+    expect(ask).toHaveTextContent('then you do the work and finish it on this page');
+    expect(ask).toHaveTextContent('Today lists orders in progress that you started or whose ticket is assigned to you');
+  });
+
   it('lets whoever needs no approval (an operator, or auto_restore) start with exactly the offered links', async () => {
     const preview = testPreview('needs_restoration');
     const calls = stubServer(
