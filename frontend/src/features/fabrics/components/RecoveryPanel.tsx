@@ -1,8 +1,6 @@
-import { Link } from 'react-router';
-
 import { ErrorList } from '@/components/ErrorList';
 import { canChangeLinkState, useCurrentUser } from '@/features/auth';
-import { formatLossRate, formatPenalty } from '@/features/maintenance';
+import { LossyLinksTable, formatPenalty } from '@/features/maintenance';
 
 import type { RecoveryApplied, RecoveryProposal } from '../api/types';
 import { changedProposal, useApplyRecovery, useFabricRecovery } from '../api/useFabricRecovery';
@@ -79,33 +77,7 @@ export function RecoveryPanel({ proposal, canApply, pending, applied, error, cha
             They are disabled for corruption but still carry traffic: enabling them brings those ToRs back at the least
             added penalty. CorrOpt disables them again once capacity is back.
           </p>
-          <div className="table-scroll">
-            <table className="data-table" data-testid="recovery-links">
-              <caption className="visually-hidden">Links to re-enable</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Link</th>
-                  <th scope="col" className="numeric">
-                    Loss rate
-                  </th>
-                  <th scope="col" className="numeric">
-                    Penalty
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {proposal.links.map((link) => (
-                  <tr key={link.id} data-testid="recovery-link" data-link-id={link.id}>
-                    <th scope="row">
-                      <Link to={`/links/${link.id}`}>{link.name}</Link>
-                    </th>
-                    <td className="numeric">{formatLossRate(link.loss_rate)}</td>
-                    <td className="numeric">{formatPenalty(link.penalty)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <LossyLinksTable links={proposal.links} testId="recovery-links" rowTestId="recovery-link" />
           <p data-testid="recovery-penalty">
             Added penalty: <strong>{formatPenalty(proposal.added_penalty)}</strong>
             {proposal.proven_optimal ? ' (the least possible)' : ' (best found; not proven the least)'}

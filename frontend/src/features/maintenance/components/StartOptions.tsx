@@ -6,7 +6,8 @@ import { formatCount } from '@/lib/format';
 
 import type { StartInput, StartPreview } from '../api/types';
 import { actionLabel } from '../actionLabel';
-import { describeUnreachable, formatLossRate, formatPenalty } from '../workOrders';
+import { describeUnreachable, formatPenalty } from '../workOrders';
+import { LossyLinksTable } from './LossyLinksTable';
 
 export interface StartOptionsProps {
   preview: StartPreview;
@@ -101,33 +102,7 @@ function RestorationChoice({
         They are out of service for corruption but still carry traffic; enabling them while the repair lasts keeps every
         ToR at its capacity. They go back to disabled when the work order is finished.
       </p>
-      <div className="table-scroll">
-        <table className="data-table" data-testid="restoration-links">
-          <caption className="visually-hidden">Links to re-enable</caption>
-          <thead>
-            <tr>
-              <th scope="col">Link</th>
-              <th scope="col" className="numeric">
-                Loss rate
-              </th>
-              <th scope="col" className="numeric">
-                Penalty
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {restoration.links.map((link) => (
-              <tr key={link.id} data-testid="restoration-link">
-                <th scope="row">
-                  <Link to={`/links/${link.id}`}>{link.name}</Link>
-                </th>
-                <td className="numeric">{formatLossRate(link.loss_rate)}</td>
-                <td className="numeric">{formatPenalty(link.penalty)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <LossyLinksTable links={restoration.links} testId="restoration-links" rowTestId="restoration-link" />
       <p data-testid="restoration-penalty">
         Added penalty: <strong>{formatPenalty(restoration.added_penalty)}</strong>
         {restoration.proven_optimal ? ' (the least possible)' : ' (best found; not proven the least)'}
