@@ -1,7 +1,8 @@
 /** The plan page's form and how a plan's totals and leftovers read. */
 import { formatCount, formatPercent } from '@/lib/format';
 
-import type { LeftForLater, MaintenancePlan, PlanParams } from './api/types';
+import type { AssignableUser, LeftForLater, MaintenancePlan, PlanParams } from './api/types';
+import { TODAY_ROLES } from './roles';
 import { formatPenalty } from './workOrders';
 
 export interface PlanDayForm {
@@ -19,6 +20,31 @@ export function minuteInputValue(now: Date): string {
 
 export function initialPlanDayForm(now: Date = new Date()): PlanDayForm {
   return { fabric: '', assignees: [], shiftStart: minuteInputValue(now), shiftHours: '8' };
+}
+
+export interface PlanAssignee {
+  username: string;
+  /** "tina (Tina Tech) — technician" */
+  label: string;
+}
+
+/**
+ * Who may be sent on the floor, technicians first, then operators, then admins, each with the role that makes
+ * them assignable. An admin (superusers hold every role) reads "admin", whatever else they hold.
+ */
+export function planAssignees(users: readonly AssignableUser[]): PlanAssignee[] {
+  const floorRole = (user: AssignableUser) =>
+    user.is_admin ? 'admin' : (TODAY_ROLES.find((role) => user.roles.includes(role)) ?? 'admin');
+  return users
+    .map((user) => ({ user, role: floorRole(user) }))
+    .sort(
+      (a, b) =>
+        TODAY_ROLES.indexOf(a.role) - TODAY_ROLES.indexOf(b.role) || a.user.username.localeCompare(b.user.username),
+    )
+    .map(({ user, role }) => ({
+      username: user.username,
+      label: `${user.full_name ? `${user.username} (${user.full_name})` : user.username} — ${role}`,
+    }));
 }
 
 const MINUTE_INPUT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;

@@ -4,7 +4,7 @@ import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 import { FormProblems } from '@/components/FormProblems';
 
 import type { AssignableUser, PlanParams } from '../api/types';
-import { buildPlanDay, initialPlanDayForm, type PlanDayForm as FormState } from '../planDay';
+import { buildPlanDay, initialPlanDayForm, planAssignees, type PlanDayForm as FormState } from '../planDay';
 
 interface PlanDayFormProps {
   fabrics: readonly FabricChoice[];
@@ -42,18 +42,18 @@ export function PlanDayForm({ fabrics, fabric, onFabricChange, users, submitting
         required
       />
       <fieldset className="plan-assignees">
-        <legend>Technicians (in plan order)</legend>
-        {users.length === 0 ? <p className="muted">No active user has the technician role.</p> : null}
-        {users.map((user) => (
-          <label key={user.username} className="check">
+        <legend>Who goes on the floor (in plan order)</legend>
+        {users.length === 0 ? <p className="muted">No active user is a technician, operator or admin.</p> : null}
+        {planAssignees(users).map((assignee) => (
+          <label key={assignee.username} className="check">
             <input
               type="checkbox"
               name="assignees"
-              value={user.username}
-              checked={form.assignees.includes(user.username)}
-              onChange={(event) => toggle(user.username, event.target.checked)}
+              value={assignee.username}
+              checked={form.assignees.includes(assignee.username)}
+              onChange={(event) => toggle(assignee.username, event.target.checked)}
             />
-            {user.full_name ? `${user.username} (${user.full_name})` : user.username}
+            {assignee.label}
           </label>
         ))}
       </fieldset>
