@@ -303,6 +303,9 @@ fn check(inst: &Instance, plan: &MaintenancePlan) {
         if left.reason == LeaveReason::NoPenalty {
             assert_eq!(o.penalty_rate, 0.0, "{left:?}");
         }
+        if left.reason == LeaveReason::RestorationDearer {
+            assert!(o.penalty_rate > 0.0, "dearer than nothing: {left:?}");
+        }
         assert!(!left.detail.is_empty());
     }
     for tech in 0..inst.crew.technicians {

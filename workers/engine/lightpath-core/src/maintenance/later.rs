@@ -48,7 +48,8 @@ pub struct LeftForLater {
 }
 
 /// Why order `order` (unscheduled in the plan) waits: the first reason that
-/// holds, in the order of [`LeaveReason`].
+/// holds, in the order of [`LeaveReason`], except that an order without a
+/// penalty is said to save nothing before its restoration is weighed.
 pub(crate) fn why(problem: &mut Problem, order: usize) -> Result<LeftForLater, PlanError> {
     let o = &problem.orders[order];
     let work_order = o.id;
@@ -73,6 +74,16 @@ pub(crate) fn why(problem: &mut Problem, order: usize) -> Result<LeftForLater, P
                 "its footprint puts a ToR under its capacity floor at any time and no \
                  restoration makes it safe"
                     .to_string(),
+            )
+        } else if o.penalty_rate == 0.0 {
+            // Nothing corrupts while it waits: "dearer than 0" would read as nonsense.
+            (
+                LeaveReason::NoPenalty,
+                format!(
+                    "its penalty rate is 0: doing it this shift saves nothing, and its \
+                     restoration would add {} penalty-hours",
+                    plain_number(done)
+                ),
             )
         } else if done >= left {
             (

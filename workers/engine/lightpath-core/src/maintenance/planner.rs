@@ -370,6 +370,18 @@ mod tests {
             "it is safe only with its restoration, which costs more than leaving it \
              (521.2 against 112 penalty-hours)"
         );
+        // Without a penalty of its own, the reason is that it saves nothing (not "dearer than 0").
+        let mut free = dear.clone();
+        free[0].penalty_rate = 0.0;
+        let plan = super::plan(&mut state, &free, crew(1, 8), TRAVEL, options()).unwrap();
+        assert_eq!(plan.unscheduled, vec![7]);
+        let left = &plan.left_for_later[0];
+        assert_eq!(left.reason, LeaveReason::NoPenalty);
+        assert_eq!(
+            left.detail,
+            "its penalty rate is 0: doing it this shift saves nothing, and its restoration \
+             would add 500 penalty-hours"
+        );
     }
 
     #[test]
