@@ -1,5 +1,6 @@
-"""Fixtures of the plan tests (plan_setup.py has the helpers): the demo fabric, its three cable work
-orders with corrupting siblings, an operator."""
+"""Fixtures of the maintenance tests: the demo fabric, fresh in each test (the visit, recovery and plan
+tests start from it); for the plan tests (plan_setup.py has their helpers) its three cable work
+orders with corrupting siblings, and an operator."""
 
 import copy
 

@@ -9,36 +9,21 @@ uplinks out, 8 of 16) is under too, and no lossy link reaches it: it needs a rep
 link in pod 3 (p3-tor2's uplink to p3-fab0) helps nobody in pod 1 and is never proposed.
 """
 
-import copy
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from audit.models import AuditEvent
 from corruption import optimizer
-from fabric import services as fabric_services
 from fabric.models import Fabric, Link
-from fabric.services import link_state, live
+from fabric.services import link_state
 from lightpath.tests import query_counts
 from maintenance.services import recovery
 
-from .test_visits import DEMO, client, corrupt, decide, link_at
+from .test_visits import client, corrupt, decide, link_at, paths
 
 pytestmark = pytest.mark.django_db
 URL = "/api/fabrics/{}/recovery/"
-
-
-def paths(fabric, tor: str) -> int:
-    (row,) = [row for row in fabric_services.fabric_capacity(fabric)["tors"] if row["name"] == tor]
-    return row["available_paths"]
-
-
-@pytest.fixture
-def demo():
-    live.forget()
-    yield fabric_services.import_document(copy.deepcopy(DEMO))
-    live.forget()
 
 
 @pytest.fixture

@@ -71,13 +71,6 @@ def paths(fabric, tor: str) -> int:
 
 
 @pytest.fixture
-def demo():
-    live.forget()
-    yield fabric_services.import_document(copy.deepcopy(DEMO))
-    live.forget()
-
-
-@pytest.fixture
 def spine_cable(demo):
     """p3-fab0's corrupting spine uplink, disabled, its ticket and the cable's work order."""
     ticket = decide(corrupt(link_at(demo, "p3-fab0", "eth2/1")))
