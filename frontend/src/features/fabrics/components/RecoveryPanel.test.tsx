@@ -116,6 +116,14 @@ describe('FabricRecovery', () => {
     expect(within(panel).getByTestId('recovery-detail').textContent).toBe(UNDER.detail);
   });
 
+  it('says what the lossy links do: disabled ones carry no traffic, enabled ones pass it with a small loss', async () => {
+    stubServer(user(['operator']), UNDER);
+    renderRecovery();
+    const why = await screen.findByTestId('recovery-links-why');
+    expect(why.textContent).not.toContain('still carry traffic');
+    expect(why.textContent).toContain('still work (they pass traffic with a small loss when enabled)');
+  });
+
   it('lets an operator apply exactly the proposed links and shows what it did and what is left', async () => {
     const applied: RecoveryApplied = {
       enabled: UNDER.links,

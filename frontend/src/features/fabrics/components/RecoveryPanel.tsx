@@ -73,9 +73,9 @@ export function RecoveryPanel({ proposal, canApply, pending, applied, error, cha
       {proposal.links.length > 0 ? (
         <>
           <h3>Re-enable these lossy links</h3>
-          <p>
-            They are disabled for corruption but still carry traffic: enabling them brings those ToRs back at the least
-            added penalty. CorrOpt disables them again once capacity is back.
+          <p data-testid="recovery-links-why">
+            They are disabled for corruption but still work (they pass traffic with a small loss when enabled): enabling
+            them brings those ToRs back at the least added penalty. CorrOpt disables them again once capacity is back.
           </p>
           <LossyLinksTable links={proposal.links} testId="recovery-links" rowTestId="recovery-link" />
           <p data-testid="recovery-penalty">

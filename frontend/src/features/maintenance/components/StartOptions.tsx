@@ -98,9 +98,10 @@ function RestorationChoice({
   return (
     <section className="restoration" aria-labelledby="restoration-heading" data-testid="restoration">
       <h3 id="restoration-heading">Restore these links for the repair’s duration</h3>
-      <p>
-        They are out of service for corruption but still carry traffic; enabling them while the repair lasts keeps every
-        ToR at its capacity. They go back to disabled when the work order is finished.
+      <p data-testid="restoration-why">
+        They are out of service for corruption but still work (they pass traffic with a small loss when enabled);
+        enabling them while the repair lasts keeps every ToR at its capacity. They go back to disabled when the work
+        order is finished.
       </p>
       <LossyLinksTable links={restoration.links} testId="restoration-links" rowTestId="restoration-link" />
       <p data-testid="restoration-penalty">

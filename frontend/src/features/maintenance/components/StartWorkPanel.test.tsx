@@ -86,6 +86,10 @@ describe('StartWorkPanel', () => {
     );
     expect(within(restoration).getByTestId('ask-operator')).toHaveTextContent('Ask an operator');
     expect(within(restoration).queryByRole('button', { name: /Restore these links/ })).toBeNull();
+    // Disabled links carry no traffic: the restoration says what they do once enabled.
+    const why = within(restoration).getByTestId('restoration-why');
+    expect(why).not.toHaveTextContent('still carry traffic');
+    expect(why).toHaveTextContent('still work (they pass traffic with a small loss when enabled)');
   });
 
   it('tells a technician what happens after asking: the operator starts it, the technician finishes it here', async () => {
