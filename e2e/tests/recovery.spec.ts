@@ -180,6 +180,9 @@ test.describe("capacity recovery on a phone (390x844)", () => {
       await panel
         .getByRole("button", { name: "Apply: re-enable 2 links" })
         .click();
+      await panel
+        .getByRole("button", { name: "Confirm: re-enable 2 links" })
+        .click();
       await expect(panel.getByTestId("recovery-applied")).toContainText(
         "Enabled 2 lossy links",
       );

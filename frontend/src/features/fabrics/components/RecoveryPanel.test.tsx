@@ -134,12 +134,32 @@ describe('FabricRecovery', () => {
     const posts = stubServer(user(['operator']), UNDER, { status: 200, body: applied });
     renderRecovery();
     fireEvent.click(await screen.findByRole('button', { name: 'Apply: re-enable 1 link' }));
-    expect((await screen.findByTestId('recovery-applied')).textContent).toBe(applied.detail);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm: re-enable 1 link' }));
+    // The green box names the links it enabled; the fabric's state now is the sentence below it, once.
+    expect((await screen.findByTestId('recovery-applied')).textContent).toBe(
+      'Enabled 1 lossy link: p0-tor3:eth2/4 - p0-fab3:eth1/4 (added penalty 6.02e-5).',
+    );
+    await waitFor(() => expect(screen.getByTestId('recovery-detail').textContent).toBe(AFTER.detail));
+    expect(screen.getAllByText(AFTER.detail, { exact: false })).toHaveLength(1);
     expect(posts).toEqual([{ url: '/api/fabrics/1/recovery/', body: { links: [16] } }]);
     // What is left: the ToR that needs a repair, nothing more to apply.
     await waitFor(() => expect(screen.getAllByTestId('recovery-under-tor')).toHaveLength(1));
     expect(screen.queryByTestId('recovery-apply')).toBeNull();
     expect(screen.getByTestId('recovery-unreachable').textContent).toContain('p1-tor3');
+  });
+
+  it('asks for a confirmation before putting corrupting links back in service; Cancel sends nothing', async () => {
+    const posts = stubServer(user(['operator']), UNDER);
+    renderRecovery();
+    fireEvent.click(await screen.findByRole('button', { name: 'Apply: re-enable 1 link' }));
+    const confirm = screen.getByTestId('recovery-confirm');
+    expect(confirm.textContent).toContain('p0-tor3:eth2/4 - p0-fab3:eth1/4');
+    expect(confirm.textContent).toContain('back in service');
+    expect(posts).toEqual([]);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByTestId('recovery-confirm')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Apply: re-enable 1 link' })).toBeTruthy();
+    expect(posts).toEqual([]);
   });
 
   it('shows the fresh proposal when the links changed before the apply', async () => {
@@ -151,6 +171,7 @@ describe('FabricRecovery', () => {
     stubServer(user(['admin']), UNDER, { status: 409, body: fresh });
     renderRecovery();
     fireEvent.click(await screen.findByRole('button', { name: 'Apply: re-enable 1 link' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm: re-enable 1 link' }));
     expect((await screen.findByTestId('recovery-changed')).textContent).toContain('The proposal changed');
     await waitFor(() =>
       expect(screen.getByTestId('recovery-link').textContent).toContain('p0-tor4:eth2/3 - p0-fab2:eth1/5'),

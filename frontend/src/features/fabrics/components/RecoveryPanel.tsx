@@ -1,3 +1,5 @@
+import { useState } from 'react';
+
 import { ErrorList } from '@/components/ErrorList';
 import { canChangeLinkState, useCurrentUser } from '@/features/auth';
 import { LossyLinksTable, formatPenalty } from '@/features/maintenance';
@@ -25,12 +27,14 @@ export interface RecoveryPanelProps {
  * lossy link can bring back (they need a repair), and Apply for those who may change link state.
  */
 export function RecoveryPanel({ proposal, canApply, pending, applied, error, changed, onApply }: RecoveryPanelProps) {
+  const [confirming, setConfirming] = useState(false);
   const ids = proposal.links.map((link) => link.id);
+  const count = ids.length === 1 ? '1 link' : `${ids.length} links`;
   return (
     <div className="recovery" data-testid="recovery">
       {applied ? (
         <p className="success-box" role="status" data-testid="recovery-applied">
-          {applied.detail}
+          {appliedSentence(applied)}
         </p>
       ) : null}
       {changed ? (
@@ -99,17 +103,41 @@ export function RecoveryPanel({ proposal, canApply, pending, applied, error, cha
       ) : null}
       {proposal.links.length > 0 ? (
         canApply ? (
-          <div className="button-row">
-            <button
-              type="button"
-              className="primary"
-              disabled={pending}
-              onClick={() => onApply(ids)}
-              data-testid="recovery-apply"
-            >
-              {pending ? 'Applying…' : `Apply: re-enable ${ids.length === 1 ? '1 link' : `${ids.length} links`}`}
-            </button>
-          </div>
+          confirming ? (
+            <div className="notice" data-testid="recovery-confirm">
+              <p>
+                This puts {proposal.links.map((link) => link.name).join(', ')} back in service: they pass traffic with
+                their loss until CorrOpt disables them once capacity is back.
+              </p>
+              <div className="button-row">
+                <button
+                  type="button"
+                  className="primary"
+                  onClick={() => {
+                    setConfirming(false);
+                    onApply(ids);
+                  }}
+                >
+                  Confirm: re-enable {count}
+                </button>
+                <button type="button" onClick={() => setConfirming(false)}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          ) : (
+            <div className="button-row">
+              <button
+                type="button"
+                className="primary"
+                disabled={pending}
+                onClick={() => setConfirming(true)}
+                data-testid="recovery-apply"
+              >
+                {pending ? 'Applying…' : `Apply: re-enable ${count}`}
+              </button>
+            </div>
+          )
         ) : (
           <p className="muted" data-testid="recovery-read-only">
             Read only: operators and admins apply a recovery, since it puts corrupting links back in service.
@@ -123,6 +151,16 @@ export function RecoveryPanel({ proposal, canApply, pending, applied, error, cha
       ) : null}
     </div>
   );
+}
+
+/**
+ * What the apply did, naming the links. The server's detail ends with the fabric's state now, which the
+ * panel already shows as the (fresh) proposal's detail: said once, below.
+ */
+function appliedSentence(applied: RecoveryApplied): string {
+  const count = applied.enabled.length === 1 ? '1 lossy link' : `${applied.enabled.length} lossy links`;
+  const names = applied.enabled.map((link) => link.name).join(', ');
+  return `Enabled ${count}: ${names} (added penalty ${formatPenalty(applied.added_penalty)}).`;
 }
 
 /** Shown while a ToR is under its requirement (or right after a recovery, with its answer). */
