@@ -337,10 +337,14 @@ class TodayPlanSerializer(serializers.Serializer):
 
 class TodayVisitSerializer(serializers.Serializer):
     work_order = WorkOrderSerializer(help_text="The work order as it is now.")
-    start_at = serializers.DateTimeField()
-    end_at = serializers.DateTimeField()
-    start_s = serializers.IntegerField(help_text="Seconds from the shift's start.")
-    end_s = serializers.IntegerField()
+    planned = serializers.BooleanField(
+        help_text="From the plan; false: an order in progress that is theirs (they started it, or one of its "
+        "tickets is assigned to them) though the plan did not give it to them, listed after the plan's visits."
+    )
+    start_at = serializers.DateTimeField(help_text="When the visit starts; not planned: when the order started.")
+    end_at = serializers.DateTimeField(allow_null=True, help_text="Null when not planned (no plan says).")
+    start_s = serializers.IntegerField(allow_null=True, help_text="Seconds from the shift's start; null: not planned.")
+    end_s = serializers.IntegerField(allow_null=True)
     links_down = WorkOrderLinkSerializer(many=True, help_text="Out of service during the visit (its footprint).")
     restored = WorkOrderLinkSerializer(many=True, help_text="Enabled for the visit's duration (its restoration).")
     done = serializers.BooleanField(help_text="Its work order is done now.")
@@ -351,7 +355,9 @@ class TodaySerializer(serializers.Serializer):
 
     user = serializers.CharField()
     plan = TodayPlanSerializer(allow_null=True)
-    visits = TodayVisitSerializer(many=True, help_text="Their visits in order.")
+    visits = TodayVisitSerializer(
+        many=True, help_text="Their visits in order, then their orders in progress not planned."
+    )
     detail = serializers.CharField(help_text="One sentence: how many visits, the next's time and rack.")
 
 

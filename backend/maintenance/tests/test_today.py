@@ -135,7 +135,7 @@ def test_no_plan_names_the_user(plan, make_user):
         assert answer.status_code == 200
         assert answer.json()["plan"] is None and answer.json()["visits"] == []
         assert answer.json()["detail"] == (
-            "No maintenance plan names you yet: an operator plans the day on Work orders > Plan."
+            "No maintenance plan names you yet: an operator plans the day on Work orders > Plan the day."
         )
     Contract(_document()).check(answer.json(), TODAY)
 
@@ -176,3 +176,46 @@ def test_named_without_a_visit_says_so(demo, orders, operator, make_user):
     day = as_user(make_user("operator")).get(TODAY, {"user": idle[0]}).json()
     assert day["plan"]["job"] == plan["id"] and day["visits"] == []
     assert day["detail"] == f"The newest maintenance plan naming {idle[0]} gives {idle[0]} no visit."
+
+
+def test_an_order_started_for_the_technician_outside_the_plan_is_listed_after_it_and_the_plan_is_stale(
+    plan, tess, make_user
+):
+    """The trial: a technician asks for an order the plan gave someone else; an operator starts it."""
+    asked = visits_of(plan, "otto")[0]["work_order"]
+    order = WorkOrder.objects.get(pk=asked)
+    ticket = order.entries.filter(current=True).first().ticket
+    ticket.assignee = tess
+    ticket.save(update_fields=["assignee"])
+    olga = make_user("operator", username="olga")
+    assert as_user(olga).post(f"/api/work-orders/{asked}/start/", {}, format="json").status_code == 200
+    order.refresh_from_db()
+
+    day = as_user(tess).get(TODAY).json()
+    planned = visits_of(plan, "tess")
+    assert [v["work_order"]["id"] for v in day["visits"]] == [*(v["work_order"] for v in planned), asked]
+    assert all(v["planned"] for v in day["visits"][:-1])
+    beside = day["visits"][-1]
+    assert beside["planned"] is False and beside["work_order"]["state"] == "in_progress"
+    assert dt.datetime.fromisoformat(beside["start_at"]) == order.started_at
+    assert beside["end_at"] is None and beside["start_s"] is None and beside["end_s"] is None
+    assert {link["id"] for link in beside["links_down"]} == set(order.footprint)
+    assert day["detail"].endswith(f" Also in progress for you, not from the plan: work order {asked}.")
+    assert day["plan"]["stale"] is True
+    assert day["plan"]["stale_reasons"] == [f"Work order {asked}, planned for otto, was started by olga."]
+    Contract(_document()).check(day, TODAY)
+    # Otto's own day keeps the order as his visit, and reads the plan as stale too.
+    otto_day = as_user(olga).get(TODAY, {"user": "otto"}).json()
+    assert asked in [v["work_order"]["id"] for v in otto_day["visits"] if v["planned"]]
+
+
+def test_an_order_the_technician_started_without_a_plan_is_their_day(demo, orders, tess):
+    order = orders["p2-fab0"]
+    assert as_user(tess).post(f"/api/work-orders/{order.pk}/start/", {}, format="json").status_code == 200
+    day = as_user(tess).get(TODAY).json()
+    assert day["plan"] is None
+    assert [(v["work_order"]["id"], v["planned"]) for v in day["visits"]] == [(order.pk, False)]
+    assert day["detail"] == (
+        "No maintenance plan names you yet: an operator plans the day on Work orders > Plan the day."
+        f" Also in progress for you, not from the plan: work order {order.pk}."
+    )

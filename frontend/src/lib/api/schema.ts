@@ -5523,7 +5523,7 @@ export interface components {
         Today: {
             user: string;
             plan: components["schemas"]["TodayPlan"] | null;
-            /** @description Their visits in order. */
+            /** @description Their visits in order, then their orders in progress not planned. */
             visits: components["schemas"]["TodayVisit"][];
             /** @description One sentence: how many visits, the next's time and rack. */
             detail: string;
@@ -5549,13 +5549,21 @@ export interface components {
         TodayVisit: {
             /** @description The work order as it is now. */
             work_order: components["schemas"]["WorkOrder"];
-            /** Format: date-time */
+            /** @description From the plan; false: an order in progress that is theirs (they started it, or one of its tickets is assigned to them) though the plan did not give it to them, listed after the plan's visits. */
+            planned: boolean;
+            /**
+             * Format: date-time
+             * @description When the visit starts; not planned: when the order started.
+             */
             start_at: string;
-            /** Format: date-time */
-            end_at: string;
-            /** @description Seconds from the shift's start. */
-            start_s: number;
-            end_s: number;
+            /**
+             * Format: date-time
+             * @description Null when not planned (no plan says).
+             */
+            end_at: string | null;
+            /** @description Seconds from the shift's start; null: not planned. */
+            start_s: number | null;
+            end_s: number | null;
             /** @description Out of service during the visit (its footprint). */
             links_down: components["schemas"]["WorkOrderLink"][];
             /** @description Enabled for the visit's duration (its restoration). */

@@ -15,6 +15,7 @@ function visit(id: number, start: string, end: string, done: boolean): TodayVisi
   const order = testWorkOrder({ id, state: done ? 'done' : 'open' });
   return {
     work_order: order,
+    planned: true,
     start_at: start,
     end_at: end,
     start_s: 0,
