@@ -1,7 +1,8 @@
 """Helpers for the CLI tests: an in-process runner and what the tests against the real server share.
 
 A uniquely named module rather than conftest.py, so tests can import it without clashing with other
-conftest modules in the repository. Nothing here imports Django: the offline tests use it too.
+conftest modules in the repository. Nothing here imports Django when loaded: the offline tests use it
+too (the helpers that set up server data import it inside).
 """
 
 from __future__ import annotations
@@ -97,3 +98,45 @@ def wait_until(condition: Callable[[], Any], *, timeout: float = 60.0, what: str
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
         time.sleep(0.05)
+
+
+def link_at(fabric: Any, switch: str, port: str) -> Any:
+    """The fabric's link from `switch`'s `port`."""
+    from fabric.models import Link
+
+    return Link.objects.select_related("a_switch", "z_switch").get(fabric=fabric, a_switch__name=switch, a_port=port)
+
+
+def corrupt(link: Any, rate: float) -> Any:
+    """A corruption event on the link, as telemetry records one (no decision taken on it)."""
+    from django.utils import timezone
+
+    from telemetry.models import CorruptionEvent
+
+    now = timezone.now()
+    return CorruptionEvent.objects.create(
+        link=link, direction="a_to_z", rate=rate, last_rate=rate, peak_rate=rate, first_seen=now, last_seen=now
+    )
+
+
+def disable_for_corruption(link: Any, rate: float = 1e-4) -> Any:
+    """CorrOpt's fast checker on a corruption event of the link: disabled, its ticket opens."""
+    from corruption import services as corruption
+    from corruption.models import Ticket
+
+    decision = corruption.decide_event(corrupt(link, rate).pk).decision
+    assert decision is not None and decision.action == "disabled"
+    return Ticket.objects.get(link=link)
+
+
+def cable_order(fabric: Any, switch: str, rate: float = 1e-4) -> int:
+    """`switch`'s spine uplink eth2/1 corrupts and is disabled; its ticket's repair is the cable (the
+    switch's four spine uplinks). Returns the open work order's id."""
+    from corruption.models import TicketStep
+    from maintenance.models import WorkOrder
+    from maintenance.services import work_orders
+
+    ticket = disable_for_corruption(link_at(fabric, switch, "eth2/1"), rate)
+    TicketStep.objects.filter(ticket=ticket).update(recommended_action="replace_cable")
+    work_orders.regroup(fabric.pk)
+    return int(WorkOrder.objects.get(state="open", entries__ticket=ticket, entries__current=True).pk)

@@ -6,13 +6,14 @@ is imported inside them, so the offline tests run without it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from cli_testing import PASSWORD, Cli, logged_in_as
+from cli_testing import FIXTURE_DATA, PASSWORD, Cli, logged_in_as
 
 # Logins hash the password on the live server: the fast hasher keeps each test's setup short.
 FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -66,3 +67,38 @@ def planner_api(planner: Cli, live_server: Any) -> Iterator[httpx.Client]:
     token = Token.objects.get(user__username="cli-planner").key
     with httpx.Client(base_url=live_server.url, headers={"Authorization": f"Token {token}"}) as client:
         yield client
+
+
+@pytest.fixture
+def log_in(live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path) -> Callable[[str, str], Cli]:
+    """log_in(username, role): a new user with that role and the CLI logged in as them, with its own
+    config file (several users in one test)."""
+
+    def log_in_as(username: str, role: str) -> Cli:
+        make_role_user(username, role)
+        config_file = tmp_path / username / "config.toml"
+        return logged_in_as(
+            Cli(config_file=config_file, env={"LIGHTPATH_CONFIG": str(config_file)}), live_server.url, username
+        )
+
+    return log_in_as
+
+
+@pytest.fixture
+def demo() -> Iterator[Any]:
+    """The demo fabric (fixtures/data/demo-fb.json) imported on the server, its live state fresh."""
+    from fabric import services
+    from fabric.services import live
+
+    live.forget()
+    yield services.import_document(json.loads((FIXTURE_DATA / "demo-fb.json").read_text()))
+    live.forget()
+
+
+@pytest.fixture
+def demo_at_half(demo: Any) -> Any:
+    """The demo with the fabric's constraint at 0.5 (8 of a pod's 16 up-paths): the plan tests' story."""
+    from fabric.models import Fabric
+
+    Fabric.objects.filter(pk=demo.pk).update(capacity_constraint=0.5)
+    return demo

@@ -8,14 +8,12 @@ brings it back; the demo's p1-tor3 (8 of 16) needs a repair. No worker runs here
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_testing import FIXTURE_DATA, Cli, logged_in_as
+from cli_testing import Cli, disable_for_corruption, link_at
 
 from lightpath_cli.server.shapes import RECOVERY_APPLIED_KEYS, RECOVERY_KEYS
 
@@ -25,48 +23,22 @@ if not os.environ.get("DJANGO_SETTINGS_MODULE"):
 pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
 
 
-def link_at(fabric: Any, switch: str, port: str) -> Any:
-    from fabric.models import Link
-
-    return Link.objects.get(fabric=fabric, a_switch__name=switch, a_port=port)
-
-
 @pytest.fixture
-def went_down() -> Any:
+def went_down(demo: Any) -> Any:
     """The demo with p1-tor0's lossy uplink disabled by CorrOpt and its uplink to p1-fab1 down."""
-    from django.utils import timezone
+    from fabric.services import link_state
 
-    from corruption import services as corruption
-    from fabric import services
-    from fabric.services import link_state, live
-    from telemetry.models import CorruptionEvent
-
-    live.forget()
-    fabric = services.import_document(json.loads((FIXTURE_DATA / "demo-fb.json").read_text()))
-    lossy = link_at(fabric, "p1-tor0", "eth2/1")
-    now = timezone.now()
-    event = CorruptionEvent.objects.create(
-        link=lossy, direction="a_to_z", rate=1e-4, last_rate=1e-4, peak_rate=1e-4, first_seen=now, last_seen=now
-    )
-    assert corruption.decide_event(event.pk).decision.action == "disabled"
-    link_state.set_oper_states(fabric.pk, {link_at(fabric, "p1-tor0", "eth2/2").pk: "down"})
-    yield lossy
-    live.forget()
-
-
-def login(live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path, username: str, role: str) -> Cli:
-    make_role_user(username, role)
-    config_file = tmp_path / username / "config.toml"
-    return logged_in_as(
-        Cli(config_file=config_file, env={"LIGHTPATH_CONFIG": str(config_file)}), live_server.url, username
-    )
+    lossy = link_at(demo, "p1-tor0", "eth2/1")
+    disable_for_corruption(lossy)
+    link_state.set_oper_states(demo.pk, {link_at(demo, "p1-tor0", "eth2/2").pk: "down"})
+    return lossy
 
 
 def test_a_viewer_reads_the_recovery_and_an_operator_applies_it(
-    cli: Cli, went_down: Any, live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path
+    cli: Cli, went_down: Any, log_in: Callable[[str, str], Cli]
 ) -> None:
     lossy = went_down
-    viewer = login(live_server, make_role_user, tmp_path, "cli-viewer", "viewer")
+    viewer = log_in("cli-viewer", "viewer")
     proposal = viewer.json("fabric", "recovery", "demo-fb")
     assert list(proposal) == list(RECOVERY_KEYS)
     assert [tor["name"] for tor in proposal["under_tors"]] == ["p1-tor0", "p1-tor3"]
@@ -84,7 +56,7 @@ def test_a_viewer_reads_the_recovery_and_an_operator_applies_it(
     lossy.refresh_from_db()
     assert lossy.admin_state == "disabled"
 
-    operator = login(live_server, make_role_user, tmp_path, "cli-operator", "operator")
+    operator = log_in("cli-operator", "operator")
     applied = operator.json("fabric", "recovery", "demo-fb", "--apply")
     assert list(applied) == list(RECOVERY_APPLIED_KEYS)
     assert [link["id"] for link in applied["enabled"]] == [lossy.pk]

@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 import pytest
-from cli_testing import FIXTURE_DATA, Cli
+from cli_testing import Cli, cable_order, corrupt, link_at
 
 if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
@@ -23,55 +23,10 @@ if not os.environ.get("DJANGO_SETTINGS_MODULE"):
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True, databases="__all__")]
 
 
-def link_at(fabric: Any, switch: str, port: str) -> Any:
-    from fabric.models import Link
-
-    return Link.objects.select_related("a_switch", "z_switch").get(fabric=fabric, a_switch__name=switch, a_port=port)
-
-
-def corrupt(link: Any, rate: float) -> Any:
-    from django.utils import timezone
-
-    from telemetry.models import CorruptionEvent
-
-    now = timezone.now()
-    return CorruptionEvent.objects.create(
-        link=link, direction="a_to_z", rate=rate, last_rate=rate, peak_rate=rate, first_seen=now, last_seen=now
-    )
-
-
-def cable_order(fabric: Any, switch: str) -> int:
-    from corruption import services as corruption
-    from corruption.models import Ticket, TicketStep
-    from maintenance.models import WorkOrder
-    from maintenance.services import work_orders
-
-    link = link_at(fabric, switch, "eth2/1")
-    decision = corruption.decide_event(corrupt(link, 1e-4).pk).decision
-    assert decision is not None and decision.action == "disabled"
-    ticket = Ticket.objects.get(link=link)
-    TicketStep.objects.filter(ticket=ticket).update(recommended_action="replace_cable")
-    work_orders.regroup(fabric.pk)
-    return int(WorkOrder.objects.get(state="open", entries__ticket=ticket, entries__current=True).pk)
-
-
 @pytest.fixture
-def demo() -> Any:
-    from fabric import services
-    from fabric.models import Fabric
-    from fabric.services import live
-
-    live.forget()
-    fabric = services.import_document(json.loads((FIXTURE_DATA / "demo-fb.json").read_text()))
-    Fabric.objects.filter(pk=fabric.pk).update(capacity_constraint=0.5)
-    yield fabric
-    live.forget()
-
-
-@pytest.fixture
-def orders(demo: Any) -> dict[str, int]:
-    found = {switch: cable_order(demo, switch) for switch in ("p2-fab0", "p2-fab2")}
-    corrupt(link_at(demo, "p2-fab0", "eth2/2"), 4e-4)
+def orders(demo_at_half: Any) -> dict[str, int]:
+    found = {switch: cable_order(demo_at_half, switch) for switch in ("p2-fab0", "p2-fab2")}
+    corrupt(link_at(demo_at_half, "p2-fab0", "eth2/2"), 4e-4)
     return found
 
 

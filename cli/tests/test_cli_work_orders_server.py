@@ -12,14 +12,12 @@ No worker runs here: the optimizer jobs the server queues stay queued.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_testing import FIXTURE_DATA, Cli, logged_in_as
+from cli_testing import Cli, disable_for_corruption, link_at
 
 from lightpath_cli.server.shapes import WORK_ORDER_DETAIL_KEYS, WORK_ORDER_KEYS, WORK_ORDER_PREVIEW_KEYS
 
@@ -27,28 +25,6 @@ if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
 
 pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
-
-
-def link_at(fabric: Any, switch: str, port: str) -> Any:
-    from fabric.models import Link
-
-    return Link.objects.select_related("a_switch", "z_switch").get(fabric=fabric, a_switch__name=switch, a_port=port)
-
-
-def disable_for_corruption(link: Any, rate: float = 1e-4) -> Any:
-    """CorrOpt's fast checker on a corruption event of the link: disabled, its ticket opens."""
-    from django.utils import timezone
-
-    from corruption import services as corruption
-    from corruption.models import Ticket
-    from telemetry.models import CorruptionEvent
-
-    now = timezone.now()
-    event = CorruptionEvent.objects.create(
-        link=link, direction="a_to_z", rate=rate, last_rate=rate, peak_rate=rate, first_seen=now, last_seen=now
-    )
-    assert corruption.decide_event(event.pk).decision.action == "disabled"
-    return Ticket.objects.get(link=link)
 
 
 def order_of(ticket: Any, action: str | None = None) -> int:
@@ -68,26 +44,8 @@ def admin_state(link: Any) -> tuple[str, str]:
     return link.admin_state, link.admin_reason
 
 
-@pytest.fixture
-def demo() -> Any:
-    from fabric import services
-    from fabric.services import live
-
-    live.forget()
-    yield services.import_document(json.loads((FIXTURE_DATA / "demo-fb.json").read_text()))
-    live.forget()
-
-
-def login(live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path, username: str, role: str) -> Cli:
-    make_role_user(username, role)
-    config_file = tmp_path / username / "config.toml"
-    return logged_in_as(
-        Cli(config_file=config_file, env={"LIGHTPATH_CONFIG": str(config_file)}), live_server.url, username
-    )
-
-
 def test_a_restoration_an_operator_approves_and_finish_puts_back(
-    cli: Cli, demo: Any, live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path
+    cli: Cli, demo: Any, log_in: Callable[[str, str], Cli]
 ) -> None:
     from fabric.models import Switch
 
@@ -96,7 +54,7 @@ def test_a_restoration_an_operator_approves_and_finish_puts_back(
     lossy = link_at(demo, "p3-tor2", "eth2/2")
     disable_for_corruption(lossy, rate=3e-5)
     siblings = [link_at(demo, "p3-fab0", f"eth2/{n}") for n in (2, 3, 4)]
-    technician = login(live_server, make_role_user, tmp_path, "cli-tech", "technician")
+    technician = log_in("cli-tech", "technician")
 
     rows = technician.json("work-orders", "list", "--fabric", "demo-fb", "--state", "open")
     assert all(list(row) == list(WORK_ORDER_KEYS) for row in rows)
@@ -119,7 +77,7 @@ def test_a_restoration_an_operator_approves_and_finish_puts_back(
     assert not_approved.exit_code == 1 and "an operator must approve the restoration" in not_approved.stderr
     assert admin_state(lossy)[0] == "disabled"
 
-    operator = login(live_server, make_role_user, tmp_path, "cli-op", "operator")
+    operator = log_in("cli-op", "operator")
     started = operator.json("work-orders", "start", str(order), "--restore")
     assert list(started) == list(WORK_ORDER_DETAIL_KEYS)
     assert (started["state"], started["started_by"]) == ("in_progress", "cli-op")
@@ -142,10 +100,10 @@ def test_a_restoration_an_operator_approves_and_finish_puts_back(
 
 
 def test_a_blocked_order_is_refused_in_one_line_and_an_admin_overrides(
-    cli: Cli, demo: Any, live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path
+    cli: Cli, demo: Any, log_in: Callable[[str, str], Cli]
 ) -> None:
     order = order_of(disable_for_corruption(link_at(demo, "p1-tor5", "eth2/1")), "replace_cable")
-    technician = login(live_server, make_role_user, tmp_path, "cli-tech", "technician")
+    technician = log_in("cli-tech", "technician")
 
     refused = technician("work-orders", "start", str(order))
     assert refused.exit_code == 3 and refused.stdout == ""
@@ -163,7 +121,7 @@ def test_a_blocked_order_is_refused_in_one_line_and_an_admin_overrides(
     not_started = technician("work-orders", "finish", str(order), "--outcome", "repaired")
     assert not_started.exit_code == 1 and not_started.stderr == f"error: work order {order} is open: start it first\n"
 
-    admin = login(live_server, make_role_user, tmp_path, "cli-admin", "admin")
+    admin = log_in("cli-admin", "admin")
     forced = admin("work-orders", "start", str(order), "--override", "--reason", "rack drained of its servers")
     assert forced.exit_code == 0, forced.stderr
     assert forced.stdout == f"work order {order} is in_progress: 4 links down\n"

@@ -11,14 +11,12 @@ p2-fab2's when it ends.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_testing import FIXTURE_DATA, Cli, cells, logged_in_as
+from cli_testing import FIXTURE_DATA, Cli, cable_order, cells
 
 from lightpath_cli.server.shapes import TODAY_KEYS, TODAY_PLAN_KEYS, TODAY_VISIT_KEYS, WORK_ORDER_KEYS
 
@@ -29,55 +27,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True, d
 NO_PLAN = "No maintenance plan names you yet: an operator plans the day on Work orders > Plan."
 
 
-def cable_order(fabric: Any, switch: str, rate: float = 1e-4) -> int:
-    from django.utils import timezone
-
-    from corruption import services as corruption
-    from corruption.models import Ticket, TicketStep
-    from fabric.models import Link
-    from maintenance.models import WorkOrder
-    from maintenance.services import work_orders
-    from telemetry.models import CorruptionEvent
-
-    link = Link.objects.get(fabric=fabric, a_switch__name=switch, a_port="eth2/1")
-    now = timezone.now()
-    event = CorruptionEvent.objects.create(
-        link=link, direction="a_to_z", rate=rate, last_rate=rate, peak_rate=rate, first_seen=now, last_seen=now
-    )
-    assert corruption.decide_event(event.pk).decision.action == "disabled"
-    ticket = Ticket.objects.get(link=link)
-    TicketStep.objects.filter(ticket=ticket).update(recommended_action="replace_cable")
-    work_orders.regroup(fabric.pk)
-    return int(WorkOrder.objects.get(state="open", entries__ticket=ticket, entries__current=True).pk)
-
-
-@pytest.fixture
-def demo() -> Any:
-    from fabric import services
-    from fabric.models import Fabric
-    from fabric.services import live
-
-    live.forget()
-    fabric = services.import_document(json.loads((FIXTURE_DATA / "demo-fb.json").read_text()))
-    Fabric.objects.filter(pk=fabric.pk).update(capacity_constraint=0.5)
-    yield fabric
-    live.forget()
-
-
-def login(live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path, username: str, role: str) -> Cli:
-    make_role_user(username, role)
-    config_file = tmp_path / username / "config.toml"
-    return logged_in_as(
-        Cli(config_file=config_file, env={"LIGHTPATH_CONFIG": str(config_file)}), live_server.url, username
-    )
-
-
 def test_a_plan_names_its_technicians_and_each_reads_their_day(
-    planner: Cli, worker: Any, demo: Any, live_server: Any, make_role_user: Callable[..., Any], tmp_path: Path
+    planner: Cli, worker: Any, demo_at_half: Any, log_in: Callable[[str, str], Cli]
 ) -> None:
-    first, second = cable_order(demo, "p2-fab0", 4e-4), cable_order(demo, "p2-fab2")
-    tess = login(live_server, make_role_user, tmp_path, "tess", "technician")
-    otto = login(live_server, make_role_user, tmp_path, "otto", "operator")
+    first, second = cable_order(demo_at_half, "p2-fab0", 4e-4), cable_order(demo_at_half, "p2-fab2")
+    tess = log_in("tess", "technician")
+    otto = log_in("otto", "operator")
     # Before any plan: one sentence, exit 0.
     nothing = tess("work-orders", "today")
     assert nothing.exit_code == 0 and nothing.stdout == NO_PLAN + "\n"
@@ -130,7 +85,7 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
 
 
 def test_assignees_the_server_refuses_are_listed_before_any_job(
-    planner: Cli, demo: Any, make_role_user: Callable[..., Any]
+    planner: Cli, demo_at_half: Any, make_role_user: Callable[..., Any]
 ) -> None:
     from jobs.models import Job
 
