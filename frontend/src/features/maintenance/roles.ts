@@ -10,3 +10,9 @@ export function mayPlan(user: CurrentUser | undefined): boolean {
   if (!user) return false;
   return user.is_admin || PLAN_ROLES.some((role) => user.roles.includes(role));
 }
+
+/** Whose role has a day to look at (the Today page). */
+export function hasToday(user: CurrentUser | undefined): boolean {
+  if (!user) return false;
+  return user.is_admin || TODAY_ROLES.some((role) => user.roles.includes(role));
+}

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import type { TodayAnswer, TodayVisit } from '../api/types';
 import { testWorkOrder } from '../testWorkOrder';
 import { WorkOrderActions } from './WorkOrderActions';
 
@@ -99,5 +100,82 @@ describe('WorkOrderActions', () => {
       ),
     );
     expect(screen.getByTestId('ended-note')).toHaveTextContent('Finished 2026-11-27 04:00 UTC: not repaired.');
+  });
+
+  describe('after a finish', () => {
+    const FINISHED = {
+      ...testWorkOrder({ state: 'done', outcome: 'repaired', finished_at: '2026-11-27T04:00:00Z' }),
+      detail: 'Repaired: the tickets are watched for clean polls.',
+    };
+
+    function todayVisit(id: number, done: boolean, start = '2026-11-27T09:10:00Z'): TodayVisit {
+      return {
+        work_order: testWorkOrder({ id, state: done ? 'done' : 'open', component_name: `p0-tor${id}` }),
+        planned: true,
+        start_at: start,
+        end_at: '2026-11-27T09:40:00Z',
+        start_s: 0,
+        end_s: 1800,
+        links_down: [],
+        restored: [],
+        done,
+      };
+    }
+
+    /** The network boundary: the finish answers FINISHED; the user's day answers `visits`. */
+    function stubDay(visits: TodayVisit[]) {
+      const gets: string[] = [];
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string, init: RequestInit = {}) => {
+          const json = (body: unknown) =>
+            new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+          if ((init.method ?? 'GET') !== 'GET') return json(FINISHED);
+          gets.push(new URL(url, 'http://test').pathname);
+          if (url.startsWith('/api/work-orders/today/')) {
+            const day: TodayAnswer = { user: 'technician', plan: null, visits, detail: '' };
+            return json(day);
+          }
+          return json({ count: 0, next: null, previous: null, results: [] });
+        }),
+      );
+      return gets;
+    }
+
+    function finish(hasToday: boolean) {
+      render(withClient(<WorkOrderActions order={STARTED} canOverride={false} hasToday={hasToday} />));
+      const form = screen.getByRole('form', { name: 'Finish the work order' });
+      fireEvent.click(within(form).getByRole('radio', { name: 'Repaired' }));
+      fireEvent.click(within(form).getByRole('button', { name: 'Finish' }));
+    }
+
+    it('offers the next visit of the day (skipping the done ones and this one) and Back to Today', async () => {
+      stubDay([todayVisit(2, true), todayVisit(3, false), todayVisit(5, false), todayVisit(6, false)]);
+      finish(true);
+      const next = await screen.findByRole('link', { name: /Next visit/ });
+      expect(next).toHaveAttribute('href', '/work-orders/5');
+      expect(next).toHaveTextContent(
+        'Next visit: work order #5, Replace the shared component (breakout cable, line card or switch): p0-tor5 ' +
+          '(2026-11-27 09:10–09:40 UTC)',
+      );
+      expect(screen.getByRole('link', { name: 'Back to Today' })).toHaveAttribute('href', '/today');
+    });
+
+    it('offers Back to Today alone when the day has nothing left', async () => {
+      stubDay([todayVisit(3, true)]);
+      finish(true);
+      expect(await screen.findByRole('link', { name: 'Back to Today' })).toHaveAttribute('href', '/today');
+      await waitFor(() => expect(screen.getByTestId('after-finish')).toHaveAttribute('data-day-loaded', 'true'));
+      expect(screen.queryByRole('link', { name: /Next visit/ })).toBeNull();
+    });
+
+    it('offers neither to a role without a day, and does not ask for one', async () => {
+      const gets = stubDay([todayVisit(5, false)]);
+      finish(false);
+      await screen.findByTestId('finish-message');
+      expect(screen.queryByRole('link', { name: 'Back to Today' })).toBeNull();
+      expect(screen.queryByRole('link', { name: /Next visit/ })).toBeNull();
+      expect(gets).not.toContain('/api/work-orders/today/');
+    });
   });
 });

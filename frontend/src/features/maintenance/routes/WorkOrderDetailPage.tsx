@@ -13,6 +13,7 @@ import { VisitLocation, WhatToBring } from '../components/VisitFacts';
 import { WorkOrderActions } from '../components/WorkOrderActions';
 import { WorkOrderFootprint } from '../components/WorkOrderFootprint';
 import { actionLabel } from '../actionLabel';
+import { hasToday } from '../roles';
 import { formatDuration, STATE_LABELS } from '../workOrders';
 import '../maintenance.css';
 
@@ -135,7 +136,7 @@ function WorkOrderBody({ order }: { order: WorkOrderDetail }) {
       <section className="panel" aria-labelledby="visit-heading">
         <h2 id="visit-heading">The visit</h2>
         {mayWork ? (
-          <WorkOrderActions order={order} canOverride={canOverrideCapacity(user.data)} />
+          <WorkOrderActions order={order} canOverride={canOverrideCapacity(user.data)} hasToday={hasToday(user.data)} />
         ) : (
           <p className="muted" data-testid="read-only-note">
             Technicians and operators start and finish work orders; your role can read them.
