@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import type { SwitchFacts } from './api/types';
+import type { SwitchFacts, Transceiver } from './api/types';
 import { testLinkFacts } from './testWorkOrder';
 import {
+  bringSummary,
   filtersFromSearchParams,
   nearAndFar,
   searchParamsFromFilters,
@@ -70,5 +71,52 @@ describe('where the visit is', () => {
       here: { row: 'pod 3', rack: 'p3-rack1', switch: 'p3-tor1', ports: ['eth2/1'] },
       far: [],
     });
+  });
+});
+
+describe('what to bring, in a few words', () => {
+  const transceiver = (id: number, link: number, side: 'a' | 'z', model_name: string): Transceiver => ({
+    id,
+    url: `/api/transceivers/${id}/`,
+    link,
+    side,
+    model: 1,
+    model_name,
+    serial: '',
+    installed_at: null,
+    last_reseated_at: null,
+  });
+  const own = (id: number, length_m: number) =>
+    testLinkFacts(id, {
+      length_m,
+      components: {
+        breakout: null,
+        cable: { kind: 'own', name: `cable ${id}`, siblings: [] },
+        line_cards: { a: '', z: '' },
+      },
+    });
+
+  it('counts the transceivers at the work’s end by model and the cables by length and fiber', () => {
+    const transceivers = [
+      transceiver(1, 101, 'a', '100G-SR4'),
+      transceiver(2, 101, 'z', '100G-LR4'),
+      transceiver(3, 102, 'a', '100G-SR4'),
+    ];
+    expect(bringSummary([own(101, 7.8), own(102, 7.8)], SWITCHES, transceivers, 'p3-tor1')).toBe(
+      '2 transceivers 100G-SR4, 2 cables 7.8 m MMF',
+    );
+    expect(bringSummary([own(101, 7.8)], SWITCHES, transceivers, 'p3-fab0')).toBe(
+      '1 transceiver 100G-LR4, 1 cable 7.8 m MMF',
+    );
+  });
+
+  it('counts a breakout cable once, whatever the number of its links', () => {
+    expect(bringSummary([testLinkFacts(101), testLinkFacts(102)], SWITCHES, [], 'p3-tor1')).toBe(
+      '1 breakout cable 4.7 m MMF',
+    );
+  });
+
+  it('says nothing it does not know', () => {
+    expect(bringSummary([], SWITCHES, [], 'p3-tor1')).toBe('');
   });
 });

@@ -109,6 +109,48 @@ export function nearAndFar(
   return z.tier === 0 && a.tier !== 0 ? { near: z, far: a } : { near: a, far: z };
 }
 
+/** "1 transceiver 100G-SR4", "2 cables 7.8 m MMF": counted things, by what they are. */
+function countedThings(kinds: readonly string[], noun: (count: number) => string): string[] {
+  const counts = new Map<string, number>();
+  for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return [...counts].map(([kind, count]) => `${count} ${noun(count)}${kind ? ` ${kind}` : ''}`);
+}
+
+/**
+ * What to bring, in a few words, from the footprint's facts: the transceivers at the end the work is at
+ * (by model) and the cables (a breakout cable or a shared trunk once, however many of its links are
+ * down), by length and fiber. Empty when no fact names a thing.
+ */
+export function bringSummary(
+  links: readonly LinkFacts[],
+  switches: ReadonlyMap<string, SwitchFacts>,
+  transceivers: readonly Transceiver[],
+  here?: string,
+): string {
+  const nearTransceivers = new Map<number, string>();
+  const cables = new Map<string, { breakout: boolean; kind: string }>();
+  for (const link of links) {
+    const { near } = nearAndFar(link, switches, transceivers, here);
+    if (near.transceiver) nearTransceivers.set(near.transceiver.id, near.transceiver.model_name);
+    const cable = link.components.cable;
+    const key = cable.kind === 'own' ? `link ${link.id}` : `${cable.kind} ${cable.name}`;
+    const kind = [link.length_m === null ? '' : `${link.length_m} m`, link.fiber].filter(Boolean).join(' ');
+    if (!cables.has(key)) cables.set(key, { breakout: cable.kind === 'breakout', kind });
+  }
+  const cableList = [...cables.values()];
+  return [
+    ...countedThings([...nearTransceivers.values()], (count) => (count === 1 ? 'transceiver' : 'transceivers')),
+    ...countedThings(
+      cableList.filter((cable) => cable.breakout).map((cable) => cable.kind),
+      (count) => (count === 1 ? 'breakout cable' : 'breakout cables'),
+    ),
+    ...countedThings(
+      cableList.filter((cable) => !cable.breakout).map((cable) => cable.kind),
+      (count) => (count === 1 ? 'cable' : 'cables'),
+    ),
+  ].join(', ');
+}
+
 export interface VisitLocation {
   /** The row, for the order's location only: the server's rule (a far switch read from a link has none). */
   row?: string;

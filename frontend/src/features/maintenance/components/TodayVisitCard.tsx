@@ -8,23 +8,39 @@ import type { TodayVisit } from '../api/types';
 import { useFootprintFacts } from '../api/useFootprintFacts';
 import { actionLabel } from '../actionLabel';
 import { placeLines, visitWindow } from '../today';
-import { STATE_LABELS } from '../workOrders';
+import { bringSummary, STATE_LABELS } from '../workOrders';
 import { WhatToBring } from './VisitFacts';
 
-/** The footprint's physical facts, loaded only when the technician opens "What to bring". */
-function BringFacts({ visit }: { visit: TodayVisit }) {
+/**
+ * "What to bring", opened on demand: the footprint's physical facts are loaded when it is first opened,
+ * and the summary then names the things (not the number of links), still readable when closed again.
+ */
+function BringDetails({ visit }: { visit: TodayVisit }) {
   const order = visit.work_order;
-  const facts = useFootprintFacts(order.fabric, order.footprint);
+  const [opened, setOpened] = useState(false);
+  // No request until opened: an empty footprint asks for nothing.
+  const facts = useFootprintFacts(order.fabric, opened ? order.footprint : []);
   const switches = useMemo(() => new Map(facts.switches.map((item) => [item.name, item])), [facts.switches]);
-  if (facts.error) return <ErrorList error={facts.error} title="Could not load the footprint’s links." />;
-  if (!facts.complete) return <Loading label="Loading what to bring…" />;
+  const ready = opened && facts.complete && !facts.error;
+  const things = ready ? bringSummary(facts.links, switches, facts.transceivers, order.location?.switch) : '';
   return (
-    <WhatToBring
-      links={facts.links}
-      switches={switches}
-      transceivers={facts.transceivers}
-      here={order.location?.switch}
-    />
+    <details
+      onToggle={(event) => {
+        if (event.currentTarget.open) setOpened(true);
+      }}
+    >
+      <summary>What to bring{things ? `: ${things}` : ''}</summary>
+      {opened && facts.error ? <ErrorList error={facts.error} title="Could not load the footprint’s links." /> : null}
+      {opened && !facts.complete && !facts.error ? <Loading label="Loading what to bring…" /> : null}
+      {ready ? (
+        <WhatToBring
+          links={facts.links}
+          switches={switches}
+          transceivers={facts.transceivers}
+          here={order.location?.switch}
+        />
+      ) : null}
+    </details>
   );
 }
 
@@ -34,7 +50,6 @@ function BringFacts({ visit }: { visit: TodayVisit }) {
  */
 export function TodayVisitCard({ visit, index }: { visit: TodayVisit; index: number }) {
   const order = visit.work_order;
-  const [bringOpen, setBringOpen] = useState(false);
   return (
     <li
       className={visit.done ? 'today-visit today-visit-done' : 'today-visit'}
@@ -69,10 +84,7 @@ export function TodayVisitCard({ visit, index }: { visit: TodayVisit; index: num
           on Start).
         </p>
       ) : null}
-      <details onToggle={(event) => setBringOpen(event.currentTarget.open)}>
-        <summary>What to bring ({order.footprint_size === 1 ? '1 link' : `${order.footprint_size} links`})</summary>
-        {bringOpen ? <BringFacts visit={visit} /> : null}
-      </details>
+      <BringDetails visit={visit} />
       <p className="today-visit-link">
         <Link to={`/work-orders/${order.id}`}>
           Work order #{order.id}
