@@ -6,7 +6,6 @@ import { LossyLinksTable, formatPenalty } from '@/features/maintenance';
 
 import type { RecoveryApplied, RecoveryProposal } from '../api/types';
 import { changedProposal, useApplyRecovery, useFabricRecovery } from '../api/useFabricRecovery';
-import '../fabrics.css';
 
 export interface RecoveryPanelProps {
   proposal: RecoveryProposal;

@@ -3,6 +3,8 @@ import { Link } from 'react-router';
 import type { Restoration } from '../api/types';
 import { formatLossRate, formatPenalty } from '../workOrders';
 
+import './LossyLinksTable.css';
+
 export interface LossyLinksTableProps {
   links: Restoration['links'];
   /** The table's and each row's data-testid: the pages' tests and e2e specs find them by these. */
@@ -17,7 +19,7 @@ export interface LossyLinksTableProps {
 export function LossyLinksTable({ links, testId, rowTestId }: LossyLinksTableProps) {
   return (
     <div className="table-scroll">
-      <table className="data-table" data-testid={testId}>
+      <table className="data-table lossy-links" data-testid={testId}>
         <caption className="visually-hidden">Links to re-enable</caption>
         <thead>
           <tr>
