@@ -40,14 +40,14 @@ interface WorkOrderRow {
 
 /**
  * The worker opens the demo's tickets after the stack starts and groups them into work orders;
- * wait for an open one matching `wanted`.
+ * wait for an open one of the demo fabric matching `wanted`.
  */
 async function openWorkOrder(
   request: APIRequestContext,
-  fabricId: number,
   what: string,
   wanted: (order: WorkOrderRow) => boolean,
 ): Promise<WorkOrderRow> {
+  const fabricId = (await findFabric(request, DEMO_FABRIC)).id;
   let found: WorkOrderRow | undefined;
   await expect
     .poll(
@@ -72,6 +72,13 @@ async function openWorkOrder(
     )
     .toBe(true);
   return found!;
+}
+
+/** A breakout `part` (cable or transceiver) carrying four links: the demo's shared-component faults. */
+function breakout(part: "cable" | "transceiver") {
+  return (candidate: WorkOrderRow) =>
+    candidate.component_name.startsWith(`breakout ${part}`) &&
+    candidate.footprint_size === 4;
 }
 
 async function noSidewaysScroll(page: Page) {
@@ -147,14 +154,10 @@ test.describe("work orders on a phone (390x844)", () => {
     page,
   }) => {
     await loginAs(page, "technician");
-    const fabric = await findFabric(page.request, DEMO_FABRIC);
     const order = await openWorkOrder(
       page.request,
-      fabric.id,
       "a breakout cable",
-      (candidate) =>
-        candidate.component_name.startsWith("breakout cable") &&
-        candidate.footprint_size === 4,
+      breakout("cable"),
     );
     // "breakout cable p3-tor1 eth2/1-4": the ToR whose uplinks ride the cable.
     const tor = order.component_name.split(" ")[2]!;
@@ -284,14 +287,10 @@ test.describe("work orders on a phone (390x844)", () => {
     page,
   }) => {
     await loginAs(page, "admin");
-    const fabric = await findFabric(page.request, DEMO_FABRIC);
     const order = await openWorkOrder(
       page.request,
-      fabric.id,
       "a breakout cable",
-      (candidate) =>
-        candidate.component_name.startsWith("breakout cable") &&
-        candidate.footprint_size === 4,
+      breakout("cable"),
     );
     await page.goto(`/work-orders/${order.id}`);
     const siblings = page.locator(
@@ -351,14 +350,10 @@ test.describe("work orders on a phone (390x844)", () => {
     page,
   }) => {
     await loginAs(page, "technician");
-    const fabric = await findFabric(page.request, DEMO_FABRIC);
     const order = await openWorkOrder(
       page.request,
-      fabric.id,
       "a breakout transceiver",
-      (candidate) =>
-        candidate.component_name.startsWith("breakout transceiver") &&
-        candidate.footprint_size === 4,
+      breakout("transceiver"),
     );
     await page.goto(`/work-orders/${order.id}`);
     await expect(page.getByRole("heading", { level: 1 })).toContainText(
@@ -467,10 +462,8 @@ test.describe("work orders on a phone (390x844)", () => {
     page,
   }) => {
     await loginAs(page, "technician");
-    const fabric = await findFabric(page.request, DEMO_FABRIC);
     const order = await openWorkOrder(
       page.request,
-      fabric.id,
       "a one-link repair",
       (candidate) =>
         candidate.footprint_size === 1 && candidate.tickets.length === 1,
