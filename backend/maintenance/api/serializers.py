@@ -258,11 +258,22 @@ class PlanHeadroomSerializer(serializers.Serializer):
 
     start_s = serializers.IntegerField()
     end_s = serializers.IntegerField()
-    worst_tor = PlanTorSerializer(allow_null=True, help_text="Least spare (null: the fabric has no ToR).")
-    spare_paths = serializers.IntegerField(allow_null=True, help_text="paths - required_paths of the worst ToR.")
+    worst_tor = PlanTorSerializer(
+        allow_null=True, help_text="Least spare (null: no visit in progress, or the fabric has no ToR)."
+    )
+    spare_paths = serializers.IntegerField(
+        allow_null=True,
+        help_text="paths - the worst ToR's floor, min(required_paths, its paths before any work); "
+        "null with no visit in progress.",
+    )
     paths = serializers.IntegerField(allow_null=True, help_text="Its up-paths during the interval.")
     required_paths = serializers.IntegerField(allow_null=True, help_text="ceil(constraint x design_paths).")
     visits = serializers.ListField(child=serializers.IntegerField(), help_text="Work orders in progress.")
+
+
+class PlanShortTorSerializer(PlanTorSerializer):
+    paths = serializers.IntegerField(help_text="Its up-paths before any work.")
+    required_paths = serializers.IntegerField(help_text="ceil(constraint x design_paths), above paths.")
 
 
 # The engine's reasons (lightpath_core::maintenance::later), pinned in ENUM_NAME_OVERRIDES.
@@ -300,6 +311,11 @@ class MaintenancePlanResultSerializer(serializers.Serializer):
     gap = serializers.FloatField(help_text="(plan - lower bound) / plan; 0 when proven optimal.")
     proven_optimal = serializers.BooleanField()
     headroom = PlanHeadroomSerializer(many=True, help_text="The fabric's capacity over the shift, in time order.")
+    short_before = PlanShortTorSerializer(
+        many=True,
+        required=False,
+        help_text="ToRs under their requirement before any work (absent from plans made before it was given).",
+    )
     work_orders = PlanWorkOrderSerializer(many=True, help_text="What the planner was given per open work order.")
 
 

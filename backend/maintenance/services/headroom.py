@@ -5,6 +5,12 @@ up-paths while the visits then in progress have their footprints down and their 
 One engine evaluate per distinct set of visits in progress (the set repeats when one visit ends as
 another with the same links starts elsewhere); ToRs the visits don't touch keep the spare they have
 now, read once from `tor_paths()`, so a piece costs the evaluate plus the few ToRs it changes.
+
+Spare is measured against the capacity guard's floor, min(required, paths now): a ToR already under
+its requirement before any work has spare 0 and no visit may take it lower. Such ToRs are listed
+once (`short_before`) and are no interval's worst unless a visit then changes them: being short is
+not the plan's doing, and it would paint every interval red. An interval with no visit in progress
+has no worst ToR (nothing of the plan's is down).
 """
 
 from __future__ import annotations
@@ -26,6 +32,15 @@ def _changes(state: EngineFabric, visits: Iterable[Mapping[str, Any]]) -> list[t
     return disabled + [(state.link_index[pk], "enabled") for pk in sorted(up)]
 
 
+def short_before(state: EngineFabric, session: lightpath_engine.CorrOptSession) -> list[dict[str, Any]]:
+    """The ToRs under their requirement before any work: {id, name, paths, required_paths}."""
+    return [
+        {"id": state.switch_ids[tor], "name": state.switch_names[tor], "paths": paths, "required_paths": required}
+        for tor, paths, _design, required in session.tor_paths()
+        if paths < required
+    ]
+
+
 def headroom(
     state: EngineFabric,
     session: lightpath_engine.CorrOptSession,
@@ -33,12 +48,15 @@ def headroom(
     shift_s: int,
 ) -> list[dict[str, Any]]:
     """Intervals in time order covering [0, shift_s]: {start_s, end_s, worst_tor {id, name} | None,
-    spare_paths, paths, required_paths, visits: [work order ids in progress]}. `visits` are the
-    planner's (link ids in links_down and restored); the session is left as it was."""
+    spare_paths (over the floor), paths, required_paths, visits: [work order ids in progress]}.
+    `visits` are the planner's (link ids in links_down and restored); the session is left as it was."""
     now = {tor: (available, required) for tor, available, _design, required in session.tor_paths()}
-    # ToRs by spare now, least first (switch order on ties): the worst the visits leave untouched
-    # is the first of these an interval's evaluate does not name.
-    by_spare = sorted(now, key=lambda tor: (now[tor][0] - now[tor][1], tor))
+    floor = {tor: min(available, required) for tor, (available, required) in now.items()}
+    # ToRs at or over their requirement by spare now, least first (switch order on ties): the worst
+    # the visits leave untouched is the first of these an interval's evaluate does not name.
+    by_spare = sorted(
+        (tor for tor in now if now[tor][0] >= now[tor][1]), key=lambda tor: (now[tor][0] - now[tor][1], tor)
+    )
     cuts = sorted({0, shift_s, *(t for v in visits for t in (v["start_s"], v["end_s"]) if 0 < t < shift_s)})
     verdicts: dict[frozenset[int], dict[int, tuple[int, int]]] = {}
     intervals: list[dict[str, Any]] = []
@@ -58,12 +76,12 @@ def headroom(
             affected = session.evaluate(changes)["affected"] if changes else []
             verdicts[key] = {i["tor"]: (i["paths_after"], i["required_paths"]) for i in affected}
         changed = verdicts[key]
-        candidates = [(paths - required, tor, paths, required) for tor, (paths, required) in changed.items()]
+        candidates = [(paths - floor[tor], tor, paths, required) for tor, (paths, required) in changed.items()]
         untouched = next((tor for tor in by_spare if tor not in changed), None)
         if untouched is not None:
             paths, required = now[untouched]
             candidates.append((paths - required, untouched, paths, required))
-        worst = min(candidates, default=None)
+        worst = min(candidates, default=None) if running else None
         order_ids = sorted(key)
         if intervals and intervals[-1]["visits"] == order_ids:
             intervals[-1]["end_s"] = end_s  # the same visits in progress: one interval

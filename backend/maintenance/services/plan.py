@@ -40,7 +40,7 @@ from telemetry.models import DirectionHealth
 
 from ..models import WorkOrder
 from .candidates import lossy_links
-from .headroom import headroom
+from .headroom import headroom, short_before
 from .work_orders import row_of
 
 TRAVEL_KEYS = ("same_rack_s", "same_row_s", "elsewhere_s")
@@ -229,5 +229,6 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
         **result,
         "visits": visits,
         "headroom": day,
+        "short_before": short_before(state, session),
         "work_orders": [described[order.id] for order in given],
     }

@@ -158,8 +158,7 @@ def test_headroom_follows_the_visits_over_the_day(demo, orders, operator):
     leaves them 9. Pod 1's ToRs have 15: its cable out leaves them 12. p1-tor3 (its uplinks to
     p1-fab0 disabled and to p1-fab2 down in the demo: 8 of 8 all day) gets its p1-fab0 uplink back
     first, and p0-tor0 the fabric's constraint (its own 0.9 needs 15 of 16), or either would be the
-    worst ToR of every interval. Then with nothing in progress the worst are the ToRs at 12 (p0-tor1
-    first: its uplink to p0-fab2 is disabled in the demo)."""
+    worst ToR of every interval. With nothing in progress no ToR is the worst."""
     Link.objects.filter(pk=link_at(demo, "p1-tor3", "eth2/1").pk).update(admin_state="enabled", admin_reason="")
     Switch.objects.filter(fabric=demo, name="p0-tor0").update(capacity_constraint=None)
     plan = run_plan(operator, demo, {"technicians": 2, "shift_hours": SHIFT_HOURS, "travel": TRAVEL})["result"]
@@ -168,10 +167,32 @@ def test_headroom_follows_the_visits_over_the_day(demo, orders, operator):
     # Cut where a visit starts or ends, covering the shift without a gap.
     assert [(i["start_s"], i["end_s"]) for i in day] == [(0, 7200), (7200, 7320), (7320, 14520), (14520, 28800)]
     assert [i["visits"] for i in day] == [sorted([p2_fab0, p1_fab2]), [], [p2_fab2], []]
-    worst = [(i["worst_tor"]["name"], i["paths"], i["required_paths"], i["spare_paths"]) for i in day]
-    assert worst == [("p2-tor0", 9, 8, 1), ("p0-tor1", 12, 8, 4), ("p2-tor0", 9, 8, 1), ("p0-tor1", 12, 8, 4)]
+    busy = [(i["worst_tor"]["name"], i["paths"], i["required_paths"], i["spare_paths"]) for i in day[0::2]]
+    assert busy == [("p2-tor0", 9, 8, 1), ("p2-tor0", 9, 8, 1)]
+    # With nothing in progress nothing of the plan's is down: no worst ToR (#18 trial).
+    for idle in day[1::2]:
+        assert (idle["worst_tor"], idle["spare_paths"], idle["paths"], idle["required_paths"]) == (None,) * 4
     tor = Switch.objects.get(fabric=demo, name="p2-tor0")
     assert day[0]["worst_tor"] == {"id": tor.pk, "name": "p2-tor0"}
+    assert plan["short_before"] == []
+
+
+def test_a_tor_short_before_any_work_is_listed_once_and_is_not_the_days_worst(demo, orders, operator):
+    """The trial's demo: p1-tor3 is under its requirement before any work (8 of 12: its uplink to
+    p1-fab0 disabled, to p1-fab2 down, its own constraint 0.75 here). The guard's floor for it is
+    its paths now: spare 0 would paint every interval red though no visit touches it; it is named
+    once in short_before instead."""
+    Switch.objects.filter(fabric=demo, name="p0-tor0").update(capacity_constraint=None)
+    Switch.objects.filter(fabric=demo, name="p1-tor3").update(capacity_constraint=0.75)
+    plan = run_plan(operator, demo, {"technicians": 2, "shift_hours": SHIFT_HOURS, "travel": TRAVEL})["result"]
+    tor = Switch.objects.get(fabric=demo, name="p1-tor3")
+    short = {row["name"]: row for row in plan["short_before"]}
+    assert "p1-tor3" in short and short["p1-tor3"]["id"] == tor.pk
+    assert (short["p1-tor3"]["paths"], short["p1-tor3"]["required_paths"]) == (8, 12)
+    busy = [i for i in plan["headroom"] if i["visits"]]
+    assert busy and all(i["worst_tor"]["name"] not in short for i in busy)
+    assert all(i["spare_paths"] >= 0 for i in busy)
+    assert [i["worst_tor"]["name"] for i in busy] == ["p2-tor0", "p2-tor0"]
 
 
 def test_named_technicians_bad_params_are_a_400_listing_every_problem(demo, orders, operator, make_user):

@@ -3583,6 +3583,8 @@ export interface components {
             proven_optimal: boolean;
             /** @description The fabric's capacity over the shift, in time order. */
             headroom: components["schemas"]["PlanHeadroom"][];
+            /** @description ToRs under their requirement before any work (absent from plans made before it was given). */
+            short_before?: components["schemas"]["PlanShortTor"][];
             /** @description What the planner was given per open work order. */
             work_orders: components["schemas"]["PlanWorkOrder"][];
         };
@@ -4248,9 +4250,9 @@ export interface components {
         PlanHeadroom: {
             start_s: number;
             end_s: number;
-            /** @description Least spare (null: the fabric has no ToR). */
+            /** @description Least spare (null: no visit in progress, or the fabric has no ToR). */
             worst_tor: components["schemas"]["PlanTor"] | null;
-            /** @description paths - required_paths of the worst ToR. */
+            /** @description paths - the worst ToR's floor, min(required_paths, its paths before any work); null with no visit in progress. */
             spare_paths: number | null;
             /** @description Its up-paths during the interval. */
             paths: number | null;
@@ -4299,6 +4301,15 @@ export interface components {
              * @description CorrOpt penalty per hour the links add while enabled.
              */
             penalty_rate: number;
+        };
+        PlanShortTor: {
+            /** @description The switch's id. */
+            id: number;
+            name: string;
+            /** @description Its up-paths before any work. */
+            paths: number;
+            /** @description ceil(constraint x design_paths), above paths. */
+            required_paths: number;
         };
         PlanTor: {
             /** @description The switch's id. */
