@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { HeadroomInterval, MaintenancePlan } from './api/types';
-import { headroomText, headroomTone, laneNames, layoutTimeline } from './planTimeline';
+import { headroomText, headroomTone, laneNames, layoutTimeline, shortBeforeText } from './planTimeline';
 
 const TOR = { id: 38, name: 'p3-tor1' };
 
@@ -13,7 +13,8 @@ function interval(overrides: Partial<HeadroomInterval>): HeadroomInterval {
     spare_paths: 4,
     paths: 16,
     required_paths: 12,
-    visits: [],
+    // A visit under way: the strip's usual interval (without one it is grey).
+    visits: [5],
     ...overrides,
   };
 }
@@ -61,6 +62,35 @@ describe('headroomTone', () => {
     expect(headroomTone(interval({ worst_tor: null, spare_paths: null, paths: null, required_paths: null }))).toBe(
       'unknown',
     );
+  });
+});
+
+describe('an interval without visits', () => {
+  it('is grey and says no visit is under way, as the server answers it and as older plans did', () => {
+    const idle = interval({ visits: [], worst_tor: null, spare_paths: null, paths: null, required_paths: null });
+    expect(headroomTone(idle)).toBe('idle');
+    expect(headroomText(idle)).toBe('No visit under way');
+    expect(headroomTone(interval({ visits: [], spare_paths: 4, paths: 16 }))).toBe('idle');
+  });
+});
+
+describe('a ToR under its requirement before any work', () => {
+  it('reads as held where it was, not as a visit’s doing', () => {
+    expect(headroomText(interval({ spare_paths: 0, paths: 8, required_paths: 12 }))).toBe(
+      'p3-tor1: 0 spare paths (8 up, needs 12, already under it before any work)',
+    );
+  });
+
+  it('is said once, naming each such ToR with its paths', () => {
+    const tor3 = { id: 45, name: 'p1-tor3', paths: 8, required_paths: 12 };
+    expect(shortBeforeText([tor3])).toBe(
+      'p1-tor3 is already under its requirement (8 of 12 paths): no visit may take it lower.',
+    );
+    expect(shortBeforeText([tor3, { id: 12, name: 'p0-tor3', paths: 11, required_paths: 12 }])).toBe(
+      'p1-tor3 (8 of 12 paths) and p0-tor3 (11 of 12 paths) are already under their requirement: no visit may take them lower.',
+    );
+    expect(shortBeforeText([])).toBeNull();
+    expect(shortBeforeText(undefined)).toBeNull();
   });
 });
 

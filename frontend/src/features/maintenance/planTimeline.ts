@@ -7,7 +7,7 @@ import { range, scaleLinear } from 'd3';
 
 import { formatClock } from '@/lib/format';
 
-import type { HeadroomInterval, MaintenancePlan } from './api/types';
+import type { HeadroomInterval, MaintenancePlan, PlanShortTor } from './api/types';
 
 export const LANE_HEIGHT = 34;
 export const STRIP_HEIGHT = 22;
@@ -15,14 +15,19 @@ const MARGIN = { left: 120, right: 28, top: 8, bottom: 40 };
 const GAP = 12;
 const TICK_STEPS_S = [900, 1800, 3600, 7200, 10800, 21600];
 
-export type HeadroomTone = 'none' | 'low' | 'ok' | 'unknown';
+export type HeadroomTone = 'none' | 'low' | 'ok' | 'idle' | 'unknown';
 
 /**
  * Red at no spare path (one more failure on the worst ToR puts it under its floor), amber when
- * less than a quarter of its paths are spare, green otherwise. No ToR touched: nothing to colour.
+ * less than a quarter of its paths are spare, green otherwise. No visit under way: nothing is taken
+ * down, grey (the server measures no worst ToR then; older plans did, against nothing taken down);
+ * no ToR touched: nothing to colour.
  */
-export function headroomTone(interval: Pick<HeadroomInterval, 'spare_paths' | 'paths' | 'worst_tor'>): HeadroomTone {
+export function headroomTone(
+  interval: Pick<HeadroomInterval, 'spare_paths' | 'paths' | 'worst_tor' | 'visits'>,
+): HeadroomTone {
   const { spare_paths: spare, paths } = interval;
+  if (interval.visits.length === 0) return 'idle';
   if (interval.worst_tor === null || spare === null || paths === null) return 'unknown';
   if (spare <= 0) return 'none';
   if (spare * 4 < paths) return 'low';
@@ -31,9 +36,30 @@ export function headroomTone(interval: Pick<HeadroomInterval, 'spare_paths' | 'p
 
 /** "p1-tor5: 0 spare paths (12 of 16 up, needs 12)"; the tooltip and the table name the worst ToR. */
 export function headroomText(interval: HeadroomInterval): string {
+  if (interval.visits.length === 0) return 'No visit under way';
   if (interval.worst_tor === null || interval.spare_paths === null) return 'No ToR in the fabric';
   const spare = interval.spare_paths === 1 ? '1 spare path' : `${interval.spare_paths} spare paths`;
-  return `${interval.worst_tor.name}: ${spare} (${interval.paths} up, needs ${interval.required_paths})`;
+  // A ToR under its requirement before any work is measured against its paths then: it may not go lower.
+  const already =
+    interval.paths !== null && interval.required_paths !== null && interval.paths < interval.required_paths
+      ? ', already under it before any work'
+      : '';
+  return `${interval.worst_tor.name}: ${spare} (${interval.paths} up, needs ${interval.required_paths}${already})`;
+}
+
+/**
+ * The ToRs under their requirement before any work, said once above the strip: "p1-tor3 is already under
+ * its requirement (8 of 12 paths): no visit may take it lower." Null when none is (or the plan predates it).
+ */
+export function shortBeforeText(short: readonly PlanShortTor[] | undefined): string | null {
+  if (!short || short.length === 0) return null;
+  const paths = (tor: PlanShortTor) => `${tor.paths} of ${tor.required_paths} paths`;
+  if (short.length === 1) {
+    const [tor] = short;
+    return `${tor!.name} is already under its requirement (${paths(tor!)}): no visit may take it lower.`;
+  }
+  const names = short.map((tor) => `${tor.name} (${paths(tor)})`);
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are already under their requirement: no visit may take them lower.`;
 }
 
 export interface TimelineBar {

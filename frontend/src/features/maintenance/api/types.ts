@@ -84,6 +84,9 @@ export type TodayVisit = Schemas['TodayVisit'];
 /** A stretch of the shift with the same visits under way, and the ToR left with the least spare paths. */
 export type HeadroomInterval = Schemas['PlanHeadroom'];
 
+/** A ToR under its requirement before any work: the plan keeps it where it is. */
+export type PlanShortTor = Schemas['PlanShortTor'];
+
 export type PlannedVisit = Schemas['PlanVisit'];
 
 /** The `tickets.plan` job's result. */

@@ -62,7 +62,7 @@ const PLAN: MaintenancePlan = {
   headroom: [
     { start_s: 0, end_s: 600, worst_tor: TOR, spare_paths: 2, paths: 14, required_paths: 12, visits: [1] },
     { start_s: 600, end_s: 1800, worst_tor: TOR, spare_paths: 0, paths: 12, required_paths: 12, visits: [1, 3] },
-    { start_s: 1800, end_s: 28800, worst_tor: TOR, spare_paths: 4, paths: 16, required_paths: 12, visits: [] },
+    { start_s: 1800, end_s: 28800, worst_tor: TOR, spare_paths: 4, paths: 16, required_paths: 12, visits: [4] },
   ],
   work_orders: [
     order(1, 'transceiver at p0-tor1:eth1', 'p0-rack1'),
@@ -99,6 +99,38 @@ describe('PlanResultView', () => {
     const segments = screen.getAllByTestId('headroom-segment');
     expect(segments.map((segment) => segment.dataset.tone)).toEqual(['low', 'none', 'ok']);
     expect(segments[1]!.querySelector('title')?.textContent).toBe('p3-tor1: 0 spare paths (12 up, needs 12)');
+  });
+
+  it('greys the strip where no visit is under way and says once which ToRs are short before any work', () => {
+    renderPlan({
+      ...PLAN,
+      headroom: [
+        ...PLAN.headroom.slice(0, 2),
+        {
+          start_s: 1800,
+          end_s: 28800,
+          worst_tor: null,
+          spare_paths: null,
+          paths: null,
+          required_paths: null,
+          visits: [],
+        },
+      ],
+      short_before: [{ id: 45, name: 'p1-tor3', paths: 8, required_paths: 12 }],
+    });
+    const segments = screen.getAllByTestId('headroom-segment');
+    expect(segments.map((segment) => segment.dataset.tone)).toEqual(['low', 'none', 'idle']);
+    expect(segments[2]!.querySelector('title')?.textContent).toBe('No visit under way');
+    expect(screen.getByRole('list', { name: 'Headroom colours' })).toHaveTextContent('no visit under way');
+    expect(screen.getAllByTestId('plan-short-before')).toHaveLength(1);
+    expect(screen.getByTestId('plan-short-before')).toHaveTextContent(
+      'p1-tor3 is already under its requirement (8 of 12 paths): no visit may take it lower.',
+    );
+  });
+
+  it('says nothing of short ToRs when none is', () => {
+    renderPlan();
+    expect(screen.queryByTestId('plan-short-before')).toBeNull();
   });
 
   it('gives the totals against first in first out, and what waits for later', () => {

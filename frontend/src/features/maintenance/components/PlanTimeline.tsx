@@ -6,16 +6,18 @@ import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { MaintenancePlan } from '../api/types';
 import { actionLabel } from '../actionLabel';
-import { type HeadroomTone, layoutTimeline, LANE_HEIGHT, STRIP_HEIGHT } from '../planTimeline';
+import { type HeadroomTone, layoutTimeline, LANE_HEIGHT, shortBeforeText, STRIP_HEIGHT } from '../planTimeline';
 
 const TONE_LABELS: Record<HeadroomTone, string> = {
   none: 'no spare path',
   low: 'under a quarter spare',
   ok: 'a quarter or more spare',
+  idle: 'no visit under way',
   unknown: 'no ToR',
 };
 
-const TONES: readonly HeadroomTone[] = ['none', 'low', 'ok', 'unknown'];
+/** The legend: a fabric without ToRs ('unknown') says so in the strip's tooltip. */
+const TONES: readonly HeadroomTone[] = ['none', 'low', 'ok', 'idle'];
 
 /** The time now, moved on every minute: the now-line walks across the shift while the page is open. */
 function useMinute(): Date {
@@ -44,9 +46,15 @@ export function PlanTimeline({ plan }: { plan: MaintenancePlan }) {
   const pickedVisit = plan.visits.find((visit) => visit.work_order === picked);
   const pickedOrder = picked === null ? undefined : orders.get(picked);
   const stripMiddle = layout.strip.y + STRIP_HEIGHT / 2;
+  const shortBefore = shortBeforeText(plan.short_before);
 
   return (
     <div ref={ref} className="plan-timeline">
+      {shortBefore ? (
+        <p className="notice" data-testid="plan-short-before">
+          {shortBefore}
+        </p>
+      ) : null}
       <svg
         width={layout.width}
         height={layout.height}
