@@ -229,7 +229,7 @@ class PlanWorkOrderSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     action = serializers.CharField()
     component_name = serializers.CharField()
-    rack = serializers.CharField()
+    rack = serializers.CharField(allow_null=True, help_text="The rack of the switch worked at; null: it has none.")
     row = serializers.CharField()
     penalty_rate = serializers.FloatField(help_text="CorrOpt penalty per hour of its corrupting links in service.")
     safe_alone = serializers.BooleanField(help_text="Whether its footprint alone keeps every ToR at its floor now.")

@@ -14,9 +14,10 @@ What the planner is given, per open work order:
   (the planner then leaves the order for later unless other visits free capacity, which they don't:
   nothing a visit repairs is counted on);
 - its location: the rack of the switch where the work is (the work order's location: a far-end
-  transceiver's switch, a breakout cable's breakout side; its name when it has no rack; an order
-  without one, its link deleted, goes by its first footprint link's A switch) and the row of that
-  rack (work_orders.row_of, the rule the work order's location answer shows too).
+  transceiver's switch, a breakout cable's breakout side; an order without one, its link deleted,
+  goes by its first footprint link's A switch; null when the switch has no rack, the planner then
+  grouping by the switch's name) and the row of that rack (work_orders.row_of, the rule the work
+  order's location answer shows too).
 
 The plan runs on a session built for it (engine.engine_fabric), not the fabric's live one: the search
 takes up to its time budget, and the live session is held under a lock every capacity guard waits on.
@@ -141,7 +142,7 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
         if not footprint:
             continue  # its links were deleted: nothing to take down, nothing to plan
         switch = _work_switch(order) or unlocated[footprint[0]].a_switch
-        rack = switch.rack or switch.name
+        rack = switch.rack or switch.name  # the planner's grouping: a switch without a rack is its own
         row = row_of(rack, switch.pod)
         repaired = {*order.footprint, *ticket_links[order.pk]}
         rate = sum(penalties.get(pk, 0.0) for pk in repaired)
@@ -170,7 +171,7 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
             "id": order.pk,
             "action": order.action,
             "component_name": order.component_name,
-            "rack": rack,
+            "rack": switch.rack or None,  # a place to walk to: never the switch's name
             "row": row,
             "penalty_rate": rate,
             "safe_alone": bool(alone["safe"]),

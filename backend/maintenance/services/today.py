@@ -52,12 +52,13 @@ def _clock(moment: dt.datetime) -> str:
     return f"{moment.astimezone(dt.UTC):%H:%M} UTC"
 
 
-def _rack(order: WorkOrder) -> str | None:
+def _where(order: WorkOrder) -> str:
+    """' in rack R', else ' at switch S' (a switch without a rack), else '' (no location)."""
     link = order.location_link
     if link is None or order.location_side not in ("a", "z"):
-        return None
+        return ""
     switch = link.z_switch if order.location_side == "z" else link.a_switch
-    return switch.rack or switch.name
+    return f" in rack {switch.rack}" if switch.rack else f" at switch {switch.name}"
 
 
 def _started_elsewhere(job: Job, result: dict[str, Any]) -> list[str]:
@@ -161,9 +162,7 @@ def _detail(username: str, asked_by_self: bool, visits: list[dict[str, Any]]) ->
     if not waiting:
         return f"{count}, all done." if done == len(visits) else f"{count}, none left to do."
     head = f"{count} ({done} done), the next" if done else f"{count}, the first"
-    rack = _rack(waiting[0]["work_order"])
-    where = f" in rack {rack}" if rack else ""
-    return f"{head} at {_clock(waiting[0]['start_at'])}{where}."
+    return f"{head} at {_clock(waiting[0]['start_at'])}{_where(waiting[0]['work_order'])}."
 
 
 def day_of(username: str, fabric: Fabric | None, *, asked_by_self: bool) -> Day:

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from rest_framework.test import APIClient
 
-from fabric.models import Fabric
+from fabric.models import Fabric, Switch
 from lightpath.tests.test_openapi_contract import Contract, _document
 from maintenance.models import WorkOrder
 
@@ -67,7 +67,8 @@ def test_the_technician_sees_only_their_visits_in_order(plan, orders, tess):
     first = WorkOrder.objects.get(pk=planned[0]["work_order"])
     shown = dt.datetime.fromisoformat(day["visits"][0]["start_at"]).astimezone(dt.UTC)
     count = f"{len(planned)} visit{'s' if len(planned) != 1 else ''}"
-    assert day["detail"] == f"{count}, the first at {shown:%H:%M} UTC in rack {first.location_link.a_switch.name}."
+    # The demo's switches have no rack: the sentence names the switch (the trial read 'in rack p0-fab3').
+    assert day["detail"] == f"{count}, the first at {shown:%H:%M} UTC at switch {first.location_link.a_switch.name}."
     assert day["plan"]["job"] == plan["id"] and day["plan"]["fabric"]["id"] == plan["fabric"]
     assert dt.datetime.fromisoformat(day["plan"]["shift_start"]) == SHIFT_START
     assert dt.datetime.fromisoformat(day["plan"]["shift_end"]) == at(8 * 3600)
@@ -219,3 +220,10 @@ def test_an_order_the_technician_started_without_a_plan_is_their_day(demo, order
         "No maintenance plan names you yet: an operator plans the day on Work orders > Plan the day."
         f" Also in progress for you, not from the plan: work order {order.pk}."
     )
+
+
+def test_the_next_visit_is_named_by_its_rack_when_its_switch_has_one(plan, tess):
+    first = WorkOrder.objects.select_related("location_link__a_switch").get(pk=visits_of(plan, "tess")[0]["work_order"])
+    switch = first.location_link.a_switch
+    Switch.objects.filter(pk=switch.pk).update(rack="p2-rack7")
+    assert as_user(tess).get(TODAY).json()["detail"].endswith(" UTC in rack p2-rack7.")

@@ -4351,7 +4351,8 @@ export interface components {
             id: number;
             action: string;
             component_name: string;
-            rack: string;
+            /** @description The rack of the switch worked at; null: it has none. */
+            rack: string | null;
             row: string;
             /**
              * Format: double
