@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 import pytest
-from cli_testing import Cli, cable_order, corrupt, link_at
+from cli_testing import Cli, cable_order, cells, corrupt, link_at
 
 if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
@@ -55,9 +55,22 @@ def test_the_open_work_orders_are_planned_on_the_server(planner: Cli, worker: An
     assert plan["expected_penalty_hours"] == pytest.approx(4e-4 * (2 + 0.2 * 48))
     assert plan["proven_optimal"] and plan["unscheduled"] == []
 
-    table = planner("tickets", "plan", "demo-fb", "--technicians", "2", "--shift-hours", "8")
+    table = planner(
+        "tickets", "plan", "demo-fb", "--technicians", "2", "--shift-hours", "8", "--shift-start", "2026-11-27T08:00Z"
+    )
     assert table.exit_code == 0, table.stderr
-    assert "+0h00m" in table.stdout and "+2h00m" in table.stdout and "proven optimal" in table.stdout
+    # The server's plan gives clock times (UTC) and names its technicians (#18 trial: it printed
+    # technician 0 at +0h00m); the demo's fabric switches have no rack: none is named.
+    lines = table.stdout.splitlines()
+    assert cells(lines[0].replace("\u2503", " "))[:8] == [
+        "Technician", "Start", "(UTC)", "End", "(UTC)", "Work", "order", "Rack"
+    ]  # fmt: skip
+    rows = [cells(line) for line in lines[2:] if line.startswith(" Technician ")]
+    assert [row[:6] for row in rows] == [
+        ["Technician", "1", "08:00", "10:00", str(orders["p2-fab0"]), "\u2014"],
+        ["Technician", "2", "10:00", "12:00", str(orders["p2-fab2"]), "\u2014"],
+    ]
+    assert "+0h00m" not in table.stdout and "proven optimal" in table.stdout
     assert "p2-fab0:eth2/1 - " in table.stdout and "{" not in table.stdout
     # Totals as plain numbers (4e-4 x 11.6 h), never 4.64e-03.
     assert "expected penalty-hours 0.00464 (" in table.stdout and "e-0" not in table.stdout

@@ -24,7 +24,7 @@ if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True, databases="__all__")]
-NO_PLAN = "No maintenance plan names you yet: an operator plans the day on Work orders > Plan."
+NO_PLAN = "No maintenance plan names you yet: an operator plans the day on Work orders > Plan the day."
 
 
 def test_a_plan_names_its_technicians_and_each_reads_their_day(
@@ -48,7 +48,8 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
     table = tess("work-orders", "today")
     assert table.exit_code == 0, table.stderr
     lines = table.stdout.splitlines()
-    assert lines[0] == "1 visit, the first at 08:00 UTC in rack p2-fab0."
+    # The demo's switches have no rack: the switch is named, the Rack cell is a dash (#18 trial).
+    assert lines[0] == "1 visit, the first at 08:00 UTC at switch p2-fab0."
     assert lines[1].startswith("plan ") and " of demo-fb, made " in lines[1]
     assert lines[1].endswith("; shift 08:00-16:00 UTC")
     assert cells(lines[2].replace("\u2503", " ")) == ["Time", "(UTC)", "Order", "Action", "Component", "Rack", "State"]
@@ -60,7 +61,7 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
         "cable",
         "p2-fab0",
         "eth2/1-4",
-        "p2-fab0",
+        "\u2014",
         "open",
     ]
     assert len(lines) == 5  # the sentence, the plan, the header, its rule, one visit
@@ -74,7 +75,7 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
     assert day["plan"]["stale"] is False and day["visits"][0]["done"] is False
 
     # Otto reads his own day and tess's; she may not read his.
-    assert otto("work-orders", "today").stdout.splitlines()[0] == "1 visit, the first at 10:00 UTC in rack p2-fab2."
+    assert otto("work-orders", "today").stdout.splitlines()[0] == "1 visit, the first at 10:00 UTC at switch p2-fab2."
     assert otto.json("work-orders", "today", "--user", "tess")["visits"] == day["visits"]
     refused = tess("work-orders", "today", "--user", "otto")
     assert refused.exit_code == 1 and refused.stdout == ""

@@ -22,6 +22,7 @@ from ..options import (
 )
 from ..output import OutputFormat, print_json, stdout_console
 from ..server.jobs import run_job_on_server
+from .work_orders import NO_RACK, clock
 
 PLAN_KEYS = (
     "visits",
@@ -43,22 +44,34 @@ def offset(seconds: int) -> str:
 
 
 def print_plan(fmt: OutputFormat, plan: dict[str, Any]) -> None:
+    """The visits as a table: the server's plans name each technician and give clock times (UTC)
+    and each order's rack; offline plans have neither, so they print the technician's number and
+    offsets from the shift's start."""
     report = {key: plan[key] for key in PLAN_KEYS}
     if fmt is OutputFormat.json:
         print_json(report)
         return
+    racks = {order["id"]: order.get("rack") for order in plan.get("work_orders") or []}
     table = Table(show_edge=False, header_style="bold")
-    for header in ("Technician", "Start", "End", "Work order", "Takes down", "Restores"):
+    on_clock = all(visit.get("start_at") and visit.get("end_at") for visit in report["visits"])
+    headers = ["Technician", *(("Start (UTC)", "End (UTC)") if on_clock else ("Start", "End"))]
+    headers += ["Work order", "Takes down", "Restores"]
+    if racks:
+        headers.insert(4, "Rack")
+    for header in headers:
         table.add_column(header)
     for visit in report["visits"]:
-        table.add_row(
-            str(visit["technician"]),
-            offset(visit["start_s"]),
-            offset(visit["end_s"]),
+        times = [clock(visit[f"{end}_at"]) if on_clock else offset(visit[f"{end}_s"]) for end in ("start", "end")]
+        row = [
+            str(visit.get("technician_name") or visit["technician"]),
+            *times,
             str(visit["work_order"]),
             ", ".join(map(str, visit["links_down"])),
             ", ".join(map(str, visit["restored"])) or "-",
-        )
+        ]
+        if racks:
+            row.insert(4, racks.get(visit["work_order"]) or NO_RACK)
+        table.add_row(*row)
     console = stdout_console()
     console.print(table)
     quality = "proven optimal" if report["proven_optimal"] else f"gap {report['gap']:.1%}"

@@ -356,13 +356,19 @@ def clock(value: Any) -> str:
         return str(value)
 
 
+NO_RACK = "\u2014"  # an em dash, as the UI prints an empty rack
+
+
 def _visit_time(visit: dict[str, Any]) -> str:
+    if visit.get("planned") is False:  # in progress beside the plan: no plan says when it ends
+        return f"since {clock(visit.get('start_at'))}"
     return f"{clock(visit.get('start_at'))}-{clock(visit.get('end_at'))}"
 
 
 def _rack(order: dict[str, Any]) -> str:
+    """The rack worked at; a switch without one has no rack to name (the trial read 'p0-fab3' as a rack)."""
     where = order.get("location") or {}
-    return str(where.get("rack") or where.get("switch") or "-")
+    return str(where.get("rack") or NO_RACK)
 
 
 TODAY_COLUMNS = (

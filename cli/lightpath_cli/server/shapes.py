@@ -245,7 +245,17 @@ RESTORATION_LINK_KEYS = ("id", "name", "loss_rate", "penalty")
 # A technician's day: GET /api/work-orders/today/ (each visit's work_order: WORK_ORDER_KEYS)
 TODAY_KEYS = ("user", "plan", "visits", "detail")
 TODAY_PLAN_KEYS = ("job", "fabric", "planned_at", "shift_start", "shift_end", "stale", "stale_reasons")
-TODAY_VISIT_KEYS = ("work_order", "start_at", "end_at", "start_s", "end_s", "links_down", "restored", "done")
+TODAY_VISIT_KEYS = (
+    "work_order",
+    "planned",
+    "start_at",
+    "end_at",
+    "start_s",
+    "end_s",
+    "links_down",
+    "restored",
+    "done",
+)
 UNREACHABLE_TOR_KEYS = ("name", "paths_before", "paths_best", "floor", "required_paths", "design_paths")
 WAITS_FOR_KEYS = ("work_order", "action", "component_name", "state")
 
