@@ -84,7 +84,8 @@ def validate_params(params: dict, fabric: Fabric | None) -> dict[str, Any]:
     default = 1 if named is None else named
     technicians = integer(problems, default if given is None else given, "technicians", 1, MAX_TECHNICIANS)
     if named is not None and technicians is not None and technicians != named:
-        problems.add("technicians", f"is {technicians} but {named} assignees are named: give one or make them agree")
+        are = "assignee is" if named == 1 else "assignees are"
+        problems.add("technicians", f"is {technicians} but {named} {are} named: give one or make them agree")
     shift_start = _shift_start(problems, params.get("shift_start"))
     shift_hours = number(problems, params.get("shift_hours", 8.0), "shift_hours", 0.0, MAX_SHIFT_HOURS, low_open=True)
     travel = section(problems, params, "travel", plan.default_travel())

@@ -92,7 +92,8 @@ def test_bad_rows_and_bad_params_are_listed_before_any_job(
     bad.write_text("src,dst,bytes,window_start\np0-tor0,nowhere,5,0\np0-tor0,p0-tor0,-1,0\n")
     result = planner("circuits", "plan", "fat-tree-k4", "--demand", str(bad))
     assert result.exit_code == 1
-    assert "bad.csv rejected: 2 problems" in result.stderr
+    # One line naming every problem (#18: it was a count, then the problems below it).
+    assert "bad.csv rejected: " in result.stderr and result.stderr.count("\n") == 1
     assert "line 2: dst 'nowhere' is not a ToR of fabric 'fat-tree-k4'" in result.stderr
     assert "line 3: bytes -1 is negative; src and dst are both rack p0-tor0" in result.stderr
     good = tmp_path / "good.csv"

@@ -82,7 +82,8 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
     assert refused.stderr.count("\n") == 1 and "Only operators, planners and admins" in refused.stderr
     unknown = otto("work-orders", "today", "--user", "nobody")
     assert unknown.exit_code == 1
-    assert unknown.stderr == "error: GET /api/work-orders/today/ was rejected\n  user: no active user is named nobody\n"
+    # One line with the server's problem (#18 trial: a bare 'was rejected' with the problem below it).
+    assert unknown.stderr == "error: GET /api/work-orders/today/ rejected: user: no active user is named nobody\n"
 
 
 def test_assignees_the_server_refuses_are_listed_before_any_job(
@@ -92,8 +93,16 @@ def test_assignees_the_server_refuses_are_listed_before_any_job(
 
     make_role_user("vera", "viewer")
     result = planner("tickets", "plan", "demo-fb", "--assignee", "vera", "--assignee", "ghost", "--technicians", "3")
-    assert result.exit_code == 1 and result.stderr.startswith("error: tickets.plan rejected: 3 problems\n")
+    # One line naming every problem (#18 trial: a count, then the problems below it).
+    assert result.exit_code == 1 and result.stderr.startswith("error: tickets.plan rejected: ")
+    assert result.stderr.count("\n") == 1
     assert "vera holds viewer" in result.stderr and "'ghost'" in result.stderr and "technicians" in result.stderr
+    make_role_user("tess", "technician")
+    one = planner("tickets", "plan", "demo-fb", "--assignee", "tess", "--technicians", "2")
+    assert one.exit_code == 1
+    assert one.stderr == (
+        "error: tickets.plan rejected: params.technicians: is 2 but 1 assignee is named: give one or make them agree\n"
+    )
     naive = planner("tickets", "plan", "demo-fb", "--shift-start", "2026-11-27T08:00")
     assert naive.exit_code == 1 and "time zone" in naive.stderr
     assert not Job.objects.filter(kind="tickets.plan").exists()

@@ -12,7 +12,7 @@ import httpx
 from .. import __version__
 from ..config import TOKEN_ENV
 from ..errors import CliError
-from .errors import ApiError, validation_messages
+from .errors import ApiError, one_line, validation_messages
 
 DEFAULT_TIMEOUT_S = 30.0
 # The API's max_limit: list pages are fetched this many rows at a time.
@@ -121,8 +121,9 @@ class ApiClient:
         if status == 404:
             return ApiError(f"not found: {method} {path}", status=status, payload=payload)
         if status == 400:
-            error = ApiError(f"{method} {path} was rejected", status=status, payload=payload)
-            error.details = validation_messages(payload) if payload is not None else [detail]
+            problems = validation_messages(payload) if payload is not None else [detail]
+            error = ApiError(f"{method} {path} rejected: {one_line(problems)}", status=status, payload=payload)
+            error.details = problems
             return error
         if status >= 500:
             return ApiError(f"server error {status} on {method} {path}: {detail}", status=status, payload=payload)

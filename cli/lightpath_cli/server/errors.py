@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+import typer
+
 from ..errors import CliError
 
 
 class ApiError(CliError):
-    """An HTTP error response the command did not handle itself; keeps status and body for those that do."""
+    """An HTTP error response the command did not handle itself; keeps status and body for those that do.
+    A 400's problems are in `details` for commands that reword them, and in its one line already."""
 
     def __init__(self, message: str, *, status: int, payload: Any) -> None:
         super().__init__(message)
         self.status = status
         self.payload = payload
+
+    def show(self) -> None:
+        typer.echo(f"error: {self.message}", err=True)
 
 
 def format_error_row(row: dict[str, Any]) -> str:
@@ -48,7 +54,11 @@ def validation_messages(payload: Any) -> list[str]:
     return lines
 
 
+def one_line(problems: list[str]) -> str:
+    """Every problem of a 400 on one line (the trial read a count, then the problems below it)."""
+    return "; ".join(problems) or "the server gave no reason"
+
+
 def rejected(error: ApiError, what: str) -> CliError:
-    """A 400 as one line naming what was refused, with every problem below it."""
-    count = len(error.details)
-    return CliError(f"{what} rejected: {count} problem{'s' if count != 1 else ''}", details=error.details)
+    """A 400 as one line naming what was refused and every problem."""
+    return CliError(f"{what} rejected: {one_line(error.details)}")
