@@ -227,3 +227,20 @@ def test_the_next_visit_is_named_by_its_rack_when_its_switch_has_one(plan, tess)
     switch = first.location_link.a_switch
     Switch.objects.filter(pk=switch.pk).update(rack="p2-rack7")
     assert as_user(tess).get(TODAY).json()["detail"].endswith(" UTC in rack p2-rack7.")
+
+
+def test_an_order_the_plan_left_for_later_started_since_makes_it_stale(demo, orders, operator, tess):
+    """One technician, a 2-hour shift: one cable fits, the other orders wait for a later shift."""
+    params = {"assignees": ["tess"], "shift_start": SHIFT_START.isoformat(), "shift_hours": 2}
+    plan = run_plan(operator, demo, params)
+    waiting = plan["result"]["unscheduled"]
+    assert waiting and len(plan["result"]["visits"]) == 1
+    assert as_user(tess).post(f"/api/work-orders/{waiting[0]}/start/", {}, format="json").status_code == 200
+    day = as_user(tess).get(TODAY).json()
+    assert day["plan"]["stale_reasons"] == [
+        f"Work order {waiting[0]}, which this plan left for later, was started by tess."
+    ]
+    assert [(v["work_order"]["id"], v["planned"]) for v in day["visits"]] == [
+        (plan["result"]["visits"][0]["work_order"], True),
+        (waiting[0], False),
+    ]
