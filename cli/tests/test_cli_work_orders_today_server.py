@@ -113,3 +113,28 @@ def test_assignees_and_shift_start_need_a_server_fabric(cli: Cli) -> None:
     result = cli("tickets", "plan", "--fabric-file", demo, "--work-orders", demo, "--assignee", "tess")
     assert result.exit_code == 2
     assert result.stderr == "error: --assignee and --shift-start name users and times on the server: give FABRIC\n"
+
+
+def test_an_order_started_beside_the_plan_is_listed_after_it_since_it_started(
+    planner: Cli, worker: Any, demo_at_half: Any, log_in: Callable[[str, str], Cli]
+) -> None:
+    from maintenance.models import WorkOrder
+
+    first, second = cable_order(demo_at_half, "p2-fab0", 4e-4), cable_order(demo_at_half, "p2-fab2")
+    tess = log_in("tess", "technician")
+    log_in("otto", "operator")
+    planner.json(
+        "tickets", "plan", "demo-fb", "--assignee", "tess", "--assignee", "otto", "--shift-start", "2026-11-27T08:00Z"
+    )
+    # Tess starts otto's order: her day lists it after her visit, since it started.
+    assert tess("work-orders", "start", str(second)).exit_code == 0
+    started = WorkOrder.objects.get(pk=second).started_at
+    assert started is not None
+    lines = tess("work-orders", "today").stdout.splitlines()
+    assert lines[0].endswith(f" Also in progress for you, not from the plan: work order {second}.")
+    assert [cells(line)[:2] for line in lines[4:6]] == [
+        ["08:00-10:00", str(first)],
+        ["since", started.strftime("%H:%M")],
+    ]
+    assert cells(lines[5])[2] == str(second)
+    assert lines[-1] == f"stale: Work order {second}, planned for otto, was started by tess."
