@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { TodayPlan } from './api/types';
-import { placeLines, planAgeText, progressText, staleWarning } from './today';
+import { placeLines, planAgeText, progressText, staleWarning, visitWindow } from './today';
 
 const PLAN: TodayPlan = {
   job: 7,
@@ -76,5 +76,16 @@ describe('progressText', () => {
   it('counts the visits done', () => {
     expect(progressText([{ done: true }, { done: false }, { done: false }])).toBe('1 of 3 done');
     expect(progressText([])).toBe('');
+  });
+});
+
+describe('visitWindow', () => {
+  it('gives a planned visit its window and an order in progress outside the plan its start', () => {
+    expect(visitWindow({ planned: true, start_at: '2026-11-27T08:00:00Z', end_at: '2026-11-27T09:30:00Z' })).toBe(
+      '2026-11-27 08:00–09:30 UTC',
+    );
+    expect(visitWindow({ planned: false, start_at: '2026-11-27T08:12:00Z', end_at: null })).toBe(
+      'In progress since 2026-11-27 08:12 UTC (not from the plan)',
+    );
   });
 });

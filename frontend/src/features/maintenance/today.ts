@@ -23,8 +23,12 @@ export function staleWarning(plan: TodayPlan): { title: string; reasons: string[
   };
 }
 
-/** The visit's time window: "2026-11-27 08:00–09:30 UTC". */
-export function visitWindow(visit: Pick<TodayVisit, 'start_at' | 'end_at'>): string {
+/**
+ * The visit's time window: "2026-11-27 08:00–09:30 UTC"; an order in progress that no plan gave the
+ * user has no end: "In progress since 2026-11-27 08:12 UTC (not from the plan)".
+ */
+export function visitWindow(visit: Pick<TodayVisit, 'start_at' | 'end_at' | 'planned'>): string {
+  if (!visit.planned) return `In progress since ${formatTime(visit.start_at)} (not from the plan)`;
   return formatTimeRange(visit.start_at, visit.end_at);
 }
 
