@@ -123,6 +123,10 @@ test.describe("capacity recovery on a phone (390x844)", () => {
     await expect(panel.getByTestId("recovery-unreachable")).toContainText(
       "p1-tor3: no lossy link brings it above 8",
     );
+    // What to repair for it is named: its uplinks out of service, each a link.
+    await expect(
+      panel.getByTestId("recovery-unreachable").getByRole("link", { name: /^p1-tor3:/ }).first(),
+    ).toBeVisible();
     await expect(panel.getByTestId("recovery-link")).toHaveCount(0);
 
     // The admin takes the uplink out of service past the guard, with a reason.

@@ -388,8 +388,17 @@ class RecoveryTorSerializer(serializers.Serializer):
     design_paths = serializers.IntegerField()
 
 
+class RecoveryLinkOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    state = serializers.ChoiceField(choices=["down", "disabled"])
+
+
 class RecoveryUnreachableTorSerializer(UnreachableTorSerializer):
     switch = serializers.IntegerField()
+    links_out = RecoveryLinkOutSerializer(
+        many=True, help_text="Its own uplinks out of service (down, else disabled): what to repair first."
+    )
 
 
 class RecoveryProposalSerializer(serializers.Serializer):

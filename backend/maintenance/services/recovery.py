@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Q
 
 import lightpath_engine
 from audit import services as audit
@@ -170,6 +171,9 @@ def _decide(fabric: Fabric) -> Proposal:
             }
             for tor in restoration.unreachable
         ]
+        out = _uplinks_out([row["switch"] for row in unreachable])
+        for row in unreachable:
+            row["links_out"] = out.get(row["switch"], [])
     penalty = restoration.added_penalty if restoration is not None else 0.0
     return Proposal(
         fabric=fabric.pk,
@@ -181,6 +185,23 @@ def _decide(fabric: Fabric) -> Proposal:
         unreachable_tors=unreachable,
         detail=_detail(under, links, penalty, unreachable),
     )
+
+
+def _uplinks_out(tor_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """ToR id -> its own uplinks out of service (down, or disabled for any reason): what a repair
+    of a ToR no lossy link brings back starts with. Paths lost higher up are not listed here."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    if not tor_ids:
+        return out
+    for link in (
+        Link.objects.filter(a_switch_id__in=tor_ids)
+        .filter(Q(admin_state=Link.AdminState.DISABLED) | Q(oper_state=Link.OperState.DOWN))
+        .select_related("a_switch", "z_switch")
+        .order_by("a_port", "id")
+    ):
+        state = "down" if link.oper_state == Link.OperState.DOWN else "disabled"
+        out.setdefault(link.a_switch_id, []).append({"id": link.pk, "name": str(link), "state": state})
+    return out
 
 
 def proposal(fabric: Fabric) -> Proposal:

@@ -72,6 +72,11 @@ class TestProposal:
         assert [(t["name"], t["paths_best"], t["required_paths"]) for t in body["unreachable_tors"]] == [
             ("p1-tor3", 8, 12)
         ]
+        # What to repair for it: its own uplinks out of service, named (the trial's dead end).
+        [p1_tor3] = body["unreachable_tors"]
+        out = Link.objects.filter(a_switch__name="p1-tor3").exclude(admin_state="enabled", oper_state="up")
+        assert p1_tor3["links_out"] and {row["id"] for row in p1_tor3["links_out"]} == {link.pk for link in out}
+        assert all(row["state"] in ("down", "disabled") and "p1-tor3:" in row["name"] for row in p1_tor3["links_out"])
         assert body["detail"].startswith("2 ToRs under their requirement, worst p1-tor0 at 8 of 16 up-paths")
         assert "p1-tor3 needs a repair" in body["detail"]
 

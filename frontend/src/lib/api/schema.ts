@@ -4683,6 +4683,17 @@ export interface components {
             /** @description The ids of the links the proposal enables, exactly. */
             links: number[];
         };
+        RecoveryLinkOut: {
+            id: number;
+            name: string;
+            state: components["schemas"]["RecoveryLinkOutStateEnum"];
+        };
+        /**
+         * @description * `down` - down
+         *     * `disabled` - disabled
+         * @enum {string}
+         */
+        RecoveryLinkOutStateEnum: "down" | "disabled";
         /**
          * @description The ToRs under their requirement now, the lossy links whose re-enabling brings them back at
          *     the least added penalty, and the ToRs that need a repair instead.
@@ -4725,6 +4736,8 @@ export interface components {
             required_paths: number;
             design_paths: number;
             switch: number;
+            /** @description Its own uplinks out of service (down, else disabled): what to repair first. */
+            links_out: components["schemas"]["RecoveryLinkOut"][];
         };
         Reliability: {
             source: components["schemas"]["ReliabilitySourceEnum"];

@@ -30,6 +30,7 @@ const UNDER: RecoveryProposal = {
       floor: 12,
       required_paths: 12,
       design_paths: 16,
+      links_out: [{ id: 45, name: 'p1-tor3:eth2/1 - p1-fab0:eth1/4', state: 'down' }],
     },
   ],
 };
@@ -112,6 +113,14 @@ describe('FabricRecovery', () => {
     );
     expect(within(panel).getByTestId('recovery-unreachable').textContent).toContain(
       'p1-tor3: no lossy link brings it above 8 of the 12 up-paths it requires',
+    );
+    // What to repair is named and linked, not left to find.
+    const uplink = within(within(panel).getByTestId('recovery-unreachable')).getByRole('link', {
+      name: 'p1-tor3:eth2/1 - p1-fab0:eth1/4',
+    });
+    expect(uplink.getAttribute('href')).toBe('/links/45');
+    expect(within(panel).getByTestId('recovery-unreachable').textContent).toContain(
+      'repair its uplinks out of service: p1-tor3:eth2/1 - p1-fab0:eth1/4 (down).',
     );
     expect(within(panel).getByTestId('recovery-detail').textContent).toBe(UNDER.detail);
   });

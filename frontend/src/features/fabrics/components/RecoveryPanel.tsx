@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { canChangeLinkState, useCurrentUser } from '@/features/auth';
@@ -94,7 +95,21 @@ export function RecoveryPanel({ proposal, canApply, pending, applied, error, cha
             {proposal.unreachable_tors.map((tor) => (
               <li key={tor.switch} data-tor={tor.name}>
                 {tor.name}: no lossy link brings it above {tor.paths_best} of the {tor.required_paths} up-paths it
-                requires; repair its links that are down or disabled.
+                requires;{' '}
+                {tor.links_out.length > 0 ? (
+                  <>
+                    repair its uplinks out of service:{' '}
+                    {tor.links_out.map((link, i) => (
+                      <span key={link.id}>
+                        {i > 0 ? ', ' : ''}
+                        <Link to={`/links/${link.id}`}>{link.name}</Link> ({link.state})
+                      </span>
+                    ))}
+                    .
+                  </>
+                ) : (
+                  'repair the links out of service on its paths.'
+                )}
               </li>
             ))}
           </ul>
