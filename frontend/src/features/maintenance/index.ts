@@ -2,4 +2,4 @@
 export { TODAY_ROLES } from './roles';
 /** How a CorrOpt penalty reads, and the lossy links to re-enable (the fabric page's capacity recovery shows them too). */
 export { formatPenalty } from './workOrders';
-export { LossyLinksTable } from './components/LossyLinksTable';
+export { AddedPenalty, LossyLinksTable } from './components/LossyLinksTable';

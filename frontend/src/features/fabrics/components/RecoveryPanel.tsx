@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { canChangeLinkState, useCurrentUser } from '@/features/auth';
-import { LossyLinksTable, formatPenalty } from '@/features/maintenance';
+import { AddedPenalty, LossyLinksTable, formatPenalty } from '@/features/maintenance';
 
 import type { RecoveryApplied, RecoveryProposal } from '../api/types';
 import { changedProposal, useApplyRecovery, useFabricRecovery } from '../api/useFabricRecovery';
@@ -82,10 +82,11 @@ export function RecoveryPanel({ proposal, canApply, pending, applied, error, cha
             them brings those ToRs back at the least added penalty. CorrOpt disables them again once capacity is back.
           </p>
           <LossyLinksTable links={proposal.links} testId="recovery-links" rowTestId="recovery-link" />
-          <p data-testid="recovery-penalty">
-            Added penalty: <strong>{formatPenalty(proposal.added_penalty)}</strong>
-            {proposal.proven_optimal ? ' (the least possible)' : ' (best found; not proven the least)'}
-          </p>
+          <AddedPenalty
+            penalty={proposal.added_penalty}
+            provenOptimal={proposal.proven_optimal}
+            testId="recovery-penalty"
+          />
         </>
       ) : null}
       {proposal.unreachable_tors.length > 0 ? (

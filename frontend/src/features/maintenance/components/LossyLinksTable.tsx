@@ -47,3 +47,21 @@ export function LossyLinksTable({ links, testId, rowTestId }: LossyLinksTablePro
     </div>
   );
 }
+
+/** The penalty the listed links add while enabled, and whether the engine proved it the least. */
+export function AddedPenalty({
+  penalty,
+  provenOptimal,
+  testId,
+}: {
+  penalty: number;
+  provenOptimal: boolean;
+  testId: string;
+}) {
+  return (
+    <p data-testid={testId}>
+      Added penalty: <strong>{formatPenalty(penalty)}</strong>
+      {provenOptimal ? ' (the least possible)' : ' (best found; not proven the least)'}
+    </p>
+  );
+}

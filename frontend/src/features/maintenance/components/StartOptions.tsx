@@ -6,8 +6,8 @@ import { formatCount } from '@/lib/format';
 
 import type { StartInput, StartPreview } from '../api/types';
 import { actionLabel } from '../actionLabel';
-import { describeUnreachable, formatPenalty } from '../workOrders';
-import { LossyLinksTable } from './LossyLinksTable';
+import { describeUnreachable } from '../workOrders';
+import { AddedPenalty, LossyLinksTable } from './LossyLinksTable';
 
 export interface StartOptionsProps {
   preview: StartPreview;
@@ -104,10 +104,11 @@ function RestorationChoice({
         order is finished.
       </p>
       <LossyLinksTable links={restoration.links} testId="restoration-links" rowTestId="restoration-link" />
-      <p data-testid="restoration-penalty">
-        Added penalty: <strong>{formatPenalty(restoration.added_penalty)}</strong>
-        {restoration.proven_optimal ? ' (the least possible)' : ' (best found; not proven the least)'}
-      </p>
+      <AddedPenalty
+        penalty={restoration.added_penalty}
+        provenOptimal={restoration.proven_optimal}
+        testId="restoration-penalty"
+      />
       {restoration.needs_approval ? (
         <p className="notice" data-testid="ask-operator">
           Ask an operator: an operator must approve re-enabling lossy links. The operator starts it, which enables these
