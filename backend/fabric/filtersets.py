@@ -1,9 +1,39 @@
+import datetime as dt
+
 import django_filters
+from django import forms
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from lightpath.api.filters import LightpathFilterSet
+from telemetry.models import LinkForecast
 
 from .models import Fabric, Link, Switch, Transceiver, TransceiverModel
+
+# The furthest a forecast is reported is 4 horizons of at most 60 days.
+MAX_CROSSING_WITHIN_DAYS = 365
+
+
+class StrictBooleanField(forms.NullBooleanField):
+    """true/false (1/0): any other value is a problem, where Django's field would read it as absent."""
+
+    widget = forms.TextInput  # NullBooleanSelect reads an unknown value as absent before the field sees it
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return None
+        if str(value).lower() in ("true", "1"):
+            return True
+        if str(value).lower() in ("false", "0"):
+            return False
+        raise forms.ValidationError(f"must be true or false, got {value!r}", code="invalid")
+
+    def validate(self, value):
+        pass
+
+
+class StrictBooleanFilter(django_filters.BooleanFilter):
+    field_class = StrictBooleanField
 
 
 class FabricFilterSet(LightpathFilterSet):
@@ -25,6 +55,17 @@ class LinkFilterSet(LightpathFilterSet):
         queryset=Switch.objects.all(),
         method="filter_switch",
         label="Either end",
+    )
+    # Predictive optics (telemetry.LinkForecast): the link's forecast, if it has one.
+    at_risk = StrictBooleanFilter(method="filter_at_risk", label="Its optics forecast says at risk (or not)")
+    risk_cause = django_filters.MultipleChoiceFilter(
+        field_name="forecast__cause", choices=LinkForecast.Cause.choices, label="Its forecast's probable cause"
+    )
+    crossing_within_days = django_filters.NumberFilter(
+        method="filter_crossing_within",
+        min_value=0,
+        max_value=MAX_CROSSING_WITHIN_DAYS,
+        label="Its optics are forecast to cross their limit within this many days from now",
     )
 
     class Meta:
@@ -53,6 +94,18 @@ class LinkFilterSet(LightpathFilterSet):
                 continue
             queryset = self.filters[name].filter(queryset, value)
         return queryset
+
+    def filter_at_risk(self, queryset, name, value):
+        if value is None:
+            return queryset
+        if value:
+            return queryset.filter(forecast__at_risk=True)
+        return queryset.exclude(forecast__at_risk=True)
+
+    def filter_crossing_within(self, queryset, name, value):
+        if value is None:
+            return queryset
+        return queryset.filter(forecast__crossing_at__lte=timezone.now() + dt.timedelta(days=float(value)))
 
     def filter_switch(self, queryset, name, value):
         if not value:

@@ -59,6 +59,25 @@ class Fabric(models.Model):
         help_text="Capacity restorations need no operator: a technician may start a repair that needs one (lossy "
         "links re-enabled for its duration), and the capacity recovery after links go down is applied by itself.",
     )
+    # Predictive optics (docs/telemetry.md, "Forecasts: optics at risk").
+    forecast_horizon_days = models.PositiveSmallIntegerField(
+        default=7,
+        db_default=7,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+        help_text="A link is at risk when its optics are forecast to cross their limit within this many days.",
+    )
+    forecast_min_confidence = models.FloatField(
+        default=0.8,
+        db_default=0.8,
+        validators=[MinValueValidator(0.5), MaxValueValidator(0.99)],
+        help_text="Share of the trend's slopes under which the crossing falls within the horizon, for at risk.",
+    )
+    auto_preventive_tickets = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text="Open a preventive ticket by itself for each link that becomes at risk (not again while one is "
+        "unresolved).",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

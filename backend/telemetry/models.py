@@ -263,3 +263,61 @@ class CorruptionEvent(models.Model):
     @property
     def is_open(self) -> bool:
         return self.ended_at is None
+
+
+class LinkForecast(models.Model):
+    """The optics forecast of one link (docs/telemetry.md, "Forecasts: optics at risk"): when its
+    worst lane's Rx or Tx power is forecast to cross its low limit, how sure the trend is, and the
+    probable root cause. Written by derivation for the links whose trends moved; a link the engine
+    does not report (no crossing within 4 horizons, no flag) has no row."""
+
+    class Cause(models.TextChoices):
+        DECAYING_TRANSMITTER = "decaying_transmitter", "decaying transmitter"
+        CONTAMINATION = "contamination", "contamination"
+        BENT_FIBER = "bent_fiber", "bent or damaged fiber"
+        LOOSE_TRANSCEIVER = "loose_transceiver", "loose transceiver"
+        UNKNOWN = "unknown", "unclear"
+
+    class Quantity(models.TextChoices):
+        RX = "rx", "Rx power"
+        TX = "tx", "Tx power"
+
+    class Provenance(models.TextChoices):  # as the thresholds' answers name them (ProvenanceEnum)
+        MANUAL = "manual", "manual"
+        DEVICE = "device", "device"
+        CATALOG = "catalog", "catalog"
+
+    # Both go with their link or fabric by ON DELETE CASCADE in the database (migration 0012): the
+    # fabric app deletes with set-based SQL, and the ORM's collector need not look here.
+    link = models.OneToOneField(Link, on_delete=models.DO_NOTHING, primary_key=True, related_name="forecast")
+    fabric = models.ForeignKey("fabric.Fabric", on_delete=models.DO_NOTHING, related_name="+")
+    computed_at = models.DateTimeField(help_text="The derivation time ('now') the forecast was made at.")
+    crossing_at = models.DateTimeField(help_text="When the reading is forecast to reach its limit.")
+    earliest_at = models.DateTimeField(help_text="The crossing under the steepest likely slope (10th percentile).")
+    latest_at = models.DateTimeField(
+        null=True, help_text="The crossing under the gentlest likely slope (90th percentile); null: it may never cross."
+    )
+    confidence = models.FloatField(help_text="Share of the trend's slopes under which it crosses within the horizon.")
+    at_risk = models.BooleanField()
+    cause = models.CharField(max_length=20, choices=Cause.choices)
+    side = models.CharField(max_length=1, choices=Side.choices, help_text="The end whose reading crosses.")
+    quantity = models.CharField(max_length=2, choices=Quantity.choices)
+    lane = models.PositiveSmallIntegerField()
+    # Null where the lane has no value to fit (a dark lane) or its quantity no limit (a flag only).
+    level_dbm = models.FloatField(null=True, help_text="The trend's fitted level at its newest bucket, in dBm.")
+    slope_db_per_day = models.FloatField(null=True, help_text="The trend's median slope, dB per day.")
+    limit_dbm = models.FloatField(null=True, help_text="The low limit the forecast crosses.")
+    # null, not "": the API's null for "none", without a blank choice beside the real ones.
+    limit_provenance = models.CharField(  # noqa: DJ001
+        max_length=7, choices=Provenance.choices, null=True, help_text="Where the limit comes from."
+    )
+    cause_side = models.CharField(  # noqa: DJ001
+        max_length=1, choices=Side.choices, null=True, help_text="The end to act on; null when the cause names none."
+    )
+
+    class Meta:
+        ordering = ["crossing_at", "link"]
+        indexes = [models.Index(fields=["fabric", "at_risk"], name="forecast_fabric_at_risk")]
+
+    def __str__(self) -> str:
+        return f"forecast of link {self.link_id}: {self.cause} crossing {self.crossing_at:%Y-%m-%d %H:%M}"

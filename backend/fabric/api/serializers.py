@@ -6,6 +6,7 @@ from accounts.roles import ADMIN, OPERATOR, user_roles
 from jobs.api.results import result_of
 from jobs.api.serializers import JobSerializer
 from lightpath.api.serializers import BriefModelSerializer
+from telemetry.api.serializers import LinkForecastBriefSerializer
 
 from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from ..services import check_link_ends
@@ -33,6 +34,9 @@ class FabricSerializer(BriefModelSerializer):
             "corruption_report_threshold",
             "telemetry_min_packets",
             "auto_restore",
+            "forecast_horizon_days",
+            "forecast_min_confidence",
+            "auto_preventive_tickets",
             "switch_count",
             "link_count",
             "created",
@@ -40,13 +44,20 @@ class FabricSerializer(BriefModelSerializer):
         ]
         brief_fields = ("id", "url", "name")
 
+    def _operators_only(self, name: str, value: bool) -> bool:
+        request = self.context.get("request")
+        before = getattr(self.instance, name, False)
+        if value != before and request is not None and not (user_roles(request.user) & {OPERATOR, ADMIN}):
+            raise PermissionDenied(f"Only operators and admins may change {name}.")
+        return value
+
     def validate_auto_restore(self, value: bool) -> bool:
         """Letting technicians re-enable lossy links without approval is an operator's call."""
-        request = self.context.get("request")
-        before = getattr(self.instance, "auto_restore", False)
-        if value != before and request is not None and not (user_roles(request.user) & {OPERATOR, ADMIN}):
-            raise PermissionDenied("Only operators and admins may change auto_restore.")
-        return value
+        return self._operators_only("auto_restore", value)
+
+    def validate_auto_preventive_tickets(self, value: bool) -> bool:
+        """Tickets opened by themselves send technicians out: an operator's call too."""
+        return self._operators_only("auto_preventive_tickets", value)
 
     def validate(self, attrs):
         action = attrs.get("corruption_action_threshold", getattr(self.instance, "corruption_action_threshold", 1e-6))
@@ -198,6 +209,9 @@ class LinkSerializer(BriefModelSerializer):
     a_switch_name = serializers.CharField(source="a_switch.name", read_only=True)
     z_switch_name = serializers.CharField(source="z_switch.name", read_only=True)
     admin_changed_by: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    forecast = LinkForecastBriefSerializer(
+        read_only=True, allow_null=True, help_text="Its optics forecast; null when none is forecast to cross a limit."
+    )
     override_capacity = serializers.BooleanField(
         write_only=True,
         default=False,
@@ -211,7 +225,7 @@ class LinkSerializer(BriefModelSerializer):
             "id", "url", "fabric", "a_switch", "a_switch_name", "a_port", "z_switch", "z_switch_name", "z_port",
             "length_m", "fiber", "speed_gbps", "admin_state", "admin_reason", "admin_changed_by",
             "admin_changed_at", "oper_state", "oper_changed_at", "flapping", "health", "rx_low", "override_capacity",
-            "breakout", "cable_id", "a_line_card", "z_line_card", "components",
+            "breakout", "cable_id", "a_line_card", "z_line_card", "components", "forecast",
         ]  # fmt: skip
         list_serializer_class = LinkListSerializer
         # Measured by telemetry (oper_status), never typed.

@@ -22,6 +22,8 @@ from jobs.api.serializers import JobSerializer
 from lightpath.api.exceptions import Conflict
 from lightpath.api.viewsets import AuditedModelViewSet
 from lightpath.problems import query_flag
+from telemetry.api.serializers import LinkForecastSerializer
+from telemetry.services import forecasts
 
 from .. import services
 from ..filtersets import (
@@ -337,7 +339,7 @@ class LinkViewSet(AuditedModelViewSet):
     taking links out of service answers 409 when a ToR would fall under its capacity constraint,
     `?dry_run=1` previews any change, and an admin may override with a reason."""
 
-    queryset = Link.objects.select_related("a_switch", "z_switch", "admin_changed_by")
+    queryset = Link.objects.select_related("a_switch", "z_switch", "admin_changed_by", "forecast")
     serializer_class = LinkSerializer
     filterset_class = LinkFilterSet
     write_roles = {
@@ -359,6 +361,20 @@ class LinkViewSet(AuditedModelViewSet):
             # ?ordering=: links that tie stay in id order, page after page.
             queryset = queryset.order_by(*ordering, "id")
         return queryset
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.action == "forecast":  # the answer names the fabric's settings
+            queryset = queryset.select_related("fabric")
+        return queryset
+
+    @extend_schema(responses=LinkForecastSerializer)
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def forecast(self, request, pk=None):
+        """The link's optics forecast (docs/telemetry.md, "Forecasts: optics at risk"): when its
+        worst lane is forecast to reach its low limit, with the interval, the confidence, the
+        probable cause and the recommended action; `forecast` is null when none is forecast."""
+        return Response(LinkForecastSerializer(forecasts.answer(self.get_object())).data)
 
     @extend_schema(
         parameters=[DRY_RUN], responses={200: _or_preview("LinkOrPreview", LinkSerializer), **GUARD_RESPONSES}

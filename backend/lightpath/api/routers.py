@@ -11,7 +11,8 @@ class BulkRouter(DefaultRouter):
             return routes
         return [
             route._replace(mapping={**route.mapping, "patch": "bulk_partial_update"})
-            if isinstance(route, Route) and route.mapping.get("get") == "list"
+            # dict.get: an extra action's mapping is DRF's MethodMapper, whose .get() maps GET.
+            if isinstance(route, Route) and dict.get(route.mapping, "get") == "list"
             else route
             for route in routes
         ]

@@ -248,6 +248,11 @@ SPECTACULAR_SETTINGS = {
         "FiberEnum": "fabric.models.Fiber",
         "PriceSourceEnum": "fabric.models.TransceiverModel.PriceSource",
         "OutcomeEnum": "corruption.models.TicketStep.Outcome",
+        # Optics forecasts (telemetry.LinkForecast): the limit's provenance is the thresholds' enum.
+        "ProvenanceEnum": "telemetry.models.LinkForecast.Provenance",
+        "ForecastCauseEnum": "telemetry.models.LinkForecast.Cause",
+        "ForecastQuantityEnum": "telemetry.models.LinkForecast.Quantity",
+        "RecommendedActionEnum": "telemetry.services.forecasts.RECOMMENDED_ACTIONS",
     },
     # The requests Lightpath sends to webhook endpoints (README "Webhooks"), as `x-webhooks`.
     "WEBHOOKS": [

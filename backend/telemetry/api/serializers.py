@@ -4,7 +4,8 @@ from rest_framework import serializers
 from fabric.models import Link
 from lightpath.api.serializers import BriefModelSerializer
 
-from ..models import CorruptionEvent, PowerClass, PowerThreshold
+from ..models import CorruptionEvent, LinkForecast, PowerClass, PowerThreshold
+from ..services.forecasts import RECOMMENDED_ACTIONS
 from ..services.rules import POWER_MAX_DBM, POWER_MIN_DBM
 
 
@@ -272,3 +273,50 @@ LinkTelemetrySerializer = PolymorphicProxySerializer(
     serializers={"raw": LinkTelemetryRawSerializer, "hour": LinkTelemetryHourSerializer},
     resource_type_field_name="resolution",
 )
+
+
+# --- Forecasts: optics at risk (services/forecasts.py) -----------------------------------------
+
+
+class LinkForecastBriefSerializer(serializers.ModelSerializer):
+    """A link's forecast in the link list and detail (null when it has none)."""
+
+    class Meta:
+        model = LinkForecast
+        fields = ["at_risk", "crossing_at", "cause", "confidence"]
+        read_only_fields = fields
+
+
+class ForecastEndSerializer(serializers.Serializer):
+    switch = serializers.CharField()
+    port = serializers.CharField()
+    rack = serializers.CharField(allow_null=True, help_text="The switch's rack; null when it has none.")
+
+
+class LinkForecastDetailSerializer(serializers.ModelSerializer):
+    cause_label = serializers.CharField(help_text="The cause in words, e.g. 'bent or damaged fiber'.")
+    end = ForecastEndSerializer(help_text="The end at `side`, whose reading crosses.")
+    recommended_action = serializers.ChoiceField(
+        choices=RECOMMENDED_ACTIONS, help_text="The ticket rules' action for the cause ('inspect': unclear)."
+    )
+    recommended_action_label = serializers.CharField(help_text="What to do and where, in words.")
+
+    class Meta:
+        model = LinkForecast
+        fields = [
+            "computed_at", "crossing_at", "earliest_at", "latest_at", "confidence", "at_risk", "cause",
+            "cause_label", "side", "end", "quantity", "lane", "level_dbm", "slope_db_per_day", "limit_dbm",
+            "limit_provenance", "cause_side", "recommended_action", "recommended_action_label",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class LinkForecastSerializer(serializers.Serializer):
+    """GET /api/links/{id}/forecast/ (services/forecasts.answer)."""
+
+    link = serializers.IntegerField()
+    horizon_days = serializers.IntegerField(help_text="The fabric's forecast horizon: at risk within this many days.")
+    min_confidence = serializers.FloatField(help_text="The fabric's least confidence for at risk.")
+    forecast = LinkForecastDetailSerializer(
+        allow_null=True, help_text="null: the link's optics are not forecast to cross a limit."
+    )

@@ -799,6 +799,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/links/{id}/forecast/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The link's optics forecast (docs/telemetry.md, "Forecasts: optics at risk"): when its
+         *     worst lane is forecast to reach its low limit, with the interval, the confidence, the
+         *     probable cause and the recommended action; `forecast` is null when none is forecast.
+         */
+        get: operations["links_forecast_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/{id}/telemetry/": {
         parameters: {
             query?: never;
@@ -2775,6 +2796,15 @@ export interface components {
             telemetry_min_packets: number;
             /** @description Capacity restorations need no operator: a technician may start a repair that needs one (lossy links re-enabled for its duration), and the capacity recovery after links go down is applied by itself. */
             auto_restore: boolean;
+            /** @description A link is at risk when its optics are forecast to cross their limit within this many days. */
+            forecast_horizon_days: number;
+            /**
+             * Format: double
+             * @description Share of the trend's slopes under which the crossing falls within the horizon, for at risk.
+             */
+            forecast_min_confidence: number;
+            /** @description Open a preventive ticket by itself for each link that becomes at risk (not again while one is unresolved). */
+            auto_preventive_tickets: boolean;
             readonly switch_count: number;
             readonly link_count: number;
             /** Format: date-time */
@@ -2835,6 +2865,15 @@ export interface components {
             telemetry_min_packets?: number;
             /** @description Capacity restorations need no operator: a technician may start a repair that needs one (lossy links re-enabled for its duration), and the capacity recovery after links go down is applied by itself. */
             auto_restore?: boolean;
+            /** @description A link is at risk when its optics are forecast to cross their limit within this many days. */
+            forecast_horizon_days?: number;
+            /**
+             * Format: double
+             * @description Share of the trend's slopes under which the crossing falls within the horizon, for at risk.
+             */
+            forecast_min_confidence?: number;
+            /** @description Open a preventive ticket by itself for each link that becomes at risk (not again while one is unresolved). */
+            auto_preventive_tickets?: boolean;
         };
         /** @description Switches and links in a compact form for drawing. */
         FabricTopology: {
@@ -2873,6 +2912,27 @@ export interface components {
             /** @description The ToR at one end, if any. */
             tor: string | null;
         };
+        /**
+         * @description * `decaying_transmitter` - decaying transmitter
+         *     * `contamination` - contamination
+         *     * `bent_fiber` - bent or damaged fiber
+         *     * `loose_transceiver` - loose transceiver
+         *     * `unknown` - unclear
+         * @enum {string}
+         */
+        ForecastCauseEnum: "decaying_transmitter" | "contamination" | "bent_fiber" | "loose_transceiver" | "unknown";
+        ForecastEnd: {
+            switch: string;
+            port: string;
+            /** @description The switch's rack; null when it has none. */
+            rack: string | null;
+        };
+        /**
+         * @description * `rx` - Rx power
+         *     * `tx` - Tx power
+         * @enum {string}
+         */
+        ForecastQuantityEnum: "rx" | "tx";
         GenerateEcho: {
             k: number;
             /** Format: double */
@@ -3270,6 +3330,8 @@ export interface components {
             /** @description Line card of side Z; blank: the port prefix. */
             z_line_card: string;
             readonly components: components["schemas"]["LinkComponents"];
+            /** @description Its optics forecast; null when none is forecast to cross a limit. */
+            readonly forecast: components["schemas"]["LinkForecastBrief"] | null;
         };
         LinkAdminStateChanged: {
             /**
@@ -3353,6 +3415,118 @@ export interface components {
         LinkEnd: {
             switch: string;
             port: string;
+        };
+        /** @description GET /api/links/{id}/forecast/ (services/forecasts.answer). */
+        LinkForecast: {
+            link: number;
+            /** @description The fabric's forecast horizon: at risk within this many days. */
+            horizon_days: number;
+            /**
+             * Format: double
+             * @description The fabric's least confidence for at risk.
+             */
+            min_confidence: number;
+            /** @description null: the link's optics are not forecast to cross a limit. */
+            forecast: components["schemas"]["LinkForecastDetail"] | null;
+        };
+        /** @description A link's forecast in the link list and detail (null when it has none). */
+        LinkForecastBrief: {
+            readonly at_risk: boolean;
+            /**
+             * Format: date-time
+             * @description When the reading is forecast to reach its limit.
+             */
+            readonly crossing_at: string;
+            readonly cause: components["schemas"]["ForecastCauseEnum"];
+            /**
+             * Format: double
+             * @description Share of the trend's slopes under which it crosses within the horizon.
+             */
+            readonly confidence: number;
+        };
+        LinkForecastDetail: {
+            /**
+             * Format: date-time
+             * @description The derivation time ('now') the forecast was made at.
+             */
+            readonly computed_at: string;
+            /**
+             * Format: date-time
+             * @description When the reading is forecast to reach its limit.
+             */
+            readonly crossing_at: string;
+            /**
+             * Format: date-time
+             * @description The crossing under the steepest likely slope (10th percentile).
+             */
+            readonly earliest_at: string;
+            /**
+             * Format: date-time
+             * @description The crossing under the gentlest likely slope (90th percentile); null: it may never cross.
+             */
+            readonly latest_at: string | null;
+            /**
+             * Format: double
+             * @description Share of the trend's slopes under which it crosses within the horizon.
+             */
+            readonly confidence: number;
+            readonly at_risk: boolean;
+            readonly cause: components["schemas"]["ForecastCauseEnum"];
+            /** @description The cause in words, e.g. 'bent or damaged fiber'. */
+            cause_label: string;
+            /**
+             * @description The end whose reading crosses.
+             *
+             *     * `a` - A
+             *     * `z` - Z
+             */
+            readonly side: components["schemas"]["SideEnum"];
+            /** @description The end at `side`, whose reading crosses. */
+            end: components["schemas"]["ForecastEnd"];
+            readonly quantity: components["schemas"]["ForecastQuantityEnum"];
+            readonly lane: number;
+            /**
+             * Format: double
+             * @description The trend's fitted level at its newest bucket, in dBm.
+             */
+            readonly level_dbm: number | null;
+            /**
+             * Format: double
+             * @description The trend's median slope, dB per day.
+             */
+            readonly slope_db_per_day: number | null;
+            /**
+             * Format: double
+             * @description The low limit the forecast crosses.
+             */
+            readonly limit_dbm: number | null;
+            /**
+             * @description Where the limit comes from.
+             *
+             *     * `manual` - manual
+             *     * `device` - device
+             *     * `catalog` - catalog
+             */
+            readonly limit_provenance: (components["schemas"]["ProvenanceEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * @description The end to act on; null when the cause names none.
+             *
+             *     * `a` - A
+             *     * `z` - Z
+             */
+            readonly cause_side: (components["schemas"]["SideEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * @description The ticket rules' action for the cause ('inspect': unclear).
+             *
+             *     * `replace_transceiver` - replace_transceiver
+             *     * `clean_fiber` - clean_fiber
+             *     * `replace_cable` - replace_cable
+             *     * `reseat_transceiver` - reseat_transceiver
+             *     * `inspect` - inspect
+             */
+            recommended_action: components["schemas"]["RecommendedActionEnum"];
+            /** @description What to do and where, in words. */
+            recommended_action_label: string;
         };
         LinkOperStateChanged: {
             /**
@@ -4086,6 +4260,15 @@ export interface components {
             telemetry_min_packets?: number;
             /** @description Capacity restorations need no operator: a technician may start a repair that needs one (lossy links re-enabled for its duration), and the capacity recovery after links go down is applied by itself. */
             auto_restore?: boolean;
+            /** @description A link is at risk when its optics are forecast to cross their limit within this many days. */
+            forecast_horizon_days?: number;
+            /**
+             * Format: double
+             * @description Share of the trend's slopes under which the crossing falls within the horizon, for at risk.
+             */
+            forecast_min_confidence?: number;
+            /** @description Open a preventive ticket by itself for each link that becomes at risk (not again while one is unresolved). */
+            auto_preventive_tickets?: boolean;
         };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         PatchedLinkRequest: {
@@ -4663,6 +4846,15 @@ export interface components {
             explanation: string;
             evidence: components["schemas"]["Evidence"];
         };
+        /**
+         * @description * `replace_transceiver` - replace_transceiver
+         *     * `clean_fiber` - clean_fiber
+         *     * `replace_cable` - replace_cable
+         *     * `reseat_transceiver` - reseat_transceiver
+         *     * `inspect` - inspect
+         * @enum {string}
+         */
+        RecommendedActionEnum: "replace_transceiver" | "clean_fiber" | "replace_cable" | "reseat_transceiver" | "inspect";
         /**
          * @description * `per_port` - per_port
          *     * `global` - global
@@ -9508,6 +9700,10 @@ export interface operations {
                  *     * `disabled` - Disabled
                  */
                 admin_state__n?: ("disabled" | "enabled")[];
+                /** @description Its optics forecast says at risk (or not) */
+                at_risk?: boolean;
+                /** @description Its optics are forecast to cross their limit within this many days from now */
+                crossing_within_days?: number;
                 fabric?: number[];
                 fabric__n?: number[];
                 /**
@@ -9556,6 +9752,16 @@ export interface operations {
                 oper_state__n?: ("down" | "up")[];
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
+                /**
+                 * @description Its forecast's probable cause
+                 *
+                 *     * `decaying_transmitter` - decaying transmitter
+                 *     * `contamination` - contamination
+                 *     * `bent_fiber` - bent or damaged fiber
+                 *     * `loose_transceiver` - loose transceiver
+                 *     * `unknown` - unclear
+                 */
+                risk_cause?: ("bent_fiber" | "contamination" | "decaying_transmitter" | "loose_transceiver" | "unknown")[];
                 rx_low?: boolean;
                 speed_gbps?: (number | null)[];
                 speed_gbps__gt?: number;
@@ -10177,6 +10383,55 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    links_forecast_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A unique integer value identifying this link. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkForecast"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,0 +1,205 @@
+"""Forecasts: optics at risk (docs/telemetry.md, "Forecasts: optics at risk").
+
+The engine keeps each link end's per-lane trends (Rx, Tx, bias, temperature) in its derivation
+state and forecasts, from them and the limits, when a lane's power will reach its low limit and
+why (Table 3.2). This module is the door between that answer and the database:
+- `write` runs inside a derivation run, after each apply: for the links a trend bucket of which
+  closed (`trend_changed_links`), it resolves their low limits as `thresholds.effective_limits`
+  does (manual, device, catalog), asks the engine, upserts the links it reports and deletes the
+  rows of those it no longer reports;
+- `answer` is `GET /api/links/{id}/forecast/`: the stored row with the end, the cause's label and
+  the recommended action.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from corruption.recommend import Action
+from fabric.models import Fabric, Link
+
+from ..models import LinkForecast, Side
+from .thresholds import Resolved, effective_limits
+
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+DAY_S = 86_400.0
+RX_LIMIT, TX_LIMIT = "input_power_lower_dbm", "output_power_lower_dbm"
+
+INSPECT = "inspect"
+# What to do about each cause: the ticket rules' actions (corruption.recommend), "inspect" when no
+# pattern matched. `{end}` is the end to act on.
+ACTIONS: dict[str, tuple[str, str]] = {
+    LinkForecast.Cause.DECAYING_TRANSMITTER: (Action.REPLACE_TRANSCEIVER, "Replace the transceiver at {end}"),
+    LinkForecast.Cause.CONTAMINATION: (Action.CLEAN_FIBER, "Clean the connectors, {end} first"),
+    LinkForecast.Cause.BENT_FIBER: (Action.REPLACE_CABLE, "Replace the cable"),
+    LinkForecast.Cause.LOOSE_TRANSCEIVER: (Action.RESEAT_TRANSCEIVER, "Reseat the transceiver at {end}"),
+    LinkForecast.Cause.UNKNOWN: (INSPECT, "Inspect the optics and the fiber at both ends"),
+}
+RECOMMENDED_ACTIONS = list(dict.fromkeys(action for action, _ in ACTIONS.values()))
+
+COLUMNS = (
+    "link_id", "fabric_id", "computed_at", "crossing_at", "earliest_at", "latest_at", "confidence", "at_risk", "cause",
+    "side", "quantity", "lane", "level_dbm", "slope_db_per_day", "limit_dbm", "limit_provenance", "cause_side",
+)  # fmt: skip
+TYPES = (
+    "int8", "int8", "timestamptz", "timestamptz", "timestamptz", "timestamptz", "float8", "bool", "text", "char(1)",
+    "text", "int2", "float8", "float8", "float8", "text", "char(1)",
+)  # fmt: skip
+
+
+def horizon_s(fabric: Fabric) -> float:
+    return float(fabric.forecast_horizon_days) * DAY_S
+
+
+def _time(us: int | None) -> dt.datetime | None:
+    return None if us is None else EPOCH + dt.timedelta(microseconds=int(us))
+
+
+def _us(time: dt.datetime) -> int:
+    return (time - EPOCH) // dt.timedelta(microseconds=1)
+
+
+def _number(value: float | None) -> float | None:
+    """The engine writes NaN where a lane has no value (a dark lane's level)."""
+    return None if value is None or math.isnan(value) else float(value)
+
+
+def _side(value: bool | None) -> str | None:
+    return None if value is None else Side.Z if value else Side.A
+
+
+def engine_limits(
+    link_ids: Sequence[int],
+) -> tuple[list[tuple[float | None, float | None, float | None, float | None]], dict[tuple[int, str], dict]]:
+    """Each link's (A Rx low, A Tx low, Z Rx low, Z Tx low) limits for the engine, and the resolved
+    limits themselves (value and provenance) by (link, side)."""
+    resolved = effective_limits(link_ids)
+    missing = Resolved(None, None)
+
+    def low(link: int, side: str, name: str) -> float | None:
+        return resolved.get((link, side), {}).get(name, missing).value
+
+    limits = [
+        (low(link, "a", RX_LIMIT), low(link, "a", TX_LIMIT), low(link, "z", RX_LIMIT), low(link, "z", TX_LIMIT))
+        for link in link_ids
+    ]
+    return limits, resolved
+
+
+def rows_from(fabric: Fabric, reported: list[dict[str, Any]], resolved: dict, now: dt.datetime) -> list[tuple]:
+    """The engine's forecasts as rows of telemetry_linkforecast (COLUMNS)."""
+    rows = []
+    for item in reported:
+        side = _side(item["side"])
+        limit = resolved.get((item["link"], side), {}).get(RX_LIMIT if item["quantity"] == "rx" else TX_LIMIT)
+        limit_dbm = _number(item["limit_dbm"])
+        rows.append(
+            (
+                item["link"], fabric.pk, now, _time(item["crossing_us"]), _time(item["earliest_us"]),
+                _time(item["latest_us"]), float(item["confidence"]), bool(item["at_risk"]), item["cause"], side,
+                item["quantity"], int(item["lane"]), _number(item["level_dbm"]), _number(item["slope_db_per_day"]),
+                limit_dbm, limit.provenance if limit is not None and limit_dbm is not None else None,
+                _side(item["cause_side"]),
+            )
+        )  # fmt: skip
+    return rows
+
+
+def write(cursor, fabric: Fabric, state, now: dt.datetime) -> int:
+    """The forecasts of the links whose trends moved in the last apply of `state` (the engine's
+    TelemetryState), made at `now`: reported links are upserted, the others of those links lose
+    their row. Returns the links the engine reported."""
+    links = state.trend_changed_links()
+    if not links:
+        return 0
+    limits, resolved = engine_limits(links)
+    reported = state.forecasts(links, limits, _us(now), horizon_s(fabric), float(fabric.forecast_min_confidence))
+    rows = rows_from(fabric, reported, resolved, now)
+    cursor.execute(
+        "DELETE FROM telemetry_linkforecast WHERE link_id = ANY(%s) AND NOT link_id = ANY(%s)",
+        [links, [row[0] for row in rows]],
+    )
+    if not rows:
+        return 0
+    cursor.execute("DROP TABLE IF EXISTS tmp_forecasts")
+    cursor.execute(
+        f"CREATE TEMP TABLE tmp_forecasts ({', '.join(f'{n} {t}' for n, t in zip(COLUMNS, TYPES, strict=True))}) "
+        "ON COMMIT DROP"
+    )
+    with cursor.cursor.copy("COPY tmp_forecasts FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+    updates = ", ".join(f"{name} = EXCLUDED.{name}" for name in COLUMNS[1:])
+    # Joined with the links: a link deleted since its samples were read gets no row.
+    cursor.execute(
+        f"""
+        INSERT INTO telemetry_linkforecast ({", ".join(COLUMNS)})
+        SELECT {", ".join(f"t.{name}" for name in COLUMNS)} FROM tmp_forecasts t JOIN fabric_link l ON l.id = t.link_id
+        ON CONFLICT (link_id) DO UPDATE SET {updates}
+        """
+    )
+    return len(rows)
+
+
+# ------------------------------------------------------------------------------------------
+# The answer of GET /api/links/{id}/forecast/
+
+
+def _end(link: Link, side: str | None) -> dict[str, Any] | None:
+    if side is None:
+        return None
+    switch = link.a_switch if side == Side.A else link.z_switch
+    return {"switch": switch.name, "port": link.a_port if side == Side.A else link.z_port, "rack": switch.rack or None}
+
+
+def recommendation(forecast: LinkForecast, link: Link) -> tuple[str, str]:
+    """The action the cause calls for, and a sentence naming where (the end to act on, else the
+    end whose reading crosses)."""
+    action, sentence = ACTIONS[forecast.cause]
+    side = forecast.cause_side or forecast.side
+    end = _end(link, side) or {}
+    return str(action), sentence.format(end=f"{end['switch']}:{end['port']} (end {side.upper()})")
+
+
+def details(forecast: LinkForecast, link: Link) -> dict[str, Any]:
+    action, label = recommendation(forecast, link)
+    return {
+        "computed_at": forecast.computed_at,
+        "crossing_at": forecast.crossing_at,
+        "earliest_at": forecast.earliest_at,
+        "latest_at": forecast.latest_at,
+        "confidence": forecast.confidence,
+        "at_risk": forecast.at_risk,
+        "cause": forecast.cause,
+        "cause_label": LinkForecast.Cause(forecast.cause).label,
+        "side": forecast.side,
+        "end": _end(link, forecast.side),
+        "quantity": forecast.quantity,
+        "lane": forecast.lane,
+        "level_dbm": forecast.level_dbm,
+        "slope_db_per_day": forecast.slope_db_per_day,
+        "limit_dbm": forecast.limit_dbm,
+        "limit_provenance": forecast.limit_provenance,
+        "cause_side": forecast.cause_side,
+        "recommended_action": action,
+        "recommended_action_label": label,
+    }
+
+
+def answer(link: Link) -> dict[str, Any]:
+    """A link's forecast with the fabric's settings it was judged by; `forecast` is null when the
+    link's optics are not forecast to cross a limit (or have too little history yet)."""
+    fabric = link.fabric
+    try:
+        forecast: LinkForecast | None = link.forecast
+    except LinkForecast.DoesNotExist:
+        forecast = None
+    return {
+        "link": link.pk,
+        "horizon_days": fabric.forecast_horizon_days,
+        "min_confidence": fabric.forecast_min_confidence,
+        "forecast": None if forecast is None else details(forecast, link),
+    }
