@@ -1,5 +1,6 @@
-"""links list|show|disable|enable: links with their health from telemetry, one link's newest readings,
-and admin state changes through the server's capacity guard."""
+"""links list|show|at-risk|disable|enable: links with their health from telemetry, one link's newest
+readings, the links whose optics are forecast to fail, and admin state changes through the server's
+capacity guard."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from ..output import (
 )
 from ..server.client import ApiClient
 from ..server.lookup import resolve_fabric, resolve_link
-from ..server.shapes import CORRUPTION_EVENT_KEYS, LINK_KEYS
+from ..server.shapes import CORRUPTION_EVENT_KEYS, FORECAST_KEYS, LINK_KEYS
 
 app = new_app()
 
@@ -356,6 +357,116 @@ def _print_signatures(console: Console, signatures: dict[str, Any]) -> None:
         )
     console.print()
     console.print(table)
+
+
+# ----------------------------------------------------------------------------------------------
+# links at-risk
+
+
+class Cause(StrEnum):
+    decaying_transmitter = "decaying_transmitter"
+    contamination = "contamination"
+    bent_fiber = "bent_fiber"
+    loose_transceiver = "loose_transceiver"
+    unknown = "unknown"
+
+
+def _percent(value: Any) -> str:
+    return "-" if value is None else f"{float(value) * 100:.0f}%"
+
+
+AT_RISK_KEYS = ("link", "name", *FORECAST_KEYS)
+AT_RISK_COLUMNS = (
+    Column("link", "ID", justify="right"),
+    Column("name", "Link"),
+    Column("crosses_in", "Crosses in (interval)"),
+    Column("confidence", "Confidence", render=_percent, justify="right"),
+    Column("cause_label", "Cause"),
+    Column("reading", "Reading (end/lane)"),
+    Column("recommended_action_label", "Action"),
+)
+
+
+def _days(value: Any, now: datetime) -> str:
+    """Days from now to an API time, never below 0 (a crossing already due is 'now')."""
+    days = max((datetime.fromisoformat(str(value)) - now).total_seconds(), 0.0) / 86_400
+    return f"{days:.1f}"
+
+
+def _at_risk_row(link: dict[str, Any], forecast: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """The forecast endpoint's fields (AT_RISK_KEYS) and what the table prints of them."""
+    row: dict[str, Any] = {"link": link["id"], "name": link_name(link), **forecast}
+    latest = _days(forecast["latest_at"], now) if forecast.get("latest_at") else "never"
+    row["crosses_in"] = f"{_days(forecast['crossing_at'], now)} d ({_days(forecast['earliest_at'], now)} .. {latest})"
+    reading = f"{str(forecast.get('quantity')).capitalize()} {str(forecast.get('side')).upper()}/{forecast.get('lane')}"
+    if forecast.get("level_dbm") is not None:
+        reading += f" {_dbm(forecast['level_dbm'])} dBm"
+    if forecast.get("slope_db_per_day") is not None:
+        reading += f", {float(forecast['slope_db_per_day']):+.2f} dB/d"
+    if forecast.get("limit_dbm") is not None:
+        reading += f", limit {_dbm(forecast['limit_dbm'])} {forecast.get('limit_provenance')}"
+    row["reading"] = reading
+    return row
+
+
+@app.command("at-risk")
+def at_risk(
+    ctx: typer.Context,
+    fabric: Annotated[str, typer.Option("--fabric", help="The fabric (name or id).", show_default=False)],
+    horizon_days: Annotated[
+        float | None,
+        typer.Option(
+            "--horizon-days",
+            min=0.0,
+            max=365.0,
+            help="Every link forecast to cross its limit within this many days, whatever the fabric's horizon "
+            "and least confidence say (default: the links the fabric counts at risk, within its horizon).",
+        ),
+    ] = None,
+    cause: Annotated[
+        list[Cause] | None,
+        typer.Option(
+            "--cause",
+            metavar="decaying_transmitter|contamination|bent_fiber|loose_transceiver|unknown",
+            case_sensitive=False,
+            help="Only this probable cause; repeat for any of several.",
+        ),
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many links.")] = 100,
+    output: OutputOption = None,
+) -> None:
+    """Links whose optics are forecast to fail, soonest first: when the worst lane's power crosses
+    its low limit (with the interval and the confidence), the probable cause (decaying transmitter,
+    contamination, bent fiber, loose transceiver) and what to do where.
+
+    The forecast comes from the trend of each lane's Rx and Tx power over the last 4 days
+    (docs/telemetry.md, "Forecasts: optics at risk"). When more links match than --limit, a note on
+    stderr says how many."""
+    cli = get_context(ctx)
+    fmt = cli.output_format(output)
+    params: dict[str, Any] = {}
+    if horizon_days is None:
+        params["at_risk"] = "true"
+    else:
+        params["crossing_within_days"] = horizon_days
+    if cause:
+        params["risk_cause"] = [value.value for value in cause]
+    now = datetime.now(UTC)
+    with cli.client() as client:
+        fabric_row = resolve_fabric(client, fabric)
+        params["fabric"] = fabric_row["id"]
+        links, total = client.first("/api/links/", params, limit)
+        # The list carries each forecast in brief; the details (end, interval, action) are per link.
+        answers = {link["id"]: client.get(f"/api/links/{link['id']}/forecast/") for link in links}
+    rows = [
+        _at_risk_row(link, answers[link["id"]]["forecast"], now) for link in links if answers[link["id"]]["forecast"]
+    ]
+    rows.sort(key=lambda row: (str(row["crossing_at"]), row["link"]))
+    if fmt is OutputFormat.table and not rows:
+        horizon = f"{horizon_days:g} days" if horizon_days is not None else "its horizon"
+        stdout_console().print(f"No link of {fabric_row['name']} is forecast to cross a limit within {horizon}.")
+        return
+    print_first_rows(fmt, rows, total, AT_RISK_COLUMNS, AT_RISK_KEYS, noun="links")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -76,6 +76,28 @@ LINK_KEYS = (
     "rx_low",
 )
 CORRUPTION_EVENT_KEYS = ("id", "direction", "rate", "first_seen", "last_rate", "peak_rate", "last_seen")
+# A link's forecast: GET /api/links/ID/forecast/ "forecast" (`links at-risk` prints the link's id and name first).
+FORECAST_KEYS = (
+    "crossing_at",
+    "earliest_at",
+    "latest_at",
+    "confidence",
+    "at_risk",
+    "cause",
+    "cause_label",
+    "side",
+    "end",
+    "quantity",
+    "lane",
+    "level_dbm",
+    "slope_db_per_day",
+    "limit_dbm",
+    "limit_provenance",
+    "cause_side",
+    "recommended_action",
+    "recommended_action_label",
+    "computed_at",
+)
 
 # Switches: POST /api/switches/ID/drain/ and undrain/
 DRAIN_KEYS = ("switch", "links", "affected_tors")

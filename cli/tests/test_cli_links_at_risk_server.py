@@ -1,0 +1,130 @@
+"""`lightpath links at-risk` against the real backend (issue #19): the links whose optics are forecast
+to fail, soonest first, with the interval, the confidence, the probable cause and what to do where;
+--cause and --horizon-days narrow or widen the list; JSON and CSV carry the forecast endpoint's fields.
+The forecasts are rows as derivation writes them (backend/telemetry/tests/test_forecast_derivation.py
+makes them from telemetry)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import os
+from typing import Any
+
+import pytest
+from cli_testing import Cli, cells
+
+if not os.environ.get("DJANGO_SETTINGS_MODULE"):
+    pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
+
+pytestmark = pytest.mark.django_db(transaction=True, databases="__all__")
+
+AT_RISK_KEYS = [
+    "link", "name", "crossing_at", "earliest_at", "latest_at", "confidence", "at_risk", "cause", "cause_label", "side",
+    "end", "quantity", "lane", "level_dbm", "slope_db_per_day", "limit_dbm", "limit_provenance", "cause_side",
+    "recommended_action", "recommended_action_label", "computed_at",
+]  # fmt: skip
+
+
+@pytest.fixture
+def forecasts() -> dict[str, Any]:
+    """Fabric 'optics': a decaying transmitter crossing in 5 days, contamination in 2 days, a bent
+    fiber forecast in 20 days (beyond the 7-day horizon: not at risk) and a healthy link."""
+    from django.utils import timezone
+
+    from fabric.tests.factories import FabricFactory, LinkFactory, SwitchFactory
+    from telemetry.models import LinkForecast
+
+    fabric = FabricFactory(name="optics")
+    tor = SwitchFactory(fabric=fabric, name="p0-tor1", tier=0, rack="R12")
+    agg = SwitchFactory(fabric=fabric, name="p0-fab0", tier=1, rack="R40")
+    links = [LinkFactory(fabric=fabric, a_switch=tor, z_switch=agg, a_port=f"eth{i}", z_port=f"e{i}") for i in range(4)]
+    now = timezone.now()
+
+    def forecast(link: Any, days: float, **fields: Any) -> None:
+        crossing = now + dt.timedelta(days=days)
+        values = {
+            "computed_at": now, "crossing_at": crossing, "earliest_at": crossing - dt.timedelta(days=1),
+            "latest_at": crossing + dt.timedelta(days=3), "confidence": 0.9, "at_risk": True, "side": "z",
+            "quantity": "rx", "lane": 0, "level_dbm": -8.0, "slope_db_per_day": -0.5, "limit_dbm": -10.3,
+            "limit_provenance": "catalog", "cause_side": "z", **fields,
+        }  # fmt: skip
+        LinkForecast.objects.create(link=link, fabric=fabric, **values)
+
+    forecast(links[0], 5, cause="decaying_transmitter", side="a", quantity="tx", cause_side="a", lane=3,
+             level_dbm=-4.1, slope_db_per_day=-0.2, limit_dbm=-5.0, limit_provenance="device")  # fmt: skip
+    forecast(links[1], 2, cause="contamination", latest_at=None)
+    forecast(links[2], 20, cause="bent_fiber", at_risk=False, confidence=0.4, cause_side=None)
+    return {"fabric": fabric, "links": [link.pk for link in links]}
+
+
+def rows_of(result: Any) -> list[list[str]]:
+    assert result.exit_code == 0, result.stderr
+    return [cells(line) for line in result.stdout.splitlines() if line.strip()[:1].isdigit()]
+
+
+def test_the_table_lists_at_risk_links_soonest_first_with_cause_and_action(
+    viewer: Cli, forecasts: dict[str, Any]
+) -> None:
+    first, second, *_ = forecasts["links"]
+    result = viewer("links", "at-risk", "--fabric", "optics")
+    rows = rows_of(result)
+    assert [int(row[0]) for row in rows] == [second, first]  # 2 days before 5; the 20-day one is not at risk
+    text = result.stdout
+    assert "contamination" in text and "decaying transmitter" in text and "bent" not in text
+    assert "Clean the connectors, p0-fab0:e1 (end Z) first" in text
+    assert "Replace the transceiver at p0-tor1:eth0 (end A)" in text
+    assert "Tx A/3 -4.10 dBm, -0.20 dB/d, limit -5.00 device" in text
+    assert "Rx Z/0 -8.00 dBm, -0.50 dB/d, limit -10.30 catalog" in text
+    # in days from now, with the interval; the gentlest slope of contamination may never cross
+    assert rows[0][1:8] == ["p0-tor1:eth1-p0-fab0:e1", "2.0", "d", "(1.0", "..", "never)", "90%"]
+    assert rows[1][2:7] == ["5.0", "d", "(4.0", "..", "8.0)"]
+
+
+def test_json_and_csv_carry_the_forecast_fields(viewer: Cli, forecasts: dict[str, Any]) -> None:
+    first, second, *_ = forecasts["links"]
+    rows = viewer.json("links", "at-risk", "--fabric", "optics")
+    assert [list(row) for row in rows] == [AT_RISK_KEYS, AT_RISK_KEYS]
+    contamination = rows[0]
+    assert contamination["link"] == second and contamination["cause"] == "contamination"
+    assert contamination["end"] == {"switch": "p0-fab0", "port": "e1", "rack": "R40"}
+    assert contamination["latest_at"] is None and contamination["recommended_action"] == "clean_fiber"
+    assert rows[1]["link"] == first and rows[1]["limit_provenance"] == "device"
+
+    result = viewer("links", "at-risk", "--fabric", "optics", "--output", "csv")
+    assert result.exit_code == 0, result.stderr
+    table = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [int(row["link"]) for row in table] == [second, first]
+    assert table[0]["cause_label"] == "contamination" and table[0]["latest_at"] == ""
+    assert table[1]["at_risk"] == "true" and table[1]["lane"] == "3"
+
+
+def test_cause_and_horizon_narrow_or_widen_the_list(viewer: Cli, forecasts: dict[str, Any]) -> None:
+    first, second, far, _ = forecasts["links"]
+
+    def listed(*args: str) -> list[int]:
+        return [row["link"] for row in viewer.json("links", "at-risk", "--fabric", "optics", *args)]
+
+    assert listed("--cause", "contamination") == [second]
+    assert listed("--cause", "decaying_transmitter", "--cause", "contamination") == [second, first]
+    # --horizon-days: every forecast crossing within it, whether the fabric counts it at risk or not
+    assert listed("--horizon-days", "3") == [second]
+    assert listed("--horizon-days", "30") == [second, first, far]
+    assert listed("--horizon-days", "30", "--cause", "bent_fiber") == [far]
+    bad = viewer("links", "at-risk", "--fabric", "optics", "--cause", "rust")
+    assert bad.exit_code == 2 and "'rust' is not one of" in bad.stderr
+    assert viewer("links", "at-risk", "--fabric", "optics", "--horizon-days", "-1").exit_code == 2
+
+
+def test_a_fabric_with_nothing_at_risk_says_so(viewer: Cli, forecasts: dict[str, Any]) -> None:
+    from fabric.tests.factories import FabricFactory
+
+    FabricFactory(name="quiet")
+    result = viewer("links", "at-risk", "--fabric", "quiet")
+    assert (
+        result.exit_code == 0 and result.stdout == "No link of quiet is forecast to cross a limit within its horizon.\n"
+    )
+    assert viewer.json("links", "at-risk", "--fabric", "quiet") == []
+    missing = viewer("links", "at-risk", "--fabric", "nowhere")
+    assert missing.exit_code == 1 and "nowhere" in missing.stderr and len(missing.stderr.splitlines()) == 1
