@@ -30,4 +30,4 @@ class TicketFilterSet(LightpathFilterSet):
 
     class Meta:
         model = Ticket
-        fields = ["fabric", "link", "state", "direction", "created", "resolved_at"]
+        fields = ["fabric", "link", "kind", "state", "direction", "created", "resolved_at"]

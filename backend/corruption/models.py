@@ -77,11 +77,17 @@ class Decision(models.Model):
 
 
 class Ticket(models.Model):
-    """The repair of one link disabled for corruption (issue #5, "Tickets and the repair loop").
+    """The repair of one link disabled for corruption (issue #5, "Tickets and the repair loop"),
+    or a preventive one of a link whose optics are forecast to fail (issue #19, kind `preventive`:
+    no CorrOpt decision, the link stays in service; corruption.preventive).
 
     open -> in_progress -> awaiting_validation -> resolved; corruption during validation sends
     it back to open with a new step, corruption within `reopen_days` of resolution to reopened.
     At most one ticket per link is not resolved."""
+
+    class Kind(models.TextChoices):
+        REPAIR = "repair"
+        PREVENTIVE = "preventive"
 
     class State(models.TextChoices):
         OPEN = "open"
@@ -92,13 +98,23 @@ class Ticket(models.Model):
 
     fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="tickets")
     link = models.ForeignKey(Link, on_delete=models.CASCADE, related_name="tickets")
-    direction = models.CharField(max_length=6, help_text="Direction of the corruption that opened the ticket.")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.REPAIR, db_default=Kind.REPAIR)
+    direction = models.CharField(
+        max_length=6,
+        help_text="Direction of the corruption that opened the ticket; of a preventive ticket, the direction "
+        "whose receiving end is the end to act on.",
+    )
     state = models.CharField(max_length=19, choices=State.choices, default=State.OPEN)
     assignee = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tickets"
     )
     decision = models.ForeignKey(
-        Decision, on_delete=models.PROTECT, related_name="opened_tickets", help_text="The decision that opened it."
+        Decision,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="opened_tickets",
+        help_text="The decision that opened it; none for a preventive ticket.",
     )
     validation_started_at = models.DateTimeField(null=True, blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
@@ -110,7 +126,11 @@ class Ticket(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["link"], condition=~models.Q(state="resolved"), name="one_unresolved_ticket_per_link"
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="preventive") | models.Q(decision__isnull=False),
+                name="repair_ticket_has_decision",
+            ),
         ]
         indexes = [models.Index(fields=["fabric", "state"])]
 
@@ -119,7 +139,9 @@ class Ticket(models.Model):
 
 
 class TicketStep(models.Model):
-    """One repair attempt: what recommend() said (with its evidence), what the technician did."""
+    """One repair attempt: what recommend() said (with its evidence), what the technician did.
+    A preventive ticket's first step has no decision: its advice comes from the link's forecast
+    (rule `preventive.<cause>`, the forecast as evidence)."""
 
     class Outcome(models.TextChoices):
         PENDING = "pending"
@@ -129,7 +151,12 @@ class TicketStep(models.Model):
     ticket = models.ForeignKey(Ticket, on_delete=models.CASCADE, related_name="steps")
     number = models.PositiveIntegerField()
     decision = models.OneToOneField(
-        Decision, on_delete=models.PROTECT, related_name="ticket_step", help_text="The decision that asked for it."
+        Decision,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ticket_step",
+        help_text="The decision that asked for it; none for a preventive step.",
     )
     direction = models.CharField(max_length=6)
     recommended_action = models.CharField(max_length=32)
@@ -148,7 +175,14 @@ class TicketStep(models.Model):
 
     class Meta:
         ordering = ["ticket", "number"]
-        constraints = [models.UniqueConstraint(fields=["ticket", "number"], name="one_step_number_per_ticket")]
+        constraints = [
+            models.UniqueConstraint(fields=["ticket", "number"], name="one_step_number_per_ticket"),
+            # Only the forecast's advice (corruption.preventive) comes without a decision.
+            models.CheckConstraint(
+                condition=models.Q(decision__isnull=False) | models.Q(rule__startswith="preventive."),
+                name="step_has_decision_unless_preventive",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"ticket {self.ticket_id} step {self.number}"

@@ -10,6 +10,8 @@
     corruption returns           ──► decide_event disables it again: same ticket, previous step
                                      "recurred", new (escalated) step, state open
     validate_tickets(now)        ──► clean for the validation window: resolved, step "fixed"
+                                     (a preventive ticket: also as soon as it is clean since the
+                                     action and its link's forecast is no longer at risk)
     corruption within reopen_days of resolution ──► the same ticket, reopened; later: a new ticket
 
 "Clean" for validation: no open corruption event on the link, none that started since the
@@ -34,7 +36,7 @@ from audit import services as audit
 from fabric.models import Fabric, Link
 from fabric.services import link_state
 from maintenance.services import work_orders
-from telemetry.models import CorruptionEvent, Direction, DirectionHealth
+from telemetry.models import CorruptionEvent, Direction, DirectionHealth, LinkForecast
 
 from .models import Decision, Ticket, TicketComment, TicketStep
 from .recommend import Action, HistoryStep, recommend
@@ -254,13 +256,30 @@ def _measured_through(link_id: int, until: dt.datetime) -> bool:
     return newest["directions"] == len(Direction.values) and newest["oldest"] >= until
 
 
+def _preventive_done(step: TicketStep | None) -> bool:
+    """A preventive step (no decision: its advice came from the forecast) has done its work once
+    the link's forecast is no longer at risk: the trend no longer heads for the limit. Corruption
+    since the action was ruled out by _clean_since; without the forecast clearing, the usual
+    validation window decides, as for a repair."""
+    return (
+        step is not None
+        and step.decision_id is None
+        and not LinkForecast.objects.filter(link_id=step.ticket.link_id, at_risk=True).exists()
+    )
+
+
 def validate_tickets(now: dt.datetime | None = None, fabric: Fabric | None = None) -> list[int]:
     """Resolve every ticket awaiting validation whose link has been clean for the validation
-    window, with measurements through its end in both directions; its last step's outcome
-    becomes fixed. Returns the resolved tickets' ids."""
+    window, with measurements through its end in both directions, or (a preventive step) clean
+    since the action with its forecast no longer at risk; its last step's outcome becomes fixed.
+    Returns the resolved tickets' ids."""
     now = now or timezone.now()
     window = dt.timedelta(hours=config()["validation_window_hours"])
-    awaiting = Ticket.objects.filter(state=State.AWAITING_VALIDATION).exclude(validation_started_at__gt=now - window)
+    awaiting = Ticket.objects.filter(state=State.AWAITING_VALIDATION).filter(
+        Q(validation_started_at__isnull=True)
+        | Q(validation_started_at__lte=now - window)
+        | Q(kind=Ticket.Kind.PREVENTIVE)  # may resolve before the window ends (_preventive_done)
+    )
     if fabric is not None:
         awaiting = awaiting.filter(fabric=fabric)
     resolved = []
@@ -270,9 +289,13 @@ def validate_tickets(now: dt.datetime | None = None, fabric: Fabric | None = Non
             if ticket.state != State.AWAITING_VALIDATION:
                 continue
             since = _clean_since(ticket)
-            if since is None or now - since < window or not _measured_through(ticket.link_id, since + window):
+            if since is None:
                 continue
             step = ticket.steps.order_by("-number").first()
+            if not _preventive_done(step) and (
+                now - since < window or not _measured_through(ticket.link_id, since + window)
+            ):
+                continue
             if step is not None:
                 before = audit.snapshot(step)
                 step.outcome = TicketStep.Outcome.FIXED

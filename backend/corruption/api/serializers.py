@@ -8,6 +8,7 @@ from rest_framework import serializers
 from fabric.models import Fabric, Link, Transceiver
 from jobs.api.results import result_of
 from lightpath.api.serializers import BriefModelSerializer
+from telemetry.api.serializers import LinkForecastDetailSerializer
 from telemetry.models import Direction
 
 from .. import metrics, tickets
@@ -64,14 +65,16 @@ class TicketSerializer(BriefModelSerializer):
     pod = serializers.IntegerField(source="link.a_switch.pod", read_only=True, allow_null=True)
     assignee = serializers.CharField(source="assignee.username", read_only=True, default=None)
     direction = serializers.ChoiceField(choices=Direction.choices, read_only=True)
-    penalty = serializers.FloatField(read_only=True)
+    penalty = serializers.FloatField(
+        read_only=True, allow_null=True, help_text="The opening decision's; null for a preventive ticket."
+    )
     recommended_action = serializers.ChoiceField(choices=tickets.ACTIONS, read_only=True, allow_null=True)
     step_count = serializers.IntegerField(read_only=True)
 
     class Meta:
         model = Ticket
         fields = [
-            "id", "url", "fabric", "link", "link_name", "pod", "direction", "state", "assignee", "penalty",
+            "id", "url", "fabric", "link", "link_name", "pod", "kind", "direction", "state", "assignee", "penalty",
             "recommended_action", "step_count", "decision", "validation_started_at", "resolved_at", "created",
             "updated",
         ]  # fmt: skip
@@ -165,7 +168,8 @@ class EvidenceHistoryStepSerializer(serializers.Serializer):
 
 
 class EvidenceSerializer(serializers.Serializer):
-    """What a recommendation rule read; each part is there when the rule read it."""
+    """What a recommendation rule read; each part is there when the rule read it (a preventive
+    step: link, local_end (the end to act on), far_end and forecast)."""
 
     link = EvidenceLinkSerializer(required=False)
     direction = serializers.ChoiceField(choices=DIRECTIONS, required=False)
@@ -179,6 +183,9 @@ class EvidenceSerializer(serializers.Serializer):
     history = EvidenceHistoryStepSerializer(many=True, required=False)
     failed_actions = serializers.ListField(child=serializers.CharField(), required=False)
     settings = serializers.DictField(child=serializers.FloatField(), required=False)
+    forecast = LinkForecastDetailSerializer(
+        required=False, help_text="A preventive step's: the forecast as GET /api/links/{id}/forecast/ showed it."
+    )
 
 
 @extend_schema_field(EvidenceSerializer)
@@ -292,6 +299,10 @@ class TicketActedSerializer(TicketDetailSerializer):
 class ActionSerializer(serializers.Serializer):
     action_taken = serializers.ChoiceField(choices=tickets.ACTIONS)
     notes = serializers.CharField(required=False, allow_blank=True, default="", max_length=10_000)
+
+
+class OpenPreventiveSerializer(serializers.Serializer):
+    link = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="The at-risk link's id.")
 
 
 class CommentSerializer(serializers.Serializer):

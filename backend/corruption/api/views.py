@@ -20,6 +20,7 @@ from .. import metrics as repair_metrics
 from .. import optimizer, services, tickets
 from ..filtersets import DecisionFilterSet, TicketFilterSet
 from ..models import Decision, Ticket, TicketStep
+from ..preventive import open_preventive
 from .serializers import (
     ActionSerializer,
     AssignSerializer,
@@ -28,6 +29,7 @@ from .serializers import (
     DecisionSerializer,
     MetricsHistoryQuerySerializer,
     MetricsHistorySerializer,
+    OpenPreventiveSerializer,
     TicketActedSerializer,
     TicketDetailSerializer,
     TicketMetricsSerializer,
@@ -111,7 +113,8 @@ WORKERS = {TECHNICIAN, OPERATOR}
 
 
 class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
-    """Repair tickets of links disabled for corruption (corruption.tickets). Everyone reads;
+    """Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
+    of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
     technicians and operators work them: start, act (record the action taken; the link is
     enabled again and validated), comment, assign. `?ordering=-penalty` or `created` (age)."""
 
@@ -129,7 +132,7 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = TicketSerializer
     filterset_class = TicketFilterSet
     ordering_fields = ["penalty", "created", "updated", "state"]
-    write_roles = {"start": WORKERS, "act": WORKERS, "comment": WORKERS, "assign": WORKERS}
+    write_roles = {"start": WORKERS, "act": WORKERS, "comment": WORKERS, "assign": WORKERS, "preventive": {OPERATOR}}
 
     def get_queryset(self):
         queryset = super().get_queryset()
@@ -140,14 +143,24 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     def get_serializer_class(self):
         return TicketSerializer if self.action == "list" else TicketDetailSerializer
 
-    def _detail(self, ticket: Ticket, **extra) -> Response:
+    def _detail(self, ticket: Ticket, status_code: int = status.HTTP_200_OK, **extra) -> Response:
         fresh = self.get_queryset().get(pk=ticket.pk)
-        return Response({**TicketDetailSerializer(fresh, context=self.get_serializer_context()).data, **extra})
+        data = {**TicketDetailSerializer(fresh, context=self.get_serializer_context()).data, **extra}
+        return Response(data, status=status_code)
 
     def _input(self, serializer_class) -> dict:
         serializer = serializer_class(data=self.request.data)
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
+
+    @extend_schema(request=OpenPreventiveSerializer, responses={201: TicketDetailSerializer})
+    @action(detail=False, methods=["post"])
+    def preventive(self, request):
+        """Open a preventive ticket for an at-risk link (operators and admins); the link stays in
+        service. A 400 lists every reason it cannot (no at-risk forecast, an unresolved ticket)."""
+        link = self._input(OpenPreventiveSerializer)["link"]
+        ticket = open_preventive(link, request.user)
+        return self._detail(ticket, status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: TicketDetailSerializer, 409: CONFLICT})
     @action(detail=True, methods=["post"])

@@ -228,6 +228,7 @@ SPECTACULAR_SETTINGS = {
         "WebhookEventKindEnum": "webhooks.models.WebhookEvent.Kind",
         "DecisionKindEnum": "corruption.models.Decision.Kind",
         "TicketStateEnum": "corruption.models.Ticket.State",
+        "TicketKindEnum": "corruption.models.Ticket.Kind",
         "JobStateEnum": "jobs.models.Job.State",
         "JobKindEnum": "jobs.registry.kind_names",
         "SideEnum": "fabric.models.Transceiver.Side",

@@ -9,6 +9,7 @@ export function testTicket(overrides: Partial<TicketDetail> = {}): TicketDetail 
     link: 19,
     link_name: 'p0-tor4:eth2/3 - p0-fab2:eth1/5',
     pod: 0,
+    kind: 'repair',
     direction: 'a_to_z',
     state: 'open',
     assignee: null,

@@ -1099,7 +1099,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Repair tickets of links disabled for corruption (corruption.tickets). Everyone reads;
+         * @description Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
+         *     of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
          *     technicians and operators work them: start, act (record the action taken; the link is
          *     enabled again and validated), comment, assign. `?ordering=-penalty` or `created` (age).
          */
@@ -1120,7 +1121,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Repair tickets of links disabled for corruption (corruption.tickets). Everyone reads;
+         * @description Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
+         *     of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
          *     technicians and operators work them: start, act (record the action taken; the link is
          *     enabled again and validated), comment, assign. `?ordering=-penalty` or `created` (age).
          */
@@ -1143,7 +1145,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Repair tickets of links disabled for corruption (corruption.tickets). Everyone reads;
+         * @description Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
+         *     of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
          *     technicians and operators work them: start, act (record the action taken; the link is
          *     enabled again and validated), comment, assign. `?ordering=-penalty` or `created` (age).
          */
@@ -1164,7 +1167,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Repair tickets of links disabled for corruption (corruption.tickets). Everyone reads;
+         * @description Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
+         *     of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
          *     technicians and operators work them: start, act (record the action taken; the link is
          *     enabled again and validated), comment, assign. `?ordering=-penalty` or `created` (age).
          */
@@ -1185,7 +1189,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Repair tickets of links disabled for corruption (corruption.tickets). Everyone reads;
+         * @description Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
+         *     of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
          *     technicians and operators work them: start, act (record the action taken; the link is
          *     enabled again and validated), comment, assign. `?ordering=-penalty` or `created` (age).
          */
@@ -1206,7 +1211,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Repair tickets of links disabled for corruption (corruption.tickets). Everyone reads;
+         * @description Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
+         *     of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
          *     technicians and operators work them: start, act (record the action taken; the link is
          *     enabled again and validated), comment, assign. `?ordering=-penalty` or `created` (age).
          */
@@ -1225,7 +1231,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Repair tickets of links disabled for corruption (corruption.tickets). Everyone reads;
+         * @description Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
+         *     of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
          *     technicians and operators work them: start, act (record the action taken; the link is
          *     enabled again and validated), comment, assign. `?ordering=-penalty` or `created` (age).
          */
@@ -1253,6 +1260,26 @@ export interface paths {
         get: operations["tickets_metrics_history_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tickets/preventive/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Open a preventive ticket for an at-risk link (operators and admins); the link stays in
+         *     service. A 400 lists every reason it cannot (no at-risk forecast, an unresolved ticket).
+         */
+        post: operations["tickets_preventive_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2644,7 +2671,10 @@ export interface components {
          * @enum {string}
          */
         EventsEchoSourceEnum: "inline" | "uploaded" | "synthetic";
-        /** @description What a recommendation rule read; each part is there when the rule read it. */
+        /**
+         * @description What a recommendation rule read; each part is there when the rule read it (a preventive
+         *     step: link, local_end (the end to act on), far_end and forecast).
+         */
         Evidence: {
             link?: components["schemas"]["EvidenceLink"];
             direction?: components["schemas"]["DirectionEnum"];
@@ -2660,6 +2690,8 @@ export interface components {
             settings?: {
                 [key: string]: number;
             };
+            /** @description A preventive step's: the forecast as GET /api/links/{id}/forecast/ showed it. */
+            forecast?: components["schemas"]["LinkForecastDetail"];
         };
         EvidenceBothOptics: {
             local: components["schemas"]["EvidenceOptics"];
@@ -3850,6 +3882,13 @@ export interface components {
         };
         /** @enum {unknown} */
         NullEnum: null;
+        OpenPreventiveRequest: {
+            /**
+             * Format: int64
+             * @description The at-risk link's id.
+             */
+            link: number;
+        };
         OpenTicketsByState: {
             open: number;
             in_progress: number;
@@ -5573,16 +5612,20 @@ export interface components {
             readonly link: number;
             readonly link_name: string;
             readonly pod: number | null;
+            readonly kind: components["schemas"]["TicketKindEnum"];
             readonly direction: components["schemas"]["DirectionEnum"];
             /** @default open */
             readonly state: components["schemas"]["TicketStateEnum"];
             readonly assignee: string | null;
-            /** Format: double */
-            readonly penalty: number;
+            /**
+             * Format: double
+             * @description The opening decision's; null for a preventive ticket.
+             */
+            readonly penalty: number | null;
             readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
             readonly step_count: number;
-            /** @description The decision that opened it. */
-            readonly decision: number;
+            /** @description The decision that opened it; none for a preventive ticket. */
+            readonly decision: number | null;
             /** Format: date-time */
             readonly validation_started_at: string | null;
             /** Format: date-time */
@@ -5601,16 +5644,20 @@ export interface components {
             readonly link: number;
             readonly link_name: string;
             readonly pod: number | null;
+            readonly kind: components["schemas"]["TicketKindEnum"];
             readonly direction: components["schemas"]["DirectionEnum"];
             /** @default open */
             readonly state: components["schemas"]["TicketStateEnum"];
             readonly assignee: string | null;
-            /** Format: double */
-            readonly penalty: number;
+            /**
+             * Format: double
+             * @description The opening decision's; null for a preventive ticket.
+             */
+            readonly penalty: number | null;
             readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
             readonly step_count: number;
-            /** @description The decision that opened it. */
-            readonly decision: number;
+            /** @description The decision that opened it; none for a preventive ticket. */
+            readonly decision: number | null;
             /** Format: date-time */
             readonly validation_started_at: string | null;
             /** Format: date-time */
@@ -5646,16 +5693,20 @@ export interface components {
             readonly link: number;
             readonly link_name: string;
             readonly pod: number | null;
+            readonly kind: components["schemas"]["TicketKindEnum"];
             readonly direction: components["schemas"]["DirectionEnum"];
             /** @default open */
             readonly state: components["schemas"]["TicketStateEnum"];
             readonly assignee: string | null;
-            /** Format: double */
-            readonly penalty: number;
+            /**
+             * Format: double
+             * @description The opening decision's; null for a preventive ticket.
+             */
+            readonly penalty: number | null;
             readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
             readonly step_count: number;
-            /** @description The decision that opened it. */
-            readonly decision: number;
+            /** @description The decision that opened it; none for a preventive ticket. */
+            readonly decision: number | null;
             /** Format: date-time */
             readonly validation_started_at: string | null;
             /** Format: date-time */
@@ -5669,6 +5720,12 @@ export interface components {
             readonly steps: components["schemas"]["TicketStep"][];
             readonly comments: components["schemas"]["TicketComment"][];
         };
+        /**
+         * @description * `repair` - Repair
+         *     * `preventive` - Preventive
+         * @enum {string}
+         */
+        TicketKindEnum: "repair" | "preventive";
         TicketLinkEnd: {
             side: components["schemas"]["SideEnum"];
             switch: string;
@@ -5708,8 +5765,8 @@ export interface components {
         TicketStateEnum: "open" | "in_progress" | "awaiting_validation" | "resolved" | "reopened";
         TicketStep: {
             readonly number: number;
-            /** @description The decision that asked for it. */
-            readonly decision: number;
+            /** @description The decision that asked for it; none for a preventive step. */
+            readonly decision: number | null;
             readonly direction: components["schemas"]["DirectionEnum"];
             readonly recommended_action: components["schemas"]["ActionTakenEnum"];
             readonly rule: string;
@@ -11995,16 +12052,26 @@ export interface operations {
                 created__lt?: string;
                 created__lte?: string;
                 created__n?: string;
-                /** @description Direction of the corruption that opened the ticket. */
+                /** @description Direction of the corruption that opened the ticket; of a preventive ticket, the direction whose receiving end is the end to act on. */
                 direction?: string[];
                 direction__ic?: string;
                 direction__ie?: string;
                 direction__iew?: string;
                 direction__isw?: string;
-                /** @description Direction of the corruption that opened the ticket. */
+                /** @description Direction of the corruption that opened the ticket; of a preventive ticket, the direction whose receiving end is the end to act on. */
                 direction__n?: string[];
                 fabric?: number[];
                 fabric__n?: number[];
+                /**
+                 * @description * `repair` - Repair
+                 *     * `preventive` - Preventive
+                 */
+                kind?: ("preventive" | "repair")[];
+                /**
+                 * @description * `repair` - Repair
+                 *     * `preventive` - Preventive
+                 */
+                kind__n?: ("preventive" | "repair")[];
                 /** @description Number of results to return per page. */
                 limit?: number;
                 link?: number[];
@@ -12578,6 +12645,74 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    tickets_preventive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenPreventiveRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketDetail"];
+                };
+            };
+            /** @description Bad input: every problem, by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than LIGHTPATH_MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,0 +1,309 @@
+"""Preventive tickets (issue #19, corruption.preventive): an at-risk link gets a ticket with the
+forecast's repair while it stays in service; opened by an operator or, with the fabric's setting,
+by derivation; validated when the forecast clears or after the usual window without corruption.
+
+The forecasts are rows as derivation writes them (telemetry.LinkForecast); how derivation computes
+them is telemetry's test. On the small fabric, f0:u0 - s0:p0 is a spine uplink that may be disabled.
+"""
+
+import datetime as dt
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from audit.models import AuditEvent
+from corruption import preventive, services, tickets
+from corruption.models import Ticket
+from fabric.models import Fabric, Link
+from lightpath.tests.test_openapi_contract import Contract, _document
+from telemetry.models import DirectionHealth, LinkForecast
+
+from .test_services import link, open_event
+from .test_tickets import disabled_ticket
+
+pytestmark = pytest.mark.django_db
+
+HOUR = dt.timedelta(hours=1)
+DAY = dt.timedelta(days=1)
+
+
+def forecast(lnk: Link, cause: str = "contamination", **fields) -> LinkForecast:
+    """An at-risk forecast of `lnk`, as derivation writes one: Rx of lane 2 at Z falling toward its
+    catalog limit in 3 days, the Z end to act on, unless told otherwise."""
+    now = timezone.now()
+    values = {
+        "fabric_id": lnk.fabric_id,
+        "computed_at": now,
+        "crossing_at": now + 3 * DAY,
+        "earliest_at": now + 2 * DAY,
+        "latest_at": now + 5 * DAY,
+        "confidence": 0.9,
+        "at_risk": True,
+        "cause": cause,
+        "side": "z",
+        "quantity": "rx",
+        "lane": 2,
+        "level_dbm": -9.0,
+        "slope_db_per_day": -0.5,
+        "limit_dbm": -10.5,
+        "limit_provenance": "catalog",
+        "cause_side": "z",
+        **fields,
+    }
+    return LinkForecast.objects.update_or_create(link=lnk, defaults=values)[0]
+
+
+@pytest.fixture
+def uplink(small_fabric) -> Link:
+    return link(small_fabric, "f0", "u0")
+
+
+@pytest.fixture
+def technician(make_user):
+    return make_user("technician")
+
+
+def clean_windows(lnk: Link, through: dt.datetime) -> None:
+    """Both directions measured clean through `through` (polls kept arriving)."""
+    for direction in ("a_to_z", "z_to_a"):
+        DirectionHealth.objects.update_or_create(
+            link=lnk,
+            direction=direction,
+            defaults={"health": "clean", "corruption_rate": 0.0, "corruption_time": through},
+        )
+
+
+class TestOpenByHand:
+    @pytest.mark.parametrize("role", ["operator", "admin"])
+    def test_an_operator_opens_one_and_the_link_stays_in_service(self, uplink, client_for, role):
+        forecast(uplink)
+        client = client_for(role)
+        response = client.post("/api/tickets/preventive/", {"link": uplink.pk}, format="json")
+        assert response.status_code == 201, response.content
+        body = response.json()
+        assert (body["kind"], body["state"], body["link"], body["decision"], body["penalty"]) == (
+            "preventive",
+            "open",
+            uplink.pk,
+            None,
+            None,
+        )
+        recommendation = body["recommendation"]
+        assert (recommendation["action"], recommendation["rule"]) == ("clean_fiber", "preventive.contamination")
+        assert recommendation["explanation"].startswith("Clean the connectors, s0:p0 (end Z) first: the Rx power falls")
+        assert "forecast to reach its limit -10.5 dBm (catalog)" in recommendation["explanation"]
+        evidence = recommendation["evidence"]
+        assert (evidence["local_end"], evidence["forecast"]["cause"], evidence["forecast"]["at_risk"]) == (
+            "z",
+            "contamination",
+            True,
+        )
+        assert evidence["forecast"]["end"]["switch"] == "s0"
+        assert evidence["forecast"]["recommended_action"] == "clean_fiber"
+        assert body["steps"][0]["decision"] is None
+        contract = Contract(_document())
+        contract.check(body, "/api/tickets/preventive/", "post", "201")
+        # Not disabled: no CorrOpt decision, nothing changed on the link.
+        uplink.refresh_from_db()
+        assert (uplink.admin_state, uplink.admin_reason) == ("enabled", "")
+        listed = client.get("/api/tickets/", {"kind": "preventive"}).json()["results"]
+        assert [row["id"] for row in listed] == [body["id"]]
+        contract.check(client.get("/api/tickets/", {"kind": "preventive"}).json(), "/api/tickets/")
+        assert client.get("/api/tickets/", {"kind": "repair"}).json()["results"] == []
+        audit = AuditEvent.objects.get(object_type="corruption.ticket", action="create")
+        assert audit.user.username == response.wsgi_request.user.username
+
+    @pytest.mark.parametrize("role", ["technician", "viewer", "planner"])
+    def test_technicians_and_viewers_may_not(self, uplink, client_for, role):
+        forecast(uplink)
+        response = client_for(role).post("/api/tickets/preventive/", {"link": uplink.pk}, format="json")
+        assert response.status_code == 403
+        assert not Ticket.objects.exists()
+
+    def test_a_400_lists_every_reason(self, small_fabric, uplink, client_for):
+        client = client_for("operator")
+
+        def refused(body) -> list[str]:
+            response = client.post("/api/tickets/preventive/", body, format="json")
+            assert response.status_code == 400, response.content
+            assert list(response.json()) == ["link"]
+            return response.json()["link"]
+
+        assert refused({}) == ["This field is required."]
+        assert refused({"link": 999_999}) == ["no link with id 999999"]
+        assert refused({"link": 2**64}) == ["Ensure this value is less than or equal to 9223372036854775807."]
+        assert refused({"link": uplink.pk}) == [
+            "link f0:u0 - s0:p0 has no forecast: its optics are not trending toward a limit"
+        ]
+        # Not at risk and already under a repair ticket: both said at once.
+        repair = disabled_ticket(small_fabric)
+        forecast(uplink, at_risk=False, confidence=0.4, crossing_at=timezone.now() + 20 * DAY)
+        problems = refused({"link": uplink.pk})
+        assert len(problems) == 2
+        assert problems[0].startswith("link f0:u0 - s0:p0 is not at risk: its forecast crossing is ")
+        assert problems[0].endswith("with confidence 40%")
+        assert problems[1] == f"link f0:u0 - s0:p0 already has an unresolved repair ticket {repair.pk} (open)"
+        assert Ticket.objects.filter(kind="preventive").count() == 0
+
+    def test_a_second_one_while_the_first_is_unresolved_is_refused(self, uplink, client_for):
+        forecast(uplink)
+        client = client_for("operator")
+        first = client.post("/api/tickets/preventive/", {"link": uplink.pk}, format="json").json()
+        again = client.post("/api/tickets/preventive/", {"link": uplink.pk}, format="json")
+        assert again.status_code == 400
+        assert again.json() == {
+            "link": [f"link f0:u0 - s0:p0 already has an unresolved preventive ticket {first['id']} (open)"]
+        }
+
+
+class TestAdviceFromTheCause:
+    @pytest.mark.parametrize(
+        ("cause", "cause_side", "side", "action", "direction", "starts"),
+        [
+            # The transmitting end (A) decays: its transceiver is replaced; A is the near end.
+            (
+                "decaying_transmitter",
+                "a",
+                "a",
+                "replace_transceiver",
+                "z_to_a",
+                "Replace the transceiver at f0:u0 (end A)",
+            ),
+            ("contamination", "z", "z", "clean_fiber", "a_to_z", "Clean the connectors, s0:p0 (end Z) first"),
+            # No end named: the end whose reading crosses.
+            ("bent_fiber", None, "a", "replace_cable", "z_to_a", "Replace the cable: the Rx power stepped down"),
+            ("loose_transceiver", "z", "z", "reseat_transceiver", "a_to_z", "Reseat the transceiver at s0:p0 (end Z)"),
+            # The forecast endpoint's "inspect": the generic sequence's first step, which a technician can record.
+            ("unknown", None, "z", "clean_fiber", "a_to_z", "Inspect the optics and the fiber at both ends, cleaning"),
+        ],
+    )
+    def test_each_cause_names_its_repair_and_the_end(
+        self, uplink, operator_user, cause, cause_side, side, action, direction, starts
+    ):
+        forecast(uplink, cause=cause, cause_side=cause_side, side=side, quantity="tx" if side == "a" else "rx")
+        ticket = preventive.open_preventive(uplink.pk, operator_user)
+        step = ticket.steps.get()
+        assert (ticket.kind, ticket.direction, step.recommended_action, step.rule) == (
+            "preventive",
+            direction,
+            action,
+            f"preventive.{cause}",
+        )
+        assert step.explanation.startswith(starts), step.explanation
+
+    def test_a_dark_lane_has_no_level_to_forecast_from_and_says_it_is_flagged(self, uplink, operator_user):
+        forecast(
+            uplink, cause="loose_transceiver", level_dbm=None, slope_db_per_day=None, limit_dbm=None,
+            limit_provenance=None, confidence=1.0, crossing_at=timezone.now(),
+        )  # fmt: skip
+        step = preventive.open_preventive(uplink.pk, operator_user).steps.get()
+        assert step.recommended_action == "reseat_transceiver"
+        assert "The Rx power of lane 2 at s0:p0 is flagged from " in step.explanation
+        assert step.evidence["forecast"]["level_dbm"] is None
+
+
+@pytest.fixture
+def operator_user(make_user):
+    return make_user("operator")
+
+
+class TestAutomatic:
+    def test_only_with_the_fabric_setting_and_once_per_link(self, small_fabric, uplink):
+        other = link(small_fabric, "f1", "u0")
+        forecast(uplink)
+        forecast(other, at_risk=False)
+        assert preventive.auto_open(small_fabric, [uplink.pk, other.pk]) == []  # the setting is off
+        Fabric.objects.filter(pk=small_fabric.pk).update(auto_preventive_tickets=True)
+        small_fabric.refresh_from_db()
+
+        (opened,) = preventive.auto_open(small_fabric, [uplink.pk, other.pk])
+        assert (opened.link_id, opened.kind, opened.state) == (uplink.pk, "preventive", "open")
+        assert AuditEvent.objects.get(object_type="corruption.ticket", action="create").user is None
+        # The next derivation run finds it at risk again: no second ticket while one is unresolved.
+        assert preventive.auto_open(small_fabric, [uplink.pk, other.pk]) == []
+        assert Ticket.objects.filter(link=uplink).count() == 1
+
+    def test_not_again_within_the_reopen_days_of_a_resolved_one(self, small_fabric, uplink):
+        Fabric.objects.filter(pk=small_fabric.pk).update(auto_preventive_tickets=True)
+        small_fabric.refresh_from_db()
+        forecast(uplink)
+        (opened,) = preventive.auto_open(small_fabric, [uplink.pk])
+        Ticket.objects.filter(pk=opened.pk).update(state="resolved", resolved_at=timezone.now() - 2 * DAY)
+        assert preventive.auto_open(small_fabric, [uplink.pk]) == []
+        Ticket.objects.filter(pk=opened.pk).update(resolved_at=timezone.now() - 8 * DAY)
+        (again,) = preventive.auto_open(small_fabric, [uplink.pk])
+        assert again.pk != opened.pk
+
+    def test_a_link_under_a_repair_ticket_gets_none(self, small_fabric, uplink):
+        Fabric.objects.filter(pk=small_fabric.pk).update(auto_preventive_tickets=True)
+        small_fabric.refresh_from_db()
+        repair = disabled_ticket(small_fabric)
+        forecast(uplink)
+        assert preventive.auto_open(small_fabric, [uplink.pk]) == []
+        assert list(Ticket.objects.filter(link=uplink)) == [repair]
+
+
+class TestValidation:
+    def acted(self, uplink, technician, at: dt.datetime) -> Ticket:
+        forecast(uplink)
+        ticket = preventive.open_preventive(uplink.pk, None, now=at - HOUR)
+        tickets.start(ticket, technician)
+        result = tickets.record_action(ticket, technician, "clean_fiber", "dusty", now=at)
+        assert result.link_enabled and result.message == "The link is enabled; validation has started."
+        return result.ticket
+
+    def test_resolved_once_the_forecast_is_no_longer_at_risk(self, uplink, technician):
+        now = timezone.now()
+        ticket = self.acted(uplink, technician, now - 2 * HOUR)
+        assert ticket.state == "awaiting_validation"
+        assert tickets.validate_tickets(now=now) == []  # still at risk, the window not over
+        forecast(uplink, at_risk=False, confidence=0.1, crossing_at=now + 30 * DAY)
+        assert tickets.validate_tickets(now=now) == [ticket.pk]
+        ticket.refresh_from_db()
+        assert (ticket.state, ticket.steps.get().outcome) == ("resolved", "fixed")
+
+    def test_a_forecast_no_longer_reported_counts_as_cleared(self, uplink, technician):
+        now = timezone.now()
+        ticket = self.acted(uplink, technician, now - HOUR)
+        LinkForecast.objects.filter(link=uplink).delete()
+        assert tickets.validate_tickets(now=now) == [ticket.pk]
+
+    def test_corruption_since_the_action_keeps_it_unresolved(self, uplink, technician):
+        now = timezone.now()
+        self.acted(uplink, technician, now - 2 * HOUR)
+        LinkForecast.objects.filter(link=uplink).update(at_risk=False)
+        DirectionHealth.objects.update_or_create(link=uplink, direction="a_to_z", defaults={"health": "corrupting"})
+        assert tickets.validate_tickets(now=now) == []
+
+    def test_still_at_risk_it_resolves_after_the_usual_window_without_corruption(self, uplink, technician):
+        now = timezone.now()
+        ticket = self.acted(uplink, technician, now - 25 * HOUR)
+        assert tickets.validate_tickets(now=now) == []  # polls stopped: silence does not validate
+        clean_windows(uplink, now)
+        assert tickets.validate_tickets(now=now) == [ticket.pk]
+
+
+class TestCorruptionOvertakesIt:
+    def test_the_fast_checker_disables_the_link_and_adds_a_repair_step_to_the_same_ticket(self, uplink, operator_user):
+        forecast(uplink)
+        ticket = preventive.open_preventive(uplink.pk, operator_user)
+        outcome = services.decide_event(open_event(uplink).pk)
+        assert outcome.decision is not None and outcome.decision.action == "disabled"
+        ticket.refresh_from_db()
+        assert (Ticket.objects.count(), ticket.kind, ticket.state) == (1, "preventive", "open")
+        steps = list(ticket.steps.all())
+        assert [(s.number, s.decision_id, s.rule.startswith("preventive.")) for s in steps] == [
+            (1, None, True),
+            (2, outcome.decision.pk, False),
+        ]
+
+
+def test_the_database_keeps_a_decision_on_repair_tickets_and_one_unresolved_ticket_a_link(small_fabric, uplink):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Ticket.objects.create(fabric=small_fabric, link=uplink, direction="a_to_z", decision=None)
+    forecast(uplink)
+    preventive.open_preventive(uplink.pk, None)
+    # A ticket opened meanwhile (auto_open runs each ticket in a savepoint and skips the link).
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Ticket.objects.create(fabric=small_fabric, link=uplink, direction="a_to_z", kind="preventive")
