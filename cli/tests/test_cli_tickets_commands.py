@@ -29,6 +29,7 @@ TICKET_KEYS = [
     "link",
     "link_name",
     "pod",
+    "kind",
     "direction",
     "state",
     "assignee",

@@ -1,4 +1,5 @@
-"""tickets list|show|start|act|comment|assign|metrics: repair tickets of links disabled for corruption."""
+"""tickets list|show|open-preventive|start|act|comment|assign|metrics: repair tickets of links disabled
+for corruption, and preventive tickets of links whose optics are forecast to fail."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from ..output import (
 )
 from ..server.client import ApiClient
 from ..server.errors import ApiError
-from ..server.lookup import resolve_fabric
+from ..server.lookup import resolve_fabric, resolve_link
 from ..server.shapes import (
     TICKET_ACT_KEYS,
     TICKET_COMMENT_KEYS,
@@ -233,6 +234,36 @@ def show(ctx: typer.Context, ticket: TicketArgument, output: OutputOption = None
     with cli.client() as client:
         answer = _call(client, "GET", _ticket_id(ticket))
     _print_ticket(cli.output_format(output), answer)
+
+
+@app.command("open-preventive")
+def open_preventive(
+    ctx: typer.Context,
+    link: Annotated[
+        str,
+        typer.Argument(
+            metavar="LINK",
+            help="The at-risk link: its id, SWITCH:PORT of either end or A_SWITCH:A_PORT-Z_SWITCH:Z_PORT.",
+            show_default=False,
+        ),
+    ],
+    fabric: Annotated[str | None, typer.Option("--fabric", help="The link's fabric (name or id).")] = None,
+    output: OutputOption = None,
+) -> None:
+    """Open a preventive ticket for a link whose optics are forecast to fail (operators and admins):
+    it recommends the repair the forecast's cause calls for, and the link stays in service."""
+    cli = get_context(ctx)
+    with cli.client() as client:
+        found = resolve_link(client, link, resolve_fabric(client, fabric) if fabric else None)
+        try:
+            answer = client.post("/api/tickets/preventive/", {"link": found["id"]})
+        except ApiError as error:
+            if error.status == 400:
+                problems = "; ".join(detail.removeprefix("link: ") for detail in error.details)
+                raise CliError(f"cannot open a preventive ticket: {problems}") from None
+            raise
+    line = f"preventive ticket {answer['id']} opened for {answer['link_name']}: {answer['recommended_action']}"
+    _print_change(cli.output_format(output), answer, line)
 
 
 @app.command("start")
@@ -507,6 +538,7 @@ def _print_table(ticket: dict[str, Any]) -> None:
     head.add_column()
     head.add_row("Ticket", str(ticket.get("id")))
     head.add_row("Link", f"{ticket.get('link')}: {ticket.get('link_name')}")
+    head.add_row("Kind", str(ticket.get("kind") or "-"))
     for end in ticket.get("ends") or []:
         head.add_row(f"{str(end.get('side')).upper()} end", _end_text(end))
     head.add_row("Direction", _direction(ticket.get("direction")))

@@ -113,6 +113,7 @@ TICKET_KEYS = (
     "link",
     "link_name",
     "pod",
+    "kind",
     "direction",
     "state",
     "assignee",
