@@ -15,6 +15,7 @@ const NAV_ITEMS: readonly { to: string; label: string; audience?: readonly strin
   { to: '/today', label: 'Today', audience: TODAY_ROLES },
   { to: '/fabrics', label: 'Fabrics' },
   { to: '/links', label: 'Links' },
+  { to: '/at-risk', label: 'At risk' },
   { to: '/tickets', label: 'Tickets' },
   { to: '/work-orders', label: 'Work orders' },
   { to: '/fabric-health', label: 'Health', audience: OPERATOR_AUDIENCE },

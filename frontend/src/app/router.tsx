@@ -4,6 +4,7 @@ import { LoginPage } from '@/features/auth/routes';
 import { CircuitsPage, ScheduleDetailPage } from '@/features/circuits/routes';
 import { DecisionsPage, FabricHealthPage, OptimizerRunPage } from '@/features/corruption/routes';
 import { FabricDetailPage, FabricsPage } from '@/features/fabrics/routes';
+import { AtRiskPage } from '@/features/forecasts/routes';
 import { JobsPage } from '@/features/jobs/routes';
 import { LinkDetailPage, LinksPage } from '@/features/links/routes';
 import { PlanPage, TodayPage, WorkOrderDetailPage, WorkOrdersPage } from '@/features/maintenance/routes';
@@ -31,6 +32,7 @@ export const router = createBrowserRouter([
           { path: 'fabrics/:fabricId', element: <FabricDetailPage /> },
           { path: 'links', element: <LinksPage /> },
           { path: 'links/:linkId', element: <LinkDetailPage /> },
+          { path: 'at-risk', element: <AtRiskPage /> },
           { path: 'tickets', element: <TicketsPage /> },
           { path: 'tickets/:ticketId', element: <TicketDetailPage /> },
           { path: 'today', element: <TodayPage /> },

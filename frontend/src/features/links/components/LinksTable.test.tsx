@@ -37,6 +37,7 @@ const LINK: FabricLink = {
     cable: { kind: 'own', name: 'p1-tor3:eth2/3 - p1-fab2:eth1/4', siblings: [] },
     line_cards: { a: 'eth2', z: 'eth1' },
   },
+  forecast: null,
 };
 
 describe('LinksTable', () => {

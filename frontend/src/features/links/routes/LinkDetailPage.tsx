@@ -6,6 +6,7 @@ import { HealthBadge } from '@/components/HealthBadge';
 import { Loading } from '@/components/Loading';
 import { canChangeLinkState, canOverrideCapacity, useCurrentUser } from '@/features/auth';
 import { useFabric } from '@/features/fabrics';
+import { ForecastSummary, useLinkForecast } from '@/features/forecasts';
 import {
   brushedRange,
   CorruptionEventsTable,
@@ -62,6 +63,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
   const link = useLink(linkId);
   const user = useCurrentUser();
   const telemetry = useLinkTelemetry(linkId, query);
+  const forecast = useLinkForecast(linkId);
   const events = useCorruptionEvents(linkId, { limit: EVENTS_SHOWN });
   const fabric = useFabric(link.data?.fabric ?? 0, { enabled: link.data !== undefined });
   const tickets = useTickets({ link: linkId, ordering: '-created' }, { limit: TICKETS_SHOWN, offset: 0 });
@@ -207,7 +209,9 @@ function LinkDetail({ linkId }: { linkId: number }) {
           <>
             <section aria-labelledby="power-heading" className="chart-section">
               <h3 id="power-heading">Optical power, Tx and Rx of both ends</h3>
-              <PowerChart telemetry={telemetry.data} sideNames={sideNames} onZoom={zoomTo} />
+              <PowerChart telemetry={telemetry.data} sideNames={sideNames} onZoom={zoomTo} forecast={forecast.data} />
+              <ErrorList error={forecast.error} title="Could not load the forecast." />
+              {forecast.data ? <ForecastSummary answer={forecast.data} now={new Date()} /> : null}
             </section>
             <section aria-labelledby="loss-heading" className="chart-section">
               <h3 id="loss-heading">Loss rate per direction</h3>

@@ -1,11 +1,15 @@
 import { useMemo } from 'react';
 
+import type { LinkForecastAnswer } from '@/features/forecasts';
 import { formatCount, formatTime } from '@/lib/format';
 
 import type { LinkTelemetry, Side } from '../api/types';
 import { type LegendSwatch, TimeChart } from './TimeChart';
 import { buildPowerChart, THRESHOLD_STYLE } from './powerChart';
 import { useTimeChartSize } from './useTimeChartSize';
+
+/** The forecast trend: dotted, so it never reads as measured. */
+const FORECAST_DASH = '1 4';
 
 /** Height of the no-light marks, drawn along the bottom of the plot. */
 const MARK_PX = 7;
@@ -14,22 +18,30 @@ interface PowerChartProps {
   telemetry: LinkTelemetry;
   sideNames: Record<Side, string>;
   onZoom: (start: Date, end: Date) => void;
+  /** The link's forecast: its trend to the limit and the crossing's interval are drawn over the readings. */
+  forecast?: LinkForecastAnswer | null;
   /** Overrides the measured width (component tests have no layout engine). */
   width?: number;
 }
 
-export function PowerChart({ telemetry, sideNames, onZoom, width: fixedWidth }: PowerChartProps) {
+/** Radius of the dot where the forecast trend meets its limit. */
+const CROSSING_R = 4;
+
+export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixedWidth }: PowerChartProps) {
   const { stageRef, width, plotHeight } = useTimeChartSize(fixedWidth);
   const chart = useMemo(
-    () => buildPowerChart(telemetry, { width, plotHeight, sideNames }),
-    [telemetry, width, plotHeight, sideNames],
+    () => buildPowerChart(telemetry, { width, plotHeight, sideNames, forecast }),
+    [telemetry, width, plotHeight, sideNames, forecast],
   );
   const { area } = chart;
   const readings = chart.lines.reduce((sum, line) => sum + line.measured, 0);
   const summary =
     `Tx and Rx optical power of both ends in dBm, ${formatTime(telemetry.from)} to ${formatTime(telemetry.to)}` +
     `${chart.resolution === 'hour' ? ', hourly averages with min–max bands' : ''}: ` +
-    `${formatCount(readings)} readings, ${chart.noLight.length} no-light mark${chart.noLight.length === 1 ? '' : 's'}.`;
+    `${formatCount(readings)} readings, ${chart.noLight.length} no-light mark${chart.noLight.length === 1 ? '' : 's'}.` +
+    (chart.forecast && forecast?.forecast
+      ? ` ${chart.forecast.label}, crossing ${formatTime(forecast.forecast.crossing_at)}.`
+      : '');
   // One legend entry per kind of limit drawn, however many sides share it.
   const limitSwatches: LegendSwatch[] = (['rx', 'tx'] as const)
     .filter((kind) => chart.thresholds.some((threshold) => threshold.kind === kind))
@@ -56,9 +68,28 @@ export function PowerChart({ telemetry, sideNames, onZoom, width: fixedWidth }: 
             dash: line.dash,
           })),
           ...limitSwatches,
+          ...(chart.forecast
+            ? [
+                {
+                  key: 'forecast-trend',
+                  testId: 'power-legend-forecast',
+                  label: chart.forecast.label,
+                  colour: chart.forecast.colour,
+                  width: 2,
+                  dash: FORECAST_DASH,
+                },
+              ]
+            : []),
         ],
         extra: (
           <>
+            {chart.forecast ? (
+              <li data-testid="power-legend-forecast-interval">
+                <span className="swatch swatch-forecast-band" aria-hidden="true" />
+                Forecast crossing, earliest to latest
+                {chart.forecast.band.openEnded ? ' (may never cross)' : ''}
+              </li>
+            ) : null}
             {chart.resolution === 'hour' ? (
               <li>
                 <span className="swatch swatch-band" aria-hidden="true" />
@@ -76,11 +107,31 @@ export function PowerChart({ telemetry, sideNames, onZoom, width: fixedWidth }: 
         note: 'A break in a line: no reading (dark, or polls missing).',
       }}
       thresholds={chart.thresholds.map((threshold) => ({ ...threshold, testId: 'power-threshold' }))}
-      underlay={chart.lines.map((line) =>
-        line.band ? (
-          <path key={`${line.key}-band`} className="power-band" d={line.band} fill={line.colour} fillOpacity={0.15} />
-        ) : null,
-      )}
+      underlay={
+        <>
+          {chart.forecast ? (
+            <rect
+              data-testid="power-forecast-band"
+              className="forecast-band"
+              x={chart.forecast.band.x0}
+              width={Math.max(1, chart.forecast.band.x1 - chart.forecast.band.x0)}
+              y={area.top}
+              height={area.bottom - area.top}
+            />
+          ) : null}
+          {chart.lines.map((line) =>
+            line.band ? (
+              <path
+                key={`${line.key}-band`}
+                className="power-band"
+                d={line.band}
+                fill={line.colour}
+                fillOpacity={0.15}
+              />
+            ) : null,
+          )}
+        </>
+      }
       overlay={
         <g className="no-light-marks">
           {chart.noLight.map((mark) => (
@@ -123,6 +174,27 @@ export function PowerChart({ telemetry, sideNames, onZoom, width: fixedWidth }: 
           strokeLinejoin="round"
         />
       ))}
+      {chart.forecast ? (
+        <g data-testid="power-forecast" data-series={chart.forecast.series}>
+          <path
+            data-testid="power-forecast-trend"
+            d={chart.forecast.trend}
+            fill="none"
+            stroke={chart.forecast.colour}
+            strokeWidth={2}
+            strokeDasharray={FORECAST_DASH}
+          />
+          <circle
+            data-testid="power-forecast-crossing"
+            cx={chart.forecast.crossing.x}
+            cy={chart.forecast.crossing.y}
+            r={CROSSING_R}
+            fill="#fff"
+            stroke={chart.forecast.colour}
+            strokeWidth={2}
+          />
+        </g>
+      ) : null}
     </TimeChart>
   );
 }

@@ -6,7 +6,7 @@ import { LossChart } from './LossChart';
 import { PowerChart } from './PowerChart';
 import { RangeControls } from './RangeControls';
 import { SideReadings } from './SideReadings';
-import { hourlyTelemetry, linkStatus, rawTelemetry } from './testTelemetry';
+import { forecastAnswer, hourlyTelemetry, linkStatus, rawTelemetry } from './testTelemetry';
 
 const SIDE_NAMES = { a: 'p0-tor0 eth2/1', z: 'p0-fab0 eth1/1' };
 
@@ -48,6 +48,49 @@ describe('PowerChart', () => {
     }
     render(<PowerChart telemetry={empty} sideNames={SIDE_NAMES} onZoom={() => {}} width={720} />);
     expect(screen.getByTestId('power-empty')).toHaveTextContent('No optical readings in this range.');
+  });
+});
+
+describe('PowerChart with a forecast', () => {
+  it('draws the trend to the limit, the crossing and its interval, with legend entries', () => {
+    render(
+      <PowerChart
+        telemetry={rawTelemetry()}
+        sideNames={SIDE_NAMES}
+        onZoom={() => {}}
+        forecast={forecastAnswer()}
+        width={720}
+      />,
+    );
+    const chart = screen.getByTestId('power-chart');
+    const forecast = within(chart).getByTestId('power-forecast');
+    expect(forecast).toHaveAttribute('data-series', 'z-rx');
+    expect(within(forecast).getByTestId('power-forecast-trend').getAttribute('d')).toMatch(/^M.+L/);
+    expect(within(forecast).getByTestId('power-forecast-crossing')).toBeInTheDocument();
+    const band = within(chart).getByTestId('power-forecast-band');
+    expect(Number(band.getAttribute('width'))).toBeGreaterThan(1);
+    const legend = within(chart).getByRole('list', { name: 'Optical power legend' });
+    expect(within(legend).getByTestId('power-legend-forecast')).toHaveTextContent('Forecast: Z Rx lane 1 to its limit');
+    expect(within(legend).getByTestId('power-legend-forecast-interval')).toHaveTextContent(
+      'Forecast crossing, earliest to latest',
+    );
+    expect(screen.getByRole('img', { name: /crossing 2026-11-23 14:00 UTC/ })).toBeInTheDocument();
+  });
+
+  it('draws no forecast marks for a link without one', () => {
+    render(
+      <PowerChart
+        telemetry={rawTelemetry()}
+        sideNames={SIDE_NAMES}
+        onZoom={() => {}}
+        forecast={{ ...forecastAnswer(), forecast: null }}
+        width={720}
+      />,
+    );
+    const chart = screen.getByTestId('power-chart');
+    expect(within(chart).queryByTestId('power-forecast')).toBeNull();
+    expect(within(chart).queryByTestId('power-forecast-band')).toBeNull();
+    expect(within(chart).queryByTestId('power-legend-forecast')).toBeNull();
   });
 });
 

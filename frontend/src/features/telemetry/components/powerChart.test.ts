@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { buildPowerChart, formatDbm, lowerLimits, POWER_SERIES, powerDomain } from './powerChart';
-import { catalogThresholds, hourlyTelemetry, rawTelemetry } from './testTelemetry';
+import { catalogThresholds, forecastAnswer, hourlyTelemetry, rawTelemetry } from './testTelemetry';
 
 const SIDE_NAMES = { a: 'p0-tor0 eth2/1', z: 'p0-fab0 eth1/1' };
 const segments = (path: string) => (path.match(/M/g) ?? []).length;
@@ -101,5 +101,96 @@ describe('helpers', () => {
       empty.sides[side] = { time: [], input_power_dbm: [], output_power_dbm: [], rx_no_light: [], tx_no_light: [] };
     }
     expect(buildPowerChart(empty, { width: 400, plotHeight: 200, sideNames: SIDE_NAMES }).hasData).toBe(false);
+  });
+});
+
+describe('buildPowerChart with a forecast', () => {
+  const HOUR_MS = 60 * 60 * 1000;
+  const made = Date.parse('2026-11-22T02:00:00Z');
+  /** The points of an "M x,y L x,y" path. */
+  const points = (path: string): [number, number][] =>
+    [...path.matchAll(/[ML]([-\d.e]+),([-\d.e]+)/g)].map((match) => [Number(match[1]), Number(match[2])]);
+  const options = { width: 800, plotHeight: 240, sideNames: SIDE_NAMES };
+
+  it('stretches the time axis past the range to the crossing when it falls within the horizon', () => {
+    const chart = buildPowerChart(rawTelemetry(), { ...options, forecast: forecastAnswer() });
+    const [, end] = chart.x.domain();
+    const crossing = made + 36 * HOUR_MS;
+    // Just past the crossing (4% of the span), so its mark sits off the frame's edge.
+    expect(end!.getTime()).toBeCloseTo(crossing + 0.04 * (crossing - Date.parse('2026-11-22T00:00:00Z')), -3);
+    expect(chart.forecast?.extended).toBe(true);
+    expect(chart.x(crossing)).toBeLessThan(chart.area.right);
+    // Ticks now run into the days ahead.
+    expect(chart.xTicks.some((tick) => tick.label === 'Nov 23')).toBe(true);
+  });
+
+  it('draws the trend from the level when the forecast was made to the limit at the crossing, in the crossing line’s colour', () => {
+    const chart = buildPowerChart(rawTelemetry(), { ...options, forecast: forecastAnswer() });
+    const marks = chart.forecast!;
+    expect(marks.series).toBe('z-rx');
+    expect(marks.colour).toBe(POWER_SERIES.find((series) => series.key === 'z-rx')!.colour);
+    expect(marks.label).toBe('Forecast: Z Rx lane 1 to its limit');
+    const [start, end] = points(marks.trend);
+    expect(start![0]).toBeCloseTo(chart.x(made));
+    expect(end![0]).toBeCloseTo(chart.x(made + 36 * HOUR_MS));
+    const rxLimit = chart.thresholds.find((threshold) => threshold.kind === 'rx')!;
+    expect(end![1]).toBeCloseTo(rxLimit.y);
+    expect(marks.crossing.x).toBeCloseTo(end![0]);
+    expect(marks.crossing.y).toBeCloseTo(end![1]);
+    // The level (-8 dBm) sits above the limit on screen: the trend falls to the right.
+    expect(start![1]).toBeLessThan(end![1]);
+  });
+
+  it('bands the crossing’s interval from its earliest to its latest time, to the plot’s edge when the latest is off it', () => {
+    const inside = buildPowerChart(rawTelemetry(), {
+      ...options,
+      forecast: forecastAnswer({ latest_at: new Date(made + 37 * HOUR_MS).toISOString() }),
+    }).forecast!;
+    const chart = buildPowerChart(rawTelemetry(), { ...options, forecast: forecastAnswer() });
+    expect(inside.band.x1).toBeCloseTo(chart.x(made + 37 * HOUR_MS));
+    expect(chart.forecast!.band.x0).toBeCloseTo(chart.x(made + 24 * HOUR_MS));
+    expect(chart.forecast!.band).toMatchObject({ x1: chart.area.right, openEnded: false });
+    const never = buildPowerChart(rawTelemetry(), { ...options, forecast: forecastAnswer({ latest_at: null }) });
+    expect(never.forecast!.band).toMatchObject({ x1: never.area.right, openEnded: true });
+  });
+
+  it('keeps the range when the crossing is beyond the horizon, the trend running off the plot', () => {
+    const far = forecastAnswer({
+      crossing_at: new Date(made + 20 * 24 * HOUR_MS).toISOString(),
+      earliest_at: new Date(made + 12 * 24 * HOUR_MS).toISOString(),
+      latest_at: null,
+      at_risk: false,
+    });
+    const chart = buildPowerChart(rawTelemetry(), { ...options, forecast: far });
+    expect(chart.x.domain()[1]!.toISOString()).toBe('2026-11-22T02:00:00.000Z');
+    expect(chart.forecast?.extended).toBe(false);
+    expect(chart.forecast!.crossing.x).toBeGreaterThan(chart.area.right);
+  });
+
+  it('draws no forecast over a range that ends before the forecast was made', () => {
+    const early = { ...rawTelemetry(), to: '2026-11-22T01:00:00Z' };
+    const chart = buildPowerChart(early, { ...options, forecast: forecastAnswer() });
+    expect(chart.forecast).toBeNull();
+    expect(chart.x.domain()[1]!.toISOString()).toBe('2026-11-22T01:00:00.000Z');
+  });
+
+  it('draws the limit the forecast crosses when the range’s thresholds do not have it', () => {
+    const tx = forecastAnswer({ side: 'a', quantity: 'tx', limit_dbm: -9, limit_provenance: 'manual', level_dbm: -7 });
+    const chart = buildPowerChart(rawTelemetry(), { ...options, forecast: tx });
+    expect(chart.thresholds.map((threshold) => threshold.text)).toEqual([
+      'Rx low A, Z: −10.3 dBm',
+      'Tx low A, Z: −8.4 dBm',
+      'Tx low A: −9.0 dBm',
+    ]);
+    expect(chart.forecast!.series).toBe('a-tx');
+    expect(chart.forecast!.crossing.y).toBeCloseTo(chart.thresholds[2]!.y);
+  });
+
+  it('draws nothing more for a link without a forecast', () => {
+    const none = buildPowerChart(rawTelemetry(), { ...options, forecast: { ...forecastAnswer(), forecast: null } });
+    const plain = buildPowerChart(rawTelemetry(), options);
+    expect(none.forecast).toBeNull();
+    expect(none.x.domain()).toEqual(plain.x.domain());
+    expect(none.thresholds).toEqual(plain.thresholds);
   });
 });

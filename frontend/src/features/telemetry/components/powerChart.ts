@@ -6,6 +6,7 @@
 import { area, line, scaleLinear } from 'd3';
 
 import type { AxisTick } from '@/components/charts/plotArea';
+import type { LinkForecastAnswer } from '@/features/forecasts';
 
 import type { LinkTelemetry, Resolution, Side, SideThresholds, ThresholdField } from '../api/types';
 import {
@@ -77,11 +78,33 @@ export interface ThresholdLine {
   labelY: number;
 }
 
+/**
+ * A link's forecast on the chart: the trend of the reading that crosses (its level when the
+ * forecast was made to its limit at the crossing), the crossing on the limit line, and the
+ * interval of the crossing (earliest..latest) as a band across the plot.
+ */
+export interface ForecastMarks {
+  /** The power line the forecast continues, e.g. "z-rx". */
+  series: string;
+  colour: string;
+  /** Legend entry of the trend, e.g. "Forecast: Z Rx lane 2 to its limit". */
+  label: string;
+  /** SVG path of the trend, from (computed_at, level) to (crossing_at, limit). */
+  trend: string;
+  crossing: { x: number; y: number };
+  /** x of the earliest and latest crossing; the latest is the plot's right edge when it may never cross. */
+  band: { x0: number; x1: number; openEnded: boolean };
+  /** Whether the time axis was stretched past the telemetry range to show the crossing. */
+  extended: boolean;
+}
+
 export interface PowerChartModel extends TimeFrame {
   resolution: Resolution;
   lines: PowerLine[];
   noLight: NoLightMark[];
   thresholds: ThresholdLine[];
+  /** Null when the link has no forecast, or the range ends before it was made. */
+  forecast: ForecastMarks | null;
   yTicks: AxisTick[];
   /** Whether anything was measured in the range. */
   hasData: boolean;
@@ -165,16 +188,62 @@ export interface PowerChartOptions {
   plotHeight: number;
   /** How each side is called in the legend, e.g. "p0-tor0 eth2/1". */
   sideNames: Record<Side, string>;
+  /** GET /api/links/{id}/forecast/, when the link page has it. */
+  forecast?: LinkForecastAnswer | null;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Room right of a crossing the axis was stretched to, as a share of the span, so its mark is off the frame. */
+const CROSSING_PAD = 0.04;
+
+/**
+ * The forecast worth drawing over this range, and where the time axis ends: a forecast is drawn
+ * when the range reaches the time it was made, and the axis stretches to its crossing when that
+ * falls within the fabric's horizon (a crossing further out would squash the readings to a sliver).
+ */
+export function forecastDomain(
+  telemetry: Pick<LinkTelemetry, 'from' | 'to'>,
+  answer: LinkForecastAnswer | null | undefined,
+): { to: string; extended: boolean; drawn: boolean } {
+  const forecast = answer?.forecast;
+  const to = Date.parse(telemetry.to);
+  if (!answer || !forecast || to < Date.parse(forecast.computed_at))
+    return { to: telemetry.to, extended: false, drawn: false };
+  const crossing = Date.parse(forecast.crossing_at);
+  const withinHorizon = crossing <= Date.parse(forecast.computed_at) + answer.horizon_days * DAY_MS;
+  if (!withinHorizon || crossing <= to) return { to: telemetry.to, extended: false, drawn: true };
+  const from = Date.parse(telemetry.from);
+  const end = crossing + (crossing - from) * CROSSING_PAD;
+  return { to: new Date(end).toISOString(), extended: true, drawn: true };
 }
 
 export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOptions): PowerChartModel {
-  const frame = timeFrame(telemetry.from, telemetry.to, options.width, options.plotHeight);
+  const domain = forecastDomain(telemetry, options.forecast);
+  const drawn = domain.drawn ? (options.forecast?.forecast ?? null) : null;
+  const forecast =
+    drawn && drawn.level_dbm !== null && drawn.limit_dbm !== null
+      ? { ...drawn, level_dbm: drawn.level_dbm, limit_dbm: drawn.limit_dbm }
+      : null;
+  const frame = timeFrame(telemetry.from, domain.to, options.width, options.plotHeight);
   const { area: plot, x } = frame;
 
   const series = POWER_SERIES.map((style) => ({ style, values: sideValues(telemetry, style.side, style.kind) }));
   const limits = lowerLimits(telemetry.thresholds);
+  // The limit the forecast crosses is drawn even when the range's thresholds do not name it.
+  if (
+    forecast &&
+    !limits.some((limit) => limit.kind === forecast.quantity && Math.abs(limit.value - forecast.limit_dbm) < 1e-9)
+  ) {
+    limits.push({
+      kind: forecast.quantity,
+      value: forecast.limit_dbm,
+      sides: [forecast.side],
+      provenance: [forecast.limit_provenance ?? 'unknown'],
+    });
+  }
 
   const everyValue: number[] = limits.map((limit) => limit.value);
+  if (forecast) everyValue.push(forecast.level_dbm);
   for (const { values } of series) {
     for (const column of [values.average, values.minimum, values.maximum]) {
       for (const value of column ?? []) if (value !== null) everyValue.push(value);
@@ -264,12 +333,37 @@ export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOpt
     label: String(value).replace('-', '−'),
   }));
 
+  let forecastMarks: ForecastMarks | null = null;
+  if (forecast) {
+    const style = POWER_SERIES.find(
+      (candidate) => candidate.side === forecast.side && candidate.kind === forecast.quantity,
+    )!;
+    const start = { t: Date.parse(forecast.computed_at), v: forecast.level_dbm };
+    const end = { t: Date.parse(forecast.crossing_at), v: forecast.limit_dbm };
+    const [, right] = x.range() as [number, number];
+    forecastMarks = {
+      series: style.key,
+      colour: style.colour,
+      label: `Forecast: ${SIDE_LABEL[forecast.side]} ${KIND_LABEL[forecast.quantity]} lane ${forecast.lane} to its limit`,
+      // A crossing already reached has no trend left to draw: the mark on the limit says it.
+      trend: end.t > start.t ? (toPath([start, end]) ?? '') : '',
+      crossing: { x: x(end.t), y: y(end.v) },
+      band: {
+        x0: x(Date.parse(forecast.earliest_at)),
+        x1: forecast.latest_at === null ? right : Math.min(right, x(Date.parse(forecast.latest_at))),
+        openEnded: forecast.latest_at === null,
+      },
+      extended: domain.extended,
+    };
+  }
+
   return {
     ...frame,
     resolution: telemetry.resolution,
     lines,
     noLight,
     thresholds,
+    forecast: forecastMarks,
     yTicks,
     hasData: lines.some((powerLine) => powerLine.measured > 0) || noLight.length > 0,
   };

@@ -1,4 +1,6 @@
 /** Builds link telemetry answers for tests, shaped as GET /api/links/{id}/telemetry/ returns them. */
+import type { LinkForecast, LinkForecastAnswer } from '@/features/forecasts';
+
 import type {
   Direction,
   DirectionLoss,
@@ -205,5 +207,40 @@ export function hourlyTelemetry(): LinkTelemetry {
     corruption_action_threshold: 1e-6,
     corruption_report_threshold: 1e-8,
     status: linkStatus({ health: 'clean', rx_low: false }),
+  };
+}
+
+/**
+ * GET /api/links/{id}/forecast/ of a link whose Z Rx falls from -8.0 dBm to the catalog's Rx limit
+ * (-10.3 dBm) 1.5 days after rawTelemetry's range ends, when the forecast was made.
+ */
+export function forecastAnswer(overrides: Partial<LinkForecast> = {}, horizonDays = 7): LinkForecastAnswer {
+  const made = T0 + 2 * HOUR;
+  return {
+    link: 47,
+    horizon_days: horizonDays,
+    min_confidence: 0.8,
+    forecast: {
+      computed_at: iso(made),
+      crossing_at: iso(made + 36 * HOUR),
+      earliest_at: iso(made + 24 * HOUR),
+      latest_at: iso(made + 72 * HOUR),
+      confidence: 0.9,
+      at_risk: true,
+      cause: 'contamination',
+      cause_label: 'contamination',
+      side: 'z',
+      end: { switch: 'p0-fab0', port: 'eth1/1', rack: 'r90' },
+      quantity: 'rx',
+      lane: 1,
+      level_dbm: -8,
+      slope_db_per_day: -1.53,
+      limit_dbm: -10.3,
+      limit_provenance: 'catalog',
+      cause_side: 'z',
+      recommended_action: 'clean_fiber',
+      recommended_action_label: 'Clean the connectors, p0-fab0:eth1/1 (end Z) first',
+      ...overrides,
+    },
   };
 }

@@ -1,0 +1,138 @@
+/** @vitest-environment jsdom */
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+
+import type { SwitchRack } from '../api/types';
+import { type AtRiskFilters, pageOfLinks } from '../atRisk';
+import { atRiskLink, inDays, linkForecast, NOW } from '../testForecast';
+import { AtRiskFiltersForm } from './AtRiskFiltersForm';
+import { AtRiskResults } from './AtRiskResults';
+
+const RACKS = new Map<string, SwitchRack>([
+  ['p0-tor0', { id: 1, name: 'p0-tor0', rack: 'r01' }],
+  ['p0-fab0', { id: 2, name: 'p0-fab0', rack: 'r90' }],
+  ['p0-tor1', { id: 3, name: 'p0-tor1', rack: '' }],
+]);
+
+function renderResults(props: Partial<Parameters<typeof AtRiskResults>[0]> = {}) {
+  return render(
+    <MemoryRouter>
+      <AtRiskResults total={0} rows={[]} racks={RACKS} horizonDays={7} causes={[]} now={NOW} {...props} />
+    </MemoryRouter>,
+  );
+}
+
+describe('AtRiskResults', () => {
+  it('lists the links soonest crossing first, each with its crossing, cause, confidence, reading, racks and action', () => {
+    const contamination = atRiskLink('p0-tor0 p0-fab0', 3.2);
+    const transmitter = atRiskLink('p0-tor1 p0-fab0', 1.5, { cause: 'decaying_transmitter', confidence: 0.93 });
+    const shown = pageOfLinks([contamination, transmitter], 1);
+    renderResults({
+      total: 2,
+      rows: shown.map((link) => ({
+        link,
+        forecast:
+          link === contamination
+            ? linkForecast()
+            : linkForecast({
+                crossing_at: inDays(1.5),
+                earliest_at: inDays(1),
+                latest_at: inDays(2.25),
+                confidence: 0.93,
+                cause: 'decaying_transmitter',
+                cause_label: 'decaying transmitter',
+                side: 'a',
+                lane: 0,
+                level_dbm: -9.4,
+                slope_db_per_day: -0.31,
+                cause_side: 'z',
+                recommended_action: 'replace_transceiver',
+                recommended_action_label: 'Replace the transceiver at p0-fab0:eth2 (end Z)',
+              }),
+      })),
+    });
+    expect(screen.getByTestId('at-risk-count')).toHaveTextContent(
+      '2 links are forecast to cross a limit within 7 days, soonest first.',
+    );
+    const rows = screen.getAllByTestId('at-risk-row');
+    expect(rows).toHaveLength(2);
+    const first = within(rows[0]!);
+    expect(first.getByRole('link', { name: 'p0-tor1 eth1 ↔ p0-fab0 eth2' })).toHaveAttribute(
+      'href',
+      `/links/${transmitter.id}`,
+    );
+    expect(first.getByTestId('at-risk-crossing')).toHaveTextContent(
+      'crosses in 1.5 days (1.0–2.3), 2026-11-28 20:00 UTC',
+    );
+    expect(first.getByTestId('at-risk-cause')).toHaveTextContent('decaying transmitter');
+    expect(first.getByTestId('at-risk-confidence')).toHaveTextContent('93%');
+    expect(first.getByTestId('at-risk-reading')).toHaveTextContent(
+      'A end Rx lane 0: -9.4 dBm, falling 0.31 dB/day, limit -10.0 dBm (catalog)',
+    );
+    // A switch without a rack reads "—".
+    expect(first.getByTestId('at-risk-racks')).toHaveTextContent('A — · Z r90');
+    expect(first.getByTestId('at-risk-action')).toHaveTextContent('Replace the transceiver at p0-fab0:eth2 (end Z)');
+
+    const second = within(rows[1]!);
+    expect(second.getByRole('link', { name: 'p0-tor0 eth1 ↔ p0-fab0 eth2' })).toBeInTheDocument();
+    expect(second.getByTestId('at-risk-crossing')).toHaveTextContent('crosses in 3.2 days (2.1–5.0)');
+    expect(second.getByTestId('at-risk-racks')).toHaveTextContent('A r01 · Z r90');
+    expect(second.getByTestId('at-risk-action')).toHaveTextContent(
+      'Clean the connectors, p0-fab0:eth1/1 (end Z) first',
+    );
+  });
+
+  it('shows the brief forecast of a row while its full forecast loads', () => {
+    const link = atRiskLink('p0-tor0 p0-fab0', 0.25, { cause: 'bent_fiber', confidence: 0.8 });
+    renderResults({ total: 1, rows: [{ link, forecast: undefined }] });
+    const row = within(screen.getByTestId('at-risk-row'));
+    expect(row.getByTestId('at-risk-crossing')).toHaveTextContent('crosses in 0.3 days');
+    expect(row.getByTestId('at-risk-cause')).toHaveTextContent('bent or damaged fiber');
+    expect(row.getByTestId('at-risk-confidence')).toHaveTextContent('80%');
+    expect(row.getByTestId('at-risk-reading')).toHaveTextContent('…');
+  });
+
+  it('says in words that no link is at risk within the horizon', () => {
+    renderResults({ total: 0, horizonDays: 7 });
+    expect(screen.getByTestId('at-risk-empty')).toHaveTextContent(
+      'No link is forecast to cross its limit within 7 days.',
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+});
+
+describe('AtRiskFiltersForm', () => {
+  function renderForm(filters: AtRiskFilters, fabricHorizonDays = 7) {
+    const onChange = vi.fn();
+    render(<AtRiskFiltersForm filters={filters} fabricHorizonDays={fabricHorizonDays} onChange={onChange} />);
+    return onChange;
+  }
+
+  it('ticks causes into the filter (any of them) and unticks them', () => {
+    const onChange = renderForm({ fabric: 1, causes: ['bent_fiber'] });
+    const form = screen.getByRole('form', { name: 'Filter links at risk' });
+    expect(within(form).getByRole('checkbox', { name: 'bent or damaged fiber' })).toBeChecked();
+    fireEvent.click(within(form).getByRole('checkbox', { name: 'contamination' }));
+    expect(onChange).toHaveBeenLastCalledWith({ fabric: 1, causes: ['bent_fiber', 'contamination'] });
+    fireEvent.click(within(form).getByRole('checkbox', { name: 'bent or damaged fiber' }));
+    expect(onChange).toHaveBeenLastCalledWith({ fabric: 1, causes: [] });
+  });
+
+  it('offers horizons up to the fabric’s, which is the default and sends no horizon', () => {
+    const onChange = renderForm({ fabric: 1, causes: [] }, 7);
+    const select = screen.getByRole('combobox', { name: /Crossing within/ });
+    expect(select).toHaveValue('7');
+    expect([...select.querySelectorAll('option')].map((option) => option.textContent)).toEqual([
+      '1 day',
+      '2 days',
+      '3 days',
+      '5 days',
+      '7 days (the fabric’s horizon)',
+    ]);
+    fireEvent.change(select, { target: { value: '3' } });
+    expect(onChange).toHaveBeenLastCalledWith({ fabric: 1, causes: [], horizonDays: 3 });
+    fireEvent.change(select, { target: { value: '7' } });
+    expect(onChange).toHaveBeenLastCalledWith({ fabric: 1, causes: [], horizonDays: undefined });
+  });
+});

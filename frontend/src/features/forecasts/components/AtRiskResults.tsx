@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+
+import type { ForecastCause, SwitchRack } from '../api/types';
+import { emptyText } from '../forecastText';
+import { type AtRiskRow, AtRiskTable } from './AtRiskTable';
+
+interface AtRiskResultsProps {
+  /** How many links are at risk under the filters (all pages). */
+  total: number;
+  /** This page's rows, soonest crossing first. */
+  rows: readonly AtRiskRow[];
+  racks: ReadonlyMap<string, SwitchRack>;
+  horizonDays: number;
+  causes: readonly ForecastCause[];
+  now: Date;
+  /** Paging controls, under the table. */
+  pagination?: ReactNode;
+}
+
+/** The list of links at risk, or a sentence saying none is. */
+export function AtRiskResults({ total, rows, racks, horizonDays, causes, now, pagination }: AtRiskResultsProps) {
+  if (total === 0) {
+    return <p data-testid="at-risk-empty">{emptyText(horizonDays, causes)}</p>;
+  }
+  return (
+    <>
+      <p data-testid="at-risk-count">
+        {total} link{total === 1 ? ' is' : 's are'} forecast to cross a limit within {horizonDays} day
+        {horizonDays === 1 ? '' : 's'}, soonest first.
+      </p>
+      <AtRiskTable rows={rows} racks={racks} now={now} />
+      {pagination}
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+
+import { crossingText, emptyText, forecastSentence, readingText, slopeText } from './forecastText';
+import { inDays, linkForecast, NOW } from './testForecast';
+
+describe('crossingText', () => {
+  it('says the days to the crossing, its interval and its date in the app’s time format', () => {
+    expect(crossingText(linkForecast(), NOW)).toBe('crosses in 3.2 days (2.1–5.0), 2026-11-30 12:48 UTC');
+  });
+
+  it('says the crossing may never come when the gentlest slope does not fall', () => {
+    expect(crossingText(linkForecast({ latest_at: null }), NOW)).toBe(
+      'crosses in 3.2 days (2.1 or later, may never), 2026-11-30 12:48 UTC',
+    );
+  });
+
+  it('says "now" for a reading already at its limit, or a crossing time that has passed', () => {
+    expect(crossingText(linkForecast({ crossing_at: NOW.toISOString(), earliest_at: NOW.toISOString() }), NOW)).toBe(
+      'at its limit now',
+    );
+    expect(crossingText(linkForecast({ crossing_at: inDays(-1) }), NOW)).toBe('at its limit now');
+  });
+});
+
+describe('readingText', () => {
+  it('names the end, quantity and lane, the level, the slope and the limit with its provenance', () => {
+    expect(readingText(linkForecast())).toBe(
+      'Z end Rx lane 2: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog)',
+    );
+    expect(readingText(linkForecast({ side: 'a', quantity: 'tx', lane: 0, limit_provenance: 'manual' }))).toBe(
+      'A end Tx lane 0: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (manual)',
+    );
+  });
+
+  it('reads a dark lane as dark: it has no level nor slope', () => {
+    expect(readingText(linkForecast({ level_dbm: null, slope_db_per_day: null }))).toBe(
+      'Z end Rx lane 2: dark, limit -10.0 dBm (catalog)',
+    );
+  });
+
+  it('reads a slope that rounds to zero as flat, and a positive one as rising', () => {
+    expect(slopeText(-0.001)).toBe('flat');
+    expect(slopeText(0.25)).toBe('rising 0.25 dB/day');
+  });
+});
+
+describe('forecastSentence', () => {
+  it('says the chart’s forecast in words: reading, crossing with its interval, confidence, horizon, cause, action', () => {
+    expect(forecastSentence(linkForecast(), 7, NOW)).toBe(
+      'Forecast of 2026-11-27 08:00 UTC: Z end Rx lane 2: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog). ' +
+        'It reaches its limit 2026-11-30 12:48 UTC (between 2026-11-29 10:24 UTC and 2026-12-02 08:00 UTC); ' +
+        '87% confidence, at risk within the 7-day horizon. Probable cause: contamination. ' +
+        'Recommended: Clean the connectors, p0-fab0:eth1/1 (end Z) first.',
+    );
+  });
+
+  it('says when a reported link is not at risk, and when the crossing may never come', () => {
+    const sentence = forecastSentence(linkForecast({ at_risk: false, latest_at: null, confidence: 0.4 }), 7, NOW);
+    expect(sentence).toContain('and never); 40% confidence, not at risk within the 7-day horizon.');
+  });
+});
+
+describe('emptyText', () => {
+  it('says no link crosses within the horizon, naming the causes filtered on', () => {
+    expect(emptyText(7, [])).toBe('No link is forecast to cross its limit within 7 days.');
+    expect(emptyText(1, ['contamination', 'bent_fiber'])).toBe(
+      'No link is forecast to cross its limit within 1 day (cause: contamination or bent or damaged fiber).',
+    );
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * How a forecast reads, on the At risk page and under the link page's power chart: when the
+ * reading crosses its limit (days from now, the interval, the date), which end and lane, the
+ * trend, the cause and what to do. Pure, so vitest reads the sentences without rendering.
+ */
+import { formatDbm, formatTime } from '@/lib/format';
+
+import type { ForecastCause, LinkForecast } from './api/types';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Every cause the API names, in the order of Table 3.2's rules; labels as the server's (`cause_label`). */
+export const CAUSE_LABELS: Record<ForecastCause, string> = {
+  loose_transceiver: 'loose transceiver',
+  bent_fiber: 'bent or damaged fiber',
+  decaying_transmitter: 'decaying transmitter',
+  contamination: 'contamination',
+  unknown: 'unclear',
+};
+
+export const FORECAST_CAUSES = Object.keys(CAUSE_LABELS) as ForecastCause[];
+
+export function isForecastCause(value: string): value is ForecastCause {
+  return (FORECAST_CAUSES as string[]).includes(value);
+}
+
+const SIDE_LABEL: Record<LinkForecast['side'], string> = { a: 'A', z: 'Z' };
+
+/** Days from `now` to `iso`, never below zero (a crossing already reached is "now"). */
+export function daysUntil(iso: string, now: Date): number {
+  return Math.max(0, (Date.parse(iso) - now.getTime()) / DAY_MS);
+}
+
+function days(value: number): string {
+  return value.toFixed(1);
+}
+
+/**
+ * "crosses in 3.2 days (2.1–5.0), 2026-11-30 13:00 UTC"; a reading at or past its limit
+ * "at its limit now"; no latest crossing (the gentlest slope does not fall) "(2.1 or later, may never)".
+ */
+export function crossingText(forecast: Pick<LinkForecast, 'crossing_at' | 'earliest_at' | 'latest_at'>, now: Date) {
+  const crossing = daysUntil(forecast.crossing_at, now);
+  if (crossing === 0) return 'at its limit now';
+  const earliest = days(daysUntil(forecast.earliest_at, now));
+  const interval =
+    forecast.latest_at === null
+      ? `${earliest} or later, may never`
+      : `${earliest}–${days(daysUntil(forecast.latest_at, now))}`;
+  return `crosses in ${days(crossing)} days (${interval}), ${formatTime(forecast.crossing_at)}`;
+}
+
+/** "Z end Rx lane 2" */
+export function readingName(forecast: Pick<LinkForecast, 'side' | 'quantity' | 'lane'>): string {
+  return `${SIDE_LABEL[forecast.side]} end ${forecast.quantity === 'rx' ? 'Rx' : 'Tx'} lane ${forecast.lane}`;
+}
+
+/** "falling 0.40 dB/day" (or rising, or flat when the slope rounds to zero). */
+export function slopeText(slopeDbPerDay: number): string {
+  const size = Math.abs(slopeDbPerDay).toFixed(2);
+  if (size === '0.00') return 'flat';
+  return `${slopeDbPerDay < 0 ? 'falling' : 'rising'} ${size} dB/day`;
+}
+
+/**
+ * "Z end Rx lane 2: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog)"; a dark lane has no
+ * level nor slope: "Z end Rx lane 2: dark, limit -10.0 dBm (catalog)".
+ */
+export function readingText(
+  forecast: Pick<
+    LinkForecast,
+    'side' | 'quantity' | 'lane' | 'level_dbm' | 'slope_db_per_day' | 'limit_dbm' | 'limit_provenance'
+  >,
+): string {
+  const parts = [forecast.level_dbm === null ? 'dark' : formatDbm(forecast.level_dbm)];
+  if (forecast.slope_db_per_day !== null) parts.push(slopeText(forecast.slope_db_per_day));
+  if (forecast.limit_dbm !== null) {
+    const provenance = forecast.limit_provenance ? ` (${forecast.limit_provenance})` : '';
+    parts.push(`limit ${formatDbm(forecast.limit_dbm)}${provenance}`);
+  }
+  return `${readingName(forecast)}: ${parts.join(', ')}`;
+}
+
+/** "87%" */
+export function confidenceText(confidence: number): string {
+  return `${Math.round(confidence * 100)}%`;
+}
+
+/** The line under the link page's power chart: the chart's forecast in words. */
+export function forecastSentence(forecast: LinkForecast, horizonDays: number, now: Date): string {
+  const reading = readingText(forecast);
+  const when =
+    daysUntil(forecast.crossing_at, now) === 0
+      ? 'It is at its limit now'
+      : `It reaches its limit ${formatTime(forecast.crossing_at)} (between ${formatTime(forecast.earliest_at)} and ` +
+        `${forecast.latest_at === null ? 'never' : formatTime(forecast.latest_at)})`;
+  const risk = forecast.at_risk
+    ? `at risk within the ${horizonDays}-day horizon`
+    : `not at risk within the ${horizonDays}-day horizon`;
+  return (
+    `Forecast of ${formatTime(forecast.computed_at)}: ${reading}. ${when}; ${confidenceText(forecast.confidence)} ` +
+    `confidence, ${risk}. Probable cause: ${forecast.cause_label}. Recommended: ${forecast.recommended_action_label}.`
+  );
+}
+
+/** "No link is forecast to cross its limit within 7 days." */
+export function emptyText(horizonDays: number, causes: readonly ForecastCause[]): string {
+  const within = `within ${horizonDays} day${horizonDays === 1 ? '' : 's'}`;
+  if (causes.length === 0 || causes.length === FORECAST_CAUSES.length) {
+    return `No link is forecast to cross its limit ${within}.`;
+  }
+  const named = causes.map((cause) => CAUSE_LABELS[cause]).join(' or ');
+  return `No link is forecast to cross its limit ${within} (cause: ${named}).`;
+}

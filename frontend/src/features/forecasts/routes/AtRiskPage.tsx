@@ -1,0 +1,127 @@
+import { useEffect, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+import { ErrorList } from '@/components/ErrorList';
+import { FabricSelect } from '@/components/FabricSelect';
+import { Loading } from '@/components/Loading';
+import { Pagination } from '@/components/Pagination';
+import { useFabric, useFabricChoices } from '@/features/fabrics';
+import { formatCount } from '@/lib/format';
+import { parsePageParam } from '@/lib/pagination';
+
+import { useAtRiskLinks } from '../api/useAtRiskLinks';
+import { useLinkForecasts } from '../api/useLinkForecast';
+import { useSwitchRacks } from '../api/useSwitchRacks';
+import {
+  atRiskQuery,
+  DEFAULT_HORIZON_DAYS,
+  effectiveHorizon,
+  filtersFromSearchParams,
+  PAGE_SIZE,
+  pageOfLinks,
+  searchParamsFromFilters,
+  switchNames,
+} from '../atRisk';
+import { AtRiskFiltersForm } from '../components/AtRiskFiltersForm';
+import { AtRiskResults } from '../components/AtRiskResults';
+import '../forecasts.css';
+
+export function AtRiskPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearchParams(searchParams), [searchParams]);
+  const page = parsePageParam(searchParams.get('page'));
+  const fabricChoices = useFabricChoices();
+  const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
+
+  // Without a fabric in the URL, show the first one (most sites run one), as the other pages do.
+  useEffect(() => {
+    const first = fabrics[0];
+    if (filters.fabric === undefined && first) {
+      setSearchParams(searchParamsFromFilters({ ...filters, fabric: first.id }), { replace: true });
+    }
+  }, [filters, fabrics, setSearchParams]);
+
+  const fabricId = filters.fabric;
+  const fabric = useFabric(fabricId ?? 0, { enabled: fabricId !== undefined });
+  const fabricHorizon = fabric.data?.forecast_horizon_days ?? DEFAULT_HORIZON_DAYS;
+  const horizon = effectiveHorizon(filters, fabricHorizon);
+  const query = fabricId !== undefined && fabric.data ? atRiskQuery(fabricId, filters, fabricHorizon) : null;
+  const links = useAtRiskLinks(query);
+
+  const all = useMemo(() => links.data?.results ?? [], [links.data]);
+  const shown = useMemo(() => pageOfLinks(all, page), [all, page]);
+  const forecasts = useLinkForecasts(shown.map((link) => link.id));
+  const names = useMemo(() => switchNames(shown), [shown]);
+  const racks = useSwitchRacks(fabricId ?? 0, names);
+  const rackByName = useMemo(() => new Map((racks.data?.results ?? []).map((sw) => [sw.name, sw])), [racks.data]);
+  const rows = shown.map((link, index) => ({ link, forecast: forecasts[index]?.data?.forecast }));
+  const forecastError = forecasts.find((result) => result.error)?.error ?? null;
+  const fabricName = fabrics.find((candidate) => candidate.id === fabricId)?.name;
+
+  return (
+    <section aria-labelledby="at-risk-heading" className="at-risk-page">
+      <h1 id="at-risk-heading">At risk{fabricName ? `: ${fabricName}` : ''}</h1>
+      <p className="lede">
+        Links whose optics are forecast to cross their lower power limit soon, from the trend of each lane’s Rx and Tx
+        power: repair them before corruption starts.
+      </p>
+      <form className="filters" aria-label="Fabric" onSubmit={(event) => event.preventDefault()}>
+        <FabricSelect
+          fabrics={fabrics}
+          emptyOption={fabricId === undefined ? 'Choose a fabric' : undefined}
+          value={fabricId}
+          onChange={(value) =>
+            setSearchParams(
+              searchParamsFromFilters({ causes: filters.causes, fabric: value ? Number(value) : undefined }),
+            )
+          }
+        />
+      </form>
+      {fabricChoices.isPending ? <Loading label="Loading fabrics…" /> : null}
+      <ErrorList error={fabricChoices.error} title="Could not load fabrics." />
+      {fabricChoices.data && fabrics.length === 0 ? <p>No fabric yet: import one on the Fabrics page.</p> : null}
+      {fabricId !== undefined ? (
+        <>
+          <AtRiskFiltersForm
+            filters={filters}
+            fabricHorizonDays={fabricHorizon}
+            onChange={(next) => setSearchParams(searchParamsFromFilters(next))}
+          />
+          <ErrorList error={fabric.error} title="Could not load the fabric." />
+          {fabric.isPending || links.isPending ? <Loading label="Loading links at risk…" /> : null}
+          <ErrorList error={links.error} title="Could not load the links at risk." />
+          <ErrorList error={forecastError} title="Could not load a forecast." />
+          <ErrorList error={racks.error} title="Could not load the racks." />
+          {links.data ? (
+            <AtRiskResults
+              total={links.data.results.length}
+              rows={rows}
+              racks={rackByName}
+              horizonDays={horizon}
+              causes={filters.causes}
+              now={new Date()}
+              pagination={
+                links.data.results.length > PAGE_SIZE ? (
+                  <Pagination
+                    label="Pages of links at risk"
+                    total={links.data.results.length}
+                    page={page}
+                    pageSize={PAGE_SIZE}
+                    shown={shown.length}
+                    onPageChange={(next) => setSearchParams(searchParamsFromFilters(filters, next))}
+                  />
+                ) : null
+              }
+            />
+          ) : null}
+          {links.data && links.data.count > links.data.results.length ? (
+            <p className="muted">
+              Only the first {formatCount(links.data.results.length)} of {formatCount(links.data.count)} links at risk
+              were loaded and sorted; narrow the filters to see the rest.
+            </p>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
