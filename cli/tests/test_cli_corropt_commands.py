@@ -29,6 +29,7 @@ SUMMARY_KEYS = [
     "proven_optimal",
     "worst_tor",
     "tors_below_threshold",
+    "tors_below_threshold_before",
 ]
 DECISION_KEYS = [
     "link",
@@ -325,9 +326,18 @@ def test_bad_state_file(cli: Cli, files: dict[str, Path], text: str, message: st
     ("change", "message"),
     [
         (lambda doc: doc["links"][7].update(b="Z"), "links[7].b: unknown switch 'Z'"),
-        (lambda doc: doc["links"][0].update(b="S0"), "links[0]: 'T' and 'S0' are not on adjacent tiers"),
+        (
+            # Every problem is listed: S0's port down0 is link 5's too.
+            lambda doc: doc["links"][0].update(b="S0"),
+            "links[0]: 'T' and 'S0' are not on adjacent tiers; links[5].a_port: port S0:down0 is already used by link 0",
+        ),
         (lambda doc: doc["switches"][1].update(tier=3), "switches[1].tier: 3 is not a tier index in 0..2"),
-        (lambda doc: doc["switches"][2].update(name="A"), "switches[2].name: duplicate switch name 'A'"),
+        (
+            # B is renamed away, so its six links name an unknown switch too.
+            lambda doc: doc["switches"][2].update(name="A"),
+            "switches[2].name: duplicate switch name 'A'; "
+            + "; ".join(f"links[{i}].b: unknown switch 'B'" for i in (1, 10, 11, 12, 13, 14)),
+        ),
         (
             lambda doc: doc["switches"][0].update(capacity_constraint=75),
             "switches[0].capacity_constraint: 75 is not a fraction in [0, 1]",
@@ -435,4 +445,59 @@ def test_a_links_csv_is_not_a_fabric(cli: Cli, files: dict[str, Path]) -> None:
     assert stderr == (
         f"error: {files['corrupting']}: a links CSV has no switches or tiers; "
         "--fabric-file needs a JSON interchange document\n"
+    )
+
+
+def test_a_document_without_tiers_or_ports_reads_offline(cli: Cli, files: dict[str, Path]) -> None:
+    """A newcomer's document: switches with tier indices, links by switch names. Offline CorrOpt uses
+    neither tier names nor ports, so it infers the first and names links `a-b` (issue #20)."""
+    doc = figure_3_10_document()
+    doc.pop("tiers")
+    for link in doc["links"]:
+        link.pop("a_port")
+        link.pop("b_port")
+    files["fabric"].write_text(json.dumps(doc))
+    files["corrupting"].write_text("link,loss_rate\nT-D,2e-4\nE-T,2e-4\n0,1e-4\n")
+    report = corropt(cli, "optimize", files)
+    # T keeps 15 of its 25 paths (c = 0.6): two of its uplinks can go, the two worst.
+    assert sorted(d["name"] for d in report["decisions"] if d["disabled"]) == ["T-D", "T-E"]
+    assert report["summary"]["worst_tor"]["design_paths"] == 25
+
+
+def test_every_problem_of_a_document_on_one_line(cli: Cli, files: dict[str, Path]) -> None:
+    doc = figure_3_10_document()
+    doc["switches"][1]["tier"] = 7
+    doc["links"][2]["b"] = "Z"
+    doc["links"][3]["oper_state"] = "flapping"
+    files["fabric"].write_text(json.dumps(doc))
+    code, stderr = run_bad(cli, files)
+    assert code == 1
+    assert stderr == (
+        f"error: {files['fabric']}: switches[1].tier: 7 is not a tier index in 0..2; "
+        "links[2].b: unknown switch 'Z'; links[3].oper_state: 'flapping' is not 'up' or 'down'\n"
+    )
+
+
+def test_tors_already_short_before_any_decision_are_named_as_such(cli: Cli, files: dict[str, Path]) -> None:
+    """Down links in the input leave T with 10 of 25 paths (needs 15) before CorrOpt decides anything:
+    the summary must not read as if the decisions starved it (issue #20)."""
+    state = files["dir"] / "state.json"
+    state.write_text(json.dumps({"links": {"0": "down", "1": "down", "T:up2-C:down0": "down"}}))
+    report = corropt(cli, "optimize", files, "--state", str(state))
+    assert report["summary"]["tors_below_threshold"] == ["T"]
+    assert report["summary"]["tors_below_threshold_before"] == ["T"]
+    table = cli(
+        "corropt",
+        "optimize",
+        "--fabric-file",
+        str(files["fabric"]),
+        "--corrupting",
+        str(files["corrupting"]),
+        "--state",
+        str(state),
+    )
+    assert table.exit_code == 0, table.stderr
+    assert (
+        "1 ToR below threshold: T (all already below before anything was disabled: links down or disabled "
+        "in the input)" in table.stdout
     )

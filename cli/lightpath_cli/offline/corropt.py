@@ -118,6 +118,7 @@ def decide(
                 rows[c.link] = _decision_row(fabric, c, decision["penalty"], decision["disabled"], decision["refusal"])
             remaining = sum(row["penalty"] for row in rows.values() if not row["disabled"])
         capacities = graph.tor_capacity([state == "enabled" for state in after])
+        capacities_before = graph.tor_capacity([state == "enabled" for state in before])
     except (ValueError, OverflowError) as exc:
         raise CliError(str(exc)) from exc
 
@@ -126,13 +127,21 @@ def decide(
         {**_decision_row(fabric, c, penalty_of(penalty, c), False, None), "action": "skip"} for c in skipped
     ]
     worst: dict[str, Any] | None = None
-    below: list[str] = []
+
+    def under(tor: int, available: int, total: int) -> bool:
+        return available < required_paths(fabric.overrides.get(tor, threshold), total)
+
+    below = [fabric.switch_names[tor] for tor, available, total in capacities if total and under(tor, available, total)]
+    # Down or disabled links of the input may have left ToRs short before any decision: say so.
+    below_before = [
+        fabric.switch_names[tor]
+        for tor, available, total in capacities_before
+        if total and under(tor, available, total)
+    ]
     for tor, available, total in capacities:
         if total == 0:
             continue
         tor_threshold = fabric.overrides.get(tor, threshold)
-        if available < required_paths(tor_threshold, total):
-            below.append(fabric.switch_names[tor])
         share_left = available / total
         if worst is None or share_left < worst["fraction"]:
             worst = {
@@ -161,6 +170,7 @@ def decide(
         "proven_optimal": proven,
         "worst_tor": worst,
         "tors_below_threshold": below,
+        "tors_below_threshold_before": below_before,
     }
     return {"summary": summary, "decisions": decision_rows}
 

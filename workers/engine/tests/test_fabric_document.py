@@ -144,3 +144,38 @@ def test_errors_name_the_path(change, message):
 def test_a_document_must_be_an_object():
     with pytest.raises(ValueError, match=re.escape("document: expected a JSON object")):
         read_fabric_document([small()])
+
+
+def test_tiers_follow_from_the_switches_and_ports_are_optional():
+    """Offline CorrOpt needs neither: a newcomer's document with switch tiers and links by switch name
+    reads (issue #20: it failed on `tiers`, then on `links[0].a_port`)."""
+    doc = small()
+    doc.pop("tiers")
+    for link in doc["links"]:
+        link.pop("a_port")
+        link.pop("b_port")
+    read = read_fabric_document(doc)
+    assert read["tiers"] == ["tier0", "tier1"]
+    assert read["link_names"] == ["t0-s", "s-t1"]
+    assert read["link_ids"]["t1-s"] == 1
+    assert read["link_lower"] == [0, 1] and read["link_upper"] == [2, 2]
+
+
+def test_every_problem_is_listed_at_once_in_document_order():
+    doc = small()
+    doc["capacity_constraint"] = "high"
+    doc["switches"][1]["tier"] = "0"  # wrong type: its link is not also reported
+    doc["switches"][2]["capacity_constraint"] = 3
+    doc["links"][0]["b"] = "nowhere"
+    doc["links"][1]["a_port"] = 5
+    doc["links"].append({"a": "t0", "a_port": "x", "b": "s", "b_port": "y", "oper_state": "sideways"})
+    with pytest.raises(ValueError) as caught:
+        read_fabric_document(doc)
+    assert str(caught.value).split("; ") == [
+        "capacity_constraint: 'high' is not a fraction in [0, 1]",
+        "switches[1].tier: '0' is not a tier index in 0..1",
+        "switches[2].capacity_constraint: 3 is not a fraction in [0, 1]",
+        "links[0].b: unknown switch 'nowhere'",
+        "links[1].a_port: expected a non-empty string",
+        "links[2].oper_state: 'sideways' is not 'up' or 'down'",
+    ]

@@ -71,6 +71,7 @@ SUMMARY_KEYS = (
     "proven_optimal",
     "worst_tor",
     "tors_below_threshold",
+    "tors_below_threshold_before",
 )
 
 
@@ -137,10 +138,19 @@ def _print(fmt: OutputFormat, report: dict[str, Any]) -> None:
         )
     if summary["tors_below_threshold"]:
         names = summary["tors_below_threshold"]
-        shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
-        lines.append(f"{len(names)} ToR{'s' if len(names) != 1 else ''} below threshold: {shown}")
+        already = set(summary["tors_below_threshold_before"])
+        lines.append(f"{len(names)} ToR{'s' if len(names) != 1 else ''} below threshold: {_first_ten(names)}")
+        if already >= set(names):
+            lines[-1] += " (all already below before anything was disabled: links down or disabled in the input)"
+        elif already:
+            before = [name for name in names if name in already]
+            lines.append(f"already below before anything was disabled: {_first_ten(before)}")
     for line in lines:
         stdout_console().print(line, highlight=False)
+
+
+def _first_ten(names: list[str]) -> str:
+    return ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -111,10 +111,48 @@ fn csv_rows<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Vec<Boun
     Ok(rows)
 }
 
-fn convert(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<(Document, Option<String>)> {
+/// The document's problems of type (a value that is not what its field
+/// holds), collected so that one reading lists them all.
+struct Problems<'py> {
+    py: Python<'py>,
+    messages: Vec<String>,
+    /// Paths (`switches[2]`, `links[0]`) whose entry had a problem of type:
+    /// what the core then says about them would only repeat it.
+    tainted: Vec<String>,
+}
+
+impl Problems<'_> {
+    /// The value, or `default` with the problem noted against `entry`.
+    fn keep<T>(&mut self, entry: &str, result: PyResult<T>, default: T) -> T {
+        result.unwrap_or_else(|err| {
+            self.messages.push(err.value(self.py).to_string());
+            self.tainted.push(entry.to_owned());
+            default
+        })
+    }
+
+    /// Whether the core's error at `path` is about an entry already reported.
+    fn covers(&self, path: &str) -> bool {
+        self.tainted.iter().any(|entry| {
+            path.strip_prefix(entry.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        })
+    }
+}
+
+/// The document as the core reads it, or every problem of type found.
+fn convert<'py>(
+    py: Python<'py>,
+    doc: &Bound<'py, PyAny>,
+) -> PyResult<(Document, Option<String>, Problems<'py>)> {
     let doc = doc
         .cast::<PyDict>()
         .map_err(|_| bad("document", "expected a JSON object"))?;
+    let mut problems = Problems {
+        py,
+        messages: Vec::new(),
+        tainted: Vec::new(),
+    };
     if let Some(format) = get(doc, "format")?
         && !format
             .cast::<PyString>()
@@ -130,47 +168,87 @@ fn convert(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<(Document, Option
         None => None,
     };
     let tiers_error = || bad("tiers", "expected a list of at least 2 tier names");
-    let tiers: Vec<String> = match get(doc, "tiers")? {
-        Some(value) => value
-            .cast::<PyList>()
-            .map_err(|_| tiers_error())?
-            .iter()
-            .map(|t| t.extract::<String>().map_err(|_| tiers_error()))
-            .collect::<PyResult<_>>()?,
-        None => return Err(tiers_error()),
+    // Absent: the core infers the tiers from the switches.
+    let tiers: Option<Vec<String>> = match get(doc, "tiers")? {
+        Some(value) => {
+            let read = value
+                .cast::<PyList>()
+                .map_err(|_| tiers_error())
+                .and_then(|items| {
+                    items
+                        .iter()
+                        .map(|t| t.extract::<String>().map_err(|_| tiers_error()))
+                        .collect::<PyResult<Vec<String>>>()
+                });
+            // A given list that is too short is refused by the core, not inferred.
+            match read {
+                Ok(tiers) if tiers.is_empty() => problems.keep("tiers", Err(tiers_error()), None),
+                read => problems.keep("tiers", read.map(Some), None),
+            }
+        }
+        None => Some(Vec::new()),
     };
-    let num_tiers = tiers.len();
-    let capacity_constraint = fraction(doc, "capacity_constraint", "capacity_constraint")?;
+    let tier_range = match &tiers {
+        Some(t) if t.len() >= 2 => format!("0..{}", t.len() - 1),
+        _ => "0..".to_owned(),
+    };
+    let capacity_constraint = problems.keep(
+        "capacity_constraint",
+        fraction(doc, "capacity_constraint", "capacity_constraint"),
+        None,
+    );
 
     let mut switches = Vec::new();
-    for (i, item) in list(doc, "switches")?.iter().enumerate() {
+    let switch_items = problems.keep("switches", list(doc, "switches"), Vec::new());
+    for (i, item) in switch_items.iter().enumerate() {
         let path = format!("switches[{i}]");
-        let switch = object(item, &path)?;
-        let name = string(&switch, "name", &format!("{path}.name"), |_| {
-            "expected a non-empty string".into()
-        })?
-        .unwrap_or_default();
+        // An entry that is no object still holds its index, as a switch the
+        // core says nothing more about.
+        let Some(switch) = problems.keep(&path, object(item, &path).map(Some), None) else {
+            switches.push(DocumentSwitch {
+                name: format!("\u{0}{i}"),
+                tier: -1,
+                capacity_constraint: None,
+            });
+            continue;
+        };
+        let name_path = format!("{path}.name");
+        let name = problems.keep(
+            &path,
+            string(&switch, "name", &name_path, |_| {
+                "expected a non-empty string".into()
+            })
+            .map(Option::unwrap_or_default),
+            format!("\u{0}{i}"),
+        );
         let tier_path = format!("{path}.tier");
         let tier_error = |value: &str| {
             bad(
                 &tier_path,
-                format!("{value} is not a tier index in 0..{}", num_tiers.max(1) - 1),
+                format!("{value} is not a tier index in {tier_range}"),
             )
         };
         let tier = match get(&switch, "tier")? {
-            None => return Err(tier_error("None")),
+            None => Err(tier_error("None")),
             Some(value) if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() => {
-                return Err(tier_error(&repr(&value)));
+                Err(tier_error(&repr(&value)))
             }
             Some(value) => value
                 .extract::<i64>()
-                .map_err(|_| tier_error(&repr(&value)))?,
+                .map_err(|_| tier_error(&repr(&value))),
         };
-        let capacity_constraint = fraction(
-            &switch,
-            "capacity_constraint",
-            &format!("{path}.capacity_constraint"),
-        )?;
+        // A bad tier becomes -1: the core then leaves the switch's links
+        // out of the adjacency check instead of reporting them too.
+        let tier = problems.keep(&path, tier, -1);
+        let capacity_constraint = problems.keep(
+            &path,
+            fraction(
+                &switch,
+                "capacity_constraint",
+                &format!("{path}.capacity_constraint"),
+            ),
+            None,
+        );
         switches.push(DocumentSwitch {
             name,
             tier,
@@ -178,36 +256,37 @@ fn convert(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<(Document, Option
         });
     }
 
-    let mut rows = list(doc, "links")?;
+    let mut rows = problems.keep("links", list(doc, "links"), Vec::new());
     if let Some(text) = get(doc, "links_csv")? {
-        if !text.is_instance_of::<PyString>() {
-            return Err(bad("links_csv", "expected CSV text"));
+        if text.is_instance_of::<PyString>() {
+            rows.extend(csv_rows(py, &text)?);
+        } else {
+            problems.keep("links_csv", Err(bad("links_csv", "expected CSV text")), ());
         }
-        rows.extend(csv_rows(py, &text)?);
     }
     let mut links = Vec::with_capacity(rows.len());
     for (i, item) in rows.iter().enumerate() {
         let path = format!("links[{i}]");
-        let link = object(item, &path)?;
-        let end = |key: &str| {
-            string(&link, key, &format!("{path}.{key}"), |v| {
-                format!("unknown switch {v}")
-            })
-            .map(Option::unwrap_or_default)
+        // A link with a value of the wrong type keeps its index (the core's
+        // messages about it are dropped: they would repeat the problem).
+        let link = problems.keep(&path, object(item, &path), PyDict::new(py));
+        let mut field = |key: &str, message: &dyn Fn(&str) -> String| {
+            problems.keep(
+                &path,
+                string(&link, key, &format!("{path}.{key}"), message),
+                None,
+            )
         };
-        let port = |key: &str| {
-            string(&link, key, &format!("{path}.{key}"), |_| {
-                "expected a non-empty string".into()
-            })
-            .map(Option::unwrap_or_default)
-        };
-        let (a, a_port, b, b_port) = (end("a")?, port("a_port")?, end("b")?, port("b_port")?);
-        let admin_state = string(&link, "admin_state", &format!("{path}.admin_state"), |v| {
+        let unknown = |v: &str| format!("unknown switch {v}");
+        let not_empty = |_: &str| "expected a non-empty string".to_owned();
+        let a = field("a", &unknown).unwrap_or_default();
+        let a_port = field("a_port", &not_empty);
+        let b = field("b", &unknown).unwrap_or_default();
+        let b_port = field("b_port", &not_empty);
+        let admin_state = field("admin_state", &|v| {
             format!("{v} is not 'enabled' or 'disabled'")
-        })?;
-        let oper_state = string(&link, "oper_state", &format!("{path}.oper_state"), |v| {
-            format!("{v} is not 'up' or 'down'")
-        })?;
+        });
+        let oper_state = field("oper_state", &|v| format!("{v} is not 'up' or 'down'"));
         links.push(DocumentLink {
             a,
             a_port,
@@ -219,13 +298,38 @@ fn convert(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<(Document, Option
     }
     Ok((
         Document {
-            tiers,
+            tiers: tiers.unwrap_or_default(),
             capacity_constraint,
             switches,
             links,
         },
         name,
+        problems,
     ))
+}
+
+/// Where a problem's path (`links[3].a: ...`) sits in the document: its
+/// section in the order the document is read, then the entry's index.
+fn document_position(message: &str) -> (usize, usize) {
+    let path = message.split(':').next().unwrap_or_default();
+    let section = path.split(['[', '.']).next().unwrap_or_default();
+    let rank = [
+        "format",
+        "tiers",
+        "capacity_constraint",
+        "switches",
+        "links",
+        "links_csv",
+    ]
+    .iter()
+    .position(|s| *s == section)
+    .unwrap_or(0);
+    let index = path
+        .split_once('[')
+        .and_then(|(_, rest)| rest.split(']').next())
+        .and_then(|i| i.parse().ok())
+        .unwrap_or(0);
+    (rank, index)
 }
 
 /// Reads an interchange document into the engine's graph and the names,
@@ -235,10 +339,28 @@ pub(crate) fn read_fabric_document<'py>(
     py: Python<'py>,
     doc: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (document, name) = convert(py, doc)?;
-    let fabric = py
-        .detach(|| read_document(&document))
-        .map_err(|err| PyValueError::new_err(err.to_string()))?;
+    let (document, name, problems) = convert(py, doc)?;
+    let read = py.detach(|| read_document(&document));
+    // Problems of type first, then the core's about the values that had
+    // the right type (a value of the wrong type was left out or defaulted).
+    let fabric = match (read, problems.messages.is_empty()) {
+        (Ok(fabric), true) => fabric,
+        (read, _) => {
+            let mut all = problems.messages.clone();
+            if let Err(errors) = read {
+                all.extend(
+                    errors
+                        .0
+                        .iter()
+                        .filter(|e| !problems.covers(&e.path))
+                        .map(ToString::to_string),
+                );
+            }
+            // Stable: within one entry, the order each reading found them in.
+            all.sort_by_key(|message| document_position(message));
+            return Err(PyValueError::new_err(all.join("; ")));
+        }
+    };
     let dict = PyDict::new(py);
     let graph = &fabric.graph;
     let switch_tiers = graph.switch_tiers().to_vec();
@@ -255,7 +377,7 @@ pub(crate) fn read_fabric_document<'py>(
         })
         .collect();
     dict.set_item("name", name)?;
-    dict.set_item("tiers", &document.tiers)?;
+    dict.set_item("tiers", &fabric.tiers)?;
     dict.set_item("switch_names", &fabric.switch_names)?;
     dict.set_item("switch_tiers", switch_tiers)?;
     dict.set_item("link_lower", lower)?;
