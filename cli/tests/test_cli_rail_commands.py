@@ -158,5 +158,15 @@ def test_fec(cli: Cli) -> None:
         "overhead": pytest.approx(1 / 14),
     }
     assert run_json(cli, "fec", "--loss", "0.05")["scheme"] == "replicate3"
-    assert "XOR, one parity packet per 14 data packets" in cli("rail", "fec", "--loss", "0.003").stdout
+    assert cli("rail", "fec", "--loss", "0.003").stdout == (
+        "XOR, one parity packet per 14 data packets: residual loss 0.0921% (target 0.1%), overhead 7.14%\n"
+    )
+    # n = 1 reads as English, not "per 1 data packets" (issue #20).
+    assert cli("rail", "fec", "--loss", "0.02").stdout.startswith("XOR, one parity packet per data packet:")
+    # No scheme helps: the answer is printed, and the exit code says it is not a usable one.
+    unusable = cli("rail", "fec", "--loss", "0.3")
+    assert unusable.exit_code == 1
+    assert unusable.stdout.startswith("no scheme meets the target: repair the path's links: residual loss 30%")
+    unusable_json = cli("rail", "fec", "--loss", "0.3", "--output", "json")
+    assert (unusable_json.exit_code, json.loads(unusable_json.stdout)["scheme"]) == (1, "unusable")
     assert fails(cli, "fec", "--loss", "3") == "error: loss: 3 is not a fraction in [0, 1]"

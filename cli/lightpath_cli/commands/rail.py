@@ -535,13 +535,25 @@ def fec(
     elif fmt is OutputFormat.csv:
         print_csv([result], keys)
     else:
+        n = result["n"]
         scheme = {
             "none": "no coding (loss below the target)",
-            "xor": f"XOR, one parity packet per {result['n']} data packets",
+            "xor": f"XOR, one parity packet per {n} data packets"
+            if n != 1
+            else "XOR, one parity packet per data packet",
             "replicate3": "send every packet three times",
             "unusable": "no scheme meets the target: repair the path's links",
         }[result["scheme"]]
+        # Loss, target and overhead in one unit: percent, with the digits that matter.
         stdout_console().print(
-            f"{scheme}; residual loss {result['residual_loss']:.3g}, overhead {result['overhead']:.2%}",
+            f"{scheme}: residual loss {_percent(result['residual_loss'])} (target {_percent(result['target'])}), "
+            f"overhead {_percent(result['overhead'])}",
             highlight=False,
         )
+    if result["scheme"] == "unusable":
+        # Scripts must not take "no coding helps" for an answer they can use.
+        raise typer.Exit(1)
+
+
+def _percent(fraction: float) -> str:
+    return f"{fraction * 100:.3g}%"
