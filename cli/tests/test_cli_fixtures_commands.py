@@ -193,6 +193,51 @@ def test_telemetry_to_files_with_the_truth(cli: Cli, tmp_path: Path) -> None:
     assert sorted(path.name for path in tmp_path.iterdir()) == ["t.json", "truth.json"]  # no temporary left
 
 
+def test_telemetry_slow_faults_with_their_truth(cli: Cli, tmp_path: Path) -> None:
+    out, truth_file = tmp_path / "t.csv", tmp_path / "truth.json"
+    result = telemetry(
+        cli,
+        "--hours",
+        "240",
+        "--optical-interval",
+        "900",
+        "--seed",
+        "2",
+        "--slow-faults",
+        "decaying_transmitter=1,dirty_connector=1,bent_fiber=1",
+        "--format",
+        "csv",
+        "-o",
+        str(out),
+        "--truth",
+        str(truth_file),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "0 faults, 3 slow faults" in result.stderr
+    truth = json.loads(truth_file.read_text())
+    faults = truth["slow_faults"]
+    assert [f["kind"] for f in faults] == ["decaying_transmitter", "dirty_connector", "bent_fiber"]
+    assert truth["texture"]["missed_polls"] > 0  # the feed texture comes with slow faults
+    rows = list(csv.DictReader(out.open()))
+    for fault in faults:
+        assert fault["decay_onset"] < fault["threshold_crossing"] == fault["corruption_onset"] < truth["end"]
+        assert fault["side"] in (("A", "Z") if fault["kind"] != "bent_fiber" else (None,))
+        # The receiving lane is above its limit at the decay onset and under it from the crossing on.
+        switch, _, port = fault["receiver"].rpartition(":")
+        lane = [
+            (row["time"], float(row["input_power_channels_dbm"].split(";")[fault["lane"]]))
+            for row in rows
+            if (row["switch"], row["port"]) == (switch, port) and row["input_power_channels_dbm"]
+        ]
+        before = [value for time, value in lane if time < fault["decay_onset"]][-24:]
+        after = [value for time, value in lane if time >= fault["threshold_crossing"]][4:28]
+        assert sum(before) / len(before) > fault["limit_dbm"] > sum(after) / len(after)
+    # Without --slow-faults the truth reads as it always did.
+    plain = telemetry(cli, "--hours", "1", "--truth", str(truth_file), "-o", str(out))
+    assert plain.exit_code == 0, plain.stderr
+    assert "slow_faults" not in json.loads(truth_file.read_text())
+
+
 def test_telemetry_openconfig_and_prometheus(cli: Cli) -> None:
     gnmi = telemetry(cli, "--hours", "0.25", "--format", "openconfig")
     assert gnmi.exit_code == 0, gnmi.stderr
@@ -229,6 +274,10 @@ def test_telemetry_bad_options_are_one_line_errors(cli: Cli, tmp_path: Path) -> 
     assert missing.exit_code == 1 and missing.stderr.startswith("error: cannot read ")
     too_many = telemetry(cli, "--faults", "shared_component=40")
     assert too_many.exit_code == 2 and "no breakout group with at least 2 healthy links" in too_many.stderr
-    for result in (typo, count, anomaly, start, missing, too_many):
+    slow = telemetry(cli, "--slow-faults", "dirty_connector=1,loose_transceiver=1")
+    assert slow.exit_code == 2 and slow.stderr.startswith(
+        "error: --slow-faults: unknown slow fault kind 'loose_transceiver' in 'loose_transceiver=1'"
+    )
+    for result in (typo, count, anomaly, start, missing, too_many, slow):
         assert len(result.stderr.splitlines()) == 1, result.stderr
         assert result.stdout == ""

@@ -14,7 +14,13 @@ from typing import Annotated, Any
 import typer
 
 from lightpath_fixtures import document_json, fat_tree, fb_fabric, leaf_spine, links_csv
-from lightpath_fixtures.telemetry import generate_telemetry, parse_anomaly_counts, parse_fault_counts, write_telemetry
+from lightpath_fixtures.telemetry import (
+    generate_telemetry,
+    parse_anomaly_counts,
+    parse_fault_counts,
+    parse_slow_fault_counts,
+    write_telemetry,
+)
 
 from ..errors import UsageError
 from ..offline.files import atomic_text_file, read_document_file
@@ -196,6 +202,25 @@ def telemetry_command(
             "--anomalies", metavar="KIND=N,...", help="Counter anomalies on random link ends: reset, wrap, gap."
         ),
     ] = "",
+    slow_faults: Annotated[
+        str,
+        typer.Option(
+            "--slow-faults",
+            metavar="KIND=N,...",
+            help="Faults that decay over days before they corrupt: decaying_transmitter, dirty_connector, "
+            "bent_fiber (e.g. decaying_transmitter=3,dirty_connector=2,bent_fiber=1); the truth file gets "
+            "their decay onset, threshold crossing and corruption onset.",
+        ),
+    ] = "",
+    texture: Annotated[
+        bool | None,
+        typer.Option(
+            "--texture/--no-texture",
+            show_default=False,
+            help="Lane noise, diurnal temperature moving the power, receivers near their limit, missed polls "
+            "and counter resets, as real feeds have [default: on with --slow-faults].",
+        ),
+    ] = None,
     format: Annotated[
         TelemetryFormat, typer.Option("--format", case_sensitive=False, help="The ingest format (docs/telemetry.md).")
     ] = TelemetryFormat.json,
@@ -227,6 +252,10 @@ def telemetry_command(
         anomaly_specs = parse_anomaly_counts(anomalies)
     except ValueError as exc:
         raise UsageError(f"--anomalies: {exc}") from None
+    try:
+        slow_specs = parse_slow_fault_counts(slow_faults)
+    except ValueError as exc:
+        raise UsageError(f"--slow-faults: {exc}") from None
     first = _parse_start(start, hours, counter_interval)
     doc = read_document_file(str(fabric))
     try:
@@ -240,6 +269,8 @@ def telemetry_command(
             counter_interval_s=counter_interval,
             optical_interval_s=optical_interval,
             congested_fraction=congested,
+            slow_faults=slow_specs,
+            texture=texture,
         )
     except ValueError as exc:
         raise UsageError(f"{fabric}: {exc}") from None
@@ -255,6 +286,8 @@ def telemetry_command(
         elapsed = time.perf_counter() - started
         typer.echo(
             f"wrote {out_file}: {telemetry.sample_count} samples of {len(telemetry.ends)} link ends, "
-            f"{hours:g} h from {telemetry.truth['start']}, {len(telemetry.truth['faults'])} faults ({elapsed:.2f} s)",
+            f"{hours:g} h from {telemetry.truth['start']}, {len(telemetry.truth['faults'])} faults"
+            + (f", {len(telemetry.truth['slow_faults'])} slow faults" if "slow_faults" in telemetry.truth else "")
+            + f" ({elapsed:.2f} s)",
             err=True,
         )
