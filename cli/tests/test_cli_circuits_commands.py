@@ -32,6 +32,8 @@ def test_seven_racks_with_uniform_demand_get_three_circuits_and_the_ratio_3_21(c
     assert all(len(slot["circuits"]) == 3 for slot in schedule["slots"])
     assert schedule["metrics"]["optical_ratio"] == pytest.approx(3 / 21)
     assert schedule["metrics"]["uniform_ratio"] == pytest.approx(3 / 21)
+    # The label says how the ratio is computed: ⌊n/2⌋ circuits of C(n, 2) pairs, not 1/(n-1).
+    assert "uniform ratio ⌊n/2⌋/C(n,2)" in cli("circuits", "plan", "--demand", str(demand), "--racks", "7").stdout
     table = cli("circuits", "plan", "--demand", str(demand), "--racks", "7")
     assert table.exit_code == 0, table.output
     assert "optical ratio" in table.stdout and "0.1429" in table.stdout
@@ -87,12 +89,18 @@ def test_bad_demand_rows_are_listed_by_line(cli: Cli, tmp_path: Path) -> None:
     assert "bad.csv line 5: src 'x' is not an integer; bytes -4 is negative; window_start 'soon'" in err
 
 
-def test_replay_of_a_single_window_says_to_use_drain(cli: Cli, tmp_path: Path) -> None:
+def test_a_single_window_is_drained_unless_replay_is_asked_for(cli: Cli, tmp_path: Path) -> None:
+    """Replay needs a next window to score on: a one-window demand drains by default, with a note
+    (issue #20: it failed by default); replay asked for explicitly still says why it cannot."""
     demand = tmp_path / "one.json"
     demand.write_text(json.dumps([{"src": 0, "dst": 1, "bytes": 5_000_000_000, "window_start": 0}]))
-    result = cli("circuits", "plan", "--demand", str(demand), "--racks", "2")
+    result = cli("circuits", "plan", "--demand", str(demand), "--racks", "2", "--mode", "replay")
     assert result.exit_code == 1
     assert "use drain for one snapshot" in result.stderr
+    default = cli("--output", "json", "circuits", "plan", "--demand", str(demand), "--racks", "2")
+    assert default.exit_code == 0, default.stderr
+    assert default.stderr == "note: the demand has one window, so it is drained (--mode drain)\n"
+    assert json.loads(default.stdout)["input"]["mode"] == "drain"
     drained = plan_json(cli, "--demand", str(demand), "--racks", "2", "--mode", "drain")
     # 5 GB over a 10 Gb/s circuit: 1.2375 GB in the first (dark) second, 1.25 GB after.
     assert [slot["offloaded_bytes"] for slot in drained["slots"]] == [
@@ -119,6 +127,24 @@ def test_edge_groups_steer_an_offline_plan_and_verify(cli: Cli, tmp_path: Path) 
     assert result.exit_code == 0, result.stderr
     schedule = json.loads(result.stdout)
     assert [(c["a"], c["b"]) for c in schedule["slots"][0]["circuits"]] == [(0, 1), (2, 3)]
+    # What the groups earned is reported (issue #20: neither table nor JSON showed it).
+    assert schedule["slots"][0]["completed_groups"] == [0, 1]
+    assert (schedule["slots"][0]["bonus"], schedule["metrics"]["bonus"]) == (2 * 10**7, 2 * 10**7)
+    assert schedule["metrics"]["groups_completed"] == 2
+    groups.write_text(
+        json.dumps(
+            [
+                {"name": "a", "pairs": [[0, 1]], "bonus_bytes": 10**7},
+                {"name": "b", "pairs": [[2, 3]], "bonus_bytes": 10**7},
+            ]
+        )
+    )
+    table = cli("circuits", "plan", "--demand", str(demand), "--racks", "4", "--edge-groups", str(groups))
+    assert table.exit_code == 0, table.stderr
+    lines = [line.split() for line in table.stdout.splitlines()]
+    assert ["edge-group", "bonus", "(bytes)", "20000000"] in lines
+    assert ["weight", "+", "bonus", "(bytes)", "24000000"] in lines
+    assert lines[-1][-2:] == ["a,", "b"]  # slot 0 completed both groups, by name
     saved = tmp_path / "schedule.json"
     saved.write_text(result.stdout)
     assert cli("circuits", "verify", str(saved)).exit_code == 0

@@ -33,7 +33,7 @@ from ..errors import CliError, UsageError
 from ..offline.circuits import engine_options, racks_list, read_demand, read_groups
 from ..offline.engine import load_engine
 from ..options import CancelOnInterruptOption, IntervalOption, OutputOption, new_app, seed_option
-from ..output import Column, OutputFormat, print_json, print_record, print_rows, stdout_console
+from ..output import Column, OutputFormat, print_json, print_record, print_rows, stderr_console, stdout_console
 from ..server.errors import ApiError, rejected
 from ..server.follow import start_and_follow
 from ..server.lookup import resolve_fabric
@@ -81,7 +81,7 @@ METRIC_COLUMNS = [
     Column("total_bytes", "demand (bytes)", justify="right"),
     Column("offloaded_bytes", "offloaded (bytes)", justify="right"),
     Column("optical_ratio", "optical ratio", justify="right"),
-    Column("uniform_ratio", "uniform ratio 1/(n-1)", justify="right"),
+    Column("uniform_ratio", "uniform ratio ⌊n/2⌋/C(n,2)", justify="right"),
     Column("visit_delay_max_slots", "visit delay max (slots)", justify="right"),
     Column("visit_delay_p95_slots", "visit delay p95 (slots)", justify="right"),
     Column("flap_count", "flaps", justify="right"),
@@ -90,6 +90,12 @@ METRIC_COLUMNS = [
     Column("gap", "gap to bound", justify="right"),
     Column("fallback_slots", "greedy fallbacks", justify="right"),
     Column("runtime_s", "runtime (s)", justify="right"),
+]
+# Shown with --edge-groups: what the groups earned and the total the exact plan maximised.
+GROUP_METRIC_COLUMNS = [
+    Column("bonus", "edge-group bonus (bytes)", justify="right"),
+    Column("total", "weight + bonus (bytes)", justify="right"),
+    Column("groups_completed", "groups completed (slot-groups)", justify="right"),
 ]
 SLOT_COLUMNS = [
     Column("index", "slot", justify="right"),
@@ -223,6 +229,10 @@ def plan(
         if not 0 <= dark_s < period_s:
             raise UsageError(f"--dark-time must be at least 0 and below the period ({period_s}), got {dark_s}")
         windows = read_demand(demand, racks, period_s)
+        if mode is None and len(windows) == 1:
+            # Replay decides on one window and scores on the next: one window is a snapshot to drain.
+            mode = Mode.drain
+            stderr_console().print("note: the demand has one window, so it is drained (--mode drain)", highlight=False)
         ports = [ports_per_rack] * racks
         for rack in racks_list(unavailable, racks, "--unavailable"):
             ports[rack] = 0
@@ -253,7 +263,7 @@ def plan(
         if fmt is OutputFormat.json:
             print_json({"input": {**inputs, "windows": windows}, **schedule})
             return
-        _print_schedule(schedule, algorithm.value, None)
+        _print_schedule(schedule, algorithm.value, None, read_groups(edge_groups))
         return
     offline = {"--racks": racks, "--zone-size": zone_size, "--unavailable": unavailable}
     given = [option for option, value in offline.items() if value is not None]
@@ -346,10 +356,21 @@ def _resolve_circuit_switch(client: Any, fabric: dict[str, Any], reference: str 
 COMPARISON_COLUMNS = [c for c in METRIC_COLUMNS if c.key != "slots"]
 
 
-def _print_schedule(schedule: dict[str, Any], algorithm: str, server_result: dict[str, Any] | None) -> None:
-    """Metrics, the comparison (server results) and the first slots; racks by name when known."""
+def _print_schedule(
+    schedule: dict[str, Any],
+    algorithm: str,
+    server_result: dict[str, Any] | None,
+    groups: list[dict[str, Any]] | None = None,
+) -> None:
+    """Metrics, the comparison (server results) and the first slots; racks by name when known. With edge
+    groups: their bonus, the total (bytes + bonus) and, per slot, the groups it completed."""
     metrics = _formatted({**schedule["metrics"], "algorithm": algorithm, "slots": len(schedule["slots"])})
-    print_record(OutputFormat.table, metrics, METRIC_COLUMNS, [c.key for c in METRIC_COLUMNS])
+    metric_columns, slot_columns = METRIC_COLUMNS, SLOT_COLUMNS
+    if groups:
+        metrics["total"] = schedule["metrics"]["weight"] + schedule["metrics"].get("bonus", 0)
+        metric_columns = METRIC_COLUMNS + GROUP_METRIC_COLUMNS
+        slot_columns = [*SLOT_COLUMNS, Column("groups_text", "groups completed")]
+    print_record(OutputFormat.table, metrics, metric_columns, [c.key for c in metric_columns])
     if server_result is not None and len(server_result.get("comparison", [])) > 1:
         rows = [_formatted(dict(row)) for row in server_result["comparison"]]
         print_rows(OutputFormat.table, rows, COMPARISON_COLUMNS, [c.key for c in COMPARISON_COLUMNS])
@@ -360,10 +381,14 @@ def _print_schedule(schedule: dict[str, Any], algorithm: str, server_result: dic
             "circuits_text": _circuits_text(slot["circuits"], names),
             "changed": len(slot["changed_ports"]),
             "gap": f"{(slot['bound'] - slot['weight']) / slot['bound']:.4f}" if slot["bound"] else "0",
+            "groups_text": ", ".join(
+                (groups or [])[g].get("name") or f"group {g}" for g in slot.get("completed_groups", [])
+            )
+            or "-",
         }
         for slot in schedule["slots"][:TABLE_SLOTS]
     ]
-    print_rows(OutputFormat.table, rows, SLOT_COLUMNS, [c.key for c in SLOT_COLUMNS])
+    print_rows(OutputFormat.table, rows, slot_columns, [c.key for c in slot_columns])
     if len(schedule["slots"]) > TABLE_SLOTS:
         stdout_console().print(f"... {len(schedule['slots']) - TABLE_SLOTS} more slots (--output json lists all)")
 

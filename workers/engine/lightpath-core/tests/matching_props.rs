@@ -311,6 +311,15 @@ fn edge_groups_steer_a_plan_and_it_still_verifies() {
     let grouped = plan(&config, &windows).unwrap();
     assert_eq!(pairs(&grouped.slots[0]), vec![(0, 1), (2, 3)]);
     assert!(!grouped.slots[0].exact && grouped.slots[0].maximal);
+    // Both groups completed (the second written 3-2), and their bonuses reported
+    // beside the bytes, slot and schedule.
+    assert_eq!(grouped.slots[0].completed_groups, vec![0, 1]);
+    assert_eq!(grouped.slots[0].bonus, 20_000_000);
+    assert_eq!(plain.slots[0].completed_groups, Vec::<usize>::new());
+    assert_eq!(
+        (grouped.metrics.bonus, grouped.metrics.groups_completed),
+        (20_000_000, 2)
+    );
     assert!(
         verify(&config, &windows, &grouped.slots)
             .unwrap()

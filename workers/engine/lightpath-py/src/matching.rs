@@ -92,6 +92,8 @@ fn slot_dict<'py>(py: Python<'py>, s: &Slot) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("algorithm", s.algorithm.name())?;
     d.set_item("exact", s.exact)?;
     d.set_item("maximal", s.maximal)?;
+    d.set_item("completed_groups", &s.completed_groups)?;
+    d.set_item("bonus", s.bonus)?;
     Ok(d)
 }
 
@@ -121,6 +123,8 @@ fn schedule_dict<'py>(py: Python<'py>, schedule: &Schedule) -> PyResult<Bound<'p
     metrics.set_item("visit_delay_histogram", histogram)?;
     metrics.set_item("flap_count", m.flap_count)?;
     metrics.set_item("weight", m.weight)?;
+    metrics.set_item("bonus", m.bonus)?;
+    metrics.set_item("groups_completed", m.groups_completed)?;
     metrics.set_item("bound", m.bound)?;
     metrics.set_item("gap", m.gap)?;
     metrics.set_item("fallback_slots", m.fallback_slots)?;
@@ -220,6 +224,14 @@ pub(crate) fn circuit_plan<'py>(
     schedule_dict(py, &schedule)
 }
 
+/// `d[key]` as a `T`, or None when it is missing or of another type.
+fn optional_field<'py, T: FromPyObjectOwned<'py>>(d: &Bound<'py, PyDict>, key: &str) -> Option<T> {
+    d.get_item(key)
+        .ok()
+        .flatten()
+        .and_then(|v| v.extract::<T>().ok())
+}
+
 fn slot_from(i: usize, item: &Bound<'_, PyAny>, problems: &mut Vec<String>) -> Option<Slot> {
     let at = format!("slots[{i}]");
     let Ok(d) = item.cast::<PyDict>() else {
@@ -301,6 +313,9 @@ fn slot_from(i: usize, item: &Bound<'_, PyAny>, problems: &mut Vec<String>) -> O
         algorithm,
         exact: exact?,
         maximal: maximal?,
+        // Schedules stored before edge-group bonuses were reported lack them.
+        completed_groups: optional_field(&d, "completed_groups").unwrap_or_default(),
+        bonus: optional_field(&d, "bonus").unwrap_or_default(),
     })
 }
 

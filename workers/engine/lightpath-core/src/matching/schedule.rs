@@ -272,6 +272,11 @@ pub struct Slot {
     pub exact: bool,
     /// Whether no eligible pair has a free port at both ends.
     pub maximal: bool,
+    /// Edge groups (indices into the options' `groups`) every pair of which
+    /// has a circuit in this slot.
+    pub completed_groups: Vec<usize>,
+    /// The bonuses of `completed_groups`, on top of `weight`.
+    pub bonus: i64,
 }
 
 /// A schedule and its metrics.
@@ -304,8 +309,12 @@ pub struct Metrics {
     pub visit_delay_histogram: Vec<VisitDelayBin>,
     /// Circuits that came back one slot after being torn down.
     pub flap_count: u32,
-    /// Sum of the slots' weights.
+    /// Sum of the slots' weights (bytes, without edge-group bonuses).
     pub weight: i64,
+    /// Sum of the slots' edge-group bonuses.
+    pub bonus: i64,
+    /// Edge groups completed, counted once per slot that completes them.
+    pub groups_completed: usize,
     /// Sum of the slots' bounds.
     pub bound: i64,
     /// (bound - weight) / bound, 0 when the bound is 0.
@@ -654,6 +663,23 @@ impl<'a> Stepper<'a> {
                 self.flaps += 1;
             }
         }
+        let completed_groups: Vec<usize> = self
+            .config
+            .groups
+            .iter()
+            .enumerate()
+            .filter(|(_, group)| {
+                group
+                    .pairs
+                    .iter()
+                    .all(|&(a, b)| counts.contains_key(&(a.min(b), a.max(b))))
+            })
+            .map(|(g, _)| g)
+            .collect();
+        let bonus = completed_groups
+            .iter()
+            .map(|&g| self.config.groups[g].bonus)
+            .sum();
         self.previous = counts;
         self.index += 1;
         let period = self.config.period_s;
@@ -669,6 +695,8 @@ impl<'a> Stepper<'a> {
             algorithm,
             exact,
             maximal,
+            completed_groups,
+            bonus,
         }
     }
 
@@ -711,6 +739,8 @@ impl<'a> Stepper<'a> {
             visit_delay_histogram: visit_delay_histogram(&waits, self.config.period_s),
             flap_count: self.flaps,
             weight,
+            bonus: slots.iter().map(|s| s.bonus).sum(),
+            groups_completed: slots.iter().map(|s| s.completed_groups.len()).sum(),
             bound,
             gap: if bound == 0 {
                 0.0
