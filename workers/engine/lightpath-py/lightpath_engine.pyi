@@ -1037,6 +1037,8 @@ class CircuitSlot(TypedDict):
     algorithm: str
     exact: bool
     maximal: bool
+    completed_groups: list[int]
+    bonus: int
 
 class VisitDelayBin(TypedDict):
     min_slots: int
@@ -1055,6 +1057,8 @@ class CircuitMetrics(TypedDict):
     visit_delay_histogram: list[VisitDelayBin]
     flap_count: int
     weight: int
+    bonus: int
+    groups_completed: int
     bound: int
     gap: float
     fallback_slots: int
