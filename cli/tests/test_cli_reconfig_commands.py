@@ -4,11 +4,15 @@ directly (no server)."""
 from __future__ import annotations
 
 import json
+import re
+import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_testing import Cli
+
+from lightpath_cli.commands.larry import RackSetOption
 
 DEGRADED_RACK_SET = {
     "static_uplinks": 2,
@@ -160,3 +164,21 @@ def test_cost_compares_static_larry_and_sharebackup(cli: Cli) -> None:
         "sharebackup n=1",
     ]
     assert rows[0]["normalised_cost"] == 1.0 and rows[2]["circuit_ports"] == 24
+
+
+def test_the_rack_set_example_in_help_and_readme_is_one_larry_check_takes(cli: Cli, tmp_path: Path) -> None:
+    """The RACKSET.json format was documented nowhere a user looks (issue #20): --help and cli/README now
+    show an example; it must be a rack set the command accepts, with its excluded cable honoured."""
+    help_text = typing.get_args(RackSetOption)[1].help
+    example = re.search(r"Example: (\{.*\})\.", help_text).group(1)
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert f"RACKSET.json (also `larry run --rack-set`; `--cables` is its old name): `{example}`" in readme
+    rack_set = tmp_path / "rackset.json"
+    rack_set.write_text(example)
+    # r1 has 2 + 2 cables but one is out of service: 3 circuit uplinks fit, 4 do not (r2 reaches 4).
+    fits = cli("--output", "json", "larry", "check", "--uplinks", "3,4", "--rack-set", str(rack_set))
+    assert fits.exit_code == 0, fits.stderr
+    assert json.loads(fits.stdout)["feasible"] is True
+    too_many = cli("--output", "json", "larry", "check", "--uplinks", "4,4", "--rack-set", str(rack_set))
+    assert too_many.exit_code == 1
+    assert json.loads(too_many.stdout)["feasible"] is False

@@ -51,7 +51,15 @@ app = new_app()
 POLICIES = ["conservative", "static", "one_big_switch", "proportional"]
 
 RackSetOption = Annotated[
-    Path | None, typer.Option("--rack-set", help="Rack-set JSON (cable matrix, uplinks, exclusions).")
+    Path | None,
+    typer.Option(
+        "--rack-set",
+        help="Rack-set JSON: static_uplinks (S per rack), cables[tor][cs] (cables from each ToR to each circuit "
+        "switch), cs_uplinks (R per circuit switch), capacity_gbps, optional excluded [[tor, cs], ...] (cables out "
+        "of service) and racks (names). Example: "
+        '{"static_uplinks": 2, "cables": [[2, 2], [2, 2]], "cs_uplinks": [4, 4], "capacity_gbps": 100, '
+        '"excluded": [[0, 1]], "racks": ["r1", "r2"]}. Without it, a uniform rack set from the options below.',
+    ),
 ]
 # --cables: the old spelling of --rack-set, hidden (kept so existing scripts work).
 CablesAliasOption = Annotated[Path | None, typer.Option("--cables", hidden=True)]
