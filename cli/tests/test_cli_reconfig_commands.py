@@ -182,3 +182,20 @@ def test_the_rack_set_example_in_help_and_readme_is_one_larry_check_takes(cli: C
     too_many = cli("--output", "json", "larry", "check", "--uplinks", "4,4", "--rack-set", str(rack_set))
     assert too_many.exit_code == 1
     assert json.loads(too_many.stdout)["feasible"] is False
+
+
+def test_sharebackup_plan_without_events_gives_the_counts(cli: Cli) -> None:
+    """--events was demanded even for the fabric's counts (issue #20); without it there is nothing to fail over."""
+    table = cli("sharebackup", "plan", "--k", "4", "--backups", "1")
+    assert table.exit_code == 0, table.stderr
+    assert table.stdout == (
+        "k=4 P=4 n=1: 20 active switches, 10 backups in 10 groups, 16 hosts, 24 circuit switches (136 ports)\n"
+        "no events: give --events EVENTS.json to plan failovers\n"
+    )
+    plan = json.loads(cli("--output", "json", "sharebackup", "plan", "--k", "4", "--backups", "1").stdout)
+    assert plan["events"] == [] and plan["violations"] == []
+    assert plan["counts"]["backup_switches"] == 10
+    # The server plans event logs only: there --events stays required, and the usage error says why.
+    server = cli("sharebackup", "plan", "--k", "4", "--backups", "1", "--server")
+    assert server.exit_code == 2
+    assert "--server plans an event log: give --events EVENTS.json" in server.stderr

@@ -61,7 +61,14 @@ def _describe(event: dict[str, Any]) -> str:
 def plan(
     ctx: typer.Context,
     backups: Annotated[int, typer.Option("--backups", help="Backups n per failure group.")],
-    events: Annotated[Path, typer.Option("--events", help="JSON event log (a list, or {'events': [...]}).")],
+    events: Annotated[
+        Path | None,
+        typer.Option(
+            "--events",
+            help="JSON event log (a list, or {'events': [...]}); without it, no events: the fabric's counts and "
+            "wiring only.",
+        ),
+    ] = None,
     k: KOption = None,
     fabric_k: FabricKAliasOption = None,
     pods: PodsOption = None,
@@ -83,22 +90,18 @@ def plan(
     fmt = table_or_json(cli.output_format(output))
     k = required(old_spelling(k, fabric_k, "--k", "--fabric-k"), "--k")
     if server:
+        if events is None:
+            raise UsageError("--server plans an event log: give --events EVENTS.json (offline, the counts need none)")
         try:
-            text = events.read_text()
+            log_spec = {"source": "uploaded", "name": events.name, "json": events.read_text()}
         except OSError as exc:
             raise CliError(f"--events: cannot read {events}: {exc.strerror}") from exc
-        params = {
-            "k": k,
-            "pods": pods,
-            "backups": backups,
-            "reconfig_ms": reconfig_ms,
-            "events": {"source": "uploaded", "name": events.name, "json": text},
-        }
+        params = {"k": k, "pods": pods, "backups": backups, "reconfig_ms": reconfig_ms, "events": log_spec}
         schedule = run_job_on_server(
             cli, "sharebackup.plan", params, interval=interval, cancel_on_interrupt=cancel_on_interrupt
         )
     else:
-        log = read_json_list(events, "events", "--events")
+        log = [] if events is None else read_json_list(events, "events", "--events")
         try:
             schedule = load_engine().sharebackup_plan(k, k if pods is None else pods, backups, log, reconfig_ms)
         except ValueError as exc:
@@ -123,6 +126,9 @@ def _print_plan(schedule: dict[str, Any]) -> None:
         f"{counts['circuit_switches']} circuit switches ({counts['circuit_ports']} ports)",
         highlight=False,
     )
+    if not schedule["events"]:
+        console.print("no events: give --events EVENTS.json to plan failovers", highlight=False)
+        return
     table = Table("#", "event", "status", "replace()", "circuits changed", "pools", "tests", "tickets")
     for step in schedule["events"]:
         pools = "; ".join(
