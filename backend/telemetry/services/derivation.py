@@ -14,7 +14,10 @@ Ingest only stores samples and records each batch (IngestBatch); a per-fabric Ce
    dark receivers) and that differ from the stored state go through the capacity guard's
    service (fabric.services.link_state.set_oper_states: audit, webhooks, optimizer); then the
    health and flapping flags of links are written (after the guard's lock, see _write_links);
-5. the engine's whole state goes to the fabric's Checkpoint (one row of compact bytes) and the
+5. the links a trend bucket of which closed get their optics forecast anew (services/forecasts.py:
+   crossing of the low limit, confidence, probable cause), and with the fabric's
+   `auto_preventive_tickets` a preventive ticket when at risk (corruption.preventive);
+6. the engine's whole state goes to the fabric's Checkpoint (one row of compact bytes) and the
    watermark moves to the last batch, in the same transaction; the new events go to CorrOpt
    once it commits.
 The engine state stays in the process between runs. It is a cache: a run whose cached
@@ -33,6 +36,7 @@ from django.conf import settings as django_settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from corruption import preventive
 from corruption import services as corropt
 from fabric.models import Fabric, Link
 from fabric.services import link_state
@@ -40,6 +44,7 @@ from lightpath import dispatch
 from lightpath_engine import TelemetryState
 
 from ..models import Checkpoint, Derivation, IngestBatch
+from . import forecasts
 from .rules import COUNTERS, MAX_GAP_WINDOWS
 from .thresholds import limit_value, limits_from
 
@@ -69,6 +74,10 @@ class DerivationResult:
     oper_changed: list[int] = field(default_factory=list)
     # Links whose flapping flag changed, with the new flag.
     flapping_changed: dict[int, bool] = field(default_factory=dict)
+    # Links whose optics forecast was made anew (a trend bucket closed), and those it reports.
+    forecast_links: list[int] = field(default_factory=list)
+    forecasts: int = 0
+    preventive_tickets: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -81,6 +90,9 @@ class DerivationResult:
             "rebuilt": self.rebuilt,
             "oper_changed": self.oper_changed,
             "flapping_changed": sorted(self.flapping_changed.items()),
+            "forecast_links": len(self.forecast_links),
+            "forecasts": self.forecasts,
+            "preventive_tickets": self.preventive_tickets,
         }
 
 
@@ -231,7 +243,13 @@ def derive(fabric: Fabric) -> DerivationResult:
                 )
                 oper.update(state.oper_changes())
                 result.flapping_changed.update(state.flapping_changes())
+                # Made at the batches' newest sample time: a replayed history is judged as it was then.
+                links, reported = forecasts.write(cursor, fabric, state, max(b[3] for b in chunk))
+                result.forecast_links = sorted({*result.forecast_links, *links})
+                result.forecasts += reported
             _write_links(cursor, fabric, oper, result)
+            opened = preventive.auto_open(fabric, result.forecast_links)
+            result.preventive_tickets = [ticket.pk for ticket in opened]
         result.batches = len(batches)
         watermark = batches[-1][0]
         _write_checkpoint(fabric, watermark, state)
@@ -277,7 +295,8 @@ def _apply(cursor, state: TelemetryState, batches: list[tuple[int, int, dt.datet
     )  # fmt: skip
     query = f"""
         COPY (SELECT s.batch_id, s.link_id, s.side = 'z', {US.format("s.time")}, {", ".join(f"s.{c}" for c in COUNTERS)},
-                     {readings}, s.rx_no_light, s.tx_no_light, s.oper_status
+                     {readings}, s.rx_no_light, s.tx_no_light, s.oper_status,
+                     s.input_power_channels_dbm, s.output_power_channels_dbm, s.laser_bias_current_channels_ma
                 FROM telemetry_sample s
                WHERE s.batch_id = ANY(%s) AND s.time >= %s AND s.time <= %s
                ORDER BY s.batch_id, s.link_id, s.side, s.time) TO STDOUT

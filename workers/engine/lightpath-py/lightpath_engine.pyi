@@ -661,6 +661,47 @@ def maintenance_plan(
 _Counters = Sequence[Sequence[int | None]]
 _Readings = Sequence[Sequence[float | None]]
 
+@type_check_only
+class Forecast(TypedDict):
+    """A link's forecast: its worst lane. ``side``: the end whose reading crosses (False = A);
+    ``cause_side``: the end to act on (None: the cable)."""
+
+    link: int
+    at_risk: bool
+    crossing_us: int
+    earliest_us: int
+    latest_us: int | None
+    confidence: float
+    cause: Literal["decaying_transmitter", "contamination", "bent_fiber", "loose_transceiver", "unknown"]
+    side: bool
+    quantity: Literal["rx", "tx"]
+    lane: int
+    level_dbm: float
+    slope_db_per_day: float
+    limit_dbm: float
+    cause_side: bool | None
+
+@type_check_only
+class TrendLane(TypedDict):
+    """One lane's window: buckets (end µs, trimmed mean or None), slope per day with its 10th and
+    90th percentile, level at the newest bucket's end, noise, newest step (end µs, size)."""
+
+    buckets: list[tuple[int, float | None]]
+    slope_per_day: float | None
+    slope_low: float | None
+    slope_high: float | None
+    level: float | None
+    noise: float | None
+    step: tuple[int, float] | None
+    dark: bool
+
+@type_check_only
+class EndTrendSeries(TypedDict):
+    rx: list[TrendLane]
+    tx: list[TrendLane]
+    bias: list[TrendLane]
+    temperature: list[TrendLane]
+
 @final
 class TelemetryState:
     """One fabric's telemetry derivation state: counter windows, direction health, open
@@ -684,9 +725,15 @@ class TelemetryState:
         dark_end_is_down: bool = True,
         flap_changes: int = 4,
         flap_window_s: float = 3600.0,
+        trends: bool = True,
+        trend_bucket_s: float = 21600.0,
+        trend_buckets: int = 16,
     ) -> TelemetryState:
         """``dark_end_is_down``: an end dark on every lane for two polls counts as down;
-        a link changing state more than ``flap_changes`` times within ``flap_window_s`` flaps."""
+        a link changing state more than ``flap_changes`` times within ``flap_window_s`` flaps.
+        ``trends``: keep the optical trends (False: none at all) in buckets of
+        ``trend_bucket_s`` (it must divide a day), a window of ``trend_buckets`` closed buckets
+        (long enough for six pairs a whole number of days apart). Bad values raise ``ValueError``."""
     @property
     def num_ends(self) -> int: ...
     def load_ends(
@@ -724,15 +771,53 @@ class TelemetryState:
     def apply_copy(self, data: bytes) -> tuple[int, int]:
         """Apply samples given as PostgreSQL COPY text, one line per sample sorted by (batch, link,
         side, time): batch, link, side (``t`` = Z), time (µs), the five counters, the seven readings,
-        Rx no light, Tx no light, oper-status (IF-MIB code 1 to 7) (``\\N`` for none). Returns
+        Rx no light, Tx no light, oper-status (IF-MIB code 1 to 7), then the lanes of input power,
+        output power and laser bias as PostgreSQL arrays (``{-2.1,NULL,-2.2}``; the three may be
+        left off) (``\\N`` for none). Every sample's optical readings feed the trends in time order
+        per end (a sample at or before the end's newest trend time is ignored). Returns
         (samples, completed windows). Raises
         ``ValueError`` on a malformed line or samples out of order."""
+    def apply_readings(
+        self,
+        link: bytes,
+        side: bytes,
+        time: bytes,
+        lanes: int,
+        rx: bytes,
+        tx: bytes,
+        bias: bytes,
+        temperature: bytes,
+    ) -> int:
+        """Feed only the trends (re-analysis, evaluation) with little-endian columns: ``link`` and
+        ``time`` (µs) as ``numpy.astype('<i8').tobytes()``, ``side`` ``<u1`` (0 = A, 1 = Z), ``rx``,
+        ``tx`` and ``bias`` ``<f8`` with ``lanes`` values per row (row-major), ``temperature``
+        ``<f8``; NaN = no value. Rows in time order per end. Returns the rows applied (rows at or
+        before their end's newest trend time are not). Raises ``ValueError`` naming the column
+        whose length does not match."""
+    def trend_changed_links(self) -> list[int]:
+        """Links a trend bucket of which closed in the last ``apply_copy`` or ``apply_readings``
+        (sorted)."""
+    def forecasts(
+        self,
+        links: Sequence[int],
+        limits: Sequence[tuple[float | None, float | None, float | None, float | None]],
+        now_us: int,
+        horizon_s: float,
+        min_confidence: float,
+    ) -> list[Forecast]:
+        """Forecasts of ``links``; ``limits`` per link are (A Rx low, A Tx low, Z Rx low, Z Tx low)
+        dBm (None: that quantity is not forecast). One dict per link with a crossing within four
+        horizons or a dark or erratic lane (docs/telemetry.md, "Trends and forecasts")."""
+    def trend(self, link: int, side: bool) -> EndTrendSeries | None:
+        """The end's trend series (side True = Z), or None when it has none."""
     def checkpoint(self) -> bytes:
-        """The whole state (windows, readings, direction health, open episodes, oper-status and
-        link states) as compact bytes."""
+        """The whole state (windows, readings, direction health, open episodes, oper-status, link
+        states and trends) as compact bytes."""
     def restore(self, data: bytes) -> None:
-        """Replace the state by the one ``checkpoint`` wrote, keeping this object's settings.
-        Raises ``ValueError`` on bytes that are not a checkpoint of this version."""
+        """Replace the state by the one ``checkpoint`` wrote, keeping this object's settings (the
+        trends are kept when this object keeps them with the checkpoint's bucket settings; a
+        version 1 or 2 checkpoint has none). Raises ``ValueError`` on bytes that are not a
+        checkpoint."""
     def oper_changes(self) -> list[tuple[int, bool]]:
         """Links whose operational state the last ``apply_copy`` decided anew (True = up), sorted
         by link: down when either end's newest oper-status is not up (or a dark end, see

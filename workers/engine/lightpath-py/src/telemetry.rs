@@ -3,13 +3,15 @@
 //! between Python calls. Columns in, PostgreSQL COPY text and tuples out; the
 //! COPY text is read and written by `lightpath_core::telemetry`.
 
+use lightpath_core::telemetry::trend::{SCALE, Series};
 use lightpath_core::telemetry::{
-    COUNTERS, Counters, DirectionKey, DirectionState, EndState, Episode, FabricState, Health,
-    Optical, Settings, read_samples, write_changed_directions, write_changed_ends,
+    COUNTERS, Counters, DirectionKey, DirectionState, EndState, Episode, FabricState,
+    ForecastSettings, Health, Optical, Quantity, ReadingColumns, Settings, TrendSettings, Trends,
+    read_samples_with_lanes, write_changed_directions, write_changed_ends,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 type Column<T> = Vec<T>;
 type Floats = Vec<Option<f64>>;
@@ -25,6 +27,8 @@ type EpisodeRow = (i64, bool, f64, i64, f64, f64, i64, Option<i64>);
 pub(crate) struct TelemetryState {
     state: FabricState,
     settings: Settings,
+    /// The trends' settings, when the state keeps trends.
+    trends: Option<TrendSettings>,
     changes: lightpath_core::telemetry::Changes,
 }
 
@@ -45,7 +49,7 @@ fn same_length(name: &str, len: usize, expected: usize) -> PyResult<()> {
 #[pymethods]
 impl TelemetryState {
     #[new]
-    #[pyo3(signature = (window_s, max_gap_s, min_packets, action, report, *, dark_end_is_down=true, flap_changes=4, flap_window_s=3600.0))]
+    #[pyo3(signature = (window_s, max_gap_s, min_packets, action, report, *, dark_end_is_down=true, flap_changes=4, flap_window_s=3600.0, trends=true, trend_bucket_s=21600.0, trend_buckets=16))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         window_s: f64,
@@ -56,7 +60,13 @@ impl TelemetryState {
         dark_end_is_down: bool,
         flap_changes: u32,
         flap_window_s: f64,
+        trends: bool,
+        trend_bucket_s: f64,
+        trend_buckets: usize,
     ) -> PyResult<Self> {
+        let trend_settings = TrendSettings::from_seconds(trend_bucket_s, trend_buckets)
+            .map_err(PyValueError::new_err)?;
+        let trends = trends.then_some(trend_settings);
         let settings = Settings::from_seconds(
             window_s,
             max_gap_s,
@@ -69,8 +79,12 @@ impl TelemetryState {
         )
         .map_err(PyValueError::new_err)?;
         Ok(Self {
-            state: FabricState::default(),
+            state: FabricState {
+                trends: trends.map(Trends::new),
+                ..FabricState::default()
+            },
             settings,
+            trends,
             changes: Default::default(),
         })
     }
@@ -216,7 +230,9 @@ impl TelemetryState {
     /// time): batch, link, side (`t` = Z), time (µs), the 5 counters, the 7
     /// readings (input power, its lowest lane, output power, its lowest lane,
     /// bias, temperature, voltage), Rx no light, Tx no light, oper-status
-    /// (IF-MIB code 1 to 7); `\N` for none.
+    /// (IF-MIB code 1 to 7), then the lanes of input power, output power and
+    /// laser bias (PostgreSQL arrays; may be left off); `\N` for none. Every
+    /// sample's optical readings feed the trends in time order per end.
     /// Returns (samples, completed windows). The changes are read with the
     /// `changed_*` methods.
     fn apply_copy(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<(usize, u64)> {
@@ -224,10 +240,10 @@ impl TelemetryState {
         let state = &mut self.state;
         let (samples, changes) = py
             .detach(|| {
-                let samples = read_samples(data)?;
+                let (samples, lanes) = read_samples_with_lanes(data)?;
                 Ok::<_, lightpath_core::telemetry::CopyError>((
                     samples.len(),
-                    state.apply(&samples, &settings),
+                    state.apply_with_lanes(&samples, &lanes, &settings),
                 ))
             })
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -244,12 +260,147 @@ impl TelemetryState {
 
     /// Replaces the state by the one `checkpoint` wrote (this object's
     /// settings are kept). Raises ValueError on bytes that are not one.
+    /// Trends are kept when this object keeps them with the checkpoint's
+    /// settings; else they start empty (or stay off).
     fn restore(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<()> {
-        self.state = py
+        let mut state = py
             .detach(|| FabricState::restore(data))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        state.trends = match (self.trends, state.trends.take()) {
+            (Some(mine), Some(kept)) if kept.settings == mine => Some(kept),
+            (Some(mine), _) => Some(Trends::new(mine)),
+            (None, _) => None,
+        };
+        self.state = state;
         self.changes = Default::default();
         Ok(())
+    }
+
+    /// Feeds only the trends with readings as little-endian columns (numpy's
+    /// `tobytes`): link and time (µs) `<i8`, side `<u1` (0 = A, 1 = Z), rx,
+    /// tx and bias `<f8` with `lanes` values per row (row-major),
+    /// temperature `<f8`; NaN: no value. Rows in time order per end (a row
+    /// at or before its end's newest reading is ignored). Returns the rows
+    /// applied; `trend_changed_links` gives the links a bucket of which
+    /// closed. Raises ValueError when the buffers' lengths do not match.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_readings(
+        &mut self,
+        py: Python<'_>,
+        link: &[u8],
+        side: &[u8],
+        time: &[u8],
+        lanes: usize,
+        rx: &[u8],
+        tx: &[u8],
+        bias: &[u8],
+        temperature: &[u8],
+    ) -> PyResult<usize> {
+        let columns = ReadingColumns::new(link, side, time, lanes, rx, tx, bias, temperature)
+            .map_err(|e| PyValueError::new_err(format!("apply_readings: {e}")))?;
+        let state = &mut self.state;
+        let (taken, links) = py.detach(|| state.apply_reading_columns(&columns));
+        self.changes = lightpath_core::telemetry::Changes {
+            trend_links: links,
+            ..Default::default()
+        };
+        Ok(taken)
+    }
+
+    /// Links a trend bucket of which closed in the last `apply_copy` or
+    /// `apply_readings` (sorted): their forecasts may have changed.
+    fn trend_changed_links(&self) -> Vec<i64> {
+        self.changes.trend_links.clone()
+    }
+
+    /// The forecasts of `links` (see docs/telemetry.md, "Trends and
+    /// forecasts"): `limits` per link are (A Rx low, A Tx low, Z Rx low, Z Tx
+    /// low) dBm or None; one dict per link with something to report.
+    fn forecasts<'py>(
+        &self,
+        py: Python<'py>,
+        links: Vec<i64>,
+        limits: Vec<[Option<f64>; 4]>,
+        now_us: i64,
+        horizon_s: f64,
+        min_confidence: f64,
+    ) -> PyResult<Bound<'py, PyList>> {
+        same_length("limits", limits.len(), links.len())?;
+        if !(horizon_s.is_finite() && horizon_s > 0.0) {
+            return Err(PyValueError::new_err(format!(
+                "horizon_s must be positive, got {horizon_s}"
+            )));
+        }
+        if !(0.0..=1.0).contains(&min_confidence) {
+            return Err(PyValueError::new_err(format!(
+                "min_confidence must be between 0 and 1, got {min_confidence}"
+            )));
+        }
+        let settings = ForecastSettings {
+            now_us,
+            horizon_us: (horizon_s * 1e6).round() as i64,
+            min_confidence,
+        };
+        let Some(trends) = &self.state.trends else {
+            return Ok(PyList::empty(py));
+        };
+        let forecasts = py.detach(|| {
+            links
+                .iter()
+                .zip(&limits)
+                .filter_map(|(&link, limits)| trends.forecast(link, limits, &settings))
+                .collect::<Vec<_>>()
+        });
+        let out = PyList::empty(py);
+        for f in forecasts {
+            let d = PyDict::new(py);
+            d.set_item("link", f.link)?;
+            d.set_item("at_risk", f.at_risk)?;
+            d.set_item("crossing_us", f.crossing_us)?;
+            d.set_item("earliest_us", f.earliest_us)?;
+            d.set_item("latest_us", f.latest_us)?;
+            d.set_item("confidence", f.confidence)?;
+            d.set_item("cause", f.cause.name())?;
+            d.set_item("side", f.side)?;
+            d.set_item("quantity", f.quantity.name())?;
+            d.set_item("lane", f.lane)?;
+            d.set_item("level_dbm", f.level_dbm)?;
+            d.set_item("slope_db_per_day", f.slope_db_per_day)?;
+            d.set_item("limit_dbm", f.limit_dbm)?;
+            d.set_item("cause_side", f.cause_side)?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
+
+    /// The trend series of one end (side True = Z) for charts and tests, or
+    /// None when the end has none: per quantity ("rx", "tx", "bias",
+    /// "temperature") a list of lanes, each with its window's buckets
+    /// (end µs, value or None), slope per day and its 10th/90th percentile,
+    /// level, noise, newest step (end µs, size) and dark flag.
+    fn trend<'py>(
+        &self,
+        py: Python<'py>,
+        link: i64,
+        side: bool,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(trends) = &self.state.trends else {
+            return Ok(None);
+        };
+        let Some(end) = trends.ends.get(&(link, side)) else {
+            return Ok(None);
+        };
+        let settings = &trends.settings;
+        let newest = end.newest_closed(link, settings);
+        let out = PyDict::new(py);
+        for quantity in Quantity::ALL {
+            let lanes = PyList::empty(py);
+            for series in end.series(quantity) {
+                lanes.append(series_dict(py, series, link, newest, settings)?)?;
+            }
+            out.set_item(quantity.name(), lanes)?;
+        }
+        Ok(Some(out))
     }
 
     /// Links whose operational state the last `apply_copy` decided anew, with
@@ -315,11 +466,53 @@ impl TelemetryState {
 
     fn __repr__(&self) -> String {
         format!(
-            "TelemetryState(ends={}, directions={})",
+            "TelemetryState(ends={}, directions={}, trend_ends={})",
             self.state.ends.len(),
-            self.state.directions.len()
+            self.state.directions.len(),
+            self.state.trends.as_ref().map_or(0, |t| t.ends.len())
         )
     }
+}
+
+/// One series as `trend` gives it.
+fn series_dict<'py>(
+    py: Python<'py>,
+    series: &Series,
+    link: i64,
+    newest: i64,
+    settings: &TrendSettings,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let first = newest - settings.buckets as i64 + 1;
+    let buckets: Vec<(i64, Option<f64>)> = series
+        .window(newest)
+        .enumerate()
+        .map(|(k, slot)| {
+            let end = settings.bucket_end(link, first + k as i64);
+            (
+                end,
+                slot.is_present().then(|| f64::from(slot.value) / SCALE),
+            )
+        })
+        .collect();
+    d.set_item("buckets", buckets)?;
+    let fit = series.fit(newest, settings);
+    d.set_item("slope_per_day", fit.as_ref().map(|f| f.slope))?;
+    d.set_item("slope_low", fit.as_ref().map(|f| f.low))?;
+    d.set_item("slope_high", fit.as_ref().map(|f| f.high))?;
+    d.set_item("level", fit.as_ref().map(|f| f.level))?;
+    d.set_item("noise", series.noise())?;
+    d.set_item(
+        "step",
+        series.step.map(|s| {
+            (
+                settings.bucket_end(link, newest - i64::from(s.age)),
+                f64::from(s.size) / SCALE,
+            )
+        }),
+    )?;
+    d.set_item("dark", series.is_dark())?;
+    Ok(d)
 }
 
 fn optical(

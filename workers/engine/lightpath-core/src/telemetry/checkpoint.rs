@@ -1,24 +1,33 @@
 //! A compact, lossless byte encoding of a [`FabricState`]: the checkpoint a
 //! process restores instead of rebuilding the state from a row per link end.
 //!
-//! Layout (version 2): the magic `LPTS`, a version byte, then the ends, the
-//! directions, the ends' oper-status (only ends that hold one) and the links'
-//! operational state, each a count followed by entries sorted by key (version
-//! 1, still read, ends after the directions). Integers
+//! Layout (version 3): the magic `LPTS`, a version byte, then the ends, the
+//! directions, the ends' oper-status (only ends that hold one), the links'
+//! operational state and the trends, each a count followed by entries sorted
+//! by key (version 2, still read, has no trends; version 1 neither oper-status
+//! nor link states; both restore without trends). Integers
 //! are LEB128 varints; signed ones zigzag-encoded. Link ids are deltas from
 //! the previous entry's; every time is a delta from the previous time
 //! written, so the polls of one sweep, which share their times, take a byte
 //! each. A window's first counters are deltas from its newest ones. Readings
 //! that are short decimals (what devices report) are stored as scaled
 //! integers, other floats as their 8 bytes.
+//!
+//! Trends (see [`super::trend`]) take about 25 bytes per series in the
+//! common case: each bucket of the ring is predicted by the one a day
+//! earlier (a diurnal swing cancels) or the previous present one, and its
+//! value and noise differences usually fit one byte together; the open
+//! bucket is stored as its rounded mean (predicted the same way), the
+//! remainders and `n * sum of squares - sum^2`, all small numbers.
 
+use super::trend::{EndTrend, MISSING, Open, Quantity, Series, Slot, Step, TrendSettings};
 use super::{
     COUNTERS, Counters, DirectionState, EndState, Episode, FabricState, Health, LinkOper, OPER_MAX,
-    OperEnd, Optical, Window,
+    OperEnd, Optical, Trends, Window,
 };
 
 const MAGIC: &[u8; 4] = b"LPTS";
-const VERSION: u8 = 2;
+const VERSION: u8 = 3;
 /// Decimal digits tried for a reading before storing its 8 bytes.
 const MAX_DIGITS: u32 = 6;
 
@@ -45,6 +54,8 @@ fn unzigzag(v: u128) -> i128 {
 struct Writer {
     out: Vec<u8>,
     time: i64,
+    /// Per quantity, the last present bucket value and noise written.
+    bases: [(i16, u16); 4],
 }
 
 impl Writer {
@@ -115,10 +126,117 @@ impl Writer {
     }
 }
 
+/// Rounded `sum / n` (n > 0), halves away from zero.
+fn rounded_mean(sum: i64, n: u16) -> i64 {
+    let n = i64::from(n);
+    if sum >= 0 {
+        (sum + n / 2) / n
+    } else {
+        -((-sum + n / 2) / n)
+    }
+}
+
+/// The value a bucket is predicted by: the one a day earlier, else the
+/// previous present one, else the quantity's base.
+fn predicted(window: &[Slot], i: usize, day: usize, base: i16) -> i16 {
+    if i >= day && window[i - day].value != MISSING {
+        return window[i - day].value;
+    }
+    window[..i]
+        .iter()
+        .rev()
+        .find(|s| s.value != MISSING)
+        .map_or(base, |s| s.value)
+}
+
+impl Writer {
+    fn trends(&mut self, trends: Option<&Trends>) {
+        let Some(trends) = trends else {
+            self.varint(0);
+            return;
+        };
+        let settings = &trends.settings;
+        self.varint(1);
+        self.varint(trends.settings.bucket_us as u128);
+        self.varint(trends.settings.buckets as u128);
+        let mut ends: Vec<_> = trends.ends.iter().collect();
+        ends.sort_unstable_by_key(|(key, _)| **key);
+        self.varint(ends.len() as u128);
+        let mut link = 0i64;
+        for (&(id, side), end) in ends {
+            self.signed(i128::from(id) - i128::from(link));
+            link = id;
+            self.out
+                .push(u8::from(side) | (end.temperature.len().min(1) as u8) << 1);
+            self.time(Some(end.time));
+            for q in [Quantity::Rx, Quantity::Tx, Quantity::Bias] {
+                self.varint(end.series(q).len() as u128);
+            }
+            let newest = end.newest_closed(id, settings);
+            for (k, q) in Quantity::ALL.into_iter().enumerate() {
+                for series in end.series(q) {
+                    self.series(series, newest, k, settings);
+                }
+            }
+        }
+    }
+
+    /// Flags (dark polls, lit, a step, an open bucket), the ring oldest
+    /// first, the open bucket, the step.
+    fn series(&mut self, s: &Series, newest: i64, q: usize, settings: &TrendSettings) {
+        let open = &s.open;
+        self.out.push(
+            s.dark_polls.min(3)
+                | u8::from(s.lit) << 2
+                | u8::from(s.step.is_some()) << 3
+                | u8::from(open.n > 0) << 4,
+        );
+        let window: Vec<Slot> = s.window(newest).collect();
+        let day = settings.day_lag();
+        let mut std_base = self.bases[q].1;
+        for (i, slot) in window.iter().enumerate() {
+            if slot.value == MISSING {
+                self.out.push(0);
+                continue;
+            }
+            let dv = zigzag(
+                i128::from(slot.value) - i128::from(predicted(&window, i, day, self.bases[q].0)),
+            );
+            let ds = zigzag(i128::from(slot.std) - i128::from(std_base));
+            if dv < 16 && ds < 8 {
+                self.out.push(0x80 | (ds as u8) << 4 | dv as u8);
+            } else {
+                self.out.push(1);
+                self.varint(dv);
+                self.varint(ds);
+            }
+            std_base = slot.std;
+            self.bases[q] = (slot.value, slot.std);
+        }
+        if open.n > 0 {
+            let base = predicted(&window, window.len(), usize::MAX, self.bases[q].0);
+            let mean = rounded_mean(open.sum, open.n);
+            self.varint(u128::from(open.n));
+            self.signed(i128::from(mean) - i128::from(base));
+            self.signed(i128::from(open.sum) - i128::from(mean) * i128::from(open.n));
+            self.signed(i128::from(open.min) - i128::from(mean));
+            self.signed(i128::from(open.max) - i128::from(mean));
+            let m2 = i128::from(open.n) * i128::from(open.sumsq) - i128::from(open.sum).pow(2);
+            self.varint(m2.max(0) as u128);
+        }
+        if let Some(step) = s.step {
+            self.out.push(step.age);
+            self.signed(i128::from(step.size));
+        }
+    }
+}
+
 struct Reader<'a> {
     data: &'a [u8],
     at: usize,
     time: i64,
+    /// As [`Writer::bases`].
+    bases: [(i16, u16); 4],
 }
 
 type Read<T> = Result<T, CheckpointError>;
@@ -245,6 +363,111 @@ impl Reader<'_> {
         Ok(())
     }
 
+    fn trends(&mut self) -> Read<Option<Trends>> {
+        if self.varint()? == 0 {
+            return Ok(None);
+        }
+        let bucket_us: i64 = int(self.varint()? as i128)?;
+        let buckets: usize = int(self.varint()? as i128)?;
+        let settings = TrendSettings::from_seconds(bucket_us as f64 / 1e6, buckets)
+            .map_err(CheckpointError)?;
+        if settings.bucket_us != bucket_us {
+            return Err(CheckpointError(format!("bad trend bucket {bucket_us}")));
+        }
+        let mut trends = Trends::new(settings);
+        let count = self.varint()?;
+        trends.ends.reserve(count.min(1 << 24) as usize);
+        let mut link = 0i64;
+        for _ in 0..count {
+            link = int(i128::from(link) + self.signed()?)?;
+            let flags = self.byte()?;
+            let mut end = EndTrend::new();
+            end.time = self.time()?.ok_or_else(short)?;
+            let mut lanes = [0usize; 4];
+            for lane in lanes.iter_mut().take(3) {
+                *lane = int::<usize>(self.varint()? as i128)?.min(1 << 16);
+            }
+            lanes[3] = usize::from(flags & 2 != 0);
+            let newest = end.newest_closed(link, &settings);
+            for (k, n) in lanes.into_iter().enumerate() {
+                let series = (0..n)
+                    .map(|_| self.series(newest, k, &settings))
+                    .collect::<Read<Vec<Series>>>()?;
+                match k {
+                    0 => end.rx = series,
+                    1 => end.tx = series,
+                    2 => end.bias = series,
+                    _ => end.temperature = series,
+                }
+            }
+            trends.ends.insert((link, flags & 1 != 0), end);
+        }
+        Ok(Some(trends))
+    }
+
+    fn series(&mut self, newest: i64, q: usize, settings: &TrendSettings) -> Read<Series> {
+        let flags = self.byte()?;
+        let len = settings.buckets;
+        let day = settings.day_lag();
+        let mut window = vec![Slot::EMPTY; len];
+        let mut std_base = self.bases[q].1;
+        let small = |v: i128| -> Read<i16> {
+            i16::try_from(v)
+                .ok()
+                .filter(|v| *v != MISSING)
+                .ok_or_else(|| CheckpointError(format!("trend value {v} out of range")))
+        };
+        for i in 0..len {
+            let (dv, ds) = match self.byte()? {
+                0 => continue,
+                1 => (self.varint()?, self.varint()?),
+                b if b & 0x80 != 0 => (u128::from(b & 15), u128::from((b >> 4) & 7)),
+                b => return Err(CheckpointError(format!("unknown trend bucket tag {b}"))),
+            };
+            let value =
+                small(i128::from(predicted(&window, i, day, self.bases[q].0)) + unzigzag(dv))?;
+            let std: u16 = int(i128::from(std_base) + unzigzag(ds))?;
+            window[i] = Slot { value, std };
+            std_base = std;
+            self.bases[q] = (value, std);
+        }
+        let mut series = Series::new(len);
+        for (i, slot) in window.iter().enumerate() {
+            let bucket = newest - len as i64 + 1 + i as i64;
+            series.ring[bucket.rem_euclid(len as i64) as usize] = *slot;
+        }
+        if flags & 16 != 0 {
+            let n: u16 = int(self.varint()? as i128)?;
+            if n == 0 {
+                return Err(CheckpointError(
+                    "an open trend bucket without samples".into(),
+                ));
+            }
+            let base = predicted(&window, len, usize::MAX, self.bases[q].0);
+            let mean = i128::from(base) + self.signed()?;
+            let sum = mean * i128::from(n) + self.signed()?;
+            let min = small(mean + self.signed()?)?;
+            let max = small(mean + self.signed()?)?;
+            let m2 = self.varint()? as i128;
+            let sumsq = (m2 + sum * sum) / i128::from(n);
+            series.open = Open {
+                n,
+                min,
+                max,
+                sum: int(sum)?,
+                sumsq: int(sumsq)?,
+            };
+        }
+        if flags & 8 != 0 {
+            let age = self.byte()?;
+            let size = small(self.signed()?)?;
+            series.step = Some(Step { age, size });
+        }
+        series.dark_polls = flags & 3;
+        series.lit = flags & 4 != 0;
+        Ok(series)
+    }
+
     fn opt_rate(&mut self) -> Read<Option<(f64, i64)>> {
         match self.byte()? {
             0 => Ok(None),
@@ -271,6 +494,7 @@ impl FabricState {
         let mut w = Writer {
             out: Vec::with_capacity(16 + self.ends.len() * 80 + self.directions.len() * 30),
             time: 0,
+            bases: [(0, 0); 4],
         };
         w.out.extend_from_slice(MAGIC);
         w.out.push(VERSION);
@@ -365,6 +589,7 @@ impl FabricState {
                 w.time(Some(t));
             }
         }
+        w.trends(self.trends.as_ref());
         w.out
     }
 
@@ -374,13 +599,14 @@ impl FabricState {
             return Err(CheckpointError("not a telemetry checkpoint".into()));
         }
         let version = data[4];
-        if version != 1 && version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(CheckpointError(format!("unknown version {version}")));
         }
         let mut r = Reader {
             data,
             at: 5,
             time: 0,
+            bases: [(0, 0); 4],
         };
         let mut state = FabricState::default();
         let ends = r.varint()?;
@@ -466,6 +692,9 @@ impl FabricState {
         }
         if version >= 2 {
             r.opers_and_links(&mut state)?;
+        }
+        if version >= 3 {
+            state.trends = r.trends()?;
         }
         if r.at != data.len() {
             return Err(CheckpointError(format!(
@@ -557,15 +786,53 @@ mod tests {
         );
         state.links.insert(9, LinkOper::default());
         assert_eq!(FabricState::restore(&state.checkpoint()).unwrap(), state);
-        // Version 1 had neither section: the same bytes without them.
+        // Version 1 had neither section nor trends (version 3 adds their
+        // byte): the same bytes without them.
         let plain = FabricState {
             ends: HashMap::from([((3, false), EndState::default())]),
             ..FabricState::default()
         };
         let mut v1 = plain.checkpoint();
-        v1.truncate(v1.len() - 2);
+        v1.truncate(v1.len() - 3);
         v1[4] = 1;
         assert_eq!(FabricState::restore(&v1).unwrap(), plain);
+    }
+
+    #[test]
+    fn version_2_restores_without_trends_and_trends_round_trip() {
+        use super::super::trend::Poll;
+        let mut state = FabricState::default();
+        state.ends.insert((4, true), EndState::default());
+        // Version 2: the same bytes without the trends' byte.
+        let mut v2 = state.checkpoint();
+        v2.truncate(v2.len() - 1);
+        v2[4] = 2;
+        assert_eq!(FabricState::restore(&v2).unwrap(), state);
+        state.trends = Some(Trends::new(TrendSettings::default()));
+        // Five days of 5-minute polls: 4 Rx lanes (one goes dark), Tx with a
+        // step, bias and temperature, at both ends of two links.
+        let trends = state.trends.as_mut().unwrap();
+        for k in 0..5 * 288i64 {
+            let t = k as f64 / 288.0;
+            let wobble = ((k * 7919) % 13) as f64 / 100.0;
+            let dark = if k > 5 * 288 - 3 { f64::NAN } else { -3.2 };
+            let rx = [-3.0 - 0.1 * t + wobble, dark, -3.1, -2.9 - wobble];
+            let tx = [if t > 2.3 { -4.0 } else { -1.0 } + wobble];
+            let bias = [30.0 + t + wobble, 31.0];
+            for end in [(1, false), (1, true), (900, false), (900, true)] {
+                let poll = Poll {
+                    rx: &rx,
+                    tx: &tx,
+                    bias: &bias,
+                    temperature: if k % 17 == 0 { f64::NAN } else { 40.0 + wobble },
+                };
+                trends.feed(end, 1_000 + k * 300_000_000, &poll);
+            }
+        }
+        let series = &trends.ends[&(1, false)];
+        assert!(series.rx[1].is_dark() && series.tx[0].step.is_some());
+        let restored = FabricState::restore(&state.checkpoint()).unwrap();
+        assert_eq!(restored, state);
     }
 
     #[test]

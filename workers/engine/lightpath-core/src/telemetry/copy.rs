@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use super::{COUNTERS, Changes, Counters, FabricState, OPER_MAX, Optical, Sample};
+use super::{COUNTERS, Changes, Counters, FabricState, OPER_MAX, Optical, Sample, SampleLanes};
 
 /// COPY text that is not the samples [`read_samples`] expects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,12 +50,26 @@ impl std::error::Error for CopyError {}
 /// time) without repeats: batch, link, side (`t` = Z), time (µs), the 5
 /// counters, the 7 readings (input power, its lowest lane, output power, its
 /// lowest lane, bias, temperature, voltage), Rx no light, Tx no light,
-/// oper-status (IF-MIB code 1 to [`OPER_MAX`]); `\N` for none.
+/// oper-status (IF-MIB code 1 to [`OPER_MAX`]); `\N` for none. The lane
+/// arrays that may follow are read and dropped (see
+/// [`read_samples_with_lanes`]).
 pub fn read_samples(data: &[u8]) -> Result<Vec<Sample>, CopyError> {
+    Ok(read_samples_with_lanes(data)?.0)
+}
+
+/// [`read_samples`] with the per-lane readings: a line may end with three
+/// more fields, the lanes of input power, output power and laser bias, each
+/// PostgreSQL array text (`{-2.1,-2.3,NULL,-2.2}`, NULL: a dark or missing
+/// lane) or `\N`. A line without them (the layout before lanes) has none.
+pub fn read_samples_with_lanes(data: &[u8]) -> Result<(Vec<Sample>, SampleLanes), CopyError> {
     let text = std::str::from_utf8(data).map_err(|e| CopyError::NotUtf8(e.to_string()))?;
     let mut samples = Vec::with_capacity(text.len() / 80);
+    let mut lanes = SampleLanes {
+        offsets: vec![0],
+        values: vec![],
+    };
     for (n, line) in text.lines().enumerate() {
-        samples.push(sample(line).map_err(|problem| CopyError::Line {
+        samples.push(sample(line, &mut lanes).map_err(|problem| CopyError::Line {
             number: n + 1,
             problem,
             text: line.to_owned(),
@@ -65,11 +79,36 @@ pub fn read_samples(data: &[u8]) -> Result<Vec<Sample>, CopyError> {
     if samples.windows(2).any(|w| order(&w[0]) >= order(&w[1])) {
         return Err(CopyError::Unsorted);
     }
-    Ok(samples)
+    Ok((samples, lanes))
 }
 
-/// One line of [`read_samples`], or what is wrong with it.
-fn sample(line: &str) -> Result<Sample, &'static str> {
+/// Appends the values of a PostgreSQL array text (NaN for NULL or a value
+/// that is not finite), or nothing for `\N`.
+fn lane_array(field: &str, values: &mut Vec<f64>) -> Result<(), &'static str> {
+    if field == "\\N" {
+        return Ok(());
+    }
+    let inner = field
+        .strip_prefix('{')
+        .and_then(|f| f.strip_suffix('}'))
+        .ok_or("not an array")?;
+    if inner.is_empty() {
+        return Ok(());
+    }
+    for item in inner.split(',') {
+        values.push(match item {
+            "NULL" => f64::NAN,
+            item => {
+                let v = item.parse::<f64>().map_err(|_| "not an array of numbers")?;
+                if v.is_finite() { v } else { f64::NAN }
+            }
+        });
+    }
+    Ok(())
+}
+
+/// One line of [`read_samples`], or what is wrong with it; its lanes go to `lanes`.
+fn sample(line: &str, lanes: &mut SampleLanes) -> Result<Sample, &'static str> {
     let mut fields = line.split('\t');
     let mut next = || fields.next().ok_or("too few fields");
     let int = |f: &str| f.parse::<i64>().map_err(|_| "not an integer");
@@ -105,8 +144,16 @@ fn sample(line: &str) -> Result<Sample, &'static str> {
             _ => return Err("not an oper-status code"),
         },
     };
-    if fields.next().is_some() {
+    // The three lane arrays come together or not at all.
+    let arrays: Vec<&str> = fields.collect();
+    if arrays.len() != 3 && !arrays.is_empty() {
         return Err("too many fields");
+    }
+    for q in 0..3 {
+        if let Some(field) = arrays.get(q) {
+            lane_array(field, &mut lanes.values)?;
+        }
+        lanes.offsets.push(lanes.values.len() as u32);
     }
     let [rx, rx_min, tx, tx_min, bias, temperature, voltage] = readings;
     Ok(Sample {

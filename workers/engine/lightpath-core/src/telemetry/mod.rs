@@ -16,7 +16,13 @@ use std::collections::{HashMap, HashSet};
 mod checkpoint;
 pub use checkpoint::CheckpointError;
 mod copy;
-pub use copy::{CopyError, read_samples, write_changed_directions, write_changed_ends};
+pub use copy::{
+    CopyError, read_samples, read_samples_with_lanes, write_changed_directions, write_changed_ends,
+};
+pub mod forecast;
+pub mod trend;
+pub use forecast::{Cause, Forecast, ForecastSettings, Limits, forecast_link};
+pub use trend::{EndTrend, Poll, Quantity, Series, TrendSettings};
 
 /// Counters of a poll, in this order: in packets, in FCS errors, in discards,
 /// out packets, out discards.
@@ -513,6 +519,8 @@ pub struct Changes {
     pub oper: Vec<(i64, bool)>,
     /// Links whose flapping flag changed, with the new flag, in batch order.
     pub flapping: Vec<(i64, bool)>,
+    /// Links a trend bucket of which closed, sorted, each once.
+    pub trend_links: Vec<i64>,
 }
 
 impl Changes {
@@ -556,6 +564,208 @@ pub struct FabricState {
     pub directions: HashMap<DirectionKey, DirectionState>,
     /// Per link whose state was ever decided from telemetry.
     pub links: HashMap<i64, LinkOper>,
+    /// The optical trends, when the state keeps them.
+    pub trends: Option<Trends>,
+}
+
+/// The optical trends of a fabric's link ends (see [`trend`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trends {
+    /// Bucket length and window.
+    pub settings: TrendSettings,
+    /// Per link end that carried a reading.
+    pub ends: HashMap<EndKey, EndTrend>,
+}
+
+impl Trends {
+    /// No trends yet, with these settings.
+    pub fn new(settings: TrendSettings) -> Self {
+        Trends {
+            settings,
+            ends: HashMap::new(),
+        }
+    }
+
+    /// Feeds one poll of `end` at `time` (ignored at or before the end's
+    /// newest reading); returns whether it closed a bucket.
+    pub fn feed(&mut self, end: EndKey, time: i64, poll: &Poll<'_>) -> bool {
+        self.ends
+            .entry(end)
+            .or_default()
+            .feed(end.0, time, poll, &self.settings)
+    }
+
+    /// The forecast of `link` (see [`forecast_link`]).
+    pub fn forecast(
+        &self,
+        link: i64,
+        limits: &Limits,
+        settings: &ForecastSettings,
+    ) -> Option<Forecast> {
+        let ends = [false, true].map(|side| self.ends.get(&(link, side)));
+        forecast_link(link, ends, limits, &self.settings, settings)
+    }
+}
+
+/// Little-endian `i64` number `i` of `bytes`.
+fn i64_at(bytes: &[u8], i: usize) -> i64 {
+    i64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+}
+
+/// Little-endian `f64` number `i` of `bytes`.
+fn f64_at(bytes: &[u8], i: usize) -> f64 {
+    f64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+}
+
+/// Optical readings as little-endian columns (what numpy's `tobytes` gives):
+/// link and time (µs) `i64`, side `u8` (0 = A, 1 = Z), Rx, Tx and bias `f64`
+/// with `lanes` values per row (row-major), temperature `f64`; NaN: no value.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadingColumns<'a> {
+    len: usize,
+    lanes: usize,
+    link: &'a [u8],
+    side: &'a [u8],
+    time: &'a [u8],
+    rx: &'a [u8],
+    tx: &'a [u8],
+    bias: &'a [u8],
+    temperature: &'a [u8],
+}
+
+impl<'a> ReadingColumns<'a> {
+    /// Checks the columns' lengths against the link column's rows; the
+    /// error names the first column that does not match.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        link: &'a [u8],
+        side: &'a [u8],
+        time: &'a [u8],
+        lanes: usize,
+        rx: &'a [u8],
+        tx: &'a [u8],
+        bias: &'a [u8],
+        temperature: &'a [u8],
+    ) -> Result<Self, String> {
+        if lanes == 0 {
+            return Err("lanes must be at least 1".into());
+        }
+        if !link.len().is_multiple_of(8) {
+            return Err(format!(
+                "link has {} bytes, not a whole number of 8-byte integers",
+                link.len()
+            ));
+        }
+        let len = link.len() / 8;
+        for (name, bytes, per_row) in [
+            ("side", side, 1),
+            ("time", time, 8),
+            ("rx", rx, 8 * lanes),
+            ("tx", tx, 8 * lanes),
+            ("bias", bias, 8 * lanes),
+            ("temperature", temperature, 8),
+        ] {
+            if bytes.len() != len * per_row {
+                return Err(format!(
+                    "{name} has {} bytes, expected {} ({len} rows of {per_row} bytes)",
+                    bytes.len(),
+                    len * per_row
+                ));
+            }
+        }
+        if let Some(bad) = side.iter().find(|&&s| s > 1) {
+            return Err(format!("side must be 0 (A) or 1 (Z), got {bad}"));
+        }
+        Ok(ReadingColumns {
+            len,
+            lanes,
+            link,
+            side,
+            time,
+            rx,
+            tx,
+            bias,
+            temperature,
+        })
+    }
+
+    /// Rows.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn end(&self, i: usize) -> EndKey {
+        (i64_at(self.link, i), self.side[i] == 1)
+    }
+
+    fn time(&self, i: usize) -> i64 {
+        i64_at(self.time, i)
+    }
+
+    /// Row `i`'s Rx, Tx and bias lanes into `out` (3 x lanes).
+    fn lanes_of(&self, i: usize, out: &mut [f64]) {
+        let n = self.lanes;
+        for (q, column) in [self.rx, self.tx, self.bias].into_iter().enumerate() {
+            for lane in 0..n {
+                out[q * n + lane] = f64_at(column, i * n + lane);
+            }
+        }
+    }
+}
+
+/// Per-lane readings of samples (the COPY text's lane arrays): for sample
+/// `i`, quantity `q` (Rx, Tx, bias), its lanes are
+/// `values[offsets[3 i + q]..offsets[3 i + q + 1]]` (NaN: a dark or missing
+/// lane; none: the sample carried no lanes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SampleLanes {
+    /// Start of each (sample, quantity) in `values`, and the end.
+    pub offsets: Vec<u32>,
+    /// The lanes' values.
+    pub values: Vec<f64>,
+}
+
+impl SampleLanes {
+    /// Sample `i`'s lanes of quantity `q` (0 Rx, 1 Tx, 2 bias).
+    pub fn lanes(&self, i: usize, q: usize) -> &[f64] {
+        match (self.offsets.get(3 * i + q), self.offsets.get(3 * i + q + 1)) {
+            (Some(&a), Some(&b)) => &self.values[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// The trend poll of a sample: its lanes, or its average as the one lane
+/// (NaN when it reported no light and no value).
+fn trend_poll<'a>(sample: &Sample, lanes: [&'a [f64]; 3], scratch: &'a mut [f64; 3]) -> Poll<'a> {
+    let o = &sample.optical;
+    let average = [
+        (o.rx, o.rx_no_light),
+        (o.tx, o.tx_no_light),
+        (o.bias, false),
+    ];
+    *scratch = average.map(|(v, _)| v.unwrap_or(f64::NAN));
+    let [rx, tx, bias] = scratch;
+    let pick = |lanes: &'a [f64], one: &'a f64, (v, dark): (Option<f64>, bool)| {
+        if !lanes.is_empty() {
+            lanes
+        } else if v.is_some() || dark {
+            std::slice::from_ref(one)
+        } else {
+            &[]
+        }
+    };
+    Poll {
+        rx: pick(lanes[0], rx, average[0]),
+        tx: pick(lanes[1], tx, average[1]),
+        bias: pick(lanes[2], bias, average[2]),
+        temperature: o.temperature.unwrap_or(f64::NAN),
+    }
 }
 
 /// The direction received at `side` (true = Z): Z receives a_to_z.
@@ -612,6 +822,9 @@ impl FabricState {
         self.ends.retain(|key, _| links.contains(&key.0));
         self.directions.retain(|key, _| links.contains(&key.0));
         self.links.retain(|key, _| links.contains(key));
+        if let Some(trends) = &mut self.trends {
+            trends.ends.retain(|key, _| links.contains(&key.0));
+        }
         before - self.ends.len() - self.directions.len() - self.links.len()
     }
 
@@ -681,6 +894,61 @@ impl FabricState {
     /// Applies samples sorted by (batch, end, time): each poll's counters in
     /// time order, and each end's newest optical sample of a batch.
     pub fn apply(&mut self, samples: &[Sample], settings: &Settings) -> Changes {
+        self.apply_with_lanes(samples, &SampleLanes::default(), settings)
+    }
+
+    /// Feeds only the trends (re-analysis, evaluation) with readings given
+    /// as columns, rows in time order per end (a row at or before its end's
+    /// newest reading is ignored). Returns the rows taken and the links a
+    /// bucket of which closed (sorted). Without trends nothing is taken.
+    pub fn apply_reading_columns(&mut self, columns: &ReadingColumns<'_>) -> (usize, Vec<i64>) {
+        let Some(trends) = &mut self.trends else {
+            return (0, vec![]);
+        };
+        let lanes = columns.lanes;
+        let mut scratch = vec![0.0; 3 * lanes];
+        let mut taken = 0;
+        let mut closed = vec![];
+        let mut i = 0;
+        while i < columns.len {
+            // Rows of one end often come together: look it up once for them.
+            let end = columns.end(i);
+            let slot = trends.ends.entry(end).or_default();
+            let mut closed_here = false;
+            while i < columns.len && columns.end(i) == end {
+                let time = columns.time(i);
+                if time > slot.time {
+                    taken += 1;
+                    columns.lanes_of(i, &mut scratch);
+                    let (rx, rest) = scratch.split_at(lanes);
+                    let (tx, bias) = rest.split_at(lanes);
+                    let poll = Poll {
+                        rx,
+                        tx,
+                        bias,
+                        temperature: f64_at(columns.temperature, i),
+                    };
+                    closed_here |= slot.feed(end.0, time, &poll, &trends.settings);
+                }
+                i += 1;
+            }
+            if closed_here {
+                closed.push(end.0);
+            }
+        }
+        closed.sort_unstable();
+        closed.dedup();
+        (taken, closed)
+    }
+
+    /// [`FabricState::apply`] with the samples' lanes (their readings feed
+    /// the trends, when the state keeps them).
+    pub fn apply_with_lanes(
+        &mut self,
+        samples: &[Sample],
+        lanes: &SampleLanes,
+        settings: &Settings,
+    ) -> Changes {
         let mut changes = Changes::default();
         // Per touched end, in first-touched order: its visible part before
         // this call (None: the end is new).
@@ -712,7 +980,21 @@ impl FabricState {
             let state = self.ends.entry(end).or_default();
             let mut newest_optical = None;
             let optical_time = state.optical.time;
-            for sample in &samples[i..j] {
+            for (k, sample) in samples[i..j].iter().enumerate() {
+                if let Some(trends) = &mut self.trends
+                    && sample.optical.carries_readings()
+                {
+                    let index = i + k;
+                    let mut scratch = [0.0; 3];
+                    let poll = trend_poll(
+                        sample,
+                        [0, 1, 2].map(|q| lanes.lanes(index, q)),
+                        &mut scratch,
+                    );
+                    if trends.feed(end, sample.time, &poll) {
+                        changes.trend_links.push(end.0);
+                    }
+                }
                 if sample.optical.carries_readings() {
                     newest_optical = Some(sample);
                 }
@@ -767,6 +1049,8 @@ impl FabricState {
             i = j;
         }
         self.decide_links(&mut batch_links, &settings.oper, &mut changes);
+        changes.trend_links.sort_unstable();
+        changes.trend_links.dedup();
         changes.ends = touched_order
             .into_iter()
             .filter(|end| match &touched_ends[end] {
