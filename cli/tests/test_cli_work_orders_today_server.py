@@ -48,11 +48,21 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
     table = tess("work-orders", "today")
     assert table.exit_code == 0, table.stderr
     lines = table.stdout.splitlines()
-    # The demo's switches have no rack: the switch is named, the Rack cell is a dash (#18 trial).
+    # The demo's switches have no rack: the switch is named, the Rack cell is a dash (#18 trial); the
+    # Row is where the technician walks, the switch's pod.
     assert lines[0] == "1 visit, the first at 08:00 UTC at switch p2-fab0."
     assert lines[1].startswith("plan ") and " of demo-fb, made " in lines[1]
     assert lines[1].endswith("; shift 08:00-16:00 UTC")
-    assert cells(lines[2].replace("\u2503", " ")) == ["Time", "(UTC)", "Order", "Action", "Component", "Rack", "State"]
+    assert cells(lines[2].replace("\u2503", " ")) == [
+        "Time",
+        "(UTC)",
+        "Order",
+        "Action",
+        "Component",
+        "Row",
+        "Rack",
+        "State",
+    ]
     assert cells(lines[4]) == [
         "08:00-10:00",
         str(first),
@@ -61,6 +71,8 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
         "cable",
         "p2-fab0",
         "eth2/1-4",
+        "pod",
+        "2",
         "\u2014",
         "open",
     ]

@@ -371,11 +371,18 @@ def _rack(order: dict[str, Any]) -> str:
     return str(where.get("rack") or NO_RACK)
 
 
+def _row(order: dict[str, Any]) -> str:
+    """The row a technician walks to (the server's one row rule: the switch's pod, else the rack's prefix)."""
+    where = order.get("location") or {}
+    return str(where.get("row") or NO_RACK)
+
+
 TODAY_COLUMNS = (
     Column("time", "Time (UTC)"),
     Column("order", "Order", justify="right"),
     Column("action", "Action"),
     Column("component_name", "Component"),
+    Column("row", "Row"),
     Column("rack", "Rack"),
     Column("state", "State", render=_state_cell),
 )
@@ -426,6 +433,7 @@ def today(
             "order": visit["work_order"]["id"],
             "action": visit["work_order"].get("action"),
             "component_name": visit["work_order"].get("component_name"),
+            "row": _row(visit["work_order"]),
             "rack": _rack(visit["work_order"]),
             "state": visit["work_order"].get("state"),
         }
