@@ -1,3 +1,5 @@
+import datetime as dt
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
@@ -59,3 +61,31 @@ def test_load_demo_sets_its_down_links_down_through_telemetry(settings):
         assert link.oper_changed_at is not None  # set by derivation, not by the import
         notes = AuditEvent.objects.filter(object_type="fabric.link", object_id=link.pk).values_list("note", flat=True)
         assert any("telemetry" in note for note in notes)
+
+
+def test_load_demo_opens_with_two_links_at_risk(settings, client_for):
+    """Predictive optics (#19): the demo has a ToR receiver falling for four days (contamination,
+    clean its connectors) and an ageing transmitter at a fabric switch (replace it), both forecast
+    to cross their limit within the 7-day horizon, and neither corrupting yet."""
+    from django.utils import timezone
+
+    from fabric.models import Link
+    from telemetry.models import LinkForecast
+
+    settings.LIGHTPATH_DEMO = True
+    call_command("load_demo", verbosity=0)
+    at_risk = {
+        forecast.cause: forecast
+        for forecast in LinkForecast.objects.filter(fabric__name="demo-fb", at_risk=True).select_related("link")
+    }
+    assert set(at_risk) >= {"contamination", "decaying_transmitter"}, at_risk
+    now = timezone.now()
+    dirty, ageing = at_risk["contamination"], at_risk["decaying_transmitter"]
+    assert (dirty.side, dirty.quantity, dirty.cause_side, dirty.limit_provenance) == ("a", "rx", "a", "catalog")
+    assert now < dirty.crossing_at < now + dt.timedelta(days=3.5)
+    assert (ageing.side, ageing.quantity, ageing.cause_side) == ("z", "tx", "z")
+    assert now + dt.timedelta(days=2) < ageing.crossing_at < now + dt.timedelta(days=7)
+    for forecast in (dirty, ageing):
+        assert Link.objects.get(pk=forecast.link_id).health == "clean"
+    listed = client_for("viewer").get("/api/links/", {"fabric": dirty.fabric_id, "at_risk": "true"}).json()
+    assert {dirty.link_id, ageing.link_id} <= {row["id"] for row in listed["results"]}

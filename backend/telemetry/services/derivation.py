@@ -248,8 +248,8 @@ def derive(fabric: Fabric) -> DerivationResult:
                 result.forecast_links = sorted({*result.forecast_links, *links})
                 result.forecasts += reported
             _write_links(cursor, fabric, oper, result)
-            opened = preventive.auto_open(fabric, result.forecast_links)
-            result.preventive_tickets = [ticket.pk for ticket in opened]
+            tickets = preventive.auto_open(fabric, result.forecast_links)
+            result.preventive_tickets = [ticket.pk for ticket in tickets]
         result.batches = len(batches)
         watermark = batches[-1][0]
         _write_checkpoint(fabric, watermark, state)

@@ -108,13 +108,13 @@ def rows_from(fabric: Fabric, reported: list[dict[str, Any]], resolved: dict, no
     return rows
 
 
-def write(cursor, fabric: Fabric, state, now: dt.datetime) -> int:
+def write(cursor, fabric: Fabric, state, now: dt.datetime) -> tuple[list[int], int]:
     """The forecasts of the links whose trends moved in the last apply of `state` (the engine's
     TelemetryState), made at `now`: reported links are upserted, the others of those links lose
-    their row. Returns the links the engine reported."""
+    their row. Returns those links and how many the engine reported."""
     links = state.trend_changed_links()
     if not links:
-        return 0
+        return [], 0
     limits, resolved = engine_limits(links)
     reported = state.forecasts(links, limits, _us(now), horizon_s(fabric), float(fabric.forecast_min_confidence))
     rows = rows_from(fabric, reported, resolved, now)
@@ -123,7 +123,7 @@ def write(cursor, fabric: Fabric, state, now: dt.datetime) -> int:
         [links, [row[0] for row in rows]],
     )
     if not rows:
-        return 0
+        return links, 0
     cursor.execute("DROP TABLE IF EXISTS tmp_forecasts")
     cursor.execute(
         f"CREATE TEMP TABLE tmp_forecasts ({', '.join(f'{n} {t}' for n, t in zip(COLUMNS, TYPES, strict=True))}) "
@@ -141,7 +141,7 @@ def write(cursor, fabric: Fabric, state, now: dt.datetime) -> int:
         ON CONFLICT (link_id) DO UPDATE SET {updates}
         """
     )
-    return len(rows)
+    return links, len(rows)
 
 
 # ------------------------------------------------------------------------------------------
