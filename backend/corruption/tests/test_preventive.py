@@ -7,6 +7,7 @@ them is telemetry's test. On the small fabric, f0:u0 - s0:p0 is a spine uplink t
 """
 
 import datetime as dt
+import random
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -17,7 +18,9 @@ from corruption import preventive, services, tickets
 from corruption.models import Ticket
 from fabric.models import Fabric, Link
 from lightpath.tests.test_openapi_contract import Contract, _document
+from maintenance.models import WorkOrder
 from telemetry.models import DirectionHealth, LinkForecast
+from telemetry.services import derivation
 
 from .test_services import link, open_event
 from .test_tickets import disabled_ticket
@@ -242,6 +245,33 @@ class TestAutomatic:
         forecast(uplink)
         assert preventive.auto_open(small_fabric, [uplink.pk]) == []
         assert list(Ticket.objects.filter(link=uplink)) == [repair]
+
+
+class TestDerivationOpensThem:
+    def test_with_the_fabric_setting_a_falling_receiver_gets_one_ticket_and_stays_in_service(
+        self, small_fabric, django_capture_on_commit_callbacks
+    ):
+        """t0's receiver loses 1.2 dB a day (telemetry's contamination case), polled every 15
+        minutes and derived every 8 hours as the worker does."""
+        from telemetry.tests.test_forecast_derivation import derive_in_batches, falling, flat, polls
+
+        derivation.forget_cached_state()
+        Fabric.objects.filter(pk=small_fabric.pk).update(auto_preventive_tickets=True)
+        small_fabric.refresh_from_db()
+        lnk = link(small_fabric, "t0", "up0")
+        rows = polls(5, random.Random(1), rx_a=falling(-3.0, -1.2), rx_z=flat(-2.6), tx_a=flat(-1.8), tx_z=flat(-1.5))
+        derive_in_batches(small_fabric, rows, dt.timedelta(hours=8), django_capture_on_commit_callbacks)
+
+        assert LinkForecast.objects.get(link=lnk).at_risk
+        (ticket,) = Ticket.objects.all()  # at risk over several runs since: opened once
+        step = ticket.steps.get()
+        assert (ticket.link_id, ticket.kind, ticket.state, ticket.direction) == (lnk.pk, "preventive", "open", "z_to_a")
+        assert (step.recommended_action, step.rule) == ("clean_fiber", "preventive.contamination")
+        assert step.explanation.startswith("Clean the connectors, t0:up0 (end A) first")
+        lnk.refresh_from_db()
+        assert (lnk.admin_state, lnk.admin_reason) == ("enabled", "")
+        # Opened on the run's commit like any ticket: it waits for a visit in a work order.
+        assert WorkOrder.objects.get(state="open").tickets.get() == ticket
 
 
 class TestValidation:
