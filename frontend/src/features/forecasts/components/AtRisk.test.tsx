@@ -71,13 +71,13 @@ describe('AtRiskResults', () => {
       'A end Rx lane 0: -9.4 dBm, falling 0.31 dB/day, limit -10.0 dBm (catalog)',
     );
     // A switch without a rack reads "—".
-    expect(first.getByTestId('at-risk-racks')).toHaveTextContent('A — · Z r90');
+    expect(first.getByTestId('at-risk-racks')).toHaveTextContent('A — Z r90');
     expect(first.getByTestId('at-risk-action')).toHaveTextContent('Replace the transceiver at p0-fab0:eth2 (end Z)');
 
     const second = within(rows[1]!);
     expect(second.getByRole('link', { name: 'p0-tor0 eth1 ↔ p0-fab0 eth2' })).toBeInTheDocument();
     expect(second.getByTestId('at-risk-crossing')).toHaveTextContent('crosses in 3.2 days (2.1–5.0)');
-    expect(second.getByTestId('at-risk-racks')).toHaveTextContent('A r01 · Z r90');
+    expect(second.getByTestId('at-risk-racks')).toHaveTextContent('A r01 Z r90');
     expect(second.getByTestId('at-risk-action')).toHaveTextContent(
       'Clean the connectors, p0-fab0:eth1/1 (end Z) first',
     );

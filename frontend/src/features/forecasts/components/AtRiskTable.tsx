@@ -61,7 +61,8 @@ export function AtRiskTable({ rows, racks, now }: AtRiskTableProps) {
                 {forecast ? readingText(forecast) : '…'}
               </td>
               <td data-label="Racks" data-testid="at-risk-racks">
-                A {rackOf(link.a_switch_name, racks)} · Z {rackOf(link.z_switch_name, racks)}
+                <span className="at-risk-rack">A {rackOf(link.a_switch_name, racks)}</span>{' '}
+                <span className="at-risk-rack">Z {rackOf(link.z_switch_name, racks)}</span>
               </td>
               <td data-label="Recommended" data-testid="at-risk-action">
                 {forecast ? forecast.recommended_action_label : '…'}

@@ -8,8 +8,8 @@ import { type LegendSwatch, TimeChart } from './TimeChart';
 import { buildPowerChart, THRESHOLD_STYLE } from './powerChart';
 import { useTimeChartSize } from './useTimeChartSize';
 
-/** The forecast trend: dotted, so it never reads as measured. */
-const FORECAST_DASH = '1 4';
+/** The forecast trend: dotted (round caps on short dashes), so it never reads as measured. */
+const FORECAST_DASH = '1 5';
 
 /** Height of the no-light marks, drawn along the bottom of the plot. */
 const MARK_PX = 7;
@@ -75,7 +75,7 @@ export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixe
                   testId: 'power-legend-forecast',
                   label: chart.forecast.label,
                   colour: chart.forecast.colour,
-                  width: 2,
+                  width: 3,
                   dash: FORECAST_DASH,
                 },
               ]
@@ -181,8 +181,9 @@ export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixe
             d={chart.forecast.trend}
             fill="none"
             stroke={chart.forecast.colour}
-            strokeWidth={2}
+            strokeWidth={3}
             strokeDasharray={FORECAST_DASH}
+            strokeLinecap="round"
           />
           <circle
             data-testid="power-forecast-crossing"
