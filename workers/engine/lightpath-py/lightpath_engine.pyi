@@ -628,6 +628,10 @@ class MaintenancePlan(TypedDict):
     gap: float
     proven_optimal: bool
 
+def maintenance_row(rack: str, pod: int | None = None) -> str:
+    """The row a rack stands in: ``pod N`` when its switch has a pod, else the rack name before its
+    last ``-`` (``p1-rack5`` in row ``p1``), else the rack. The one row rule of the backend and the CLI."""
+
 def maintenance_plan(
     session: CorrOptSession,
     work_orders: Sequence[PlanWorkOrder],
