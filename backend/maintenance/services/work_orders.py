@@ -27,6 +27,7 @@ from corruption.models import Ticket, TicketStep
 from corruption.recommend import Action
 from fabric.models import Link
 from fabric.services import link_state
+from lightpath_engine import maintenance_row
 
 from ..models import WorkOrder, WorkOrderTicket
 from .footprints import BREADTH, Repair, StepAdvice, repairs, success_chance
@@ -172,12 +173,11 @@ def regroup(fabric_id: int) -> list[WorkOrder]:
 def row_of(rack: str, pod: int | None) -> str:
     """A rack's row, where a technician walks (the planner's travel times and the location answer):
     the switch's pod when it has one (a pod's racks stand in one row), else the rack name before
-    its last '-' (`p1-rack5` in row `p1`), else the rack. No `Switch.row` field: the documents we
-    import carry pods and rack names, and a row field nobody fills would make every rack its own row."""
-    if pod is not None:
-        return f"pod {pod}"
-    head, dash, _ = rack.rpartition("-")
-    return head if dash and head else rack
+    its last '-' (`p1-rack5` in row `p1`), else the rack. The rule is the engine's
+    (`lightpath_core::maintenance::row_of`), which the CLI's offline planner uses too. No `Switch.row`
+    field: the documents we import carry pods and rack names, and a row field nobody fills would make
+    every rack its own row."""
+    return maintenance_row(rack, pod)
 
 
 def location(order: WorkOrder) -> dict | None:

@@ -50,14 +50,6 @@ def link_display_names(links: list[dict[str, Any]]) -> list[str]:
     return [f"{link.get('a')}:{link.get('a_port')} - {link.get('b')}:{link.get('b_port')}" for link in links]
 
 
-def row_of(rack: str, pod: Any) -> str:
-    """A rack's row: its pod's (a pod's racks stand in one row), else the rack name before its last '-'."""
-    if pod is not None and pod != "":
-        return f"pod {pod}"
-    head, dash, _ = rack.rpartition("-")
-    return head if dash and head else rack
-
-
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -135,7 +127,10 @@ class _Reader:
             switch = self.switches[self.fabric.link_lower[footprint[0]]]
             switch_rack = str(switch.get("rack") or switch["name"])
             rack = switch_rack if rack is None else rack
-            row = row_of(switch_rack, switch.get("pod")) if row is None else row
+            if row is None:
+                # The server's one row rule, from the engine (pods are integers in the document).
+                pod = switch.get("pod")
+                row = load_engine().maintenance_row(switch_rack, pod if _whole(pod) else None)
         rack_id = self.racks.setdefault(str(rack), len(self.racks))
         row_id = self.rows.setdefault(str(row), len(self.rows))
         return rack_id, row_id

@@ -169,6 +169,7 @@ fn lightpath_engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::read_fabric_document, m)?)?;
     m.add_class::<telemetry::TelemetryState>()?;
     m.add_function(wrap_pyfunction!(maintenance::maintenance_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(maintenance::maintenance_row, m)?)?;
     matching::register(m)?;
     rail::register(m)?;
     reconfig::register(m)?;

@@ -17,6 +17,14 @@ use pyo3::types::{PyDict, PyMapping};
 use crate::corropt::{corropt_error, time_budget};
 use crate::corropt_session::CorrOptSession;
 
+/// The row a rack stands in: `pod N` when its switch has a pod, else the rack
+/// name before its last `-`, else the rack (`lightpath_core::maintenance::row_of`).
+#[pyfunction]
+#[pyo3(signature = (rack, pod=None))]
+pub(crate) fn maintenance_row(rack: &str, pod: Option<i64>) -> String {
+    lightpath_core::maintenance::row_of(rack, pod)
+}
+
 /// Plans the visits of `work_orders` (mappings: `id`, `footprint`,
 /// `duration_s`, `success_probability`, `rack`, `row`, `penalty_rate`,
 /// optional `restoration` `{"links", "penalty_rate"}`) for `technicians`

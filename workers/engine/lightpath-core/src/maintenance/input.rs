@@ -17,6 +17,21 @@ pub struct Location {
     pub row: u32,
 }
 
+/// The row a rack stands in, by name: the switch's pod when it has one (a
+/// pod's racks stand in one row), else the rack name before its last `-`
+/// (`p1-rack5` in row `p1`), else the rack itself. The one rule of rows for
+/// the backend (locations, plans) and the CLI's offline planner alike; there
+/// is no row field, since the documents imported carry pods and rack names.
+pub fn row_of(rack: &str, pod: Option<i64>) -> String {
+    if let Some(pod) = pod {
+        return format!("pod {pod}");
+    }
+    match rack.rsplit_once('-') {
+        Some((head, _)) if !head.is_empty() => head.to_owned(),
+        _ => rack.to_owned(),
+    }
+}
+
 /// Seconds a technician needs to walk from one visit to the next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TravelModel {
@@ -175,6 +190,16 @@ fn check_number(id: u64, field: &'static str, value: f64, max: f64) -> Result<()
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_rack_stands_in_its_pods_row_else_its_name_prefixs() {
+        assert_eq!(row_of("p1-rack5", Some(3)), "pod 3");
+        assert_eq!(row_of("p1-rack5", None), "p1");
+        assert_eq!(row_of("hall-a-r7", None), "hall-a");
+        assert_eq!(row_of("rack5", None), "rack5");
+        assert_eq!(row_of("-r1", None), "-r1");
+    }
+
     use super::*;
 
     fn order(id: u64, footprint: Vec<LinkId>) -> WorkOrder {

@@ -78,6 +78,6 @@ mod planner;
 mod search;
 
 pub use error::PlanError;
-pub use input::{Crew, Location, PlanOptions, Restoration, TravelModel, WorkOrder};
+pub use input::{Crew, Location, PlanOptions, Restoration, TravelModel, WorkOrder, row_of};
 pub use later::{LeaveReason, LeftForLater};
 pub use planner::{MaintenancePlan, Planner, Schedule, Visit, plan};
