@@ -61,7 +61,11 @@ def test_an_operator_opens_one_by_name_and_a_second_is_refused_in_one_line(
         f"{opened['id']} (open)\n"
     )
     shown = operator("tickets", "show", str(opened["id"]))
-    assert shown.exit_code == 0 and "preventive" in shown.stdout
+    assert shown.exit_code == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert any(line.split() == ["Kind", "preventive"] for line in lines)
+    assert any(line.split() == ["End", "to", "act", "on", "A"] for line in lines)
+    assert "Rate (this direction)" not in shown.stdout  # a repair's evidence rows: none here
 
 
 def test_the_table_line_and_a_technicians_refusal(at_risk: Any, log_in: Callable[[str, str], Cli]) -> None:

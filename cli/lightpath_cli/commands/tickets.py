@@ -506,6 +506,8 @@ def _optics_text(optics: dict[str, Any]) -> str:
 
 
 def _evidence_rows(evidence: dict[str, Any]) -> list[tuple[str, str]]:
+    if evidence.get("forecast"):  # a preventive step: its explanation says what the forecast saw
+        return [("End to act on", str(evidence.get("local_end")).upper())]
     rates = evidence.get("rates") or {}
     optics = evidence.get("optics") or {}
     neighbours = sum(len(entry.get("links") or []) for entry in evidence.get("neighbours") or [])
