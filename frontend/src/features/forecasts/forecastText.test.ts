@@ -47,7 +47,7 @@ describe('readingText', () => {
 describe('forecastSentence', () => {
   it('says the chart’s forecast in words: reading, crossing with its interval, confidence, horizon, cause, action', () => {
     expect(forecastSentence(linkForecast(), 7, NOW)).toBe(
-      'Forecast of 2026-11-27 08:00 UTC: Z end Rx lane 2: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog). ' +
+      'Forecast made 2026-11-27 08:00 UTC. Z end Rx lane 2: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog). ' +
         'It reaches its limit 2026-11-30 12:48 UTC (between 2026-11-29 10:24 UTC and 2026-12-02 08:00 UTC); ' +
         '87% confidence, at risk within the 7-day horizon. Probable cause: contamination. ' +
         'Recommended: Clean the connectors, p0-fab0:eth1/1 (end Z) first.',

@@ -98,7 +98,7 @@ export function forecastSentence(forecast: LinkForecast, horizonDays: number, no
     ? `at risk within the ${horizonDays}-day horizon`
     : `not at risk within the ${horizonDays}-day horizon`;
   return (
-    `Forecast of ${formatTime(forecast.computed_at)}: ${reading}. ${when}; ${confidenceText(forecast.confidence)} ` +
+    `Forecast made ${formatTime(forecast.computed_at)}. ${reading}. ${when}; ${confidenceText(forecast.confidence)} ` +
     `confidence, ${risk}. Probable cause: ${forecast.cause_label}. Recommended: ${forecast.recommended_action_label}.`
   );
 }
