@@ -106,6 +106,10 @@ class Derivation(models.Model):
     watermark = models.BigIntegerField(default=0, help_text="Id of the last derived IngestBatch.")
     queued_at = models.DateTimeField(null=True, blank=True)
     derived_at = models.DateTimeField(null=True, blank=True)
+    # The fabric's forecast settings the stored forecasts were judged by: a run that finds them
+    # changed forecasts every link of the fabric anew, not only those whose trend moved.
+    forecast_horizon_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    forecast_min_confidence = models.FloatField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"derivation of fabric {self.fabric_id} up to batch {self.watermark}"

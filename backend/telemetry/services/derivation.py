@@ -247,13 +247,27 @@ def derive(fabric: Fabric) -> DerivationResult:
                 links, reported = forecasts.write(cursor, fabric, state, max(b[3] for b in chunk))
                 result.forecast_links = sorted({*result.forecast_links, *links})
                 result.forecasts += reported
+            judged_by = (fabric.forecast_horizon_days, fabric.forecast_min_confidence)
+            if (progress.forecast_horizon_days, progress.forecast_min_confidence) != judged_by:
+                # The horizon or the least confidence changed since the stored forecasts were
+                # judged: every link's forecast anew, not only those whose trend moved.
+                every = list(Link.objects.filter(fabric=fabric).values_list("id", flat=True))
+                links, result.forecasts = forecasts.write(
+                    cursor, fabric, state, max(b[3] for b in batches), links=every
+                )
+                result.forecast_links = links
             _write_links(cursor, fabric, oper, result)
             tickets = preventive.auto_open(fabric, result.forecast_links)
             result.preventive_tickets = [ticket.pk for ticket in tickets]
         result.batches = len(batches)
         watermark = batches[-1][0]
         _write_checkpoint(fabric, watermark, state)
-        Derivation.objects.filter(fabric=fabric).update(watermark=watermark, derived_at=timezone.now())
+        Derivation.objects.filter(fabric=fabric).update(
+            watermark=watermark,
+            derived_at=timezone.now(),
+            forecast_horizon_days=judged_by[0],
+            forecast_min_confidence=judged_by[1],
+        )
         transaction.on_commit(lambda: _cache.__setitem__(fabric.pk, (watermark, settings, state, ends_version)))
         if result.events_opened:  # CorrOpt decides each new event once the run is visible
             opened = list(result.events_opened)

@@ -108,11 +108,12 @@ def rows_from(fabric: Fabric, reported: list[dict[str, Any]], resolved: dict, no
     return rows
 
 
-def write(cursor, fabric: Fabric, state, now: dt.datetime) -> tuple[list[int], int]:
-    """The forecasts of the links whose trends moved in the last apply of `state` (the engine's
-    TelemetryState), made at `now`: reported links are upserted, the others of those links lose
-    their row. Returns those links and how many the engine reported."""
-    links = state.trend_changed_links()
+def write(cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | None = None) -> tuple[list[int], int]:
+    """The forecasts of `links` (by default those whose trends moved in the last apply of `state`,
+    the engine's TelemetryState), made at `now`: reported links are upserted, the others of those
+    links lose their row. Returns those links and how many the engine reported."""
+    if links is None:
+        links = state.trend_changed_links()
     if not links:
         return [], 0
     limits, resolved = engine_limits(links)

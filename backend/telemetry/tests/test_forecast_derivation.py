@@ -197,3 +197,26 @@ def test_with_automatic_preventive_tickets_derivation_opens_one_per_link(
     ticket = Ticket.objects.get()  # once, though the forecast was made again at every bucket
     assert (ticket.link_id, ticket.kind, ticket.decision_id) == (link.pk, "preventive", None)
     assert Link.objects.get(pk=link.pk).admin_state == "enabled"  # the link stays in service
+
+
+def test_a_new_horizon_judges_every_link_at_the_next_run(small_fabric, link, django_capture_on_commit_callbacks):
+    rows = polls(4, random.Random(7), rx_a=falling(-3.0, -1.2), rx_z=flat(-2.6), tx_a=flat(-1.8), tx_z=flat(-1.5))
+    derive_in_batches(small_fabric, rows, dt.timedelta(hours=8), django_capture_on_commit_callbacks)
+    before = LinkForecast.objects.get(link=link)
+    assert before.at_risk and before.crossing_at - rows[-1]["time"] > dt.timedelta(days=1.5)
+
+    # A one-day horizon: the crossing two days away is no longer at risk, from the next run on,
+    # though that run's one poll closes none of the link's buckets.
+    small_fabric.forecast_horizon_days = 1
+    small_fabric.save(update_fields=["forecast_horizon_days"])
+    poll = {**rows[-2], "time": rows[-1]["time"] + dt.timedelta(minutes=1)}
+    ingest(small_fabric, [poll], now=NOW)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = derivation.derive(small_fabric)
+    assert run.forecasts == 1
+    after = LinkForecast.objects.get(link=link)
+    assert not after.at_risk and after.crossing_at == before.crossing_at
+    # The next run with the same settings forecasts only links whose trend moved.
+    ingest(small_fabric, [{**poll, "time": poll["time"] + dt.timedelta(minutes=1)}], now=NOW)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert derivation.derive(small_fabric).forecast_links == []
