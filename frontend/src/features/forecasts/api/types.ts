@@ -28,3 +28,9 @@ export interface AtRiskQuery {
   risk_cause?: ForecastCause[];
   crossing_within_days?: number;
 }
+
+/** POST /api/tickets/preventive/ body. */
+export type OpenPreventiveRequest = Schemas['OpenPreventiveRequest'];
+
+/** Its 201 answer: the new ticket (kind "preventive"). */
+export type PreventiveTicket = Schemas['TicketDetail'];

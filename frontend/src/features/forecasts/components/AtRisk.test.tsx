@@ -1,13 +1,16 @@
 /** @vitest-environment jsdom */
 import { fireEvent, render, screen, within } from '@testing-library/react';
+
+import { ApiError } from '@/lib/api-client';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
-import type { SwitchRack } from '../api/types';
+import type { PreventiveTicket, SwitchRack } from '../api/types';
 import { type AtRiskFilters, pageOfLinks } from '../atRisk';
 import { atRiskLink, inDays, linkForecast, NOW } from '../testForecast';
 import { AtRiskFiltersForm } from './AtRiskFiltersForm';
 import { AtRiskResults } from './AtRiskResults';
+import { PreventiveTicketButton } from './PreventiveTicketButton';
 
 const RACKS = new Map<string, SwitchRack>([
   ['p0-tor0', { id: 1, name: 'p0-tor0', rack: 'r01' }],
@@ -134,5 +137,65 @@ describe('AtRiskFiltersForm', () => {
     expect(onChange).toHaveBeenLastCalledWith({ fabric: 1, causes: [], horizonDays: 3 });
     fireEvent.change(select, { target: { value: '7' } });
     expect(onChange).toHaveBeenLastCalledWith({ fabric: 1, causes: [], horizonDays: undefined });
+  });
+});
+
+describe('preventive tickets on the At risk page', () => {
+  it('puts the ticket control under each row’s action when the user may open one', () => {
+    const links = [atRiskLink('p0-tor0 p0-fab0', 1), atRiskLink('p0-tor1 p0-fab0', 2)];
+    renderResults({
+      total: 2,
+      rows: links.map((link) => ({ link, forecast: linkForecast() })),
+      ticketControl: (linkId) => <button type="button">ticket for {linkId}</button>,
+    });
+    const rows = screen.getAllByTestId('at-risk-row');
+    expect(within(within(rows[1]!).getByTestId('at-risk-action')).getByRole('button')).toHaveTextContent(
+      `ticket for ${links[1]!.id}`,
+    );
+  });
+
+  it('has no ticket control for a user who may not open one', () => {
+    const link = atRiskLink('p0-tor0 p0-fab0', 1);
+    renderResults({ total: 1, rows: [{ link, forecast: linkForecast() }] });
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('opens on a click, says so while the server answers, then links to the ticket', () => {
+    const onOpen = vi.fn();
+    const { rerender } = render(
+      <MemoryRouter>
+        <PreventiveTicketButton onOpen={onOpen} pending={false} opened={undefined} error={null} />
+      </MemoryRouter>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Open preventive ticket' }));
+    expect(onOpen).toHaveBeenCalledTimes(1);
+    rerender(
+      <MemoryRouter>
+        <PreventiveTicketButton onOpen={onOpen} pending opened={undefined} error={null} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('button', { name: 'Opening…' })).toBeDisabled();
+    rerender(
+      <MemoryRouter>
+        <PreventiveTicketButton onOpen={onOpen} pending={false} opened={{ id: 42 } as PreventiveTicket} error={null} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('preventive-opened')).toHaveTextContent(
+      'Preventive ticket #42 opened; the link stays in service.',
+    );
+    expect(screen.getByRole('link', { name: 'Preventive ticket #42' })).toHaveAttribute('href', '/tickets/42');
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('shows every reason the server gives when it cannot open one', () => {
+    const error = new ApiError(400, ['link: already has an unresolved ticket (#7)'], {});
+    render(
+      <MemoryRouter>
+        <PreventiveTicketButton onOpen={() => {}} pending={false} opened={undefined} error={error} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not open a preventive ticket.');
+    expect(screen.getByRole('alert')).toHaveTextContent('link: already has an unresolved ticket (#7)');
+    expect(screen.getByRole('button', { name: 'Open preventive ticket' })).toBeEnabled();
   });
 });

@@ -15,10 +15,20 @@ interface AtRiskResultsProps {
   now: Date;
   /** Paging controls, under the table. */
   pagination?: ReactNode;
+  ticketControl?: (linkId: number) => ReactNode;
 }
 
 /** The list of links at risk, or a sentence saying none is. */
-export function AtRiskResults({ total, rows, racks, horizonDays, causes, now, pagination }: AtRiskResultsProps) {
+export function AtRiskResults({
+  total,
+  rows,
+  racks,
+  horizonDays,
+  causes,
+  now,
+  pagination,
+  ticketControl,
+}: AtRiskResultsProps) {
   if (total === 0) {
     return <p data-testid="at-risk-empty">{emptyText(horizonDays, causes)}</p>;
   }
@@ -28,7 +38,7 @@ export function AtRiskResults({ total, rows, racks, horizonDays, causes, now, pa
         {total} link{total === 1 ? ' is' : 's are'} forecast to cross a limit within {horizonDays} day
         {horizonDays === 1 ? '' : 's'}, soonest first.
       </p>
-      <AtRiskTable rows={rows} racks={racks} now={now} />
+      <AtRiskTable rows={rows} racks={racks} now={now} ticketControl={ticketControl} />
       {pagination}
     </>
   );

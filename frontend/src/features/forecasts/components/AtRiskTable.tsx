@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import type { AtRiskLink, LinkForecast, SwitchRack } from '../api/types';
@@ -14,10 +15,12 @@ interface AtRiskTableProps {
   rows: readonly AtRiskRow[];
   racks: ReadonlyMap<string, SwitchRack>;
   now: Date;
+  /** Under each row's action (operators and admins): what opens a preventive ticket for the link. */
+  ticketControl?: (linkId: number) => ReactNode;
 }
 
 /** One row per link at risk, in the order given (the page sorts by time to crossing). */
-export function AtRiskTable({ rows, racks, now }: AtRiskTableProps) {
+export function AtRiskTable({ rows, racks, now, ticketControl }: AtRiskTableProps) {
   return (
     <table className="data-table at-risk-table">
       <thead>
@@ -66,6 +69,7 @@ export function AtRiskTable({ rows, racks, now }: AtRiskTableProps) {
               </td>
               <td data-label="Recommended" data-testid="at-risk-action">
                 {forecast ? forecast.recommended_action_label : '…'}
+                {ticketControl ? ticketControl(link.id) : null}
               </td>
             </tr>
           );

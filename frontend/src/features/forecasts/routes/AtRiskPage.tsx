@@ -5,6 +5,7 @@ import { ErrorList } from '@/components/ErrorList';
 import { FabricSelect } from '@/components/FabricSelect';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
+import { canChangeLinkState, useCurrentUser } from '@/features/auth';
 import { useFabric, useFabricChoices } from '@/features/fabrics';
 import { formatCount } from '@/lib/format';
 import { parsePageParam } from '@/lib/pagination';
@@ -24,6 +25,7 @@ import {
 } from '../atRisk';
 import { AtRiskFiltersForm } from '../components/AtRiskFiltersForm';
 import { AtRiskResults } from '../components/AtRiskResults';
+import { AtRiskRowTicket } from '../components/AtRiskRowTicket';
 import '../forecasts.css';
 
 export function AtRiskPage() {
@@ -57,6 +59,8 @@ export function AtRiskPage() {
   const rows = shown.map((link, index) => ({ link, forecast: forecasts[index]?.data?.forecast }));
   const forecastError = forecasts.find((result) => result.error)?.error ?? null;
   const fabricName = fabrics.find((candidate) => candidate.id === fabricId)?.name;
+  // POST /api/tickets/preventive/ is for operators and admins, the same roles that change link state.
+  const mayOpenTickets = canChangeLinkState(useCurrentUser().data);
 
   return (
     <section aria-labelledby="at-risk-heading" className="at-risk-page">
@@ -100,6 +104,7 @@ export function AtRiskPage() {
               horizonDays={horizon}
               causes={filters.causes}
               now={new Date()}
+              ticketControl={mayOpenTickets ? (linkId) => <AtRiskRowTicket linkId={linkId} /> : undefined}
               pagination={
                 links.data.results.length > PAGE_SIZE ? (
                   <Pagination
