@@ -381,8 +381,8 @@ impl Reader<'_> {
         for _ in 0..count {
             link = int(i128::from(link) + self.signed()?)?;
             let flags = self.byte()?;
-            let mut end = EndTrend::new();
-            end.time = self.time()?.ok_or_else(short)?;
+            let time = self.time()?.ok_or_else(short)?;
+            let mut end = EndTrend::resume(link, time, &settings);
             let mut lanes = [0usize; 4];
             for lane in lanes.iter_mut().take(3) {
                 *lane = int::<usize>(self.varint()? as i128)?.min(1 << 16);

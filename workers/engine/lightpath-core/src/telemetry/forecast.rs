@@ -219,16 +219,27 @@ struct EndPattern {
     decaying: bool,
 }
 
-fn pattern(end: Option<&EndTrend>, link: i64, settings: &TrendSettings) -> EndPattern {
+/// An end's Rx and Tx lanes' fits.
+type EndFits = (Vec<Option<Fit>>, Vec<Option<Fit>>);
+
+/// The fits of a quantity's lanes.
+fn fits(series: &[Series], newest: i64, settings: &TrendSettings) -> Vec<Option<Fit>> {
+    series.iter().map(|s| s.fit(newest, settings)).collect()
+}
+
+/// The pattern of one end; `rx` and `tx` are its lanes' fits.
+fn pattern(
+    end: Option<&EndTrend>,
+    (rx, tx): &EndFits,
+    link: i64,
+    settings: &TrendSettings,
+) -> EndPattern {
     let mut p = EndPattern::default();
     let Some(end) = end else {
         return p;
     };
     let newest = end.newest_closed(link, settings);
-    let fits = |series: &[Series]| -> Vec<Option<Fit>> {
-        series.iter().map(|s| s.fit(newest, settings)).collect()
-    };
-    let (rx, tx, bias) = (fits(&end.rx), fits(&end.tx), fits(&end.bias));
+    let bias = fits(&end.bias, newest, settings);
     p.loose = end
         .rx
         .iter()
@@ -297,19 +308,23 @@ pub fn forecast_link(
     settings: &ForecastSettings,
 ) -> Option<Forecast> {
     let mut worst: Option<Candidate> = None;
+    // Each end's Rx and Tx fits, computed once for the lanes and the cause.
+    let mut end_fits: [EndFits; 2] = Default::default();
     for (side, end) in [false, true].into_iter().zip(ends) {
         let Some(end) = end else { continue };
         let newest = end.newest_closed(link, trend);
         let newest_end = trend.bucket_end(link, newest);
+        let both = &mut end_fits[usize::from(side)];
+        *both = (fits(&end.rx, newest, trend), fits(&end.tx, newest, trend));
         for (quantity, k) in [(Quantity::Rx, 0), (Quantity::Tx, 1)] {
             let Some(limit) = limits[2 * usize::from(side) + k] else {
                 continue;
             };
+            let lane_fits = if k == 0 { &both.0 } else { &both.1 };
             for (lane, series) in end.series(quantity).iter().enumerate() {
-                let fit = series.fit(newest, trend);
                 let Some(c) = lane_candidate(
                     series,
-                    fit.as_ref(),
+                    lane_fits[lane].as_ref(),
                     newest_end,
                     newest,
                     limit,
@@ -330,7 +345,10 @@ pub fn forecast_link(
         }
     }
     let worst = worst?;
-    let patterns = [pattern(ends[0], link, trend), pattern(ends[1], link, trend)];
+    let patterns = [
+        pattern(ends[0], &end_fits[0], link, trend),
+        pattern(ends[1], &end_fits[1], link, trend),
+    ];
     let (cause, cause_side) = cause(&patterns, &worst);
     Some(Forecast {
         link,

@@ -370,9 +370,9 @@ impl Series {
                 .find(|&v| v != MISSING);
             if let Some(previous) = previous {
                 let size = i32::from(slot.value) - i32::from(previous);
-                let noise = self.noise().unwrap_or(0.0);
-                let threshold = STEP_MIN_DB.max(STEP_NOISES * noise);
-                if f64::from(size.abs()) / SCALE >= threshold {
+                let moved = f64::from(size.abs()) / SCALE;
+                // The noise (a median) only when the move could be a step.
+                if moved >= STEP_MIN_DB && moved >= STEP_NOISES * self.noise().unwrap_or(0.0) {
                     self.step = Some(Step {
                         age: 0,
                         size: size.clamp(-32767, 32767) as i16,
@@ -467,6 +467,9 @@ pub struct EndTrend {
     /// Time of the newest reading taken (µs): its bucket is the open one
     /// (`i64::MIN` before the first).
     pub time: i64,
+    /// End of the open bucket (µs), derived from `time`: a reading before it
+    /// closes nothing, so the common poll does no division.
+    pub open_end: i64,
     /// Rx power series per lane.
     pub rx: Vec<Series>,
     /// Tx power series per lane.
@@ -488,6 +491,7 @@ impl EndTrend {
     pub fn new() -> Self {
         EndTrend {
             time: i64::MIN,
+            open_end: i64::MIN,
             rx: vec![],
             tx: vec![],
             bias: vec![],
@@ -532,36 +536,47 @@ impl EndTrend {
         if time <= self.time {
             return false;
         }
-        let now = settings.bucket_of(link, time);
-        let open = if self.time == i64::MIN {
-            now
-        } else {
-            settings.bucket_of(link, self.time)
-        };
-        self.time = time;
-        let closed = now > open;
-        if closed {
-            let skipped_from = (open + 1).max(now - settings.buckets as i64);
-            for quantity in Quantity::ALL {
-                for series in self.series_mut(quantity) {
-                    series.close(open, quantity.is_power());
-                    for b in skipped_from..now {
-                        series.skip(b);
-                    }
-                }
+        let first = self.time == i64::MIN;
+        let closed = !first && time >= self.open_end;
+        if first || closed {
+            let now = settings.bucket_of(link, time);
+            if closed {
+                let open = settings.bucket_of(link, self.time);
+                self.close(open, now, settings);
             }
+            self.open_end = settings.bucket_end(link, now);
         }
+        self.time = time;
         let temperature = [poll.temperature];
         let lanes = [poll.rx, poll.tx, poll.bias, &temperature[..]];
         for (quantity, values) in Quantity::ALL.into_iter().zip(lanes) {
-            take(
-                self.series_mut(quantity),
-                values,
-                quantity.is_power(),
-                settings.buckets,
-            );
+            let power = quantity.is_power();
+            take(self.series_mut(quantity), values, power, settings.buckets);
         }
         closed
+    }
+
+    /// An end resumed at its newest reading time (a restored checkpoint).
+    pub fn resume(link: i64, time: i64, settings: &TrendSettings) -> Self {
+        EndTrend {
+            time,
+            open_end: settings.bucket_end(link, settings.bucket_of(link, time)),
+            ..EndTrend::new()
+        }
+    }
+
+    /// Closes bucket `open` of every series, and the buckets after it up to
+    /// `now` (the new open one) as missing.
+    fn close(&mut self, open: i64, now: i64, settings: &TrendSettings) {
+        let skipped_from = (open + 1).max(now - settings.buckets as i64);
+        for quantity in Quantity::ALL {
+            for series in self.series_mut(quantity) {
+                series.close(open, quantity.is_power());
+                for b in skipped_from..now {
+                    series.skip(b);
+                }
+            }
+        }
     }
 }
 
