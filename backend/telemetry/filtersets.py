@@ -1,8 +1,12 @@
-import django_filters
+import datetime as dt
 
+import django_filters
+from django.utils import timezone
+
+from fabric.filtersets import MAX_CROSSING_WITHIN_DAYS, StrictBooleanFilter
 from lightpath.api.filters import LightpathFilterSet
 
-from .models import CorruptionEvent, PowerThreshold
+from .models import CorruptionEvent, LinkForecast, PowerThreshold
 
 
 class CorruptionEventFilterSet(LightpathFilterSet):
@@ -20,3 +24,25 @@ class PowerThresholdFilterSet(LightpathFilterSet):
     class Meta:
         model = PowerThreshold
         fields = ["link", "side", "source"]
+
+
+class LinkForecastFilterSet(LightpathFilterSet):
+    """The at-risk list's filters, as GET /api/links/ reads them (`at_risk`, `crossing_within_days`);
+    `cause` repeated means any of them."""
+
+    at_risk = StrictBooleanFilter(label="The forecast says at risk (or not)")
+    crossing_within_days = django_filters.NumberFilter(
+        method="filter_crossing_within",
+        min_value=0,
+        max_value=MAX_CROSSING_WITHIN_DAYS,
+        label="Forecast to cross the limit within this many days from now",
+    )
+
+    class Meta:
+        model = LinkForecast
+        fields = ["fabric", "link", "cause", "side", "quantity", "crossing_at", "confidence"]
+
+    def filter_crossing_within(self, queryset, name, value):
+        if value is None:
+            return queryset
+        return queryset.filter(crossing_at__lte=timezone.now() + dt.timedelta(days=float(value)))

@@ -5,6 +5,7 @@ from fabric.models import Link
 from lightpath.api.serializers import BriefModelSerializer
 
 from ..models import CorruptionEvent, LinkForecast, PowerClass, PowerThreshold
+from ..services import forecasts
 from ..services.forecasts import RECOMMENDED_ACTIONS
 from ..services.rules import POWER_MAX_DBM, POWER_MIN_DBM
 
@@ -320,3 +321,24 @@ class LinkForecastSerializer(serializers.Serializer):
     forecast = LinkForecastDetailSerializer(
         allow_null=True, help_text="null: the link's optics are not forecast to cross a limit."
     )
+
+
+class ForecastLinkSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="A_SWITCH:A_PORT - Z_SWITCH:Z_PORT")
+    a = ForecastEndSerializer()
+    z = ForecastEndSerializer()
+
+
+class LinkForecastRowSerializer(LinkForecastDetailSerializer):
+    """A row of GET /api/link-forecasts/ (services/forecasts.listed): the forecast endpoint's
+    `forecast`, with its link's name and both ends."""
+
+    link = ForecastLinkSerializer(help_text="The link, with both its ends and their racks.")
+
+    class Meta(LinkForecastDetailSerializer.Meta):
+        fields = [*LinkForecastDetailSerializer.Meta.fields, "link"]
+        read_only_fields = fields
+
+    def to_representation(self, instance):
+        return super().to_representation(forecasts.listed(instance))

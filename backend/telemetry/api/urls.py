@@ -1,8 +1,13 @@
 from django.urls import path
+from rest_framework.routers import SimpleRouter
 
-from .views import LinkTelemetryView, TelemetryIngestView
+from .views import LinkForecastViewSet, LinkTelemetryView, TelemetryIngestView
+
+router = SimpleRouter()
+router.register("link-forecasts", LinkForecastViewSet)
 
 urlpatterns = [
     path("telemetry/", TelemetryIngestView.as_view(), name="telemetry-ingest"),
     path("links/<int:pk>/telemetry/", LinkTelemetryView.as_view(), name="link-telemetry"),
+    *router.urls,
 ]

@@ -17,13 +17,14 @@ from lightpath.api.parsers import raw_parser
 from lightpath.api.viewsets import AuditedModelViewSet, BriefModeMixin
 
 from .. import formats
-from ..filtersets import CorruptionEventFilterSet, PowerThresholdFilterSet
-from ..models import CorruptionEvent, PowerThreshold
+from ..filtersets import CorruptionEventFilterSet, LinkForecastFilterSet, PowerThresholdFilterSet
+from ..models import CorruptionEvent, LinkForecast, PowerThreshold
 from ..services import ingest as ingest_service
 from ..services import series
 from .serializers import (
     CorruptionEventSerializer,
     IngestResultSerializer,
+    LinkForecastRowSerializer,
     LinkTelemetrySerializer,
     PowerThresholdSerializer,
 )
@@ -125,6 +126,27 @@ class CorruptionEventViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = CorruptionEventSerializer
     filterset_class = CorruptionEventFilterSet
     ordering_fields = ["first_seen", "rate", "peak_rate", "last_seen"]
+
+
+class LinkForecastViewSet(viewsets.ReadOnlyModelViewSet):
+    """Optics forecasts (docs/telemetry.md, "Forecasts: optics at risk"), soonest crossing first:
+    each row is GET /api/links/{id}/forecast/'s `forecast` with the link and both its ends, so the
+    At risk page and `lightpath links at-risk` read a page in one request. Written by derivation;
+    the detail is keyed by the link's id."""
+
+    queryset = LinkForecast.objects.select_related("link__a_switch", "link__z_switch")
+    serializer_class = LinkForecastRowSerializer
+    filterset_class = LinkForecastFilterSet
+    ordering_fields = ["crossing_at", "confidence"]
+    ordering = ["crossing_at", "link"]
+    write_roles: set[str] = set()
+
+    def filter_queryset(self, queryset):
+        queryset = super().filter_queryset(queryset)
+        ordering = queryset.query.order_by
+        # ?ordering=-confidence: forecasts as sure sort soonest first, then by link, page after page.
+        named = {str(key).lstrip("-") for key in ordering}
+        return queryset.order_by(*ordering, *(key for key in ("crossing_at", "link") if key not in named))
 
 
 class PowerThresholdViewSet(AuditedModelViewSet):

@@ -8,7 +8,8 @@ why (Table 3.2). This module is the door between that answer and the database:
   does (manual, device, catalog), asks the engine, upserts the links it reports and deletes the
   rows of those it no longer reports;
 - `answer` is `GET /api/links/{id}/forecast/`: the stored row with the end, the cause's label and
-  the recommended action.
+  the recommended action; `listed` is a row of `GET /api/link-forecasts/` (the At risk page and
+  `lightpath links at-risk`): the same, with the link and both its ends.
 """
 
 from __future__ import annotations
@@ -187,6 +188,17 @@ def details(forecast: LinkForecast, link: Link) -> dict[str, Any]:
         "cause_side": forecast.cause_side,
         "recommended_action": action,
         "recommended_action_label": label,
+    }
+
+
+def listed(forecast: LinkForecast) -> dict[str, Any]:
+    """A row of GET /api/link-forecasts/: the forecast as the forecast endpoint shows it, with the
+    link's name and both ends (switch, port, rack), so a list page needs no request per row.
+    `forecast.link` and its switches are read with the row (select_related)."""
+    link = forecast.link
+    return {
+        **details(forecast, link),
+        "link": {"id": link.pk, "name": str(link), "a": _end(link, Side.A), "z": _end(link, Side.Z)},
     }
 
 

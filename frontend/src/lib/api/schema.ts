@@ -712,6 +712,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/link-forecasts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Optics forecasts (docs/telemetry.md, "Forecasts: optics at risk"), soonest crossing first:
+         *     each row is GET /api/links/{id}/forecast/'s `forecast` with the link and both its ends, so the
+         *     At risk page and `lightpath links at-risk` read a page in one request. Written by derivation;
+         *     the detail is keyed by the link's id.
+         */
+        get: operations["link_forecasts_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/link-forecasts/{link}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Optics forecasts (docs/telemetry.md, "Forecasts: optics at risk"), soonest crossing first:
+         *     each row is GET /api/links/{id}/forecast/'s `forecast` with the link and both its ends, so the
+         *     At risk page and `lightpath links at-risk` read a page in one request. Written by derivation;
+         *     the detail is keyed by the link's id.
+         */
+        get: operations["link_forecasts_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/": {
         parameters: {
             query?: never;
@@ -2959,6 +3003,13 @@ export interface components {
             /** @description The switch's rack; null when it has none. */
             rack: string | null;
         };
+        ForecastLink: {
+            id: number;
+            /** @description A_SWITCH:A_PORT - Z_SWITCH:Z_PORT */
+            name: string;
+            a: components["schemas"]["ForecastEnd"];
+            z: components["schemas"]["ForecastEnd"];
+        };
         /**
          * @description * `rx` - Rx power
          *     * `tx` - Tx power
@@ -3560,6 +3611,96 @@ export interface components {
             /** @description What to do and where, in words. */
             recommended_action_label: string;
         };
+        /**
+         * @description A row of GET /api/link-forecasts/ (services/forecasts.listed): the forecast endpoint's
+         *     `forecast`, with its link's name and both ends.
+         */
+        LinkForecastRow: {
+            /**
+             * Format: date-time
+             * @description The derivation time ('now') the forecast was made at.
+             */
+            readonly computed_at: string;
+            /**
+             * Format: date-time
+             * @description When the reading is forecast to reach its limit.
+             */
+            readonly crossing_at: string;
+            /**
+             * Format: date-time
+             * @description The crossing under the steepest likely slope (10th percentile).
+             */
+            readonly earliest_at: string;
+            /**
+             * Format: date-time
+             * @description The crossing under the gentlest likely slope (90th percentile); null: it may never cross.
+             */
+            readonly latest_at: string | null;
+            /**
+             * Format: double
+             * @description Share of the trend's slopes under which it crosses within the horizon.
+             */
+            readonly confidence: number;
+            readonly at_risk: boolean;
+            readonly cause: components["schemas"]["ForecastCauseEnum"];
+            /** @description The cause in words, e.g. 'bent or damaged fiber'. */
+            cause_label: string;
+            /**
+             * @description The end whose reading crosses.
+             *
+             *     * `a` - A
+             *     * `z` - Z
+             */
+            readonly side: components["schemas"]["SideEnum"];
+            /** @description The end at `side`, whose reading crosses. */
+            end: components["schemas"]["ForecastEnd"];
+            readonly quantity: components["schemas"]["ForecastQuantityEnum"];
+            readonly lane: number;
+            /**
+             * Format: double
+             * @description The trend's fitted level at its newest bucket, in dBm.
+             */
+            readonly level_dbm: number | null;
+            /**
+             * Format: double
+             * @description The trend's median slope, dB per day.
+             */
+            readonly slope_db_per_day: number | null;
+            /**
+             * Format: double
+             * @description The low limit the forecast crosses.
+             */
+            readonly limit_dbm: number | null;
+            /**
+             * @description Where the limit comes from.
+             *
+             *     * `manual` - manual
+             *     * `device` - device
+             *     * `catalog` - catalog
+             */
+            readonly limit_provenance: (components["schemas"]["ProvenanceEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * @description The end to act on; null when the cause names none.
+             *
+             *     * `a` - A
+             *     * `z` - Z
+             */
+            readonly cause_side: (components["schemas"]["SideEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * @description The ticket rules' action for the cause ('inspect': unclear).
+             *
+             *     * `replace_transceiver` - replace_transceiver
+             *     * `clean_fiber` - clean_fiber
+             *     * `replace_cable` - replace_cable
+             *     * `reseat_transceiver` - reseat_transceiver
+             *     * `inspect` - inspect
+             */
+            recommended_action: components["schemas"]["RecommendedActionEnum"];
+            /** @description What to do and where, in words. */
+            recommended_action_label: string;
+            /** @description The link, with both its ends and their racks. */
+            link: components["schemas"]["ForecastLink"];
+        };
         LinkOperStateChanged: {
             /**
              * @description * `link.admin_state_changed` - Link Admin State
@@ -4058,6 +4199,21 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["JobList"][];
+        };
+        PaginatedLinkForecastRowList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?offset=400&limit=100
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?offset=200&limit=100
+             */
+            previous?: string | null;
+            results: components["schemas"]["LinkForecastRow"][];
         };
         PaginatedLinkList: {
             /** @example 123 */
@@ -9733,6 +9889,177 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    link_forecasts_list: {
+        parameters: {
+            query?: {
+                /** @description The forecast says at risk (or not) */
+                at_risk?: boolean;
+                /**
+                 * @description * `decaying_transmitter` - decaying transmitter
+                 *     * `contamination` - contamination
+                 *     * `bent_fiber` - bent or damaged fiber
+                 *     * `loose_transceiver` - loose transceiver
+                 *     * `unknown` - unclear
+                 */
+                cause?: ("bent_fiber" | "contamination" | "decaying_transmitter" | "loose_transceiver" | "unknown")[];
+                /**
+                 * @description * `decaying_transmitter` - decaying transmitter
+                 *     * `contamination` - contamination
+                 *     * `bent_fiber` - bent or damaged fiber
+                 *     * `loose_transceiver` - loose transceiver
+                 *     * `unknown` - unclear
+                 */
+                cause__n?: ("bent_fiber" | "contamination" | "decaying_transmitter" | "loose_transceiver" | "unknown")[];
+                confidence?: number;
+                confidence__gt?: number;
+                confidence__gte?: number;
+                confidence__lt?: number;
+                confidence__lte?: number;
+                confidence__n?: number;
+                crossing_at?: string;
+                crossing_at__gt?: string;
+                crossing_at__gte?: string;
+                crossing_at__lt?: string;
+                crossing_at__lte?: string;
+                crossing_at__n?: string;
+                /** @description Forecast to cross the limit within this many days from now */
+                crossing_within_days?: number;
+                fabric?: number[];
+                fabric__n?: number[];
+                /** @description Number of results to return per page. */
+                limit?: number;
+                link?: number[];
+                link__n?: number[];
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+                /** @description Which field to use when ordering the results. */
+                ordering?: string;
+                /**
+                 * @description * `rx` - Rx power
+                 *     * `tx` - Tx power
+                 */
+                quantity?: ("rx" | "tx")[];
+                /**
+                 * @description * `rx` - Rx power
+                 *     * `tx` - Tx power
+                 */
+                quantity__n?: ("rx" | "tx")[];
+                /**
+                 * @description The end whose reading crosses.
+                 *
+                 *     * `a` - A
+                 *     * `z` - Z
+                 */
+                side?: ("a" | "z")[];
+                /**
+                 * @description The end whose reading crosses.
+                 *
+                 *     * `a` - A
+                 *     * `z` - Z
+                 */
+                side__n?: ("a" | "z")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedLinkForecastRowList"];
+                };
+            };
+            /** @description Bad input: every problem, by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than the web server takes (gunicorn's request line, 4,094 bytes): an HTML page. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    link_forecasts_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A unique value identifying this link forecast. */
+                link: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkForecastRow"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

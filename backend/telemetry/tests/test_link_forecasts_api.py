@@ -1,0 +1,172 @@
+"""GET /api/link-forecasts/ (issue #19): every forecast of a fabric as one list, soonest crossing
+first, each row the forecast endpoint's `forecast` with the link's name and both ends (racks
+included), so the At risk page and `lightpath links at-risk` read a page in one request. The rows
+are made here as derivation writes them (test_forecast_derivation.py makes them from telemetry)."""
+
+import datetime as dt
+import itertools
+
+import pytest
+from django.utils import timezone
+
+from accounts.roles import ROLES
+from fabric.tests.factories import FabricFactory, LinkFactory, SwitchFactory
+from lightpath.tests.api_base import ReadOnlyAPIViewTestBase
+from telemetry.models import LinkForecast
+
+pytestmark = pytest.mark.django_db
+
+NOW = timezone.now().replace(microsecond=0)
+ENDPOINT = "/api/link-forecasts/"
+_ports = itertools.count()
+
+
+def forecast(link, *, days: float, cause: str = "contamination", at_risk: bool = True, **fields) -> LinkForecast:
+    crossing = NOW + dt.timedelta(days=days)
+    values = {
+        "fabric_id": link.fabric_id, "computed_at": NOW, "crossing_at": crossing,
+        "earliest_at": crossing - dt.timedelta(days=1), "latest_at": crossing + dt.timedelta(days=2),
+        "confidence": 0.9, "at_risk": at_risk, "cause": cause, "side": "z", "quantity": "rx", "lane": 2,
+        "level_dbm": -9.1, "slope_db_per_day": -0.45, "limit_dbm": -11.9, "limit_provenance": "catalog",
+        "cause_side": "z", **fields,
+    }  # fmt: skip
+    return LinkForecast.objects.create(link=link, **values)
+
+
+def a_link(fabric, tor, agg):
+    port = next(_ports)
+    return LinkFactory(fabric=fabric, a_switch=tor, z_switch=agg, a_port=f"eth{port}", z_port=f"e{port}")
+
+
+class TestLinkForecastAPI(ReadOnlyAPIViewTestBase):
+    endpoint = ENDPOINT
+    brief_fields = None  # a row is small; ?brief=1 answers it whole
+
+    @pytest.fixture(autouse=True)
+    def _fabric(self, db):
+        self.fabric = FabricFactory()
+        self.tor = SwitchFactory(fabric=self.fabric, tier=0, rack="R1")
+        self.agg = SwitchFactory(fabric=self.fabric, tier=1, rack="R9")
+
+    def row_id(self, row):
+        return row["link"]["id"]
+
+    def make_objects(self, count):
+        start = LinkForecast.objects.count()
+        return [forecast(a_link(self.fabric, self.tor, self.agg), days=1 + start + i) for i in range(count)]
+
+    def filter_cases(self, objects):
+        other = FabricFactory()
+        elsewhere = forecast(
+            LinkFactory(fabric=other), days=3, cause="bent_fiber", at_risk=False, confidence=0.3, cause_side=None
+        )
+        LinkForecast.objects.filter(pk=objects[2].pk).update(cause="decaying_transmitter", side="a", quantity="tx")
+        return [
+            ({"fabric": self.fabric.pk}, objects),
+            ({"fabric": other.pk}, [elsewhere]),
+            ({"at_risk": "true"}, objects),
+            ({"at_risk": "false"}, [elsewhere]),
+            ({"cause": "contamination"}, objects[:2]),
+            ({"cause": ["decaying_transmitter", "bent_fiber"]}, [objects[2], elsewhere]),  # repeated: OR
+            ({"link": objects[1].pk}, objects[1:2]),
+            ({"crossing_within_days": "2.5"}, objects[:2]),  # 1 and 2 days from now
+            ({"crossing_within_days": "3.5", "fabric": other.pk}, [elsewhere]),
+            ({"confidence__lt": 0.5}, [elsewhere]),
+            ({"quantity": "tx"}, objects[2:]),
+        ]
+
+
+@pytest.fixture
+def fleet():
+    """Fabric 'optics' (7-day horizon): contamination in 2 days (90%), a decaying transmitter in 5
+    days (95%), another contamination in 5 days (60%), a bent fiber in 20 days (not at risk), and a
+    link with no forecast."""
+    fabric = FabricFactory(name="optics", forecast_horizon_days=7, forecast_min_confidence=0.8)
+    tor = SwitchFactory(fabric=fabric, name="p0-tor1", tier=0, rack="R12")
+    agg = SwitchFactory(fabric=fabric, name="p0-fab0", tier=1, rack="")
+    links = [LinkFactory(fabric=fabric, a_switch=tor, z_switch=agg, a_port=f"eth{i}", z_port=f"e{i}") for i in range(5)]
+    forecast(links[0], days=2)
+    forecast(links[1], days=5, cause="decaying_transmitter", side="a", quantity="tx", cause_side="a", confidence=0.95)
+    forecast(links[2], days=5, confidence=0.6, at_risk=False)
+    forecast(links[3], days=20, cause="bent_fiber", at_risk=False, confidence=0.3, cause_side=None)
+    return links
+
+
+def rows(client, **query) -> list[dict]:
+    response = client.get(ENDPOINT, {"limit": 1000, **query})
+    assert response.status_code == 200, response.content
+    return response.json()["results"]
+
+
+def ids(client, **query) -> list[int]:
+    return [row["link"]["id"] for row in rows(client, **query)]
+
+
+def test_a_row_is_the_forecast_endpoints_forecast_with_the_link_and_both_ends(client_for, fleet):
+    viewer = client_for("viewer")
+    first = rows(viewer, fabric=fleet[0].fabric_id)[0]
+    assert first["link"] == {
+        "id": fleet[0].pk,
+        "name": "p0-tor1:eth0 - p0-fab0:e0",
+        "a": {"switch": "p0-tor1", "port": "eth0", "rack": "R12"},
+        "z": {"switch": "p0-fab0", "port": "e0", "rack": None},  # a switch without a rack
+    }
+    alone = viewer.get(f"/api/links/{fleet[0].pk}/forecast/").json()["forecast"]
+    assert {key: value for key, value in first.items() if key != "link"} == alone
+    assert first["recommended_action_label"] == "Clean the connectors, p0-fab0:e0 (end Z) first"
+    assert viewer.get(f"{ENDPOINT}{fleet[1].pk}/").json()["cause_label"] == "decaying transmitter"
+    assert viewer.get(f"{ENDPOINT}{fleet[4].pk}/").status_code == 404  # no forecast, no row
+
+
+def test_soonest_crossing_first_or_surest_first(client_for, fleet):
+    viewer = client_for("viewer")
+    fabric = fleet[0].fabric_id
+    # Ties at 5 days stay in link order, page after page.
+    assert ids(viewer, fabric=fabric) == [fleet[0].pk, fleet[1].pk, fleet[2].pk, fleet[3].pk]
+    assert ids(viewer, fabric=fabric, ordering="-crossing_at") == [fleet[3].pk, fleet[1].pk, fleet[2].pk, fleet[0].pk]
+    assert ids(viewer, fabric=fabric, ordering="-confidence") == [fleet[1].pk, fleet[0].pk, fleet[2].pk, fleet[3].pk]
+    # Paged on the server: the second page of two starts where the first ended.
+    first = viewer.get(ENDPOINT, {"fabric": fabric, "limit": 2}).json()
+    second = viewer.get(ENDPOINT, {"fabric": fabric, "limit": 2, "offset": 2}).json()
+    assert first["count"] == second["count"] == 4
+    assert [row["link"]["id"] for row in first["results"] + second["results"]] == ids(viewer, fabric=fabric)
+
+
+def test_the_at_risk_page_query(client_for, fleet):
+    """What the At risk page asks: the fabric's at-risk links, by cause and within a horizon."""
+    viewer = client_for("viewer")
+    fabric = fleet[0].fabric_id
+    assert ids(viewer, fabric=fabric, at_risk="true") == [fleet[0].pk, fleet[1].pk]
+    assert ids(viewer, fabric=fabric, at_risk="true", cause="contamination") == [fleet[0].pk]
+    assert ids(viewer, fabric=fabric, at_risk="true", crossing_within_days="3") == [fleet[0].pk]
+    # What the CLI's --horizon-days asks: every forecast crossing within it, at risk or not.
+    assert ids(viewer, fabric=fabric, crossing_within_days="30", cause="bent_fiber") == [fleet[3].pk]
+
+
+def test_every_role_reads_the_list_and_no_one_writes_it(client_for, anonymous, fleet):
+    for role in ROLES:
+        assert ids(client_for(role), at_risk="true") == [fleet[0].pk, fleet[1].pk], role
+    assert anonymous.get(ENDPOINT).status_code == 401
+    assert client_for(None).get(ENDPOINT).status_code == 403
+    assert client_for("admin").post(ENDPOINT, {"link": fleet[4].pk}, format="json").status_code == 405
+
+
+def test_bad_filters_are_one_400_listing_every_problem(client_for, fleet):
+    viewer = client_for("viewer")
+    response = viewer.get(
+        ENDPOINT,
+        {
+            "at_risk": "maybe",
+            "cause": ["contamination", "rust"],
+            "crossing_within_days": "soon",
+            "fabric": "optics",
+            "link": "x",
+        },
+    )
+    assert response.status_code == 400
+    problems = response.json()
+    assert set(problems) == {"at_risk", "cause", "crossing_within_days", "fabric", "link"}, problems
+    assert "rust" in str(problems["cause"]) and "maybe" in str(problems["at_risk"])
+    for value in ("-1", "nan", "inf", "366"):
+        response = viewer.get(ENDPOINT, {"crossing_within_days": value})
+        assert response.status_code == 400 and set(response.json()) == {"crossing_within_days"}, value
