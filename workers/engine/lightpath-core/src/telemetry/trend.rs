@@ -698,6 +698,20 @@ mod tests {
     }
 
     #[test]
+    fn a_series_stays_small() {
+        // 200K ends of a 100K-link fabric, up to 13 series each: the series
+        // itself plus its ring of 16 four-byte slots on the heap.
+        eprintln!(
+            "Series {} bytes, Slot {}, EndTrend {}",
+            std::mem::size_of::<Series>(),
+            std::mem::size_of::<Slot>(),
+            std::mem::size_of::<EndTrend>()
+        );
+        assert!(std::mem::size_of::<Series>() <= 48);
+        assert_eq!(std::mem::size_of::<Slot>(), 4);
+    }
+
+    #[test]
     fn settings_must_give_whole_day_pairs() {
         assert!(TrendSettings::from_seconds(21600.0, 16).is_ok());
         assert!(TrendSettings::from_seconds(7000.0, 16).is_err());
