@@ -24,6 +24,8 @@ CHECKS: list[tuple[str, Sequence[str], str, str, list[str]]] = [
     ("LINK_KEYS", shapes.LINK_KEYS, "get", "/api/links/", ["results", "[]"]),
     ("CORRUPTION_EVENT_KEYS", shapes.CORRUPTION_EVENT_KEYS, "get", "/api/corruption-events/", ["results", "[]"]),
     ("FORECAST_KEYS", shapes.FORECAST_KEYS, "get", "/api/links/{id}/forecast/", ["forecast"]),
+    # `links at-risk` prints them from the rows of the forecast list.
+    ("FORECAST_KEYS", shapes.FORECAST_KEYS, "get", "/api/link-forecasts/", ["results", "[]"]),
     ("DRAIN_KEYS", shapes.DRAIN_KEYS, "post", "/api/switches/{id}/drain/", []),
     ("DRY_RUN_KEYS", shapes.DRY_RUN_KEYS, "patch", "/api/links/{id}/", []),
     ("DRY_RUN_TOR_KEYS", shapes.DRY_RUN_TOR_KEYS, "patch", "/api/links/{id}/", ["affected_tors", "[]"]),

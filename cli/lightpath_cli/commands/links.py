@@ -393,9 +393,13 @@ def _days(value: Any, now: datetime) -> str:
     return f"{days:.1f}"
 
 
-def _at_risk_row(link: dict[str, Any], forecast: dict[str, Any], now: datetime) -> dict[str, Any]:
-    """The forecast endpoint's fields (AT_RISK_KEYS) and what the table prints of them."""
-    row: dict[str, Any] = {"link": link["id"], "name": link_name(link), **forecast}
+def _at_risk_row(listed: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """A row of GET /api/link-forecasts/ as the forecast endpoint's fields (AT_RISK_KEYS), with the
+    link's id and name first, and what the table prints of them."""
+    forecast = {key: value for key, value in listed.items() if key != "link"}
+    link = listed["link"]
+    name = f"{link['a']['switch']}:{link['a']['port']}-{link['z']['switch']}:{link['z']['port']}"
+    row: dict[str, Any] = {"link": link["id"], "name": name, **forecast}
     latest = _days(forecast["latest_at"], now) if forecast.get("latest_at") else "never"
     row["crosses_in"] = f"{_days(forecast['crossing_at'], now)} d ({_days(forecast['earliest_at'], now)} .. {latest})"
     reading = f"{str(forecast.get('quantity')).capitalize()} {str(forecast.get('side')).upper()}/{forecast.get('lane')}"
@@ -450,18 +454,14 @@ def at_risk(
     else:
         params["crossing_within_days"] = horizon_days
     if cause:
-        params["risk_cause"] = [value.value for value in cause]
+        params["cause"] = [value.value for value in cause]
     now = datetime.now(UTC)
     with cli.client() as client:
         fabric_row = resolve_fabric(client, fabric)
         params["fabric"] = fabric_row["id"]
-        links, total = client.first("/api/links/", params, limit)
-        # The list carries each forecast in brief; the details (end, interval, action) are per link.
-        answers = {link["id"]: client.get(f"/api/links/{link['id']}/forecast/") for link in links}
-    rows = [
-        _at_risk_row(link, answers[link["id"]]["forecast"], now) for link in links if answers[link["id"]]["forecast"]
-    ]
-    rows.sort(key=lambda row: (str(row["crossing_at"]), row["link"]))
+        # Soonest crossing first, as the server orders and pages them.
+        listed, total = client.first("/api/link-forecasts/", params, limit)
+    rows = [_at_risk_row(row, now) for row in listed]
     if fmt is OutputFormat.table and not rows:
         horizon = f"{horizon_days:g} days" if horizon_days is not None else "its horizon"
         stdout_console().print(f"No link of {fabric_row['name']} is forecast to cross a limit within {horizon}.")

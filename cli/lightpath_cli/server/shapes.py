@@ -76,7 +76,8 @@ LINK_KEYS = (
     "rx_low",
 )
 CORRUPTION_EVENT_KEYS = ("id", "direction", "rate", "first_seen", "last_rate", "peak_rate", "last_seen")
-# A link's forecast: GET /api/links/ID/forecast/ "forecast" (`links at-risk` prints the link's id and name first).
+# A link's forecast: GET /api/links/ID/forecast/ "forecast", and a row of GET /api/link-forecasts/
+# (`links at-risk` prints the link's id and name first).
 FORECAST_KEYS = (
     "crossing_at",
     "earliest_at",
