@@ -7,13 +7,23 @@
    in-process so that it is timed alone. Polls 2 and 3 complete a window at every end.
    `--oper-status` adds an oper_status column ("up" at every end), so derivation also decides
    every link's operational state (docs/telemetry.md, "Operational state").
-2. Chart: a 7-day raw read of one link (GET /api/links/{id}/telemetry/) on a fabric of
+2. Forecasting (`--forecasting`, issue #19): the cost of the optical trends and forecasts in
+   steady-state derivation. Two copies of the fabric, one derived with trends (TELEMETRY_TRENDS on)
+   and one without, take the same polls (counters and optics at every end) 5 minutes of sample
+   time apart, each poll ingested and derived for one copy and then the other, back to back.
+   The copy with trends starts from a fabric that has run for days: its first run restores a
+   checkpoint holding 4 days of hourly optics at every end (full 16-bucket rings), built with
+   `apply_readings` as derivation would have built it. Polls 5 minutes apart close the 6-hour
+   buckets of the ~1/72 of the links whose staggered phase falls in each run's 5 minutes, as a
+   live fabric polled every 5 minutes does, and those links get their forecast anew.
+3. Chart: a 7-day raw read of one link (GET /api/links/{id}/telemetry/) on a fabric of
    LINKS links whose raw table holds DAYS full days at the real poll rates (counters every
    15 min, optical power every 5 min), with a year of daily partitions present.
 
 Usage, from the repository root with the dev stack's environment (make bench runs it):
 
     eval "$(backend/scripts/devstack.sh env)"; .venv/bin/python backend/scripts/bench_telemetry.py [--links 10000] [--days 8]
+    LIGHTPATH_DB_NAME=lp_bench .venv/bin/python backend/scripts/bench_telemetry.py --forecasting --skip-ingest --skip-chart
 
 It creates fabrics named bench-telemetry-* and removes them (and their samples) at the end.
 Filling the chart's raw table takes a while: `--skip-ingest --keep` leaves the chart fabric and
@@ -43,7 +53,9 @@ import django  # noqa: E402
 
 django.setup()
 
+import numpy as np  # noqa: E402
 from django import db  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.db.models.functions import Length  # noqa: E402
@@ -188,6 +200,122 @@ def bench_ingest(pods: int, processes: int = 1, oper_status: bool = False) -> No
         fabric_services.delete_fabric(fabric)
 
 
+HOUR_US = 3_600_000_000
+HISTORY_HOURS = 96  # 4 days: the 16 six-hour buckets of a full trend window
+HISTORY_ENDS = 20_000  # ends per apply_readings call while building the history
+
+
+def trend_history(fabric: Fabric, before: dt.datetime) -> tuple[bytes, float, float]:
+    """The fabric's derivation state after 4 days of hourly optics at every end, ending an hour
+    before `before` (its checkpoint bytes, and the build's wall and CPU seconds): each end's Rx,
+    Tx, bias and temperature as the polls have them (one lane), so every end holds a full ring."""
+    links = np.array(Link.objects.filter(fabric=fabric).order_by("id").values_list("id", flat=True), dtype="<i8")
+    ends_link = np.repeat(links, 2)
+    ends_side = np.tile(np.array([0, 1], dtype="<u1"), len(links))
+    first_us = int(before.timestamp() * 1_000_000) - HISTORY_HOURS * HOUR_US
+    hours = np.arange(HISTORY_HOURS, dtype="<i8") * HOUR_US + first_us
+    state = derivation._new_state(derivation._settings(fabric))
+    rng = np.random.default_rng(1)
+    t0, c0 = time.perf_counter(), time.process_time()
+    for start in range(0, len(ends_link), HISTORY_ENDS):
+        link = ends_link[start : start + HISTORY_ENDS]
+        n = len(link) * HISTORY_HOURS
+        # End after end, each end's hours in time order (as storage reads them back).
+        state.apply_readings(
+            np.repeat(link, HISTORY_HOURS).tobytes(),
+            np.repeat(ends_side[start : start + HISTORY_ENDS], HISTORY_HOURS).tobytes(),
+            np.tile(hours, len(link)).tobytes(),
+            1,
+            (-2.0 - rng.random(n)).round(2).astype("<f8").tobytes(),
+            (-1.0 - rng.random(n) / 5).round(2).astype("<f8").tobytes(),
+            np.full(n, 6.5, dtype="<f8").tobytes(),
+            np.full(n, 41.0, dtype="<f8").tobytes(),
+        )
+    return state.checkpoint(), time.perf_counter() - t0, time.process_time() - c0
+
+
+def checkpoint_bytes(fabric: Fabric) -> int:
+    return Checkpoint.objects.filter(fabric=fabric).annotate(size=Length("data")).values_list("size", flat=True).get()
+
+
+def bench_forecasting(pods: int, polls: int, warmup: int) -> None:
+    """Steady-state derivation with and without trends and forecasts (issue #19's cost target)."""
+    fabrics: dict[bool, Fabric] = {}
+    queue, trends_setting = derivation.queue_after_commit, settings.TELEMETRY_TRENDS
+    derivation.queue_after_commit = lambda fabric_id: None  # each run is timed in-process instead
+    derivation.forget_cached_state()
+    try:
+        for trends in (True, False):
+            name = f"bench-telemetry-forecast-{'on' if trends else 'off'}-{pods}"
+            Fabric.objects.filter(name=name).delete()
+            fabrics[trends] = fabric_services.import_document(fb_fabric(pods, name=name, seed=1))
+        ends = ends_of(fabrics[True])
+        assert ends == ends_of(fabrics[False])
+        start = (timezone.now() - dt.timedelta(minutes=5 * (warmup + polls) + 10)).replace(second=0, microsecond=0)
+        settings.TELEMETRY_TRENDS = True
+        history, wall, cpu = trend_history(fabrics[True], start)
+        # Stored as derivation stores it: the fabric's first run restores it (watermark 0, no batch yet).
+        Checkpoint.objects.create(fabric=fabrics[True], watermark=0, data=history)
+        Derivation.objects.get_or_create(fabric=fabrics[True])
+        print(f"\nForecasting: {len(ends):,} link ends of a {pods}-pod fabric, two copies (trends on, off). "
+              f"4 days of hourly optics at every end ({len(ends) * HISTORY_HOURS:,} readings) built the "
+              f"trend state in {wall:.1f} s ({cpu:.1f} s CPU); its checkpoint: {len(history) / 1e6:.1f} MB.")  # fmt: skip
+        print(
+            f"Polls every 5 minutes of sample time from {start:%H:%M} UTC; the first {warmup} are warm-up "
+            "(the first run restores the history or builds the state, the first windows)."
+        )
+        print("Derivation wall time, in brackets CPU of this process and its database backend.")
+        print(
+            "| poll | trends | derivation | samples per CPU s | windows | links forecast anew | ratio (CPU) | ratio (wall) |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        rng = random.Random(1)
+        measured: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+        for poll in range(warmup + polls):
+            body = poll_csv(ends, start + dt.timedelta(minutes=5 * poll), poll, rng)
+            parsed = formats.parse("text/csv", body).samples
+            # Alternate which copy goes first, so that neither always runs on a warmer machine.
+            order = (True, False) if poll % 2 == 0 else (False, True)
+            runs: dict[bool, tuple[float, float, derivation.DerivationResult]] = {}
+            for trends in order:
+                settings.TELEMETRY_TRENDS = trends
+                for offset in range(0, len(parsed), BATCH):
+                    ingest(fabrics[trends], parsed[offset : offset + BATCH])
+                c0, t0 = cpu_seconds(), time.perf_counter()
+                derived = derivation.derive(fabrics[trends])
+                runs[trends] = (time.perf_counter() - t0, cpu_seconds() - c0, derived)
+            for trends in (True, False):
+                wall, cpu, derived = runs[trends]
+                ratio = (f"{runs[True][1] / runs[False][1]:.3f} | {runs[True][0] / runs[False][0]:.3f}"
+                         if trends else " | ")  # fmt: skip
+                print(f"| {poll + 1}{' (warm-up)' if poll < warmup else ''} | {'on' if trends else 'off'} | "
+                      f"{wall:.2f} s ({cpu:.2f}){(' state restored' if trends else ' state built') if derived.rebuilt else ''} | "
+                      f"{derived.samples / cpu:,.0f} | {derived.windows:,} | {len(derived.forecast_links):,} | {ratio} |",
+                      flush=True)  # fmt: skip
+                if poll >= warmup:
+                    measured[trends].append((wall, cpu))
+        on_cpu, off_cpu = (sum(c for _, c in measured[t]) for t in (True, False))
+        on_wall, off_wall = (sum(w for w, _ in measured[t]) for t in (True, False))
+        pairs = sorted(a[1] / b[1] for a, b in zip(measured[True], measured[False], strict=True))
+        print(f"\nSteady state, {polls} polls: with trends {on_cpu:.2f} CPU s ({on_wall:.2f} s wall), without "
+              f"{off_cpu:.2f} CPU s ({off_wall:.2f} s): {on_cpu / off_cpu:.3f}x CPU, {on_wall / off_wall:.3f}x wall; "
+              f"per poll (CPU) median {statistics.median(pairs):.3f}x, range {pairs[0]:.3f}-{pairs[-1]:.3f}x "
+              "(target: at most 1.15x)")  # fmt: skip
+        # A worker that lost its state restores it from the fabric's checkpoint before its next run.
+        for trends in (True, False):
+            settings.TELEMETRY_TRENDS = trends
+            derivation.forget_cached_state()
+            c0, t0 = cpu_seconds(), time.perf_counter()
+            derivation.restore(fabrics[trends], Derivation.objects.get(fabric=fabrics[trends]).watermark)
+            print(f"Checkpoint {'with' if trends else 'without'} trends: {checkpoint_bytes(fabrics[trends]) / 1e6:.1f} MB, "
+                  f"restored in {time.perf_counter() - t0:.2f} s ({cpu_seconds() - c0:.2f} s CPU)")  # fmt: skip
+    finally:
+        derivation.queue_after_commit, settings.TELEMETRY_TRENDS = queue, trends_setting
+        derivation.forget_cached_state()
+        for fabric in fabrics.values():
+            fabric_services.delete_fabric(fabric)
+
+
 def fill_raw(fabric: Fabric, first_day: dt.date, days: int) -> int:
     """Server-side generation of DAYS days of samples at the real poll rates for every end, written
     poll by poll as ingest writes them: a link's week is then spread over thousands of pages, not
@@ -297,6 +425,11 @@ def main() -> None:
         "--processes", type=int, default=1, help="ingest processes, each parsing and ingesting whole batches"
     )
     parser.add_argument("--oper-status", action="store_true", help="every ingest sample carries oper_status (up)")
+    parser.add_argument(
+        "--forecasting", action="store_true", help="steady-state derivation with and without trends (issue #19)"
+    )
+    parser.add_argument("--polls", type=int, default=9, help="measured polls of --forecasting, 5 minutes apart")
+    parser.add_argument("--warmup", type=int, default=3, help="warm-up polls of --forecasting before those")
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-chart", action="store_true")
     parser.add_argument(
@@ -307,6 +440,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.skip_ingest:
         bench_ingest(args.pods, args.processes, args.oper_status)
+    if args.forecasting:
+        bench_forecasting(args.pods, args.polls, args.warmup)
     if not args.skip_chart:
         bench_chart(args.links, args.days, args.keep)
 

@@ -360,6 +360,9 @@ TELEMETRY_HOURLY_RETENTION_DAYS = int(env("LIGHTPATH_TELEMETRY_HOURLY_DAYS", "40
 TELEMETRY_MAX_CLOCK_SKEW_S = 300
 # Samples in one POST /api/telemetry/ batch (the CLI sends 10,000 at a time).
 TELEMETRY_MAX_BATCH_SAMPLES = 100_000
+# Derivation keeps per-lane optical trends and forecasts (issue #19); off only to measure their cost
+# (BENCHMARKS.md, "Derivation with forecasting"): no trend state, no forecasts.
+TELEMETRY_TRENDS = env_bool("LIGHTPATH_TELEMETRY_TRENDS", True)
 # A link whose operational state (from telemetry oper_status) changes more than `changes` times
 # within `window_s` seconds of sample time is flapping, until it has not changed for `window_s`.
 LINK_FLAPPING = {

@@ -111,13 +111,19 @@ def _settings(fabric: Fabric) -> tuple:
         bool(fabric.dark_end_is_down),
         int(flapping["changes"]),
         float(flapping["window_s"]),
+        # Off: no trends and no forecasts at all (the benchmark's "without forecasting").
+        bool(django_settings.TELEMETRY_TRENDS),
     )
 
 
 def _new_state(settings: tuple) -> TelemetryState:
-    *windows, dark_end_is_down, flap_changes, flap_window_s = settings
+    *windows, dark_end_is_down, flap_changes, flap_window_s, trends = settings
     return TelemetryState(
-        *windows, dark_end_is_down=dark_end_is_down, flap_changes=flap_changes, flap_window_s=flap_window_s
+        *windows,
+        dark_end_is_down=dark_end_is_down,
+        flap_changes=flap_changes,
+        flap_window_s=flap_window_s,
+        trends=trends,
     )
 
 
