@@ -2,16 +2,14 @@ import { describe, expect, it } from 'vitest';
 
 import {
   atRiskQuery,
-  byTimeToCrossing,
   effectiveHorizon,
   filtersFromSearchParams,
   linkName,
   PAGE_SIZE,
-  pageOfLinks,
+  pageWindow,
   searchParamsFromFilters,
-  switchNames,
 } from './atRisk';
-import { atRiskLink } from './testForecast';
+import { atRiskRow } from './testForecast';
 
 describe('filters in the URL', () => {
   it('reads fabric, causes (in the rules’ order, unknown words dropped) and horizon', () => {
@@ -39,7 +37,7 @@ describe('atRiskQuery', () => {
     expect(atRiskQuery(3, { causes: ['bent_fiber', 'contamination'], horizonDays: 2 }, 7)).toEqual({
       fabric: 3,
       at_risk: true,
-      risk_cause: ['bent_fiber', 'contamination'],
+      cause: ['bent_fiber', 'contamination'],
       crossing_within_days: 2,
     });
   });
@@ -50,36 +48,14 @@ describe('atRiskQuery', () => {
   });
 });
 
-describe('byTimeToCrossing', () => {
-  it('puts the soonest crossing first, the surer forecast first at the same time, then by name', () => {
-    const later = atRiskLink('p0-tor1 p0-fab0', 5);
-    const soon = atRiskLink('p0-tor2 p0-fab1', 0.5);
-    const sameSure = atRiskLink('p0-tor3 p0-fab1', 2, { confidence: 0.95 });
-    const sameUnsure = atRiskLink('p0-tor0 p0-fab1', 2, { confidence: 0.81 });
-    const sorted = byTimeToCrossing([later, sameUnsure, soon, sameSure]);
-    expect(sorted.map(linkName)).toEqual([
-      'p0-tor2 eth1 ↔ p0-fab1 eth2',
-      'p0-tor3 eth1 ↔ p0-fab1 eth2',
-      'p0-tor0 eth1 ↔ p0-fab1 eth2',
-      'p0-tor1 eth1 ↔ p0-fab0 eth2',
-    ]);
+describe('pages and names', () => {
+  it('asks the server for the page’s window of rows', () => {
+    expect(pageWindow(1)).toEqual({ limit: PAGE_SIZE, offset: 0 });
+    expect(pageWindow(3)).toEqual({ limit: PAGE_SIZE, offset: 2 * PAGE_SIZE });
+    expect(pageWindow(0)).toEqual({ limit: PAGE_SIZE, offset: 0 });
   });
 
-  it('sorts every link before cutting a page, so page 2 holds the later crossings', () => {
-    const links = Array.from({ length: PAGE_SIZE + 3 }, (_, index) => atRiskLink(`t${index} f0`, 30 - index));
-    const second = pageOfLinks(links, 2);
-    expect(second).toHaveLength(3);
-    expect(second.map((link) => link.a_switch_name)).toEqual(['t2', 't1', 't0']);
-    expect(pageOfLinks(links, 1)[0]!.a_switch_name).toBe(`t${PAGE_SIZE + 2}`);
-  });
-});
-
-describe('switchNames', () => {
-  it('lists each end’s switch once, sorted, for one rack request', () => {
-    expect(switchNames([atRiskLink('p0-tor1 p0-fab0', 1), atRiskLink('p0-tor0 p0-fab0', 2)])).toEqual([
-      'p0-fab0',
-      'p0-tor0',
-      'p0-tor1',
-    ]);
+  it('names a link by both ends’ switch and port', () => {
+    expect(linkName(atRiskRow('p0-tor1 p0-fab0'))).toBe('p0-tor1 eth1 ↔ p0-fab0 eth2');
   });
 });

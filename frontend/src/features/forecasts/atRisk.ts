@@ -1,8 +1,8 @@
 /**
- * The At risk page's filters (they live in the URL) and its order: links by time to crossing.
- * Pure, so vitest checks them without rendering.
+ * The At risk page's filters (they live in the URL) and the query they make; the server orders
+ * (soonest crossing first) and pages the list. Pure, so vitest checks them without rendering.
  */
-import type { AtRiskLink, AtRiskQuery, ForecastCause, SwitchRack } from './api/types';
+import type { AtRiskQuery, ForecastCause, LinkForecastRow } from './api/types';
 import { FORECAST_CAUSES, isForecastCause } from './forecastText';
 
 /** The fabric setting's default (Fabric.forecast_horizon_days), until the fabric has loaded. */
@@ -50,43 +50,20 @@ export function atRiskQuery(fabric: number, filters: AtRiskFilters, fabricHorizo
   return {
     fabric,
     at_risk: true,
-    ...(filters.causes.length === 0 ? {} : { risk_cause: filters.causes }),
+    ...(filters.causes.length === 0 ? {} : { cause: filters.causes }),
     // The fabric's own horizon is what at_risk already means: no second cut to send.
     ...(horizon < fabricHorizonDays ? { crossing_within_days: horizon } : {}),
   };
 }
 
-export function linkName(link: Pick<AtRiskLink, 'a_switch_name' | 'a_port' | 'z_switch_name' | 'z_port'>): string {
-  return `${link.a_switch_name} ${link.a_port} ↔ ${link.z_switch_name} ${link.z_port}`;
+export function linkName({ link }: Pick<LinkForecastRow, 'link'>): string {
+  return `${link.a.switch} ${link.a.port} ↔ ${link.z.switch} ${link.z.port}`;
 }
 
-/** Soonest crossing first; at the same time the surer forecast, then by name so the order is stable. */
-export function byTimeToCrossing(links: readonly AtRiskLink[]): AtRiskLink[] {
-  const crossing = (link: AtRiskLink) =>
-    link.forecast ? Date.parse(link.forecast.crossing_at) : Number.POSITIVE_INFINITY;
-  return [...links].sort(
-    (left, right) =>
-      crossing(left) - crossing(right) ||
-      (right.forecast?.confidence ?? 0) - (left.forecast?.confidence ?? 0) ||
-      linkName(left).localeCompare(linkName(right)),
-  );
-}
-
-/** The switches whose racks a page of rows shows, by name, sorted (one request for all). */
-export function switchNames(links: readonly AtRiskLink[]): string[] {
-  return [...new Set(links.flatMap((link) => [link.a_switch_name, link.z_switch_name]))].sort();
-}
-
-/** "r12" or "—" when the switch has no rack (or is not loaded yet). */
-export function rackOf(name: string, racks: ReadonlyMap<string, SwitchRack>): string {
-  return racks.get(name)?.rack || '—';
-}
-
-/** Rows per page: each row's full forecast is one request, so a page stays short. */
+/** Rows per page, as the server pages them. */
 export const PAGE_SIZE = 25;
 
-/** The page's slice of the links, after sorting all of them by time to crossing. */
-export function pageOfLinks(links: readonly AtRiskLink[], page: number): AtRiskLink[] {
-  const start = (Math.max(1, Math.floor(page)) - 1) * PAGE_SIZE;
-  return byTimeToCrossing(links).slice(start, start + PAGE_SIZE);
+/** The list's window for a page (1-based). */
+export function pageWindow(page: number): { limit: number; offset: number } {
+  return { limit: PAGE_SIZE, offset: (Math.max(1, Math.floor(page)) - 1) * PAGE_SIZE };
 }

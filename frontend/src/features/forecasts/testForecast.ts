@@ -1,5 +1,5 @@
-/** Builds forecast answers for tests, shaped as the API returns them (GET /api/links/?at_risk=true, /forecast/). */
-import type { AtRiskLink, ForecastCause, LinkForecast } from './api/types';
+/** Builds forecast answers for tests, shaped as the API returns them (GET /api/links/{id}/forecast/, /api/link-forecasts/). */
+import type { LinkForecast, LinkForecastRow } from './api/types';
 
 export const NOW = new Date('2026-11-27T08:00:00Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -35,45 +35,24 @@ export function linkForecast(overrides: Partial<LinkForecast> = {}): LinkForecas
 
 let nextId = 1;
 
-/** A link row of the at-risk list between the two switches `name` names ("p0-tor0 p0-fab0"), its brief forecast crossing in `days`. */
-export function atRiskLink(
+/**
+ * A row of GET /api/link-forecasts/ for the link between the two switches `name` names
+ * ("p0-tor0 p0-fab0"), A rack and Z rack `racks` ('' for a switch without one), its forecast `overrides`.
+ */
+export function atRiskRow(
   name: string,
-  days: number,
-  { cause = 'contamination', confidence = 0.9 }: { cause?: ForecastCause; confidence?: number } = {},
-): AtRiskLink {
+  overrides: Partial<LinkForecast> = {},
+  racks: [string, string] = ['r01', 'r90'],
+): LinkForecastRow {
   const id = nextId++;
   const [aSwitch = name, zSwitch = name] = name.split(' ');
   return {
-    id,
-    url: `http://testserver/api/links/${id}/`,
-    fabric: 1,
-    a_switch: 10 + id,
-    a_switch_name: aSwitch,
-    a_port: 'eth1',
-    z_switch: 100 + id,
-    z_switch_name: zSwitch,
-    z_port: 'eth2',
-    length_m: 10,
-    fiber: 'SMF',
-    speed_gbps: 100,
-    admin_state: 'enabled',
-    admin_reason: '',
-    admin_changed_by: null,
-    admin_changed_at: null,
-    oper_state: 'up',
-    oper_changed_at: null,
-    flapping: false,
-    health: 'clean',
-    rx_low: false,
-    breakout: '',
-    cable_id: '',
-    a_line_card: '',
-    z_line_card: '',
-    components: {
-      breakout: null,
-      cable: { kind: 'own', name: `${aSwitch}:eth1 - ${zSwitch}:eth2`, siblings: [] },
-      line_cards: { a: 'eth1', z: 'eth2' },
+    ...linkForecast(overrides),
+    link: {
+      id,
+      name: `${aSwitch}:eth1 - ${zSwitch}:eth2`,
+      a: { switch: aSwitch, port: 'eth1', rack: racks[0] || null },
+      z: { switch: zSwitch, port: 'eth2', rack: racks[1] || null },
     },
-    forecast: { at_risk: true, crossing_at: inDays(days), cause, confidence },
   };
 }

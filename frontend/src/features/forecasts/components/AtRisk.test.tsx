@@ -5,56 +5,44 @@ import { ApiError } from '@/lib/api-client';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
-import type { PreventiveTicket, SwitchRack } from '../api/types';
-import { type AtRiskFilters, pageOfLinks } from '../atRisk';
-import { atRiskLink, inDays, linkForecast, NOW } from '../testForecast';
+import type { PreventiveTicket } from '../api/types';
+import type { AtRiskFilters } from '../atRisk';
+import { atRiskRow, inDays, NOW } from '../testForecast';
 import { AtRiskFiltersForm } from './AtRiskFiltersForm';
 import { AtRiskResults } from './AtRiskResults';
 import { PreventiveTicketButton } from './PreventiveTicketButton';
 
-const RACKS = new Map<string, SwitchRack>([
-  ['p0-tor0', { id: 1, name: 'p0-tor0', rack: 'r01' }],
-  ['p0-fab0', { id: 2, name: 'p0-fab0', rack: 'r90' }],
-  ['p0-tor1', { id: 3, name: 'p0-tor1', rack: '' }],
-]);
-
 function renderResults(props: Partial<Parameters<typeof AtRiskResults>[0]> = {}) {
   return render(
     <MemoryRouter>
-      <AtRiskResults total={0} rows={[]} racks={RACKS} horizonDays={7} causes={[]} now={NOW} {...props} />
+      <AtRiskResults total={0} rows={[]} horizonDays={7} causes={[]} now={NOW} {...props} />
     </MemoryRouter>,
   );
 }
 
 describe('AtRiskResults', () => {
-  it('lists the links soonest crossing first, each with its crossing, cause, confidence, reading, racks and action', () => {
-    const contamination = atRiskLink('p0-tor0 p0-fab0', 3.2);
-    const transmitter = atRiskLink('p0-tor1 p0-fab0', 1.5, { cause: 'decaying_transmitter', confidence: 0.93 });
-    const shown = pageOfLinks([contamination, transmitter], 1);
-    renderResults({
-      total: 2,
-      rows: shown.map((link) => ({
-        link,
-        forecast:
-          link === contamination
-            ? linkForecast()
-            : linkForecast({
-                crossing_at: inDays(1.5),
-                earliest_at: inDays(1),
-                latest_at: inDays(2.25),
-                confidence: 0.93,
-                cause: 'decaying_transmitter',
-                cause_label: 'decaying transmitter',
-                side: 'a',
-                lane: 0,
-                level_dbm: -9.4,
-                slope_db_per_day: -0.31,
-                cause_side: 'z',
-                recommended_action: 'replace_transceiver',
-                recommended_action_label: 'Replace the transceiver at p0-fab0:eth2 (end Z)',
-              }),
-      })),
-    });
+  it('lists the rows in the server’s order, each with its crossing, cause, confidence, reading, racks and action', () => {
+    const transmitter = atRiskRow(
+      'p0-tor1 p0-fab0',
+      {
+        crossing_at: inDays(1.5),
+        earliest_at: inDays(1),
+        latest_at: inDays(2.25),
+        confidence: 0.93,
+        cause: 'decaying_transmitter',
+        cause_label: 'decaying transmitter',
+        side: 'a',
+        lane: 0,
+        level_dbm: -9.4,
+        slope_db_per_day: -0.31,
+        cause_side: 'z',
+        recommended_action: 'replace_transceiver',
+        recommended_action_label: 'Replace the transceiver at p0-fab0:eth2 (end Z)',
+      },
+      ['', 'r90'],
+    );
+    const contamination = atRiskRow('p0-tor0 p0-fab0');
+    renderResults({ total: 2, rows: [transmitter, contamination] });
     expect(screen.getByTestId('at-risk-count')).toHaveTextContent(
       '2 links are forecast to cross a limit within 7 days, soonest first.',
     );
@@ -63,7 +51,7 @@ describe('AtRiskResults', () => {
     const first = within(rows[0]!);
     expect(first.getByRole('link', { name: 'p0-tor1 eth1 ↔ p0-fab0 eth2' })).toHaveAttribute(
       'href',
-      `/links/${transmitter.id}`,
+      `/links/${transmitter.link.id}`,
     );
     expect(first.getByTestId('at-risk-crossing')).toHaveTextContent(
       'crosses in 1.5 days (1.0–2.3), 2026-11-28 20:00 UTC',
@@ -84,16 +72,6 @@ describe('AtRiskResults', () => {
     expect(second.getByTestId('at-risk-action')).toHaveTextContent(
       'Clean the connectors, p0-fab0:eth1/1 (end Z) first',
     );
-  });
-
-  it('shows the brief forecast of a row while its full forecast loads', () => {
-    const link = atRiskLink('p0-tor0 p0-fab0', 0.25, { cause: 'bent_fiber', confidence: 0.8 });
-    renderResults({ total: 1, rows: [{ link, forecast: undefined }] });
-    const row = within(screen.getByTestId('at-risk-row'));
-    expect(row.getByTestId('at-risk-crossing')).toHaveTextContent('crosses in 0.3 days');
-    expect(row.getByTestId('at-risk-cause')).toHaveTextContent('bent or damaged fiber');
-    expect(row.getByTestId('at-risk-confidence')).toHaveTextContent('80%');
-    expect(row.getByTestId('at-risk-reading')).toHaveTextContent('…');
   });
 
   it('says in words that no link is at risk within the horizon', () => {
@@ -142,21 +120,20 @@ describe('AtRiskFiltersForm', () => {
 
 describe('preventive tickets on the At risk page', () => {
   it('puts the ticket control under each row’s action when the user may open one', () => {
-    const links = [atRiskLink('p0-tor0 p0-fab0', 1), atRiskLink('p0-tor1 p0-fab0', 2)];
+    const rows = [atRiskRow('p0-tor0 p0-fab0'), atRiskRow('p0-tor1 p0-fab0')];
     renderResults({
       total: 2,
-      rows: links.map((link) => ({ link, forecast: linkForecast() })),
+      rows,
       ticketControl: (linkId) => <button type="button">ticket for {linkId}</button>,
     });
-    const rows = screen.getAllByTestId('at-risk-row');
-    expect(within(within(rows[1]!).getByTestId('at-risk-action')).getByRole('button')).toHaveTextContent(
-      `ticket for ${links[1]!.id}`,
+    const shown = screen.getAllByTestId('at-risk-row');
+    expect(within(within(shown[1]!).getByTestId('at-risk-action')).getByRole('button')).toHaveTextContent(
+      `ticket for ${rows[1]!.link.id}`,
     );
   });
 
   it('has no ticket control for a user who may not open one', () => {
-    const link = atRiskLink('p0-tor0 p0-fab0', 1);
-    renderResults({ total: 1, rows: [{ link, forecast: linkForecast() }] });
+    renderResults({ total: 1, rows: [atRiskRow('p0-tor0 p0-fab0')] });
     expect(screen.queryByRole('button')).toBeNull();
   });
 

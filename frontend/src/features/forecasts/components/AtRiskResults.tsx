@@ -1,15 +1,14 @@
 import type { ReactNode } from 'react';
 
-import type { ForecastCause, SwitchRack } from '../api/types';
+import type { ForecastCause, LinkForecastRow } from '../api/types';
 import { emptyText } from '../forecastText';
-import { type AtRiskRow, AtRiskTable } from './AtRiskTable';
+import { AtRiskTable } from './AtRiskTable';
 
 interface AtRiskResultsProps {
   /** How many links are at risk under the filters (all pages). */
   total: number;
   /** This page's rows, soonest crossing first. */
-  rows: readonly AtRiskRow[];
-  racks: ReadonlyMap<string, SwitchRack>;
+  rows: readonly LinkForecastRow[];
   horizonDays: number;
   causes: readonly ForecastCause[];
   now: Date;
@@ -22,7 +21,6 @@ interface AtRiskResultsProps {
 export function AtRiskResults({
   total,
   rows,
-  racks,
   horizonDays,
   causes,
   now,
@@ -38,7 +36,7 @@ export function AtRiskResults({
         {total} link{total === 1 ? ' is' : 's are'} forecast to cross a limit within {horizonDays} day
         {horizonDays === 1 ? '' : 's'}, soonest first.
       </p>
-      <AtRiskTable rows={rows} racks={racks} now={now} ticketControl={ticketControl} />
+      <AtRiskTable rows={rows} now={now} ticketControl={ticketControl} />
       {pagination}
     </>
   );

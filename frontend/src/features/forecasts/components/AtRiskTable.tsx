@@ -1,26 +1,19 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
-import type { AtRiskLink, LinkForecast, SwitchRack } from '../api/types';
-import { linkName, rackOf } from '../atRisk';
-import { CAUSE_LABELS, confidenceText, crossingText, daysUntil, readingText } from '../forecastText';
-
-export interface AtRiskRow {
-  link: AtRiskLink;
-  /** The full forecast (GET /api/links/{id}/forecast/); undefined while it loads, null if it went away. */
-  forecast: LinkForecast | null | undefined;
-}
+import type { LinkForecastRow } from '../api/types';
+import { linkName } from '../atRisk';
+import { confidenceText, crossingText, readingText } from '../forecastText';
 
 interface AtRiskTableProps {
-  rows: readonly AtRiskRow[];
-  racks: ReadonlyMap<string, SwitchRack>;
+  rows: readonly LinkForecastRow[];
   now: Date;
   /** Under each row's action (operators and admins): what opens a preventive ticket for the link. */
   ticketControl?: (linkId: number) => ReactNode;
 }
 
-/** One row per link at risk, in the order given (the page sorts by time to crossing). */
-export function AtRiskTable({ rows, racks, now, ticketControl }: AtRiskTableProps) {
+/** One row per link at risk, in the server's order (soonest crossing first). */
+export function AtRiskTable({ rows, now, ticketControl }: AtRiskTableProps) {
   return (
     <table className="data-table at-risk-table">
       <thead>
@@ -35,45 +28,34 @@ export function AtRiskTable({ rows, racks, now, ticketControl }: AtRiskTableProp
         </tr>
       </thead>
       <tbody>
-        {rows.map(({ link, forecast }) => {
-          const brief = link.forecast;
-          const crossing = forecast
-            ? crossingText(forecast, now)
-            : brief
-              ? daysUntil(brief.crossing_at, now) === 0
-                ? 'at its limit now'
-                : `crosses in ${daysUntil(brief.crossing_at, now).toFixed(1)} days`
-              : '—';
-          const cause = forecast?.cause_label ?? (brief ? CAUSE_LABELS[brief.cause] : '—');
-          const confidence = forecast?.confidence ?? brief?.confidence;
-          return (
-            <tr key={link.id} data-testid="at-risk-row" data-link={link.id}>
-              <th scope="row" data-label="Link">
-                <Link to={`/links/${link.id}`}>{linkName(link)}</Link>
-              </th>
-              <td data-label="Crossing" data-testid="at-risk-crossing">
-                {crossing}
-              </td>
-              <td data-label="Cause" data-testid="at-risk-cause">
-                {cause}
-              </td>
-              <td data-label="Confidence" data-testid="at-risk-confidence" className="numeric">
-                {confidence === undefined ? '—' : confidenceText(confidence)}
-              </td>
-              <td data-label="Reading" data-testid="at-risk-reading">
-                {forecast ? readingText(forecast) : '…'}
-              </td>
-              <td data-label="Racks" data-testid="at-risk-racks">
-                <span className="at-risk-rack">A {rackOf(link.a_switch_name, racks)}</span>{' '}
-                <span className="at-risk-rack">Z {rackOf(link.z_switch_name, racks)}</span>
-              </td>
-              <td data-label="Recommended" data-testid="at-risk-action">
-                {forecast ? forecast.recommended_action_label : '…'}
-                {ticketControl ? ticketControl(link.id) : null}
-              </td>
-            </tr>
-          );
-        })}
+        {rows.map((row) => (
+          <tr key={row.link.id} data-testid="at-risk-row" data-link={row.link.id}>
+            <th scope="row" data-label="Link">
+              <Link to={`/links/${row.link.id}`}>{linkName(row)}</Link>
+            </th>
+            <td data-label="Crossing" data-testid="at-risk-crossing">
+              {crossingText(row, now)}
+            </td>
+            <td data-label="Cause" data-testid="at-risk-cause">
+              {row.cause_label}
+            </td>
+            <td data-label="Confidence" data-testid="at-risk-confidence" className="numeric">
+              {confidenceText(row.confidence)}
+            </td>
+            <td data-label="Reading" data-testid="at-risk-reading">
+              {readingText(row)}
+            </td>
+            <td data-label="Racks" data-testid="at-risk-racks">
+              {/* A switch without a rack reads "—". */}
+              <span className="at-risk-rack">A {row.link.a.rack || '—'}</span>{' '}
+              <span className="at-risk-rack">Z {row.link.z.rack || '—'}</span>
+            </td>
+            <td data-label="Recommended" data-testid="at-risk-action">
+              {row.recommended_action_label}
+              {ticketControl ? ticketControl(row.link.id) : null}
+            </td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );

@@ -7,21 +7,17 @@ import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
 import { canChangeLinkState, useCurrentUser } from '@/features/auth';
 import { useFabric, useFabricChoices } from '@/features/fabrics';
-import { formatCount } from '@/lib/format';
 import { parsePageParam } from '@/lib/pagination';
 
-import { useAtRiskLinks } from '../api/useAtRiskLinks';
-import { useLinkForecasts } from '../api/useLinkForecast';
-import { useSwitchRacks } from '../api/useSwitchRacks';
+import { useAtRiskForecasts } from '../api/useAtRiskForecasts';
 import {
   atRiskQuery,
   DEFAULT_HORIZON_DAYS,
   effectiveHorizon,
   filtersFromSearchParams,
   PAGE_SIZE,
-  pageOfLinks,
+  pageWindow,
   searchParamsFromFilters,
-  switchNames,
 } from '../atRisk';
 import { AtRiskFiltersForm } from '../components/AtRiskFiltersForm';
 import { AtRiskResults } from '../components/AtRiskResults';
@@ -48,16 +44,8 @@ export function AtRiskPage() {
   const fabricHorizon = fabric.data?.forecast_horizon_days ?? DEFAULT_HORIZON_DAYS;
   const horizon = effectiveHorizon(filters, fabricHorizon);
   const query = fabricId !== undefined && fabric.data ? atRiskQuery(fabricId, filters, fabricHorizon) : null;
-  const links = useAtRiskLinks(query);
-
-  const all = useMemo(() => links.data?.results ?? [], [links.data]);
-  const shown = useMemo(() => pageOfLinks(all, page), [all, page]);
-  const forecasts = useLinkForecasts(shown.map((link) => link.id));
-  const names = useMemo(() => switchNames(shown), [shown]);
-  const racks = useSwitchRacks(fabricId ?? 0, names);
-  const rackByName = useMemo(() => new Map((racks.data?.results ?? []).map((sw) => [sw.name, sw])), [racks.data]);
-  const rows = shown.map((link, index) => ({ link, forecast: forecasts[index]?.data?.forecast }));
-  const forecastError = forecasts.find((result) => result.error)?.error ?? null;
+  // One request per page: the server filters, orders (soonest crossing first) and pages.
+  const links = useAtRiskForecasts(query, pageWindow(page));
   const fabricName = fabrics.find((candidate) => candidate.id === fabricId)?.name;
   // POST /api/tickets/preventive/ is for operators and admins, the same roles that change link state.
   const mayOpenTickets = canChangeLinkState(useCurrentUser().data);
@@ -94,36 +82,27 @@ export function AtRiskPage() {
           <ErrorList error={fabric.error} title="Could not load the fabric." />
           {fabric.isPending || links.isPending ? <Loading label="Loading links at risk…" /> : null}
           <ErrorList error={links.error} title="Could not load the links at risk." />
-          <ErrorList error={forecastError} title="Could not load a forecast." />
-          <ErrorList error={racks.error} title="Could not load the racks." />
           {links.data ? (
             <AtRiskResults
-              total={links.data.results.length}
-              rows={rows}
-              racks={rackByName}
+              total={links.data.count}
+              rows={links.data.results}
               horizonDays={horizon}
               causes={filters.causes}
               now={new Date()}
               ticketControl={mayOpenTickets ? (linkId) => <AtRiskRowTicket linkId={linkId} /> : undefined}
               pagination={
-                links.data.results.length > PAGE_SIZE ? (
+                links.data.count > PAGE_SIZE ? (
                   <Pagination
                     label="Pages of links at risk"
-                    total={links.data.results.length}
+                    total={links.data.count}
                     page={page}
                     pageSize={PAGE_SIZE}
-                    shown={shown.length}
+                    shown={links.data.results.length}
                     onPageChange={(next) => setSearchParams(searchParamsFromFilters(filters, next))}
                   />
                 ) : null
               }
             />
-          ) : null}
-          {links.data && links.data.count > links.data.results.length ? (
-            <p className="muted">
-              Only the first {formatCount(links.data.results.length)} of {formatCount(links.data.count)} links at risk
-              were loaded and sorted; narrow the filters to see the rest.
-            </p>
           ) : null}
         </>
       ) : null}
