@@ -263,6 +263,8 @@ def run_seed(args: argparse.Namespace, seed: int, mix: dict[str, int]) -> dict[s
         faults = per_kind.get(kind, [])
         leads, named, ends_named, early = [], 0, 0, 0
         named_as: Counter[str] = Counter()
+        # (days from decay onset to corruption onset, lead days or None): what the lead depends on.
+        detail: list[tuple[float, float | None]] = []
         for fault in faults:
             episodes = links[fault["link"]].episodes
             early += any(start < fault["decay_onset_us"] for start, _, _ in episodes)
@@ -272,10 +274,13 @@ def run_seed(args: argparse.Namespace, seed: int, mix: dict[str, int]) -> dict[s
                 for entry in links[fault["link"]].causes
                 if fault["decay_onset_us"] <= entry[0] < fault["onset_us"]
             ]
+            decay_days = round((fault["onset_us"] - fault["decay_onset_us"]) / 86_400e6, 2)
             if not flags:
+                detail.append((decay_days, None))
                 continue
             first_us, cause, cause_side = flags[0]
             leads.append((fault["onset_us"] - first_us) / 86_400e6)
+            detail.append((decay_days, round(leads[-1], 2)))
             named += cause == ENGINE_CAUSE[kind]
             named_as[cause] += 1
             if fault["side"] is not None:
@@ -290,6 +295,7 @@ def run_seed(args: argparse.Namespace, seed: int, mix: dict[str, int]) -> dict[s
             "sided_faults": sided,
             "flagged_before_decay": early,
             "first_flag_causes": dict(named_as),
+            "decay_and_lead_days": sorted(detail, key=lambda pair: pair[0]),
         }
     healthy = [link for link in range(1, n_links + 1) if link not in faulty]
     alarms = [(link, start, cause) for link in healthy for start, cause, _ in links[link].episodes]
