@@ -42,7 +42,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 BACKEND = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(BACKEND))
@@ -238,9 +240,44 @@ def checkpoint_bytes(fabric: Fabric) -> int:
     return Checkpoint.objects.filter(fabric=fabric).annotate(size=Length("data")).values_list("size", flat=True).get()
 
 
+# Derivation's phases, timed in CPU seconds (process and backend) by wrapping its steps in place.
+PHASES = {"apply": "_apply", "ends": "_write_ends", "directions": "_write_directions", "links": "_write_links",
+          "checkpoint": "_write_checkpoint"}  # fmt: skip
+
+
+def time_phases() -> tuple[dict[str, float], Callable[[], None]]:
+    """Wrap derivation's steps (and forecasts.write) so that each call adds its CPU seconds to the
+    returned dict; the callable undoes the wrapping."""
+    spent: dict[str, float] = {}
+    originals = {name: getattr(derivation, attr) for name, attr in PHASES.items()}
+    write = derivation.forecasts.write
+
+    def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            c0 = cpu_seconds()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + cpu_seconds() - c0
+
+        return run
+
+    for name, attr in PHASES.items():
+        setattr(derivation, attr, timed(name, originals[name]))
+    derivation.forecasts.write = timed("forecasts", write)
+
+    def undo() -> None:
+        for name, attr in PHASES.items():
+            setattr(derivation, attr, originals[name])
+        derivation.forecasts.write = write
+
+    return spent, undo
+
+
 def bench_forecasting(pods: int, polls: int, warmup: int) -> None:
     """Steady-state derivation with and without trends and forecasts (issue #19's cost target)."""
     fabrics: dict[bool, Fabric] = {}
+    spent, untime = time_phases()
     queue, trends_setting = derivation.queue_after_commit, settings.TELEMETRY_TRENDS
     derivation.queue_after_commit = lambda fabric_id: None  # each run is timed in-process instead
     derivation.forget_cached_state()
@@ -265,10 +302,9 @@ def bench_forecasting(pods: int, polls: int, warmup: int) -> None:
             "(the first run restores the history or builds the state, the first windows)."
         )
         print("Derivation wall time, in brackets CPU of this process and its database backend.")
-        print(
-            "| poll | trends | derivation | samples per CPU s | windows | links forecast anew | ratio (CPU) | ratio (wall) |"
-        )
-        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        print("| poll | trends | derivation | samples per CPU s | windows | links forecast anew | CPU s: apply / ends / "
+              "directions / links / checkpoint / forecasts / rest | ratio (CPU) | ratio (wall) |")  # fmt: skip
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         rng = random.Random(1)
         measured: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
         for poll in range(warmup + polls):
@@ -276,21 +312,25 @@ def bench_forecasting(pods: int, polls: int, warmup: int) -> None:
             parsed = formats.parse("text/csv", body).samples
             # Alternate which copy goes first, so that neither always runs on a warmer machine.
             order = (True, False) if poll % 2 == 0 else (False, True)
-            runs: dict[bool, tuple[float, float, derivation.DerivationResult]] = {}
+            runs: dict[bool, tuple[float, float, derivation.DerivationResult, dict[str, float]]] = {}
             for trends in order:
                 settings.TELEMETRY_TRENDS = trends
                 for offset in range(0, len(parsed), BATCH):
                     ingest(fabrics[trends], parsed[offset : offset + BATCH])
+                spent.clear()
                 c0, t0 = cpu_seconds(), time.perf_counter()
                 derived = derivation.derive(fabrics[trends])
-                runs[trends] = (time.perf_counter() - t0, cpu_seconds() - c0, derived)
+                runs[trends] = (time.perf_counter() - t0, cpu_seconds() - c0, derived, dict(spent))
             for trends in (True, False):
-                wall, cpu, derived = runs[trends]
+                wall, cpu, derived, phases = runs[trends]
+                rest = cpu - sum(phases.values())
+                split = " / ".join(f"{phases.get(name, 0.0):.2f}" for name in (*PHASES, "forecasts"))
                 ratio = (f"{runs[True][1] / runs[False][1]:.3f} | {runs[True][0] / runs[False][0]:.3f}"
                          if trends else " | ")  # fmt: skip
                 print(f"| {poll + 1}{' (warm-up)' if poll < warmup else ''} | {'on' if trends else 'off'} | "
                       f"{wall:.2f} s ({cpu:.2f}){(' state restored' if trends else ' state built') if derived.rebuilt else ''} | "
-                      f"{derived.samples / cpu:,.0f} | {derived.windows:,} | {len(derived.forecast_links):,} | {ratio} |",
+                      f"{derived.samples / cpu:,.0f} | {derived.windows:,} | {len(derived.forecast_links):,} | "
+                      f"{split} / {rest:.2f} | {ratio} |",
                       flush=True)  # fmt: skip
                 if poll >= warmup:
                     measured[trends].append((wall, cpu))
@@ -310,6 +350,7 @@ def bench_forecasting(pods: int, polls: int, warmup: int) -> None:
             print(f"Checkpoint {'with' if trends else 'without'} trends: {checkpoint_bytes(fabrics[trends]) / 1e6:.1f} MB, "
                   f"restored in {time.perf_counter() - t0:.2f} s ({cpu_seconds() - c0:.2f} s CPU)")  # fmt: skip
     finally:
+        untime()
         derivation.queue_after_commit, settings.TELEMETRY_TRENDS = queue, trends_setting
         derivation.forget_cached_state()
         for fabric in fabrics.values():
@@ -429,7 +470,9 @@ def main() -> None:
         "--forecasting", action="store_true", help="steady-state derivation with and without trends (issue #19)"
     )
     parser.add_argument("--polls", type=int, default=9, help="measured polls of --forecasting, 5 minutes apart")
-    parser.add_argument("--warmup", type=int, default=3, help="warm-up polls of --forecasting before those")
+    parser.add_argument(
+        "--warmup", type=int, default=4, help="warm-up polls of --forecasting (the 4th completes the first windows)"
+    )
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-chart", action="store_true")
     parser.add_argument(
