@@ -35,6 +35,7 @@ from django.utils import timezone
 from audit import services as audit
 from fabric.models import Fabric, Link
 from fabric.services import link_state
+from maintenance.models import WorkOrder, WorkOrderTicket
 from maintenance.services import work_orders
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth, LinkForecast
 
@@ -49,6 +50,11 @@ ACTIONS = [str(action) for action in Action]
 
 class TicketStateError(Exception):
     """The ticket is not in a state that allows this (the API answers 409)."""
+
+
+class WorkOrderNotStarted(Exception):
+    """A preventive repair would take an in-service link down outside its work order's
+    capacity-safe start (the API answers 400 with the message)."""
 
 
 def config() -> dict[str, Any]:
@@ -169,6 +175,7 @@ def record_action(
             raise TicketStateError(
                 f"ticket {ticket.pk} is {ticket.state}; record an action on a ticket in progress (start it first)"
             )
+        _check_taken_down_safely(ticket)
         step = ticket.steps.order_by("-number").first()
         assert step is not None  # a ticket opens with its first step
         before = audit.snapshot(step)
@@ -192,6 +199,23 @@ def record_action(
         )
         work_orders.regroup_on_commit(ticket.fabric_id)  # repaired: no longer waits for a visit
     return ActionResult(ticket, step, enabled, message)
+
+
+def _check_taken_down_safely(ticket: Ticket) -> None:
+    """A preventive ticket's link is in service: its repair takes the link down, which only the
+    work order's start does safely (maintenance.services.visits: through the capacity guard, with a
+    restoration if needed). So its action is recorded while that order is in progress (its finish
+    records it), not straight from the ticket. A repair ticket's link is already out of service."""
+    if ticket.kind != Ticket.Kind.PREVENTIVE or ticket.link.admin_state != Link.AdminState.ENABLED:
+        return
+    entry = WorkOrderTicket.objects.filter(ticket=ticket, current=True).select_related("work_order").first()
+    if entry is not None and entry.work_order.state == WorkOrder.State.IN_PROGRESS:
+        return
+    order = f"work order {entry.work_order_id}" if entry is not None else "its work order"
+    raise WorkOrderNotStarted(
+        f"The link {ticket.link} is in service and this repair takes it down: start {order} first: "
+        "starting takes the link down only if every ToR keeps its capacity."
+    )
 
 
 def _enable_after_repair(link: Link, user, action_taken: str) -> tuple[bool, str]:

@@ -181,6 +181,8 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
             result = tickets.record_action(ticket, request.user, data["action_taken"], data["notes"])
         except tickets.TicketStateError as error:
             raise Conflict(str(error)) from error
+        except tickets.WorkOrderNotStarted as error:
+            raise ValidationError({"non_field_errors": [str(error)]}) from error
         return self._detail(ticket, link_enabled=result.link_enabled, message=result.message)
 
     @extend_schema(request=CommentSerializer, responses=TicketDetailSerializer)

@@ -12,6 +12,7 @@ import random
 import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from corruption import preventive, services, tickets
@@ -19,6 +20,7 @@ from corruption.models import Ticket
 from fabric.models import Fabric, Link
 from lightpath.tests.test_openapi_contract import Contract, _document
 from maintenance.models import WorkOrder
+from maintenance.services import visits, work_orders
 from telemetry.models import DirectionHealth, LinkForecast
 from telemetry.services import derivation
 
@@ -274,14 +276,81 @@ class TestDerivationOpensThem:
         assert WorkOrder.objects.get(state="open").tickets.get() == ticket
 
 
+class TestRecordingTheActionTakesTheLinkDownSafely:
+    """The link of a preventive ticket is in service: its repair takes it down, which only the work
+    order's capacity-safe start does (trial 27 item 1: recording it from the ticket sent the work
+    order to done with no start, no finish and no capacity check)."""
+
+    def taken(self, uplink, technician) -> tuple[Ticket, WorkOrder]:
+        forecast(uplink)
+        ticket = preventive.open_preventive(uplink.pk, None)
+        (order,) = work_orders.regroup(uplink.fabric_id)
+        tickets.start(ticket, technician)
+        return ticket, order
+
+    def test_refused_from_the_ticket_until_its_work_order_is_started(self, uplink, technician):
+        ticket, order = self.taken(uplink, technician)
+        client = APIClient()
+        client.force_authenticate(technician)
+        response = client.post(f"/api/tickets/{ticket.pk}/act/", {"action_taken": "clean_fiber"}, format="json")
+        assert response.status_code == 400, response.content
+        assert response.json() == {
+            "non_field_errors": [
+                "The link f0:u0 - s0:p0 is in service and this repair takes it down: start work order "
+                f"{order.pk} first: starting takes the link down only if every ToR keeps its capacity."
+            ]
+        }
+        ticket.refresh_from_db()
+        order.refresh_from_db()
+        uplink.refresh_from_db()
+        assert (ticket.state, ticket.steps.get().action_taken) == ("in_progress", "")
+        assert (order.state, order.started_at, order.finished_at) == ("open", None, None)
+        assert (uplink.admin_state, uplink.admin_reason) == ("enabled", "")
+
+    def test_recorded_once_the_started_work_order_took_the_link_down_and_its_finish_brings_it_back(
+        self, uplink, technician
+    ):
+        ticket, order = self.taken(uplink, technician)
+        visits.start(order, technician)
+        uplink.refresh_from_db()
+        assert (uplink.admin_state, uplink.admin_reason.startswith(f"maintenance: work order {order.pk}")) == (
+            "disabled",
+            True,
+        )
+        client = APIClient()
+        client.force_authenticate(technician)
+        response = client.post(f"/api/tickets/{ticket.pk}/act/", {"action_taken": "clean_fiber"}, format="json")
+        assert response.status_code == 200, response.content
+        assert response.json()["state"] == "awaiting_validation"
+        assert response.json()["message"].startswith("The link stays disabled for another reason (maintenance: ")
+        finished = visits.finish(order, technician, "repaired")
+        assert "back in service: f0:u0 - s0:p0" in finished.detail
+        order.refresh_from_db()
+        uplink.refresh_from_db()
+        assert order.state == "done" and order.started_at is not None and order.finished_at is not None
+        assert (uplink.admin_state, uplink.admin_reason) == ("enabled", "")
+
+    def test_a_link_already_out_of_service_needs_no_start(self, uplink, technician):
+        """Corruption overtook it (CorrOpt disabled the link): recording re-enables it, as for a repair."""
+        ticket, _ = self.taken(uplink, technician)
+        services.decide_event(open_event(uplink).pk)
+        result = tickets.record_action(ticket, technician, "clean_fiber")
+        assert result.link_enabled and result.message == "The link is enabled again; validation has started."
+
+
 class TestValidation:
     def acted(self, uplink, technician, at: dt.datetime) -> Ticket:
+        """Repaired through its work order (started, then finished as repaired), the visit ending at `at`."""
         forecast(uplink)
         ticket = preventive.open_preventive(uplink.pk, None, now=at - HOUR)
-        tickets.start(ticket, technician)
-        result = tickets.record_action(ticket, technician, "clean_fiber", "dusty", now=at)
-        assert result.link_enabled and result.message == "The link is enabled; validation has started."
-        return result.ticket
+        (order,) = work_orders.regroup(uplink.fabric_id)
+        visits.start(order, technician)
+        finished = visits.finish(order, technician, "repaired", "dusty")
+        assert "back in service: f0:u0 - s0:p0" in finished.detail
+        # The window counts from the link's return to service: the visit ended at `at`.
+        Link.objects.filter(pk=uplink.pk).update(admin_changed_at=at)
+        ticket.refresh_from_db()
+        return ticket
 
     def test_resolved_once_the_forecast_is_no_longer_at_risk(self, uplink, technician):
         now = timezone.now()

@@ -154,4 +154,58 @@ describe('TicketActions', () => {
     expect(screen.getByText(/Resolved 2026-11-23 10:00 UTC/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Assign to me' })).toBeNull();
   });
+
+  describe('a preventive ticket (its link in service until the work order starts)', () => {
+    /** The network boundary: the link with the given admin state, and the ticket's work order. */
+    function stubLinkAndOrder(link: { admin_state: string; admin_reason: string }, order: { state: string }) {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string) => {
+          const body = String(url).startsWith('/api/work-orders/')
+            ? {
+                count: 1,
+                next: null,
+                previous: null,
+                results: [{ id: 7, tickets: [3], component_name: 'fiber p0-tor0:eth2/1', ...order }],
+              }
+            : { id: 19, ...link };
+          return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+        }),
+      );
+    }
+    const preventive = () => testTicket({ kind: 'preventive', state: 'in_progress', assignee: 'technician' });
+
+    it('leads to its work order’s start and records nothing before it', async () => {
+      stubLinkAndOrder({ admin_state: 'enabled', admin_reason: '' }, { state: 'open' });
+      render(withClient(<TicketActions ticket={preventive()} username="technician" />));
+      const note = await screen.findByTestId('preventive-visit-note');
+      expect(note).toHaveTextContent(
+        'The link is in service and this repair takes it down. Start work order #7 first: starting takes the link ' +
+          'down only if every ToR keeps its capacity.',
+      );
+      expect(within(note).getByRole('link', { name: 'work order #7' })).toHaveAttribute('href', '/work-orders/7');
+      const button = screen.getByRole('button', { name: 'Record action' });
+      expect(button).toBeDisabled();
+      expect(screen.queryByRole('button', { name: /re-enable the link/ })).toBeNull();
+    });
+
+    it('records once the work order is in progress, without promising to re-enable the link', async () => {
+      stubLinkAndOrder(
+        { admin_state: 'disabled', admin_reason: 'maintenance: work order 7 (clean_fiber fiber p0-tor0:eth2/1)' },
+        { state: 'in_progress' },
+      );
+      render(withClient(<TicketActions ticket={preventive()} username="technician" />));
+      expect(await screen.findByTestId('preventive-visit-note')).toHaveTextContent(
+        'Work order #7 is in progress: the link is out of service for the repair, and finishing work order #7 brings it back.',
+      );
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Record action' })).toBeEnabled());
+    });
+
+    it('says it re-enables the link when corruption took it out of service', async () => {
+      stubLinkAndOrder({ admin_state: 'disabled', admin_reason: 'corruption' }, { state: 'open' });
+      render(withClient(<TicketActions ticket={preventive()} username="technician" />));
+      expect(await screen.findByRole('button', { name: 'Record action and re-enable the link' })).toBeEnabled();
+      expect(screen.queryByTestId('preventive-visit-note')).toBeNull();
+    });
+  });
 });

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { ErrorList } from '@/components/ErrorList';
+import { useLink } from '@/features/links';
 import { formatTime } from '@/lib/format';
 
 import type { RepairAction, TicketDetail } from '../api/types';
@@ -31,7 +32,7 @@ export function TicketActions({ ticket, username }: TicketActionsProps) {
       ) : null}
       {ticket.state === 'open' || ticket.state === 'reopened' ? <TakeButton ticket={ticket} /> : null}
       {ticket.state === 'in_progress' ? (
-        <RecordActionForm key={ticket.steps.length} ticket={ticket} record={record} />
+        <RecordAction key={ticket.steps.length} ticket={ticket} record={record} />
       ) : null}
       {ticket.state === 'awaiting_validation' ? (
         <p data-testid="validation-note">
@@ -75,7 +76,72 @@ function TakeButton({ ticket }: { ticket: TicketDetail }) {
   );
 }
 
-function RecordActionForm({ ticket, record }: { ticket: TicketDetail; record: ReturnType<typeof useRecordAction> }) {
+/**
+ * A preventive ticket's link is in service and its repair takes it down: only its work order's
+ * Start does that safely (through the capacity guard), so the action is recorded once that order
+ * is in progress (the server answers 400 before). Trial 27 item 1: this form recorded it straight
+ * away and said it re-enabled a link that was never disabled.
+ */
+interface Visit {
+  preventive: boolean;
+  order: { id: number; state: string } | null;
+  started: boolean;
+  /** Waiting for its work order's start: the link is in service. */
+  needsStart: boolean;
+  /** Recording re-enables the link only when CorrOpt took it out for corruption (a repair's case). */
+  reEnables: boolean;
+}
+
+/** A repair ticket's link is out of service already: recording the action re-enables it. */
+const REPAIR_VISIT: Visit = { preventive: false, order: null, started: false, needsStart: false, reEnables: true };
+
+function usePreventiveVisit(ticket: TicketDetail): Visit {
+  const link = useLink(ticket.link);
+  const order = useTicketWorkOrder(ticket);
+  const admin = link.data?.admin_state;
+  const started = order.data?.state === 'in_progress';
+  return {
+    preventive: true,
+    order: order.data ?? null,
+    started,
+    needsStart: admin === 'enabled' && !started,
+    reEnables: admin === 'disabled' && link.data?.admin_reason === 'corruption',
+  };
+}
+
+type RecordProps = { ticket: TicketDetail; record: ReturnType<typeof useRecordAction> };
+
+function RecordAction({ ticket, record }: RecordProps) {
+  return ticket.kind === 'preventive' ? (
+    <PreventiveRecordActionForm ticket={ticket} record={record} />
+  ) : (
+    <RecordActionForm ticket={ticket} record={record} visit={REPAIR_VISIT} />
+  );
+}
+
+function PreventiveRecordActionForm({ ticket, record }: RecordProps) {
+  return <RecordActionForm ticket={ticket} record={record} visit={usePreventiveVisit(ticket)} />;
+}
+
+function PreventiveVisitNote({ visit }: { visit: Visit }) {
+  if (!visit.preventive || (!visit.needsStart && !visit.started)) return null;
+  const order = visit.order;
+  const orderLink = order ? <Link to={`/work-orders/${order.id}`}>work order #{order.id}</Link> : 'its work order';
+  return visit.needsStart ? (
+    <p className="notice" data-testid="preventive-visit-note">
+      The link is in service and this repair takes it down. Start {orderLink} first: starting takes the link down only
+      if every ToR keeps its capacity. Record the action here once it is in progress, or finish the work order as
+      repaired.
+    </p>
+  ) : (
+    <p className="muted" data-testid="preventive-visit-note">
+      {order ? <>Work order #{order.id}</> : 'Its work order'} is in progress: the link is out of service for the
+      repair, and finishing {orderLink} brings it back.
+    </p>
+  );
+}
+
+function RecordActionForm({ ticket, record, visit }: RecordProps & { visit: Visit }) {
   const recommended = ticket.recommendation?.action;
   const [action, setAction] = useState<RepairAction | ''>(recommended ?? '');
   const [notes, setNotes] = useState('');
@@ -110,9 +176,10 @@ function RecordActionForm({ ticket, record }: { ticket: TicketDetail; record: Re
           This differs from the recommendation; it is recorded as not followed.
         </p>
       ) : null}
+      <PreventiveVisitNote visit={visit} />
       <ErrorList error={record.error} title="Could not record the action." />
-      <button type="submit" className="primary" disabled={!action || record.isPending}>
-        {record.isPending ? 'Recording…' : 'Record action and re-enable the link'}
+      <button type="submit" className="primary" disabled={!action || record.isPending || visit.needsStart}>
+        {record.isPending ? 'Recording…' : visit.reEnables ? 'Record action and re-enable the link' : 'Record action'}
       </button>
     </form>
   );
