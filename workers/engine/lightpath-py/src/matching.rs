@@ -314,8 +314,8 @@ fn slot_from(i: usize, item: &Bound<'_, PyAny>, problems: &mut Vec<String>) -> O
         exact: exact?,
         maximal: maximal?,
         // Schedules stored before edge-group bonuses were reported lack them.
-        completed_groups: optional_field(&d, "completed_groups").unwrap_or_default(),
-        bonus: optional_field(&d, "bonus").unwrap_or_default(),
+        completed_groups: optional_field(d, "completed_groups").unwrap_or_default(),
+        bonus: optional_field(d, "bonus").unwrap_or_default(),
     })
 }
 
