@@ -125,7 +125,7 @@ lint: python frontend/node_modules/.package-lock.json
 
 bench: bootstrap services
 	cd workers/engine && cargo bench -p lightpath-core --bench path_counting && cargo bench -p lightpath-core --bench corropt && cargo bench -p lightpath-core --bench corropt_sim && cargo bench -p lightpath-core --bench rail && cargo bench -p lightpath-core --bench matching && cargo bench -p lightpath-core --bench reconfig
-	cd workers/engine && cargo bench -p lightpath-core --bench corropt_restore && cargo bench -p lightpath-core --bench maintenance
+	cd workers/engine && cargo bench -p lightpath-core --bench corropt_restore && cargo bench -p lightpath-core --bench maintenance && cargo bench -p lightpath-core --bench telemetry_trend
 	$(PY) workers/engine/scripts/bench_tor_capacity.py
 	$(PY) workers/engine/scripts/bench_matching.py
 	$(PY) -m lightpath_fixtures.benchmark
@@ -141,6 +141,8 @@ bench: bootstrap services
 	@$(WITH_ENV) $(PY) backend/scripts/bench_reconfig.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_rail.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_large_results.py
+	$(PY) backend/scripts/bench_trend.py
+	$(PY) backend/scripts/eval_forecast.py --seeds 1001 1002 1003
 
 clean: stop-services
 	rm -rf .local frontend/dist workers/engine/target
