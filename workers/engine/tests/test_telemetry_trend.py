@@ -152,6 +152,54 @@ def test_only_new_rows_are_taken_and_closed_buckets_name_their_links():
     assert state.trend_changed_links() == [1]
 
 
+def bent_fiber(link: int, hours: int, steps: list[tuple[float, float]], rx_a: float, rx_z: float):
+    """Hourly polls of both ends of `link`, 4 lanes, with 0.05 dB of noise: both ends' Rx step
+    down by `size` dB after `day` for each (day, size) of `steps`."""
+    rng = np.random.default_rng(5)
+    t = np.arange(hours) * HOUR_US
+    drop = sum((np.where(t / DAY_US > day, size, 0.0) for day, size in steps), np.zeros(hours))
+    offsets = np.array([0.0, -0.05, -0.4, -0.1])  # lane 2 is the weakest
+    rows = []
+    for side, base in ((0, rx_a), (1, rx_z)):
+        rx = base - drop[:, None] + offsets + rng.normal(0, 0.05, (hours, 4))
+        rows.append((side, rx, np.full((hours, 4), -5.0), np.full((hours, 4), 37.0)))
+    return columns(
+        [link] * 2 * hours,
+        np.repeat([0, 1], hours),
+        np.concatenate([t, t]),
+        np.concatenate([r[1] for r in rows]),
+        np.concatenate([r[2] for r in rows]),
+        np.concatenate([r[3] for r in rows]),
+        np.full(2 * hours, 45.0),
+    )
+
+
+def test_a_link_whose_readings_stepped_below_the_limit_keeps_an_at_risk_forecast():
+    # The trial's bent fiber (trial27 item 15): both ends' Rx step down 1.5 dB on day 1, then
+    # 1 dB more on day 4.3, taking the weakest lanes below -12.66 dBm. The fitted level lags the
+    # second step and the slope does not fall, yet the readings are under the limit: at risk now.
+    limits = [(-12.66, -8.0, -12.66, -8.0)]
+    state = new_state()
+    hours = 5 * 24
+    state.apply_readings(*bent_fiber(21, hours, [(1.0, 1.5), (4.3, 1.0)], -9.9, -9.8))
+    now = hours * HOUR_US
+    lane = state.trend(21, False)["rx"][2]
+    assert lane["level"] > -12.66 and lane["buckets"][-1][1] < -12.66
+    [forecast] = state.forecasts([21], limits, now, 7 * 86400.0, 0.8)
+    assert forecast["at_risk"] and forecast["confidence"] == 1.0
+    assert forecast["crossing_us"] == forecast["earliest_us"] == forecast["latest_us"] == now
+    assert (forecast["quantity"], forecast["lane"]) == ("rx", 2)
+    assert forecast["level_dbm"] < -12.66
+    assert (forecast["cause"], forecast["cause_side"]) == ("bent_fiber", None)
+    # A day and a half of history (no slope yet) already under the limit: at risk now too.
+    short = new_state()
+    short.apply_readings(*bent_fiber(22, 36, [], -12.5, -10.0))
+    assert short.trend(22, False)["rx"][2]["slope_per_day"] is None
+    [forecast] = short.forecasts([22], [limits[0]], 36 * HOUR_US, 7 * 86400.0, 0.8)
+    assert forecast["at_risk"] and forecast["crossing_us"] == 36 * HOUR_US
+    assert (forecast["side"], forecast["quantity"], forecast["lane"]) == (False, "rx", 2)
+
+
 def test_lanes_from_copy_text_feed_the_trends_and_a_dark_lane_is_a_loose_transceiver():
     state = new_state()
     lines = []

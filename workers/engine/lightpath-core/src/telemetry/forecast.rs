@@ -13,9 +13,13 @@
 //!   clearly so (their 90th percentile slope is below zero, or an Rx step
 //!   down), so noise on a healthy far end does not hide the pattern.
 //! - A crossing more than a million days away counts as never.
+//! - "Already at or below the limit" is judged on the newest reading (the
+//!   newest present bucket of the window) as well as the fitted level: a
+//!   step down leaves the fit behind, and a short history has no fit. Such a
+//!   lane's level is the lower of the two, its slope the fit's (0 without).
 
 use super::trend::{
-    ERRATIC_DB, EndTrend, Fit, MISSING, Quantity, SCALE, STEP_MIN_DB, Series, TrendSettings,
+    ERRATIC_DB, EndTrend, Fit, MISSING, Quantity, SCALE, STEP_MIN_DB, Series, Slot, TrendSettings,
 };
 
 /// The no-light level (dBm) given as a dark lane's level.
@@ -167,6 +171,21 @@ fn lane_candidate(
         return Some(Candidate {
             at_risk: confidence >= settings.min_confidence,
             confidence,
+            ..base
+        });
+    }
+    // The newest reading (the newest present bucket) at or below the limit
+    // crosses now, whatever the fit says: after a step down the fitted level
+    // (a median over the window) lags the readings and the slope may not
+    // fall, and a short history has no fit at all.
+    let reading = series
+        .window(newest)
+        .filter(Slot::is_present)
+        .last()
+        .map(|slot| f64::from(slot.value) / SCALE);
+    if let Some(reading) = reading.filter(|r| *r <= limit) {
+        return Some(Candidate {
+            level: fit.map_or(reading, |f| f.level.min(reading)),
             ..base
         });
     }
@@ -558,6 +577,62 @@ mod tests {
         });
         let f = run(&ends, LIMITS, now).unwrap();
         assert_eq!((f.cause, f.cause_side), (Cause::Contamination, Some(false)));
+    }
+
+    #[test]
+    fn a_reading_below_its_limit_after_steps_crosses_now() {
+        // A bent fiber: both ends' Rx step down twice, the second step
+        // taking them below the -10 dBm limit. The fitted level lags the
+        // steps (it is a median over the window) and the slope may not fall,
+        // but the readings are under the limit: the crossing is now.
+        let ends = feed(5.0, |t| {
+            let drop = if t > 4.5 {
+                3.5
+            } else if t > 1.0 {
+                1.5
+            } else {
+                0.0
+            };
+            [flat(-7.0 - drop, -1.0), flat(-7.2 - drop, -1.0)]
+        });
+        let trend = TrendSettings::default();
+        let newest = ends[0].newest_closed(LINK, &trend);
+        let fit = ends[0].rx[0].fit(newest, &trend).unwrap();
+        assert!(fit.level > -10.0, "the fit lags the steps: {fit:?}");
+        let now = 5 * DAY_US;
+        let f = run(&ends, LIMITS, now).unwrap();
+        assert!(f.at_risk, "{f:?}");
+        assert_eq!(
+            (f.crossing_us, f.earliest_us, f.latest_us),
+            (now, now, Some(now))
+        );
+        assert_eq!(f.confidence, 1.0);
+        assert_eq!(f.quantity, Quantity::Rx);
+        // The level shown is the reading, under the limit.
+        assert!(
+            (f.level_dbm - (-10.5 - 0.2 * f64::from(u8::from(f.side)))).abs() < 0.01,
+            "{f:?}"
+        );
+        assert_eq!((f.cause, f.cause_side), (Cause::BentFiber, None));
+    }
+
+    #[test]
+    fn a_reading_below_its_limit_without_a_slope_crosses_now() {
+        // A day and a half of history: too few whole-day pairs for a slope.
+        let ends = feed(1.5, |_| [flat(-3.0, -1.0), flat(-11.0, -1.0)]);
+        let trend = TrendSettings::default();
+        let newest = ends[1].newest_closed(LINK, &trend);
+        assert!(ends[1].rx[0].fit(newest, &trend).is_none());
+        let now = (1.5 * DAY_US as f64) as i64;
+        let f = run(&ends, LIMITS, now).unwrap();
+        assert!(f.at_risk && f.confidence == 1.0, "{f:?}");
+        assert_eq!(f.crossing_us, now);
+        assert_eq!((f.side, f.quantity, f.lane), (true, Quantity::Rx, 0));
+        assert!((f.level_dbm + 11.0).abs() < 0.01, "{f:?}");
+        assert_eq!(f.slope_db_per_day, 0.0);
+        // Above its limit, the same short history reports nothing.
+        let ends = feed(1.5, |_| [flat(-3.0, -1.0), flat(-9.0, -1.0)]);
+        assert!(run(&ends, LIMITS, now).is_none());
     }
 
     #[test]
