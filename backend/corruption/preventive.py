@@ -153,7 +153,8 @@ def _unresolved(link_id: int) -> Ticket | None:
 def open_preventive(link_id: Any, user, now: dt.datetime | None = None) -> Ticket:
     """Open a preventive ticket for the link (its id); a 400 (DRF ValidationError
     `{"link": [...]}`) lists every reason it cannot: an unknown link, no forecast, a forecast not
-    at risk, an unresolved ticket."""
+    at risk, an unresolved ticket. Each message starts with the link's name, not the word "link":
+    clients print the field before it ("link: p0-tor0:eth2/1 - p0-fab0:eth1/1 already has ...")."""
     now = now or timezone.now()
     problems = Problems()
     with transaction.atomic():
@@ -164,17 +165,17 @@ def open_preventive(link_id: Any, user, now: dt.datetime | None = None) -> Ticke
         assert link is not None
         forecast = _forecast_of(link.pk)
         if forecast is None:
-            problems.add("link", f"link {link} has no forecast: its optics are not trending toward a limit")
+            problems.add("link", f"{link} has no forecast: its optics are not trending toward a limit")
         elif not forecast.at_risk:
             problems.add(
                 "link",
-                f"link {link} is not at risk: its forecast crossing is {_when(forecast.crossing_at)} "
+                f"{link} is not at risk: its forecast crossing is {_when(forecast.crossing_at)} "
                 f"with confidence {forecast.confidence:.0%}",
             )
         existing = _unresolved(link.pk)
         if existing is not None:
             problems.add(
-                "link", f"link {link} already has an unresolved {existing.kind} ticket {existing.pk} ({existing.state})"
+                "link", f"{link} already has an unresolved {existing.kind} ticket #{existing.pk} ({existing.state})"
             )
         problems.raise_validation_error()
         assert forecast is not None

@@ -57,8 +57,8 @@ def test_an_operator_opens_one_by_name_and_a_second_is_refused_in_one_line(
     again = operator("tickets", "open-preventive", str(at_risk.pk))
     assert again.exit_code == 1 and again.stdout == ""
     assert again.stderr == (
-        f"error: cannot open a preventive ticket: link {name} already has an unresolved preventive ticket "
-        f"{opened['id']} (open)\n"
+        f"error: cannot open a preventive ticket: {name} already has an unresolved preventive ticket "
+        f"#{opened['id']} (open)\n"
     )
     shown = operator("tickets", "show", str(opened["id"]))
     assert shown.exit_code == 0, shown.stderr

@@ -139,16 +139,16 @@ class TestOpenByHand:
         assert refused({"link": 999_999}) == ["no link with id 999999"]
         assert refused({"link": 2**64}) == ["Ensure this value is less than or equal to 9223372036854775807."]
         assert refused({"link": uplink.pk}) == [
-            "link f0:u0 - s0:p0 has no forecast: its optics are not trending toward a limit"
+            "f0:u0 - s0:p0 has no forecast: its optics are not trending toward a limit"
         ]
         # Not at risk and already under a repair ticket: both said at once.
         repair = disabled_ticket(small_fabric)
         forecast(uplink, at_risk=False, confidence=0.4, crossing_at=timezone.now() + 20 * DAY)
         problems = refused({"link": uplink.pk})
         assert len(problems) == 2
-        assert problems[0].startswith("link f0:u0 - s0:p0 is not at risk: its forecast crossing is ")
+        assert problems[0].startswith("f0:u0 - s0:p0 is not at risk: its forecast crossing is ")
         assert problems[0].endswith("with confidence 40%")
-        assert problems[1] == f"link f0:u0 - s0:p0 already has an unresolved repair ticket {repair.pk} (open)"
+        assert problems[1] == f"f0:u0 - s0:p0 already has an unresolved repair ticket #{repair.pk} (open)"
         assert Ticket.objects.filter(kind="preventive").count() == 0
 
     def test_a_second_one_while_the_first_is_unresolved_is_refused(self, uplink, client_for):
@@ -158,7 +158,7 @@ class TestOpenByHand:
         again = client.post("/api/tickets/preventive/", {"link": uplink.pk}, format="json")
         assert again.status_code == 400
         assert again.json() == {
-            "link": [f"link f0:u0 - s0:p0 already has an unresolved preventive ticket {first['id']} (open)"]
+            "link": [f"f0:u0 - s0:p0 already has an unresolved preventive ticket #{first['id']} (open)"]
         }
 
 

@@ -1,6 +1,7 @@
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from corruption.models import Ticket
 from fabric.models import Link
 from lightpath.api.serializers import BriefModelSerializer
 
@@ -330,14 +331,24 @@ class ForecastLinkSerializer(serializers.Serializer):
     z = ForecastEndSerializer()
 
 
+class ForecastTicketSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Ticket.Kind.choices)
+    state = serializers.ChoiceField(choices=[c for c in Ticket.State.choices if c[0] != Ticket.State.RESOLVED])
+
+
 class LinkForecastRowSerializer(LinkForecastDetailSerializer):
     """A row of GET /api/link-forecasts/ (services/forecasts.listed): the forecast endpoint's
-    `forecast`, with its link's name and both ends."""
+    `forecast`, with its link's name and both ends, and the link's unresolved ticket."""
 
     link = ForecastLinkSerializer(help_text="The link, with both its ends and their racks.")
+    ticket = ForecastTicketSerializer(
+        allow_null=True,
+        help_text="The link's unresolved ticket (repair or preventive; at most one a link), null when it has none.",
+    )
 
     class Meta(LinkForecastDetailSerializer.Meta):
-        fields = [*LinkForecastDetailSerializer.Meta.fields, "link"]
+        fields = [*LinkForecastDetailSerializer.Meta.fields, "link", "ticket"]
         read_only_fields = fields
 
     def to_representation(self, instance):

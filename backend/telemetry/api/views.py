@@ -18,9 +18,9 @@ from lightpath.api.viewsets import AuditedModelViewSet, BriefModeMixin
 
 from .. import formats
 from ..filtersets import CorruptionEventFilterSet, LinkForecastFilterSet, PowerThresholdFilterSet
-from ..models import CorruptionEvent, LinkForecast, PowerThreshold
+from ..models import CorruptionEvent, PowerThreshold
+from ..services import forecasts, series
 from ..services import ingest as ingest_service
-from ..services import series
 from .serializers import (
     CorruptionEventSerializer,
     IngestResultSerializer,
@@ -134,7 +134,7 @@ class LinkForecastViewSet(viewsets.ReadOnlyModelViewSet):
     At risk page and `lightpath links at-risk` read a page in one request. Written by derivation;
     the detail is keyed by the link's id."""
 
-    queryset = LinkForecast.objects.select_related("link__a_switch", "link__z_switch")
+    queryset = forecasts.rows()
     serializer_class = LinkForecastRowSerializer
     filterset_class = LinkForecastFilterSet
     ordering_fields = ["crossing_at", "confidence"]

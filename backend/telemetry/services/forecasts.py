@@ -19,6 +19,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from django.db.models import JSONField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import JSONObject
+
+from corruption.models import Ticket
 from corruption.recommend import Action
 from fabric.models import Fabric, Link
 
@@ -191,14 +195,30 @@ def details(forecast: LinkForecast, link: Link) -> dict[str, Any]:
     }
 
 
+def rows() -> QuerySet[LinkForecast]:
+    """The forecasts as GET /api/link-forecasts/ lists them, in one query a page: the link and its
+    switches joined, and the link's unresolved ticket (at most one a link: corruption's constraint)
+    as `unresolved_ticket` {id, kind, state} or None, so an at-risk row already being handled says
+    so instead of offering another ticket."""
+    unresolved = (
+        Ticket.objects.filter(link=OuterRef("link_id"))
+        .exclude(state=Ticket.State.RESOLVED)
+        .values(json=JSONObject(id="id", kind="kind", state="state"))[:1]
+    )
+    return LinkForecast.objects.select_related("link__a_switch", "link__z_switch").annotate(
+        unresolved_ticket=Subquery(unresolved, output_field=JSONField())
+    )
+
+
 def listed(forecast: LinkForecast) -> dict[str, Any]:
     """A row of GET /api/link-forecasts/: the forecast as the forecast endpoint shows it, with the
-    link's name and both ends (switch, port, rack), so a list page needs no request per row.
-    `forecast.link` and its switches are read with the row (select_related)."""
+    link's name and both ends (switch, port, rack), so a list page needs no request per row, and
+    its unresolved ticket (`rows` reads both with the row)."""
     link = forecast.link
     return {
         **details(forecast, link),
         "link": {"id": link.pk, "name": str(link), "a": _end(link, Side.A), "z": _end(link, Side.Z)},
+        "ticket": getattr(forecast, "unresolved_ticket", None),
     }
 
 

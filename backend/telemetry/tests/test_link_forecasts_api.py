@@ -112,10 +112,34 @@ def test_a_row_is_the_forecast_endpoints_forecast_with_the_link_and_both_ends(cl
         "z": {"switch": "p0-fab0", "port": "e0", "rack": None},  # a switch without a rack
     }
     alone = viewer.get(f"/api/links/{fleet[0].pk}/forecast/").json()["forecast"]
-    assert {key: value for key, value in first.items() if key != "link"} == alone
+    assert {key: value for key, value in first.items() if key not in ("link", "ticket")} == alone
     assert first["recommended_action_label"] == "Clean the connectors, p0-fab0:e0 (end Z) first"
     assert viewer.get(f"{ENDPOINT}{fleet[1].pk}/").json()["cause_label"] == "decaying transmitter"
     assert viewer.get(f"{ENDPOINT}{fleet[4].pk}/").status_code == 404  # no forecast, no row
+
+
+def test_a_row_names_the_links_unresolved_ticket(client_for, fleet, django_assert_num_queries):
+    """So the At risk page shows "Preventive ticket #6 (open)" instead of offering another (trial 27
+    item 5), and planners and viewers see which at-risk links are already handled."""
+    from corruption import preventive
+    from corruption.models import Ticket
+
+    viewer = client_for("viewer")
+    fabric = fleet[0].fabric_id
+    assert [row["ticket"] for row in rows(viewer, fabric=fabric)] == [None] * 4
+    opened = preventive.open_preventive(fleet[0].pk, None)
+    resolved = preventive.open_preventive(fleet[1].pk, None)
+    Ticket.objects.filter(pk=resolved.pk).update(state="resolved", resolved_at=NOW)
+    Ticket.objects.filter(pk=opened.pk).update(state="awaiting_validation")
+    with django_assert_num_queries(3):  # the fabric filter's, the count and the page: none per row
+        listed = rows(viewer, fabric=fabric)
+    assert [row["ticket"] for row in listed] == [
+        {"id": opened.pk, "kind": "preventive", "state": "awaiting_validation"},
+        None,  # resolved: nothing in hand
+        None,
+        None,
+    ]
+    assert viewer.get(f"{ENDPOINT}{fleet[0].pk}/").json()["ticket"]["id"] == opened.pk
 
 
 def test_soonest_crossing_first_or_surest_first(client_for, fleet):

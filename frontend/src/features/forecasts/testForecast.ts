@@ -37,12 +37,14 @@ let nextId = 1;
 
 /**
  * A row of GET /api/link-forecasts/ for the link between the two switches `name` names
- * ("p0-tor0 p0-fab0"), A rack and Z rack `racks` ('' for a switch without one), its forecast `overrides`.
+ * ("p0-tor0 p0-fab0"), A rack and Z rack `racks` ('' for a switch without one), its forecast `overrides`,
+ * and the link's unresolved ticket (none by default).
  */
 export function atRiskRow(
   name: string,
   overrides: Partial<LinkForecast> = {},
   racks: [string, string] = ['r01', 'r90'],
+  ticket: LinkForecastRow['ticket'] = null,
 ): LinkForecastRow {
   const id = nextId++;
   const [aSwitch = name, zSwitch = name] = name.split(' ');
@@ -54,5 +56,6 @@ export function atRiskRow(
       a: { switch: aSwitch, port: 'eth1', rack: racks[0] || null },
       z: { switch: zSwitch, port: 'eth2', rack: racks[1] || null },
     },
+    ticket,
   };
 }

@@ -3016,6 +3016,19 @@ export interface components {
          * @enum {string}
          */
         ForecastQuantityEnum: "rx" | "tx";
+        ForecastTicket: {
+            id: number;
+            kind: components["schemas"]["TicketKindEnum"];
+            state: components["schemas"]["ForecastTicketStateEnum"];
+        };
+        /**
+         * @description * `open` - Open
+         *     * `in_progress` - in progress
+         *     * `awaiting_validation` - awaiting validation
+         *     * `reopened` - Reopened
+         * @enum {string}
+         */
+        ForecastTicketStateEnum: "open" | "in_progress" | "awaiting_validation" | "reopened";
         GenerateEcho: {
             k: number;
             /** Format: double */
@@ -3613,7 +3626,7 @@ export interface components {
         };
         /**
          * @description A row of GET /api/link-forecasts/ (services/forecasts.listed): the forecast endpoint's
-         *     `forecast`, with its link's name and both ends.
+         *     `forecast`, with its link's name and both ends, and the link's unresolved ticket.
          */
         LinkForecastRow: {
             /**
@@ -3700,6 +3713,8 @@ export interface components {
             recommended_action_label: string;
             /** @description The link, with both its ends and their racks. */
             link: components["schemas"]["ForecastLink"];
+            /** @description The link's unresolved ticket (repair or preventive; at most one a link), null when it has none. */
+            ticket: components["schemas"]["ForecastTicket"] | null;
         };
         LinkOperStateChanged: {
             /**

@@ -132,6 +132,35 @@ describe('preventive tickets on the At risk page', () => {
     );
   });
 
+  it('shows the link’s unresolved ticket, linked, instead of the control, to every role', () => {
+    const handled = atRiskRow('p0-tor0 p0-fab0', {}, ['r01', 'r90'], { id: 6, kind: 'preventive', state: 'open' });
+    const repaired = atRiskRow('p0-tor1 p0-fab0', {}, ['r01', 'r90'], {
+      id: 9,
+      kind: 'repair',
+      state: 'in_progress',
+    });
+    const rows = [handled, repaired, atRiskRow('p0-tor2 p0-fab0')];
+    const { unmount } = renderResults({
+      total: 3,
+      rows,
+      ticketControl: (linkId) => <button type="button">ticket for {linkId}</button>,
+    });
+    const shown = screen.getAllByTestId('at-risk-row');
+    const first = within(within(shown[0]!).getByTestId('at-risk-action'));
+    expect(first.getByTestId('at-risk-ticket')).toHaveTextContent('Preventive ticket #6 (open)');
+    expect(first.getByRole('link', { name: 'Preventive ticket #6' })).toHaveAttribute('href', '/tickets/6');
+    expect(first.queryByRole('button')).toBeNull();
+    expect(within(shown[1]!).getByTestId('at-risk-ticket')).toHaveTextContent('Repair ticket #9 (in progress)');
+    expect(within(shown[2]!).getByRole('button')).toHaveTextContent(`ticket for ${rows[2]!.link.id}`);
+    unmount();
+    // A viewer or planner (no control) sees which links are already handled, too.
+    renderResults({ total: 3, rows });
+    expect(screen.getAllByTestId('at-risk-ticket').map((node) => node.textContent)).toEqual([
+      'Preventive ticket #6 (open)',
+      'Repair ticket #9 (in progress)',
+    ]);
+  });
+
   it('has no ticket control for a user who may not open one', () => {
     renderResults({ total: 1, rows: [atRiskRow('p0-tor0 p0-fab0')] });
     expect(screen.queryByRole('button')).toBeNull();

@@ -1,3 +1,6 @@
+import { Link } from 'react-router';
+
+import type { LinkForecastRow } from '../api/types';
 import { useOpenPreventiveTicket } from '../api/useOpenPreventiveTicket';
 import { PreventiveTicketButton } from './PreventiveTicketButton';
 
@@ -11,5 +14,25 @@ export function AtRiskRowTicket({ linkId }: { linkId: number }) {
       opened={open.data}
       error={open.error}
     />
+  );
+}
+
+const KIND_WORDS: Record<NonNullable<LinkForecastRow['ticket']>['kind'], string> = {
+  preventive: 'Preventive ticket',
+  repair: 'Repair ticket',
+};
+
+/**
+ * The link's unresolved ticket, where the button would be: the link is already being handled
+ * (every role reads it; trial 27 item 5: the button came back after a reload and the server refused).
+ */
+export function AtRiskExistingTicket({ ticket }: { ticket: NonNullable<LinkForecastRow['ticket']> }) {
+  return (
+    <p className="preventive-opened" data-testid="at-risk-ticket">
+      <Link to={`/tickets/${ticket.id}`}>
+        {KIND_WORDS[ticket.kind]} #{ticket.id}
+      </Link>{' '}
+      ({ticket.state.replace('_', ' ')})
+    </p>
   );
 }

@@ -4,11 +4,12 @@ import { Link } from 'react-router';
 import type { LinkForecastRow } from '../api/types';
 import { linkName } from '../atRisk';
 import { confidenceText, crossingText, readingText } from '../forecastText';
+import { AtRiskExistingTicket } from './AtRiskRowTicket';
 
 interface AtRiskTableProps {
   rows: readonly LinkForecastRow[];
   now: Date;
-  /** Under each row's action (operators and admins): what opens a preventive ticket for the link. */
+  /** Under each row's action (operators and admins): what opens a preventive ticket for a link without an unresolved one. */
   ticketControl?: (linkId: number) => ReactNode;
 }
 
@@ -52,7 +53,11 @@ export function AtRiskTable({ rows, now, ticketControl }: AtRiskTableProps) {
             </td>
             <td data-label="Recommended" data-testid="at-risk-action">
               {row.recommended_action_label}
-              {ticketControl ? ticketControl(row.link.id) : null}
+              {row.ticket ? (
+                <AtRiskExistingTicket ticket={row.ticket} />
+              ) : ticketControl ? (
+                ticketControl(row.link.id)
+              ) : null}
             </td>
           </tr>
         ))}
