@@ -75,8 +75,9 @@ def test_the_table_lists_at_risk_links_soonest_first_with_cause_and_action(
     assert "contamination" in text and "decaying transmitter" in text and "bent" not in text
     assert "Clean the connectors, p0-fab0:e1 (end Z) first" in text
     assert "Replace the transceiver at p0-tor1:eth0 (end A)" in text
-    assert "Tx A/3 -4.10 dBm, -0.20 dB/d, limit -5.00 device" in text
-    assert "Rx Z/0 -8.00 dBm, -0.50 dB/d, limit -10.30 catalog" in text
+    # lanes count from 1 for people (the API's lane 3 is lane 4 of the module)
+    assert "Tx A/4 -4.10 dBm, -0.20 dB/d, limit -5.00 device" in text
+    assert "Rx Z/1 -8.00 dBm, -0.50 dB/d, limit -10.30 catalog" in text
     # in days from now, with the interval; the gentlest slope of contamination may never cross
     assert rows[0][1:8] == ["p0-tor1:eth1-p0-fab0:e1", "2.0", "d", "(1.0", "..", "never)", "90%"]
     assert rows[1][2:7] == ["5.0", "d", "(4.0", "..", "8.0)"]
@@ -117,6 +118,42 @@ def test_cause_and_horizon_narrow_or_widen_the_list(viewer: Cli, forecasts: dict
     assert viewer("links", "at-risk", "--fabric", "optics", "--horizon-days", "-1").exit_code == 2
 
 
+def test_a_stale_forecast_says_when_it_was_made_and_a_past_crossing_reads_now_or_overdue(viewer: Cli) -> None:
+    # The optics of fabric 'stopped' stopped two days ago: one link was at its limit when its
+    # forecast was made, the other was forecast to cross a day ago.
+    from django.utils import timezone
+
+    from fabric.tests.factories import FabricFactory, LinkFactory, SwitchFactory
+    from telemetry.models import LinkForecast
+
+    fabric = FabricFactory(name="stopped")
+    tor = SwitchFactory(fabric=fabric, name="t0", tier=0)
+    agg = SwitchFactory(fabric=fabric, name="a0", tier=1)
+    made = timezone.now() - dt.timedelta(days=2)
+    for i, crossing in enumerate([made, made + dt.timedelta(days=0.8)]):
+        LinkForecast.objects.create(
+            link=LinkFactory(fabric=fabric, a_switch=tor, z_switch=agg, a_port=f"p{i}", z_port=f"q{i}"), fabric=fabric,
+            computed_at=made, crossing_at=crossing, earliest_at=made, latest_at=crossing, confidence=1.0,
+            at_risk=True, cause="bent_fiber", side="a", quantity="rx", lane=2, level_dbm=-13.1,
+            slope_db_per_day=0.0, limit_dbm=-12.66, limit_provenance="catalog",
+        )  # fmt: skip
+    result = viewer("links", "at-risk", "--fabric", "stopped", "--horizon-days", "1")
+    rows = rows_of(result)
+    assert [row[2:4] for row in rows] == [["now", "100%"], ["overdue", "by"]]
+    assert "overdue by 1.2 d" in result.stdout and "0.0 d" not in result.stdout
+    assert "Rx A/3 -13.10 dBm" in result.stdout
+    assert f"Forecasts made {made.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC (2.0 d ago)." in result.stdout
+    assert result.stderr.splitlines()[-1] == (
+        f"note: 2 forecasts were made more than 12 h ago (the oldest {made.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC): "
+        "no optics since, so they may be out of date"
+    )
+    # A fresh forecast reads its age without the note.
+    LinkForecast.objects.filter(fabric=fabric).update(computed_at=timezone.now() - dt.timedelta(hours=2))
+    fresh = viewer("links", "at-risk", "--fabric", "stopped")
+    assert "UTC (2.0 h ago)." in fresh.stdout and len(rows_of(fresh)) == 2
+    assert "out of date" not in fresh.stderr
+
+
 def test_a_fabric_with_nothing_at_risk_says_so(viewer: Cli, forecasts: dict[str, Any]) -> None:
     from fabric.tests.factories import FabricFactory
 
@@ -126,5 +163,7 @@ def test_a_fabric_with_nothing_at_risk_says_so(viewer: Cli, forecasts: dict[str,
         result.exit_code == 0 and result.stdout == "No link of quiet is forecast to cross a limit within its horizon.\n"
     )
     assert viewer.json("links", "at-risk", "--fabric", "quiet") == []
+    one_day = viewer("links", "at-risk", "--fabric", "quiet", "--horizon-days", "1")
+    assert one_day.stdout == "No link of quiet is forecast to cross a limit within 1 day.\n"
     missing = viewer("links", "at-risk", "--fabric", "nowhere")
     assert missing.exit_code == 1 and "nowhere" in missing.stderr and len(missing.stderr.splitlines()) == 1
