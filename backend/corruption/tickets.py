@@ -270,6 +270,20 @@ def _clean_since(ticket: Ticket) -> dt.datetime | None:
     return since
 
 
+def validation_ends_at(ticket: Ticket) -> dt.datetime | None:
+    """When an awaiting ticket's validation window ends: its start (the action, or the link's return
+    to service when it stayed out then, e.g. a work order's visit) plus the window; None while it
+    awaits no validation or its link is still out of service. A preventive ticket may resolve
+    before (_preventive_done)."""
+    if ticket.state != State.AWAITING_VALIDATION:
+        return None
+    link = ticket.link
+    since = ticket.validation_started_at or (
+        link.admin_changed_at if link.admin_state == Link.AdminState.ENABLED else None
+    )
+    return None if since is None else since + dt.timedelta(hours=config()["validation_window_hours"])
+
+
 def _measured_through(link_id: int, until: dt.datetime) -> bool:
     """Whether both directions of the link have a loss rate from a window ending at or after
     `until`: polls kept arriving through the validation window. A link whose polls stopped is not

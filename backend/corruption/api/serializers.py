@@ -260,10 +260,19 @@ class TicketDetailSerializer(TicketSerializer):
     steps = TicketStepSerializer(many=True, read_only=True)
     comments = TicketCommentSerializer(many=True, read_only=True)
     recommendation = serializers.SerializerMethodField()
+    validation_ends_at = serializers.SerializerMethodField(
+        help_text="Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; "
+        "a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the "
+        "link is out of service (the window starts when it is back)."
+    )
 
     class Meta(TicketSerializer.Meta):
-        fields = [*TicketSerializer.Meta.fields, "ends", "recommendation", "steps", "comments"]
+        fields = [*TicketSerializer.Meta.fields, "ends", "recommendation", "validation_ends_at", "steps", "comments"]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_validation_ends_at(self, ticket: Ticket) -> dt.datetime | None:
+        return tickets.validation_ends_at(ticket)
 
     @extend_schema_field(TicketLinkEndSerializer(many=True))
     def get_ends(self, ticket: Ticket) -> list[dict]:

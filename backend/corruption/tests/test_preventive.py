@@ -323,12 +323,17 @@ class TestRecordingTheActionTakesTheLinkDownSafely:
         assert response.status_code == 200, response.content
         assert response.json()["state"] == "awaiting_validation"
         assert response.json()["message"].startswith("The link stays disabled for another reason (maintenance: ")
+        assert response.json()["validation_ends_at"] is None  # the window starts when the link is back
         finished = visits.finish(order, technician, "repaired")
         assert "back in service: f0:u0 - s0:p0" in finished.detail
         order.refresh_from_db()
         uplink.refresh_from_db()
         assert order.state == "done" and order.started_at is not None and order.finished_at is not None
         assert (uplink.admin_state, uplink.admin_reason) == ("enabled", "")
+        # The page says when it resolves at the latest: the window from the link's return to service.
+        shown = client.get(f"/api/tickets/{ticket.pk}/").json()
+        assert shown["state"] == "awaiting_validation"
+        assert dt.datetime.fromisoformat(shown["validation_ends_at"]) == uplink.admin_changed_at + 24 * HOUR
 
     def test_a_link_already_out_of_service_needs_no_start(self, uplink, technician):
         """Corruption overtook it (CorrOpt disabled the link): recording re-enables it, as for a repair."""

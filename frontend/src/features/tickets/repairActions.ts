@@ -62,7 +62,19 @@ const RULES: Record<string, string> = {
   reseated_recently: 'Optical powers are within their limits but the transceiver was reseated recently',
   no_optical_data: 'No optical readings: the generic sequence clean → reseat → replace',
   'escalation.exhausted': 'Every repair tried so far failed',
+  // A preventive ticket's first step: the forecast's cause (corruption/preventive.py PATTERNS).
+  'preventive.decaying_transmitter': 'Forecast: the Tx power falls while the laser bias rises (a decaying transmitter)',
+  'preventive.contamination':
+    'Forecast: the Rx power falls at one end only while the far end’s Tx holds (contamination)',
+  'preventive.bent_fiber': 'Forecast: the Rx power stepped down at both ends (a bent or damaged fiber)',
+  'preventive.loose_transceiver': 'Forecast: a lane is dark or erratic (a loose transceiver)',
+  'preventive.unknown': 'Forecast: a limit will be crossed, but no known pattern names the cause',
 };
+
+/** A preventive ticket's step: its advice came from the link's forecast, not from corruption. */
+export function isPreventiveRule(rule: string): boolean {
+  return rule.startsWith('preventive.');
+}
 
 /** A rule id as a sentence; escalations name the action that failed. */
 export function describeRule(rule: string): string {

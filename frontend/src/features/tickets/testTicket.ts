@@ -19,6 +19,7 @@ export function testTicket(overrides: Partial<TicketDetail> = {}): TicketDetail 
     decision: 8,
     validation_started_at: null,
     resolved_at: null,
+    validation_ends_at: null,
     created: '2026-11-22T20:01:49Z',
     updated: '2026-11-22T20:01:49Z',
     ends: [
@@ -114,4 +115,52 @@ export function testTicket(overrides: Partial<TicketDetail> = {}): TicketDetail 
     comments: [],
     ...overrides,
   };
+}
+
+/** A preventive ticket as POST /api/tickets/preventive/ answers for the demo's dirty connector (end A to act on). */
+export function testPreventiveTicket(overrides: Partial<TicketDetail> = {}): TicketDetail {
+  const base = testTicket();
+  return testTicket({
+    id: 6,
+    kind: 'preventive',
+    direction: 'z_to_a',
+    penalty: null,
+    decision: null,
+    recommended_action: 'clean_fiber',
+    recommendation: {
+      step: 1,
+      action: 'clean_fiber',
+      rule: 'preventive.contamination',
+      explanation:
+        'Clean the connectors, p0-tor4:eth2/3 (end A) first: the Rx power falls at that end only while the far ' +
+        "end's Tx holds (contamination). The link stays in service until the repair.",
+      evidence: {
+        link: { id: 19, name: base.link_name, fabric: 1 },
+        local_end: 'a',
+        far_end: 'z',
+        forecast: {
+          computed_at: '2026-11-27T08:00:00Z',
+          crossing_at: '2026-11-30T12:11:00Z',
+          earliest_at: '2026-11-29T06:00:00Z',
+          latest_at: '2026-12-02T18:00:00Z',
+          confidence: 0.91,
+          at_risk: true,
+          cause: 'contamination',
+          cause_label: 'contamination',
+          side: 'a',
+          end: { switch: 'p0-tor4', port: 'eth2/3', rack: 'p0-rack4' },
+          quantity: 'rx',
+          lane: 2,
+          level_dbm: -8.93,
+          slope_db_per_day: -0.42,
+          limit_dbm: -10.3,
+          limit_provenance: 'catalog',
+          cause_side: 'a',
+          recommended_action: 'clean_fiber',
+          recommended_action_label: 'Clean the connectors, p0-tor4:eth2/3 (end A) first',
+        },
+      },
+    },
+    ...overrides,
+  });
 }

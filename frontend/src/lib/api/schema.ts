@@ -5839,6 +5839,11 @@ export interface components {
             readonly updated: string;
             readonly ends: components["schemas"]["TicketLinkEnd"][];
             readonly recommendation: components["schemas"]["Recommendation"] | null;
+            /**
+             * Format: date-time
+             * @description Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the link is out of service (the window starts when it is back).
+             */
+            readonly validation_ends_at: string | null;
             readonly steps: components["schemas"]["TicketStep"][];
             readonly comments: components["schemas"]["TicketComment"][];
             /** @description The link is back in service. */
@@ -5888,6 +5893,11 @@ export interface components {
             readonly updated: string;
             readonly ends: components["schemas"]["TicketLinkEnd"][];
             readonly recommendation: components["schemas"]["Recommendation"] | null;
+            /**
+             * Format: date-time
+             * @description Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the link is out of service (the window starts when it is back).
+             */
+            readonly validation_ends_at: string | null;
             readonly steps: components["schemas"]["TicketStep"][];
             readonly comments: components["schemas"]["TicketComment"][];
         };

@@ -3,7 +3,8 @@ import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
-import { testTicket } from '../testTicket';
+import { testPreventiveTicket, testTicket } from '../testTicket';
+import { TicketEnds } from './TicketEnds';
 import { RecommendationPanel } from './RecommendationPanel';
 
 describe('RecommendationPanel', () => {
@@ -59,5 +60,39 @@ describe('RecommendationPanel', () => {
       'Not repeated because corruption returned after it: cleaned fiber',
     );
     expect(screen.getByTestId('evidence-history')).toHaveClass('decisive');
+  });
+
+  it('a preventive step: the forecast’s action at its end as headline, the rule once, the forecast as evidence', () => {
+    const ticket = testPreventiveTicket();
+    render(
+      <MemoryRouter>
+        <RecommendationPanel recommendation={ticket.recommendation!} />
+        <TicketEnds ends={ticket.ends} receivingEnd="a" receivingLabel="end to act on" />
+      </MemoryRouter>,
+    );
+    // The headline and the text under it name the same action and end.
+    expect(screen.getByTestId('recommended-action')).toHaveTextContent(
+      'Clean the connectors, p0-tor4:eth2/3 (end A) first',
+    );
+    expect(screen.getByText(/^Clean the connectors, p0-tor4:eth2\/3 \(end A\) first: the Rx power falls/)).toBeTruthy();
+    const rule = screen.getByTestId('recommendation-rule');
+    expect(rule).toHaveTextContent(
+      'Rule: Forecast: the Rx power falls at one end only while the far end’s Tx holds (contamination) preventive.contamination',
+    );
+    expect(rule.textContent!.split('preventive.contamination')).toHaveLength(2); // printed once
+    expect(screen.getByTestId('evidence-forecast-crossing')).toHaveTextContent('2026-11-30 12:11 UTC');
+    expect(screen.getByTestId('evidence-forecast-interval')).toHaveTextContent(
+      '2026-11-29 06:00 UTC and 2026-12-02 18:00 UTC',
+    );
+    expect(screen.getByTestId('evidence-forecast-confidence')).toHaveTextContent('91%');
+    expect(screen.getByTestId('evidence-forecast-reading')).toHaveTextContent(
+      'Rx of lane 2 at A (p0-tor4:eth2/3): -8.9 dBm, falling 0.42 dB a day',
+    );
+    expect(screen.getByTestId('evidence-forecast-limit')).toHaveTextContent('-10.3 dBm (catalog)');
+    // None of a repair's corruption furniture, nor "receives the errors".
+    expect(screen.queryByTestId('evidence-rate')).toBeNull();
+    expect(screen.queryByText(/Other corrupting links/)).toBeNull();
+    expect(screen.queryByText(/receives the errors/)).toBeNull();
+    expect(screen.getByTestId('ticket-end-a')).toHaveTextContent('end to act on');
   });
 });

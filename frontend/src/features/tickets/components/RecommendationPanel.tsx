@@ -4,12 +4,63 @@ import { formatDbm, formatTime } from '@/lib/format';
 
 import type { Recommendation } from '../api/types';
 import { decisiveEvidence, formatRate, historySummary, neighbourRows, opticsRows, reseatSummary } from '../evidence';
-import { actionTodo, describeRule, isEscalation } from '../repairActions';
+import { actionTodo, describeRule, isEscalation, isPreventiveRule } from '../repairActions';
+import { ForecastEvidence } from './ForecastEvidence';
 
 const DIRECTION_WORDS: Record<string, string> = { a_to_z: 'A → Z', z_to_a: 'Z → A' };
 
+/**
+ * A preventive step's headline: the forecast's recommendation, which names the end to act on
+ * ("Clean the connectors, p0-tor0:eth2/1 (end A) first"), as its explanation does; an unclear cause's
+ * "inspect" became cleaning, said with the end to start at.
+ */
+function preventiveHeadline(
+  recommendation: Recommendation,
+  forecast: NonNullable<Recommendation['evidence']['forecast']>,
+) {
+  if (forecast.recommended_action === recommendation.action) return forecast.recommended_action_label;
+  const end = recommendation.evidence.local_end;
+  return `${actionTodo(recommendation.action)}${end ? `, the ${end.toUpperCase()} end first` : ''}`;
+}
+
 /** The current step's advice and every fact behind it, the facts that made the rule fire marked. */
 export function RecommendationPanel({ recommendation }: { recommendation: Recommendation }) {
+  const forecast = recommendation.evidence.forecast;
+  if (isPreventiveRule(recommendation.rule) && forecast) {
+    return <PreventiveRecommendation recommendation={recommendation} forecast={forecast} />;
+  }
+  return <RepairRecommendation recommendation={recommendation} />;
+}
+
+function PreventiveRecommendation({
+  recommendation,
+  forecast,
+}: {
+  recommendation: Recommendation;
+  forecast: NonNullable<Recommendation['evidence']['forecast']>;
+}) {
+  const { rule } = recommendation;
+  return (
+    <div className="recommendation" data-testid="recommendation" data-action={recommendation.action} data-rule={rule}>
+      <p className="recommendation-action">
+        <span className="muted">Step {recommendation.step}: </span>
+        <strong data-testid="recommended-action">{preventiveHeadline(recommendation, forecast)}</strong>
+      </p>
+      <p className="recommendation-explanation">{recommendation.explanation}</p>
+      <p className="recommendation-rule" data-testid="recommendation-rule">
+        Rule: {describeRule(rule)} <code>{rule}</code>
+      </p>
+      <h3>Evidence: the forecast</h3>
+      <ForecastEvidence forecast={forecast} />
+      <details className="evidence-raw">
+        <summary>All evidence (JSON)</summary>
+        <pre>{JSON.stringify(recommendation.evidence, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}
+
+function RepairRecommendation({ recommendation }: { recommendation: Recommendation }) {
   const { evidence, rule } = recommendation;
   const decisive = decisiveEvidence(rule);
   const optics = opticsRows(evidence, rule);

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { testTicket } from '../testTicket';
+import { testPreventiveTicket, testTicket } from '../testTicket';
 import { TicketActions } from './TicketActions';
 
 function withClient(node: ReactNode) {
@@ -207,5 +207,20 @@ describe('TicketActions', () => {
       expect(await screen.findByRole('button', { name: 'Record action and re-enable the link' })).toBeEnabled();
       expect(screen.queryByTestId('preventive-visit-note')).toBeNull();
     });
+  });
+
+  it('says when a repaired preventive ticket resolves: forecast cleared, else the window’s end', () => {
+    const awaiting = (validation_ends_at: string | null) =>
+      testPreventiveTicket({ state: 'awaiting_validation', assignee: 'technician', validation_ends_at });
+    const { unmount } = render(
+      withClient(<TicketActions ticket={awaiting('2026-11-28T10:30:00Z')} username="technician" />),
+    );
+    expect(screen.getByTestId('validation-note')).toHaveTextContent(
+      'The ticket resolves by itself as soon as the link has had no corruption since the repair and its forecast is ' +
+        'no longer at risk; otherwise once it stays clean through the validation window, which ends 2026-11-28 10:30 UTC.',
+    );
+    unmount();
+    render(withClient(<TicketActions ticket={awaiting(null)} username="technician" />));
+    expect(screen.getByTestId('validation-note')).toHaveTextContent('which starts when the link is back in service');
   });
 });

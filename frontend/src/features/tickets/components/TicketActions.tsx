@@ -34,7 +34,9 @@ export function TicketActions({ ticket, username }: TicketActionsProps) {
       {ticket.state === 'in_progress' ? (
         <RecordAction key={ticket.steps.length} ticket={ticket} record={record} />
       ) : null}
-      {ticket.state === 'awaiting_validation' ? (
+      {ticket.state === 'awaiting_validation' && ticket.kind === 'preventive' ? (
+        <PreventiveValidationNote ticket={ticket} />
+      ) : ticket.state === 'awaiting_validation' ? (
         <p data-testid="validation-note">
           The link is watched for clean polls
           {ticket.validation_started_at ? ` since ${formatTime(ticket.validation_started_at)}` : ''}; the ticket
@@ -44,6 +46,23 @@ export function TicketActions({ ticket, username }: TicketActionsProps) {
       {ticket.state === 'resolved' ? <p>Resolved {formatTime(ticket.resolved_at)}.</p> : null}
       {ticket.state !== 'resolved' ? <AssignForm ticket={ticket} username={username} /> : null}
     </div>
+  );
+}
+
+/**
+ * When a preventive ticket resolves (corruption/tickets.py validate_tickets): as soon as the link has
+ * had no corruption since the action and its forecast is no longer at risk, else at the end of the
+ * validation window without corruption. Trial 27 item 4: neither was said.
+ */
+function PreventiveValidationNote({ ticket }: { ticket: TicketDetail }) {
+  const end = ticket.validation_ends_at;
+  return (
+    <p data-testid="validation-note">
+      The ticket resolves by itself as soon as the link has had no corruption since the repair and its forecast is no
+      longer at risk; otherwise once it stays clean through the validation window
+      {end ? `, which ends ${formatTime(end)}` : ', which starts when the link is back in service'}. If the link
+      corrupts before, the ticket returns to open with a repair step.
+    </p>
   );
 }
 

@@ -5,8 +5,10 @@ import type { LinkEnd } from '../api/types';
 
 interface TicketEndsProps {
   ends: LinkEnd[];
-  /** The end whose receiver counts the errors, per the current recommendation. */
+  /** The end whose receiver counts the errors, per the current recommendation (a preventive step's: the end to act on). */
   receivingEnd?: Side;
+  /** The badge on that end: a preventive step has no errors yet, only an end to act on. */
+  receivingLabel?: string;
 }
 
 function orDash(value: string | number | null | undefined): string {
@@ -14,7 +16,7 @@ function orDash(value: string | number | null | undefined): string {
 }
 
 /** Both ends of the link as a technician finds them on the floor: switch, port, rack, optic. */
-export function TicketEnds({ ends, receivingEnd }: TicketEndsProps) {
+export function TicketEnds({ ends, receivingEnd, receivingLabel = 'receives the errors' }: TicketEndsProps) {
   return (
     <div className="ticket-ends" data-testid="ticket-ends">
       {ends.map((end) => (
@@ -26,7 +28,7 @@ export function TicketEnds({ ends, receivingEnd }: TicketEndsProps) {
         >
           <h3>
             {end.side.toUpperCase()} end{end.side === 'a' ? ' (lower tier)' : ''}
-            {receivingEnd === end.side ? <span className="badge badge-receiving">receives the errors</span> : null}
+            {receivingEnd === end.side ? <span className="badge badge-receiving">{receivingLabel}</span> : null}
           </h3>
           <dl>
             <div>

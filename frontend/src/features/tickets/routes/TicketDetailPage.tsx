@@ -29,6 +29,7 @@ import { TicketEnds } from '../components/TicketEnds';
 import { TicketStateBadge } from '../components/TicketStateBadge';
 import { TicketWorkOrderLink } from '../components/TicketWorkOrderLink';
 import { formatRate } from '../evidence';
+import { isPreventiveRule } from '../repairActions';
 import { ticketChartRange } from '../ticketRange';
 import '../tickets.css';
 
@@ -91,7 +92,13 @@ function TicketPage({ ticketId }: { ticketId: number }) {
 
           <section className="panel" aria-labelledby="ends-heading">
             <h2 id="ends-heading">Link ends</h2>
-            <TicketEnds ends={data.ends} receivingEnd={data.recommendation?.evidence.local_end} />
+            <TicketEnds
+              ends={data.ends}
+              receivingEnd={data.recommendation?.evidence.local_end}
+              receivingLabel={
+                data.recommendation && isPreventiveRule(data.recommendation.rule) ? 'end to act on' : undefined
+              }
+            />
           </section>
 
           <TicketTelemetry ticket={data} />
@@ -120,6 +127,14 @@ function TicketSummary({ ticket }: { ticket: TicketDetail }) {
         <dt>State</dt>
         <dd>
           <TicketStateBadge state={ticket.state} />
+        </dd>
+      </div>
+      <div>
+        <dt>Kind</dt>
+        <dd data-testid="ticket-kind">
+          {ticket.kind === 'preventive'
+            ? 'Preventive: the link is forecast to fail and stays in service until the repair'
+            : 'Repair: CorrOpt took the link out of service for corruption'}
         </dd>
       </div>
       <div>
