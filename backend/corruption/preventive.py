@@ -45,6 +45,7 @@ from telemetry.services import forecasts
 
 from .models import Ticket, TicketStep
 from .recommend import Action
+from .tickets import PREVENTIVE_RULE_PREFIX as PREVENTIVE_RULE
 from .tickets import UNRESOLVED, config
 
 Cause = LinkForecast.Cause
@@ -57,7 +58,6 @@ PATTERNS: dict[str, str] = {
     Cause.LOOSE_TRANSCEIVER: "a lane is dark or erratic (a loose transceiver)",
     Cause.UNKNOWN: "no known pattern names the cause",
 }
-PREVENTIVE_RULE = "preventive."
 
 
 def _when(value: dt.datetime | None) -> str:

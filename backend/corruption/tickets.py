@@ -40,12 +40,13 @@ from maintenance.services import work_orders
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth, LinkForecast
 
 from .models import Decision, Ticket, TicketComment, TicketStep
-from .recommend import Action, HistoryStep, recommend
+from .recommend import Action, HistoryStep, Recommendation, recommend
 
 State = Ticket.State
 UNRESOLVED = [State.OPEN, State.IN_PROGRESS, State.AWAITING_VALIDATION, State.REOPENED]
 STARTABLE = [State.OPEN, State.REOPENED]
 ACTIONS = [str(action) for action in Action]
+PREVENTIVE_RULE_PREFIX = "preventive."  # corruption.preventive's rules (it imports this module)
 
 
 class TicketStateError(Exception):
@@ -113,8 +114,51 @@ def open_or_add_step(decision: Decision, event: CorruptionEvent, now: dt.datetim
     return ticket
 
 
+# Corruption rules whose evidence outweighs the forecast a preventive ticket was opened on: a reading
+# at the moment of corruption that names the component (the far transmitter below its minimum, both
+# receivers low: the cable, both directions corrupting: the cable), or a history escalation (the
+# forecast's repair was tried and corruption came anyway). The others say less about this link than
+# its days of trend did: a low Rx only says light is missing (the forecast says why), a neighbour
+# corrupting at the same time may be an unrelated fault (trial 27 item 7: a breakout neighbour's
+# own decaying transmitter), and the reseat rules and the generic sequence are guesses.
+OUTWEIGH_THE_FORECAST = {"opposite_direction", "far_tx_low", "both_rx_low"}
+FORECAST_CAUSE_RULE = "forecast_cause."
+
+
+def _forecast_first(ticket: Ticket, advice: Recommendation) -> Recommendation:
+    """A preventive ticket whose link now corrupts: its forecast's repair (the first step's, not yet
+    tried) stays the first thing to try unless the corruption rule outweighs it (above)."""
+    if ticket.kind != Ticket.Kind.PREVENTIVE or advice.rule.startswith("escalation."):
+        return advice
+    if advice.rule in OUTWEIGH_THE_FORECAST:
+        return advice
+    first = ticket.steps.order_by("number").first()
+    if first is None or first.decision_id is not None or first.action_taken:
+        return advice  # tried: corruption came anyway, and the history's escalation decides
+    if first.recommended_action == advice.action:
+        return advice
+    forecast = first.evidence.get("forecast") or {}
+    cause = forecast.get("cause_label") or first.rule.removeprefix(PREVENTIVE_RULE_PREFIX)
+    what = forecast.get("recommended_action_label") or first.recommended_action
+    explanation = (
+        f"{what}: the link was forecast to fail from {cause} before it corrupted, and that repair stays the first "
+        f"to try; the corruption rule {advice.rule} ({advice.action}) reads less about this link. {advice.explanation}"
+    )
+    evidence = {
+        **advice.evidence,
+        "forecast": forecast,
+        "corruption_rule": {"rule": advice.rule, "action": str(advice.action)},
+    }
+    return Recommendation(
+        Action(first.recommended_action),
+        f"{FORECAST_CAUSE_RULE}{first.rule.removeprefix(PREVENTIVE_RULE_PREFIX)}",
+        explanation,
+        evidence,
+    )
+
+
 def _add_step(ticket: Ticket, decision: Decision, direction: str, now: dt.datetime) -> TicketStep:
-    advice = recommend(ticket.link, direction, history=history(ticket), now=now)
+    advice = _forecast_first(ticket, recommend(ticket.link, direction, history=history(ticket), now=now))
     step = TicketStep.objects.create(
         ticket=ticket,
         number=ticket.steps.count() + 1,

@@ -167,9 +167,15 @@ class EvidenceHistoryStepSerializer(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=TicketStep.Outcome.choices)
 
 
+class EvidenceCorruptionRuleSerializer(serializers.Serializer):
+    rule = serializers.CharField()
+    action = serializers.ChoiceField(choices=tickets.ACTIONS)
+
+
 class EvidenceSerializer(serializers.Serializer):
     """What a recommendation rule read; each part is there when the rule read it (a preventive
-    step: link, local_end (the end to act on), far_end and forecast)."""
+    step: link, local_end (the end to act on), far_end and forecast; a forecast_cause step: a repair
+    step's parts with the forecast and the corruption rule it outranked)."""
 
     link = EvidenceLinkSerializer(required=False)
     direction = serializers.ChoiceField(choices=DIRECTIONS, required=False)
@@ -184,7 +190,13 @@ class EvidenceSerializer(serializers.Serializer):
     failed_actions = serializers.ListField(child=serializers.CharField(), required=False)
     settings = serializers.DictField(child=serializers.FloatField(), required=False)
     forecast = LinkForecastDetailSerializer(
-        required=False, help_text="A preventive step's: the forecast as GET /api/links/{id}/forecast/ showed it."
+        required=False,
+        help_text="A preventive step's: the forecast as GET /api/links/{id}/forecast/ showed it (a forecast_cause "
+        "step's: the preventive step's forecast it keeps first).",
+    )
+    corruption_rule = EvidenceCorruptionRuleSerializer(
+        required=False,
+        help_text="A forecast_cause step's: the corruption rule the forecast's repair was kept before, and its action.",
     )
 
 

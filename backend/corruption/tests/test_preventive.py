@@ -403,6 +403,53 @@ class TestCorruptionOvertakesIt:
         ]
 
 
+class TestTheForecastsCauseStaysFirst:
+    """Trial 27 item 7: a preventive ticket's link corrupts; the corruption rules alone read a low Rx
+    or a neighbour, and named another repair than the forecast's, which saw days of this link's trend."""
+
+    def test_kept_over_a_rule_with_weaker_evidence(self, uplink, operator_user):
+        # A decaying transmitter at Z: replace it. The corruption rules see no optics here (the
+        # generic sequence would clean the fiber).
+        forecast(uplink, cause="decaying_transmitter", quantity="tx", cause_side="z")
+        ticket = preventive.open_preventive(uplink.pk, operator_user)
+        outcome = services.decide_event(open_event(uplink).pk)
+        step = ticket.steps.get(number=2)
+        assert step.decision_id == outcome.decision.pk
+        assert (step.recommended_action, step.rule) == ("replace_transceiver", "forecast_cause.decaying_transmitter")
+        assert step.explanation.startswith(
+            "Replace the transceiver at s0:p0 (end Z): the link was forecast to fail from decaying transmitter "
+            "before it corrupted, and that repair stays the first to try; the corruption rule no_optical_data "
+            "(clean_fiber) reads less about this link."
+        )
+        assert step.evidence["corruption_rule"] == {"rule": "no_optical_data", "action": "clean_fiber"}
+        assert step.evidence["forecast"]["cause"] == "decaying_transmitter"
+        assert step.evidence["rates"]["this"] is not None  # the corruption's own evidence is kept
+        body = APIClient()
+        body.force_authenticate(operator_user)
+        shown = body.get(f"/api/tickets/{ticket.pk}/").json()
+        assert shown["recommendation"]["action"] == "replace_transceiver"
+        Contract(_document()).check(shown, "/api/tickets/{id}/")
+
+    def test_a_rule_with_stronger_evidence_wins(self, uplink, operator_user):
+        """Both directions corrupt: the cable, whatever the forecast said."""
+        forecast(uplink, cause="decaying_transmitter", quantity="tx", cause_side="z")
+        ticket = preventive.open_preventive(uplink.pk, operator_user)
+        open_event(uplink, direction="z_to_a")
+        services.decide_event(open_event(uplink).pk)
+        step = ticket.steps.get(number=2)
+        assert (step.recommended_action, step.rule) == ("replace_cable", "opposite_direction")
+
+    def test_not_once_the_forecasts_repair_was_tried(self, uplink, operator_user, technician):
+        forecast(uplink, cause="decaying_transmitter", quantity="tx", cause_side="z")
+        ticket = preventive.open_preventive(uplink.pk, operator_user)
+        (order,) = work_orders.regroup(uplink.fabric_id)
+        visits.start(order, technician)
+        visits.finish(order, technician, "repaired")
+        services.decide_event(open_event(uplink).pk)
+        step = ticket.steps.get(number=2)
+        assert not step.rule.startswith("forecast_cause."), step.rule
+
+
 def test_the_database_keeps_a_decision_on_repair_tickets_and_one_unresolved_ticket_a_link(small_fabric, uplink):
     with pytest.raises(IntegrityError), transaction.atomic():
         Ticket.objects.create(fabric=small_fabric, link=uplink, direction="a_to_z", decision=None)

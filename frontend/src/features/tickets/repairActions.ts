@@ -80,6 +80,10 @@ export function isPreventiveRule(rule: string): boolean {
 export function describeRule(rule: string): string {
   const known = RULES[rule];
   if (known) return known;
+  if (rule.startsWith('forecast_cause.')) {
+    const cause = RULES[`preventive.${rule.slice('forecast_cause.'.length)}`] ?? 'Forecast: an unclear cause';
+    return `${cause}, before the link corrupted: the forecast’s repair stays first (the corruption rule read less)`;
+  }
   if (rule.startsWith('escalation.')) {
     const failed = rule.slice('escalation.'.length);
     return `History: “${actionDone(failed).toLowerCase()}” was done and corruption returned, so the next step escalates`;

@@ -2717,7 +2717,8 @@ export interface components {
         EventsEchoSourceEnum: "inline" | "uploaded" | "synthetic";
         /**
          * @description What a recommendation rule read; each part is there when the rule read it (a preventive
-         *     step: link, local_end (the end to act on), far_end and forecast).
+         *     step: link, local_end (the end to act on), far_end and forecast; a forecast_cause step: a repair
+         *     step's parts with the forecast and the corruption rule it outranked).
          */
         Evidence: {
             link?: components["schemas"]["EvidenceLink"];
@@ -2734,12 +2735,18 @@ export interface components {
             settings?: {
                 [key: string]: number;
             };
-            /** @description A preventive step's: the forecast as GET /api/links/{id}/forecast/ showed it. */
+            /** @description A preventive step's: the forecast as GET /api/links/{id}/forecast/ showed it (a forecast_cause step's: the preventive step's forecast it keeps first). */
             forecast?: components["schemas"]["LinkForecastDetail"];
+            /** @description A forecast_cause step's: the corruption rule the forecast's repair was kept before, and its action. */
+            corruption_rule?: components["schemas"]["EvidenceCorruptionRule"];
         };
         EvidenceBothOptics: {
             local: components["schemas"]["EvidenceOptics"];
             far: components["schemas"]["EvidenceOptics"];
+        };
+        EvidenceCorruptionRule: {
+            rule: string;
+            action: components["schemas"]["ActionTakenEnum"];
         };
         EvidenceHistoryStep: {
             action_recommended: string;

@@ -95,4 +95,26 @@ describe('RecommendationPanel', () => {
     expect(screen.queryByText(/receives the errors/)).toBeNull();
     expect(screen.getByTestId('ticket-end-a')).toHaveTextContent('end to act on');
   });
+
+  it('a repair step that kept the forecast’s repair first says why, with the corruption evidence', () => {
+    const base = testTicket().recommendation!;
+    render(
+      <MemoryRouter>
+        <RecommendationPanel
+          recommendation={{
+            ...base,
+            step: 2,
+            action: 'replace_transceiver',
+            rule: 'forecast_cause.decaying_transmitter',
+          }}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('recommended-action')).toHaveTextContent('Replace the transceiver');
+    expect(screen.getByTestId('recommendation-rule')).toHaveTextContent(
+      'Forecast: the Tx power falls while the laser bias rises (a decaying transmitter), before the link corrupted: ' +
+        'the forecast’s repair stays first (the corruption rule read less) forecast_cause.decaying_transmitter',
+    );
+    expect(screen.getByTestId('evidence-rate')).toHaveTextContent('8.5e-6');
+  });
 });
