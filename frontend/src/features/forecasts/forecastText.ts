@@ -26,7 +26,7 @@ export function isForecastCause(value: string): value is ForecastCause {
 
 const SIDE_LABEL: Record<LinkForecast['side'], string> = { a: 'A', z: 'Z' };
 
-/** Days from `now` to `iso`, never below zero (a crossing already reached is "now"). */
+/** Days from `now` to `iso`, never below zero. */
 export function daysUntil(iso: string, now: Date): number {
   return Math.max(0, (Date.parse(iso) - now.getTime()) / DAY_MS);
 }
@@ -35,13 +35,57 @@ function days(value: number): string {
   return value.toFixed(1);
 }
 
+type Crossing = Pick<LinkForecast, 'computed_at' | 'crossing_at' | 'earliest_at' | 'latest_at'>;
+
 /**
- * "crosses in 3.2 days (2.1–5.0), 2026-11-30 13:00 UTC"; a reading at or past its limit
- * "at its limit now"; no latest crossing (the gentlest slope does not fall) "(2.1 or later, may never)".
+ * Where the crossing stands: `at_limit` when the reading was already at its limit when the forecast
+ * was made (crossing = the forecast's time), `overdue` when the forecast crossing time has passed
+ * since, else `ahead`.
  */
-export function crossingText(forecast: Pick<LinkForecast, 'crossing_at' | 'earliest_at' | 'latest_at'>, now: Date) {
+function crossingState(forecast: Crossing, now: Date): 'at_limit' | 'overdue' | 'ahead' {
+  const crossing = Date.parse(forecast.crossing_at);
+  if (crossing <= Date.parse(forecast.computed_at)) return 'at_limit';
+  return crossing <= now.getTime() ? 'overdue' : 'ahead';
+}
+
+/** "40 min", "2 h", "1.5 days" */
+export function durationText(ms: number): string {
+  const minutes = Math.max(0, ms) / 60_000;
+  if (minutes < 60) return `${Math.round(minutes)} min`;
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h`;
+  return `${days(minutes / (24 * 60))} days`;
+}
+
+/**
+ * A forecast changes when the lane's 6-hour bucket closes, so a live link's forecast is at most
+ * about 6 hours old; older than this, the optics stopped coming and the forecast may be out of date.
+ */
+export const STALE_FORECAST_HOURS = 12;
+
+/** "forecast made 2 h ago" */
+export function forecastAgeText(computedAt: string, now: Date): string {
+  return `forecast made ${durationText(now.getTime() - Date.parse(computedAt))} ago`;
+}
+
+/** "no optics since 2026-11-25 05:45 UTC: the forecast may be out of date" past STALE_FORECAST_HOURS, else null. */
+export function staleForecastText(computedAt: string, now: Date): string | null {
+  if (now.getTime() - Date.parse(computedAt) <= STALE_FORECAST_HOURS * 60 * 60 * 1000) return null;
+  return `no optics since ${formatTime(computedAt)}: the forecast may be out of date`;
+}
+
+/**
+ * "crosses in 3.2 days (2.1–5.0), 2026-11-30 13:00 UTC"; a reading at its limit when the forecast was
+ * made "at its limit now"; a forecast crossing already past "overdue by 1.2 days (forecast for
+ * 2026-11-26 08:06 UTC)"; no latest crossing (the gentlest slope does not fall) "(2.1 or later, may never)".
+ */
+export function crossingText(forecast: Crossing, now: Date) {
+  const state = crossingState(forecast, now);
+  if (state === 'at_limit') return 'at its limit now';
+  if (state === 'overdue') {
+    const late = durationText(now.getTime() - Date.parse(forecast.crossing_at));
+    return `overdue by ${late} (forecast for ${formatTime(forecast.crossing_at)})`;
+  }
   const crossing = daysUntil(forecast.crossing_at, now);
-  if (crossing === 0) return 'at its limit now';
   const earliest = days(daysUntil(forecast.earliest_at, now));
   const interval =
     forecast.latest_at === null
@@ -50,9 +94,16 @@ export function crossingText(forecast: Pick<LinkForecast, 'crossing_at' | 'earli
   return `crosses in ${days(crossing)} days (${interval}), ${formatTime(forecast.crossing_at)}`;
 }
 
-/** "Z end Rx lane 2" */
+/**
+ * "Z end Rx lane 3": lanes count from 1, as modules (CMIS) and their labels number them; the API's
+ * `lane` counts from 0 (docs/telemetry.md).
+ */
+export function laneLabel(lane: number): string {
+  return `lane ${lane + 1}`;
+}
+
 export function readingName(forecast: Pick<LinkForecast, 'side' | 'quantity' | 'lane'>): string {
-  return `${SIDE_LABEL[forecast.side]} end ${forecast.quantity === 'rx' ? 'Rx' : 'Tx'} lane ${forecast.lane}`;
+  return `${SIDE_LABEL[forecast.side]} end ${forecast.quantity === 'rx' ? 'Rx' : 'Tx'} ${laneLabel(forecast.lane)}`;
 }
 
 /** "falling 0.40 dB/day" (or rising, or flat when the slope rounds to zero). */
@@ -89,11 +140,15 @@ export function confidenceText(confidence: number): string {
 /** The line under the link page's power chart: the chart's forecast in words. */
 export function forecastSentence(forecast: LinkForecast, horizonDays: number, now: Date): string {
   const reading = readingText(forecast);
+  const state = crossingState(forecast, now);
   const when =
-    daysUntil(forecast.crossing_at, now) === 0
+    state === 'at_limit'
       ? 'It is at its limit now'
-      : `It reaches its limit ${formatTime(forecast.crossing_at)} (between ${formatTime(forecast.earliest_at)} and ` +
-        `${forecast.latest_at === null ? 'never' : formatTime(forecast.latest_at)})`;
+      : state === 'overdue'
+        ? `It was forecast to reach its limit ${formatTime(forecast.crossing_at)}, ` +
+          `${durationText(now.getTime() - Date.parse(forecast.crossing_at))} ago`
+        : `It reaches its limit ${formatTime(forecast.crossing_at)} (between ${formatTime(forecast.earliest_at)} and ` +
+          `${forecast.latest_at === null ? 'never' : formatTime(forecast.latest_at)})`;
   const risk = forecast.at_risk
     ? `at risk within the ${horizonDays}-day horizon`
     : `not at risk within the ${horizonDays}-day horizon`;

@@ -1,4 +1,8 @@
-/** What other features may use of forecasts: a link's forecast, and the sentence that says it under the power chart. */
+/**
+ * What other features may use of forecasts: a link's forecast, the sentence that says it under the
+ * power chart, and how a lane is named to people (counting from 1).
+ */
 export type { LinkForecast, LinkForecastAnswer } from './api/types';
 export { useLinkForecast } from './api/useLinkForecast';
 export { ForecastSummary } from './components/ForecastSummary';
+export { laneLabel } from './forecastText';

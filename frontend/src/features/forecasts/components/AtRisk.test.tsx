@@ -59,7 +59,7 @@ describe('AtRiskResults', () => {
     expect(first.getByTestId('at-risk-cause')).toHaveTextContent('decaying transmitter');
     expect(first.getByTestId('at-risk-confidence')).toHaveTextContent('93%');
     expect(first.getByTestId('at-risk-reading')).toHaveTextContent(
-      'A end Rx lane 0: -9.4 dBm, falling 0.31 dB/day, limit -10.0 dBm (catalog)',
+      'A end Rx lane 1: -9.4 dBm, falling 0.31 dB/day, limit -10.0 dBm (catalog)',
     );
     // A switch without a rack reads "—".
     expect(first.getByTestId('at-risk-racks')).toHaveTextContent('A — Z r90');
@@ -68,10 +68,33 @@ describe('AtRiskResults', () => {
     const second = within(rows[1]!);
     expect(second.getByRole('link', { name: 'p0-tor0 eth1 ↔ p0-fab0 eth2' })).toBeInTheDocument();
     expect(second.getByTestId('at-risk-crossing')).toHaveTextContent('crosses in 3.2 days (2.1–5.0)');
+    expect(second.getByTestId('at-risk-age')).toHaveTextContent('forecast made 0 min ago');
+    expect(second.queryByTestId('at-risk-stale')).toBeNull();
     expect(second.getByTestId('at-risk-racks')).toHaveTextContent('A r01 Z r90');
     expect(second.getByTestId('at-risk-action')).toHaveTextContent(
       'Clean the connectors, p0-fab0:eth1/1 (end Z) first',
     );
+  });
+
+  it('shows each row’s forecast age, and warns when the optics stopped over 12 hours ago', () => {
+    // trial27: telemetry stopped 2 days ago; one link was at its limit then, one was to cross a day later.
+    const made = inDays(-2);
+    const atLimit = atRiskRow('p0-tor2 p0-fab1', { computed_at: made, crossing_at: made, earliest_at: made });
+    const overdue = atRiskRow('p0-tor3 p0-fab1', { computed_at: made, crossing_at: inDays(-1) });
+    const fresh = atRiskRow('p0-tor4 p0-fab1', { computed_at: inDays(-2 / 24) });
+    renderResults({ total: 3, rows: [atLimit, overdue, fresh] });
+    const [first, second, third] = screen.getAllByTestId('at-risk-row').map((row) => within(row));
+    expect(first!.getByTestId('at-risk-crossing')).toHaveTextContent('at its limit now');
+    expect(first!.getByTestId('at-risk-age')).toHaveTextContent('forecast made 2.0 days ago');
+    expect(first!.getByRole('note')).toHaveTextContent(
+      'no optics since 2026-11-25 08:00 UTC: the forecast may be out of date',
+    );
+    expect(second!.getByTestId('at-risk-crossing')).toHaveTextContent(
+      'overdue by 24 h (forecast for 2026-11-26 08:00 UTC)',
+    );
+    expect(second!.getByTestId('at-risk-stale')).toBeInTheDocument();
+    expect(third!.getByTestId('at-risk-age')).toHaveTextContent('forecast made 2 h ago');
+    expect(third!.queryByRole('note')).toBeNull();
   });
 
   it('says in words that no link is at risk within the horizon', () => {

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 
 import type { LinkForecastRow } from '../api/types';
 import { linkName } from '../atRisk';
-import { confidenceText, crossingText, readingText } from '../forecastText';
+import { confidenceText, crossingText, forecastAgeText, readingText, staleForecastText } from '../forecastText';
 import { AtRiskExistingTicket } from './AtRiskRowTicket';
 
 interface AtRiskTableProps {
@@ -34,8 +34,9 @@ export function AtRiskTable({ rows, now, ticketControl }: AtRiskTableProps) {
             <th scope="row" data-label="Link">
               <Link to={`/links/${row.link.id}`}>{linkName(row)}</Link>
             </th>
-            <td data-label="Crossing" data-testid="at-risk-crossing">
-              {crossingText(row, now)}
+            <td data-label="Crossing">
+              <span data-testid="at-risk-crossing">{crossingText(row, now)}</span>
+              <AtRiskForecastAge computedAt={row.computed_at} now={now} />
             </td>
             <td data-label="Cause" data-testid="at-risk-cause">
               {row.cause_label}
@@ -63,5 +64,22 @@ export function AtRiskTable({ rows, now, ticketControl }: AtRiskTableProps) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** "forecast made 2 h ago", with a warning when the optics stopped coming (STALE_FORECAST_HOURS). */
+function AtRiskForecastAge({ computedAt, now }: { computedAt: string; now: Date }) {
+  const stale = staleForecastText(computedAt, now);
+  return (
+    <>
+      <span className="at-risk-age" data-testid="at-risk-age">
+        {forecastAgeText(computedAt, now)}
+      </span>
+      {stale ? (
+        <span className="at-risk-stale" role="note" data-testid="at-risk-stale">
+          {stale}
+        </span>
+      ) : null}
+    </>
   );
 }

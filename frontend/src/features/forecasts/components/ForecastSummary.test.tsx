@@ -14,7 +14,7 @@ describe('ForecastSummary', () => {
       />,
     );
     expect(screen.getByTestId('power-forecast-text')).toHaveTextContent(
-      'Z end Rx lane 2: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog). It reaches its limit 2026-11-30 12:48 UTC',
+      'Z end Rx lane 3: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog). It reaches its limit 2026-11-30 12:48 UTC',
     );
   });
 

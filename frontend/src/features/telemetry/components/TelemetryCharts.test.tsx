@@ -70,7 +70,7 @@ describe('PowerChart with a forecast', () => {
     const band = within(chart).getByTestId('power-forecast-band');
     expect(Number(band.getAttribute('width'))).toBeGreaterThan(1);
     const legend = within(chart).getByRole('list', { name: 'Optical power legend' });
-    expect(within(legend).getByTestId('power-legend-forecast')).toHaveTextContent('Forecast: Z Rx lane 1 to its limit');
+    expect(within(legend).getByTestId('power-legend-forecast')).toHaveTextContent('Forecast: Z Rx lane 2 to its limit');
     expect(within(legend).getByTestId('power-legend-forecast-interval')).toHaveTextContent(
       'Forecast crossing, earliest to latest',
     );

@@ -129,7 +129,7 @@ describe('buildPowerChart with a forecast', () => {
     const marks = chart.forecast!;
     expect(marks.series).toBe('z-rx');
     expect(marks.colour).toBe(POWER_SERIES.find((series) => series.key === 'z-rx')!.colour);
-    expect(marks.label).toBe('Forecast: Z Rx lane 1 to its limit');
+    expect(marks.label).toBe('Forecast: Z Rx lane 2 to its limit');
     const [start, end] = points(marks.trend);
     expect(start![0]).toBeCloseTo(chart.x(made));
     expect(end![0]).toBeCloseTo(chart.x(made + 36 * HOUR_MS));

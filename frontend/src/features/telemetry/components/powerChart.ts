@@ -6,7 +6,7 @@
 import { area, line, scaleLinear } from 'd3';
 
 import type { AxisTick } from '@/components/charts/plotArea';
-import type { LinkForecastAnswer } from '@/features/forecasts';
+import { laneLabel, type LinkForecastAnswer } from '@/features/forecasts';
 
 import type { LinkTelemetry, Resolution, Side, SideThresholds, ThresholdField } from '../api/types';
 import {
@@ -87,7 +87,7 @@ export interface ForecastMarks {
   /** The power line the forecast continues, e.g. "z-rx". */
   series: string;
   colour: string;
-  /** Legend entry of the trend, e.g. "Forecast: Z Rx lane 2 to its limit". */
+  /** Legend entry of the trend, e.g. "Forecast: Z Rx lane 2 to its limit" (lanes count from 1). */
   label: string;
   /** SVG path of the trend, from (computed_at, level) to (crossing_at, limit). */
   trend: string;
@@ -344,7 +344,7 @@ export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOpt
     forecastMarks = {
       series: style.key,
       colour: style.colour,
-      label: `Forecast: ${SIDE_LABEL[forecast.side]} ${KIND_LABEL[forecast.quantity]} lane ${forecast.lane} to its limit`,
+      label: `Forecast: ${SIDE_LABEL[forecast.side]} ${KIND_LABEL[forecast.quantity]} ${laneLabel(forecast.lane)} to its limit`,
       // A crossing already reached has no trend left to draw: the mark on the limit says it.
       trend: end.t > start.t ? (toPath([start, end]) ?? '') : '',
       crossing: { x: x(end.t), y: y(end.v) },
