@@ -78,3 +78,21 @@ def test_the_table_line_and_a_technicians_refusal(at_risk: Any, log_in: Callable
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("preventive ticket ")
     assert result.stdout.endswith(f"opened for {at_risk}: clean_fiber\n")
+
+
+def test_recording_the_action_before_the_work_order_starts_is_refused_in_one_line(
+    at_risk: Any, log_in: Callable[[str, str], Cli]
+) -> None:
+    """The repair takes the in-service link down: the work order's start does that safely."""
+    from maintenance.models import WorkOrder
+
+    opened = log_in("cli-operator", "operator").json("tickets", "open-preventive", str(at_risk.pk))
+    order = WorkOrder.objects.get(tickets__id=opened["id"], state="open")
+    technician = log_in("cli-tech", "technician")
+    assert technician("tickets", "start", str(opened["id"])).exit_code == 0
+    refused = technician("tickets", "act", str(opened["id"]), "--action", "clean_fiber")
+    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.stderr == (
+        f"error: cannot act ticket {opened['id']}: The link {at_risk} is in service and this repair takes it down: "
+        f"start work order {order.pk} first: starting takes the link down only if every ToR keeps its capacity.\n"
+    )

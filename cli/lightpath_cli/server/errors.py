@@ -41,7 +41,9 @@ def validation_messages(payload: Any) -> list[str]:
     def walk(prefix: str, value: Any) -> None:
         if isinstance(value, dict):
             for key, inner in value.items():
-                walk(f"{prefix}.{key}" if prefix else str(key), inner)
+                # About the request as a whole: no field to name (as the UI's error list reads it).
+                general = key in ("non_field_errors", "detail")
+                walk(prefix if general else f"{prefix}.{key}" if prefix else str(key), inner)
         elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             lines.extend(f"{prefix}: {message}" if prefix else message for message in value)
         elif isinstance(value, list):
