@@ -77,7 +77,9 @@ def _reading(forecast: LinkForecast) -> str:
     """What the forecast saw, in one sentence."""
     link = forecast.link
     switch, port = (link.a_switch.name, link.a_port) if forecast.side == "a" else (link.z_switch.name, link.z_port)
-    where = f"{'Tx' if forecast.quantity == LinkForecast.Quantity.TX else 'Rx'} power of lane {forecast.lane} at {switch}:{port}"
+    # People count lanes from 1, as modules (CMIS) number them; the forecast's `lane` counts from 0.
+    lane = forecast.lane + 1
+    where = f"{'Tx' if forecast.quantity == LinkForecast.Quantity.TX else 'Rx'} power of lane {lane} at {switch}:{port}"
     sure = f"confidence {forecast.confidence:.0%}"
     if forecast.level_dbm is None or forecast.slope_db_per_day is None or forecast.limit_dbm is None:
         return f"The {where} is flagged from {_when(forecast.crossing_at)} ({sure})."

@@ -204,7 +204,8 @@ class TestAdviceFromTheCause:
         )  # fmt: skip
         step = preventive.open_preventive(uplink.pk, operator_user).steps.get()
         assert step.recommended_action == "reseat_transceiver"
-        assert "The Rx power of lane 2 at s0:p0 is flagged from " in step.explanation
+        # Lane 2 of the API is lane 3 to people (lanes count from 1, as modules number them).
+        assert "The Rx power of lane 3 at s0:p0 is flagged from " in step.explanation
         assert step.evidence["forecast"]["level_dbm"] is None
 
 

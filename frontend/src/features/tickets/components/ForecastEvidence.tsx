@@ -1,3 +1,4 @@
+import { laneLabel } from '@/features/forecasts';
 import { formatDbm, formatTime } from '@/lib/format';
 
 import type { Evidence } from '../api/types';
@@ -9,9 +10,9 @@ function slope(value: number): string {
   return size === '0.00' ? 'flat' : `${value < 0 ? 'falling' : 'rising'} ${size} dB a day`;
 }
 
-/** "Rx of lane 2 at Z (p0-fab0:eth1/1): -8.9 dBm, falling 0.40 dB a day"; a dark lane "no light". */
+/** "Rx of lane 3 at Z (p0-fab0:eth1/1): -8.9 dBm, falling 0.40 dB a day"; a dark lane "no light". */
 function forecastReading(forecast: Forecast): string {
-  const where = `${forecast.quantity === 'rx' ? 'Rx' : 'Tx'} of lane ${forecast.lane} at ${forecast.side.toUpperCase()}`;
+  const where = `${forecast.quantity === 'rx' ? 'Rx' : 'Tx'} of ${laneLabel(forecast.lane)} at ${forecast.side.toUpperCase()}`;
   const end = forecast.end ? ` (${forecast.end.switch}:${forecast.end.port})` : '';
   const value =
     forecast.level_dbm === null

@@ -86,7 +86,7 @@ describe('RecommendationPanel', () => {
     );
     expect(screen.getByTestId('evidence-forecast-confidence')).toHaveTextContent('91%');
     expect(screen.getByTestId('evidence-forecast-reading')).toHaveTextContent(
-      'Rx of lane 2 at A (p0-tor4:eth2/3): -8.9 dBm, falling 0.42 dB a day',
+      'Rx of lane 3 at A (p0-tor4:eth2/3): -8.9 dBm, falling 0.42 dB a day',
     );
     expect(screen.getByTestId('evidence-forecast-limit')).toHaveTextContent('-10.3 dBm (catalog)');
     // None of a repair's corruption furniture, nor "receives the errors".
