@@ -220,3 +220,27 @@ def test_a_new_horizon_judges_every_link_at_the_next_run(small_fabric, link, dja
     ingest(small_fabric, [{**poll, "time": poll["time"] + dt.timedelta(minutes=1)}], now=NOW)
     with django_capture_on_commit_callbacks(execute=True):
         assert derivation.derive(small_fabric).forecast_links == []
+
+
+def test_a_fiber_stepped_below_its_limit_stays_at_risk_now(
+    small_fabric, link, client_for, django_capture_on_commit_callbacks
+):
+    # trial27 item 15: a bent fiber's Rx steps down at both ends, 1.5 dB on day 1 and 2.5 dB more
+    # on day 4.2, below the catalog's -10.3 dBm. The fitted level lags the second step and the slope
+    # hardly falls, but the readings are under the limit: at risk now, not dropped.
+    def stepped(start: float) -> Level:
+        return lambda days: start - (1.5 if days > 1 else 0.0) - (2.5 if days > 4.2 else 0.0)
+
+    rows = polls(4.75, random.Random(4), rx_a=stepped(-6.4), rx_z=stepped(-6.5), tx_a=flat(-1.8), tx_z=flat(-1.5))
+    derive_in_batches(small_fabric, rows, dt.timedelta(hours=8), django_capture_on_commit_callbacks)
+
+    forecast = LinkForecast.objects.get(link=link)
+    assert forecast.at_risk and forecast.confidence == 1.0
+    assert forecast.crossing_at == forecast.computed_at > at(4.2)
+    assert forecast.quantity == "rx" and forecast.level_dbm < RX_LOW
+    assert (forecast.cause, forecast.cause_side) == ("bent_fiber", None)
+    viewer = client_for("viewer")
+    shown = viewer.get(f"/api/links/{link.pk}/forecast/").json()["forecast"]
+    assert shown["at_risk"] and shown["recommended_action_label"] == "Replace the cable"
+    listed = viewer.get("/api/links/", {"fabric": small_fabric.pk, "at_risk": "true"}).json()["results"]
+    assert [row["id"] for row in listed] == [link.pk]
