@@ -73,6 +73,15 @@ def _json(value: Any) -> Any:
     return value.isoformat() if isinstance(value, dt.datetime) else value
 
 
+def _trend(slope_db_per_day: float) -> str:
+    """'falling 0.40 dB a day', 'rising ...' or 'flat' (a reading already under its limit is at risk
+    whatever its slope), as the UI's slopeText says it."""
+    size = f"{abs(slope_db_per_day):.2f}"
+    if size == "0.00":
+        return "flat"
+    return f"{'falling' if slope_db_per_day < 0 else 'rising'} {size} dB a day"
+
+
 def _reading(forecast: LinkForecast) -> str:
     """What the forecast saw, in one sentence."""
     link = forecast.link
@@ -84,7 +93,7 @@ def _reading(forecast: LinkForecast) -> str:
     if forecast.level_dbm is None or forecast.slope_db_per_day is None or forecast.limit_dbm is None:
         return f"The {where} is flagged from {_when(forecast.crossing_at)} ({sure})."
     return (
-        f"The {where} is {forecast.level_dbm:.1f} dBm, falling {-forecast.slope_db_per_day:.2f} dB a day, and is "
+        f"The {where} is {forecast.level_dbm:.1f} dBm, {_trend(forecast.slope_db_per_day)}, and is "
         f"forecast to reach its limit {forecast.limit_dbm:.1f} dBm ({forecast.limit_provenance}) at "
         f"{_when(forecast.crossing_at)} (between {_when(forecast.earliest_at)} and {_when(forecast.latest_at)}; {sure})."
     )

@@ -208,6 +208,16 @@ class TestAdviceFromTheCause:
         assert "The Rx power of lane 3 at s0:p0 is flagged from " in step.explanation
         assert step.evidence["forecast"]["level_dbm"] is None
 
+    @pytest.mark.parametrize(
+        ("slope", "words"), [(0.02, "rising 0.02 dB a day"), (0.001, "flat"), (-0.5, "falling 0.50")]
+    )
+    def test_the_reading_says_which_way_it_moves(self, uplink, operator_user, slope, words):
+        """A reading already under its limit is at risk whatever its slope: a step down leaves a flat or
+        rising fit, which read 'falling -0.02 dB a day' (trial 27)."""
+        forecast(uplink, level_dbm=-11.0, slope_db_per_day=slope)
+        step = preventive.open_preventive(uplink.pk, operator_user).steps.get()
+        assert f"The Rx power of lane 3 at s0:p0 is -11.0 dBm, {words}" in step.explanation
+
 
 @pytest.fixture
 def operator_user(make_user):
