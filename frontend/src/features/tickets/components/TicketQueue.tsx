@@ -42,6 +42,16 @@ export function TicketQueue({ tickets, fabricNames, now = new Date() }: TicketQu
               <Link to={`/tickets/${ticket.id}`} aria-label={`Ticket ${ticket.id}: ${ticket.link_name}`}>
                 #{ticket.id}
               </Link>
+              {ticket.kind === 'preventive' ? (
+                <span
+                  className="ticket-kind"
+                  data-testid="ticket-kind"
+                  title="Opened from an optics forecast; the link stays in service"
+                >
+                  {' '}
+                  preventive
+                </span>
+              ) : null}
             </th>
             <td data-label="Link" className="ticket-link-name">
               {ticket.link_name}

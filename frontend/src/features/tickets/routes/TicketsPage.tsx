@@ -51,7 +51,8 @@ export function TicketsPage() {
     <section aria-labelledby="tickets-heading" className="tickets-page">
       <h1 id="tickets-heading">Tickets</h1>
       <p className="lede">
-        Repairs of links that CorrOpt took out of service for corruption. Each ticket says what to do first and why.
+        Repairs of links that CorrOpt took out of service for corruption, and preventive work on links whose optics are
+        forecast to fail (they stay in service). Each ticket says what to do first and why.
       </p>
       {metrics.data ? (
         <p className="ticket-counts" data-testid="ticket-counts">
