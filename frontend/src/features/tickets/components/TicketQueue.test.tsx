@@ -13,7 +13,9 @@ describe('TicketQueue', () => {
         <TicketQueue tickets={[testTicket(), testPreventiveTicket()]} fabricNames={new Map([[1, 'demo-fb']])} />
       </MemoryRouter>,
     );
-    const [repair, preventive] = screen.getAllByTestId('ticket-row');
+    const rows = screen.getAllByTestId('ticket-row');
+    expect(rows).toHaveLength(2);
+    const [repair, preventive] = rows as [HTMLElement, HTMLElement];
     expect(within(repair).queryByTestId('ticket-kind')).toBeNull();
     expect(within(preventive).getByTestId('ticket-kind').textContent?.trim()).toBe('preventive');
     expect(
