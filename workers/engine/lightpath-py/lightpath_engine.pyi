@@ -811,7 +811,7 @@ class TelemetryState:
     ) -> list[Forecast]:
         """Forecasts of ``links``; ``limits`` per link are (A Rx low, A Tx low, Z Rx low, Z Tx low)
         dBm (None: that quantity is not forecast). One dict per link with a crossing within four
-        horizons or a dark or erratic lane (docs/telemetry.md, "Trends and forecasts")."""
+        horizons or a dark or erratic lane (docs/telemetry.md, "Forecasts: optics at risk")."""
     def trend(self, link: int, side: bool) -> EndTrendSeries | None:
         """The end's trend series (side True = Z), or None when it has none."""
     def checkpoint(self) -> bytes:

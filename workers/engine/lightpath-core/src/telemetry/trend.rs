@@ -4,7 +4,7 @@
 //! the last `buckets` closed bucket values from which the slope (Theil–Sen on
 //! whole-day lags), its interval, the level, the noise and steps are read.
 //!
-//! Decisions where the contract (docs/telemetry.md, "Trends and forecasts")
+//! Decisions where the contract (docs/telemetry.md, "Forecasts: optics at risk")
 //! is silent:
 //! - Values are kept as integers in hundredths of their unit (0.01 dB, 0.01
 //!   mA, 0.01 °C), clamped to ±327.67 (an `i16`): a bias above 327.67 mA
