@@ -77,11 +77,16 @@ test('a viewer reads the links at risk, filters them and follows one to its fore
   const rows = page.getByTestId('at-risk-row');
   await expect(rows).toHaveCount(expected.length);
   for (const [index, link] of expected.entries()) {
-    await expect(rows.nth(index).getByRole('link')).toHaveText(linkName(link));
+    // The row's first link is the link itself (a row may also link the link's unresolved ticket).
+    await expect(rows.nth(index).getByRole('link').first()).toHaveText(linkName(link));
   }
 
   // Each row says when, why, how sure, which reading, where and what to do.
-  const contamination = expected.find((link) => link.forecast!.cause === 'contamination')!;
+  // The demo's receiver still falling toward its limit (a corrupting link already under its limit is at
+  // risk "now" with a flat reading, and comes first).
+  const contamination = expected.find(
+    (link) => link.forecast!.cause === 'contamination' && Date.parse(link.forecast!.crossing_at) > Date.now(),
+  )!;
   const dirty = page.locator(`[data-testid="at-risk-row"][data-link="${contamination.id}"]`);
   await expect(dirty.getByTestId('at-risk-crossing')).toHaveText(
     /^(crosses in \d+\.\d days \(\d+\.\d(–\d+\.\d| or later, may never)\), \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC|at its limit now)$/,
@@ -162,7 +167,7 @@ test('on a phone the links at risk read as cards, nothing scrolls sideways', asy
   await page.goto('/at-risk');
   await expect(page).toHaveURL(new RegExp(`fabric=${fabric.id}`));
   const first = page.getByTestId('at-risk-row').first();
-  await expect(first.getByRole('link')).toHaveText(linkName(expected[0]!));
+  await expect(first.getByRole('link').first()).toHaveText(linkName(expected[0]!));
   await expect(first.getByTestId('at-risk-reading')).toBeVisible();
   await expect(first.getByTestId('at-risk-action')).toBeVisible();
   await noSidewaysScroll(page, 390);
