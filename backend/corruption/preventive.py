@@ -195,7 +195,8 @@ def open_preventive(link_id: Any, user, now: dt.datetime | None = None) -> Ticke
 
 def auto_open(fabric: Fabric, link_ids: Iterable[int], now: dt.datetime | None = None) -> list[Ticket]:
     """With the fabric's `auto_preventive_tickets`, a preventive ticket for each of these links
-    that is at risk, has no unresolved ticket and had none resolved within `reopen_days` (a ticket
+    that is at risk with a known cause, has no unresolved ticket and had none resolved within
+    `reopen_days` (a ticket
     just validated is not opened again at once while the trend window still holds the old decline).
     Runs in the caller's transaction (derivation's); each ticket in a savepoint, so a ticket an
     operator opened at the same moment only skips that link."""
@@ -205,6 +206,10 @@ def auto_open(fabric: Fabric, link_ids: Iterable[int], now: dt.datetime | None =
     recent = now - dt.timedelta(days=config()["reopen_days"])
     at_risk = (
         LinkForecast.objects.filter(fabric=fabric, link_id__in=list(link_ids), at_risk=True)
+        # A pattern not yet clear (the first runs of a fade can read "unclear" before the trend
+        # shows whose optic it is) waits for the next bucket rather than sending a technician to
+        # inspect; an operator can still open one by hand.
+        .exclude(cause=LinkForecast.Cause.UNKNOWN)
         .exclude(link__tickets__state__in=UNRESOLVED)
         .exclude(link__tickets__resolved_at__gte=recent)
         .select_related("link__a_switch", "link__z_switch")
