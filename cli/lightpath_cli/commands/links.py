@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .. import guard
+from .. import forecasts, guard
 from ..context import get_context
 from ..options import OutputOption, new_app
 from ..output import (
@@ -28,7 +28,7 @@ from ..output import (
 )
 from ..server.client import ApiClient
 from ..server.lookup import resolve_fabric, resolve_link
-from ..server.shapes import CORRUPTION_EVENT_KEYS, FORECAST_KEYS, LINK_KEYS
+from ..server.shapes import CORRUPTION_EVENT_KEYS, LINK_KEYS
 
 app = new_app()
 
@@ -364,109 +364,6 @@ def _print_signatures(console: Console, signatures: dict[str, Any]) -> None:
 # links at-risk
 
 
-class Cause(StrEnum):
-    decaying_transmitter = "decaying_transmitter"
-    contamination = "contamination"
-    bent_fiber = "bent_fiber"
-    loose_transceiver = "loose_transceiver"
-    unknown = "unknown"
-
-
-def _percent(value: Any) -> str:
-    return "-" if value is None else f"{float(value) * 100:.0f}%"
-
-
-AT_RISK_KEYS = ("link", "name", *FORECAST_KEYS)
-AT_RISK_COLUMNS = (
-    Column("link", "ID", justify="right"),
-    Column("name", "Link"),
-    Column("crosses_in", "Crosses in (interval)"),
-    Column("confidence", "Confidence", render=_percent, justify="right"),
-    Column("cause_label", "Cause"),
-    Column("reading", "Reading (end/lane)"),
-    Column("recommended_action_label", "Action"),
-)
-# A forecast changes when a 6-hour trend bucket closes; older than this, the optics stopped coming.
-STALE_FORECAST = timedelta(hours=12)
-
-
-def _days(value: Any, now: datetime) -> str:
-    """Days from now to an API time, never below 0."""
-    days = max((datetime.fromisoformat(str(value)) - now).total_seconds(), 0.0) / 86_400
-    return f"{days:.1f}"
-
-
-def _duration(delta: timedelta) -> str:
-    """'40 min', '2.5 h', '1.2 d'."""
-    seconds = max(delta.total_seconds(), 0.0)
-    if seconds < 3600:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 86_400:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86_400:.1f} d"
-
-
-def _crosses_in(forecast: dict[str, Any], now: datetime) -> str:
-    """'2.0 d (1.0 .. 3.5)'; a reading already at its limit when the forecast was made 'now'; a
-    crossing forecast for a time already past 'overdue by 1.2 d'."""
-    crossing = datetime.fromisoformat(str(forecast["crossing_at"]))
-    if crossing <= datetime.fromisoformat(str(forecast["computed_at"])):
-        return "now"
-    if crossing <= now:
-        return f"overdue by {_duration(now - crossing)}"
-    latest = _days(forecast["latest_at"], now) if forecast.get("latest_at") else "never"
-    return f"{_days(crossing, now)} d ({_days(forecast['earliest_at'], now)} .. {latest})"
-
-
-def _made_line(rows: list[dict[str, Any]], now: datetime) -> str:
-    """When the listed forecasts were made ('Forecasts made 2026-11-27 07:00 UTC (2.0 h ago).', or
-    between two times: each link's forecast is made when its 6-hour bucket closes)."""
-    made = sorted(datetime.fromisoformat(str(row["computed_at"])).astimezone(UTC) for row in rows)
-    oldest, newest = made[0], made[-1]
-    if newest - oldest < timedelta(minutes=1):
-        return f"Forecasts made {oldest:%Y-%m-%d %H:%M} UTC ({_duration(now - oldest)} ago)."
-    return (
-        f"Forecasts made between {oldest:%Y-%m-%d %H:%M} and {newest:%Y-%m-%d %H:%M} UTC "
-        f"({_duration(now - oldest)} to {_duration(now - newest)} ago)."
-    )
-
-
-def _stale_note(rows: list[dict[str, Any]], now: datetime) -> str | None:
-    """One line for stderr when some forecasts are older than STALE_FORECAST (the optics stopped
-    coming), naming the oldest forecast's time."""
-    made = [datetime.fromisoformat(str(row["computed_at"])) for row in rows]
-    stale = [time for time in made if now - time > STALE_FORECAST]
-    if not stale:
-        return None
-    many = len(stale) != 1
-    return (
-        f"{len(stale)} forecast{'s' if many else ''} {'were' if many else 'was'} made more than "
-        f"{STALE_FORECAST.total_seconds() / 3600:.0f} h ago (the oldest {min(stale).astimezone(UTC):%Y-%m-%d %H:%M} "
-        f"UTC): no optics since, so {'they' if many else 'it'} may be out of date"
-    )
-
-
-def _at_risk_row(listed: dict[str, Any], now: datetime) -> dict[str, Any]:
-    """A row of GET /api/link-forecasts/ as the forecast endpoint's fields (AT_RISK_KEYS), with the
-    link's id and name first, and what the table prints of them."""
-    forecast = {key: value for key, value in listed.items() if key != "link"}
-    link = listed["link"]
-    name = f"{link['a']['switch']}:{link['a']['port']}-{link['z']['switch']}:{link['z']['port']}"
-    row: dict[str, Any] = {"link": link["id"], "name": name, **forecast}
-    row["crosses_in"] = _crosses_in(forecast, now)
-    # Lanes count from 1 for people (CMIS); the API's `lane` counts from 0.
-    lane = int(forecast["lane"]) + 1
-    reading = f"{str(forecast.get('quantity')).capitalize()} {str(forecast.get('side')).upper()}/{lane}"
-    if forecast.get("level_dbm") is not None:
-        reading += f" {_dbm(forecast['level_dbm'])} dBm"
-    if forecast.get("slope_db_per_day") is not None:
-        reading += f", {float(forecast['slope_db_per_day']):+.2f} dB/d"
-    if forecast.get("limit_dbm") is not None:
-        reading += f", limit {_dbm(forecast['limit_dbm'])} {forecast.get('limit_provenance')}"
-    row["reading"] = reading
-    return row
-
-
 @app.command("at-risk")
 def at_risk(
     ctx: typer.Context,
@@ -482,7 +379,7 @@ def at_risk(
         ),
     ] = None,
     cause: Annotated[
-        list[Cause] | None,
+        list[forecasts.Cause] | None,
         typer.Option(
             "--cause",
             metavar="decaying_transmitter|contamination|bent_fiber|loose_transceiver|unknown",
@@ -515,15 +412,15 @@ def at_risk(
         params["fabric"] = fabric_row["id"]
         # Soonest crossing first, as the server orders and pages them.
         listed, total = client.first("/api/link-forecasts/", params, limit)
-    rows = [_at_risk_row(row, now) for row in listed]
+    rows = [forecasts.at_risk_row(row, now) for row in listed]
     if fmt is OutputFormat.table and not rows:
         horizon = "its horizon" if horizon_days is None else f"{horizon_days:g} day{'' if horizon_days == 1 else 's'}"
         stdout_console().print(f"No link of {fabric_row['name']} is forecast to cross a limit within {horizon}.")
         return
-    print_first_rows(fmt, rows, total, AT_RISK_COLUMNS, AT_RISK_KEYS, noun="links")
+    print_first_rows(fmt, rows, total, forecasts.AT_RISK_COLUMNS, forecasts.AT_RISK_KEYS, noun="links")
     if fmt is OutputFormat.table and rows:
-        stdout_console().print(_made_line(rows, now))
-    note = _stale_note(rows, now)
+        stdout_console().print(forecasts.made_line(rows, now))
+    note = forecasts.stale_note(rows, now)
     if note is not None:
         print(f"note: {note}", file=sys.stderr)
 
