@@ -130,9 +130,11 @@ def test_a_manual_limit_is_the_one_forecast_and_named(small_fabric, link, django
 def test_an_ageing_laser_is_a_decaying_transmitter_at_its_own_end(
     small_fabric, link, django_capture_on_commit_callbacks
 ):
-    # f0's laser: Tx -1.0 dBm falling 0.9 dB a day with its bias rising; t0 receives it falling alike.
-    # The Tx reaches -8.4 dBm at 8.2 days, t0's Rx reaches -10.3 dBm at 8.8: the Tx is the worst lane.
-    rows = polls(4, random.Random(3), rx_a=falling(-2.4, -0.9), rx_z=flat(-2.2), tx_a=flat(-1.6),
+    # f0's laser: Tx -1.0 dBm falling 0.9 dB a day with its bias rising; t0 receives it falling alike
+    # over a short fiber (0.4 dB). The Tx reaches -8.4 dBm at 8.2 days, t0's Rx -10.3 dBm at 9.9: the
+    # Tx is the worst lane. (With the Rx at 8.8 days, 0.6 days after the Tx, the two estimates from 4
+    # days of noisy polls swapped for some bucket phases, i.e. link ids: CI picked the Rx.)
+    rows = polls(4, random.Random(3), rx_a=falling(-1.4, -0.9), rx_z=flat(-2.2), tx_a=flat(-1.6),
                  tx_z=falling(-1.0, -0.9), bias_z=falling(6.4, 0.6))  # fmt: skip
     derive_in_batches(small_fabric, rows, dt.timedelta(hours=6), django_capture_on_commit_callbacks)
     forecast = LinkForecast.objects.get(link=link)
