@@ -232,10 +232,6 @@ def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
     return [(prefix, value)]
 
 
-def _dbm(value: Any) -> str:
-    return "-" if value is None else f"{float(value):.2f}"
-
-
 def _number(value: Any, digits: int = 1) -> str:
     return "-" if value is None else f"{float(value):.{digits}f}"
 
@@ -246,9 +242,9 @@ def _power(side: dict[str, Any], kind: str) -> str:
         return "no light"
     average = side.get(f"{kind}_power_dbm")
     lowest = side.get(f"{kind}_power_min_channel_dbm")
-    text = _dbm(average)
+    text = forecasts.dbm(average)
     if lowest is not None and (average is None or abs(float(lowest) - float(average)) >= 0.005):
-        text += f" (lowest lane {_dbm(lowest)})"
+        text += f" (lowest lane {forecasts.dbm(lowest)})"
     return text
 
 
@@ -261,7 +257,7 @@ def _threshold(side: dict[str, Any], name: str) -> str:
     entry = (side.get("thresholds") or {}).get(name) or {}
     if entry.get("value") is None:
         return "-"
-    return f"{_dbm(entry['value'])} ({entry.get('provenance') or '?'})"
+    return f"{forecasts.dbm(entry['value'])} ({entry.get('provenance') or '?'})"
 
 
 def _print_link(data: dict[str, Any], fabric_name: str) -> None:
