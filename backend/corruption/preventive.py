@@ -46,7 +46,7 @@ from telemetry.services import forecasts
 from .models import Ticket, TicketStep
 from .recommend import Action
 from .tickets import PREVENTIVE_RULE_PREFIX as PREVENTIVE_RULE
-from .tickets import UNRESOLVED, config
+from .tickets import UNRESOLVED, config, forecast_evidence
 
 Cause = LinkForecast.Cause
 
@@ -67,10 +67,6 @@ def _when(value: dt.datetime | None) -> str:
 def act_on_side(forecast: LinkForecast) -> str:
     """The end to act on: the cause's, else the end whose reading crosses."""
     return forecast.cause_side or forecast.side
-
-
-def _json(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, dt.datetime) else value
 
 
 def _trend(slope_db_per_day: float) -> str:
@@ -118,7 +114,7 @@ def advice(forecast: LinkForecast) -> tuple[Action, str, str, dict[str, Any]]:
         "link": {"id": link.pk, "name": str(link), "fabric": link.fabric_id},
         "local_end": side,
         "far_end": "z" if side == "a" else "a",
-        "forecast": {key: _json(value) for key, value in forecasts.details(forecast, link).items()},
+        "forecast": forecast_evidence(forecast, link),
     }
     return Action(action), f"{PREVENTIVE_RULE}{forecast.cause}", explanation, evidence
 

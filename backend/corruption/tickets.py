@@ -38,6 +38,7 @@ from fabric.services import link_state
 from maintenance.models import WorkOrder, WorkOrderTicket
 from maintenance.services import work_orders
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth, LinkForecast
+from telemetry.services import forecasts
 
 from .models import Decision, Ticket, TicketComment, TicketStep
 from .recommend import Action, HistoryStep, Recommendation, recommend
@@ -59,7 +60,13 @@ class WorkOrderNotStarted(Exception):
 
 
 def config() -> dict[str, Any]:
-    return {"validation_window_hours": 24, "reopen_days": 7, **getattr(django_settings, "CORRUPTION_TICKETS", {})}
+    return {
+        "validation_window_hours": 24,
+        "reopen_days": 7,
+        # A forecast older than this no longer speaks for the link (the CLI's and UI's stale mark).
+        "forecast_fresh_hours": 12,
+        **getattr(django_settings, "CORRUPTION_TICKETS", {}),
+    }
 
 
 def history(ticket: Ticket) -> list[HistoryStep]:
@@ -114,32 +121,71 @@ def open_or_add_step(decision: Decision, event: CorruptionEvent, now: dt.datetim
     return ticket
 
 
-# Corruption rules whose evidence outweighs the forecast a preventive ticket was opened on: a reading
-# at the moment of corruption that names the component (the far transmitter below its minimum, both
-# receivers low: the cable, both directions corrupting: the cable), or a history escalation (the
-# forecast's repair was tried and corruption came anyway). The others say less about this link than
-# its days of trend did: a low Rx only says light is missing (the forecast says why), a neighbour
-# corrupting at the same time may be an unrelated fault (trial 27 item 7: a breakout neighbour's
-# own decaying transmitter), and the reseat rules and the generic sequence are guesses.
+# Corruption rules whose evidence outweighs the link's forecast: a reading at the moment of corruption
+# that names the component (the far transmitter below its minimum, both receivers low: the cable,
+# both directions corrupting: the cable), or a history escalation (the forecast's repair was tried
+# and corruption came anyway). The others say less about this link than its days of trend did: a low
+# Rx only says light is missing (the forecast says why), a neighbour corrupting at the same time may
+# be an unrelated fault (trial 27 item 7: a breakout neighbour's own decaying transmitter), and the
+# reseat rules and the generic sequence are guesses.
 OUTWEIGH_THE_FORECAST = {"opposite_direction", "far_tx_low", "both_rx_low"}
 FORECAST_CAUSE_RULE = "forecast_cause."
 
 
-def _forecast_first(ticket: Ticket, advice: Recommendation) -> Recommendation:
-    """A preventive ticket whose link now corrupts: its forecast's repair (the first step's, not yet
-    tried) stays the first thing to try unless the corruption rule outweighs it (above)."""
-    if ticket.kind != Ticket.Kind.PREVENTIVE or advice.rule.startswith("escalation."):
+def forecast_evidence(forecast: LinkForecast, link: Link) -> dict[str, Any]:
+    """The forecast as GET /api/links/{id}/forecast/ shows it, JSON-ready (a step's evidence)."""
+    return {
+        key: value.isoformat() if isinstance(value, dt.datetime) else value
+        for key, value in forecasts.details(forecast, link).items()
+    }
+
+
+@dataclass
+class ForecastRepair:
+    """The repair a forecast named for a link: its action, cause, and the forecast as evidence."""
+
+    action: str
+    cause: str
+    evidence: dict[str, Any]
+
+
+def _forecast_repair(ticket: Ticket, now: dt.datetime) -> ForecastRepair | None:
+    """The forecast's repair not yet tried on this ticket: a preventive ticket's first step (its
+    forecast as it was opened), else the link's current forecast when it is at risk with a known
+    cause and fresh (made within `forecast_fresh_hours`: derivation still sees the optics). A repair
+    ticket without a preventive one thus reads the same days of trend (trial 27 item 7)."""
+    steps = list(ticket.steps.order_by("number"))
+    if ticket.kind == Ticket.Kind.PREVENTIVE:
+        first = steps[0] if steps else None
+        if first is None or first.decision_id is not None or first.action_taken:
+            return None  # tried: corruption came anyway, and the history's escalation decides
+        cause = first.rule.removeprefix(PREVENTIVE_RULE_PREFIX)
+        return ForecastRepair(first.recommended_action, cause, first.evidence.get("forecast") or {})
+    fresh = now - dt.timedelta(hours=config()["forecast_fresh_hours"])
+    forecast = (
+        LinkForecast.objects.filter(link_id=ticket.link_id, at_risk=True, computed_at__gte=fresh)
+        .exclude(cause=LinkForecast.Cause.UNKNOWN)  # "inspect" is no repair to put first
+        .first()
+    )
+    if forecast is None:
+        return None
+    action = str(forecasts.ACTIONS[forecast.cause][0])
+    if any(step.action_taken == action for step in steps):
+        return None  # tried on this ticket already
+    return ForecastRepair(action, forecast.cause, forecast_evidence(forecast, ticket.link))
+
+
+def _forecast_first(ticket: Ticket, advice: Recommendation, now: dt.datetime) -> Recommendation:
+    """A link forecast to fail now corrupts: the forecast's repair (_forecast_repair) stays the first
+    thing to try unless the corruption rule outweighs it (above)."""
+    if advice.rule.startswith("escalation.") or advice.rule in OUTWEIGH_THE_FORECAST:
         return advice
-    if advice.rule in OUTWEIGH_THE_FORECAST:
+    repair = _forecast_repair(ticket, now)
+    if repair is None or repair.action == advice.action:
         return advice
-    first = ticket.steps.order_by("number").first()
-    if first is None or first.decision_id is not None or first.action_taken:
-        return advice  # tried: corruption came anyway, and the history's escalation decides
-    if first.recommended_action == advice.action:
-        return advice
-    forecast = first.evidence.get("forecast") or {}
-    cause = forecast.get("cause_label") or first.rule.removeprefix(PREVENTIVE_RULE_PREFIX)
-    what = forecast.get("recommended_action_label") or first.recommended_action
+    forecast = repair.evidence
+    cause = forecast.get("cause_label") or repair.cause
+    what = forecast.get("recommended_action_label") or repair.action
     explanation = (
         f"{what}: the link was forecast to fail from {cause} before it corrupted, and that repair stays the first "
         f"to try; the corruption rule {advice.rule} ({advice.action}) reads less about this link. {advice.explanation}"
@@ -149,16 +195,11 @@ def _forecast_first(ticket: Ticket, advice: Recommendation) -> Recommendation:
         "forecast": forecast,
         "corruption_rule": {"rule": advice.rule, "action": str(advice.action)},
     }
-    return Recommendation(
-        Action(first.recommended_action),
-        f"{FORECAST_CAUSE_RULE}{first.rule.removeprefix(PREVENTIVE_RULE_PREFIX)}",
-        explanation,
-        evidence,
-    )
+    return Recommendation(Action(repair.action), f"{FORECAST_CAUSE_RULE}{repair.cause}", explanation, evidence)
 
 
 def _add_step(ticket: Ticket, decision: Decision, direction: str, now: dt.datetime) -> TicketStep:
-    advice = _forecast_first(ticket, recommend(ticket.link, direction, history=history(ticket), now=now))
+    advice = _forecast_first(ticket, recommend(ticket.link, direction, history=history(ticket), now=now), now)
     step = TicketStep.objects.create(
         ticket=ticket,
         number=ticket.steps.count() + 1,

@@ -472,6 +472,51 @@ class TestTheForecastsCauseStaysFirst:
         assert not step.rule.startswith("forecast_cause."), step.rule
 
 
+class TestARepairTicketReadsTheLinksForecast:
+    """Trial 27 item 7, without a preventive ticket: the link's fresh at-risk forecast names its repair
+    first, as a preventive ticket's would; a stale or unclear forecast says nothing."""
+
+    def repair_step(self, lnk: Link):
+        outcome = services.decide_event(open_event(lnk).pk)
+        ticket = Ticket.objects.get(link=lnk)
+        assert (ticket.kind, ticket.decision_id) == ("repair", outcome.decision.pk)
+        return ticket, ticket.steps.get(number=1)
+
+    def test_a_fresh_at_risk_forecast_names_the_repair(self, uplink, operator_user):
+        forecast(uplink, cause="decaying_transmitter", quantity="tx", cause_side="z")
+        ticket, step = self.repair_step(uplink)
+        assert (step.recommended_action, step.rule) == ("replace_transceiver", "forecast_cause.decaying_transmitter")
+        assert step.explanation.startswith("Replace the transceiver at s0:p0 (end Z): the link was forecast to fail")
+        assert step.evidence["forecast"]["cause_side"] == "z"
+        body = APIClient()
+        body.force_authenticate(operator_user)
+        shown = body.get(f"/api/tickets/{ticket.pk}/").json()
+        assert shown["recommendation"]["action"] == "replace_transceiver"
+
+    @pytest.mark.parametrize(
+        "fields",
+        [
+            {"computed_at": timezone.now() - 13 * HOUR},  # derivation stopped seeing the optics
+            {"at_risk": False},
+            {"cause": "unknown"},
+        ],
+        ids=["stale", "not-at-risk", "unclear"],
+    )
+    def test_not_from_a_forecast_that_says_nothing_now(self, uplink, fields):
+        forecast(uplink, **{"cause": "decaying_transmitter", "quantity": "tx", **fields})
+        _, step = self.repair_step(uplink)
+        assert (step.recommended_action, step.rule) == ("clean_fiber", "no_optical_data")
+
+    def test_not_once_the_forecasts_repair_was_tried_on_the_ticket(self, uplink, technician):
+        forecast(uplink, cause="decaying_transmitter", quantity="tx", cause_side="z")
+        ticket, _ = self.repair_step(uplink)
+        tickets.start(ticket, technician)
+        tickets.record_action(ticket, technician, "replace_transceiver")
+        services.decide_event(open_event(uplink).pk)
+        step = ticket.steps.get(number=2)
+        assert not step.rule.startswith("forecast_cause."), step.rule
+
+
 def test_the_database_keeps_a_decision_on_repair_tickets_and_one_unresolved_ticket_a_link(small_fabric, uplink):
     with pytest.raises(IntegrityError), transaction.atomic():
         Ticket.objects.create(fabric=small_fabric, link=uplink, direction="a_to_z", decision=None)
