@@ -132,6 +132,21 @@ export function readingText(
   return `${readingName(forecast)}: ${parts.join(', ')}`;
 }
 
+/**
+ * The link page's header line of an at-risk link: "Z end Rx lane 3 crosses its limit in ~2.3 d,
+ * 2026-11-29 12:00 UTC" ("… is at its limit now"; "… was forecast to cross its limit <time>, 29 h ago").
+ */
+export function crossingHeadline(forecast: LinkForecast, now: Date): string {
+  const reading = readingName(forecast);
+  const state = crossingState(forecast, now);
+  if (state === 'at_limit') return `${reading} is at its limit now`;
+  if (state === 'overdue') {
+    const late = durationText(now.getTime() - Date.parse(forecast.crossing_at));
+    return `${reading} was forecast to cross its limit ${formatTime(forecast.crossing_at)}, ${late} ago`;
+  }
+  return `${reading} crosses its limit in ~${days(daysUntil(forecast.crossing_at, now))} d, ${formatTime(forecast.crossing_at)}`;
+}
+
 /** "87%" */
 export function confidenceText(confidence: number): string {
   return `${Math.round(confidence * 100)}%`;

@@ -46,3 +46,9 @@ export type RecoveryApplyRequest = Schemas['RecoveryApplyRequest'];
 
 /** 200 answer of an applied recovery: what was enabled and the fabric's proposal after it. */
 export type RecoveryApplied = Schemas['RecoveryApplied'];
+
+/** The fabric's forecast settings (issue #19), as PATCH /api/fabrics/{id}/ takes them. */
+export type ForecastSettings = Pick<
+  Fabric,
+  'forecast_horizon_days' | 'forecast_min_confidence' | 'auto_preventive_tickets'
+>;

@@ -2,12 +2,15 @@ import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
+import { canChangeLinkState, useCurrentUser } from '@/features/auth';
+import { FabricAtRiskCount } from '@/features/forecasts';
 
 import { useFabric } from '../api/useFabric';
 import { useFabricCapacity } from '../api/useFabricCapacity';
 import { useFabricTopology } from '../api/useFabricTopology';
 import { CapacityBars } from '../components/CapacityBars';
 import { FabricFacts } from '../components/FabricFacts';
+import { ForecastSettingsPanel } from '../components/ForecastSettingsPanel';
 import { FabricRecovery } from '../components/RecoveryPanel';
 import { TopologyView } from '../components/TopologyView';
 
@@ -31,6 +34,7 @@ function FabricDetail({ fabricId }: { fabricId: number }) {
   const fabric = useFabric(fabricId);
   const topology = useFabricTopology(fabricId);
   const capacity = useFabricCapacity(fabricId);
+  const user = useCurrentUser();
   const name = fabric.data?.name ?? `fabric ${fabricId}`;
 
   return (
@@ -41,7 +45,14 @@ function FabricDetail({ fabricId }: { fabricId: number }) {
       <h1 id="fabric-heading">{name}</h1>
       {fabric.isPending ? <Loading label="Loading fabric…" /> : null}
       <ErrorList error={fabric.error} title="Could not load the fabric." />
-      {fabric.data ? <FabricFacts fabric={fabric.data} /> : null}
+      {fabric.data ? (
+        <>
+          <FabricFacts fabric={fabric.data} />
+          <p className="fabric-at-risk">
+            Optics forecast: <FabricAtRiskCount fabricId={fabricId} horizonDays={fabric.data.forecast_horizon_days} />
+          </p>
+        </>
+      ) : null}
 
       <section className="panel" aria-labelledby="topology-heading">
         <h2 id="topology-heading">Topology</h2>
@@ -62,6 +73,8 @@ function FabricDetail({ fabricId }: { fabricId: number }) {
       </section>
 
       <FabricRecovery fabricId={fabricId} />
+
+      {fabric.data ? <ForecastSettingsPanel fabric={fabric.data} canEdit={canChangeLinkState(user.data)} /> : null}
     </article>
   );
 }

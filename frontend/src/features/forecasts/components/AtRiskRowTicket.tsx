@@ -17,7 +17,9 @@ export function AtRiskRowTicket({ linkId }: { linkId: number }) {
   );
 }
 
-const KIND_WORDS: Record<NonNullable<LinkForecastRow['ticket']>['kind'], string> = {
+type LinkTicket = NonNullable<LinkForecastRow['ticket']>;
+
+const KIND_WORDS: Record<LinkTicket['kind'], string> = {
   preventive: 'Preventive ticket',
   repair: 'Repair ticket',
 };
@@ -26,7 +28,7 @@ const KIND_WORDS: Record<NonNullable<LinkForecastRow['ticket']>['kind'], string>
  * The link's unresolved ticket, where the button would be: the link is already being handled
  * (every role reads it; trial 27 item 5: the button came back after a reload and the server refused).
  */
-export function AtRiskExistingTicket({ ticket }: { ticket: NonNullable<LinkForecastRow['ticket']> }) {
+export function AtRiskExistingTicket({ ticket }: { ticket: Pick<LinkTicket, 'id' | 'kind'> & { state: string } }) {
   return (
     <p className="preventive-opened" data-testid="at-risk-ticket">
       <Link to={`/tickets/${ticket.id}`}>

@@ -6,7 +6,7 @@ import { HealthBadge } from '@/components/HealthBadge';
 import { Loading } from '@/components/Loading';
 import { canChangeLinkState, canOverrideCapacity, useCurrentUser } from '@/features/auth';
 import { useFabric } from '@/features/fabrics';
-import { ForecastSummary, useLinkForecast } from '@/features/forecasts';
+import { ForecastSummary, LinkAtRisk, useLinkForecast } from '@/features/forecasts';
 import {
   brushedRange,
   CorruptionEventsTable,
@@ -78,6 +78,8 @@ function LinkDetail({ linkId }: { linkId: number }) {
   );
   const zoomTo = useCallback((start: Date, end: Date) => changeRange(brushedRange(start, end)), [changeRange]);
 
+  // At most one ticket of a link is unresolved at a time (the server refuses another), so it is the newest.
+  const unresolvedTicket = tickets.data?.results.find((ticket) => ticket.state !== 'resolved') ?? null;
   const title = link.data ? `${endName(link.data, 'a')} ↔ ${endName(link.data, 'z')}` : `Link ${linkId}`;
   const status = telemetry.data?.status;
 
@@ -95,6 +97,14 @@ function LinkDetail({ linkId }: { linkId: number }) {
       <h1 id="link-heading">{title}</h1>
       {link.isPending ? <Loading label="Loading link…" /> : null}
       <ErrorList error={link.error} title="Could not load the link." />
+      {forecast.data && !tickets.isPending ? (
+        <LinkAtRisk
+          answer={forecast.data}
+          now={new Date()}
+          ticket={unresolvedTicket}
+          canOpen={canChangeLinkState(user.data)}
+        />
+      ) : null}
       {link.data && canChangeLinkState(user.data) ? (
         <LinkStateControls
           link={link.data}
@@ -142,12 +152,13 @@ function LinkDetail({ linkId }: { linkId: number }) {
             </dd>
           </div>
           <div>
-            <dt>Repair tickets</dt>
+            <dt>Tickets</dt>
             <dd data-testid="link-tickets">
               {tickets.data?.results.length
                 ? tickets.data.results.map((ticket) => (
                     <span key={ticket.id} className="link-ticket">
                       <Link to={`/tickets/${ticket.id}`}>#{ticket.id}</Link>{' '}
+                      {ticket.kind === 'preventive' ? 'preventive ' : null}
                       <TicketStateBadge state={ticket.state} />{' '}
                     </span>
                   ))
