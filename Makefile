@@ -71,6 +71,7 @@ demo: bootstrap
 	@backend/scripts/run-stack.sh --demo
 
 test: export LIGHTPATH_NEED_BROWSER := 1
+test: export LIGHTPATH_NEED_PROMETHEUS := 1
 test: bootstrap services test-rust test-python test-frontend test-e2e
 
 test-rust:

@@ -26,6 +26,8 @@ deps() {
   [ -x "$PG_BIN/pg_ctl" ] || missing+=(postgresql)
   command -v redis-server >/dev/null || missing+=(redis-server)
   if [ "${LIGHTPATH_NEED_BROWSER:-0}" = 1 ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+  # The remote-write test's real sender (backend/telemetry/tests/test_remote_write_prometheus.py).
+  if [ "${LIGHTPATH_NEED_PROMETHEUS:-0}" = 1 ] && ! command -v prometheus >/dev/null; then missing+=(prometheus); fi
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]} with apt-get"
     local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo

@@ -1,5 +1,6 @@
 import datetime as dt
 
+from django.conf import settings
 from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -31,14 +32,20 @@ from .serializers import (
 
 
 def _fabric(value: str | None) -> Fabric:
+    found = _find_fabric(value)
+    if isinstance(found, str):
+        raise serializers.ValidationError({"fabric": [found]})
+    return found
+
+
+def _find_fabric(value: str | None) -> Fabric | str:
+    """The fabric named (or numbered) `value`, or what is wrong with it."""
     if not value:
-        raise serializers.ValidationError({"fabric": ["name the fabric: ?fabric=NAME (or its id)"]})
+        return "name the fabric: ?fabric=NAME (or its id)"
     fabric = Fabric.objects.filter(name=value).first()
     if fabric is None and value.isdigit():
         fabric = Fabric.objects.filter(pk=int(value)).first()
-    if fabric is None:
-        raise serializers.ValidationError({"fabric": [f"no fabric named {value!r}"]})
-    return fabric
+    return fabric if fabric is not None else f"no fabric named {value!r}"
 
 
 def _time(request, name: str, default: dt.datetime) -> dt.datetime:
@@ -92,6 +99,65 @@ class TelemetryIngestView(APIView):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         return Response({"fabric": fabric.name, **result.as_dict()})
+
+
+class RemoteWriteView(APIView):
+    """Prometheus remote write 1.0 (docs/collectors.md): a snappy-compressed protobuf
+    WriteRequest, read with the text format's metric mapping and stored by the same ingest. 204 when stored; a client mistake is a 400
+    listing every problem (Prometheus drops a 4xx batch; it would retry a 5xx for ever)."""
+
+    parser_classes = [raw_parser(formats.REMOTE_WRITE_MEDIA_TYPE)]
+    write_roles = {COLLECTOR}
+
+    @extend_schema(
+        request={formats.REMOTE_WRITE_MEDIA_TYPE: OpenApiTypes.BINARY},
+        parameters=[OpenApiParameter("fabric", str, required=True, description="fabric name (or id)")],
+        responses={204: None, 400: OpenApiTypes.OBJECT, 415: OpenApiTypes.OBJECT},
+    )
+    def post(self, request):
+        if "io.prometheus.write.v2" in request.content_type:  # a 2.0 sender falls back to 1.0 on a 415
+            return Response(
+                {"detail": "only remote write 1.0 (prometheus.WriteRequest) is accepted"},
+                status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+            )
+        problems: list[dict] = []
+        fabric = _find_fabric(request.query_params.get("fabric"))
+        if isinstance(fabric, str):
+            problems.append({"field": "fabric", "reason": fabric})
+        encoding = request.headers.get("Content-Encoding", "snappy").strip().lower()
+        if encoding != "snappy":
+            problems.append({"field": None, "reason": f"Content-Encoding {encoding!r}: remote write bodies are snappy"})
+        parsed = None
+        if isinstance(request.data, bytes):
+            try:
+                parsed = formats.parse_remote_write(request.data, max_bytes=settings.LIGHTPATH_MAX_BODY_BYTES)
+            except formats.FormatError as exc:
+                problems.append({"field": None, "reason": str(exc)})
+        else:
+            problems.append(
+                {"field": None, "reason": f"no body: send a WriteRequest as {formats.REMOTE_WRITE_MEDIA_TYPE}"}
+            )
+        if problems or parsed is None or isinstance(fabric, str):
+            return _rejected(problems)
+        try:
+            ingest_service.ingest(
+                fabric,
+                parsed.samples,
+                where=parsed.where,
+                parse_errors=parsed.errors,
+                skipped_updates=parsed.skipped,
+                skip_other_ports=True,  # a scrape carries every port of a switch
+            )
+        except ingest_service.TelemetryRejected as exc:
+            return _rejected(exc.errors)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _rejected(errors: list[dict]) -> Response:
+    return Response(
+        {"detail": f"{len(errors)} problem(s); nothing was written.", "errors": errors},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
 
 
 class LinkTelemetryView(APIView):

@@ -1,4 +1,4 @@
-"""Parsers of the four telemetry ingest formats into canonical samples (docs/telemetry.md, "Formats").
+"""Parsers of the telemetry ingest formats into canonical samples (docs/telemetry.md, "Formats").
 
 Pure Python, no Django: the ingest service calls `parse`, and the CLI or a script may too. Parsing
 checks syntax only; ranges, no-light values, lane averages and whether a switch and port exist are
@@ -14,15 +14,19 @@ from ._common import FIELDS, OPER_STATUS_NAMES, OPER_STATUSES, Bad, FormatError,
 from ._common import parse_time as _parse_time
 from ._gnmi import parse_gnmi
 from ._prometheus import parse_prometheus
+from ._remote_write import MEDIA_TYPE as REMOTE_WRITE_MEDIA_TYPE
+from ._remote_write import parse_remote_write as _parse_remote_write
 
 __all__ = [
     "FIELDS",
     "MEDIA_TYPES",
     "OPER_STATUSES",
     "OPER_STATUS_NAMES",
+    "REMOTE_WRITE_MEDIA_TYPE",
     "FormatError",
     "Parsed",
     "parse",
+    "parse_remote_write",
     "parse_time",
 ]
 
@@ -74,6 +78,14 @@ def parse(media_type: str, body: bytes, *, default_time: datetime | None = None)
         if name == "openconfig":
             return parse_gnmi(text)
         return parse_prometheus(text, default_time)
+
+
+def parse_remote_write(body: bytes, *, max_bytes: int) -> Parsed:
+    """A Prometheus remote-write body (snappy-compressed protobuf WriteRequest) as canonical
+    samples, by the text format's metric mapping; errors are located by `series` (the position of
+    the time series in the request). Raises FormatError when the body is not such a request."""
+    with collection_paused():
+        return _parse_remote_write(bytes(body), max_bytes=max_bytes)
 
 
 def parse_time(value: str | int | float) -> datetime:

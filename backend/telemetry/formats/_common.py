@@ -333,7 +333,8 @@ def oper_status_from_number(text: str) -> str:
         number = float(text)
     except ValueError:
         number = math.nan
-    name = OPER_STATUS_NAMES.get(int(number)) if number == number and number == int(number) else None
+    # isfinite first: int() of an infinity raises (a `+Inf` value was a 500, not a 400).
+    name = OPER_STATUS_NAMES.get(int(number)) if math.isfinite(number) and number == int(number) else None
     if name is None:
         raise Bad(f"{show(text)} is not an ifOperStatus number (1 up, 2 down, 3 testing, 4 unknown, 5 dormant, "
                   "6 notPresent, 7 lowerLayerDown)")  # fmt: skip

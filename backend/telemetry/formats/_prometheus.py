@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -144,6 +145,14 @@ def _identify(labels_text: str) -> tuple[str, str, int | Bad | None] | Bad:
     """(switch, port, lane) named by a label block; lane None when absent, a Bad when unreadable."""
     try:
         labels = _labels(labels_text) if labels_text else {}
+    except Bad as bad:
+        return bad
+    return identify(labels)
+
+
+def identify(labels: Mapping[str, str]) -> tuple[str, str, int | Bad | None] | Bad:
+    """(switch, port, lane) named by a series' labels (the text format's or remote write's)."""
+    try:
         switch_label, switch = _first(labels, SWITCH_LABELS, "switch")
         if switch_label == "source" or switch_label == "instance":
             switch = _drop_port(switch)
@@ -180,7 +189,7 @@ def _unescape(match: re.Match[str]) -> str:
     return replacement
 
 
-def _first(labels: dict[str, str], names: tuple[str, ...], what: str) -> tuple[str, str]:
+def _first(labels: Mapping[str, str], names: tuple[str, ...], what: str) -> tuple[str, str]:
     for name in names:
         value = labels.get(name)
         if value:  # an empty label value is the same as no label
@@ -208,7 +217,7 @@ def _timestamp(text: str, times: dict[str, datetime]) -> datetime:
     return moment
 
 
-def _lane(labels: dict[str, str]) -> int:
+def _lane(labels: Mapping[str, str]) -> int:
     name, text = _first(labels, LANE_LABELS, "lane")
     if not (text.isascii() and text.isdigit()):
         raise Bad(f"lane label {name}={show(text)} is not a lane number")
@@ -221,20 +230,8 @@ def _lane(labels: dict[str, str]) -> int:
 def _value(text: str, kind: int) -> Any:
     if kind == OPER:
         return oper_status_from_number(text)
-    if kind == COUNTER:
-        if text.isascii() and text.isdigit():
-            number = int(text)
-        else:
-            # Prometheus values are float64: exporters write large counters as 1.234567e+09.
-            try:
-                real = float(text)
-            except ValueError:
-                raise Bad(f"{show(text)} is not a number") from None
-            if real != real or real in (float("inf"), float("-inf")) or real != int(real):
-                raise Bad(f"{show(text)} is not an integer")
-            number = int(real)
-        if number < 0:
-            raise Bad(f"{show(text)} must be ≥ 0")
+    if kind == COUNTER and text.isascii() and text.isdigit():
+        number = int(text)
         if number > COUNTER_MAX:
             raise Bad(f"{show(text)} is above 2^64-1")
         return number
@@ -242,6 +239,23 @@ def _value(text: str, kind: int) -> Any:
         real = float(text)
     except ValueError:
         raise Bad(f"{show(text)} is not a number") from None
+    return value_of(real, kind, text)
+
+
+def value_of(real: float, kind: int, shown: Any) -> Any:
+    """A sample value (float64 in both Prometheus formats) as the field's kind wants it."""
+    if kind == OPER:
+        return oper_status_from_number(repr(real))
+    if kind == COUNTER:
+        # Prometheus values are float64: exporters write large counters as 1.234567e+09.
+        if real != real or real in (float("inf"), float("-inf")) or real != int(real):
+            raise Bad(f"{show(shown)} is not an integer")
+        number = int(real)
+        if number < 0:
+            raise Bad(f"{show(shown)} must be ≥ 0")
+        if number > COUNTER_MAX:
+            raise Bad(f"{show(shown)} is above 2^64-1")
+        return number
     if real - real == 0:
         return real
-    return finite_or_inf(real, POWER if kind == POWER_LANES else kind, text)
+    return finite_or_inf(real, POWER if kind == POWER_LANES else kind, shown)
