@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from accounts.roles import OPERATOR, TECHNICIAN
 from fabric.models import Fabric, Link
 from jobs.api.serializers import JobSerializer
+from lightpath.api.export import CsvColumn, CsvExportMixin, decimals, significant
 from lightpath.api.schema import CONFLICT
 from lightpath.api.viewsets import BriefModeMixin
 
@@ -37,7 +38,7 @@ from .serializers import (
 )
 
 
-class DecisionViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
+class DecisionViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     """CorrOpt decisions: links disabled for corruption, or kept enabled for capacity with the
     ToR that blocked it. `?kept_for_capacity=true` lists the links that are now corrupting and
     kept. Read-only: decisions are made by the workers."""
@@ -50,7 +51,22 @@ class DecisionViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     )
     serializer_class = DecisionSerializer
     filterset_class = DecisionFilterSet
-    ordering_fields = ["created", "penalty"]
+    ordering_fields = ["id", "created", "penalty", "kind", "action", "link", "blocking_tor__name"]
+    csv_name = "decisions"
+    csv_columns = (
+        CsvColumn("Decision", "id"),
+        CsvColumn("Time", "created"),
+        CsvColumn("Fabric", "fabric"),
+        CsvColumn("By", "kind"),
+        CsvColumn("Decision taken", "action"),
+        CsvColumn("Link", "link_name"),
+        CsvColumn("Loss rate A to Z", "loss_rate_a_to_z", significant(3)),
+        CsvColumn("Loss rate Z to A", "loss_rate_z_to_a", significant(3)),
+        CsvColumn("Penalty", "penalty", significant(3)),
+        CsvColumn("Blocking ToR", "blocking_tor_name"),
+        CsvColumn("Blocking ToR capacity", "blocking_tor_fraction", decimals(3)),
+        CsvColumn("Job", "job"),
+    )
     write_roles: set[str] = set()
 
 
@@ -112,7 +128,7 @@ class Conflict(APIException):
 WORKERS = {TECHNICIAN, OPERATOR}
 
 
-class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
+class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     """Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
     of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
     technicians and operators work them: start, act (record the action taken; the link is
@@ -131,7 +147,22 @@ class TicketViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     )
     serializer_class = TicketSerializer
     filterset_class = TicketFilterSet
-    ordering_fields = ["penalty", "created", "updated", "state"]
+    ordering_fields = ["id", "penalty", "created", "updated", "state", "kind", "resolved_at", "assignee__username"]
+    csv_name = "tickets"
+    csv_columns = (
+        CsvColumn("Ticket", "id"),
+        CsvColumn("Kind", "kind"),
+        CsvColumn("Fabric", "fabric"),
+        CsvColumn("Pod", "pod"),
+        CsvColumn("Link", "link_name"),
+        CsvColumn("Direction", "direction"),
+        CsvColumn("State", "state"),
+        CsvColumn("Recommended action", "recommended_action"),
+        CsvColumn("Penalty", "penalty", significant(3)),
+        CsvColumn("Assignee", "assignee"),
+        CsvColumn("Opened", "created"),
+        CsvColumn("Resolved", "resolved_at"),
+    )
     write_roles = {"start": WORKERS, "act": WORKERS, "comment": WORKERS, "assign": WORKERS, "preventive": {OPERATOR}}
 
     def get_queryset(self):

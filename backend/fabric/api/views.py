@@ -20,6 +20,7 @@ from corruption import optimizer
 from jobs import services as jobs
 from jobs.api.serializers import JobSerializer
 from lightpath.api.exceptions import Conflict
+from lightpath.api.export import CsvColumn, CsvExportMixin, decimals
 from lightpath.api.viewsets import AuditedModelViewSet
 from lightpath.problems import query_flag
 from telemetry.api.serializers import LinkForecastSerializer
@@ -334,7 +335,7 @@ class SwitchViewSet(AuditedModelViewSet):
         parameters=[DRY_RUN], responses={200: _or_preview("LinkOrPreview", LinkSerializer), **GUARD_RESPONSES}
     )
 )
-class LinkViewSet(AuditedModelViewSet):
+class LinkViewSet(CsvExportMixin, AuditedModelViewSet):
     """Links. Their admin state changes only through the capacity guard (docs/capacity-guard.md):
     taking links out of service answers 409 when a ToR would fall under its capacity constraint,
     `?dry_run=1` previews any change, and an admin may override with a reason."""
@@ -342,6 +343,31 @@ class LinkViewSet(AuditedModelViewSet):
     queryset = Link.objects.select_related("a_switch", "z_switch", "admin_changed_by", "forecast")
     serializer_class = LinkSerializer
     filterset_class = LinkFilterSet
+    ordering_fields = [
+        "id", "fabric", "a_switch__name", "z_switch__name", "health", "length_m", "speed_gbps", "fiber",
+        "admin_state", "oper_state", "forecast__crossing_at",
+    ]  # fmt: skip
+    csv_name = "links"
+    csv_columns = (
+        CsvColumn("Link", "id"),
+        CsvColumn("Fabric", "fabric"),
+        CsvColumn("A switch", "a_switch_name"),
+        CsvColumn("A port", "a_port"),
+        CsvColumn("Z switch", "z_switch_name"),
+        CsvColumn("Z port", "z_port"),
+        CsvColumn("Health", "health"),
+        CsvColumn("Rx low", "rx_low"),
+        CsvColumn("Length (m)", "length_m", decimals(1)),
+        CsvColumn("Speed (Gb/s)", "speed_gbps"),
+        CsvColumn("Fiber", "fiber"),
+        CsvColumn("Admin state", "admin_state"),
+        CsvColumn("Admin reason", "admin_reason"),
+        CsvColumn("Oper state", "oper_state"),
+        CsvColumn("Flapping", "flapping"),
+        CsvColumn("At risk", "forecast.at_risk"),
+        CsvColumn("Forecast crossing", "forecast.crossing_at"),
+        CsvColumn("Forecast cause", "forecast.cause"),
+    )
     write_roles = {
         "create": TOPOLOGY_WRITERS,
         "update": {OPERATOR},

@@ -11,6 +11,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
 from accounts.roles import ADMIN, OPERATOR, ROLES, user_roles
+from lightpath.api.export import CsvColumn, CsvExportMixin, decimals
 from lightpath.api.viewsets import BriefModeMixin
 from lightpath.problems import InvalidParams
 
@@ -22,13 +23,27 @@ from .results import JobResultSerializer
 from .serializers import JobListSerializer, JobLogEntrySerializer, JobLogQuerySerializer, JobSerializer
 
 
-class JobViewSet(BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class JobViewSet(CsvExportMixin, BriefModeMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Background jobs. Who may start one depends on its kind (GET /api/jobs/kinds/);
     a job may be cancelled by whoever started it, an operator or an admin."""
 
     queryset = Job.objects.select_related("created_by")
     serializer_class = JobSerializer
     filterset_class = JobFilterSet
+    ordering_fields = ["id", "kind", "state", "fabric", "created", "started", "finished", "created_by__username"]
+    csv_name = "jobs"
+    csv_columns = (
+        CsvColumn("Job", "id"),
+        CsvColumn("Kind", "kind"),
+        CsvColumn("Fabric", "fabric"),
+        CsvColumn("State", "state"),
+        CsvColumn("Progress", "progress", decimals(2)),
+        CsvColumn("Message", "message"),
+        CsvColumn("Error", "error"),
+        CsvColumn("Started by", "created_by"),
+        CsvColumn("Created", "created"),
+        CsvColumn("Finished", "finished"),
+    )
     write_roles = {"create": set(ROLES), "cancel": set(ROLES)}
 
     def get_serializer_class(self):

@@ -193,8 +193,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "lightpath.api.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "lightpath.api.ordering.LightpathFilterBackend",  # a bad filter and a bad ordering: one 400
+        "lightpath.api.ordering.StrictOrderingFilter",  # an unknown ordering field is a 400
     ],
     "DEFAULT_PARSER_CLASSES": ["lightpath.api.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "lightpath.api.schema.LightpathAutoSchema",

@@ -6944,6 +6944,8 @@ export interface operations {
         responses: {
             /** @description No response body */
             204: {
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8094,6 +8096,8 @@ export interface operations {
             };
         };
         responses: {
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -9753,6 +9757,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description json (default) or csv */
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
                 format?: "csv" | "json";
                 /** @description csv: which table of the result (kinds list theirs) */
                 table?: string;
@@ -10478,6 +10484,8 @@ export interface operations {
             path: {
                 /** @description A unique integer value identifying this link. */
                 id: number;
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
             };
             cookie?: never;
         };
@@ -12834,14 +12842,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
-            };
-            /** @description The body is not JSON (Content-Type). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
     telemetry_remote_write_create: {
         parameters: {
             query: {
@@ -12923,6 +12923,14 @@ export interface operations {
             };
         };
     };
+            };
+            /** @description The body is not JSON (Content-Type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13039,6 +13047,8 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
                 };
             };
         };

@@ -1,0 +1,142 @@
+"""CSV export of a list endpoint: `?format=csv` (or `Accept: text/csv`) answers every row the
+filters match, not one page, in the list's ordering.
+
+The rows are streamed: a server-side cursor (`QuerySet.iterator`) feeds the list serializer a
+chunk at a time, so memory stays constant however many rows match. Columns are titled in words;
+values are written as the page shows them (choices as their labels, numbers rounded, times ISO
+UTC to the second)."""
+
+import csv
+import datetime as dt
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+
+CSV_MEDIA_TYPE = "text/csv"
+FORMATS = ("json", "csv")
+
+
+def decimals(places: int) -> Callable[[Any], str]:
+    """A number with a fixed count of decimals (lengths, penalties)."""
+    return lambda value: f"{float(value):.{places}f}"
+
+
+def significant(digits: int) -> Callable[[Any], str]:
+    """A number with `digits` significant digits (loss rates such as 1.23e-06)."""
+    return lambda value: f"{float(value):.{digits}g}"
+
+
+@dataclass(frozen=True)
+class CsvColumn:
+    title: str
+    # A key of the list serializer's row; dotted for a nested object's ("forecast.crossing_at").
+    field: str
+    # How a number is written; None: as the serializer answers it.
+    number: Callable[[Any], str] | None = None
+
+
+class _Line:
+    """csv.writer's file: hands back the line it was given (Django's streaming CSV recipe)."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def wants_csv(accept_header: str) -> bool:
+    return CSV_MEDIA_TYPE in (part.split(";")[0].strip() for part in accept_header.split(","))
+
+
+class CsvExportMixin:
+    """For a list viewset: declare `csv_columns` (and `csv_name`, the file's stem)."""
+
+    csv_columns: tuple[CsvColumn, ...]
+    csv_name: str
+    csv_chunk_rows = 1000
+
+    def perform_content_negotiation(self, request, force=False):
+        # No renderer speaks text/csv (the list answers it itself); errors then answer JSON.
+        self.csv_accepted = wants_csv(request.META.get("HTTP_ACCEPT", ""))
+        return super().perform_content_negotiation(request, force=force or self.csv_accepted)  # type: ignore[misc]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "format",
+                OpenApiTypes.STR,
+                enum=FORMATS,
+                description="csv: every matching row (not one page) as a CSV file, in this ordering; "
+                "also with `Accept: text/csv`. Columns in words, values as the UI shows them.",
+            )
+        ]
+    )
+    def list(self, request, *args, **kwargs):
+        problems: dict[str, Any] = {}
+        fmt = request.query_params.get("format") or ("csv" if self.csv_accepted else "json")
+        if fmt == "json":
+            return super().list(request, *args, **kwargs)  # type: ignore[misc]
+        if fmt != "csv":
+            problems["format"] = [f"must be json or csv, not {fmt!r}"]
+        try:
+            queryset = self.filter_queryset(self.get_queryset())  # type: ignore[attr-defined]
+        except ValidationError as error:
+            if not isinstance(error.detail, dict):
+                raise
+            problems = {**error.detail, **problems}
+        if problems:
+            raise ValidationError(problems)
+        response = StreamingHttpResponse(self._csv_lines(queryset), content_type=f"{CSV_MEDIA_TYPE}; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{self.csv_name}.csv"'
+        return response
+
+    def _csv_lines(self, queryset) -> Iterator[str]:
+        writer = csv.writer(_Line(), lineterminator="\n")
+        list_serializer = self.get_serializer(many=True)  # type: ignore[attr-defined]
+        writers = [_value_writer(list_serializer.child, column) for column in self.csv_columns]
+        yield writer.writerow([column.title for column in self.csv_columns])
+        for chunk in _chunks(queryset.iterator(chunk_size=self.csv_chunk_rows), self.csv_chunk_rows):
+            rows = self.get_serializer(chunk, many=True).data  # type: ignore[attr-defined]
+            yield "".join(writer.writerow([write(row) for write in writers]) for row in rows)
+
+
+def _chunks(items: Iterable, size: int) -> Iterator[list]:
+    chunk: list = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _value_writer(serializer: serializers.Serializer, column: CsvColumn) -> Callable[[dict], str]:
+    """Reads `column.field` of a serialized row and writes it as the page shows it."""
+    path = column.field.split(".")
+    field: Any = serializer
+    for name in path:
+        field = field.fields[name]
+
+    def write(row: dict) -> str:
+        value: Any = row
+        for name in path:
+            value = value.get(name) if isinstance(value, dict) else None
+        if value is None or value == "":
+            return ""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(field, serializers.ChoiceField):
+            return str(field.choices.get(value, value))
+        if isinstance(field, serializers.DateTimeField):
+            moment = dt.datetime.fromisoformat(value).astimezone(dt.UTC)
+            return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+        if column.number is not None:
+            return column.number(value)
+        return str(value)
+
+    return write
