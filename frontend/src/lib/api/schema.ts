@@ -6716,6 +6716,8 @@ export interface operations {
                  *     * `import` - Import
                  */
                 action__n?: ("create" | "delete" | "import" | "update")[];
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
                 /** @description Number of results to return per page. */
                 limit?: number;
                 object_id?: (number | null)[];
@@ -6944,8 +6946,6 @@ export interface operations {
         responses: {
             /** @description No response body */
             204: {
-                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
-                format?: "csv" | "json";
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7868,6 +7868,8 @@ export interface operations {
                 event__n?: number[];
                 fabric?: number[];
                 fabric__n?: number[];
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
                 job?: number[];
                 job__n?: number[];
                 /** @description The link's newest decision kept it enabled for capacity, and it still is (event open, enabled) */
@@ -8096,8 +8098,6 @@ export interface operations {
             };
         };
         responses: {
-                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
-                format?: "csv" | "json";
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -9432,6 +9432,8 @@ export interface operations {
                 created_by__n?: number[];
                 fabric?: number[];
                 fabric__n?: number[];
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
                 kind?: string[];
                 kind__ic?: string;
                 kind__ie?: string;
@@ -9757,8 +9759,6 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description json (default) or csv */
-                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
-                format?: "csv" | "json";
                 format?: "csv" | "json";
                 /** @description csv: which table of the result (kinds list theirs) */
                 table?: string;
@@ -10159,6 +10159,8 @@ export interface operations {
                  *     * `SMF` - single-mode fiber
                  */
                 fiber__n?: ("MMF" | "SMF")[];
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
                 /**
                  * @description * `unknown` - Unknown
                  *     * `clean` - Clean
@@ -10484,8 +10486,6 @@ export interface operations {
             path: {
                 /** @description A unique integer value identifying this link. */
                 id: number;
-                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
-                format?: "csv" | "json";
             };
             cookie?: never;
         };
@@ -12450,6 +12450,8 @@ export interface operations {
                 direction__n?: string[];
                 fabric?: number[];
                 fabric__n?: number[];
+                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
+                format?: "csv" | "json";
                 /**
                  * @description * `repair` - Repair
                  *     * `preventive` - Preventive
@@ -12842,6 +12844,14 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+            /** @description The body is not JSON (Content-Type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
     telemetry_remote_write_create: {
         parameters: {
             query: {
@@ -12923,14 +12933,6 @@ export interface operations {
             };
         };
     };
-            };
-            /** @description The body is not JSON (Content-Type). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13047,8 +13049,6 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
-                format?: "csv" | "json";
                 };
             };
         };
