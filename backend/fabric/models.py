@@ -1,7 +1,21 @@
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models.functions import Upper
+
+
+def _substring_index(column: str, name: str) -> GinIndex:
+    """Case-blind substring search (`icontains`, i.e. UPPER(x::text) LIKE '%Q%') through pg_trgm:
+    the header's search (fabric.services.search)."""
+    return GinIndex(OpClass(Upper(column), name="gin_trgm_ops"), name=name)
+
+
+def _prefix_index(column: str, name: str) -> models.Index:
+    """Case-blind prefix search (`istartswith`) through a btree that compares characters, not collation."""
+    return models.Index(OpClass(Upper(column), name="text_pattern_ops"), name=name)
+
 
 FRACTION = [MinValueValidator(0.0), MaxValueValidator(1.0)]
 # A fiber run or an optic's reach: no link of a fabric (data-centre interconnect included) is
@@ -104,7 +118,11 @@ class Switch(models.Model):
     class Meta:
         ordering = ["fabric", "tier", "pod", "name"]
         constraints = [models.UniqueConstraint(fields=["fabric", "name"], name="switch_unique_name_per_fabric")]
-        indexes = [models.Index(fields=["fabric", "tier"])]
+        indexes = [
+            models.Index(fields=["fabric", "tier"]),
+            _substring_index("name", "switch_name_search"),
+            _substring_index("rack", "switch_rack_search"),
+        ]
         verbose_name_plural = "switches"
 
     def __str__(self) -> str:
@@ -204,6 +222,8 @@ class Link(models.Model):
             # The links sharing an explicit breakout group or cable (most links have neither).
             models.Index(fields=["fabric", "breakout"], name="link_fabric_breakout", condition=~models.Q(breakout="")),
             models.Index(fields=["fabric", "cable_id"], name="link_fabric_cable", condition=~models.Q(cable_id="")),
+            _prefix_index("a_port", "link_a_port_search"),
+            _prefix_index("z_port", "link_z_port_search"),
         ]
 
     def __str__(self) -> str:
@@ -288,6 +308,14 @@ class Transceiver(models.Model):
     class Meta:
         ordering = ["link", "side"]
         constraints = [models.UniqueConstraint(fields=["link", "side"], name="transceiver_one_per_link_end")]
+        # Most serials are blank (an import writes none): only the recorded ones are searched.
+        indexes = [
+            GinIndex(
+                OpClass(Upper("serial"), name="gin_trgm_ops"),
+                name="transceiver_serial_search",
+                condition=~models.Q(serial=""),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.model.name} on link {self.link_id} side {self.side}"

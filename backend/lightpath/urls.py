@@ -40,6 +40,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's script as a file: no inline script (lightpath/security.py).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/", include("fabric.api.urls")),
     path("api/", include("telemetry.api.urls")),
     path("api/", include("corruption.api.urls")),
     path("api/", include("planning.api.urls")),

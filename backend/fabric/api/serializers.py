@@ -208,6 +208,8 @@ class LinkSerializer(BriefModelSerializer):
     resolved: link_components.Components | None = None  # a page's, set by LinkListSerializer
     a_switch_name = serializers.CharField(source="a_switch.name", read_only=True)
     z_switch_name = serializers.CharField(source="z_switch.name", read_only=True)
+    a_rack = serializers.CharField(source="a_switch.rack", read_only=True, help_text="Blank: no rack recorded.")
+    z_rack = serializers.CharField(source="z_switch.rack", read_only=True, help_text="Blank: no rack recorded.")
     admin_changed_by: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
     forecast = LinkForecastBriefSerializer(
         read_only=True, allow_null=True, help_text="Its optics forecast; null when none is forecast to cross a limit."
@@ -222,8 +224,8 @@ class LinkSerializer(BriefModelSerializer):
     class Meta:
         model = Link
         fields = [
-            "id", "url", "fabric", "a_switch", "a_switch_name", "a_port", "z_switch", "z_switch_name", "z_port",
-            "length_m", "fiber", "speed_gbps", "admin_state", "admin_reason", "admin_changed_by",
+            "id", "url", "fabric", "a_switch", "a_switch_name", "a_port", "a_rack", "z_switch", "z_switch_name",
+            "z_port", "z_rack", "length_m", "fiber", "speed_gbps", "admin_state", "admin_reason", "admin_changed_by",
             "admin_changed_at", "oper_state", "oper_changed_at", "flapping", "health", "rx_low", "override_capacity",
             "breakout", "cable_id", "a_line_card", "z_line_card", "components", "forecast",
         ]  # fmt: skip

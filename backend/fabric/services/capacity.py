@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from ..models import Fabric
+from ..models import Fabric, Switch
 from .live import live_fabric
 
 
@@ -11,7 +11,29 @@ def fabric_capacity(fabric: Fabric) -> dict:
     against its design count (every link usable), from the process's live engine session of the
     fabric: two small queries and the links changed since its last use (fabric.services.live),
     then O(ToRs)."""
-    with live_fabric(fabric.pk, locked=False) as live:
+    tors = _tor_rows(fabric.pk)
+    tors.sort(key=lambda row: (row["pod"] is None, row["pod"], row["name"]))
+    return {
+        "fabric": fabric.pk,
+        "capacity_constraint": fabric.capacity_constraint,
+        "summary": {
+            "tors": len(tors),
+            "below_constraint": sum(row["below_constraint"] for row in tors),
+            "min_fraction": min((row["fraction"] for row in tors), default=None),
+        },
+        "tors": tors,
+    }
+
+
+def tor_capacity(switch: Switch) -> dict | None:
+    """One ToR's row of `fabric_capacity` (the switch page); None for a switch above the ToRs."""
+    if switch.tier != 0:
+        return None
+    return next((row for row in _tor_rows(switch.fabric_id) if row["switch"] == switch.pk), None)
+
+
+def _tor_rows(fabric_id: int) -> list[dict[str, Any]]:
+    with live_fabric(fabric_id, locked=False) as live:
         state = live.state
         paths = live.session.tor_paths()
     tors: list[dict[str, Any]] = []
@@ -34,14 +56,4 @@ def fabric_capacity(fabric: Fabric) -> dict:
                 "headroom_paths": max(available - required, 0),
             }
         )
-    tors.sort(key=lambda row: (row["pod"] is None, row["pod"], row["name"]))
-    return {
-        "fabric": fabric.pk,
-        "capacity_constraint": fabric.capacity_constraint,
-        "summary": {
-            "tors": len(tors),
-            "below_constraint": sum(row["below_constraint"] for row in tors),
-            "min_fraction": min((row["fraction"] for row in tors), default=None),
-        },
-        "tors": tors,
-    }
+    return tors
