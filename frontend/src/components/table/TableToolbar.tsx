@@ -1,0 +1,55 @@
+import './table.css';
+
+import { useId } from 'react';
+
+import { PAGE_SIZES, type PageSize } from './tableState';
+import type { TableColumn } from './DataTable';
+import type { TableState } from './useTableState';
+
+interface TableToolbarProps<T> {
+  columns: readonly TableColumn<T>[];
+  table: TableState;
+  /** The CSV of exactly what is filtered and in this order (`csvExportHref`). */
+  csvHref: string;
+}
+
+/** Above a list: which columns to show, rows per page and the CSV export. */
+export function TableToolbar<T>({ columns, table, csvHref }: TableToolbarProps<T>) {
+  const sizeId = useId();
+  const optional = columns.filter((column) => !column.required);
+  return (
+    <div className="table-toolbar">
+      <details className="column-chooser">
+        <summary>Columns</summary>
+        <fieldset>
+          <legend className="visually-hidden">Columns to show</legend>
+          {optional.map((column) => (
+            <label key={column.key}>
+              <input
+                type="checkbox"
+                checked={!table.hidden.includes(column.key)}
+                onChange={(event) => table.setColumnShown(column.key, event.target.checked)}
+              />{' '}
+              {column.label}
+            </label>
+          ))}
+        </fieldset>
+      </details>
+      <label htmlFor={sizeId}>Rows per page</label>
+      <select
+        id={sizeId}
+        value={table.pageSize}
+        onChange={(event) => table.setPageSize(Number(event.target.value) as PageSize)}
+      >
+        {PAGE_SIZES.map((size) => (
+          <option key={size} value={size}>
+            {size}
+          </option>
+        ))}
+      </select>
+      <a className="button-link" href={csvHref} download>
+        Export CSV
+      </a>
+    </div>
+  );
+}

@@ -1,0 +1,4 @@
+export { DataTable, type TableColumn } from './DataTable';
+export { TableToolbar } from './TableToolbar';
+export { csvExportHref, type Ordering, type PageSize } from './tableState';
+export { type TableState, useTableState } from './useTableState';
