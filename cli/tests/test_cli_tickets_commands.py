@@ -141,13 +141,15 @@ def test_list_json_table_csv_and_filters(cli: Cli, ticket: dict[str, Any]) -> No
     assert both.exit_code != 0 and "exclude each other" in both.stderr
     assert len(cli.json("tickets", "list", "--sort", "penalty", "--limit", "1")) == 1
     assert [t["id"] for t in cli.json("tickets", "list", "--sort", "age")] == [ticket["id"]]
+    assert [t["id"] for t in cli.json("tickets", "list", "--kind", "repair")] == [ticket["id"]]
+    assert cli.json("tickets", "list", "--kind", "preventive") == []
 
     result = cli("tickets", "list")
     assert result.exit_code == 0, result.stderr
     row = next(line for line in result.stdout.splitlines() if line.strip().startswith(str(ticket["id"])))
     assert "leaf0:eth2/1 - spine0:eth1/1" in row and "A -> Z" in row
     assert cells(row)[-2] == f"{ticket['penalty']:.2e}" and cells(row)[-1].endswith("m")  # opened minutes ago
-    assert ticket["recommended_action"] in row and "open" in cells(row)
+    assert ticket["recommended_action"] in row and "open" in cells(row) and cells(row)[1] == "repair"
 
     result = cli("tickets", "list", "--output", "csv")
     rows = list(csv.DictReader(io.StringIO(result.stdout)))

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from cli_testing import Cli, link_at
+from cli_testing import Cli, cells, link_at
 
 if not os.environ.get("DJANGO_SETTINGS_MODULE"):
     pytest.skip("needs the backend's Django settings: run pytest from the repository root", allow_module_level=True)
@@ -77,7 +77,29 @@ def test_the_table_line_and_a_technicians_refusal(at_risk: Any, log_in: Callable
     result = operator("tickets", "open-preventive", "p1-tor5:eth2/3")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("preventive ticket ")
-    assert result.stdout.endswith(f"opened for {at_risk}: clean_fiber\n")
+    # The action in words with its end (trial 27 item 13), as the forecast names it; not the code.
+    assert result.stdout.endswith(f"opened for {at_risk}: Clean the connectors, p1-tor5:eth2/3 (end A) first\n")
+
+
+def test_the_list_has_a_kind_and_show_says_which_optic_and_light(
+    at_risk: Any, log_in: Callable[[str, str], Cli]
+) -> None:
+    """Trial 27 item 11: `tickets list` told no preventive ticket from a repair, and `show` said
+    "A -> Z" for the light a falling receiver at A gets from Z."""
+    operator = log_in("cli-operator", "operator")
+    opened = operator.json("tickets", "open-preventive", str(at_risk.pk))
+    assert [t["id"] for t in operator.json("tickets", "list", "--kind", "preventive")] == [opened["id"]]
+    assert operator.json("tickets", "list", "--kind", "repair") == []
+    listed = operator("tickets", "list")
+    assert listed.exit_code == 0, listed.stderr
+    assert cells(listed.stdout.splitlines()[0].replace("\u2503", " "))[:3] == ["ID", "Kind", "Link"]
+    row = next(line for line in listed.stdout.splitlines() if cells(line)[:1] == [str(opened["id"])])
+    assert cells(row)[1] == "preventive"
+    shown = operator("tickets", "show", str(opened["id"]))
+    assert any(
+        line.split() == ["Direction", "receiver", "at", "A,", "light", "Z", "->", "A"]
+        for line in shown.stdout.splitlines()
+    ), shown.stdout
 
 
 def test_recording_the_action_before_the_work_order_starts_is_refused_in_one_line(

@@ -66,7 +66,9 @@ class TicketSerializer(BriefModelSerializer):
     assignee = serializers.CharField(source="assignee.username", read_only=True, default=None)
     direction = serializers.ChoiceField(choices=Direction.choices, read_only=True)
     penalty = serializers.FloatField(
-        read_only=True, allow_null=True, help_text="The opening decision's; null for a preventive ticket."
+        read_only=True,
+        allow_null=True,
+        help_text="The opening decision's; a preventive ticket's first corruption decision's (null until it corrupts).",
     )
     recommended_action = serializers.ChoiceField(choices=tickets.ACTIONS, read_only=True, allow_null=True)
     step_count = serializers.IntegerField(read_only=True)

@@ -137,7 +137,15 @@ class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSe
     queryset = (
         Ticket.objects.select_related("link__a_switch", "link__z_switch", "assignee")
         .annotate(
-            penalty=F("decision__penalty"),
+            # A preventive ticket has no opening decision: its first corruption's, like a repair's.
+            penalty=Coalesce(
+                F("decision__penalty"),
+                Subquery(
+                    TicketStep.objects.filter(ticket=OuterRef("pk"), decision__isnull=False)
+                    .order_by("number")
+                    .values("decision__penalty")[:1]
+                ),
+            ),
             recommended_action=Subquery(
                 TicketStep.objects.filter(ticket=OuterRef("pk")).order_by("-number").values("recommended_action")[:1]
             ),

@@ -424,6 +424,18 @@ class TestCorruptionOvertakesIt:
             (2, outcome.decision.pk, False),
         ]
 
+    def test_it_then_carries_its_corruptions_penalty_like_a_repair(self, uplink, operator_user):
+        """Trial 27 item 11: it kept penalty "-" and sorted last under "highest penalty first"."""
+        forecast(uplink)
+        ticket = preventive.open_preventive(uplink.pk, operator_user)
+        body = APIClient()
+        body.force_authenticate(operator_user)
+        assert body.get(f"/api/tickets/{ticket.pk}/").json()["penalty"] is None  # not corrupting yet
+        outcome = services.decide_event(open_event(uplink).pk)
+        assert outcome.decision.penalty > 0
+        (row,) = body.get("/api/tickets/?kind=preventive&ordering=-penalty").json()["results"]
+        assert (row["id"], row["penalty"]) == (ticket.pk, pytest.approx(outcome.decision.penalty))
+
 
 class TestTheForecastsCauseStaysFirst:
     """Trial 27 item 7: a preventive ticket's link corrupts; the corruption rules alone read a low Rx

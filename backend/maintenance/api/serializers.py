@@ -2,6 +2,7 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from corruption.models import Ticket
 from fabric.api.serializers import GuardPreviewSerializer, GuardTorSerializer
 from fabric.models import Fabric
 from jobs.api.results import result_of
@@ -36,12 +37,24 @@ class WorkOrderSerializer(BriefModelSerializer):
     outcome = serializers.SerializerMethodField(help_text="How its last visit ended (null: none has).")
     started_by = serializers.CharField(source="started_by.username", read_only=True, allow_null=True, default=None)
     location = serializers.SerializerMethodField(help_text="Where the work is (null when its link was deleted).")
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=Ticket.Kind.choices),
+        read_only=True,
+        default=list,
+        help_text="Kinds of its current tickets, each once, sorted (repair, preventive); empty once it has none.",
+    )
+    deadline = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="The soonest forecast crossing of its unresolved preventive tickets' links (when the optics are "
+        "expected to reach their limit and the link to corrupt); null without a preventive ticket.",
+    )
 
     class Meta:
         model = WorkOrder
         fields = [
             "id", "url", "fabric", "state", "action", "component", "component_name", "location", "footprint",
-            "footprint_size",
+            "footprint_size", "kinds", "deadline",
             "duration_s", "success_chance", "tickets", "created", "updated",
             "started_at", "started_by", "finished_at", "outcome",
         ]  # fmt: skip
@@ -231,7 +244,13 @@ class PlanWorkOrderSerializer(serializers.Serializer):
     component_name = serializers.CharField()
     rack = serializers.CharField(allow_null=True, help_text="The rack of the switch worked at; null: it has none.")
     row = serializers.CharField()
-    penalty_rate = serializers.FloatField(help_text="CorrOpt penalty per hour of its corrupting links in service.")
+    penalty_rate = serializers.FloatField(
+        help_text="CorrOpt penalty per hour of its corrupting links in service, plus forecast_penalty_rate."
+    )
+    forecast_penalty_rate = serializers.FloatField(
+        help_text="The part of penalty_rate its preventive tickets' links are expected to cost: the penalty at the "
+        "fabric's action threshold, times the forecast's confidence, times horizon / (horizon + time to crossing)."
+    )
     safe_alone = serializers.BooleanField(help_text="Whether its footprint alone keeps every ToR at its floor now.")
     restoration = PlanRestorationSerializer(allow_null=True, help_text="Offered when its footprint alone is unsafe.")
 

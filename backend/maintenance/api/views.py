@@ -48,7 +48,7 @@ class WorkOrderViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     role reads them; they are made and regrouped by the tickets' service. Technicians, operators
     and admins start and finish a visit (maintenance.services.visits)."""
 
-    queryset = (
+    queryset = work_orders.with_kinds_and_deadline(
         WorkOrder.objects.select_related("started_by", "location_link__a_switch", "location_link__z_switch")
         .prefetch_related("entries")
         .order_by("-created", "-id")
@@ -60,6 +60,8 @@ class WorkOrderViewSet(BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     write_roles = {"start": VISITORS, "finish": VISITORS}
 
     def _detail(self, order: WorkOrder) -> dict:
+        if not hasattr(order, "deadline"):  # a visit's answer: read again with the list's annotations
+            order = self.get_queryset().get(pk=order.pk)
         row = WorkOrderSerializer(order, context=self.get_serializer_context()).data
         return {**row, **work_orders.detail(order, self.request.user), "restored_links": visits.restored_links(order)}
 

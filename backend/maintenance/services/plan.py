@@ -9,6 +9,9 @@ What the planner is given, per open work order:
   enabled, up and have an open corruption event. A ticket's own link is usually disabled already
   (rate 0); what costs while the order waits is a corrupting sibling kept for capacity on the same
   cable or component, which the visit replaces too;
+  A preventive ticket's link is in service and not corrupting yet: it is given the penalty it is
+  expected to cost (forecast_penalties), so a preventive-only order is planned when there is room
+  rather than left for later with rate 0;
 - its restoration when its footprint alone is unsafe: the capacity restoration (engine.restore) over
   the links disabled for corruption, as starting the visit would offer it now; none when none exists
   (the planner then leaves the order for later unless other visits free capacity, which they don't:
@@ -35,9 +38,10 @@ from django.utils import timezone
 
 import lightpath_engine
 from corruption import services as corruption
+from corruption.models import Ticket
 from fabric.models import Fabric, Link, Switch
 from fabric.services import engine
-from telemetry.models import DirectionHealth
+from telemetry.models import DirectionHealth, LinkForecast
 
 from ..models import WorkOrder
 from .candidates import lossy_links
@@ -92,6 +96,22 @@ def corrupting_penalties(link_ids: Iterable[int]) -> dict[int, float]:
     }
 
 
+def forecast_penalties(fabric: Fabric, link_ids: Iterable[int], now: dt.datetime) -> dict[int, float]:
+    """Link id -> expected penalty rate of the links among `link_ids` with a forecast: the CorrOpt
+    penalty the link would cost once it corrupts (at the fabric's action threshold, the least loss
+    rate CorrOpt acts on), weighted by the forecast's confidence and by how near its crossing is
+    (1 when due, 1/2 at the fabric's horizon, falling after: horizon / (horizon + time to crossing)).
+    Below a corrupting link's penalty, so repairs of corruption still come first."""
+    horizon = dt.timedelta(days=fabric.forecast_horizon_days)
+    corrupt = lightpath_engine.corropt_penalty("linear", min(max(fabric.corruption_action_threshold, 0.0), 1.0))
+    return {
+        link_id: corrupt * confidence * (horizon / (horizon + max(crossing - now, dt.timedelta(0))))
+        for link_id, confidence, crossing in LinkForecast.objects.filter(link_id__in=list(link_ids)).values_list(
+            "link_id", "confidence", "crossing_at"
+        )
+    }
+
+
 def _work_switch(order: WorkOrder) -> Switch | None:
     """The switch at the order's location (see work_orders.location), None without one."""
     link = order.location_link
@@ -119,6 +139,13 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
         order.pk: [entry.ticket.link_id for entry in order.entries.all() if entry.current] for order in orders
     }
     penalties = corrupting_penalties({pk for o in orders for pk in (*o.footprint, *ticket_links[o.pk])})
+    preventive_links = {
+        entry.ticket.link_id
+        for order in orders
+        for entry in order.entries.all()
+        if entry.current and entry.ticket.kind == Ticket.Kind.PREVENTIVE
+    }
+    expected = forecast_penalties(fabric, preventive_links - penalties.keys(), timezone.now())
     state = engine.engine_fabric(fabric)
     session = state.session()
     in_progress = {
@@ -145,7 +172,8 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
         rack = switch.rack or switch.name  # the planner's grouping: a switch without a rack is its own
         row = row_of(rack, switch.pod)
         repaired = {*order.footprint, *ticket_links[order.pk]}
-        rate = sum(penalties.get(pk, 0.0) for pk in repaired)
+        forecast_rate = sum(expected.get(pk, 0.0) for pk in ticket_links[order.pk])
+        rate = sum(penalties.get(pk, 0.0) for pk in repaired) + forecast_rate
         restoration: engine.Restoration | None = None
         alone = session.evaluate([(state.link_index[pk], "disabled") for pk in footprint])
         if not alone["safe"]:
@@ -174,6 +202,7 @@ def plan_fabric(fabric: Fabric, params: PlanParams) -> dict[str, Any]:
             "rack": switch.rack or None,  # a place to walk to: never the switch's name
             "row": row,
             "penalty_rate": rate,
+            "forecast_penalty_rate": forecast_rate,
             "safe_alone": bool(alone["safe"]),
             "restoration": None
             if restoration is None

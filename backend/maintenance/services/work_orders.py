@@ -19,15 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.contrib.postgres.fields import ArrayField
 from django.db import connection, transaction
-from django.db.models import Case, JSONField, When
+from django.db.models import Case, CharField, JSONField, OuterRef, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Coalesce
 
 from corruption.models import Ticket, TicketStep
 from corruption.recommend import Action
 from fabric.models import Link
 from fabric.services import link_state
 from lightpath_engine import maintenance_row
+from telemetry.models import LinkForecast
 
 from ..models import WorkOrder, WorkOrderTicket
 from .footprints import BREADTH, Repair, StepAdvice, repairs, success_chance
@@ -168,6 +172,27 @@ def regroup(fabric_id: int) -> list[WorkOrder]:
             )
             kept.append(order)
     return sorted(kept, key=lambda order: order.pk)
+
+
+def with_kinds_and_deadline(orders: QuerySet[WorkOrder]) -> QuerySet[WorkOrder]:
+    """The orders with `kinds` (its current tickets' kinds, each once, sorted: a planner tells a
+    preventive visit from a repair) and `deadline` (the soonest forecast crossing among its current
+    unresolved preventive tickets' links: by then the link is expected to corrupt; null without
+    one), each a subquery so a list stays one query."""
+    current = WorkOrderTicket.objects.filter(work_order=OuterRef("pk"), current=True)
+    kinds = current.values("work_order").annotate(
+        kinds=ArrayAgg("ticket__kind", distinct=True, order_by="ticket__kind")
+    )
+    crossings = LinkForecast.objects.filter(
+        link__tickets__work_order_entries__work_order=OuterRef("pk"),
+        link__tickets__work_order_entries__current=True,
+        link__tickets__kind=Ticket.Kind.PREVENTIVE,
+        link__tickets__state__in=[*WAITING, Ticket.State.AWAITING_VALIDATION],
+    ).order_by("crossing_at")
+    return orders.annotate(
+        kinds=Coalesce(Subquery(kinds.values("kinds")), Value([]), output_field=ArrayField(CharField())),
+        deadline=Subquery(crossings.values("crossing_at")[:1]),
+    )
 
 
 def row_of(rack: str, pod: int | None) -> str:

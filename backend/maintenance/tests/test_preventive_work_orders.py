@@ -11,6 +11,7 @@ from corruption import preventive
 from corruption import services as corruption
 from corruption.models import Ticket
 from maintenance.models import WorkOrder
+from maintenance.services.plan import PlanParams, plan_fabric
 from telemetry.models import LinkForecast
 
 from .test_work_orders import corrupt, link_at
@@ -93,3 +94,39 @@ def test_a_preventive_repair_on_other_links_is_its_own_order_at_the_end_to_act_o
     assert body["location"]["switch"] == "p0-tor3"  # where the technician goes
     assert [row["recommended_action"] for row in body["ticket_details"]] == ["replace_transceiver"]
     assert WorkOrder.objects.filter(state="open").count() == 2
+
+
+def test_a_work_order_says_it_is_preventive_and_by_when(demo, decide, django_capture_on_commit_callbacks, client_for):
+    """Trial 27 item 11: a planner sees which visits are preventive and the crossing to beat."""
+    repair = decide(corrupt(link_at(demo, "p1-tor5", "eth2/1")))
+    elsewhere = link_at(demo, "p0-tor3", "eth2/4")
+    forecast = at_risk(elsewhere, "decaying_transmitter", "a")
+    ticket = open_preventive(elsewhere, django_capture_on_commit_callbacks)
+    (prevent,) = WorkOrder.objects.filter(state="open", tickets=ticket)
+    (fix,) = WorkOrder.objects.filter(state="open", tickets=repair)
+    client = client_for("planner")
+    rows = {row["id"]: row for row in client.get("/api/work-orders/?state=open").json()["results"]}
+    assert rows[prevent.pk]["kinds"] == ["preventive"]
+    assert rows[prevent.pk]["deadline"] == forecast.crossing_at.isoformat().replace("+00:00", "Z")
+    assert (rows[fix.pk]["kinds"], rows[fix.pk]["deadline"]) == (["repair"], None)
+    shown = client.get(f"/api/work-orders/{prevent.pk}/").json()
+    assert (shown["kinds"], shown["deadline"]) == (["preventive"], rows[prevent.pk]["deadline"])
+
+
+def test_the_planner_gives_a_preventive_only_order_its_expected_penalty(demo, django_capture_on_commit_callbacks):
+    """Closing 27 item 5: rate 0 left it for later ('no_penalty'); now it costs what its link is
+    expected to: the penalty at the action threshold, times confidence, times nearness of the crossing."""
+    link = link_at(demo, "p0-tor3", "eth2/4")
+    at_risk(link, "contamination", "z")  # a cleaning: the one link out, safe
+    ticket = open_preventive(link, django_capture_on_commit_callbacks)
+    (order,) = WorkOrder.objects.filter(state="open", tickets=ticket)
+    plan = plan_fabric(demo, PlanParams(technicians=1, shift_hours=8, time_budget_s=1))
+    (given,) = plan["work_orders"]
+    # 1e-6 (demo's threshold) x 0.9 x 7 d / (7 d + 3 d)
+    assert given["forecast_penalty_rate"] == pytest.approx(1e-6 * 0.9 * 0.7, rel=1e-3)
+    assert given["penalty_rate"] == given["forecast_penalty_rate"]
+    assert [visit["work_order"] for visit in plan["visits"]] == [order.pk] and plan["unscheduled"] == []
+    # Nearer and surer costs more: due now, certain.
+    LinkForecast.objects.filter(link=link).update(crossing_at=timezone.now(), confidence=1.0)
+    (given,) = plan_fabric(demo, PlanParams(technicians=1, shift_hours=8, time_budget_s=1))["work_orders"]
+    assert given["forecast_penalty_rate"] == pytest.approx(1e-6, rel=1e-3)

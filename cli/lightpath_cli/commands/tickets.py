@@ -3,43 +3,28 @@ for corruption, and preventive tickets of links whose optics are forecast to fai
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
-from rich.text import Text
 
 from ..context import get_context
 from ..errors import CliError, UsageError
 from ..options import OutputOption, new_app
-from ..output import (
-    Column,
-    OutputFormat,
-    print_csv,
-    print_first_rows,
-    print_json,
-    print_rows,
-    stdout_console,
-    timestamp,
-)
+from ..output import Column, OutputFormat, print_csv, print_first_rows, print_json, print_rows, stdout_console
 from ..server.client import ApiClient
 from ..server.errors import ApiError
 from ..server.lookup import resolve_fabric, resolve_link
 from ..server.shapes import (
     TICKET_ACT_KEYS,
-    TICKET_COMMENT_KEYS,
-    TICKET_DETAIL_KEYS,
-    TICKET_END_KEYS,
     TICKET_HISTORY_BUCKET_KEYS,
     TICKET_HISTORY_KEYS,
     TICKET_KEYS,
     TICKET_METRICS_KEYS,
-    TICKET_RECOMMENDATION_KEYS,
-    TICKET_STEP_KEYS,
 )
 from .ticket_plan import plan as plan_command
+from .ticket_view import age, direction_text, penalty_text, pick, print_change, print_ticket, state_cell
 
 app = new_app()
 app.command("plan")(plan_command)
@@ -51,6 +36,11 @@ class TicketState(StrEnum):
     awaiting_validation = "awaiting_validation"
     resolved = "resolved"
     reopened = "reopened"
+
+
+class TicketKind(StrEnum):
+    repair = "repair"
+    preventive = "preventive"
 
 
 class Sort(StrEnum):
@@ -71,69 +61,17 @@ class RepairAction(StrEnum):
 
 # Highest penalty first; oldest first.
 SORT_ORDERING = {Sort.penalty: "-penalty", Sort.age: "created"}
-STATE_STYLES = {
-    "open": "bold red",
-    "reopened": "bold red",
-    "in_progress": "yellow",
-    "awaiting_validation": "cyan",
-    "resolved": "green",
-}
-DIRECTION_NAMES = {"a_to_z": "A -> Z", "z_to_a": "Z -> A"}
-
-# Only `act` answers these two: whether the link is enabled again, and why not.
-
-
-def _state_cell(value: Any) -> Text:
-    return Text(str(value or "-"), style=STATE_STYLES.get(str(value), ""))
-
-
-def _penalty(value: Any) -> str:
-    return "-" if value is None else f"{float(value):.2e}"
-
-
-def _direction(value: Any) -> str:
-    return DIRECTION_NAMES.get(str(value), str(value or "-"))
-
-
-def age(created: Any, now: datetime | None = None) -> str:
-    """`3d 4h`, `5h 12m` or `7m` since an ISO 8601 time."""
-    if not created:
-        return "-"
-    then = datetime.fromisoformat(str(created).replace("Z", "+00:00"))
-    minutes = max(0, int(((now or datetime.now(UTC)) - then).total_seconds() // 60))
-    days, rest = divmod(minutes, 24 * 60)
-    hours, mins = divmod(rest, 60)
-    if days:
-        return f"{days}d {hours}h"
-    if hours:
-        return f"{hours}h {mins}m"
-    return f"{mins}m"
-
-
 TICKET_LIST_COLUMNS = (
     Column("id", "ID", justify="right"),
+    Column("kind", "Kind"),
     Column("link_name", "Link"),
-    Column("direction", "Direction", render=_direction),
-    Column("state", "State", render=_state_cell),
+    Column("direction", "Direction", render=direction_text),
+    Column("state", "State", render=state_cell),
     Column("assignee", "Assignee"),
     Column("recommended_action", "Recommended action"),
-    Column("penalty", "Penalty", render=_penalty, justify="right"),
+    Column("penalty", "Penalty", render=penalty_text, justify="right"),
     Column("created", "Age", render=age, justify="right"),
 )
-
-
-def _pick(record: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    return {key: record.get(key) for key in keys}
-
-
-def _detail_json(ticket: dict[str, Any], keys: tuple[str, ...] = TICKET_DETAIL_KEYS) -> dict[str, Any]:
-    data = _pick(ticket, keys)
-    data["ends"] = [_pick(end, TICKET_END_KEYS) for end in ticket.get("ends") or []]
-    recommendation = ticket.get("recommendation")
-    data["recommendation"] = _pick(recommendation, TICKET_RECOMMENDATION_KEYS) if recommendation else None
-    data["steps"] = [_pick(step, TICKET_STEP_KEYS) for step in ticket.get("steps") or []]
-    data["comments"] = [_pick(comment, TICKET_COMMENT_KEYS) for comment in ticket.get("comments") or []]
-    return data
 
 
 # ----------------------------------------------------------------------------------------------
@@ -187,6 +125,14 @@ def list_tickets(
             help="Only tickets in this state; repeat for any of several.",
         ),
     ] = None,
+    kind: Annotated[
+        TicketKind | None,
+        typer.Option(
+            "--kind",
+            case_sensitive=False,
+            help="repair (a link disabled for corruption) or preventive (a link forecast to fail).",
+        ),
+    ] = None,
     assignee: Annotated[str | None, typer.Option("--assignee", help="Only tickets assigned to this user.")] = None,
     unassigned: Annotated[
         bool, typer.Option("--unassigned", help="Only tickets nobody is assigned to (not with --assignee).")
@@ -202,8 +148,9 @@ def list_tickets(
     limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many tickets.")] = 1000,
     output: OutputOption = None,
 ) -> None:
-    """List repair tickets: link, direction, state, assignee, the current recommended action,
-    the penalty of the decision that opened the ticket, and its age.
+    """List tickets: kind (repair or preventive), link, direction, state, assignee, the current
+    recommended action, the penalty of its first corruption decision (none for a preventive ticket
+    whose link has not corrupted), and its age.
 
     When more tickets match than --limit, a note on stderr says how many."""
     cli = get_context(ctx)
@@ -212,6 +159,8 @@ def list_tickets(
     params: dict[str, Any] = {}
     if state:
         params["state"] = [value.value for value in state]
+    if kind is not None:
+        params["kind"] = kind.value
     if assignee:
         params["assignee"] = assignee
     if unassigned:
@@ -233,7 +182,7 @@ def show(ctx: typer.Context, ticket: TicketArgument, output: OutputOption = None
     cli = get_context(ctx)
     with cli.client() as client:
         answer = _call(client, "GET", _ticket_id(ticket))
-    _print_ticket(cli.output_format(output), answer)
+    print_ticket(cli.output_format(output), answer)
 
 
 @app.command("open-preventive")
@@ -262,8 +211,10 @@ def open_preventive(
                 problems = "; ".join(detail.removeprefix("link: ") for detail in error.details)
                 raise CliError(f"cannot open a preventive ticket: {problems}") from None
             raise
-    line = f"preventive ticket {answer['id']} opened for {answer['link_name']}: {answer['recommended_action']}"
-    _print_change(cli.output_format(output), answer, line)
+    forecast = ((answer.get("recommendation") or {}).get("evidence") or {}).get("forecast") or {}
+    what = forecast.get("recommended_action_label") or answer["recommended_action"]
+    line = f"preventive ticket {answer['id']} opened for {answer['link_name']}: {what}"
+    print_change(cli.output_format(output), answer, line)
 
 
 @app.command("start")
@@ -272,7 +223,7 @@ def start(ctx: typer.Context, ticket: TicketArgument, output: OutputOption = Non
     cli = get_context(ctx)
     with cli.client() as client:
         answer = _call(client, "POST", _ticket_id(ticket), "start")
-    _print_change(cli.output_format(output), answer, f"ticket {answer['id']} is {answer['state']}")
+    print_change(cli.output_format(output), answer, f"ticket {answer['id']} is {answer['state']}")
 
 
 @app.command("act")
@@ -294,7 +245,7 @@ def act(
     line = f"ticket {answer['id']} is {answer['state']}"
     if answer.get("message"):
         line += f": {answer['message']}"
-    _print_change(cli.output_format(output), answer, line, TICKET_ACT_KEYS)
+    print_change(cli.output_format(output), answer, line, TICKET_ACT_KEYS)
 
 
 @app.command("comment")
@@ -308,7 +259,7 @@ def comment(
     cli = get_context(ctx)
     with cli.client() as client:
         answer = _call(client, "POST", _ticket_id(ticket), "comment", {"text": text})
-    _print_change(cli.output_format(output), answer, f"comment added to ticket {answer['id']}")
+    print_change(cli.output_format(output), answer, f"comment added to ticket {answer['id']}")
 
 
 @app.command("assign")
@@ -322,7 +273,7 @@ def assign(
     cli = get_context(ctx)
     with cli.client() as client:
         answer = _call(client, "POST", _ticket_id(ticket), "assign", {"username": user})
-    _print_change(cli.output_format(output), answer, f"ticket {answer['id']} is assigned to {answer['assignee']}")
+    print_change(cli.output_format(output), answer, f"ticket {answer['id']} is assigned to {answer['assignee']}")
 
 
 class MetricsBucket(StrEnum):
@@ -372,7 +323,7 @@ def metrics(
     if history:
         _print_history(fmt, answer)
         return
-    data = _pick(answer, TICKET_METRICS_KEYS)
+    data = pick(answer, TICKET_METRICS_KEYS)
     if fmt is OutputFormat.json:
         print_json(data)
         return
@@ -434,8 +385,8 @@ def _print_history(fmt: OutputFormat, answer: dict[str, Any]) -> None:
     if fmt is OutputFormat.json:
         print_json(
             {
-                **_pick(answer, TICKET_HISTORY_KEYS),
-                "buckets": [_pick(bucket, TICKET_HISTORY_BUCKET_KEYS) for bucket in buckets],
+                **pick(answer, TICKET_HISTORY_KEYS),
+                "buckets": [pick(bucket, TICKET_HISTORY_BUCKET_KEYS) for bucket in buckets],
             }
         )
         return
@@ -457,144 +408,3 @@ def _metric_rows(data: dict[str, Any]) -> list[tuple[str, Any]]:
     rows.append(("disabled_links_for_corruption", data.get("disabled_links_for_corruption")))
     rows += [(key, data.get(key)) for key in ("corrupting_links_in_service", "current_penalty", "worst_tor_fraction")]
     return rows
-
-
-# ----------------------------------------------------------------------------------------------
-# Printing one ticket
-
-
-def _print_change(
-    fmt: OutputFormat, ticket: dict[str, Any], line: str, keys: tuple[str, ...] = TICKET_DETAIL_KEYS
-) -> None:
-    if fmt is OutputFormat.table:
-        typer.echo(line)
-    else:
-        _print_ticket(fmt, ticket, keys)
-
-
-def _print_ticket(fmt: OutputFormat, ticket: dict[str, Any], keys: tuple[str, ...] = TICKET_DETAIL_KEYS) -> None:
-    if fmt is OutputFormat.json:
-        print_json(_detail_json(ticket, keys))
-    elif fmt is OutputFormat.csv:
-        # One row, like `jobs show`: the nested parts as JSON cells.
-        print_csv([_detail_json(ticket, keys)], keys)
-    else:
-        _print_table(ticket)
-
-
-def _end_text(end: dict[str, Any]) -> str:
-    """`leaf0:eth2/1 (rack rack0, pod 1); 100G-SR4 serial ABC123`."""
-    where = f"rack {end.get('rack') or '-'}"
-    if end.get("pod") is not None:
-        where += f", pod {end['pod']}"
-    optic = (
-        f"{end.get('transceiver_model') or 'no transceiver on record'} serial {end.get('transceiver_serial') or '-'}"
-    )
-    return f"{end.get('switch')}:{end.get('port')} ({where}); {optic}"
-
-
-def _optics_text(optics: dict[str, Any]) -> str:
-    if not optics:
-        return "-"
-
-    def dbm(value: Any) -> str:
-        return "-" if value is None else f"{float(value):.2f}"
-
-    flags = [flag for flag in ("rx_low", "tx_low") if optics.get(flag)]
-    text = f"{optics.get('end') or '?'}: Rx {dbm(optics.get('rx_dbm'))} dBm, Tx {dbm(optics.get('tx_dbm'))} dBm"
-    return text + (f" ({', '.join(flags)})" if flags else "")
-
-
-def _evidence_rows(evidence: dict[str, Any]) -> list[tuple[str, str]]:
-    if evidence.get("forecast"):  # a preventive step: its explanation says what the forecast saw
-        return [("End to act on", str(evidence.get("local_end")).upper())]
-    rates = evidence.get("rates") or {}
-    optics = evidence.get("optics") or {}
-    neighbours = sum(len(entry.get("links") or []) for entry in evidence.get("neighbours") or [])
-    reseat = evidence.get("reseat") or {}
-    rows = [
-        ("Rate (this direction)", _penalty(rates.get("this"))),
-        (
-            "Rate (opposite)",
-            _penalty(rates.get("opposite")) + (" corrupting" if rates.get("opposite_corrupting") else ""),
-        ),
-        ("Onset", timestamp(rates.get("onset"))),
-        ("Local end", _optics_text(optics.get("local") or {})),
-        ("Far end", _optics_text(optics.get("far") or {})),
-        ("Optical data", "yes" if evidence.get("has_optical_data") else "no"),
-        ("Neighbour links", str(neighbours)),
-        ("Reseated recently", "yes" if reseat.get("recent") else "no"),
-        ("Failed actions", ", ".join(evidence.get("failed_actions") or []) or "-"),
-    ]
-    return rows
-
-
-def _followed(value: Any) -> str:
-    return "-" if value is None else ("yes" if value else "no")
-
-
-def _print_table(ticket: dict[str, Any]) -> None:
-    console = stdout_console()
-    head = Table(show_header=False, show_edge=False, box=None, padding=(0, 2, 0, 0))
-    head.add_column(style="bold")
-    head.add_column()
-    head.add_row("Ticket", str(ticket.get("id")))
-    head.add_row("Link", f"{ticket.get('link')}: {ticket.get('link_name')}")
-    head.add_row("Kind", str(ticket.get("kind") or "-"))
-    for end in ticket.get("ends") or []:
-        head.add_row(f"{str(end.get('side')).upper()} end", _end_text(end))
-    head.add_row("Direction", _direction(ticket.get("direction")))
-    head.add_row("State", _state_cell(ticket.get("state")))
-    head.add_row("Assignee", str(ticket.get("assignee") or "-"))
-    head.add_row("Penalty", _penalty(ticket.get("penalty")))
-    head.add_row("Opened", f"{timestamp(ticket.get('created'))} ({age(ticket.get('created'))} ago)")
-    if ticket.get("validation_started_at"):
-        head.add_row("Validation since", timestamp(ticket.get("validation_started_at")))
-    if ticket.get("resolved_at"):
-        head.add_row("Resolved", timestamp(ticket.get("resolved_at")))
-    console.print(head)
-
-    recommendation = ticket.get("recommendation")
-    console.print()
-    if recommendation:
-        rec = Table(show_header=False, show_edge=False, box=None, padding=(0, 2, 0, 0))
-        rec.add_column(style="bold")
-        rec.add_column()
-        rec.add_row("Recommendation", Text(str(recommendation.get("action")), style="bold"))
-        rec.add_row("Rule", str(recommendation.get("rule")))
-        rec.add_row("Why", str(recommendation.get("explanation")))
-        for label, value in _evidence_rows(recommendation.get("evidence") or {}):
-            rec.add_row(label, value)
-        console.print(rec)
-    else:
-        console.print("No recommendation.")
-
-    steps = Table(show_edge=False, header_style="bold", title="Steps", title_justify="left")
-    for header in ("#", "Recommended", "Rule", "Taken", "Followed", "Technician", "Acted", "Outcome", "Notes"):
-        steps.add_column(header)
-    for step in ticket.get("steps") or []:
-        steps.add_row(
-            str(step.get("number")),
-            str(step.get("recommended_action") or "-"),
-            str(step.get("rule") or "-"),
-            str(step.get("action_taken") or "-"),
-            _followed(step.get("followed")),
-            str(step.get("technician") or "-"),
-            timestamp(step.get("acted_at")),
-            str(step.get("outcome") or "-"),
-            str(step.get("notes") or ""),
-        )
-    console.print()
-    console.print(steps)
-
-    console.print()
-    comments = ticket.get("comments") or []
-    if not comments:
-        console.print("No comments.")
-        return
-    table = Table(show_edge=False, header_style="bold", title="Comments", title_justify="left")
-    for header in ("When", "Author", "Text"):
-        table.add_column(header)
-    for entry in comments:
-        table.add_row(timestamp(entry.get("created")), str(entry.get("author") or "-"), str(entry.get("text")))
-    console.print(table)
