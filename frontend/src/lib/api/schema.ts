@@ -1135,6 +1135,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/telemetry/remote-write/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Prometheus remote write 1.0 (docs/collectors.md): a snappy-compressed protobuf
+         *     WriteRequest, read with the text format's metric mapping and stored by the same ingest. 204 when stored; a client mistake is a 400
+         *     listing every problem (Prometheus drops a 4xx batch; it would retry a 5xx for ever).
+         */
+        post: operations["telemetry_remote_write_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tickets/": {
         parameters: {
             query?: never;
@@ -1203,27 +1224,6 @@ export interface paths {
     };
     "/api/tickets/{id}/assign/": {
         parameters: {
-    "/api/telemetry/remote-write/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * @description Prometheus remote write 1.0 (docs/collectors.md): a snappy-compressed protobuf
-         *     WriteRequest, read with the text format's metric mapping and stored by the same ingest. 204 when stored; a client mistake is a 400
-         *     listing every problem (Prometheus drops a 4xx batch; it would retry a 5xx for ever).
-         */
-        post: operations["telemetry_remote_write_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
             query?: never;
             header?: never;
             path?: never;
@@ -12429,6 +12429,87 @@ export interface operations {
             };
         };
     };
+    telemetry_remote_write_create: {
+        parameters: {
+            query: {
+                /** @description fabric name (or id) */
+                fabric: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-protobuf": string;
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than LIGHTPATH_MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than the web server takes (gunicorn's request line, 4,094 bytes): an HTML page. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     tickets_list: {
         parameters: {
             query?: {
@@ -12852,87 +12933,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-    telemetry_remote_write_create: {
-        parameters: {
-            query: {
-                /** @description fabric name (or id) */
-                fabric: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/x-protobuf": string;
-            };
-        };
-        responses: {
-            /** @description No response body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Not signed in (no or an unknown token or session). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than LIGHTPATH_MAX_BODY_BYTES. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The URL is longer than the web server takes (gunicorn's request line, 4,094 bytes): an HTML page. */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
                 };
             };
         };
