@@ -16,7 +16,7 @@ import cramjam
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 
-from ._common import FLOAT_LANES, POWER_LANES, Bad, FormatError, Grouper, Parsed, from_epoch
+from ._common import COUNTER, FLOAT_LANES, OPER, POWER_LANES, Bad, FormatError, Grouper, Parsed, from_epoch
 from ._prometheus import LANE_LABELS, METRICS, identify, value_of
 
 MEDIA_TYPE = "application/x-protobuf"
@@ -95,23 +95,25 @@ def _samples(request: Any) -> Parsed:
     times: dict[int, datetime] = {}
     pack = struct.Struct("<d").pack
     unpack_bits = struct.Struct("<Q").unpack
+    # The labels of a link end (and lane) recur on every metric of it: each set is identified once.
+    ends: dict[tuple[tuple[str, str], ...], tuple[str, str, int | Bad | None] | Bad] = {}
     for number, series in enumerate(request.timeseries):
         where = {"series": number}
-        labels: dict[str, str] = {}
-        repeated = None
-        for label in series.labels:
-            if label.name in labels:
-                repeated = label.name
-            labels[label.name] = label.value
-        target = METRICS.get(labels.get("__name__", ""))
+        pairs = [(label.name, label.value) for label in series.labels]
+        labels = dict(pairs)
+        target = METRICS.get(labels.pop("__name__", ""))
         if target is None:
             parsed.skipped += len(series.samples)
             continue
         field_name, kind = target
-        if repeated is not None:
-            group.fail(None, None, f"series {number}: label {repeated} appears twice", where)
+        if len(labels) + 1 != len(pairs):
+            repeated = sorted(name for name, _ in pairs if sum(1 for other, _ in pairs if other == name) > 1)
+            group.fail(None, None, f"series {number}: label {repeated[0]} appears twice", where)
             continue
-        end = identify(labels)
+        end_key = tuple(labels.items())
+        end = ends.get(end_key)
+        if end is None:
+            end = ends[end_key] = identify(labels)
         if type(end) is Bad:
             group.fail(None, end.field or field_name, f"series {number}: {end.reason}", where)
             continue
@@ -123,6 +125,7 @@ def _samples(request: Any) -> Parsed:
                 continue
         else:
             lane = None
+        plain = kind != COUNTER and kind != OPER  # a finite value is the reading as it is
         for sample in series.samples:
             value, stamp = sample.value, sample.timestamp
             if value != value and unpack_bits(pack(value))[0] == STALE_NAN:
@@ -136,11 +139,14 @@ def _samples(request: Any) -> Parsed:
                     group.fail(None, "time", f"series {number}: {bad.reason}", where)
                     continue
             key = (switch, port, moment)
-            try:
-                reading = value_of(value, kind, value)
-            except Bad as bad:
-                group.fail(key, field_name, bad.reason, where)
-                continue
+            if plain and value - value == 0:
+                reading: Any = value  # the common reading, without a call
+            else:
+                try:
+                    reading = value_of(value, kind, value)
+                except Bad as bad:
+                    group.fail(key, field_name, bad.reason, where)
+                    continue
             group.put(key, field_name, reading, lane, where)
     group.finish()
     return parsed

@@ -131,6 +131,18 @@ class TestReceiver:
         assert "no lane label" in errors[4]
         assert stored(small_fabric) == []
 
+    def test_a_label_given_twice_is_named(self, small_fabric, client_for):
+        request = formats._remote_write.WriteRequest()
+        series = request.timeseries.add()
+        for name, value in [("__name__", "ifOperStatus"), ("switch", "t0"), ("ifName", "up0"), ("switch", "t1")]:
+            series.labels.add(name=name, value=value)
+        series.samples.add(value=1, timestamp=ms_ago(1))
+        response = send(client_for(COLLECTOR), formats._remote_write.compress(request))
+        assert response.status_code == 400
+        assert response.json()["errors"] == [
+            {"series": 0, "field": None, "reason": "series 0: label switch appears twice"}
+        ]
+
     def test_staleness_markers_are_no_readings(self, small_fabric, client_for):
         ms = ms_ago(2)
         body = write_request(
