@@ -126,8 +126,8 @@ test('an operator pushes corrupting telemetry for a link and sees it on the link
     await expect(power.locator(`[data-testid="power-line"][data-series="${series}"]`)).toHaveAttribute('d', /^M.+L/);
   }
   const powerLegend = power.getByRole('list', { name: 'Optical power legend' });
-  await expect(powerLegend).toContainText(`A Rx (${link.a_switch_name} ${link.a_port})`);
-  await expect(powerLegend).toContainText(`Z Tx (${link.z_switch_name} ${link.z_port})`);
+  await expect(powerLegend).toContainText(`A Rx, average of lanes (${link.a_switch_name} ${link.a_port})`);
+  await expect(powerLegend).toContainText(`Z Tx, average of lanes (${link.z_switch_name} ${link.z_port})`);
   await expect(powerLegend).toContainText('Rx lower limit');
   expect(await power.getByTestId('power-threshold').count()).toBeGreaterThanOrEqual(1);
   await expect(power.locator('[data-testid="no-light-mark"][data-series="z-rx"]')).toHaveCount(1);

@@ -226,7 +226,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
             </section>
             <section aria-labelledby="loss-heading" className="chart-section">
               <h3 id="loss-heading">Loss rate per direction</h3>
-              <LossChart telemetry={telemetry.data} onZoom={zoomTo} />
+              <LossChart telemetry={telemetry.data} onZoom={zoomTo} forecast={forecast.data} />
             </section>
           </>
         ) : null}

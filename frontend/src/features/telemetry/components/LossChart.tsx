@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 
+import type { LinkForecastAnswer } from '@/features/forecasts';
 import { formatCount, formatTime } from '@/lib/format';
 
 import type { LinkTelemetry } from '../api/types';
@@ -10,15 +11,20 @@ import { useTimeChartSize } from './useTimeChartSize';
 interface LossChartProps {
   telemetry: LinkTelemetry;
   onZoom: (start: Date, end: Date) => void;
+  /** The link's forecast: the time axis runs to its crossing as the power chart's does. */
+  forecast?: LinkForecastAnswer | null;
   /** Overrides the measured width (component tests have no layout engine). */
   width?: number;
 }
 
 const FLOOR_TEXT = formatDecade(Math.round(Math.log10(LOSS_FLOOR)));
 
-export function LossChart({ telemetry, onZoom, width: fixedWidth }: LossChartProps) {
+export function LossChart({ telemetry, onZoom, forecast, width: fixedWidth }: LossChartProps) {
   const { stageRef, width, plotHeight } = useTimeChartSize(fixedWidth);
-  const chart = useMemo(() => buildLossChart(telemetry, { width, plotHeight }), [telemetry, width, plotHeight]);
+  const chart = useMemo(
+    () => buildLossChart(telemetry, { width, plotHeight, forecast }),
+    [telemetry, width, plotHeight, forecast],
+  );
   const rates = chart.lines.reduce((sum, line) => sum + line.measured, 0);
   const gaps = chart.lines.reduce((sum, line) => sum + line.gaps, 0);
   const summary =

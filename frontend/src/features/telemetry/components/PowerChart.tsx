@@ -14,6 +14,9 @@ const FORECAST_DASH = '1 5';
 /** Height of the no-light marks, drawn along the bottom of the plot. */
 const MARK_PX = 7;
 
+/** Radius of the dot of the forecast lane's level where its trend starts. */
+const LANE_R = 3.5;
+
 interface PowerChartProps {
   telemetry: LinkTelemetry;
   sideNames: Record<Side, string>;
@@ -30,7 +33,7 @@ const CROSSING_R = 4;
 export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixedWidth }: PowerChartProps) {
   const { stageRef, width, plotHeight } = useTimeChartSize(fixedWidth);
   const chart = useMemo(
-    () => buildPowerChart(telemetry, { width, plotHeight, sideNames, forecast }),
+    () => buildPowerChart(telemetry, { width, plotHeight, sideNames, forecast, now: new Date() }),
     [telemetry, width, plotHeight, sideNames, forecast],
   );
   const { area } = chart;
@@ -84,6 +87,14 @@ export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixe
         extra: (
           <>
             {chart.forecast ? (
+              <li data-testid="power-legend-forecast-lane">
+                <svg width="12" height="10" aria-hidden="true">
+                  <circle cx="6" cy="5" r={LANE_R} fill={chart.forecast.colour} />
+                </svg>
+                {chart.forecast.lane.text} (where its trend starts)
+              </li>
+            ) : null}
+            {chart.forecast ? (
               <li data-testid="power-legend-forecast-interval">
                 <span className="swatch swatch-forecast-band" aria-hidden="true" />
                 Forecast crossing, earliest to latest
@@ -107,6 +118,8 @@ export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixe
         note: 'A break in a line: no reading (dark, or polls missing).',
       }}
       thresholds={chart.thresholds.map((threshold) => ({ ...threshold, testId: 'power-threshold' }))}
+      // The forecast's trend, crossing and band gather at the right: the limits' labels go left.
+      thresholdLabels="left"
       underlay={
         <>
           {chart.forecast ? (
@@ -133,20 +146,34 @@ export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixe
         </>
       }
       overlay={
-        <g className="no-light-marks">
-          {chart.noLight.map((mark) => (
-            <path
-              key={mark.key}
-              data-testid="no-light-mark"
-              data-series={mark.series}
-              className="no-light-mark"
-              d={`M${mark.x - MARK_PX / 2},${area.bottom - MARK_PX - 1} L${mark.x + MARK_PX / 2},${area.bottom - MARK_PX - 1} L${mark.x},${area.bottom - 1} Z`}
-              stroke={mark.colour}
+        <>
+          {chart.forecast?.offPlot ? (
+            <text
+              data-testid="power-forecast-off-plot"
+              className="forecast-off-plot"
+              x={area.right - 4}
+              y={area.top + 12}
+              textAnchor="end"
+              style={{ fill: chart.forecast.colour }}
             >
-              <title>{mark.text}</title>
-            </path>
-          ))}
-        </g>
+              {chart.forecast.offPlot}
+            </text>
+          ) : null}
+          <g className="no-light-marks">
+            {chart.noLight.map((mark) => (
+              <path
+                key={mark.key}
+                data-testid="no-light-mark"
+                data-series={mark.series}
+                className="no-light-mark"
+                d={`M${mark.x - MARK_PX / 2},${area.bottom - MARK_PX - 1} L${mark.x + MARK_PX / 2},${area.bottom - MARK_PX - 1} L${mark.x},${area.bottom - 1} Z`}
+                stroke={mark.colour}
+              >
+                <title>{mark.text}</title>
+              </path>
+            ))}
+          </g>
+        </>
       }
       empty={
         chart.hasData
@@ -185,6 +212,15 @@ export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixe
             strokeDasharray={FORECAST_DASH}
             strokeLinecap="round"
           />
+          <circle
+            data-testid="power-forecast-lane"
+            cx={chart.forecast.lane.x}
+            cy={chart.forecast.lane.y}
+            r={LANE_R}
+            fill={chart.forecast.colour}
+          >
+            <title>{chart.forecast.lane.text}</title>
+          </circle>
           <circle
             data-testid="power-forecast-crossing"
             cx={chart.forecast.crossing.x}

@@ -15,8 +15,8 @@ describe('PowerChart', () => {
     render(<PowerChart telemetry={rawTelemetry()} sideNames={SIDE_NAMES} onZoom={() => {}} width={720} />);
     const chart = screen.getByTestId('power-chart');
     const legend = within(chart).getByRole('list', { name: 'Optical power legend' });
-    expect(within(legend).getByText('A Rx (p0-tor0 eth2/1)')).toBeInTheDocument();
-    expect(within(legend).getByText('Z Tx (p0-fab0 eth1/1)')).toBeInTheDocument();
+    expect(within(legend).getByText('A Rx, average of lanes (p0-tor0 eth2/1)')).toBeInTheDocument();
+    expect(within(legend).getByText('Z Tx, average of lanes (p0-fab0 eth1/1)')).toBeInTheDocument();
     expect(within(legend).getByText('Rx lower limit')).toBeInTheDocument();
 
     const lines = chart.querySelectorAll('[data-testid="power-line"]');
@@ -74,6 +74,20 @@ describe('PowerChart with a forecast', () => {
     expect(within(legend).getByTestId('power-legend-forecast-interval')).toHaveTextContent(
       'Forecast crossing, earliest to latest',
     );
+    // The trend starts at a dot of the forecast lane's own level (the lines average the lanes).
+    expect(within(forecast).getByTestId('power-forecast-lane')).toHaveTextContent(
+      'Z Rx lane 2 when forecast: −8.0 dBm',
+    );
+    expect(within(legend).getByTestId('power-legend-forecast-lane')).toHaveTextContent(
+      'Z Rx lane 2 when forecast: −8.0 dBm (where its trend starts)',
+    );
+    // The limits' labels sit at the left end, away from the trend and crossing at the right.
+    for (const label of chart.querySelectorAll('text.threshold-label')) {
+      expect(label).toHaveAttribute('text-anchor', 'start');
+      expect(Number(label.getAttribute('x'))).toBeLessThan(
+        Number(within(forecast).getByTestId('power-forecast-lane').getAttribute('cx')),
+      );
+    }
     expect(screen.getByRole('img', { name: /crossing 2026-11-23 14:00 UTC/ })).toBeInTheDocument();
   });
 

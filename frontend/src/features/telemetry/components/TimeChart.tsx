@@ -17,7 +17,7 @@ export interface LegendSwatch {
   testId?: string;
 }
 
-/** A horizontal threshold across the plot, with its label at the right end. */
+/** A horizontal threshold across the plot, with its label at the right end (or the left). */
 export interface ThresholdMark {
   key: string;
   testId: string;
@@ -50,6 +50,11 @@ interface TimeChartProps {
     note: string;
   };
   thresholds?: ThresholdMark[];
+  /**
+   * Which end of its line a threshold's label sits at: 'right' (default), or 'left' for a chart
+   * whose marks gather at the right (the power chart's forecast trend and crossing).
+   */
+  thresholdLabels?: 'left' | 'right';
   /** Room the clip leaves above and below the plot, for marks drawn on its edge. */
   clipOverhang?: number;
   /** Marks under the thresholds, clipped to the plot (bands). */
@@ -77,6 +82,7 @@ export function TimeChart({
   onZoom,
   legend,
   thresholds = [],
+  thresholdLabels = 'right',
   clipOverhang = 0,
   underlay,
   children,
@@ -139,9 +145,9 @@ export function TimeChart({
             <text
               key={threshold.key}
               className="threshold-label"
-              x={area.right - 4}
+              x={thresholdLabels === 'left' ? area.left + 4 : area.right - 4}
               y={threshold.labelY}
-              textAnchor="end"
+              textAnchor={thresholdLabels === 'left' ? 'start' : 'end'}
               style={{ fill: threshold.colour }}
             >
               {threshold.text}

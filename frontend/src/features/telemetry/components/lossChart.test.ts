@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { buildLossChart, clampRate, formatDecade, formatRate, LOSS_FLOOR, lossDomain, lossPoints } from './lossChart';
-import { HOUR, iso, rawTelemetry, T0 } from './testTelemetry';
+import { buildPowerChart } from './powerChart';
+import { forecastAnswer, HOUR, iso, rawTelemetry, T0 } from './testTelemetry';
 
 const segments = (path: string) => (path.match(/M/g) ?? []).length;
 
@@ -107,5 +108,26 @@ describe('buildLossChart', () => {
     expect(model.hasClampedZeros).toBe(false);
     expect(model.yTicks.map((tick) => tick.label)).not.toContain('0');
     expect(model.yTicks[0]!.label).toBe('10⁻¹⁰');
+  });
+});
+
+describe('buildLossChart under a power chart with a forecast', () => {
+  it('shares the power chart’s time axis: both run to the crossing, on a desktop and on a phone', () => {
+    for (const width of [800, 390]) {
+      const options = { width, plotHeight: 240 };
+      const loss = buildLossChart(rawTelemetry(), { ...options, forecast: forecastAnswer() });
+      const power = buildPowerChart(rawTelemetry(), {
+        ...options,
+        sideNames: { a: 'A', z: 'Z' },
+        forecast: forecastAnswer(),
+      });
+      expect(loss.x.domain()).toEqual(power.x.domain());
+      expect(loss.x.domain()[1]!.getTime()).toBeGreaterThan(Date.parse(rawTelemetry().to));
+    }
+  });
+
+  it('keeps the range without a forecast', () => {
+    const loss = buildLossChart(rawTelemetry(), { width: 800, plotHeight: 240, forecast: null });
+    expect(loss.x.domain()[1]!.toISOString()).toBe(new Date(rawTelemetry().to).toISOString());
   });
 });

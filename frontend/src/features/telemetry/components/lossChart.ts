@@ -8,9 +8,11 @@
 import { line, scaleLog, type ScaleLogarithmic } from 'd3';
 
 import type { AxisTick } from '@/components/charts/plotArea';
+import type { LinkForecastAnswer } from '@/features/forecasts';
 import { formatTime } from '@/lib/format';
 
 import type { Direction, LinkTelemetry, Resolution } from '../api/types';
+import { forecastDomain, futureShareFor } from './powerChart';
 import { insertGaps, labelBaselines, type TimeFrame, timeFrame } from './timeSeries';
 
 /** Where zero loss is drawn. Real rates this small would need 10^12 packets in one window. */
@@ -160,10 +162,16 @@ export function lossDomain(rates: readonly number[], thresholds: readonly number
 export interface LossChartOptions {
   width: number;
   plotHeight: number;
+  /**
+   * The link's forecast, which the power chart above stretches its time axis for: the loss chart
+   * stretches the same way, so the two stacked charts share their time axis (trial 27 item 10).
+   */
+  forecast?: LinkForecastAnswer | null;
 }
 
 export function buildLossChart(telemetry: LinkTelemetry, options: LossChartOptions): LossChartModel {
-  const frame = timeFrame(telemetry.from, telemetry.to, options.width, options.plotHeight);
+  const domain = forecastDomain(telemetry, options.forecast, futureShareFor(options.width));
+  const frame = timeFrame(telemetry.from, domain.to, options.width, options.plotHeight);
   const { area: plot, x } = frame;
   const action = telemetry.corruption_action_threshold;
   const report = telemetry.corruption_report_threshold;

@@ -10,12 +10,12 @@ describe('buildPowerChart at raw resolution', () => {
   const chart = buildPowerChart(rawTelemetry(), { width: 800, plotHeight: 240, sideNames: SIDE_NAMES });
   const byKey = new Map(chart.lines.map((line) => [line.key, line]));
 
-  it('draws four distinct, labelled lines: Rx and Tx of each side', () => {
+  it('draws four distinct, labelled lines: Rx and Tx of each side, each the average of its lanes', () => {
     expect(chart.lines.map((line) => line.label)).toEqual([
-      'A Rx (p0-tor0 eth2/1)',
-      'A Tx (p0-tor0 eth2/1)',
-      'Z Rx (p0-fab0 eth1/1)',
-      'Z Tx (p0-fab0 eth1/1)',
+      'A Rx, average of lanes (p0-tor0 eth2/1)',
+      'A Tx, average of lanes (p0-tor0 eth2/1)',
+      'Z Rx, average of lanes (p0-fab0 eth1/1)',
+      'Z Tx, average of lanes (p0-fab0 eth1/1)',
     ]);
     expect(new Set(POWER_SERIES.map((series) => series.colour)).size).toBe(4);
     for (const line of chart.lines) expect(line.path).toMatch(/^M/);
@@ -184,6 +184,40 @@ describe('buildPowerChart with a forecast', () => {
     ]);
     expect(chart.forecast!.series).toBe('a-tx');
     expect(chart.forecast!.crossing.y).toBeCloseTo(chart.thresholds[2]!.y);
+  });
+
+  it('starts the trend at a dot of the forecast lane’s level, which may sit below its end’s average line', () => {
+    const chart = buildPowerChart(rawTelemetry(), { ...options, forecast: forecastAnswer({ level_dbm: -9.6 }) });
+    const marks = chart.forecast!;
+    const [start] = points(marks.trend);
+    expect(marks.lane.x).toBeCloseTo(start![0]);
+    expect(marks.lane.y).toBeCloseTo(start![1]);
+    expect(marks.lane.text).toBe('Z Rx lane 2 when forecast: −9.6 dBm');
+  });
+
+  it('on a phone gives the days ahead at most 40% of the axis and says at the edge when the crossing is further', () => {
+    const now = new Date(made);
+    const phone = buildPowerChart(rawTelemetry(), { ...options, width: 390, forecast: forecastAnswer(), now });
+    const [from, to] = phone.x.domain().map((date) => date.getTime()) as [number, number];
+    const rangeEnd = Date.parse(rawTelemetry().to);
+    expect((to - rangeEnd) / (to - from)).toBeCloseTo(0.4);
+    expect(phone.forecast!.crossing.x).toBeGreaterThan(phone.area.right);
+    expect(phone.forecast!.offPlot).toBe('crossing in 1.5 d →');
+    // The same chart on a desktop runs to the crossing and needs no such note.
+    const desktop = buildPowerChart(rawTelemetry(), { ...options, forecast: forecastAnswer(), now });
+    expect(desktop.forecast!.crossing.x).toBeLessThan(desktop.area.right);
+    expect(desktop.forecast!.offPlot).toBeNull();
+  });
+
+  it('says "crossing in N d" at the edge for a crossing beyond the horizon too', () => {
+    const far = forecastAnswer({
+      crossing_at: new Date(made + 20 * 24 * HOUR_MS).toISOString(),
+      earliest_at: new Date(made + 12 * 24 * HOUR_MS).toISOString(),
+      latest_at: null,
+      at_risk: false,
+    });
+    const chart = buildPowerChart(rawTelemetry(), { ...options, forecast: far, now: new Date(made) });
+    expect(chart.forecast!.offPlot).toBe('crossing in 20.0 d →');
   });
 
   it('draws nothing more for a link without a forecast', () => {

@@ -91,7 +91,15 @@ export interface ForecastMarks {
   label: string;
   /** SVG path of the trend, from (computed_at, level) to (crossing_at, limit). */
   trend: string;
+  /**
+   * Where the trend starts: the forecast lane's level when the forecast was made, drawn as a dot.
+   * The lines are each end's average of its lanes, so the lane the forecast is about may sit below
+   * its line (trial 27 item 9); the dot shows where the trend really starts.
+   */
+  lane: { x: number; y: number; text: string };
   crossing: { x: number; y: number };
+  /** "crossing in 2.3 d →" at the plot's right edge when the crossing is off it, else null. */
+  offPlot: string | null;
   /** x of the earliest and latest crossing; the latest is the plot's right edge when it may never cross. */
   band: { x0: number; x1: number; openEnded: boolean };
   /** Whether the time axis was stretched past the telemetry range to show the crossing. */
@@ -190,20 +198,34 @@ export interface PowerChartOptions {
   sideNames: Record<Side, string>;
   /** GET /api/links/{id}/forecast/, when the link page has it. */
   forecast?: LinkForecastAnswer | null;
+  /** For "crossing in N d" when the crossing is off the plot; the current time by default. */
+  now?: Date;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Room right of a crossing the axis was stretched to, as a share of the span, so its mark is off the frame. */
 const CROSSING_PAD = 0.04;
+/** Charts narrower than this are a phone's (as useTimeChartSize's shorter plot). */
+const NARROW_WIDTH = 520;
+/** On a phone the days ahead take at most this share of the width, so the history keeps a fair share. */
+const NARROW_FUTURE_SHARE = 0.4;
+
+/** The most of the time axis the days past the range may take at this chart width (1: no cap). */
+export function futureShareFor(width: number): number {
+  return width < NARROW_WIDTH ? NARROW_FUTURE_SHARE : 1;
+}
 
 /**
  * The forecast worth drawing over this range, and where the time axis ends: a forecast is drawn
  * when the range reaches the time it was made, and the axis stretches to its crossing when that
  * falls within the fabric's horizon (a crossing further out would squash the readings to a sliver).
+ * The stretch takes at most `maxFutureShare` of the axis; past that the crossing is off the plot
+ * (the chart says "crossing in N d →" at the edge). The power and loss charts share this domain.
  */
 export function forecastDomain(
   telemetry: Pick<LinkTelemetry, 'from' | 'to'>,
   answer: LinkForecastAnswer | null | undefined,
+  maxFutureShare = 1,
 ): { to: string; extended: boolean; drawn: boolean } {
   const forecast = answer?.forecast;
   const to = Date.parse(telemetry.to);
@@ -214,11 +236,13 @@ export function forecastDomain(
   if (!withinHorizon || crossing <= to) return { to: telemetry.to, extended: false, drawn: true };
   const from = Date.parse(telemetry.from);
   const end = crossing + (crossing - from) * CROSSING_PAD;
-  return { to: new Date(end).toISOString(), extended: true, drawn: true };
+  // (end - to) / (end - from) <= share, solved for the end.
+  const cappedEnd = maxFutureShare >= 1 ? end : to + ((to - from) * maxFutureShare) / (1 - maxFutureShare);
+  return { to: new Date(Math.min(end, cappedEnd)).toISOString(), extended: true, drawn: true };
 }
 
 export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOptions): PowerChartModel {
-  const domain = forecastDomain(telemetry, options.forecast);
+  const domain = forecastDomain(telemetry, options.forecast, futureShareFor(options.width));
   const drawn = domain.drawn ? (options.forecast?.forecast ?? null) : null;
   const forecast =
     drawn && drawn.level_dbm !== null && drawn.limit_dbm !== null
@@ -286,7 +310,7 @@ export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOpt
     }
     return {
       ...style,
-      label: `${SIDE_LABEL[style.side]} ${KIND_LABEL[style.kind]} (${options.sideNames[style.side]})`,
+      label: `${SIDE_LABEL[style.side]} ${KIND_LABEL[style.kind]}, average of lanes (${options.sideNames[style.side]})`,
       path: toPath(points) ?? '',
       band,
       measured: values.average.filter((value) => value !== null).length,
@@ -341,13 +365,22 @@ export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOpt
     const start = { t: Date.parse(forecast.computed_at), v: forecast.level_dbm };
     const end = { t: Date.parse(forecast.crossing_at), v: forecast.limit_dbm };
     const [, right] = x.range() as [number, number];
+    const reading = `${SIDE_LABEL[forecast.side]} ${KIND_LABEL[forecast.quantity]} ${laneLabel(forecast.lane)}`;
+    const crossingX = x(end.t);
+    const now = (options.now ?? new Date()).getTime();
     forecastMarks = {
       series: style.key,
       colour: style.colour,
-      label: `Forecast: ${SIDE_LABEL[forecast.side]} ${KIND_LABEL[forecast.quantity]} ${laneLabel(forecast.lane)} to its limit`,
+      label: `Forecast: ${reading} to its limit`,
       // A crossing already reached has no trend left to draw: the mark on the limit says it.
       trend: end.t > start.t ? (toPath([start, end]) ?? '') : '',
-      crossing: { x: x(end.t), y: y(end.v) },
+      lane: {
+        x: x(start.t),
+        y: y(start.v),
+        text: `${reading} when forecast: ${formatDbm(start.v)}`,
+      },
+      crossing: { x: crossingX, y: y(end.v) },
+      offPlot: crossingX > right ? `crossing in ${(Math.max(0, end.t - now) / DAY_MS).toFixed(1)} d →` : null,
       band: {
         x0: x(Date.parse(forecast.earliest_at)),
         x1: forecast.latest_at === null ? right : Math.min(right, x(Date.parse(forecast.latest_at))),

@@ -5,6 +5,7 @@ import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { canWorkTickets, useCurrentUser } from '@/features/auth';
 import { useFabric } from '@/features/fabrics';
+import { ForecastSummary, useLinkForecast } from '@/features/forecasts';
 import { useLink } from '@/features/links';
 import {
   brushedRange,
@@ -199,6 +200,10 @@ function TicketTelemetry({ ticket }: { ticket: TicketDetail }) {
   const range = useMemo(() => rangeFromSearchParams(searchParams) ?? defaultRange, [searchParams, defaultRange]);
   const query = useMemo(() => telemetryQuery(range), [range]);
   const telemetry = useLinkTelemetry(ticket.link, query);
+  // A preventive ticket is about the forecast: its charts draw it as the link page's do.
+  const preventive = ticket.kind === 'preventive';
+  const forecast = useLinkForecast(ticket.link, { enabled: preventive });
+  const shownForecast = preventive ? forecast.data : undefined;
   const sideNames = useMemo(() => {
     const name = (side: 'a' | 'z') => {
       const end = ticket.ends.find((candidate) => candidate.side === side);
@@ -227,11 +232,13 @@ function TicketTelemetry({ ticket }: { ticket: TicketDetail }) {
         <>
           <section aria-labelledby="ticket-loss-heading" className="chart-section">
             <h3 id="ticket-loss-heading">Loss rate per direction</h3>
-            <LossChart telemetry={telemetry.data} onZoom={zoomTo} />
+            <LossChart telemetry={telemetry.data} onZoom={zoomTo} forecast={shownForecast} />
           </section>
           <section aria-labelledby="ticket-power-heading" className="chart-section">
             <h3 id="ticket-power-heading">Optical power, Tx and Rx of both ends</h3>
-            <PowerChart telemetry={telemetry.data} sideNames={sideNames} onZoom={zoomTo} />
+            <PowerChart telemetry={telemetry.data} sideNames={sideNames} onZoom={zoomTo} forecast={shownForecast} />
+            {preventive ? <ErrorList error={forecast.error} title="Could not load the forecast." /> : null}
+            {shownForecast ? <ForecastSummary answer={shownForecast} now={new Date()} /> : null}
           </section>
         </>
       ) : null}
