@@ -19,7 +19,8 @@ interface DataTableProps<T> {
   columns: readonly TableColumn<T>[];
   rows: readonly T[];
   rowKey: (row: T) => string | number;
-  table: TableState;
+  /** Sorting and chosen columns; without it (a table embedded in another page) every column shows, unsorted. */
+  table?: TableState;
   /** Extra attributes of a row (data-* for tests and styles). */
   rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, unknown>;
   testId?: string;
@@ -27,7 +28,7 @@ interface DataTableProps<T> {
 
 /** A list as a table: sortable headers (with aria-sort) and the columns the person chose to see. */
 export function DataTable<T>({ caption, columns, rows, rowKey, table, rowProps, testId }: DataTableProps<T>) {
-  const shown = columns.filter((column) => column.required || !table.hidden.includes(column.key));
+  const shown = columns.filter((column) => column.required || !table?.hidden.includes(column.key));
   return (
     <div className="table-scroll">
       <table className="data-table" data-testid={testId}>
@@ -36,7 +37,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, table, rowProps, 
           <tr>
             {shown.map((column) => {
               const className = column.numeric ? 'numeric' : undefined;
-              if (!column.sortField) {
+              if (!column.sortField || !table) {
                 return (
                   <th key={column.key} scope="col" className={className}>
                     {column.label}

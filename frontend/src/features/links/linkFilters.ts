@@ -31,6 +31,7 @@ export function filtersFromSearchParams(params: URLSearchParams): LinkFilters {
     health: someOf(params.getAll('health'), LINK_HEALTHS),
     rx_low: params.get('rx_low') === 'true' ? true : undefined,
     flapping: params.get('flapping') === 'true' ? true : undefined,
+    at_risk: params.get('at_risk') === 'true' ? true : undefined,
   };
 }
 

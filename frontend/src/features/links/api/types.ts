@@ -24,6 +24,8 @@ export interface LinkFilters {
   rx_low?: true;
   /** Only links marked flapping. */
   flapping?: true;
+  /** Only links whose optics are forecast to cross a limit. */
+  at_risk?: true;
 }
 
 /** A ToR whose up-paths a change moves, against its capacity constraint. */

@@ -82,6 +82,17 @@ export function LinkFiltersForm({ filters, fabrics, onChange }: LinkFiltersFormP
           Rx low or dark only
         </label>
       </fieldset>
+      <fieldset className="filter-group">
+        <legend>Forecast</legend>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={filters.at_risk ?? false}
+            onChange={(event) => onChange({ ...filters, at_risk: event.target.checked ? true : undefined })}
+          />
+          At risk only
+        </label>
+      </fieldset>
     </form>
   );
 }

@@ -4,28 +4,42 @@ import { useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
+import { csvExportHref, TableToolbar, useTableState } from '@/components/table';
 import { useFabricChoices } from '@/features/fabrics';
-import { pageOffset, parsePageParam } from '@/lib/pagination';
+import { pageOffset } from '@/lib/pagination';
 
 import type { LinkFilters } from '../api/types';
 import { useLinks } from '../api/useLinks';
 import { LinkFiltersForm } from '../components/LinkFiltersForm';
+import { LINK_COLUMN_KEYS, LINK_SORT_FIELDS, linkColumns } from '../components/linkColumns';
 import { LinksTable } from '../components/LinksTable';
 import { filtersFromSearchParams, searchParamsFromFilters } from '../linkFilters';
-
-const PAGE_SIZE = 50;
 
 export function LinksPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = useMemo(() => filtersFromSearchParams(searchParams), [searchParams]);
-  const page = parsePageParam(searchParams.get('page'));
-  const links = useLinks(filters, { limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
+  const table = useTableState('links', LINK_COLUMN_KEYS, LINK_SORT_FIELDS);
+  const { page, pageSize, ordering } = table;
+  const links = useLinks(filters, {
+    limit: pageSize,
+    offset: pageOffset(page, pageSize),
+    ordering: ordering && `${ordering.descending ? '-' : ''}${ordering.field}`,
+  });
   const fabricChoices = useFabricChoices();
   const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
   const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
+  const columns = useMemo(() => linkColumns(fabricNames), [fabricNames]);
 
-  // Changing a filter starts again at page 1.
-  const applyFilters = (next: LinkFilters) => setSearchParams(searchParamsFromFilters(next));
+  // Changing a filter starts again at page 1, keeping the ordering and the page size.
+  const applyFilters = (next: LinkFilters) =>
+    setSearchParams((current) => {
+      const params = searchParamsFromFilters(next);
+      for (const key of ['ordering', 'page_size']) {
+        const value = current.get(key);
+        if (value) params.set(key, value);
+      }
+      return params;
+    });
 
   const firstRow = links.data?.results[0];
   const switchName =
@@ -48,6 +62,7 @@ export function LinksPage() {
           </button>
         </p>
       ) : null}
+      <TableToolbar columns={columns} table={table} csvHref={csvExportHref('/api/links/', { ...filters }, ordering)} />
       {links.isPending ? <Loading label="Loading links…" /> : null}
       <ErrorList error={links.error} title="Could not load links." />
       {links.data ? (
@@ -55,14 +70,14 @@ export function LinksPage() {
           <p data-testid="links-empty">No links match these filters.</p>
         ) : (
           <>
-            <LinksTable links={links.data.results} fabricNames={fabricNames} />
+            <LinksTable links={links.data.results} fabricNames={fabricNames} table={table} />
             <Pagination
               label="Links pages"
               total={links.data.count}
               page={page}
-              pageSize={PAGE_SIZE}
+              pageSize={pageSize}
               shown={links.data.results.length}
-              onPageChange={(next) => setSearchParams(searchParamsFromFilters(filters, next))}
+              onPageChange={table.setPage}
             />
           </>
         )

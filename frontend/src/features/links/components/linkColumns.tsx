@@ -1,0 +1,111 @@
+import { Link } from 'react-router';
+
+import { HealthBadge } from '@/components/HealthBadge';
+import type { TableColumn } from '@/components/table';
+import { formatTime } from '@/lib/format';
+
+import type { FabricLink } from '../api/types';
+import { FlappingBadge } from './FlappingBadge';
+
+function formatOptional(value: number | string | null, suffix = ''): string {
+  return value === null || value === '' ? '—' : `${value}${suffix}`;
+}
+
+/** The links list's columns; `fabricNames` names a fabric id. */
+export function linkColumns(fabricNames: Map<number, string>): TableColumn<FabricLink>[] {
+  return [
+    {
+      key: 'fabric',
+      label: 'Fabric',
+      sortField: 'fabric',
+      cell: (link) => fabricNames.get(link.fabric) ?? link.fabric,
+    },
+    {
+      key: 'a_end',
+      label: 'A end',
+      sortField: 'a_switch__name',
+      required: true,
+      // The A end names the link: it opens the link page with its telemetry.
+      cell: (link) => (
+        <Link to={`/links/${link.id}`}>
+          {link.a_switch_name} <span className="port">{link.a_port}</span>
+        </Link>
+      ),
+    },
+    {
+      key: 'z_end',
+      label: 'Z end',
+      sortField: 'z_switch__name',
+      cell: (link) => (
+        <>
+          {link.z_switch_name} <span className="port">{link.z_port}</span>
+        </>
+      ),
+    },
+    {
+      key: 'health',
+      label: 'Health',
+      sortField: 'health',
+      cell: (link) => (
+        <>
+          <HealthBadge health={link.health} />
+          {link.rx_low ? <span className="badge badge-rx-low">Rx low</span> : null}
+        </>
+      ),
+    },
+    {
+      key: 'at_risk',
+      label: 'At risk',
+      sortField: 'forecast__crossing_at',
+      cell: (link) =>
+        link.forecast?.at_risk ? (
+          <span data-testid="link-at-risk">
+            <span className="badge badge-at-risk">At risk</span> crosses its limit{' '}
+            {formatTime(link.forecast.crossing_at)}
+          </span>
+        ) : (
+          '—'
+        ),
+    },
+    {
+      key: 'length',
+      label: 'Length (m)',
+      sortField: 'length_m',
+      numeric: true,
+      cell: (link) => formatOptional(link.length_m),
+    },
+    {
+      key: 'speed',
+      label: 'Speed (Gb/s)',
+      sortField: 'speed_gbps',
+      numeric: true,
+      cell: (link) => formatOptional(link.speed_gbps),
+    },
+    { key: 'fiber', label: 'Fiber', sortField: 'fiber', cell: (link) => formatOptional(link.fiber) },
+    {
+      key: 'admin_state',
+      label: 'Admin state',
+      sortField: 'admin_state',
+      cell: (link) => (
+        <>
+          <span className={`badge badge-${link.admin_state}`}>{link.admin_state}</span>
+          {link.admin_reason ? <span className="reason"> {link.admin_reason}</span> : null}
+        </>
+      ),
+    },
+    {
+      key: 'oper_state',
+      label: 'Oper state',
+      sortField: 'oper_state',
+      cell: (link) => (
+        <>
+          <span className={`badge badge-${link.oper_state}`}>{link.oper_state}</span>
+          {link.flapping ? <FlappingBadge /> : null}
+        </>
+      ),
+    },
+  ];
+}
+
+export const LINK_COLUMN_KEYS = linkColumns(new Map()).map((column) => column.key);
+export const LINK_SORT_FIELDS = linkColumns(new Map()).flatMap((column) => column.sortField ?? []);
