@@ -9,6 +9,13 @@ fixed in the bucket (ticket opened -> that action), links disabled for corruptio
 repair actions recorded (each re-enables its link unless it is disabled for another reason).
 Every bucket of the range is present, empty ones with zeros and null rates, so a chart's time axis
 is continuous.
+
+Repairs and preventive work are counted apart (issue #19): first-attempt success, mean time to
+repair and repaired tickets are of repair tickets (a link CorrOpt took out for corruption); a
+preventive ticket's first step (the forecast's repair on a link still in service) is
+`preventive_first_attempt`: did the work done before any corruption hold. A preventive ticket
+whose link corrupted anyway shows there as not fixed. Tickets opened, resolved and unresolved,
+and repair actions, count both kinds.
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ WITH buckets AS (
 ),
 span AS (SELECT min(lo) AS lo, max(hi) AS hi FROM buckets),
 tickets AS (
-    SELECT id, created, resolved_at FROM {Ticket._meta.db_table}
+    SELECT id, kind, created, resolved_at FROM {Ticket._meta.db_table}
     WHERE %(fabric)s::bigint IS NULL OR fabric_id = %(fabric)s::bigint
 ),
 opened AS (
@@ -63,18 +70,23 @@ resolved AS (
 acted AS (
     SELECT date_trunc(%(unit)s, s.acted_at AT TIME ZONE 'UTC') AS bucket_start,
            count(*) AS repair_actions,
-           count(*) FILTER (WHERE s.number = 1 AND s.outcome IN ('fixed', 'recurred')) AS first_attempts,
-           count(*) FILTER (WHERE s.number = 1 AND s.outcome = 'fixed') AS first_fixed,
-           count(*) FILTER (WHERE s.number = 1 AND s.outcome IN ('fixed', 'recurred') AND s.followed)
+           count(*) FILTER (WHERE r AND s.number = 1 AND s.outcome IN ('fixed', 'recurred')) AS first_attempts,
+           count(*) FILTER (WHERE r AND s.number = 1 AND s.outcome = 'fixed') AS first_fixed,
+           count(*) FILTER (WHERE r AND s.number = 1 AND s.outcome IN ('fixed', 'recurred') AND s.followed)
                AS followed_attempts,
-           count(*) FILTER (WHERE s.number = 1 AND s.outcome = 'fixed' AND s.followed) AS followed_fixed,
-           count(*) FILTER (WHERE s.number = 1 AND s.outcome IN ('fixed', 'recurred') AND NOT s.followed)
+           count(*) FILTER (WHERE r AND s.number = 1 AND s.outcome = 'fixed' AND s.followed) AS followed_fixed,
+           count(*) FILTER (WHERE r AND s.number = 1 AND s.outcome IN ('fixed', 'recurred') AND NOT s.followed)
                AS not_followed_attempts,
-           count(*) FILTER (WHERE s.number = 1 AND s.outcome = 'fixed' AND NOT s.followed) AS not_followed_fixed,
-           count(*) FILTER (WHERE s.outcome = 'fixed') AS repaired,
-           avg(extract(epoch FROM s.acted_at - t.created)) FILTER (WHERE s.outcome = 'fixed') / 3600.0
-               AS mttr_hours
-    FROM {TicketStep._meta.db_table} s JOIN tickets t ON t.id = s.ticket_id, span
+           count(*) FILTER (WHERE r AND s.number = 1 AND s.outcome = 'fixed' AND NOT s.followed)
+               AS not_followed_fixed,
+           count(*) FILTER (WHERE r AND s.outcome = 'fixed') AS repaired,
+           avg(extract(epoch FROM s.acted_at - t.created)) FILTER (WHERE r AND s.outcome = 'fixed') / 3600.0
+               AS mttr_hours,
+           count(*) FILTER (WHERE NOT r AND s.number = 1 AND s.outcome IN ('fixed', 'recurred'))
+               AS preventive_attempts,
+           count(*) FILTER (WHERE NOT r AND s.number = 1 AND s.outcome = 'fixed') AS preventive_fixed
+    FROM {TicketStep._meta.db_table} s JOIN tickets t ON t.id = s.ticket_id,
+         LATERAL (SELECT t.kind = '{Ticket.Kind.REPAIR.value}' AS r) kind, span
     WHERE s.acted_at >= span.lo AND s.acted_at < span.hi
     GROUP BY 1
 ),
@@ -99,7 +111,8 @@ SELECT b.lo, b.hi,
        coalesce(a.followed_attempts, 0), coalesce(a.followed_fixed, 0),
        coalesce(a.not_followed_attempts, 0), coalesce(a.not_followed_fixed, 0),
        coalesce(a.repaired, 0), a.mttr_hours,
-       coalesce(d.n, 0), coalesce(a.repair_actions, 0)
+       coalesce(d.n, 0), coalesce(a.repair_actions, 0),
+       coalesce(a.preventive_attempts, 0), coalesce(a.preventive_fixed, 0)
 FROM buckets b
 CROSS JOIN unresolved_before u
 LEFT JOIN opened o USING (bucket_start)
@@ -151,6 +164,8 @@ def metrics_history(
         mttr_hours,
         disabled,
         repair_actions,
+        preventive_attempts,
+        preventive_fixed,
     ) in rows:
         buckets.append(
             {
@@ -168,6 +183,7 @@ def metrics_history(
                 "repaired_tickets": repaired,
                 "links_disabled": disabled,
                 "repair_actions": repair_actions,
+                "preventive_first_attempt": _rate(preventive_attempts, preventive_fixed),
             }
         )
     return {
@@ -180,15 +196,19 @@ def metrics_history(
 
 
 def metrics_now(fabric: Fabric | None = None) -> dict[str, Any]:
-    """First-attempt success (a ticket's first step fixed it), split by whether the technician
-    followed the recommendation; mean time to repair (ticket opened -> the action that fixed
-    it, resolved tickets only); unresolved tickets by state; disabled links. For one fabric also
+    """First-attempt success (a repair ticket's first step fixed it), split by whether the technician
+    followed the recommendation; mean time to repair (repair ticket opened -> the action that fixed
+    it, resolved tickets only); preventive tickets' first steps apart; unresolved tickets by state; disabled links. For one fabric also
     what its traffic suffers now: the total penalty of the links that still carry corruption
     (enabled and up, with an open event: kept for capacity or not yet decided) and the worst
     ToR's fraction of up-paths."""
     tickets = Ticket.objects.all() if fabric is None else Ticket.objects.filter(fabric=fabric)
+    repairs = tickets.filter(kind=Ticket.Kind.REPAIR)
     links = Link.objects.all() if fabric is None else Link.objects.filter(fabric=fabric)
-    first = TicketStep.objects.filter(ticket__in=tickets, number=1, outcome__in=["fixed", "recurred"])
+    first = TicketStep.objects.filter(ticket__in=repairs, number=1, outcome__in=["fixed", "recurred"])
+    preventive_first = TicketStep.objects.filter(
+        ticket__in=tickets.filter(kind=Ticket.Kind.PREVENTIVE), number=1, outcome__in=["fixed", "recurred"]
+    )
 
     def rate(steps) -> dict[str, Any]:
         counts = steps.aggregate(attempts=Count("pk"), fixed=Count("pk", filter=Q(outcome="fixed")))
@@ -196,7 +216,7 @@ def metrics_now(fabric: Fabric | None = None) -> dict[str, Any]:
         return {"attempts": attempts, "fixed": fixed, "rate": fixed / attempts if attempts else None}
 
     repair = (
-        TicketStep.objects.filter(ticket__in=tickets, outcome="fixed", acted_at__isnull=False)
+        TicketStep.objects.filter(ticket__in=repairs, outcome="fixed", acted_at__isnull=False)
         .annotate(duration=F("acted_at") - F("ticket__created"))
         .aggregate(mean=Avg("duration"), count=Count("pk"))
     )
@@ -211,6 +231,7 @@ def metrics_now(fabric: Fabric | None = None) -> dict[str, Any]:
         },
         "mean_time_to_repair_hours": repair["mean"].total_seconds() / 3600 if repair["mean"] else None,
         "repaired_tickets": repair["count"],
+        "preventive_first_attempt": rate(preventive_first),
         "open_tickets": sum(by_state.values()),
         "open_tickets_by_state": {str(state): by_state.get(state, 0) for state in UNRESOLVED},
         "disabled_links": disabled.count(),

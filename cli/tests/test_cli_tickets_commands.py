@@ -65,6 +65,7 @@ METRICS_KEYS = [
     "first_attempt",
     "mean_time_to_repair_hours",
     "repaired_tickets",
+    "preventive_first_attempt",
     "open_tickets",
     "open_tickets_by_state",
     "disabled_links",
@@ -266,6 +267,7 @@ def test_metrics(cli: Cli, ticket: dict[str, Any]) -> None:
     as_csv = list(csv.reader(io.StringIO(cli("tickets", "metrics", "--output", "csv").stdout)))
     assert as_csv[0] == ["metric", "value"] and ["first_attempt.all.attempts", "0"] in as_csv
     assert ["open_tickets_by_state.open", "1"] in as_csv
+    assert ["preventive_first_attempt.attempts", "0"] in as_csv  # preventive work apart from repairs
     assert json.loads(cli("tickets", "metrics", "--output", "json").stdout)["open_tickets"] == 1
 
 
@@ -280,6 +282,7 @@ HISTORY_BUCKET_KEYS = [
     "repaired_tickets",
     "links_disabled",
     "repair_actions",
+    "preventive_first_attempt",
 ]
 
 
@@ -314,7 +317,7 @@ def test_metrics_history(cli: Cli, ticket: dict[str, Any]) -> None:
     as_csv = list(csv.DictReader(io.StringIO(cli("tickets", "metrics", "--history", "--output", "csv").stdout)))
     assert len(as_csv) == 30
     assert as_csv[-1]["tickets_opened"] == "1" and as_csv[-1]["first_attempt_all_rate"] == ""
-    assert as_csv[0]["first_attempt_followed_attempts"] == "0"
+    assert as_csv[0]["first_attempt_followed_attempts"] == "0" and as_csv[0]["preventive_first_attempt_attempts"] == "0"
 
     table = cli("tickets", "metrics", "--history", "--from", str(today))
     assert table.exit_code == 0, table.stderr

@@ -389,19 +389,32 @@ class FirstAttemptSerializer(serializers.Serializer):
     not_followed = SuccessRateSerializer()
 
 
+REPAIRS_ONLY = "Of repair tickets only (links taken out for corruption); preventive work is preventive_first_attempt."
+PREVENTIVE_FIRST_ATTEMPT = (
+    "Preventive tickets' first steps (the forecast's repair, on a link still in service) whose outcome is known: "
+    "fixed, or its link corrupted anyway."
+)
+
+
 class MetricsHistoryBucketSerializer(serializers.Serializer):
     start = serializers.DateTimeField()
     end = serializers.DateTimeField(help_text="Exclusive")
     tickets_opened = serializers.IntegerField()
     tickets_resolved = serializers.IntegerField()
     open_tickets = serializers.IntegerField(help_text="Unresolved at the bucket's end")
-    first_attempt = FirstAttemptSerializer(help_text="First steps acted in the bucket whose outcome is known")
-    mean_time_to_repair_hours = serializers.FloatField(
-        allow_null=True, help_text="Ticket opened -> the action that fixed it, for the fixes acted in the bucket"
+    first_attempt = FirstAttemptSerializer(
+        help_text=f"First steps acted in the bucket whose outcome is known. {REPAIRS_ONLY}"
     )
-    repaired_tickets = serializers.IntegerField(help_text="Actions in the bucket that fixed their ticket")
+    mean_time_to_repair_hours = serializers.FloatField(
+        allow_null=True,
+        help_text=f"Ticket opened -> the action that fixed it, for the fixes acted in the bucket. {REPAIRS_ONLY}",
+    )
+    repaired_tickets = serializers.IntegerField(
+        help_text=f"Actions in the bucket that fixed their ticket. {REPAIRS_ONLY}"
+    )
     links_disabled = serializers.IntegerField(help_text="Decisions that disabled a link for corruption")
-    repair_actions = serializers.IntegerField(help_text="Actions recorded; each re-enables its link")
+    repair_actions = serializers.IntegerField(help_text="Actions recorded (both kinds); each re-enables its link")
+    preventive_first_attempt = SuccessRateSerializer(help_text=PREVENTIVE_FIRST_ATTEMPT)
 
 
 class MetricsHistorySerializer(serializers.Serializer):
@@ -430,10 +443,11 @@ class TicketMetricsSerializer(serializers.Serializer):
     """Repair metrics now (GET /api/tickets/metrics/): the fabric's part is null for all fabrics."""
 
     fabric = serializers.IntegerField(allow_null=True)
-    first_attempt = FirstAttemptSerializer()
-    mean_time_to_repair_hours = serializers.FloatField(allow_null=True)
-    repaired_tickets = serializers.IntegerField()
-    open_tickets = serializers.IntegerField()
+    first_attempt = FirstAttemptSerializer(help_text=REPAIRS_ONLY)
+    mean_time_to_repair_hours = serializers.FloatField(allow_null=True, help_text=REPAIRS_ONLY)
+    repaired_tickets = serializers.IntegerField(help_text=REPAIRS_ONLY)
+    preventive_first_attempt = SuccessRateSerializer(help_text=PREVENTIVE_FIRST_ATTEMPT)
+    open_tickets = serializers.IntegerField(help_text="Unresolved tickets of both kinds.")
     open_tickets_by_state = OpenTicketsByStateSerializer()
     disabled_links = serializers.IntegerField()
     disabled_links_for_corruption = serializers.IntegerField()

@@ -221,3 +221,37 @@ class TestMetricsHistoryAPI:
             "to",
             "buckets",
         }
+
+
+class TestPreventiveWorkIsCountedApart:
+    """Closing 27 item 4: a preventive ticket's work (on a link still in service, before any
+    corruption) is not a repair: it neither lifts first-attempt success nor shortens the MTTR."""
+
+    @pytest.fixture
+    def prevented(self, history, links):
+        """D: preventive, opened Mon 13:00, cleaned Mon 14:00 and it held (fixed), resolved Tue 14:00."""
+        ticket = Ticket.objects.create(
+            fabric=history, link=links[3], kind="preventive", direction="a_to_z", decision=None,
+            created=NOV + 13 * HOUR, resolved_at=NOV + DAY + 14 * HOUR, state="resolved",
+        )  # fmt: skip
+        TicketStep.objects.create(
+            ticket=ticket, number=1, decision=None, direction="a_to_z", recommended_action="clean_fiber",
+            rule="preventive.contamination", explanation="", action_taken="clean_fiber", followed=True,
+            created=NOV + 13 * HOUR, acted_at=NOV + 14 * HOUR, outcome="fixed",
+        )  # fmt: skip
+        return history
+
+    def test_per_day(self, prevented):
+        monday = metrics_history(prevented, NOV, NOV + DAY, "day")["buckets"][0]
+        # A's repair alone, as without D: 1 of 1, two hours.
+        assert monday["first_attempt"]["all"] == {"attempts": 1, "fixed": 1, "rate": 1.0}
+        assert monday["mean_time_to_repair_hours"] == pytest.approx(2.0) and monday["repaired_tickets"] == 1
+        assert monday["preventive_first_attempt"] == {"attempts": 1, "fixed": 1, "rate": 1.0}
+        assert (monday["tickets_opened"], monday["repair_actions"]) == (3, 2)  # both kinds
+
+    def test_now(self, prevented, client_for):
+        body = client_for("viewer").get("/api/tickets/metrics/", {"fabric": prevented.pk}).json()
+        # A fixed at once, B not: the preventive cleaning that held is not among them.
+        assert body["first_attempt"]["all"] == {"attempts": 2, "fixed": 1, "rate": 0.5}
+        assert body["mean_time_to_repair_hours"] == pytest.approx(16.0) and body["repaired_tickets"] == 2
+        assert body["preventive_first_attempt"] == {"attempts": 1, "fixed": 1, "rate": 1.0}

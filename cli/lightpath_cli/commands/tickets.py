@@ -305,8 +305,9 @@ def metrics(
     ] = None,
     output: OutputOption = None,
 ) -> None:
-    """Repair metrics: first-attempt success rate (all, recommendation followed, not followed),
-    mean time to repair, unresolved tickets by state and disabled links. With --history, per day
+    """Repair metrics: first-attempt success rate (all, recommendation followed, not followed) and
+    mean time to repair of repair tickets, preventive work apart (whether its first step held),
+    unresolved tickets by state and disabled links. With --history, per day
     or week: tickets opened, resolved and unresolved at the end, first attempts, mean time to repair,
     links disabled for corruption and repair actions."""
     if not history and (start or end or bucket):
@@ -344,7 +345,8 @@ FIRST_ATTEMPT_GROUPS = ("all", "followed", "not_followed")
 HISTORY_CSV_KEYS = (
     *TICKET_HISTORY_BUCKET_KEYS[:5],
     *(f"first_attempt_{group}_{key}" for group in FIRST_ATTEMPT_GROUPS for key in ("attempts", "fixed", "rate")),
-    *TICKET_HISTORY_BUCKET_KEYS[6:],
+    *TICKET_HISTORY_BUCKET_KEYS[6:-1],
+    *(f"preventive_first_attempt_{key}" for key in ("attempts", "fixed", "rate")),
 )
 
 
@@ -368,15 +370,19 @@ HISTORY_COLUMNS = (
     Column("mean_time_to_repair_hours", "MTTR h", render=_hours, justify="right"),
     Column("links_disabled", "Disabled", justify="right"),
     Column("repair_actions", "Repairs", justify="right"),
+    Column("preventive_first_attempt_rate", "Preventive held", render=_percent, justify="right"),
 )
 
 
 def _flat_bucket(bucket: dict[str, Any]) -> dict[str, Any]:
-    row = {key: bucket.get(key) for key in TICKET_HISTORY_BUCKET_KEYS if key != "first_attempt"}
+    nested = ("first_attempt", "preventive_first_attempt")
+    row = {key: bucket.get(key) for key in TICKET_HISTORY_BUCKET_KEYS if key not in nested}
     first = bucket.get("first_attempt") or {}
     for group in FIRST_ATTEMPT_GROUPS:
         for key in ("attempts", "fixed", "rate"):
             row[f"first_attempt_{group}_{key}"] = (first.get(group) or {}).get(key)
+    for key in ("attempts", "fixed", "rate"):
+        row[f"preventive_first_attempt_{key}"] = (bucket.get("preventive_first_attempt") or {}).get(key)
     return row
 
 
@@ -401,6 +407,10 @@ def _metric_rows(data: dict[str, Any]) -> list[tuple[str, Any]]:
     rows += [
         ("mean_time_to_repair_hours", data.get("mean_time_to_repair_hours")),
         ("repaired_tickets", data.get("repaired_tickets")),
+        *(
+            (f"preventive_first_attempt.{key}", (data.get("preventive_first_attempt") or {}).get(key))
+            for key in ("attempts", "fixed", "rate")
+        ),
         ("open_tickets", data.get("open_tickets")),
     ]
     rows += [(f"open_tickets_by_state.{k}", v) for k, v in (data.get("open_tickets_by_state") or {}).items()]

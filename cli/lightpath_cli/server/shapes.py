@@ -162,6 +162,7 @@ TICKET_METRICS_KEYS = (
     "first_attempt",
     "mean_time_to_repair_hours",
     "repaired_tickets",
+    "preventive_first_attempt",
     "open_tickets",
     "open_tickets_by_state",
     "disabled_links",
@@ -182,6 +183,7 @@ TICKET_HISTORY_BUCKET_KEYS = (
     "repaired_tickets",
     "links_disabled",
     "repair_actions",
+    "preventive_first_attempt",
 )
 
 # Webhooks: endpoints (the secret only when added) and deliveries
