@@ -26,6 +26,8 @@ export function testWorkOrder(overrides: Partial<WorkOrderDetail> = {}): WorkOrd
     },
     footprint: BREAKOUT.map((link) => link.id),
     footprint_size: 4,
+    kinds: ['repair'],
+    deadline: null,
     duration_s: 14400,
     success_chance: 0.8,
     tickets: [3],

@@ -4,7 +4,9 @@ import type { SwitchFacts, Transceiver } from './api/types';
 import { testLinkFacts } from './testWorkOrder';
 import {
   bringSummary,
+  deadlineText,
   filtersFromSearchParams,
+  kindText,
   nearAndFar,
   searchParamsFromFilters,
   visitLocations,
@@ -118,5 +120,24 @@ describe('what to bring, in a few words', () => {
 
   it('says nothing it does not know', () => {
     expect(bringSummary([], SWITCHES, [], 'p3-tor1')).toBe('');
+  });
+});
+
+describe('kindText and deadlineText', () => {
+  it('names the work by its tickets’ kinds', () => {
+    expect(kindText(['repair'])).toBe('Repair: CorrOpt took its links out of service for corruption');
+    expect(kindText(['preventive'])).toBe(
+      'Preventive: its links are forecast to fail and stay in service until the visit',
+    );
+    expect(kindText(['repair', 'preventive'])).toBe(
+      'Repair and preventive: some links corrupt now, others are forecast to',
+    );
+  });
+
+  it('says the deadline with the time left, in hours under two days, or how long ago it passed', () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    expect(deadlineText('2026-12-01T12:11:00Z', now)).toBe('2026-12-01 12:11 UTC, in 4.0 days');
+    expect(deadlineText('2026-11-28T06:00:00Z', now)).toBe('2026-11-28 06:00 UTC, in 18 h');
+    expect(deadlineText('2026-11-27T07:00:00Z', now)).toBe('2026-11-27 07:00 UTC, 5 h ago');
   });
 });

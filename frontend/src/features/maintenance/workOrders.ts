@@ -1,4 +1,6 @@
 /** How work orders read: states, actions, where the visit is, what to bring, what it takes down. */
+import { formatTime } from '@/lib/format';
+
 import type {
   FootprintLink,
   LinkFacts,
@@ -258,4 +260,35 @@ export function formatPenalty(penalty: number): string {
 export function describeUnreachable(tor: UnreachableTor): string {
   const short = tor.floor - tor.paths_best;
   return `${tor.name} keeps at most ${tor.paths_best} of ${tor.design_paths} up-paths (${tor.paths_before} now); it needs ${tor.floor}: ${short} ${short === 1 ? 'path' : 'paths'} short`;
+}
+
+type TicketKind = WorkOrderDetail['kinds'][number];
+
+const KIND_TEXT: Record<TicketKind, string> = {
+  repair: 'Repair: CorrOpt took its links out of service for corruption',
+  preventive: 'Preventive: its links are forecast to fail and stay in service until the visit',
+};
+
+/** What the order's tickets are: a repair, preventive work before a forecast crossing, or both. */
+export function kindText(kinds: readonly TicketKind[]): string {
+  if (kinds.length === 0) return 'No current ticket';
+  if (kinds.length === 1) return KIND_TEXT[kinds[0]!];
+  return 'Repair and preventive: some links corrupt now, others are forecast to';
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+function hoursOrDays(ms: number): string {
+  const hours = ms / HOUR_MS;
+  return hours < 48 ? `${Math.max(1, Math.round(hours))} h` : `${(hours / 24).toFixed(1)} days`;
+}
+
+/**
+ * "2026-12-01 12:11 UTC, in 4.2 days": when the soonest of its preventive tickets' links is forecast
+ * to reach its limit, which a planner schedules the visit before ("… 5 h ago" once it has passed).
+ */
+export function deadlineText(deadline: string, now: Date): string {
+  const left = Date.parse(deadline) - now.getTime();
+  const when = left >= 0 ? `in ${hoursOrDays(left)}` : `${hoursOrDays(-left)} ago`;
+  return `${formatTime(deadline)}, ${when}`;
 }

@@ -6451,6 +6451,13 @@ export interface components {
             readonly footprint: number[];
             /** @description Links out of service while it is done. */
             readonly footprint_size: number;
+            /** @description Kinds of its current tickets, each once, sorted (repair, preventive); empty once it has none. */
+            readonly kinds: components["schemas"]["TicketKindEnum"][];
+            /**
+             * Format: date-time
+             * @description The soonest forecast crossing of its unresolved preventive tickets' links (when the optics are expected to reach their limit and the link to corrupt); null without a preventive ticket.
+             */
+            readonly deadline: string | null;
             /** @description How long the footprint stays out of service. */
             readonly duration_s: number;
             /**
@@ -6495,6 +6502,13 @@ export interface components {
             readonly footprint: number[];
             /** @description Links out of service while it is done. */
             readonly footprint_size: number;
+            /** @description Kinds of its current tickets, each once, sorted (repair, preventive); empty once it has none. */
+            readonly kinds: components["schemas"]["TicketKindEnum"][];
+            /**
+             * Format: date-time
+             * @description The soonest forecast crossing of its unresolved preventive tickets' links (when the optics are expected to reach their limit and the link to corrupt); null without a preventive ticket.
+             */
+            readonly deadline: string | null;
             /** @description How long the footprint stays out of service. */
             readonly duration_s: number;
             /**
@@ -6547,6 +6561,13 @@ export interface components {
             readonly footprint: number[];
             /** @description Links out of service while it is done. */
             readonly footprint_size: number;
+            /** @description Kinds of its current tickets, each once, sorted (repair, preventive); empty once it has none. */
+            readonly kinds: components["schemas"]["TicketKindEnum"][];
+            /**
+             * Format: date-time
+             * @description The soonest forecast crossing of its unresolved preventive tickets' links (when the optics are expected to reach their limit and the link to corrupt); null without a preventive ticket.
+             */
+            readonly deadline: string | null;
             /** @description How long the footprint stays out of service. */
             readonly duration_s: number;
             /**

@@ -20,6 +20,8 @@ const ORDER: WorkOrderDetail = {
   location: null,
   footprint: [53, 54, 55, 56],
   footprint_size: 4,
+  kinds: ['repair'],
+  deadline: null,
   duration_s: 14400,
   success_chance: 0.8,
   tickets: [2, 4],

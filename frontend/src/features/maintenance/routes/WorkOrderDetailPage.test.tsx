@@ -128,6 +128,32 @@ describe('WorkOrderDetailPage', () => {
     expect(screen.getAllByTestId('bring-link')[0]).toHaveTextContent('p3-tor1 eth2/1 → p3-fab0 eth1/2');
   });
 
+  it('says a repair is a repair, with no deadline', async () => {
+    stubServer({ username: 'technician', roles: ['technician'], is_admin: false });
+    renderPage();
+    expect(await screen.findByTestId('work-order-kind')).toHaveTextContent(
+      'Repair: CorrOpt took its links out of service for corruption',
+    );
+    expect(screen.queryByTestId('work-order-deadline')).toBeNull();
+  });
+
+  it('says preventive work is preventive and shows its deadline, the forecast crossing', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-27T12:00:00Z'), toFake: ['Date'] });
+    const order = testWorkOrder({
+      action: 'clean_fiber',
+      kinds: ['preventive'],
+      deadline: '2026-12-01T12:11:00Z',
+      ticket_details: [{ ...testWorkOrder().ticket_details[0]!, rule: 'preventive.contamination' }],
+    });
+    stubServer({ username: 'planner', roles: ['planner'], is_admin: false }, order);
+    renderPage();
+    expect(await screen.findByTestId('work-order-kind')).toHaveTextContent(
+      'Preventive: its links are forecast to fail and stay in service until the visit',
+    );
+    expect(screen.getByTestId('work-order-deadline')).toHaveTextContent('2026-12-01 12:11 UTC, in 4.0 days');
+    vi.useRealTimers();
+  });
+
   it('lets a viewer read the order but not start it', async () => {
     stubServer({ username: 'viewer', roles: ['viewer'], is_admin: false });
     renderPage();

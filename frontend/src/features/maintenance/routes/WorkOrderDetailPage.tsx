@@ -14,7 +14,7 @@ import { WorkOrderActions } from '../components/WorkOrderActions';
 import { WorkOrderFootprint } from '../components/WorkOrderFootprint';
 import { actionLabel } from '../actionLabel';
 import { hasToday } from '../roles';
-import { formatDuration, STATE_LABELS } from '../workOrders';
+import { deadlineText, formatDuration, kindText, STATE_LABELS } from '../workOrders';
 import '../maintenance.css';
 
 export function WorkOrderDetailPage() {
@@ -74,6 +74,16 @@ function WorkOrderBody({ order }: { order: WorkOrderDetail }) {
               </span>
             </dd>
           </div>
+          <div>
+            <dt>Kind</dt>
+            <dd data-testid="work-order-kind">{kindText(order.kinds)}</dd>
+          </div>
+          {order.deadline ? (
+            <div>
+              <dt>Deadline (forecast crossing)</dt>
+              <dd data-testid="work-order-deadline">{deadlineText(order.deadline, new Date())}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Out of service for</dt>
             <dd>{formatDuration(order.duration_s)}</dd>
