@@ -106,6 +106,12 @@ class TestReceiver:
         response = send(client, bytes(cramjam.snappy.compress_raw(b"\xff\xff\xff\xff")))
         assert response.status_code == 400
         assert "not a protobuf prometheus.WriteRequest" in response.json()["errors"][0]["reason"]
+        # A label value that is not UTF-8, as protobuf requires of strings.
+        labels = [b"\n\x08__name__\x12\x0cifOperStatus", b"\n\x06switch\x12\x02\xff\xfe"]
+        series = b"".join(b"\n" + bytes([len(label)]) + label for label in labels)
+        response = send(client, bytes(cramjam.snappy.compress_raw(b"\n" + bytes([len(series)]) + series)))
+        assert response.status_code == 400
+        assert "not a protobuf prometheus.WriteRequest" in response.json()["errors"][0]["reason"]
         # A snappy preamble announcing 2 GiB: refused before anything is allocated.
         response = send(client, b"\x80\x80\x80\x80\x08" + b"\x00" * 16)
         assert response.status_code == 400 and "above the limit" in response.json()["errors"][0]["reason"]
