@@ -27,7 +27,7 @@ from ..output import (
     timestamp,
 )
 from ..server.client import ApiClient
-from ..server.errors import ApiError, format_error_row
+from ..server.errors import ApiError, format_error_row, rejected
 from ..server.follow import job_failure, watch_job
 from ..server.lookup import resolve_fabric
 from ..server.shapes import (
@@ -59,12 +59,27 @@ FABRIC_LIST_COLUMNS = (
     Column("capacity_constraint", "Constraint", render=fraction, justify="right"),
     Column("updated", "Updated", render=timestamp),
 )
+
+
+def _days(value: Any) -> str:
+    return "-" if value is None else f"{value} day{'' if value == 1 else 's'}"
+
+
+def _percent(value: Any) -> str:
+    return "-" if value is None else f"{round(float(value) * 100)}%"
+
+
 FABRIC_DETAIL_COLUMNS = (
     Column("id", "ID"),
     Column("name", "Name"),
     Column("description", "Description", render=lambda value: value or "-"),
     Column("tiers", "Tiers"),
     Column("capacity_constraint", "Constraint", render=fraction),
+    Column("forecast_horizon_days", "Forecast horizon", render=_days),
+    Column("forecast_min_confidence", "Least confidence", render=_percent),
+    Column(
+        "auto_preventive_tickets", "Auto preventive", render=lambda on: "-" if on is None else "yes" if on else "no"
+    ),
     Column("switch_count", "Switches"),
     Column("link_count", "Links"),
     Column("created", "Created", render=timestamp),
@@ -461,6 +476,64 @@ def _print_constraints(fmt: OutputFormat, answer: dict[str, Any], fabric: dict[s
             f"`lightpath jobs watch {job.get('id')}`",
             highlight=False,
         )
+
+
+@app.command("set")
+def set_settings(
+    ctx: typer.Context,
+    name_or_id: NameOrIdArgument,
+    horizon: Annotated[
+        int | None,
+        typer.Option(
+            "--forecast-horizon-days",
+            metavar="DAYS",
+            help="A link is at risk when its optics are forecast to cross their limit within this many days (1-60).",
+        ),
+    ] = None,
+    confidence: Annotated[
+        float | None,
+        typer.Option(
+            "--forecast-min-confidence",
+            metavar="C",
+            help="The least share of the trend's slopes crossing within the horizon, for at risk (0.5-0.99).",
+        ),
+    ] = None,
+    auto_preventive: Annotated[
+        bool | None,
+        typer.Option(
+            "--auto-preventive-tickets/--no-auto-preventive-tickets",
+            help="Open a preventive ticket by itself for each link that becomes at risk (operators, admins).",
+            show_default=False,
+        ),
+    ] = None,
+    output: OutputOption = None,
+) -> None:
+    """Change the fabric's forecast settings (PATCH /api/fabrics/ID/); only what is named changes.
+    The server checks the ranges and who may turn automatic preventive tickets on; a refusal is one
+    line naming every problem. Prints the fabric as `fabric show` does."""
+    body: dict[str, Any] = {
+        key: value
+        for key, value in (
+            ("forecast_horizon_days", horizon),
+            ("forecast_min_confidence", confidence),
+            ("auto_preventive_tickets", auto_preventive),
+        )
+        if value is not None
+    }
+    if not body:
+        raise UsageError(
+            "nothing to set: give --forecast-horizon-days, --forecast-min-confidence or --[no-]auto-preventive-tickets"
+        )
+    cli = get_context(ctx)
+    with cli.client() as client:
+        fabric = resolve_fabric(client, name_or_id)
+        try:
+            answer = client.patch(f"/api/fabrics/{fabric['id']}/", body)
+        except ApiError as error:
+            if error.status != 400:
+                raise
+            raise rejected(error, f"the settings of fabric {fabric['name']!r}") from None
+    _print_fabric(cli.output_format(output), answer)
 
 
 @app.command("constraints")
