@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import RolePermission
+from corruption.models import Ticket
 
 from ..models import Fabric, Link, Switch
 from ..services import overview, search
@@ -55,8 +56,8 @@ class SwitchLinkSerializer(serializers.Serializer):
 
 class OpenTicketSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
-    state = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Ticket.Kind.choices)
+    state = serializers.ChoiceField(choices=Ticket.State.choices)
     link = serializers.IntegerField()
     link_name = serializers.CharField()
     assignee = serializers.CharField(allow_null=True)

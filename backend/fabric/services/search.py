@@ -22,6 +22,10 @@ from ..models import Fabric, Link, Switch, Transceiver
 from .link_state import MAINTENANCE
 
 MAX_QUERY_LENGTH = 100  # longer than any name, port or serial the models store
+# pg_trgm indexes strings of 3 characters and more: a shorter query is a prefix of a switch name or
+# rack (a scan of the switches, a few thousand rows) and is not looked for in serials (every
+# transceiver's row).
+MIN_SUBSTRING = 3
 DEFAULT_PER_KIND = 5
 MAX_PER_KIND = 20
 
@@ -146,9 +150,14 @@ def switch_subtitle(switch: Switch, drained: bool) -> str:
     return " · ".join(parts)
 
 
+def _matching(field_name: str, q: str) -> Q:
+    lookup = "icontains" if len(q) >= MIN_SUBSTRING else "istartswith"
+    return Q(**{f"{field_name}__{lookup}": q})
+
+
 def _switches(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict], bool]:
     rows = (
-        _in_fabric(Switch.objects.filter(name__icontains=q), fabric)
+        _in_fabric(Switch.objects.filter(_matching("name", q)), fabric)
         .select_related("fabric")
         .annotate(is_drained=_drained())
         .order_by(*_closest_first("name", q), "fabric_id")
@@ -227,6 +236,8 @@ def _links(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict], bo
 
 
 def _serials(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict], bool]:
+    if len(q) < MIN_SUBSTRING:
+        return [], False
     rows = _in_fabric(
         Transceiver.objects.filter(serial__icontains=q)
         .exclude(serial="")
@@ -253,7 +264,7 @@ def _serials(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict], 
 
 def _racks(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict], bool]:
     rows = (
-        _in_fabric(Switch.objects.filter(rack__icontains=q), fabric)
+        _in_fabric(Switch.objects.filter(_matching("rack", q)), fabric)
         .values("fabric_id", "fabric__name", "rack")
         .distinct()
         .order_by(*_closest_first("rack", q), "fabric_id")

@@ -99,6 +99,14 @@ def test_a_transceiver_by_part_of_its_serial(viewer, racked_fabric):
     ]
 
 
+def test_under_three_characters_a_name_or_rack_must_start_with_them(viewer, racked_fabric):
+    assert labels(groups(viewer, q="t"), "switch") == ["t0", "t1", "t2"]
+    assert "switch" not in groups(viewer, q="0")  # t0, f0 and s0 hold it, none starts with it
+    assert labels(groups(viewer, q="r-"), "rack") == ["rack r-t0", "rack r-t1", "rack r-t2"]
+    assert "transceiver" not in groups(viewer, q="SN")  # serials: 3 characters at least
+    assert labels(groups(viewer, q="SN-"), "transceiver") == ["SN-ABC-0042"]
+
+
 def test_racks_once_each_with_their_page(viewer, racked_fabric):
     found = groups(viewer, q="r-t")
     assert labels(found, "rack") == ["rack r-t0", "rack r-t1", "rack r-t2"]
@@ -208,9 +216,9 @@ class TestSearchEndpoint(EndpointTestBase):
             direction="a_to_z",
         )
         with CaptureQueriesContext(connection) as queries:
-            response = viewer.get(URL, {"q": "t"})
+            response = viewer.get(URL, {"q": "up0"})
         assert response.status_code == 200
-        assert len(response.json()["groups"]) >= 2
+        assert [group["kind"] for group in response.json()["groups"]] == ["port"]
         self.check_queries(request, "GET /api/search/", queries)
 
 

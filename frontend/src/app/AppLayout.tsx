@@ -6,6 +6,7 @@ import { type CurrentUser, useLogout } from '@/features/auth';
 import { TODAY_ROLES } from '@/features/maintenance';
 import { PLANNING_ROLES } from '@/features/planning';
 import { RECONFIG_JOB_ROLES } from '@/features/reconfig';
+import { HeaderSearch } from '@/features/search';
 import { SIMULATION_ROLES } from '@/features/simulation';
 
 /** Operator pages: who watches capacity and CorrOpt's decisions (everyone may still open them). */
@@ -40,6 +41,7 @@ export function AppLayout({ user, children }: { user: CurrentUser; children: Rea
       </a>
       <header className="topbar">
         <span className="brand">Lightpath</span>
+        <HeaderSearch />
         <nav aria-label="Main">
           <ul>
             {navItems.map((item) => (

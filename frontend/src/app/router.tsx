@@ -11,6 +11,7 @@ import { PlanPage, TodayPage, WorkOrderDetailPage, WorkOrdersPage } from '@/feat
 import { ClassesDetailPage, ClassesPage, PlanDetailPage, PlanningPage } from '@/features/planning/routes';
 import { LarryJobPage, LarryPage, ShareBackupJobPage, ShareBackupPage } from '@/features/reconfig/routes';
 import { SimulationDetailPage, SimulationsPage } from '@/features/simulation/routes';
+import { RackPage, SwitchPage } from '@/features/switches/routes';
 import { TicketDetailPage, TicketsPage } from '@/features/tickets/routes';
 
 import { LandingRedirect } from './LandingRedirect';
@@ -30,6 +31,8 @@ export const router = createBrowserRouter([
           { index: true, element: <LandingRedirect /> },
           { path: 'fabrics', element: <FabricsPage /> },
           { path: 'fabrics/:fabricId', element: <FabricDetailPage /> },
+          { path: 'fabrics/:fabricId/racks/:rack', element: <RackPage /> },
+          { path: 'switches/:switchId', element: <SwitchPage /> },
           { path: 'links', element: <LinksPage /> },
           { path: 'links/:linkId', element: <LinkDetailPage /> },
           { path: 'at-risk', element: <AtRiskPage /> },

@@ -1,0 +1,3 @@
+/** What other features may use of switches: a switch's or rack's name that opens its page, and their paths. */
+export { RackName, SwitchName } from './components/SwitchName';
+export { rackPath, switchPath } from './paths';
