@@ -4777,9 +4777,14 @@ export interface components {
             row: string;
             /**
              * Format: double
-             * @description CorrOpt penalty per hour of its corrupting links in service.
+             * @description CorrOpt penalty per hour of its corrupting links in service, plus forecast_penalty_rate.
              */
             penalty_rate: number;
+            /**
+             * Format: double
+             * @description The part of penalty_rate its preventive tickets' links are expected to cost: the penalty at the fabric's action threshold, times the forecast's confidence, times horizon / (horizon + time to crossing).
+             */
+            forecast_penalty_rate: number;
             /** @description Whether its footprint alone keeps every ToR at its floor now. */
             safe_alone: boolean;
             /** @description Offered when its footprint alone is unsafe. */

@@ -31,6 +31,7 @@ function order(id: number, component_name: string, rack: string) {
     rack,
     row: 'p0',
     penalty_rate: 0.1,
+    forecast_penalty_rate: 0,
     safe_alone: true,
     restoration: null,
   };
