@@ -496,6 +496,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/fabrics/{id}/racks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every rack of the fabric (from its switches' `rack`), with how many switches it holds. */
+        get: operations["fabrics_racks_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fabrics/{id}/racks/{rack}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The rack page: its switches, their links (both ends' racks) and open tickets. */
+        get: operations["fabrics_racks_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/fabrics/{id}/recovery/": {
         parameters: {
             query?: never;
@@ -998,6 +1032,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Switches by name, ports ('tor1:eth2/1' or 'eth2/1'), links ('a - b' or an id), transceiver serials, racks, tickets ('#12', 'ticket 12') and jobs (id or kind), grouped by kind. A blank or too long q is a 400 naming the problem. */
+        get: operations["search_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sharebackup/size/": {
         parameters: {
             query?: never;
@@ -1095,6 +1146,23 @@ export interface paths {
         put?: never;
         /** @description Take every enabled link of the switch out of service for maintenance (reason 'maintenance'), decided as one set by the capacity guard. With ?dry_run=1 the answer is the guard's preview (verdict, affected_tors, blocking_tors) and nothing changes. */
         post: operations["switches_drain_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/switches/{id}/overview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The switch page: its links with both ends' racks, capacity if a ToR, open tickets, drain. */
+        get: operations["switches_overview_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3424,9 +3492,13 @@ export interface components {
             a_switch: number;
             readonly a_switch_name: string;
             a_port: string;
+            /** @description Blank: no rack recorded. */
+            readonly a_rack: string;
             z_switch: number;
             readonly z_switch_name: string;
             z_port: string;
+            /** @description Blank: no rack recorded. */
+            readonly z_rack: string;
             /** Format: double */
             length_m: number | null;
             fiber: components["schemas"]["FiberEnum"] | components["schemas"]["BlankEnum"];
@@ -4072,6 +4144,16 @@ export interface components {
              * @description The at-risk link's id.
              */
             link: number;
+        };
+        OpenTicket: {
+            id: number;
+            kind: components["schemas"]["TicketKindEnum"];
+            state: components["schemas"]["TicketStateEnum"];
+            link: number;
+            link_name: string;
+            assignee: string | null;
+            /** Format: date-time */
+            created: string;
         };
         OpenTicketsByState: {
             open: number;
@@ -4930,6 +5012,17 @@ export interface components {
          * @enum {string}
          */
         ProvenanceEnum: "manual" | "device" | "catalog";
+        RackOverview: {
+            fabric: number;
+            fabric_name: string;
+            rack: string;
+            switches: components["schemas"]["RackSwitch"][];
+            /** @description Links with at least one end in the rack. */
+            links: components["schemas"]["SwitchLink"][];
+            /** @description Links whose other end is in another rack. */
+            links_leaving: number;
+            open_tickets: components["schemas"]["OpenTicket"][];
+        };
         RackSet: {
             static_uplinks: number;
             /** @description cables[tor][cs]: passive cables from ToR to CS. */
@@ -4950,6 +5043,20 @@ export interface components {
             circuit_switches: components["schemas"]["NamedObject"][];
             static_uplinks_per_rack: number[];
             excluded_cables: components["schemas"]["ExcludedCable"][];
+        };
+        RackSummary: {
+            rack: string;
+            switches: number;
+            tors: number;
+        };
+        RackSwitch: {
+            id: number;
+            name: string;
+            tier: number;
+            tier_name: string;
+            pod: number | null;
+            links: number;
+            maintenance_links: number;
         };
         RailClassesResult: {
             inputs: components["schemas"]["ClassesInputs"];
@@ -5496,6 +5603,36 @@ export interface components {
          * @enum {string}
          */
         SchemeEnum: "none" | "xor" | "replicate3" | "unusable";
+        SearchAnswer: {
+            query: string;
+            /** @description Only kinds with hits, in a fixed order. */
+            groups: components["schemas"]["SearchGroup"][];
+        };
+        SearchGroup: {
+            kind: components["schemas"]["SearchGroupKindEnum"];
+            title: string;
+            hits: components["schemas"]["SearchHit"][];
+            /** @description More match than the hits listed: type more. */
+            more: boolean;
+        };
+        /**
+         * @description * `switch` - switch
+         *     * `port` - port
+         *     * `link` - link
+         *     * `transceiver` - transceiver
+         *     * `rack` - rack
+         *     * `ticket` - ticket
+         *     * `job` - job
+         * @enum {string}
+         */
+        SearchGroupKindEnum: "switch" | "port" | "link" | "transceiver" | "rack" | "ticket" | "job";
+        SearchHit: {
+            label: string;
+            /** @description Fabric, rack, state: what tells two hits apart. */
+            subtitle: string;
+            /** @description The UI page the hit opens, e.g. /switches/12. */
+            path: string;
+        };
         ShareBackupCounts: {
             hosts: number;
             active_switches: number;
@@ -5781,6 +5918,49 @@ export interface components {
          * @enum {string}
          */
         SwitchDownEventTypeEnum: "switch_down";
+        SwitchLink: {
+            id: number;
+            name: string;
+            a_switch: number;
+            a_switch_name: string;
+            a_port: string;
+            /** @description Blank when the switch has no rack recorded. */
+            a_rack: string;
+            z_switch: number;
+            z_switch_name: string;
+            z_port: string;
+            z_rack: string;
+            health: components["schemas"]["HealthEnum"];
+            admin_state: components["schemas"]["AdminStateEnum"];
+            admin_reason: string;
+            oper_state: components["schemas"]["OperStateEnum"];
+            flapping: boolean;
+            /** @description Disabled with a 'maintenance' reason (a drain). */
+            down_for_maintenance: boolean;
+        };
+        SwitchOverview: {
+            id: number;
+            name: string;
+            fabric: number;
+            fabric_name: string;
+            tier: number;
+            tier_name: string;
+            pod: number | null;
+            plane: number | null;
+            rack: string;
+            vendor: string;
+            model: string;
+            /** @description Some link of the switch is disabled for maintenance. */
+            drained: boolean;
+            /** @description Links disabled for maintenance. */
+            maintenance_links: number;
+            /** @description Links enabled and operationally up. */
+            usable_links: number;
+            /** @description A ToR's up-paths against its constraint; else null. */
+            capacity: components["schemas"]["TorCapacity"] | null;
+            links: components["schemas"]["SwitchLink"][];
+            open_tickets: components["schemas"]["OpenTicket"][];
+        };
         /** @description Model serializer with NetBox's brief mode: `?brief=1` returns only Meta.brief_fields. */
         SwitchRequest: {
             fabric: number;
@@ -9143,6 +9323,103 @@ export interface operations {
             };
         };
     };
+    fabrics_racks_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RackSummary"][];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fabrics_racks_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                rack: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RackOverview"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     fabrics_recovery_retrieve: {
         parameters: {
             query?: never;
@@ -11648,6 +11925,68 @@ export interface operations {
             };
         };
     };
+    search_retrieve: {
+        parameters: {
+            query: {
+                /** @description Only this fabric's objects. */
+                fabric?: number;
+                /** @description Hits per kind, 1 to 20 (default 5). */
+                limit?: number;
+                /** @description What to find (1 to 100 characters). */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchAnswer"];
+                };
+            };
+            /** @description Bad input: every problem, by field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL is longer than the web server takes (gunicorn's request line, 4,094 bytes): an HTML page. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     sharebackup_size_create: {
         parameters: {
             query?: never;
@@ -12290,6 +12629,54 @@ export interface operations {
             };
             /** @description The body is not JSON (Content-Type). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    switches_overview_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwitchOverview"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
