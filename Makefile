@@ -136,6 +136,7 @@ bench: bootstrap services
 	@$(WITH_ENV) $(PY) backend/scripts/bench_guard.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_liveness.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry_formats.py 10000
+	@$(WITH_ENV) $(PY) backend/scripts/bench_remote_write.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_telemetry.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_webhooks.py
 	@$(WITH_ENV) $(PY) backend/scripts/bench_circuits.py
