@@ -28,14 +28,27 @@ def percent(value: Any) -> str:
     return "-" if value is None else f"{float(value) * 100:.0f}%"
 
 
+def utc_minute(value: Any) -> str:
+    """'11-30 12:11' (UTC, the table's header says so)."""
+    return "-" if value is None else f"{datetime.fromisoformat(str(value)).astimezone(UTC):%m-%d %H:%M}"
+
+
 AT_RISK_KEYS = ("link", "name", *FORECAST_KEYS)
+# CSV cells are flat: the end to act on as three columns (JSON keeps the API's `end` object), and
+# both ends' racks, where a technician goes.
+AT_RISK_CSV_KEYS = tuple(
+    key
+    for name in ("link", "name", "a_rack", "z_rack", *FORECAST_KEYS)
+    for key in (("end_switch", "end_port", "end_rack") if name == "end" else (name,))
+)
 AT_RISK_COLUMNS = (
     Column("link", "ID", justify="right"),
     Column("name", "Link"),
-    Column("crosses_in", "Crosses in (interval)"),
+    Column("racks", "Racks (A / Z)"),
+    Column("crosses", "Crosses (UTC), in (interval)"),
     Column("confidence", "Confidence", render=percent, justify="right"),
     Column("cause_label", "Cause"),
-    Column("reading", "Reading (end/lane)"),
+    Column("reading", "Reading (end/lane)", no_wrap=True),
     Column("recommended_action_label", "Action"),
 )
 # A forecast changes when a 6-hour trend bucket closes; older than this, the optics stopped coming.
@@ -104,8 +117,13 @@ def at_risk_row(listed: dict[str, Any], now: datetime) -> dict[str, Any]:
     forecast = {key: value for key, value in listed.items() if key != "link"}
     link = listed["link"]
     name = f"{link['a']['switch']}:{link['a']['port']}-{link['z']['switch']}:{link['z']['port']}"
-    row: dict[str, Any] = {"link": link["id"], "name": name, **forecast}
+    racks = [(link.get(side) or {}).get("rack") for side in ("a", "z")]
+    end = forecast.get("end") or {}
+    row: dict[str, Any] = {"link": link["id"], "name": name, "a_rack": racks[0], "z_rack": racks[1], **forecast}
+    row |= {"end_switch": end.get("switch"), "end_port": end.get("port"), "end_rack": end.get("rack")}
+    row["racks"] = " / ".join(rack or "-" for rack in racks)
     row["crosses_in"] = crosses_in(forecast, now)
+    row["crosses"] = f"{utc_minute(forecast['crossing_at'])}, {row['crosses_in']}"
     # Lanes count from 1 for people (CMIS); the API's `lane` counts from 0.
     lane = int(forecast["lane"]) + 1
     reading = f"{str(forecast.get('quantity')).capitalize()} {str(forecast.get('side')).upper()}/{lane}"
@@ -114,6 +132,6 @@ def at_risk_row(listed: dict[str, Any], now: datetime) -> dict[str, Any]:
     if forecast.get("slope_db_per_day") is not None:
         reading += f", {float(forecast['slope_db_per_day']):+.2f} dB/d"
     if forecast.get("limit_dbm") is not None:
-        reading += f", limit {dbm(forecast['limit_dbm'])} {forecast.get('limit_provenance')}"
+        reading += f", limit {dbm(forecast['limit_dbm'])} dBm ({forecast.get('limit_provenance')})"
     row["reading"] = reading
     return row

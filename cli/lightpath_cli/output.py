@@ -33,14 +33,15 @@ class Column:
     # Table cell text (or rich Text for colour); CSV and JSON always carry the raw value.
     render: Callable[[Any], str | Text] | None = None
     justify: str = "left"
+    no_wrap: bool = False  # a cell that reads wrong broken in two (a reading with its unit)
 
 
 def stdout_console() -> Console:
     # Looked up per call: test runners swap sys.stdout. Off a terminal, rich would assume 80
-    # columns and squeeze the table, so give pipes room instead.
+    # columns and squeeze the table, so give pipes room instead (the at-risk table is 225 wide).
     console = Console(file=sys.stdout)
     if not console.is_terminal:
-        console = Console(file=sys.stdout, width=200)
+        console = Console(file=sys.stdout, width=240)
     return console
 
 
@@ -92,7 +93,7 @@ def print_rows(
     else:
         table = Table(show_edge=False, header_style="bold")
         for column in columns:
-            table.add_column(column.header, justify=column.justify)  # type: ignore[arg-type]
+            table.add_column(column.header, justify=column.justify, no_wrap=column.no_wrap)  # type: ignore[arg-type]
         for row in rows:
             table.add_row(*(table_cell(column, row.get(column.key)) for column in columns))
         stdout_console().print(table)

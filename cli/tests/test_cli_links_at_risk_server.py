@@ -67,6 +67,8 @@ def rows_of(result: Any) -> list[list[str]]:
 def test_the_table_lists_at_risk_links_soonest_first_with_cause_and_action(
     viewer: Cli, forecasts: dict[str, Any]
 ) -> None:
+    from django.utils import timezone
+
     first, second, *_ = forecasts["links"]
     result = viewer("links", "at-risk", "--fabric", "optics")
     rows = rows_of(result)
@@ -76,11 +78,19 @@ def test_the_table_lists_at_risk_links_soonest_first_with_cause_and_action(
     assert "Clean the connectors, p0-fab0:e1 (end Z) first" in text
     assert "Replace the transceiver at p0-tor1:eth0 (end A)" in text
     # lanes count from 1 for people (the API's lane 3 is lane 4 of the module)
-    assert "Tx A/4 -4.10 dBm, -0.20 dB/d, limit -5.00 device" in text
-    assert "Rx Z/1 -8.00 dBm, -0.50 dB/d, limit -10.30 catalog" in text
-    # in days from now, with the interval; the gentlest slope of contamination may never cross
-    assert rows[0][1:8] == ["p0-tor1:eth1-p0-fab0:e1", "2.0", "d", "(1.0", "..", "never)", "90%"]
-    assert rows[1][2:7] == ["5.0", "d", "(4.0", "..", "8.0)"]
+    # The limit with its unit, on one line (trial 27 item 13: it wrapped and left the unit out).
+    assert "Tx A/4 -4.10 dBm, -0.20 dB/d, limit -5.00 dBm (device)" in text
+    assert "Rx Z/1 -8.00 dBm, -0.50 dB/d, limit -10.30 dBm (catalog)" in text
+    # where to go (both racks), when it crosses (UTC), and in days from now with the interval; the
+    # gentlest slope of contamination may never cross
+    crossing = timezone.now() + dt.timedelta(days=2)
+    assert rows[0][1:5] == ["p0-tor1:eth1-p0-fab0:e1", "R12", "/", "R40"]
+    assert rows[0][5] == f"{crossing.astimezone(dt.UTC):%m-%d}"
+    assert rows[0][7:13] == ["2.0", "d", "(1.0", "..", "never)", "90%"]
+    assert rows[1][7:12] == ["5.0", "d", "(4.0", "..", "8.0)"]
+    # One line a link off a terminal: its reading and action beside its id.
+    (line,) = [line for line in result.stdout.splitlines() if line.strip().startswith(str(second))]
+    assert "limit -10.30 dBm (catalog)" in line and "Clean the connectors, p0-fab0:e1 (end Z) first" in line
 
 
 def test_json_and_csv_carry_the_forecast_fields(viewer: Cli, forecasts: dict[str, Any]) -> None:
@@ -99,6 +109,10 @@ def test_json_and_csv_carry_the_forecast_fields(viewer: Cli, forecasts: dict[str
     assert [int(row["link"]) for row in table] == [second, first]
     assert table[0]["cause_label"] == "contamination" and table[0]["latest_at"] == ""
     assert table[1]["at_risk"] == "true" and table[1]["lane"] == "3"
+    # Flat cells (trial 27 item 13: `end` was a JSON blob): the end to act on, and both racks.
+    assert "end" not in table[0]
+    assert (table[0]["end_switch"], table[0]["end_port"], table[0]["end_rack"]) == ("p0-fab0", "e1", "R40")
+    assert (table[0]["a_rack"], table[0]["z_rack"]) == ("R12", "R40")
 
 
 def test_cause_and_horizon_narrow_or_widen_the_list(viewer: Cli, forecasts: dict[str, Any]) -> None:
@@ -139,7 +153,7 @@ def test_a_stale_forecast_says_when_it_was_made_and_a_past_crossing_reads_now_or
         )  # fmt: skip
     result = viewer("links", "at-risk", "--fabric", "stopped", "--horizon-days", "1")
     rows = rows_of(result)
-    assert [row[2:4] for row in rows] == [["now", "100%"], ["overdue", "by"]]
+    assert [row[7:9] for row in rows] == [["now", "100%"], ["overdue", "by"]]
     assert "overdue by 1.2 d" in result.stdout and "0.0 d" not in result.stdout
     assert "Rx A/3 -13.10 dBm" in result.stdout
     assert f"Forecasts made {made.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC (2.0 d ago)." in result.stdout

@@ -413,7 +413,8 @@ def at_risk(
         horizon = "its horizon" if horizon_days is None else f"{horizon_days:g} day{'' if horizon_days == 1 else 's'}"
         stdout_console().print(f"No link of {fabric_row['name']} is forecast to cross a limit within {horizon}.")
         return
-    print_first_rows(fmt, rows, total, forecasts.AT_RISK_COLUMNS, forecasts.AT_RISK_KEYS, noun="links")
+    keys = forecasts.AT_RISK_CSV_KEYS if fmt is OutputFormat.csv else forecasts.AT_RISK_KEYS
+    print_first_rows(fmt, rows, total, forecasts.AT_RISK_COLUMNS, keys, noun="links")
     if fmt is OutputFormat.table and rows:
         stdout_console().print(forecasts.made_line(rows, now))
     note = forecasts.stale_note(rows, now)
