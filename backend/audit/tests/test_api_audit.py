@@ -26,5 +26,6 @@ class TestAuditEventAPI(ReadOnlyAPIViewTestBase):
             ({"action": "create"}, objects),
             ({"action": "delete"}, [removal]),
             ({"user": self.author.pk}, objects),
+            ({"username": "auditor"}, objects),
             ({"object_id": objects[1].object_id, "object_type": "fabric.fabric"}, objects[1:2]),
         ]

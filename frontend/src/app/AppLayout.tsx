@@ -4,6 +4,7 @@ import { NavLink } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { type CurrentUser, useLogout } from '@/features/auth';
 import { TODAY_ROLES } from '@/features/maintenance';
+import { WEBHOOK_ROLES } from '@/features/webhooks';
 import { PLANNING_ROLES } from '@/features/planning';
 import { RECONFIG_JOB_ROLES } from '@/features/reconfig';
 import { HeaderSearch } from '@/features/search';
@@ -27,6 +28,8 @@ const NAV_ITEMS: readonly { to: string; label: string; audience?: readonly strin
   { to: '/sharebackup', label: 'Failover', audience: RECONFIG_JOB_ROLES },
   { to: '/larry', label: 'Uplinks', audience: RECONFIG_JOB_ROLES },
   { to: '/jobs', label: 'Jobs' },
+  { to: '/audit', label: 'Audit' },
+  { to: '/webhooks', label: 'Webhooks', audience: WEBHOOK_ROLES },
 ];
 
 export function AppLayout({ user, children }: { user: CurrentUser; children: ReactNode }) {
@@ -49,6 +52,10 @@ export function AppLayout({ user, children }: { user: CurrentUser; children: Rea
                 <NavLink to={item.to}>{item.label}</NavLink>
               </li>
             ))}
+            <li>
+              {/* The server's page (Swagger UI), outside the app's routes. */}
+              <a href="/api/docs/">API docs</a>
+            </li>
           </ul>
         </nav>
         <div className="user" data-testid="current-user">

@@ -1,5 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 
+import { AuditPage } from '@/features/audit/routes';
 import { LoginPage } from '@/features/auth/routes';
 import { CircuitsPage, ScheduleDetailPage } from '@/features/circuits/routes';
 import { DecisionsPage, FabricHealthPage, OptimizerRunPage } from '@/features/corruption/routes';
@@ -13,6 +14,7 @@ import { LarryJobPage, LarryPage, ShareBackupJobPage, ShareBackupPage } from '@/
 import { SimulationDetailPage, SimulationsPage } from '@/features/simulation/routes';
 import { RackPage, SwitchPage } from '@/features/switches/routes';
 import { TicketDetailPage, TicketsPage } from '@/features/tickets/routes';
+import { WebhooksPage } from '@/features/webhooks/routes';
 
 import { LandingRedirect } from './LandingRedirect';
 import { NotFoundPage } from './NotFoundPage';
@@ -58,6 +60,8 @@ export const router = createBrowserRouter([
           { path: 'larry', element: <LarryPage /> },
           { path: 'larry/:jobId', element: <LarryJobPage /> },
           { path: 'jobs', element: <JobsPage /> },
+          { path: 'audit', element: <AuditPage /> },
+          { path: 'webhooks', element: <WebhooksPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

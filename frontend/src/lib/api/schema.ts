@@ -6950,6 +6950,8 @@ export interface operations {
                 timestamp__n?: string;
                 user?: number[];
                 user__n?: number[];
+                /** @description Who made the change (username) */
+                username?: string[];
             };
             header?: never;
             path?: never;

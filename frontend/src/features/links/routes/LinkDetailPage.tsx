@@ -4,6 +4,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { HealthBadge } from '@/components/HealthBadge';
 import { Loading } from '@/components/Loading';
+import { ObjectHistory } from '@/features/audit';
 import { canChangeLinkState, canOverrideCapacity, useCurrentUser } from '@/features/auth';
 import { useFabric } from '@/features/fabrics';
 import { ForecastSummary, LinkAtRisk, useLinkForecast } from '@/features/forecasts';
@@ -250,6 +251,10 @@ function LinkDetail({ linkId }: { linkId: number }) {
             </>
           )
         ) : null}
+      </section>
+
+      <section className="panel">
+        <ObjectHistory objectType="fabric.link" objectId={linkId} />
       </section>
     </article>
   );
