@@ -15,11 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Avg, F
 from django.utils import timezone
 
 import lightpath_engine
-from corruption.models import Ticket
+from corruption.models import Ticket, TicketStep
 from fabric.models import Fabric, Switch
 from lightpath.problems import Problems, integer, is_int, number, random_seed, unknown_keys
 
@@ -379,24 +378,62 @@ def validate_size_params(params: Any) -> dict[str, Any]:
     return cleaned
 
 
+# Switch pools back up switches: only a repair that replaced a switch's shared part (line card or
+# switch; a breakout cable is a cable) is a switch failure. Links repaired by a cable, a transceiver
+# or cleaning were link failures, which ShareBackup's diagnosis returns to the pool within a second.
+SWITCH_REPAIR = "replace_shared_component"
+BREAKOUT_RULE = "shared_component.breakout"
+# Tickets of one failed part: links of a shared switch repaired this close together.
+SAME_FAILURE = timedelta(hours=1)
+
+
 def ticket_reliability(fabric_id: int, window_days: int) -> dict[str, Any]:
     """MTBF and MTTR of a fabric's switches from its repair tickets over the window ending now.
 
-    A ticket is the repair of one link, and every link hangs off switches, so each ticket opened in
-    the window counts as one failure among the fabric's switches: MTBF = switches x window hours /
-    failures. MTTR is the mean open-to-resolved time of the tickets resolved in the window. Both are
-    None when the window holds no such ticket.
+    A failure is a switch-part replacement (SWITCH_REPAIR) recorded in the window; the tickets of
+    links on one switch repaired within SAME_FAILURE of each other are one failure. MTBF =
+    switches x window hours / failures. The repair time of a failure runs from the action that took
+    its first link out of service (the ticket's opening) to the link's return to service (the
+    validation's start), not to the ticket's resolution 24 h of validation later. Both are None when
+    the window holds no such failure.
     """
     since = timezone.now() - timedelta(days=window_days)
-    tickets = Ticket.objects.filter(fabric_id=fabric_id)
     switches = Switch.objects.filter(fabric_id=fabric_id).count()
-    failures = tickets.filter(created__gte=since).count()
-    resolved = tickets.filter(resolved_at__gte=since, resolved_at__isnull=False)
-    repairs = resolved.count()
-    mean = resolved.aggregate(mean=Avg(F("resolved_at") - F("created")))["mean"]
-    mtbf = switches * window_days * 24.0 / failures if failures and switches else None
-    mttr = mean.total_seconds() / 3600.0 if repairs and mean is not None and mean.total_seconds() > 0 else None
-    return {"switches": switches, "failures": failures, "repairs": repairs, "mtbf_hours": mtbf, "mttr_hours": mttr}
+    steps = (
+        TicketStep.objects.filter(
+            ticket__fabric_id=fabric_id, action_taken=SWITCH_REPAIR, acted_at__gte=since, acted_at__isnull=False
+        )
+        .exclude(rule=BREAKOUT_RULE)
+        .select_related("ticket__link")
+        .order_by("acted_at", "id")
+    )
+    failures: list[dict[str, Any]] = []
+    switch_tickets: set[int] = set()
+    for step in steps:
+        ticket, link = step.ticket, step.ticket.link
+        switch_tickets.add(ticket.pk)
+        ends = {link.a_switch_id, link.z_switch_id}
+        same = next((f for f in failures if f["ends"] & ends and step.acted_at - f["acted_at"] <= SAME_FAILURE), None)
+        if same is None:
+            same = {"ends": set(), "acted_at": step.acted_at, "out": ticket.created, "back": None}
+            failures.append(same)
+        same["ends"] |= ends
+        same["out"] = min(same["out"], ticket.created)
+        if ticket.validation_started_at is not None:
+            same["back"] = max(filter(None, (same["back"], ticket.validation_started_at)))
+    repairs = [(f["back"] - f["out"]).total_seconds() / 3600.0 for f in failures if f["back"] is not None]
+    mtbf = switches * window_days * 24.0 / len(failures) if failures and switches else None
+    mttr = sum(repairs) / len(repairs) if repairs and sum(repairs) > 0 else None
+    other = Ticket.objects.filter(fabric_id=fabric_id, created__gte=since).exclude(pk__in=switch_tickets).count()
+    return {
+        "switches": switches,
+        "failures": len(failures),
+        "repairs": len(repairs),
+        "switch_tickets": len(switch_tickets),
+        "other_tickets": other,
+        "mtbf_hours": mtbf,
+        "mttr_hours": mttr,
+    }
 
 
 def size(params: dict[str, Any]) -> dict[str, Any]:
@@ -420,19 +457,22 @@ def size(params: dict[str, Any]) -> dict[str, Any]:
                 source="tickets",
                 mtbf_hours=history["mtbf_hours"],
                 mttr_hours=history["mttr_hours"],
-                note=f"{history['failures']} ticket(s) opened and {history['repairs']} resolved in the last "
-                f"{params['window_days']} days over {history['switches']} switches",
+                note=f"{_failures(history)} in the last {params['window_days']} days over "
+                f"{history['switches']} switches, {history['repairs']} back in service; "
+                f"{_others(history)}",
             )
         elif params["mtbf_hours"] is None or params["mttr_hours"] is None:
             raise_problems(
                 "mtbf_hours",
-                f"fabric {params['fabric']} has no opened and resolved repair tickets in the last "
-                f"{params['window_days']} days: give mtbf_hours and mttr_hours",
+                f"fabric {params['fabric']} has no switch failure repaired and back in service in the last "
+                f"{params['window_days']} days (a switch failure is a ticket fixed by replacing a line card "
+                f"or switch; {_others(history)}): give mtbf_hours and mttr_hours",
             )
         else:
             reliability["note"] = (
-                f"the given MTBF and MTTR: the fabric has {history['failures']} ticket(s) opened and "
-                f"{history['repairs']} resolved in the last {params['window_days']} days, not enough to estimate both"
+                f"the given MTBF and MTTR: the fabric has {_failures(history)} in the last "
+                f"{params['window_days']} days, {history['repairs']} back in service, not enough to estimate both; "
+                f"{_others(history)}"
             )
     half, groups = k // 2, 2 * pods + k // 2
     try:
@@ -482,6 +522,16 @@ def size(params: dict[str, Any]) -> dict[str, Any]:
         "sizing": sizing,
         "monte_carlo": monte_carlo,
     }
+
+
+def _failures(history: dict[str, Any]) -> str:
+    count, tickets = history["failures"], history["switch_tickets"]
+    return f"{count} switch failure{'s' if count != 1 else ''} ({tickets} ticket{'s' if tickets != 1 else ''})"
+
+
+def _others(history: dict[str, Any]) -> str:
+    count = history["other_tickets"]
+    return f"{count} other repair ticket{'s' if count != 1 else ''} (links, cables, optics) not counted"
 
 
 def raise_problems(field: str, message: str) -> None:

@@ -9,7 +9,7 @@ import json
 import pytest
 from django.utils import timezone
 
-from corruption.models import Decision, Ticket
+from corruption.models import Decision, Ticket, TicketStep
 from fabric.models import Link
 from jobs import services
 from jobs.models import Job
@@ -235,41 +235,83 @@ def test_size_from_given_values_with_a_monte_carlo_check(client_for):
     assert again.json()["monte_carlo"] == body["monte_carlo"]  # seeded
 
 
-def _ticket(link, opened, hours):
+def _ticket(link, opened, action, rule, acted_after_h, back_after_h, resolved_after_h):
+    """A resolved repair ticket: opened when CorrOpt took the link out, `action` taken, the link
+    back in service (validation started), resolved after the validation window."""
     decision = Decision.objects.create(
         fabric=link.fabric, link=link, kind="fast_checker", action="disabled", penalty=1e-4, engine_ms=1.0
     )
-    return Ticket.objects.create(
+    ticket = Ticket.objects.create(
         fabric=link.fabric,
         link=link,
         direction="a_to_z",
         decision=decision,
         created=opened,
-        resolved_at=opened + dt.timedelta(hours=hours),
+        validation_started_at=opened + dt.timedelta(hours=back_after_h),
+        resolved_at=opened + dt.timedelta(hours=resolved_after_h),
         state="resolved",
     )
+    TicketStep.objects.create(
+        ticket=ticket,
+        number=1,
+        decision=decision,
+        direction="a_to_z",
+        recommended_action=action,
+        rule=rule,
+        explanation="",
+        action_taken=action,
+        acted_at=opened + dt.timedelta(hours=acted_after_h),
+        outcome="fixed",
+    )
+    return ticket
 
 
 @pytest.mark.django_db
 def test_size_from_ticket_history_and_the_fallback(client_for, small_fabric):
+    """Only switch failures size a switch pool, and a repair lasts until the link is back in
+    service, not through the 24 h validation. (Changed by issue #20: before, every ticket counted
+    as a switch failure and repair time ran to the ticket's resolution.)"""
     client = client_for("planner")
     request = {"k": 4, "fabric": small_fabric.pk, "mtbf_hours": 5000, "mttr_hours": 10, "window_days": 30}
     # no tickets: the given values are used, and the answer says why
     body = client.post("/api/sharebackup/size/", request, format="json").json()
     assert body["reliability"]["source"] == "given" and body["reliability"]["mtbf_hours"] == 5000
     assert "not enough" in body["reliability"]["note"]
-    links = list(Link.objects.filter(fabric=small_fabric))
+    links = list(Link.objects.filter(fabric=small_fabric).select_related("a_switch", "z_switch"))
+    first = links[0]
+    sharing = next(
+        link for link in links[1:] if {link.a_switch_id, link.z_switch_id} & {first.a_switch_id, first.z_switch_id}
+    )
+    apart = next(
+        link for link in links if not {link.a_switch_id, link.z_switch_id} & {first.a_switch_id, first.z_switch_id}
+    )
+    others = [link for link in links if link not in (first, sharing, apart)]
     now = timezone.now()
-    _ticket(links[0], now - dt.timedelta(days=10), 12)
-    _ticket(links[1], now - dt.timedelta(days=5), 36)
-    _ticket(links[2], now - dt.timedelta(days=60), 100)  # opened and resolved before the window
+    cluster = "shared_component.cluster"
+    # one line card: two links of a switch out together, replaced within the hour, back after 10 h
+    _ticket(first, now - dt.timedelta(days=10), "replace_shared_component", cluster, 8, 10, 34)
+    _ticket(sharing, now - dt.timedelta(days=10, hours=1), "replace_shared_component", cluster, 8.5, 11, 35)
+    # a second switch failure elsewhere, back after 4 h
+    _ticket(apart, now - dt.timedelta(days=5), "replace_shared_component", cluster, 3, 4, 28)
+    # link failures: corruption fixed by a cable, a transceiver, a breakout cable
+    _ticket(others[0], now - dt.timedelta(days=7), "replace_cable", "cable.both_ends", 2, 2, 26)
+    _ticket(others[1], now - dt.timedelta(days=3), "replace_transceiver", "power.low_rx", 1, 1, 25)
+    _ticket(others[2], now - dt.timedelta(days=2), "replace_shared_component", "shared_component.breakout", 1, 1, 25)
+    # a switch failure repaired before the window
+    _ticket(others[3], now - dt.timedelta(days=60), "replace_shared_component", cluster, 50, 100, 124)
     body = client.post("/api/sharebackup/size/", request, format="json").json()
     reliability = body["reliability"]
     assert reliability["source"] == "tickets"
-    assert (reliability["switches"], reliability["failures"], reliability["repairs"]) == (9, 2, 2)
-    assert reliability["mtbf_hours"] == pytest.approx(9 * 30 * 24 / 2)
-    assert reliability["mttr_hours"] == pytest.approx(24.0)
-    assert body["sizing"]["unavailability"] == pytest.approx(24 / (9 * 30 * 24 / 2 + 24))
+    switches = 9
+    assert (reliability["switches"], reliability["failures"], reliability["repairs"]) == (switches, 2, 2)
+    assert reliability["mtbf_hours"] == pytest.approx(switches * 30 * 24 / 2)
+    # (11 h from the first link out to the last back) and 4 h, never the 24 h of validation
+    assert reliability["mttr_hours"] == pytest.approx((11 + 4) / 2)
+    assert reliability["note"] == (
+        "2 switch failures (3 tickets) in the last 30 days over 9 switches, 2 back in service; "
+        "3 other repair tickets (links, cables, optics) not counted"
+    )
+    assert body["sizing"]["unavailability"] == pytest.approx(7.5 / (switches * 30 * 24 / 2 + 7.5))
 
 
 @pytest.mark.django_db
@@ -284,7 +326,7 @@ def test_size_lists_every_problem(client_for, small_fabric):
     # a fabric without tickets and no given values: said, not guessed
     response = client.post("/api/sharebackup/size/", {"fabric": small_fabric.pk}, format="json")
     assert response.status_code == 400
-    assert "no opened and resolved repair tickets" in response.json()["errors"][0]["message"]
+    assert "no switch failure repaired and back in service" in response.json()["errors"][0]["message"]
 
 
 # ---------------------------------------------------------------------------------------------
