@@ -7,6 +7,7 @@ from lightpath.problems import InvalidParams
 
 from .services import classes as reliability
 from .services import plan as plans
+from .services.csv_numbers import rounded
 
 
 @job_kind(
@@ -16,10 +17,10 @@ from .services import plan as plans
     needs_fabric=False,
     validate=plans.validate_params,
     csv_tables={
-        "costs": plans.costs_table,
-        "links": plans.links_table,
-        "sweeps": plans.sweeps_table,
-        "bands": plans.bands_table,
+        "costs": rounded(plans.costs_table),
+        "links": rounded(plans.links_table),
+        "sweeps": rounded(plans.sweeps_table),
+        "bands": rounded(plans.bands_table),
     },
     summary=plans.summary_line,
 )
@@ -38,9 +39,9 @@ def rail_plan(job, ctx):
     description="RAIL reliability classes from measured loss rates: nested link sets, worst paths, FEC",
     validate=reliability.validate_params,
     csv_tables={
-        "class_links": reliability.class_links_table,
-        "repair": reliability.repair_table,
-        "summary": reliability.summary_table,
+        "class_links": rounded(reliability.class_links_table),
+        "repair": rounded(reliability.repair_table),
+        "summary": rounded(reliability.summary_table),
     },
     summary=reliability.summary_line,
 )

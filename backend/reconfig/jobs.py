@@ -11,6 +11,7 @@ from accounts.roles import OPERATOR, PLANNER
 from jobs.registry import job_kind
 from jobs.services import JobFailed
 from lightpath.problems import InvalidParams
+from planning.services.csv_numbers import rounded
 
 from .services import larry, sharebackup
 
@@ -30,8 +31,8 @@ def _params(validate, job) -> dict[str, Any]:
     needs_fabric=False,
     validate=sharebackup.validate_plan_params,
     csv_tables={
-        "events": lambda result: (sharebackup.EVENTS_HEADER, sharebackup.event_rows(result)),
-        "replace_calls": lambda result: (sharebackup.REPLACE_HEADER, sharebackup.replace_call_rows(result)),
+        "events": rounded(lambda result: (sharebackup.EVENTS_HEADER, sharebackup.event_rows(result))),
+        "replace_calls": rounded(lambda result: (sharebackup.REPLACE_HEADER, sharebackup.replace_call_rows(result))),
     },
 )
 def sharebackup_plan(job, context) -> dict[str, Any]:
@@ -54,8 +55,8 @@ def sharebackup_plan(job, context) -> dict[str, Any]:
     needs_fabric=False,
     validate=larry.validate_run_params,
     csv_tables={
-        "uplinks": lambda result: (larry.UPLINKS_HEADER, larry.uplink_rows(result)),
-        "changes": lambda result: (larry.CHANGES_HEADER, larry.change_rows(result)),
+        "uplinks": rounded(lambda result: (larry.UPLINKS_HEADER, larry.uplink_rows(result))),
+        "changes": rounded(lambda result: (larry.CHANGES_HEADER, larry.change_rows(result))),
     },
 )
 def larry_run(job, context) -> dict[str, Any]:
