@@ -817,11 +817,18 @@ class TelemetryState:
     def checkpoint(self) -> bytes:
         """The whole state (windows, readings, direction health, open episodes, oper-status, link
         states and trends) as compact bytes."""
-    def restore(self, data: bytes) -> None:
-        """Replace the state by the one ``checkpoint`` wrote, keeping this object's settings (the
-        trends are kept when this object keeps them with the checkpoint's bucket settings; a
-        version 1 or 2 checkpoint has none). Raises ``ValueError`` on bytes that are not a
-        checkpoint."""
+    def checkpoint_split(self, stamp: int) -> tuple[bytes, list[tuple[int, bytes]]]:
+        """The state as a split checkpoint: the bytes every run rewrites (everything but the
+        trends' closed buckets) and the segments of closed buckets that changed since the previous
+        call (or were never written), as (segment, bytes), stamped with ``stamp`` (the run's
+        watermark; each run's must differ). Store both in one transaction, or drop this state:
+        the changed segments are handed out once."""
+    def restore(self, data: bytes, segments: Sequence[tuple[int, bytes]] = ()) -> None:
+        """Replace the state by the one ``checkpoint`` or ``checkpoint_split`` wrote, keeping this
+        object's settings, with the stored ``segments`` of a split one (those its bytes do not
+        list are ignored). The trends are kept when this object keeps them with the checkpoint's
+        bucket settings; a version 1 or 2 checkpoint has none. Raises ``ValueError`` on bytes that
+        are not a checkpoint, or when a segment the bytes need is missing or from another run."""
     def oper_changes(self) -> list[tuple[int, bool]]:
         """Links whose operational state the last ``apply_copy`` decided anew (True = up), sorted
         by link: down when either end's newest oper-status is not up (or a dark end, see

@@ -139,6 +139,40 @@ def test_a_restarted_state_gives_the_same_forecasts():
     assert off.forecasts(*args) == [] and off.trend(3, False) is None
 
 
+def test_a_split_checkpoint_rewrites_the_segments_where_a_bucket_closed_and_restores():
+    links = list(range(1, 41))
+    hours = 5 * 24
+    data = decaying_transmitter(links, hours, -0.8, seed=5)
+    order = np.lexsort((data[2],))
+    data = tuple(d[order] for d in data)
+    live = new_state()
+    live.apply_readings(*columns(*(d[: len(order) - len(links) * 2] for d in data)))
+    stored = {}
+    first = live.checkpoint()
+    data_1, segments = live.checkpoint_split(1)
+    stored.update(segments)
+    assert len(segments) == len({s for s, _ in segments}) > 1
+    # The last hour: only the links whose bucket closed in it have their segments rewritten.
+    live.apply_readings(*columns(*(d[len(order) - len(links) * 2 :] for d in data)))
+    data_2, rewritten = live.checkpoint_split(2)
+    assert 0 < len(rewritten) < len(segments) and len(live.trend_changed_links()) < len(links)
+    restarted = new_state()
+    # Before the second run's rows are stored, its bytes need segments of run 2 that are not there.
+    with pytest.raises(
+        ValueError, match=r"trend segment \d+ holds segment \d+ of run 1, the checkpoint needs that of run 2"
+    ):
+        restarted.restore(data_2, list(stored.items()))
+    stored.update(rewritten)
+    restarted.restore(data_2, list(stored.items()))
+    args = (links, [LIMITS] * len(links), hours * HOUR_US, 7 * 86400.0, 0.8)
+    assert restarted.forecasts(*args) == live.forecasts(*args) != []
+    assert restarted.checkpoint() == live.checkpoint()
+    # The first run's bytes with its own segments are still the first run's state.
+    earlier = new_state()
+    earlier.restore(data_1, list(segments))
+    assert earlier.checkpoint() == first != live.checkpoint()
+
+
 def test_only_new_rows_are_taken_and_closed_buckets_name_their_links():
     state = new_state()
     nan = math.nan

@@ -258,13 +258,44 @@ impl TelemetryState {
         PyBytes::new(py, &data)
     }
 
-    /// Replaces the state by the one `checkpoint` wrote (this object's
-    /// settings are kept). Raises ValueError on bytes that are not one.
-    /// Trends are kept when this object keeps them with the checkpoint's
-    /// settings; else they start empty (or stay off).
-    fn restore(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<()> {
+    /// The state as a split checkpoint: (bytes, [(segment, bytes)]): the
+    /// small part every run rewrites, and the segments of the trends' closed
+    /// buckets that changed since the previous call (or were never written),
+    /// stamped with `stamp` (the run's watermark: each run's must differ).
+    /// Store both in one transaction (a segment replaces the stored one of
+    /// the same number), or drop this state: the changed segments are
+    /// handed out once.
+    fn checkpoint_split<'py>(
+        &mut self,
+        py: Python<'py>,
+        stamp: i64,
+    ) -> (Bound<'py, PyBytes>, Vec<(u32, Bound<'py, PyBytes>)>) {
+        let state = &mut self.state;
+        let (data, segments) = py.detach(|| state.checkpoint_split(stamp));
+        let segments = segments
+            .into_iter()
+            .map(|(segment, bytes)| (segment, PyBytes::new(py, &bytes)))
+            .collect();
+        (PyBytes::new(py, &data), segments)
+    }
+
+    /// Replaces the state by the one `checkpoint` or `checkpoint_split`
+    /// wrote (this object's settings are kept), with the stored `segments`
+    /// (segment, bytes) of a split one. Raises ValueError on bytes that are
+    /// not one, or a segment the bytes need that is missing or from another
+    /// run. Trends are kept when this object keeps them with the
+    /// checkpoint's settings; else they start empty (or stay off).
+    #[pyo3(signature = (data, segments=vec![]))]
+    fn restore<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: &[u8],
+        segments: Vec<(u32, Bound<'py, PyBytes>)>,
+    ) -> PyResult<()> {
+        let segments: Vec<(u32, &[u8])> =
+            segments.iter().map(|(s, d)| (*s, d.as_bytes())).collect();
         let mut state = py
-            .detach(|| FabricState::restore(data))
+            .detach(|| FabricState::restore_split(data, &segments))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         state.trends = match (self.trends, state.trends.take()) {
             (Some(mine), Some(kept)) if kept.settings == mine => Some(kept),

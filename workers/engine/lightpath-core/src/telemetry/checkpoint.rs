@@ -13,6 +13,20 @@
 //! that are short decimals (what devices report) are stored as scaled
 //! integers, other floats as their 8 bytes.
 //!
+//! Version 4 (a split checkpoint, [`FabricState::checkpoint_split`]) has the
+//! same sections but for the trends, which keep only what every poll moves:
+//! the stamps of the stored segments, then per end its newest reading time
+//! and per series its flags and open bucket. The closed buckets (rings and
+//! steps) go to segments, one per bucket-phase class of links (see
+//! [`TREND_SEGMENTS`]): the magic `LPTR`, a version byte, the segment's
+//! number, its stamp, then per end (sorted) its series counts and per series
+//! a step flag, its ring (encoded as below) and its step. A split checkpoint
+//! hands out only the segments where a bucket closed (or a link went) since
+//! the previous one: the closed buckets change only then, so the others stay
+//! as stored. A segment's ring is read at its end's newest closed bucket,
+//! which the bytes give (the end's time), and which moves only when a bucket
+//! closes, so a stored segment always matches the bytes that list it.
+//!
 //! Trends (see [`super::trend`]) take about 25 bytes per series in the
 //! common case (30 with a diurnal swing, which widens the open bucket): each bucket of the ring is predicted by the one a day
 //! earlier (a diurnal swing cancels) or the previous present one, and its
@@ -22,13 +36,24 @@
 //! remainders and `n * sum of squares - sum^2`, all small numbers.
 
 use super::trend::{EndTrend, MISSING, Open, Quantity, Series, Slot, Step, TrendSettings};
+use std::collections::{HashMap, HashSet};
+
 use super::{
-    COUNTERS, Counters, DirectionState, EndState, Episode, FabricState, Health, LinkOper, OPER_MAX,
-    OperEnd, Optical, Trends, Window,
+    COUNTERS, Counters, DirectionState, EndKey, EndState, Episode, FabricState, Health, LinkOper,
+    OPER_MAX, OperEnd, Optical, Trends, Window,
 };
 
 const MAGIC: &[u8; 4] = b"LPTS";
 const VERSION: u8 = 3;
+/// The version of a split checkpoint's bytes ([`FabricState::checkpoint_split`]).
+const SPLIT_VERSION: u8 = 4;
+/// What a segment of closed trend buckets starts with, and its version.
+const SEGMENT_MAGIC: &[u8; 4] = b"LPTR";
+const SEGMENT_VERSION: u8 = 1;
+/// Segments of a split checkpoint's closed trend buckets: bucket-phase
+/// classes, so a run whose polls span 5 minutes of 6-hour buckets rewrites
+/// about 5 of them (1/256 of the rings each) and the rest stay as stored.
+pub const TREND_SEGMENTS: u32 = 256;
 /// Decimal digits tried for a reading before storing its 8 bytes.
 const MAX_DIGITS: u32 = 6;
 
@@ -187,17 +212,26 @@ impl Writer {
     /// Flags (dark polls, lit, a step, an open bucket), the ring oldest
     /// first, the open bucket, the step.
     fn series(&mut self, s: &Series, newest: i64, q: usize, settings: &TrendSettings) {
-        let open = &s.open;
         self.out.push(
             s.dark_polls.min(3)
                 | u8::from(s.lit) << 2
                 | u8::from(s.step.is_some()) << 3
-                | u8::from(open.n > 0) << 4,
+                | u8::from(s.open.n > 0) << 4,
         );
+        let window = self.ring(s, newest, q, settings);
+        if s.open.n > 0 {
+            let base = predicted(&window, window.len(), usize::MAX, self.bases[q]).0;
+            self.open(&s.open, base);
+        }
+        self.step(s.step);
+    }
+
+    /// The ring oldest first: per present bucket its value's and noise's
+    /// differences from their predictions; two small pairs share a byte.
+    /// Returns the window.
+    fn ring(&mut self, s: &Series, newest: i64, q: usize, settings: &TrendSettings) -> Vec<Slot> {
         let window: Vec<Slot> = s.window(newest).collect();
         let day = settings.day_lag();
-        // Per present bucket its value's and noise's differences from their
-        // predictions; two small pairs share a byte.
         let mut codes: Vec<Option<(u128, u128)>> = Vec::with_capacity(window.len());
         for (i, slot) in window.iter().enumerate() {
             if slot.value == MISSING {
@@ -235,22 +269,208 @@ impl Writer {
             }
             i += 1;
         }
-        if open.n > 0 {
-            let base = predicted(&window, window.len(), usize::MAX, self.bases[q]).0;
-            let mean = rounded_mean(open.sum, open.n);
-            self.varint(u128::from(open.n));
-            self.signed(i128::from(mean) - i128::from(base));
-            self.signed(i128::from(open.sum) - i128::from(mean) * i128::from(open.n));
-            self.signed(i128::from(open.min) - i128::from(mean));
-            self.signed(i128::from(open.max) - i128::from(mean));
-            let m2 = i128::from(open.n) * i128::from(open.sumsq) - i128::from(open.sum).pow(2);
-            self.varint(m2.max(0) as u128);
-        }
-        if let Some(step) = s.step {
+        window
+    }
+
+    /// An open bucket with samples: its count, its rounded mean as a
+    /// difference from `base`, and the rest as small remainders.
+    fn open(&mut self, open: &Open, base: i16) {
+        let mean = rounded_mean(open.sum, open.n);
+        self.varint(u128::from(open.n));
+        self.signed(i128::from(mean) - i128::from(base));
+        self.signed(i128::from(open.sum) - i128::from(mean) * i128::from(open.n));
+        self.signed(i128::from(open.min) - i128::from(mean));
+        self.signed(i128::from(open.max) - i128::from(mean));
+        let m2 = i128::from(open.n) * i128::from(open.sumsq) - i128::from(open.sum).pow(2);
+        self.varint(m2.max(0) as u128);
+    }
+
+    fn step(&mut self, step: Option<Step>) {
+        if let Some(step) = step {
             self.out.push(step.age);
             self.signed(i128::from(step.size));
         }
     }
+}
+
+impl Writer {
+    /// The trends without their closed buckets (version 4): settings, the
+    /// stored segments' stamps, then per end its newest reading time and per
+    /// series its flags and open bucket (the mean predicted by the previous
+    /// open bucket of the same quantity).
+    fn open_trends(&mut self, trends: Option<&Trends>) {
+        let Some(trends) = trends else {
+            self.varint(0);
+            return;
+        };
+        self.varint(1);
+        self.varint(trends.settings.bucket_us as u128);
+        self.varint(trends.settings.buckets as u128);
+        self.varint(trends.stamps.len() as u128);
+        let (mut segment, mut stamp) = (0u32, 0i64);
+        for (&s, &t) in &trends.stamps {
+            self.varint(u128::from(s - segment));
+            self.signed(i128::from(t) - i128::from(stamp));
+            (segment, stamp) = (s, t);
+        }
+        let mut ends: Vec<_> = trends.ends.iter().collect();
+        ends.sort_unstable_by_key(|(key, _)| **key);
+        self.varint(ends.len() as u128);
+        let mut link = 0i64;
+        for (&(id, side), end) in ends {
+            self.signed(i128::from(id) - i128::from(link));
+            link = id;
+            self.out
+                .push(u8::from(side) | (end.temperature.len().min(1) as u8) << 1);
+            self.time(Some(end.time));
+            for q in [Quantity::Rx, Quantity::Tx, Quantity::Bias] {
+                self.varint(end.series(q).len() as u128);
+            }
+            for (k, q) in Quantity::ALL.into_iter().enumerate() {
+                for s in end.series(q) {
+                    self.out.push(
+                        s.dark_polls.min(3) | u8::from(s.lit) << 2 | u8::from(s.open.n > 0) << 4,
+                    );
+                    if s.open.n > 0 {
+                        self.open(&s.open, self.bases[k].0);
+                        self.bases[k].0 = rounded_mean(s.open.sum, s.open.n) as i16;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The segments `dirty` (sorted) of the trends' closed buckets, stamped:
+/// per end of the segment its series' rings and steps (the open buckets are
+/// in the checkpoint's bytes).
+fn segments(trends: &Trends, dirty: &[u32], stamp: i64) -> Vec<(u32, Vec<u8>)> {
+    if dirty.is_empty() {
+        return vec![];
+    }
+    let wanted: HashSet<u32> = dirty.iter().copied().collect();
+    let mut members: HashMap<u32, Vec<(&EndKey, &EndTrend)>> =
+        dirty.iter().map(|&s| (s, vec![])).collect();
+    for entry in &trends.ends {
+        let segment = trends.segment_of(entry.0.0);
+        if wanted.contains(&segment) {
+            members
+                .get_mut(&segment)
+                .expect("a dirty segment")
+                .push(entry);
+        }
+    }
+    let settings = &trends.settings;
+    dirty
+        .iter()
+        .map(|&segment| {
+            let mut ends = members.remove(&segment).unwrap_or_default();
+            ends.sort_unstable_by_key(|(key, _)| **key);
+            let mut w = Writer {
+                out: Vec::with_capacity(16 + ends.len() * 100),
+                time: 0,
+                bases: [(0, 0); 4],
+            };
+            w.out.extend_from_slice(SEGMENT_MAGIC);
+            w.out.push(SEGMENT_VERSION);
+            w.varint(u128::from(segment));
+            w.signed(i128::from(stamp));
+            w.varint(ends.len() as u128);
+            let mut link = 0i64;
+            for (&(id, side), end) in ends {
+                w.signed(i128::from(id) - i128::from(link));
+                link = id;
+                w.out.push(u8::from(side));
+                for q in Quantity::ALL {
+                    w.varint(end.series(q).len() as u128);
+                }
+                let newest = end.newest_closed(id, settings);
+                for (k, q) in Quantity::ALL.into_iter().enumerate() {
+                    for s in end.series(q) {
+                        w.out.push(u8::from(s.step.is_some()));
+                        w.ring(s, newest, k, settings);
+                        w.step(s.step);
+                    }
+                }
+            }
+            (segment, w.out)
+        })
+        .collect()
+}
+
+/// Reads the listed segments into the trends the split checkpoint's bytes
+/// restored (their ends, times and open buckets).
+fn read_segments(trends: &mut Trends, stored: &[(u32, &[u8])]) -> Read<()> {
+    let settings = trends.settings;
+    let stamps = trends.stamps.clone();
+    for (&segment, &stamp) in &stamps {
+        let data = stored
+            .iter()
+            .find(|(s, _)| *s == segment)
+            .map(|(_, data)| *data)
+            .ok_or_else(|| CheckpointError(format!("trend segment {segment} is missing")))?;
+        if data.len() < 5 || &data[..4] != SEGMENT_MAGIC || data[4] != SEGMENT_VERSION {
+            return Err(CheckpointError(format!(
+                "trend segment {segment} is not one (or of another version)"
+            )));
+        }
+        let mut r = Reader {
+            data,
+            at: 5,
+            time: 0,
+            bases: [(0, 0); 4],
+        };
+        let (id, written) = (r.varint()?, r.signed()?);
+        if id != u128::from(segment) || written != i128::from(stamp) {
+            return Err(CheckpointError(format!(
+                "trend segment {segment} holds segment {id} of run {written}, \
+                 the checkpoint needs that of run {stamp}"
+            )));
+        }
+        let count = r.varint()?;
+        let mut link = 0i64;
+        for _ in 0..count {
+            link = int(i128::from(link) + r.signed()?)?;
+            let side = r.byte()? & 1 != 0;
+            let mut lanes = [0usize; 4];
+            for lane in &mut lanes {
+                *lane = int(r.varint()? as i128)?;
+            }
+            let here = trends.segment_of(link) == segment;
+            let end = trends
+                .ends
+                .get_mut(&(link, side))
+                .filter(|_| here)
+                .ok_or_else(|| {
+                    CheckpointError(format!(
+                        "trend segment {segment} holds an end of link {link} the checkpoint has not"
+                    ))
+                })?;
+            let newest = end.newest_closed(link, &settings);
+            for (k, (q, n)) in Quantity::ALL.into_iter().zip(lanes).enumerate() {
+                if n > end.series(q).len() {
+                    return Err(CheckpointError(format!(
+                        "trend segment {segment} has more {} lanes of link {link} than the checkpoint",
+                        q.name()
+                    )));
+                }
+                for lane in 0..n {
+                    let flags = r.byte()?;
+                    let window = r.ring(k, &settings)?;
+                    let step = if flags & 1 != 0 {
+                        Some(r.step()?)
+                    } else {
+                        None
+                    };
+                    let series = &mut end.series_mut(q)[lane];
+                    place(series, &window, newest);
+                    series.step = step;
+                }
+            }
+        }
+        r.finished()?;
+    }
+    Ok(())
 }
 
 struct Reader<'a> {
@@ -265,6 +485,24 @@ type Read<T> = Result<T, CheckpointError>;
 
 fn int<T: TryFrom<i128>>(v: i128) -> Read<T> {
     T::try_from(v).map_err(|_| CheckpointError(format!("value {v} out of range")))
+}
+
+/// A trend value in hundredths (never [`MISSING`]).
+fn small(v: i128) -> Read<i16> {
+    i16::try_from(v)
+        .ok()
+        .filter(|v| *v != MISSING)
+        .ok_or_else(|| CheckpointError(format!("trend value {v} out of range")))
+}
+
+/// Puts a window (oldest first, the newest being bucket `newest`) in a
+/// series' ring.
+fn place(series: &mut Series, window: &[Slot], newest: i64) {
+    let len = window.len() as i64;
+    for (i, slot) in window.iter().enumerate() {
+        let bucket = newest - len + 1 + i as i64;
+        series.ring[bucket.rem_euclid(len) as usize] = *slot;
+    }
 }
 
 fn short() -> CheckpointError {
@@ -385,10 +623,7 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn trends(&mut self) -> Read<Option<Trends>> {
-        if self.varint()? == 0 {
-            return Ok(None);
-        }
+    fn trend_settings(&mut self) -> Read<TrendSettings> {
         let bucket_us: i64 = int(self.varint()? as i128)?;
         let buckets: usize = int(self.varint()? as i128)?;
         let settings = TrendSettings::from_seconds(bucket_us as f64 / 1e6, buckets)
@@ -396,6 +631,14 @@ impl Reader<'_> {
         if settings.bucket_us != bucket_us {
             return Err(CheckpointError(format!("bad trend bucket {bucket_us}")));
         }
+        Ok(settings)
+    }
+
+    fn trends(&mut self) -> Read<Option<Trends>> {
+        if self.varint()? == 0 {
+            return Ok(None);
+        }
+        let settings = self.trend_settings()?;
         let mut trends = Trends::new(settings);
         let count = self.varint()?;
         trends.ends.reserve(count.min(1 << 24) as usize);
@@ -427,17 +670,85 @@ impl Reader<'_> {
         Ok(Some(trends))
     }
 
+    /// The trends of a split checkpoint's bytes (see [`Writer::open_trends`]):
+    /// every series with its open bucket and an empty ring.
+    fn open_trends(&mut self) -> Read<Option<Trends>> {
+        if self.varint()? == 0 {
+            return Ok(None);
+        }
+        let mut trends = Trends::new(self.trend_settings()?);
+        let settings = trends.settings;
+        let stamps = self.varint()?;
+        let (mut segment, mut stamp) = (0u32, 0i64);
+        for _ in 0..stamps {
+            segment = int(i128::from(segment) + self.varint()? as i128)?;
+            stamp = int(i128::from(stamp) + self.signed()?)?;
+            trends.stamps.insert(segment, stamp);
+        }
+        let count = self.varint()?;
+        trends.ends.reserve(count.min(1 << 24) as usize);
+        let mut link = 0i64;
+        for _ in 0..count {
+            link = int(i128::from(link) + self.signed()?)?;
+            let flags = self.byte()?;
+            let time = self.time()?.ok_or_else(short)?;
+            let mut end = EndTrend::resume(link, time, &settings);
+            let mut lanes = [0usize; 4];
+            for lane in lanes.iter_mut().take(3) {
+                *lane = int::<usize>(self.varint()? as i128)?.min(1 << 16);
+            }
+            lanes[3] = usize::from(flags & 2 != 0);
+            for (k, (q, n)) in Quantity::ALL.into_iter().zip(lanes).enumerate() {
+                for _ in 0..n {
+                    let flags = self.byte()?;
+                    let mut series = Series::new(settings.buckets);
+                    if flags & 16 != 0 {
+                        series.open = self.open(self.bases[k].0)?;
+                        self.bases[k].0 = rounded_mean(series.open.sum, series.open.n) as i16;
+                    }
+                    series.dark_polls = flags & 3;
+                    series.lit = flags & 4 != 0;
+                    end.series_mut(q).push(series);
+                }
+            }
+            trends.ends.insert((link, flags & 1 != 0), end);
+        }
+        Ok(Some(trends))
+    }
+
+    /// Refuses bytes left over.
+    fn finished(&self) -> Read<()> {
+        if self.at != self.data.len() {
+            return Err(CheckpointError(format!(
+                "{} bytes left over",
+                self.data.len() - self.at
+            )));
+        }
+        Ok(())
+    }
+
     fn series(&mut self, newest: i64, q: usize, settings: &TrendSettings) -> Read<Series> {
         let flags = self.byte()?;
+        let window = self.ring(q, settings)?;
+        let mut series = Series::new(settings.buckets);
+        place(&mut series, &window, newest);
+        if flags & 16 != 0 {
+            let base = predicted(&window, window.len(), usize::MAX, self.bases[q]).0;
+            series.open = self.open(base)?;
+        }
+        if flags & 8 != 0 {
+            series.step = Some(self.step()?);
+        }
+        series.dark_polls = flags & 3;
+        series.lit = flags & 4 != 0;
+        Ok(series)
+    }
+
+    /// A ring as [`Writer::ring`] wrote it: the window, oldest first.
+    fn ring(&mut self, q: usize, settings: &TrendSettings) -> Read<Vec<Slot>> {
         let len = settings.buckets;
         let day = settings.day_lag();
         let mut window = vec![Slot::EMPTY; len];
-        let small = |v: i128| -> Read<i16> {
-            i16::try_from(v)
-                .ok()
-                .filter(|v| *v != MISSING)
-                .ok_or_else(|| CheckpointError(format!("trend value {v} out of range")))
-        };
         let mut i = 0;
         while i < len {
             let mut codes = [None, None];
@@ -465,41 +776,36 @@ impl Reader<'_> {
                 i += 1;
             }
         }
-        let mut series = Series::new(len);
-        for (i, slot) in window.iter().enumerate() {
-            let bucket = newest - len as i64 + 1 + i as i64;
-            series.ring[bucket.rem_euclid(len as i64) as usize] = *slot;
+        Ok(window)
+    }
+
+    /// An open bucket as [`Writer::open`] wrote it.
+    fn open(&mut self, base: i16) -> Read<Open> {
+        let n: u16 = int(self.varint()? as i128)?;
+        if n == 0 {
+            return Err(CheckpointError(
+                "an open trend bucket without samples".into(),
+            ));
         }
-        if flags & 16 != 0 {
-            let n: u16 = int(self.varint()? as i128)?;
-            if n == 0 {
-                return Err(CheckpointError(
-                    "an open trend bucket without samples".into(),
-                ));
-            }
-            let base = predicted(&window, len, usize::MAX, self.bases[q]).0;
-            let mean = i128::from(base) + self.signed()?;
-            let sum = mean * i128::from(n) + self.signed()?;
-            let min = small(mean + self.signed()?)?;
-            let max = small(mean + self.signed()?)?;
-            let m2 = self.varint()? as i128;
-            let sumsq = (m2 + sum * sum) / i128::from(n);
-            series.open = Open {
-                n,
-                min,
-                max,
-                sum: int(sum)?,
-                sumsq: int(sumsq)?,
-            };
-        }
-        if flags & 8 != 0 {
-            let age = self.byte()?;
-            let size = small(self.signed()?)?;
-            series.step = Some(Step { age, size });
-        }
-        series.dark_polls = flags & 3;
-        series.lit = flags & 4 != 0;
-        Ok(series)
+        let mean = i128::from(base) + self.signed()?;
+        let sum = mean * i128::from(n) + self.signed()?;
+        let min = small(mean + self.signed()?)?;
+        let max = small(mean + self.signed()?)?;
+        let m2 = self.varint()? as i128;
+        let sumsq = (m2 + sum * sum) / i128::from(n);
+        Ok(Open {
+            n,
+            min,
+            max,
+            sum: int(sum)?,
+            sumsq: int(sumsq)?,
+        })
+    }
+
+    fn step(&mut self) -> Read<Step> {
+        let age = self.byte()?;
+        let size = small(self.signed()?)?;
+        Ok(Step { age, size })
     }
 
     fn opt_rate(&mut self) -> Read<Option<(f64, i64)>> {
@@ -523,15 +829,47 @@ fn health_code(h: Health) -> u8 {
 }
 
 impl FabricState {
-    /// The state as checkpoint bytes; [`FabricState::restore`] reads them back.
+    /// The whole state as checkpoint bytes (version 3: the trends' rings
+    /// inside); [`FabricState::restore`] reads them back.
     pub fn checkpoint(&self) -> Vec<u8> {
+        let mut w = self.common(VERSION);
+        w.trends(self.trends.as_ref());
+        w.out
+    }
+
+    /// The state as a split checkpoint: the bytes of everything but the
+    /// trends' closed buckets (version 4), and the segments whose closed
+    /// buckets changed since the previous split checkpoint (or were never
+    /// written), each stamped with `stamp` (the caller's run, e.g. its
+    /// watermark; a later run's stamp must differ). The bytes list the stamp
+    /// of every segment they need, so a restore refuses segments from another
+    /// run. Takes the dirty set: store the segments with the bytes, in one
+    /// transaction, or drop this state.
+    pub fn checkpoint_split(&mut self, stamp: i64) -> (Vec<u8>, Vec<(u32, Vec<u8>)>) {
+        let segments = match &mut self.trends {
+            Some(trends) => {
+                let mut dirty: Vec<u32> = trends.dirty.drain().collect();
+                dirty.sort_unstable();
+                let written = segments(trends, &dirty, stamp);
+                trends.stamps.extend(dirty.iter().map(|&s| (s, stamp)));
+                written
+            }
+            None => vec![],
+        };
+        let mut w = self.common(SPLIT_VERSION);
+        w.open_trends(self.trends.as_ref());
+        (w.out, segments)
+    }
+
+    /// Magic, version and the sections every version has but the trends.
+    fn common(&self, version: u8) -> Writer {
         let mut w = Writer {
             out: Vec::with_capacity(16 + self.ends.len() * 80 + self.directions.len() * 30),
             time: 0,
             bases: [(0, 0); 4],
         };
         w.out.extend_from_slice(MAGIC);
-        w.out.push(VERSION);
+        w.out.push(version);
         let mut ends: Vec<_> = self.ends.iter().collect();
         ends.sort_unstable_by_key(|(key, _)| **key);
         w.varint(ends.len() as u128);
@@ -623,17 +961,30 @@ impl FabricState {
                 w.time(Some(t));
             }
         }
-        w.trends(self.trends.as_ref());
-        w.out
+        w
     }
 
-    /// The state a [`FabricState::checkpoint`] wrote.
+    /// The state a [`FabricState::checkpoint`] wrote (or a split one
+    /// without segments: it refuses one that lists any).
     pub fn restore(data: &[u8]) -> Result<FabricState, CheckpointError> {
+        Self::restore_split(data, &[])
+    }
+
+    /// The state a [`FabricState::checkpoint_split`] wrote: its bytes and the
+    /// stored segments (those the bytes do not list are left unread: stale
+    /// rows of an older state). Refuses a listed segment that is missing or
+    /// carries another stamp. Whole checkpoints (versions 1 to 3) restore
+    /// too, ignoring `segments`; their trends' segments are then all dirty,
+    /// so the next split checkpoint writes every one.
+    pub fn restore_split(
+        data: &[u8],
+        segments: &[(u32, &[u8])],
+    ) -> Result<FabricState, CheckpointError> {
         if data.len() < 5 || &data[..4] != MAGIC {
             return Err(CheckpointError("not a telemetry checkpoint".into()));
         }
         let version = data[4];
-        if !(1..=VERSION).contains(&version) {
+        if !(1..=SPLIT_VERSION).contains(&version) {
             return Err(CheckpointError(format!("unknown version {version}")));
         }
         let mut r = Reader {
@@ -727,14 +1078,22 @@ impl FabricState {
         if version >= 2 {
             r.opers_and_links(&mut state)?;
         }
-        if version >= 3 {
+        if version == 3 {
             state.trends = r.trends()?;
+            if let Some(trends) = &mut state.trends {
+                let all: HashSet<u32> =
+                    trends.ends.keys().map(|k| trends.segment_of(k.0)).collect();
+                trends.dirty = all;
+            }
         }
-        if r.at != data.len() {
-            return Err(CheckpointError(format!(
-                "{} bytes left over",
-                data.len() - r.at
-            )));
+        if version == SPLIT_VERSION {
+            state.trends = r.open_trends()?;
+        }
+        r.finished()?;
+        if let Some(trends) = &mut state.trends
+            && version == SPLIT_VERSION
+        {
+            read_segments(trends, segments)?;
         }
         Ok(state)
     }
@@ -909,6 +1268,97 @@ mod tests {
         let per_series = (data.len() - base) as f64 / (100 * 4) as f64;
         assert!(per_series < 32.0, "{per_series} bytes per series");
         assert_eq!(FabricState::restore(&data).unwrap(), state);
+    }
+
+    #[test]
+    fn a_run_of_five_minutes_rewrites_a_few_segments_of_the_rings() {
+        use super::super::trend::Poll;
+        // 2,000 links polled every 5 minutes for 4.5 days, then one more poll.
+        let mut state = FabricState {
+            trends: Some(Trends::new(TrendSettings::default())),
+            ..FabricState::default()
+        };
+        let poll = |k: i64| {
+            let v = -3.0 - (k % 7) as f64 / 100.0;
+            ([v], [v + 1.0], [30.0])
+        };
+        let feed = |state: &mut FabricState, k: i64| {
+            let (rx, tx, bias) = poll(k);
+            let p = Poll {
+                rx: &rx,
+                tx: &tx,
+                bias: &bias,
+                temperature: 40.0,
+            };
+            for link in 0..2000 {
+                let trends = state.trends.as_mut().unwrap();
+                trends.feed((link, false), k * 300_000_000, &p);
+            }
+        };
+        for k in 0..1296 {
+            feed(&mut state, k);
+        }
+        let (whole, segments) = state.checkpoint_split(1);
+        assert_eq!(segments.len(), TREND_SEGMENTS as usize);
+        let rings: usize = segments.iter().map(|(_, d)| d.len()).sum();
+        feed(&mut state, 1296);
+        let (bytes, segments) = state.checkpoint_split(2);
+        let rewritten: usize = segments.iter().map(|(_, d)| d.len()).sum();
+        // 5 minutes of 6-hour buckets (1/72 of the links closed one) span
+        // 4 or 5 segments of 84 s of phase.
+        assert!(
+            (4..=5).contains(&segments.len()),
+            "{} segments",
+            segments.len()
+        );
+        assert!(rewritten * 50 < rings, "{rewritten} of {rings} bytes");
+        assert!(bytes.len() < whole.len() + 100);
+    }
+
+    #[test]
+    fn a_segment_of_another_run_is_refused() {
+        use super::super::trend::Poll;
+        let mut state = FabricState {
+            trends: Some(Trends::new(TrendSettings::default())),
+            ..FabricState::default()
+        };
+        let p = Poll {
+            rx: &[-3.0],
+            tx: &[],
+            bias: &[],
+            temperature: f64::NAN,
+        };
+        for k in 0..200 {
+            state
+                .trends
+                .as_mut()
+                .unwrap()
+                .feed((7, true), k * 300_000_000, &p);
+        }
+        let (first, old) = state.checkpoint_split(10);
+        assert_eq!(old.len(), 1);
+        let segment = old[0].0;
+        let slices: Vec<(u32, &[u8])> = old.iter().map(|(k, d)| (*k, d.as_slice())).collect();
+        assert_eq!(FabricState::restore_split(&first, &slices).unwrap(), state);
+        // Six more hours close a bucket: the segment is rewritten, stamped 11.
+        for k in 200..300 {
+            state
+                .trends
+                .as_mut()
+                .unwrap()
+                .feed((7, true), k * 300_000_000, &p);
+        }
+        let (_, new) = state.checkpoint_split(11);
+        assert_eq!(new[0].0, segment);
+        let newer: Vec<(u32, &[u8])> = vec![(segment, new[0].1.as_slice())];
+        assert_eq!(
+            FabricState::restore_split(&first, &newer),
+            Err(CheckpointError(format!(
+                "trend segment {segment} holds segment {segment} of run 11, the checkpoint needs that of run 10"
+            )))
+        );
+        assert!(FabricState::restore_split(&first, &[]).is_err());
+        assert!(FabricState::restore(&first).is_err());
     }
 
     #[test]

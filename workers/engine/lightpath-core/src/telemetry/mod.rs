@@ -11,10 +11,10 @@
 //! carry the counter).
 
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod checkpoint;
-pub use checkpoint::CheckpointError;
+pub use checkpoint::{CheckpointError, TREND_SEGMENTS};
 mod copy;
 pub use copy::{
     CopyError, read_samples, read_samples_with_lanes, write_changed_directions, write_changed_ends,
@@ -569,12 +569,28 @@ pub struct FabricState {
 }
 
 /// The optical trends of a fabric's link ends (see [`trend`]).
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// Equality compares the settings and the ends only: the bookkeeping of the
+/// split checkpoint (which segments changed, which run wrote each) is not
+/// part of what the trends are.
+#[derive(Clone, Debug, Default)]
 pub struct Trends {
     /// Bucket length and window.
     pub settings: TrendSettings,
     /// Per link end that carried a reading.
     pub ends: HashMap<EndKey, EndTrend>,
+    /// Segments (see [`Trends::segment_of`]) whose closed buckets changed
+    /// since the last [`FabricState::checkpoint_split`].
+    pub dirty: HashSet<u32>,
+    /// Per segment stored apart, the stamp of the split checkpoint that
+    /// wrote it last (what a restore expects to find).
+    pub stamps: BTreeMap<u32, i64>,
+}
+
+impl PartialEq for Trends {
+    fn eq(&self, other: &Self) -> bool {
+        self.settings == other.settings && self.ends == other.ends
+    }
 }
 
 impl Trends {
@@ -582,17 +598,30 @@ impl Trends {
     pub fn new(settings: TrendSettings) -> Self {
         Trends {
             settings,
-            ends: HashMap::new(),
+            ..Trends::default()
         }
+    }
+
+    /// The segment of a link's closed buckets in a split checkpoint: its
+    /// bucket-phase class, so the links that close a bucket in the same
+    /// minutes (a run's polls) share their few segments.
+    pub fn segment_of(&self, link: i64) -> u32 {
+        let phase = i128::from(self.settings.phase(link));
+        (phase * i128::from(TREND_SEGMENTS) / i128::from(self.settings.bucket_us)) as u32
     }
 
     /// Feeds one poll of `end` at `time` (ignored at or before the end's
     /// newest reading); returns whether it closed a bucket.
     pub fn feed(&mut self, end: EndKey, time: i64, poll: &Poll<'_>) -> bool {
-        self.ends
+        let closed = self
+            .ends
             .entry(end)
             .or_default()
-            .feed(end.0, time, poll, &self.settings)
+            .feed(end.0, time, poll, &self.settings);
+        if closed {
+            self.dirty.insert(self.segment_of(end.0));
+        }
+        closed
     }
 
     /// The forecast of `link` (see [`forecast_link`]).
@@ -823,7 +852,16 @@ impl FabricState {
         self.directions.retain(|key, _| links.contains(&key.0));
         self.links.retain(|key, _| links.contains(key));
         if let Some(trends) = &mut self.trends {
-            trends.ends.retain(|key, _| links.contains(&key.0));
+            let mut gone = HashSet::new();
+            trends.ends.retain(|key, _| {
+                let keep = links.contains(&key.0);
+                if !keep {
+                    gone.insert(key.0);
+                }
+                keep
+            });
+            let segments: Vec<u32> = gone.iter().map(|&link| trends.segment_of(link)).collect();
+            trends.dirty.extend(segments);
         }
         before - self.ends.len() - self.directions.len() - self.links.len()
     }
@@ -934,6 +972,7 @@ impl FabricState {
             }
             if closed_here {
                 closed.push(end.0);
+                trends.dirty.insert(trends.segment_of(end.0));
             }
         }
         closed.sort_unstable();

@@ -509,7 +509,7 @@ impl EndTrend {
         }
     }
 
-    fn series_mut(&mut self, quantity: Quantity) -> &mut Vec<Series> {
+    pub(crate) fn series_mut(&mut self, quantity: Quantity) -> &mut Vec<Series> {
         match quantity {
             Quantity::Rx => &mut self.rx,
             Quantity::Tx => &mut self.tx,
