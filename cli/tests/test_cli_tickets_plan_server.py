@@ -60,15 +60,15 @@ def test_the_open_work_orders_are_planned_on_the_server(planner: Cli, worker: An
     )
     assert table.exit_code == 0, table.stderr
     # The server's plan gives clock times (UTC) and names its technicians (#18 trial: it printed
-    # technician 0 at +0h00m); the demo's fabric switches have no rack: none is named.
+    # technician 0 at +0h00m) and each visit's rack (every demo switch has one, trial 27 item 14).
     lines = table.stdout.splitlines()
     assert cells(lines[0].replace("\u2503", " "))[:8] == [
         "Technician", "Start", "(UTC)", "End", "(UTC)", "Work", "order", "Rack"
     ]  # fmt: skip
     rows = [cells(line) for line in lines[2:] if line.startswith(" Technician ")]
     assert [row[:6] for row in rows] == [
-        ["Technician", "1", "08:00", "10:00", str(orders["p2-fab0"]), "\u2014"],
-        ["Technician", "2", "10:00", "12:00", str(orders["p2-fab2"]), "\u2014"],
+        ["Technician", "1", "08:00", "10:00", str(orders["p2-fab0"]), "p2-rack-fab0"],
+        ["Technician", "2", "10:00", "12:00", str(orders["p2-fab2"]), "p2-rack-fab2"],
     ]
     assert "+0h00m" not in table.stdout and "proven optimal" in table.stdout
     assert "p2-fab0:eth2/1 - " in table.stdout and "{" not in table.stdout

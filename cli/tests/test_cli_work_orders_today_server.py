@@ -48,9 +48,9 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
     table = tess("work-orders", "today")
     assert table.exit_code == 0, table.stderr
     lines = table.stdout.splitlines()
-    # The demo's switches have no rack: the switch is named, the Rack cell is a dash (#18 trial); the
+    # Every demo switch has a rack (trial 27 item 14): the sentence and the Rack cell name it; the
     # Row is where the technician walks, the switch's pod.
-    assert lines[0] == "1 visit, the first at 08:00 UTC at switch p2-fab0."
+    assert lines[0] == "1 visit, the first at 08:00 UTC in rack p2-rack-fab0."
     assert lines[1].startswith("plan ") and " of demo-fb, made " in lines[1]
     assert lines[1].endswith("; shift 08:00-16:00 UTC")
     assert cells(lines[2].replace("\u2503", " ")) == [
@@ -73,7 +73,7 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
         "eth2/1-4",
         "pod",
         "2",
-        "\u2014",
+        "p2-rack-fab0",
         "open",
     ]
     assert len(lines) == 5  # the sentence, the plan, the header, its rule, one visit
@@ -87,7 +87,7 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
     assert day["plan"]["stale"] is False and day["visits"][0]["done"] is False
 
     # Otto reads his own day and tess's; she may not read his.
-    assert otto("work-orders", "today").stdout.splitlines()[0] == "1 visit, the first at 10:00 UTC at switch p2-fab2."
+    assert otto("work-orders", "today").stdout.splitlines()[0] == "1 visit, the first at 10:00 UTC in rack p2-rack-fab2."
     assert otto.json("work-orders", "today", "--user", "tess")["visits"] == day["visits"]
     refused = tess("work-orders", "today", "--user", "otto")
     assert refused.exit_code == 1 and refused.stdout == ""

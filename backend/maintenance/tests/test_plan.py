@@ -53,8 +53,8 @@ def test_the_plan_keeps_pod_2_safe_and_beats_first_in_first_out(demo, orders, op
     # What each order was given: its corrupting links still in service.
     given = {order["id"]: order for order in plan["work_orders"]}
     assert [given[pk]["penalty_rate"] for pk in (p2_fab0, p2_fab2, p1_fab2)] == pytest.approx([4e-4, 1e-5, 1e-4])
-    # p2-fab0 has no rack: none is named (the trial read 'rack p2-fab0'); its pod is its row.
-    assert (given[p2_fab0]["rack"], given[p2_fab0]["row"]) == (None, "pod 2")
+    # p2-fab0's own rack (the demo gives every switch one, trial 27 item 14); its pod is its row.
+    assert (given[p2_fab0]["rack"], given[p2_fab0]["row"]) == ("p2-rack-fab0", "pod 2")
     assert all(order["safe_alone"] and order["restoration"] is None for order in given.values())
     # Expected penalty-hours: rate x (hours until the visit ends + 0.2 x 48 h of service), summed.
     expected = 4e-4 * (2 + 9.6) + 1e-4 * (2 + 9.6) + 1e-5 * (14520 / 3600 + 9.6)

@@ -67,8 +67,8 @@ def test_the_technician_sees_only_their_visits_in_order(plan, orders, tess):
     first = WorkOrder.objects.get(pk=planned[0]["work_order"])
     shown = dt.datetime.fromisoformat(day["visits"][0]["start_at"]).astimezone(dt.UTC)
     count = f"{len(planned)} visit{'s' if len(planned) != 1 else ''}"
-    # The demo's switches have no rack: the sentence names the switch (the trial read 'in rack p0-fab3').
-    assert day["detail"] == f"{count}, the first at {shown:%H:%M} UTC at switch {first.location_link.a_switch.name}."
+    # Where to go: the switch's rack (every demo switch has one, trial 27 item 14).
+    assert day["detail"] == f"{count}, the first at {shown:%H:%M} UTC in rack {first.location_link.a_switch.rack}."
     assert day["plan"]["job"] == plan["id"] and day["plan"]["fabric"]["id"] == plan["fabric"]
     assert dt.datetime.fromisoformat(day["plan"]["shift_start"]) == SHIFT_START
     assert dt.datetime.fromisoformat(day["plan"]["shift_end"]) == at(8 * 3600)
@@ -222,11 +222,12 @@ def test_an_order_the_technician_started_without_a_plan_is_their_day(demo, order
     )
 
 
-def test_the_next_visit_is_named_by_its_rack_when_its_switch_has_one(plan, tess):
+def test_the_next_visit_is_named_by_its_switch_when_it_has_no_rack(plan, tess):
+    """The trial read 'in rack p0-fab3' for a switch without one: the switch is named instead."""
     first = WorkOrder.objects.select_related("location_link__a_switch").get(pk=visits_of(plan, "tess")[0]["work_order"])
     switch = first.location_link.a_switch
-    Switch.objects.filter(pk=switch.pk).update(rack="p2-rack7")
-    assert as_user(tess).get(TODAY).json()["detail"].endswith(" UTC in rack p2-rack7.")
+    Switch.objects.filter(pk=switch.pk).update(rack="")
+    assert as_user(tess).get(TODAY).json()["detail"].endswith(f" UTC at switch {switch.name}.")
 
 
 def test_an_order_the_plan_left_for_later_started_since_makes_it_stale(demo, orders, operator, tess):

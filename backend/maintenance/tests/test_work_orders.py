@@ -222,16 +222,23 @@ class TestWorkOrders:
 class TestLocation:
     def test_a_far_transceiver_is_replaced_at_the_far_switch(self, demo, decide, client_for):
         """The demo's order #1: p0-tor3:eth2/4 corrupts towards p0-tor3 and the far Tx is low: the
-        transceiver to replace is p0-fab3's, so the visit is at p0-fab3 (no rack recorded), not
-        in p0-tor3's rack; the planner walks there too."""
+        transceiver to replace is p0-fab3's, so the visit is at p0-fab3 (in rack p0-rack-fab3), not
+        in p0-tor3's rack; the planner walks there too. A switch with no rack recorded is named by
+        none (the plan groups by the switch inside)."""
         ticket = decide(corrupt(link_at(demo, "p0-tor3", "eth2/4"), "z_to_a"))
         order = recommend(ticket, "replace_far_transceiver")
         assert order.component_name == "transceiver at p0-fab3:eth1/4"
-        where = {"switch": "p0-fab3", "rack": "", "row": "pod 0", "port": "eth1/4", "far": None}
+        where = {"switch": "p0-fab3", "rack": "p0-rack-fab3", "row": "pod 0", "port": "eth1/4", "far": None}
         client = client_for("technician")
         listed = client.get("/api/work-orders/", {"fabric": demo.pk, "state": "open"}).json()["results"]
         assert [(row["id"], row["location"]) for row in listed] == [(order.pk, where)]
         assert client.get(f"/api/work-orders/{order.pk}/").json()["location"] == where
+        plan = plan_fabric(demo, PlanParams(technicians=1, shift_hours=8, time_budget_s=1))
+        assert [(row["id"], row["rack"], row["row"]) for row in plan["work_orders"]] == [
+            (order.pk, "p0-rack-fab3", "pod 0")
+        ]
+        Switch.objects.filter(fabric=demo, name="p0-fab3").update(rack="")
+        assert client.get(f"/api/work-orders/{order.pk}/").json()["location"] == {**where, "rack": ""}
         plan = plan_fabric(demo, PlanParams(technicians=1, shift_hours=8, time_budget_s=1))
         assert [(row["id"], row["rack"], row["row"]) for row in plan["work_orders"]] == [
             (order.pk, None, "pod 0")
@@ -246,7 +253,7 @@ class TestLocation:
             "rack": "p1-rack5",
             "row": "pod 1",
             "port": "eth2/1",
-            "far": {"switch": "p1-fab0", "rack": "", "row": "pod 1", "port": uplinks[0].z_port},
+            "far": {"switch": "p1-fab0", "rack": "p1-rack-fab0", "row": "pod 1", "port": uplinks[0].z_port},
         }
 
     def test_a_rack_without_a_pod_is_in_the_row_its_name_starts_with(self, breakout_tickets, client_for):
@@ -255,6 +262,7 @@ class TestLocation:
         order = WorkOrder.objects.get(state="open")
         Switch.objects.filter(name__in=["p1-tor5", "p1-fab0"]).update(pod=None)
         Switch.objects.filter(name="p1-tor5").update(rack="hall2-row7-rack5")
+        Switch.objects.filter(name="p1-fab0").update(rack="")  # the demo gives it one
         location = client_for("technician").get(f"/api/work-orders/{order.pk}/").json()["location"]
         assert (location["rack"], location["row"]) == ("hall2-row7-rack5", "hall2-row7")
         assert (location["far"]["rack"], location["far"]["row"]) == ("", "p1")
