@@ -60,6 +60,7 @@ from django import db  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
+from django.db.models import Sum  # noqa: E402
 from django.db.models.functions import Length  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
@@ -68,7 +69,7 @@ from fabric import services as fabric_services  # noqa: E402
 from fabric.models import Fabric, Link  # noqa: E402
 from lightpath_fixtures.generators import fb_fabric  # noqa: E402
 from telemetry import formats  # noqa: E402
-from telemetry.models import Checkpoint, Derivation  # noqa: E402
+from telemetry.models import Checkpoint, Derivation, TrendSegment  # noqa: E402
 from telemetry.services import derivation, endpoints, partitions  # noqa: E402
 from telemetry.services.ingest import ingest  # noqa: E402
 
@@ -240,6 +241,10 @@ def checkpoint_bytes(fabric: Fabric) -> int:
     return Checkpoint.objects.filter(fabric=fabric).annotate(size=Length("data")).values_list("size", flat=True).get()
 
 
+def segment_bytes(fabric: Fabric) -> int:
+    return TrendSegment.objects.filter(fabric=fabric).aggregate(size=Sum(Length("data")))["size"] or 0
+
+
 # Derivation's phases, timed in CPU seconds (process and backend) by wrapping its steps in place.
 PHASES = {"apply": "_apply", "ends": "_write_ends", "directions": "_write_directions", "links": "_write_links",
           "checkpoint": "_write_checkpoint"}  # fmt: skip
@@ -291,7 +296,8 @@ def bench_forecasting(pods: int, polls: int, warmup: int) -> None:
         start = (timezone.now() - dt.timedelta(minutes=5 * (warmup + polls) + 10)).replace(second=0, microsecond=0)
         settings.TELEMETRY_TRENDS = True
         history, wall, cpu = trend_history(fabrics[True], start)
-        # Stored as derivation stores it: the fabric's first run restores it (watermark 0, no batch yet).
+        # Stored whole, as derivation stored it before the trend segments (a version 3 checkpoint):
+        # the fabric's first run restores it (watermark 0, no batch yet) and writes every segment.
         Checkpoint.objects.create(fabric=fabrics[True], watermark=0, data=history)
         Derivation.objects.get_or_create(fabric=fabrics[True])
         print(f"\nForecasting: {len(ends):,} link ends of a {pods}-pod fabric, two copies (trends on, off). "
@@ -347,7 +353,8 @@ def bench_forecasting(pods: int, polls: int, warmup: int) -> None:
             derivation.forget_cached_state()
             c0, t0 = cpu_seconds(), time.perf_counter()
             derivation.restore(fabrics[trends], Derivation.objects.get(fabric=fabrics[trends]).watermark)
-            print(f"Checkpoint {'with' if trends else 'without'} trends: {checkpoint_bytes(fabrics[trends]) / 1e6:.1f} MB, "
+            print(f"Checkpoint {'with' if trends else 'without'} trends: {checkpoint_bytes(fabrics[trends]) / 1e6:.1f} MB "
+                  f"and {segment_bytes(fabrics[trends]) / 1e6:.1f} MB of trend segments, "
                   f"restored in {time.perf_counter() - t0:.2f} s ({cpu_seconds() - c0:.2f} s CPU)")  # fmt: skip
     finally:
         untime()

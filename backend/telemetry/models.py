@@ -129,6 +129,22 @@ class Checkpoint(models.Model):
         return f"derivation checkpoint of fabric {self.fabric_id} at batch {self.watermark}"
 
 
+class TrendSegment(models.Model):
+    """One segment of the closed trend buckets of a fabric's checkpoint (the links of one
+    bucket-phase class): a run rewrites only the segments where a bucket closed, in the
+    transaction that writes the Checkpoint; the checkpoint lists the watermark each segment it
+    needs was written at, so a restore refuses a segment of another run."""
+
+    pk = models.CompositePrimaryKey("fabric_id", "segment")
+    fabric = models.ForeignKey("fabric.Fabric", on_delete=models.CASCADE, related_name="+")
+    segment = models.IntegerField()
+    watermark = models.BigIntegerField(help_text="Id of the last IngestBatch of the run that wrote it.")
+    data = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"trend segment {self.segment} of fabric {self.fabric_id} at batch {self.watermark}"
+
+
 class HourlyAggregate(models.Model):
     """One hour of one link end, kept after the raw samples expire; partitioned by month.
     Counter columns are sums of valid poll-to-poll deltas (see services.maintenance)."""
