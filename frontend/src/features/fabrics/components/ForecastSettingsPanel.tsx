@@ -24,6 +24,8 @@ interface ForecastSettingsPanelProps {
  * the horizon, the least confidence for at risk, and whether preventive tickets open by themselves.
  */
 export function ForecastSettingsPanel({ fabric, canEdit }: ForecastSettingsPanelProps) {
+  // Here, not in the form: the form starts again from the saved answer, and "Saved." stays.
+  const update = useUpdateForecastSettings(fabric.id);
   return (
     <section className="panel" aria-labelledby="forecast-settings-heading" data-testid="forecast-settings">
       <h2 id="forecast-settings-heading">Forecasts</h2>
@@ -33,7 +35,7 @@ export function ForecastSettingsPanel({ fabric, canEdit }: ForecastSettingsPanel
       </p>
       {canEdit ? (
         // Keyed by the saved values, so the form starts again from the server's answer.
-        <ForecastSettingsForm key={fabric.updated} fabric={fabric} />
+        <ForecastSettingsForm key={fabric.updated} fabric={fabric} update={update} />
       ) : (
         <ForecastSettingsFacts settings={fabric} />
       )}
@@ -62,8 +64,13 @@ function ForecastSettingsFacts({ settings }: { settings: ForecastSettings }) {
   );
 }
 
-function ForecastSettingsForm({ fabric }: { fabric: Fabric }) {
-  const update = useUpdateForecastSettings(fabric.id);
+function ForecastSettingsForm({
+  fabric,
+  update,
+}: {
+  fabric: Fabric;
+  update: ReturnType<typeof useUpdateForecastSettings>;
+}) {
   const [form, setForm] = useState<ForecastForm>(() => formFromSettings(fabric));
   const [localProblems, setLocalProblems] = useState<FieldProblems>({});
   const server = splitServerProblems(update.error);
