@@ -49,6 +49,8 @@ class WebhookEvent(models.Model):
     class Kind(models.TextChoices):
         LINK_ADMIN_STATE = "link.admin_state_changed"
         LINK_OPER_STATE = "link.oper_state_changed"
+        LINK_AT_RISK = "link.at_risk"
+        LINK_RISK_CLEARED = "link.risk_cleared"
         TEST = "webhook.test"
 
     fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="+")

@@ -75,6 +75,10 @@ class LinkStateChange:
     changed_at: datetime
     override: bool = False  # an admin took it out of service although a ToR falls under its constraint
     kind: str = WebhookEvent.Kind.LINK_ADMIN_STATE
+    forecast: dict[str, Any] | None = None  # a risk event's: the forecast that flipped it
+
+
+RISK_KINDS = (WebhookEvent.Kind.LINK_AT_RISK, WebhookEvent.Kind.LINK_RISK_CLEARED)
 
 
 _batch: contextvars.ContextVar[list[LinkStateChange] | None] = contextvars.ContextVar("webhook_batch", default=None)
@@ -113,6 +117,28 @@ def publish_oper_changes(changes: list[tuple[Link, str]], changed_at: datetime) 
                     changed_by=None,
                     changed_at=changed_at,
                     kind=WebhookEvent.Kind.LINK_OPER_STATE,
+                )
+            )
+
+
+def publish_risk_flips(fabric_id: int, flips: list[tuple[int, bool, dict[str, Any] | None]], at: datetime) -> None:
+    """Called by derivation (telemetry.services.forecasts.write), in its transaction, for the links
+    whose forecast's at-risk state flipped: (link id, at risk now, the forecast or None when the
+    link has none any more). `link.at_risk` carries the forecast; `link.risk_cleared` the forecast
+    still stored (no longer at risk), or null when the trend no longer heads for a limit."""
+    with batched_link_changes():
+        for link_id, at_risk, forecast in flips:
+            _publish(
+                LinkStateChange(
+                    link_id=link_id,
+                    fabric_id=fabric_id,
+                    previous_state="not_at_risk" if at_risk else "at_risk",
+                    admin_state="at_risk" if at_risk else "not_at_risk",
+                    reason="forecast",
+                    changed_by=None,
+                    changed_at=at,
+                    kind=WebhookEvent.Kind.LINK_AT_RISK if at_risk else WebhookEvent.Kind.LINK_RISK_CLEARED,
+                    forecast=forecast,
                 )
             )
 
@@ -200,6 +226,8 @@ def _link_payload(
     state = (
         {"oper_state": change.admin_state, "previous_oper_state": change.previous_state}
         if change.kind == WebhookEvent.Kind.LINK_OPER_STATE
+        else {"at_risk": change.kind == WebhookEvent.Kind.LINK_AT_RISK, "forecast": change.forecast}
+        if change.kind in RISK_KINDS
         else {
             "admin_state": change.admin_state,
             "previous_admin_state": change.previous_state,

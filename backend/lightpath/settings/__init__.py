@@ -259,6 +259,8 @@ SPECTACULAR_SETTINGS = {
     "WEBHOOKS": [
         "webhooks.api.schema.link_admin_state_changed",
         "webhooks.api.schema.link_oper_state_changed",
+        "webhooks.api.schema.link_at_risk",
+        "webhooks.api.schema.link_risk_cleared",
         "webhooks.api.schema.webhook_test",
     ],
     "POSTPROCESSING_HOOKS": [

@@ -26,6 +26,7 @@ from corruption.models import Ticket
 from corruption.recommend import Action
 from fabric.models import Fabric, Link
 
+from webhooks import services as webhooks
 from ..models import LinkForecast, Side
 from .thresholds import Resolved, effective_limits
 
@@ -135,6 +136,7 @@ def write(cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | No
         f"CREATE TEMP TABLE tmp_forecasts ({', '.join(f'{n} {t}' for n, t in zip(COLUMNS, TYPES, strict=True))}) "
         "ON COMMIT DROP"
     )
+    publish_risk_flips(cursor, fabric, links, rows, now)
     with cursor.cursor.copy("COPY tmp_forecasts FROM STDIN") as copy:
         for row in rows:
             copy.write_row(row)
@@ -159,6 +161,27 @@ def _end(link: Link, side: str | None) -> dict[str, Any] | None:
         return None
     switch = link.a_switch if side == Side.A else link.z_switch
     return {"switch": switch.name, "port": link.a_port if side == Side.A else link.z_port, "rack": switch.rack or None}
+
+
+def publish_risk_flips(cursor, fabric: Fabric, links: list[int], rows: list[tuple], now: dt.datetime) -> None:
+    """Before `write` stores `rows` for `links`: the links whose at-risk state flips (compared with
+    the stored rows; a link losing its row is no longer at risk) get a webhook event, `link.at_risk`
+    or `link.risk_cleared`, with the new forecast, through the outbox in derivation's transaction."""
+    cursor.execute("SELECT link_id FROM telemetry_linkforecast WHERE link_id = ANY(%s) AND at_risk", [links])
+    was = {row[0] for row in cursor.fetchall()}
+    new = {row[0]: row for row in rows}
+    flips = []
+    for link_id in links:
+        row = new.get(link_id)
+        at_risk = row is not None and bool(row[COLUMNS.index("at_risk")])
+        if at_risk != (link_id in was):
+            forecast = None if row is None else {
+                name: value.isoformat() if isinstance(value, dt.datetime) else value
+                for name, value in zip(COLUMNS[2:], row[2:], strict=True)
+            }  # fmt: skip
+            flips.append((link_id, at_risk, forecast))
+    if flips:
+        webhooks.publish_risk_flips(fabric.pk, flips, now)
 
 
 def recommendation(forecast: LinkForecast, link: Link) -> tuple[str, str]:

@@ -63,6 +63,39 @@ class LinkOperStateChangedSerializer(EnvelopeSerializer):
     changed_at = serializers.DateTimeField()
 
 
+class RiskForecastSerializer(serializers.Serializer):
+    """The forecast as derivation stored it (GET /api/links/{id}/forecast/ has it with labels)."""
+
+    computed_at = serializers.DateTimeField()
+    crossing_at = serializers.DateTimeField(help_text="When the worst lane's power is forecast to reach its limit.")
+    earliest_at = serializers.DateTimeField()
+    latest_at = serializers.DateTimeField(allow_null=True, help_text="Null: it may never cross.")
+    confidence = serializers.FloatField()
+    at_risk = serializers.BooleanField()
+    cause = serializers.CharField(
+        help_text="decaying_transmitter, contamination, bent_fiber, loose_transceiver, unknown"
+    )
+    side = serializers.CharField(help_text="The end whose reading crosses: a or z.")
+    quantity = serializers.CharField(help_text="rx or tx")
+    lane = serializers.IntegerField(help_text="Counted from 0.")
+    level_dbm = serializers.FloatField(allow_null=True)
+    slope_db_per_day = serializers.FloatField(allow_null=True)
+    limit_dbm = serializers.FloatField(allow_null=True)
+    limit_provenance = serializers.CharField(allow_null=True)
+    cause_side = serializers.CharField(allow_null=True, help_text="The end to act on; null when the cause names none.")
+
+
+class LinkRiskSerializer(EnvelopeSerializer):
+    link = LinkRefSerializer()
+    at_risk = serializers.BooleanField(help_text="true for link.at_risk, false for link.risk_cleared.")
+    forecast = RiskForecastSerializer(
+        allow_null=True, help_text="Null on link.risk_cleared when the link has no forecast any more."
+    )
+    reason = serializers.CharField(help_text="forecast")
+    changed_by = ChangedBySerializer(help_text="Always the system: derivation's forecast.")
+    changed_at = serializers.DateTimeField(help_text="The derivation time the forecast was made at.")
+
+
 class WebhookTestSerializer(EnvelopeSerializer):
     message = serializers.CharField()
     requested_by = serializers.CharField(allow_null=True)
@@ -96,6 +129,26 @@ link_oper_state_changed = OpenApiWebhook(
         description="POSTed to every enabled endpoint of the link's fabric after telemetry's oper_status "
         "changed the link's state (down when either end reports anything but up). " + HEADERS,
         request=LinkOperStateChangedSerializer,
+        responses=RESPONSES,
+    ),
+)
+link_at_risk = OpenApiWebhook(
+    name="link.at_risk",
+    decorator=extend_schema(
+        summary="A link became at risk: its optics are forecast to cross their limit within the horizon",
+        description="POSTed to every enabled endpoint of the link's fabric when derivation's forecast flips the "
+        "link to at risk (docs/telemetry.md, 'Forecasts: optics at risk'). " + HEADERS,
+        request=LinkRiskSerializer,
+        responses=RESPONSES,
+    ),
+)
+link_risk_cleared = OpenApiWebhook(
+    name="link.risk_cleared",
+    decorator=extend_schema(
+        summary="A link is no longer at risk",
+        description="POSTed to every enabled endpoint of the link's fabric when derivation's forecast no "
+        "longer counts the link at risk (the trend recovered, a repair, or no forecast any more). " + HEADERS,
+        request=LinkRiskSerializer,
         responses=RESPONSES,
     ),
 )
