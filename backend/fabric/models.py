@@ -121,6 +121,8 @@ class Switch(models.Model):
         indexes = [
             models.Index(fields=["fabric", "tier"]),
             _substring_index("name", "switch_name_search"),
+            # A name typed whole (a link's "a - b", a port's "tor1:") or its first characters.
+            _prefix_index("name", "switch_name_prefix"),
             _substring_index("rack", "switch_rack_search"),
         ]
         verbose_name_plural = "switches"

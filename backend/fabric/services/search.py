@@ -223,14 +223,11 @@ def _links(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict], bo
     ends = LINK_ENDS.match(q)
     if ends is None:
         return [], False
-    one, two = ends["a"], ends["z"]
-    rows = _in_fabric(
-        _link_rows().filter(
-            Q(a_switch__name__iexact=one, z_switch__name__iexact=two)
-            | Q(a_switch__name__iexact=two, z_switch__name__iexact=one)
-        ),
-        fabric,
-    ).order_by("id")
+    # Both ends among the switches of either name (one switch cannot be both ends): the switches
+    # first, through the name index, then their links through the (switch, port) indexes.
+    named = _in_fabric(Switch.objects.filter(Q(name__iexact=ends["a"]) | Q(name__iexact=ends["z"])), fabric)
+    ids = named.values("pk")
+    rows = _link_rows().filter(a_switch__in=ids, z_switch__in=ids).order_by("id")
     found, more = _page(rows, per_kind)
     return [_link_hit(link) for link in found], more
 
