@@ -4,6 +4,7 @@ import {
   formatAge,
   formatCount,
   formatDbm,
+  formatGbit,
   formatGbps,
   formatHours,
   formatPercent,
@@ -95,5 +96,17 @@ describe('formatClock', () => {
   it('shows the UTC clock time of an instant', () => {
     expect(formatClock('2026-11-27T10:05:00+02:00')).toBe('08:05');
     expect(formatClock(new Date(Date.UTC(2026, 10, 27, 16, 0)))).toBe('16:00');
+  });
+});
+
+describe('formatGbit', () => {
+  it('reads big volumes with a prefix instead of an exponent', () => {
+    expect(formatGbit(5.42e6)).toBe('5.42 Pbit');
+    expect(formatGbit(3683.100000000002)).toBe('3.68 Tbit');
+    expect(formatGbit(512)).toBe('512 Gbit');
+    expect(formatGbit(12.345)).toBe('12.3 Gbit');
+    expect(formatGbit(0)).toBe('0 Gbit');
+    expect(formatGbit(2.5e12)).toBe('2,500 Ebit');
+    expect(formatGbit(null)).toBe('—');
   });
 });

@@ -78,3 +78,18 @@ export function formatAge(iso: string | null | undefined, now: Date = new Date()
   if (hours < 48) return `${hours} h`;
   return `${Math.floor(hours / 24)} d`;
 }
+
+const BIT_PREFIXES = ['Gbit', 'Tbit', 'Pbit', 'Ebit'] as const;
+
+/** Gigabits read at a glance: "512 Gbit", "3.68 Tbit", "5.42 Pbit" (three significant digits). */
+export function formatGbit(gbit: number | null | undefined): string {
+  if (gbit === null || gbit === undefined || !Number.isFinite(gbit)) return '—';
+  let value = gbit;
+  let prefix = 0;
+  while (Math.abs(value) >= 1000 && prefix < BIT_PREFIXES.length - 1) {
+    value /= 1000;
+    prefix += 1;
+  }
+  const digits = Math.abs(value) >= 100 || value === 0 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  return `${formatCount(Number(value.toFixed(digits)))} ${BIT_PREFIXES[prefix]}`;
+}

@@ -9,6 +9,7 @@ import {
   fecText,
   formatLoss,
   INITIAL_CLASSES_FORM,
+  keptExplanation,
   worstPathText,
 } from './classData';
 import { CLASSES, CLASSES_TOPOLOGY } from './testPlans';
@@ -94,5 +95,18 @@ describe('buildClassesParams', () => {
       'Repair above must be a loss rate in (0, 1], e.g. 0.1.',
       'FEC target must be a loss rate in (0, 1), e.g. 0.001.',
     ]);
+  });
+});
+
+describe('keptExplanation', () => {
+  it('says in words why class 1’s worst ToR pair keeps 0% of its paths', () => {
+    const [first, second, third] = CLASSES.classes;
+    expect(keptExplanation(first!, 2)).toBe(
+      'Class 1 keeps only links whose every path loses at most 4.8e-8: 2 links losing more than 4.8e-8 are left ' +
+        'out of it. Every shortest path from tor1 → tor5 crosses one of them, so that pair keeps 0% of its paths ' +
+        'and has no class 1 route (class 2 carries it).',
+    );
+    expect(keptExplanation(second!, 3)).toContain('Its worst pair, tor0 → tor5, keeps 50.0% of its shortest paths.');
+    expect(keptExplanation(third!, null)).toContain('tor0 → tor2, keeps 75.0%');
   });
 });

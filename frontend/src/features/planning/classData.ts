@@ -156,3 +156,27 @@ export function fecQuery(
   if (target === null || target <= 0 || target >= 1) errors.push('Target must be a fraction in (0, 1), e.g. 0.001.');
   return errors.length > 0 ? { query: null, errors } : { query: { loss: loss!, target: target! }, errors };
 }
+
+/**
+ * What "Paths kept" means for a class whose worst pair keeps few paths, in words: 0 % at class 1
+ * reads as a bug unless it says which pair and why. Null when the worst pair keeps them all.
+ */
+export function keptExplanation(cls: ReliabilityClass, nextClass: number | null): string | null {
+  const worst = cls.kept_paths?.worst_pair;
+  if (!worst || worst.fraction >= 1) return null;
+  const removed = cls.removed.length;
+  const why = `${formatCount(removed)} link${removed === 1 ? '' : 's'} losing more than ${formatLoss(cls.bound)} ${removed === 1 ? 'is' : 'are'} left out of it`;
+  const pair = `${worst.src_name} → ${worst.dst_name}`;
+  if (worst.fraction === 0) {
+    const instead = nextClass === null ? '' : ` (class ${nextClass} carries it)`;
+    return (
+      `Class ${cls.class} keeps only links whose every path loses at most ${formatLoss(cls.bound)}: ${why}. ` +
+      `Every shortest path from ${pair} crosses one of them, so that pair keeps 0% of its paths and has no ` +
+      `class ${cls.class} route${instead}.`
+    );
+  }
+  return (
+    `Class ${cls.class} keeps only links whose every path loses at most ${formatLoss(cls.bound)}: ${why}. ` +
+    `Its worst pair, ${pair}, keeps ${formatPercent(worst.fraction, 1)} of its shortest paths.`
+  );
+}

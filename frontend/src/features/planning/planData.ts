@@ -308,6 +308,14 @@ export function classesDownloads(jobId: number): { label: string; href: string }
   ];
 }
 
+/**
+ * What a plan planned, named once: "demo-fb (192 stored links)" or the generator's description. A
+ * stored fabric's description starts with its name, so name and description together read it twice.
+ */
+export function fabricLabel(inputs: PlanWithoutRows['inputs']): string {
+  return inputs.fabric ? `${inputs.fabric.name} (${formatCount(inputs.links)} stored links)` : inputs.description;
+}
+
 /** A plan's result with or without its per-link rows (the plan page loads it without). */
 export type PlanWithoutRows = Omit<PlanResult, 'links'>;
 
@@ -317,9 +325,7 @@ export function comparisonFacts(
   right: PlanWithoutRows,
 ): { label: string; values: [string, string] }[] {
   const facts = (result: PlanWithoutRows) => ({
-    fabric: result.inputs.fabric
-      ? `${result.inputs.fabric.name}: ${result.inputs.description}`
-      : result.inputs.description,
+    fabric: fabricLabel(result.inputs),
     stretch: stretchLabel(result.nrb),
     saved: formatPercent(result.savings),
     baseline: formatUsd(result.baseline.total_usd),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildPlanParams, INITIAL_PLAN_FORM, priceText, stretchText } from './planForm';
+import { buildPlanParams, defaultFabric, INITIAL_PLAN_FORM, initialPlanForm, priceText, stretchText } from './planForm';
 
 const CATALOG = [{ id: 1 }, { id: 2 }, { id: 3 }];
 
@@ -69,5 +69,22 @@ describe('catalog text', () => {
     expect(priceText({ price_usd: '304.00', price_source: 'demo' })).toBe('$304.00 (demo price)');
     expect(priceText({ price_usd: '82.30', price_source: 'seed' })).toBe('$82.30 (seed)');
     expect(priceText({ price_usd: null, price_source: '' })).toBe('no price');
+  });
+});
+
+describe('the fabric a new plan starts on', () => {
+  const fabrics = [
+    { id: 3, name: 'demo-fb' },
+    { id: 9, name: 'lab' },
+  ];
+
+  it('is the stored fabric the URL names (by id or name), else the first, else the generated tree', () => {
+    expect(defaultFabric(fabrics, '9')).toBe(9);
+    expect(defaultFabric(fabrics, 'lab')).toBe(9);
+    expect(defaultFabric(fabrics, null)).toBe(3);
+    expect(defaultFabric(fabrics, 'gone')).toBe(3);
+    expect(defaultFabric([], null)).toBeNull();
+    expect(initialPlanForm(3)).toMatchObject({ source: 'fabric', fabric: '3' });
+    expect(initialPlanForm(null)).toMatchObject({ source: 'generated', fabric: '' });
   });
 });

@@ -14,3 +14,9 @@ export function formatPercent(fraction: number): string {
 export function formatCost(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 1 });
 }
+
+/** "12,000", "3.68", "0.0012": a few significant digits with separators, never an exponent. */
+export function formatSignificant(value: number, digits = 3): string {
+  if (!Number.isFinite(value)) return '—';
+  return value.toLocaleString('en-US', { maximumSignificantDigits: digits });
+}

@@ -8,13 +8,18 @@ import { buildClassesParams, type ClassesFormState, INITIAL_CLASSES_FORM } from 
 
 interface ClassesFormProps {
   fabrics: FabricChoice[];
+  /** The fabric chosen at first (defaultFabric). */
+  initialFabric: number | null;
   submitting: boolean;
   onSubmit: (fabric: number, params: ClassesParams) => void;
 }
 
 /** Reliability classes inputs: fabric, telemetry window, class bounds, repair threshold, FEC target. */
-export function ClassesForm({ fabrics, submitting, onSubmit }: ClassesFormProps) {
-  const [form, setForm] = useState<ClassesFormState>(INITIAL_CLASSES_FORM);
+export function ClassesForm({ fabrics, initialFabric, submitting, onSubmit }: ClassesFormProps) {
+  const [form, setForm] = useState<ClassesFormState>(() => ({
+    ...INITIAL_CLASSES_FORM,
+    fabric: initialFabric === null ? '' : String(initialFabric),
+  }));
   const [problems, setProblems] = useState<string[]>([]);
   const set = <K extends keyof ClassesFormState>(key: K, value: ClassesFormState[K]) =>
     setForm((current) => ({ ...current, [key]: value }));

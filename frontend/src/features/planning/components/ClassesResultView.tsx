@@ -8,7 +8,7 @@ import { formatCount, formatTime } from '@/lib/format';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { ClassesResult, LossLink } from '../api/types';
-import { codingText, formatLoss, worstPathText } from '../classData';
+import { codingText, formatLoss, keptExplanation, worstPathText } from '../classData';
 import { classesDownloads, formatPercent } from '../planData';
 import { ClassFabricDrawing } from './ClassFabricDrawing';
 import { GoodPathChart } from './GoodPathChart';
@@ -79,7 +79,7 @@ export function ClassesResultView({ jobId, result }: { jobId: number; result: Cl
               Worst path loss
             </th>
             <th scope="col" className="numeric">
-              Paths kept: worst ToR
+              Paths kept: worst ToR pair
             </th>
             <th scope="col" className="numeric">
               p1
@@ -114,6 +114,17 @@ export function ClassesResultView({ jobId, result }: { jobId: number; result: Cl
           ))}
         </tbody>
       </table>
+
+      <div className="muted" data-testid="classes-kept-note">
+        <p>
+          Paths kept: the share of a ToR pair’s shortest paths whose every link is in the class; the worst ToR pair’s
+          share, then the 1st percentile and the median over all pairs.
+        </p>
+        {result.classes.map((entry, i) => {
+          const text = keptExplanation(entry, result.classes[i + 1]?.class ?? null);
+          return text ? <p key={entry.class}>{text}</p> : null;
+        })}
+      </div>
 
       {cls ? (
         <>

@@ -47,6 +47,12 @@ export function GoodPathChart({ fractions, bound, width, what, testId }: GoodPat
           : ''}
         .
       </p>
+      {chart.boundOffChart !== null && distribution.lowest !== 1 ? (
+        <p className="muted" data-testid={`${testId}-bound`}>
+          Every ToR keeps more than the bound of {formatPercent(chart.boundOffChart, 2)}; the chart starts near the
+          lowest ToR so that the lines stay apart.
+        </p>
+      ) : null}
       {distribution.lowest === 1 ? (
         <p className="muted" data-testid={`${testId}-all`}>
           Every ToR’s {what} is 100% for every destination.

@@ -9,7 +9,7 @@ import {
   buildPlanParams,
   COST_FIELDS,
   formatLength,
-  INITIAL_PLAN_FORM,
+  initialPlanForm,
   type PlanFormState,
   priceText,
   type StretchLevel,
@@ -17,12 +17,14 @@ import {
 } from '../planForm';
 
 const FABRIC_SOURCES = [
-  { value: 'generated', label: 'Generated fat tree' },
   { value: 'fabric', label: 'Stored fabric' },
+  { value: 'generated', label: 'Generated fat tree' },
 ] as const;
 
 interface PlanFormProps {
   fabrics: FabricChoice[];
+  /** The stored fabric chosen at first (defaultFabric); null: the generated fat tree. */
+  initialFabric: number | null;
   catalog: TransceiverModel[];
   catalogLoading: boolean;
   submitting: boolean;
@@ -30,8 +32,8 @@ interface PlanFormProps {
 }
 
 /** Stretch plan inputs: a stored or generated fabric, the catalog, the NRB, hops and prices. */
-export function PlanForm({ fabrics, catalog, catalogLoading, submitting, onSubmit }: PlanFormProps) {
-  const [form, setForm] = useState<PlanFormState>(INITIAL_PLAN_FORM);
+export function PlanForm({ fabrics, initialFabric, catalog, catalogLoading, submitting, onSubmit }: PlanFormProps) {
+  const [form, setForm] = useState<PlanFormState>(() => initialPlanForm(initialFabric));
   const [problems, setProblems] = useState<string[]>([]);
   const set = <K extends keyof PlanFormState>(key: K, value: PlanFormState[K]) =>
     setForm((current) => ({ ...current, [key]: value }));

@@ -74,9 +74,13 @@ export function PlanResultView({ jobId, result }: { jobId: number; result: PlanS
         <div>
           <dt>Fabric</dt>
           <dd>
-            {inputs.fabric ? <Link to={`/fabrics/${inputs.fabric.id}`}>{inputs.fabric.name}</Link> : null}
-            {inputs.fabric ? ': ' : ''}
-            {inputs.description} ({formatCount(inputs.links)} links, {formatCount(inputs.switches)} switches,{' '}
+            {/* A stored fabric is named once, by its link; its description only repeats the name. */}
+            {inputs.fabric ? (
+              <Link to={`/fabrics/${inputs.fabric.id}`}>{inputs.fabric.name}</Link>
+            ) : (
+              inputs.description
+            )}{' '}
+            ({formatCount(inputs.links)} {inputs.fabric ? 'stored ' : ''}links, {formatCount(inputs.switches)} switches,{' '}
             {formatCount(inputs.tors)} ToRs)
           </dd>
         </div>

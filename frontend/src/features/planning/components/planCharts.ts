@@ -135,15 +135,14 @@ export function buildSavingsChart(
   size: { width: number; height: number },
   maxLengthM: number | null,
 ): SavingsChartModel {
-  const area = plotArea(size.width, size.height);
   const lengths = lines.flatMap((line) => line.points.map((point) => point.lengthM));
   const savings = lines.flatMap((line) =>
     line.points.flatMap((point) => (point.savings === null ? [] : [point.savings])),
   );
-  const x = d3
-    .scaleLinear()
-    .domain([0, Math.max(d3.max(lengths) ?? 1, 1)])
-    .range([area.left, area.right]);
+  const longest = Math.max(d3.max(lengths) ?? 1, 1);
+  const lengthLabel = (value: number) => (value >= 1000 && value % 1000 === 0 ? `${value / 1000} km` : `${value} m`);
+  const area = roomForLastLabel(plotArea(size.width, size.height), lengthLabel(longest));
+  const x = d3.scaleLinear().domain([0, longest]).range([area.left, area.right]);
   const y = d3
     .scaleLinear()
     .domain([Math.min(0, d3.min(savings) ?? 0), Math.max(0.01, (d3.max(savings) ?? 0) * 1.1)])
@@ -152,7 +151,7 @@ export function buildSavingsChart(
   const xTicks = x.ticks(Math.max(2, Math.floor((area.right - area.left) / 80))).map((value) => ({
     value,
     position: x(value),
-    label: value >= 1000 && value % 1000 === 0 ? `${value / 1000} km` : `${value} m`,
+    label: lengthLabel(value),
   }));
   const yTicks = y.ticks(5).map((value) => ({ value, position: y(value), label: formatPercent(value, 0) }));
   const draw = d3
@@ -193,6 +192,8 @@ export interface CdfChartModel {
   lines: LineMark[];
   /** The bound every expected fraction keeps (the NRB), as a vertical line. */
   bound: { x: number; label: string } | null;
+  /** The bound when it lies so far below the data that drawing it would squeeze the lines. */
+  boundOffChart: number | null;
 }
 
 export const GOOD_PATH_LINES = {
@@ -200,26 +201,46 @@ export const GOOD_PATH_LINES = {
   worst: { label: 'Its worst destination', colour: '#c8402f', dash: '6 3' },
 } as const;
 
-/** Per-ToR expected good-path fractions as CDFs (share of ToRs at or below a fraction). */
+/** Roughly how wide an axis label is drawn (11 px sans-serif): for keeping the last one inside the svg. */
+const LABEL_PX_PER_CHAR = 6.5;
+
+/** The plot area narrowed so that a tick label centred on its right edge is not cut off. */
+export function roomForLastLabel(area: PlotArea, label: string): PlotArea {
+  const half = Math.ceil((label.length * LABEL_PX_PER_CHAR) / 2) + 2;
+  return { ...area, right: Math.max(area.left + 10, Math.min(area.right, area.width - half)) };
+}
+
+/** Percent tick labels with just enough decimals that neighbouring ticks read differently. */
+export function percentTicks(scale: d3.ScaleLinear<number, number>, count: number): AxisTick[] {
+  const values = scale.ticks(count);
+  const step = values.length > 1 ? values[1]! - values[0]! : 1;
+  const digits = d3.precisionFixed(step * 100);
+  return values.map((value) => ({ value, position: scale(value), label: formatPercent(value, digits) }));
+}
+
+/**
+ * Per-ToR expected good-path fractions as CDFs (share of ToRs at or below a fraction). The x axis
+ * fits the data: it starts a tenth of the data's spread below the lowest fraction, and takes in the
+ * bound only when the bound is near the data (within twice its spread from 100%); a bound far below
+ * would squeeze every line against the right edge, so it is then stated (`boundOffChart`), not drawn.
+ */
 export function buildGoodPathChart(
   distribution: GoodPathDistribution,
   size: { width: number; height: number },
   bound: number | null,
 ): CdfChartModel {
-  const area = plotArea(size.width, size.height);
-  const lowest = Math.min(distribution.lowest ?? 1, bound ?? 1);
-  // Fractions crowd near 1: start a little below the lowest so its step is visible.
-  const start = Math.max(0, Math.floor((lowest - Math.max(0.002, (1 - lowest) * 0.25)) * 1000) / 1000);
-  const x = d3
-    .scaleLinear()
-    .domain([Math.min(start, 0.999), 1])
-    .range([area.left, area.right]);
+  const lowestData = distribution.lowest ?? 1;
+  const spread = Math.max(1 - lowestData, 1e-6);
+  const boundShown = bound !== null && 1 - bound <= 2 * spread;
+  const lowest = boundShown ? Math.min(lowestData, bound) : lowestData;
+  const start = Math.max(0, lowest - Math.max((1 - lowest) * 0.1, 1e-7));
+  let area = plotArea(size.width, size.height);
+  const draft = d3.scaleLinear().domain([start, 1]).range([area.left, area.right]);
+  const tickCount = Math.max(2, Math.floor((area.right - area.left) / 90));
+  area = roomForLastLabel(area, percentTicks(draft, tickCount).at(-1)?.label ?? '100%');
+  const x = d3.scaleLinear().domain([start, 1]).range([area.left, area.right]);
   const y = d3.scaleLinear().domain([0, 1]).range([area.bottom, area.top]);
-  const xTicks = x.ticks(Math.max(2, Math.floor((area.right - area.left) / 90))).map((value) => ({
-    value,
-    position: x(value),
-    label: formatPercent(value, 1 - x.domain()[0]! < 0.02 ? 2 : 1),
-  }));
+  const xTicks = percentTicks(x, tickCount);
   const yTicks = y.ticks(5).map((value) => ({ value, position: y(value), label: formatPercent(value, 0) }));
   const stepLine = (points: CdfPoint[]) => {
     if (points.length === 0) return '';
@@ -245,6 +266,7 @@ export function buildGoodPathChart(
       path: stepLine(distribution[key]),
       peak: null,
     })),
-    bound: bound === null ? null : { x: x(bound), label: `bound ${formatPercent(bound, 2)}` },
+    bound: boundShown ? { x: x(bound), label: `bound ${formatPercent(bound, 2)}` } : null,
+    boundOffChart: bound !== null && !boundShown ? bound : null,
   };
 }

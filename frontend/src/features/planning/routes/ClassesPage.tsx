@@ -1,4 +1,4 @@
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
@@ -11,6 +11,7 @@ import { useSubmitRailJob } from '../api/useSubmitRailJob';
 import { ClassesForm } from '../components/ClassesForm';
 import { FecCalculator } from '../components/FecCalculator';
 import { RailJobsTable } from '../components/RailJobsTable';
+import { defaultFabric } from '../planForm';
 import { canRunPlanning } from '../roles';
 import '../planning.css';
 
@@ -23,6 +24,8 @@ export function ClassesPage() {
   const submit = useSubmitRailJob();
   const navigate = useNavigate();
   const mayRun = canRunPlanning(user.data);
+  const [searchParams] = useSearchParams();
+  const initialFabric = defaultFabric(fabrics.data?.results ?? [], searchParams.get('fabric'));
 
   return (
     <section aria-labelledby="classes-heading">
@@ -40,16 +43,21 @@ export function ClassesPage() {
         <div className="panel">
           <h2>New classes</h2>
           <ErrorList error={fabrics.error} title="Could not load fabrics." />
-          <ClassesForm
-            fabrics={fabrics.data?.results ?? []}
-            submitting={submit.isPending}
-            onSubmit={(fabric, params) =>
-              submit.mutate(
-                { kind: CLASSES_KIND, fabric, params },
-                { onSuccess: (job) => void navigate(`/planning/classes/${job.id}`) },
-              )
-            }
-          />
+          {fabrics.isPending ? <Loading label="Loading fabrics…" /> : null}
+          {fabrics.isPending ? null : (
+            <ClassesForm
+              key={initialFabric ?? 'none'}
+              fabrics={fabrics.data?.results ?? []}
+              initialFabric={initialFabric}
+              submitting={submit.isPending}
+              onSubmit={(fabric, params) =>
+                submit.mutate(
+                  { kind: CLASSES_KIND, fabric, params },
+                  { onSuccess: (job) => void navigate(`/planning/classes/${job.id}`) },
+                )
+              }
+            />
+          )}
           <ErrorList error={submit.error} title="The server refused the classes job." />
         </div>
       ) : (

@@ -1,4 +1,4 @@
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
@@ -11,6 +11,7 @@ import { useSubmitRailJob } from '../api/useSubmitRailJob';
 import { useTransceiverModels } from '../api/useTransceiverModels';
 import { PlanForm } from '../components/PlanForm';
 import { RailJobsTable } from '../components/RailJobsTable';
+import { defaultFabric } from '../planForm';
 import { canRunPlanning } from '../roles';
 import '../planning.css';
 
@@ -24,6 +25,8 @@ export function PlanningPage() {
   const submit = useSubmitRailJob();
   const navigate = useNavigate();
   const mayRun = canRunPlanning(user.data);
+  const [searchParams] = useSearchParams();
+  const initialFabric = defaultFabric(fabrics.data?.results ?? [], searchParams.get('fabric'));
 
   return (
     <section aria-labelledby="planning-heading">
@@ -39,18 +42,23 @@ export function PlanningPage() {
           <h2>New plan</h2>
           <ErrorList error={fabrics.error} title="Could not load fabrics." />
           <ErrorList error={catalog.error} title="Could not load the transceiver catalog." />
-          <PlanForm
-            fabrics={fabrics.data?.results ?? []}
-            catalog={catalog.data?.results ?? []}
-            catalogLoading={catalog.isPending}
-            submitting={submit.isPending}
-            onSubmit={(fabric, params) =>
-              submit.mutate(
-                { kind: PLAN_KIND, fabric, params },
-                { onSuccess: (job) => void navigate(`/planning/plans/${job.id}`) },
-              )
-            }
-          />
+          {fabrics.isPending ? <Loading label="Loading fabrics…" /> : null}
+          {fabrics.isPending ? null : (
+            <PlanForm
+              key={initialFabric ?? 'generated'}
+              fabrics={fabrics.data?.results ?? []}
+              initialFabric={initialFabric}
+              catalog={catalog.data?.results ?? []}
+              catalogLoading={catalog.isPending}
+              submitting={submit.isPending}
+              onSubmit={(fabric, params) =>
+                submit.mutate(
+                  { kind: PLAN_KIND, fabric, params },
+                  { onSuccess: (job) => void navigate(`/planning/plans/${job.id}`) },
+                )
+              }
+            />
+          )}
           <ErrorList error={submit.error} title="The server refused the plan." />
         </div>
       ) : (

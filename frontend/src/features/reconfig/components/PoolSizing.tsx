@@ -7,7 +7,7 @@ import { formatCount } from '@/lib/format';
 
 import type { MonteCarloPoint, SizeAnswer } from '../api/types';
 import { usePoolSize } from '../api/useCalculators';
-import { formatProbability } from '../format';
+import { formatProbability, formatSignificant } from '../format';
 import { buildSizeRequest, INITIAL_SIZE_FORM, type SizeFormState } from '../forms';
 
 /**
@@ -129,12 +129,12 @@ function PoolSizeAnswer({ answer }: { answer: SizeAnswer }) {
         </strong>{' '}
         keeps P(some of the {sizing.groups} groups of {sizing.group_slots} has no free backup) at{' '}
         {formatProbability(sizing.curve.at(-1)?.p_any ?? 0)}, target {formatProbability(answer.inputs.target)}; about{' '}
-        {sizing.degraded_hours_per_year.toPrecision(2)} hours a year with some group out of backups.
+        {formatSignificant(sizing.degraded_hours_per_year, 2)} hours a year with some group out of backups.
       </p>
       <p className="muted">
         Per-switch unavailability q = MTTR / (MTBF + MTTR) = {formatProbability(sizing.unavailability)} from{' '}
         {reliability.source === 'tickets' ? 'the fabric’s repair tickets' : 'the values given'}: MTBF{' '}
-        {Math.round(reliability.mtbf_hours)} h, MTTR {reliability.mttr_hours.toPrecision(3)} h
+        {formatCount(Math.round(reliability.mtbf_hours))} h, MTTR {formatSignificant(reliability.mttr_hours)} h
         {answer.inputs.fabric !== null ? ` (${reliability.note})` : ''}.
       </p>
       <table className="data-table" data-testid="pool-size-curve">

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { JobStatus } from '@/features/jobs';
+import { formatCount, formatGbit } from '@/lib/format';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import type { LarryResult } from '../api/types';
@@ -11,7 +12,7 @@ import { useReconfigJob } from '../api/useReconfigJob';
 import { ExcludedCables } from '../components/FabricRackSet';
 import { CableMatrix } from '../components/RackSetEditor';
 import { UplinkChart } from '../components/UplinkChart';
-import { formatPercent } from '../format';
+import { formatPercent, formatSignificant } from '../format';
 import {
   changeIndices,
   changesAt,
@@ -122,7 +123,7 @@ function RunView({ jobId, result }: { jobId: number; result: LarryResult }) {
               Max fraction changed
             </th>
             <th scope="col" className="numeric">
-              Overload (Gbit)
+              Overload
             </th>
           </tr>
         </thead>
@@ -133,11 +134,11 @@ function RunView({ jobId, result }: { jobId: number; result: LarryResult }) {
                 {row.label}
                 {row.run ? ' (this run)' : ''}
               </th>
-              <td className="numeric">{row.metrics.reconfigurations}</td>
-              <td className="numeric">{row.metrics.reconfigurations_per_hour.toPrecision(3)}</td>
+              <td className="numeric">{formatCount(row.metrics.reconfigurations)}</td>
+              <td className="numeric">{formatSignificant(row.metrics.reconfigurations_per_hour)}</td>
               <td className="numeric">{formatPercent(row.metrics.mean_fraction_changed)}</td>
               <td className="numeric">{formatPercent(row.metrics.max_fraction_changed)}</td>
-              <td className="numeric">{row.metrics.overload_gbit.toPrecision(4)}</td>
+              <td className="numeric">{formatGbit(row.metrics.overload_gbit)}</td>
             </tr>
           ))}
         </tbody>

@@ -121,6 +121,15 @@ describe('Larry run page', () => {
       'proportional',
       'static',
     ]);
+    // Numbers read at a glance: separators and a unit prefix, never "3.60e+3" or "2.500e+2".
+    const rows = Object.fromEntries(screen.getAllByTestId('metrics-row').map((row) => [row.dataset.policy, row]));
+    expect(
+      within(rows.proportional!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['3', '3,600', '67%', '75%', '0 Gbit']);
+    expect(rows.static).toHaveTextContent('250 Gbit');
+    for (const row of Object.values(rows)) expect(row.textContent).not.toMatch(/e\+\d/);
 
     // The page opens at the first step that moved circuits.
     expect(screen.getAllByTestId('moved-circuit')[0]).toHaveTextContent(
