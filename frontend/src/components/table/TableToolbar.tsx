@@ -7,8 +7,9 @@ import type { TableColumn } from './DataTable';
 import type { TableState } from './useTableState';
 
 interface TableToolbarProps<T> {
-  columns: readonly TableColumn<T>[];
-  table: TableState;
+  /** The columns a person may hide; none: no column chooser (a table with its own layout). */
+  columns?: readonly TableColumn<T>[];
+  table: Pick<TableState, 'hidden' | 'setColumnShown' | 'pageSize' | 'setPageSize'>;
   /** The CSV of exactly what is filtered and in this order (`csvExportHref`). */
   csvHref: string;
 }
@@ -16,25 +17,27 @@ interface TableToolbarProps<T> {
 /** Above a list: which columns to show, rows per page and the CSV export. */
 export function TableToolbar<T>({ columns, table, csvHref }: TableToolbarProps<T>) {
   const sizeId = useId();
-  const optional = columns.filter((column) => !column.required);
+  const optional = (columns ?? []).filter((column) => !column.required);
   return (
     <div className="table-toolbar">
-      <details className="column-chooser">
-        <summary>Columns</summary>
-        <fieldset>
-          <legend className="visually-hidden">Columns to show</legend>
-          {optional.map((column) => (
-            <label key={column.key}>
-              <input
-                type="checkbox"
-                checked={!table.hidden.includes(column.key)}
-                onChange={(event) => table.setColumnShown(column.key, event.target.checked)}
-              />{' '}
-              {column.label}
-            </label>
-          ))}
-        </fieldset>
-      </details>
+      {optional.length === 0 ? null : (
+        <details className="column-chooser">
+          <summary>Columns</summary>
+          <fieldset>
+            <legend className="visually-hidden">Columns to show</legend>
+            {optional.map((column) => (
+              <label key={column.key}>
+                <input
+                  type="checkbox"
+                  checked={!table.hidden.includes(column.key)}
+                  onChange={(event) => table.setColumnShown(column.key, event.target.checked)}
+                />{' '}
+                {column.label}
+              </label>
+            ))}
+          </fieldset>
+        </details>
+      )}
       <label htmlFor={sizeId}>Rows per page</label>
       <select
         id={sizeId}

@@ -72,3 +72,13 @@ describe('ticket queue filters in the URL', () => {
     expect(toggleState(['open', 'in_progress'], 'open', false)).toEqual(['in_progress']);
   });
 });
+
+describe('the kind filter', () => {
+  it('reads repair or preventive from the URL, writes it back and asks the API for that kind only', () => {
+    const filters = queueFromSearchParams(new URLSearchParams('kind=preventive'));
+    expect(filters.kind).toBe('preventive');
+    expect(searchParamsFromQueue(filters).get('kind')).toBe('preventive');
+    expect(ticketQuery(filters, 'alice')).toMatchObject({ kind: 'preventive' });
+    expect(queueFromSearchParams(new URLSearchParams('kind=bogus')).kind).toBeUndefined();
+  });
+});

@@ -2,7 +2,7 @@
  * The ticket queue's filters and sort live in the URL, so a technician can bookmark "my open
  * tickets in pod 3" and the back button works. `assignee=me` stays "whoever is logged in".
  */
-import type { TicketOrdering, TicketQuery, TicketState } from './api/types';
+import type { TicketKind, TicketOrdering, TicketQuery, TicketState } from './api/types';
 
 export const TICKET_STATES: readonly TicketState[] = [
   'open',
@@ -22,6 +22,9 @@ export const TICKET_STATE_LABELS: Record<TicketState, string> = {
   awaiting_validation: 'awaiting validation',
   resolved: 'resolved',
 };
+
+export const TICKET_KIND_LABELS: Record<TicketKind, string> = { repair: 'Repair', preventive: 'Preventive' };
+const TICKET_KINDS = Object.keys(TICKET_KIND_LABELS) as TicketKind[];
 
 export type TicketSort = 'penalty' | 'oldest' | 'newest';
 
@@ -46,6 +49,8 @@ export interface TicketQueueFilters {
   assignee?: string;
   /** Only tickets nobody is assigned to (then `assignee` is undefined). */
   unassigned?: boolean;
+  /** Undefined: both kinds. */
+  kind?: TicketKind;
   sort: TicketSort;
 }
 
@@ -78,6 +83,7 @@ export function queueFromSearchParams(params: URLSearchParams): TicketQueueFilte
     states,
     assignee,
     ...(unassigned ? { unassigned } : {}),
+    kind: TICKET_KINDS.find((candidate) => candidate === params.get('kind')),
     sort,
   };
 }
@@ -93,6 +99,7 @@ export function searchParamsFromQueue(filters: TicketQueueFilters, page = 1): UR
   }
   if (filters.unassigned) params.set('unassigned', '1');
   else if (filters.assignee) params.set('assignee', filters.assignee);
+  if (filters.kind) params.set('kind', filters.kind);
   if (filters.sort !== DEFAULT_SORT) params.set('sort', filters.sort);
   if (page > 1) params.set('page', String(page));
   return params;
@@ -107,6 +114,7 @@ export function ticketQuery(filters: TicketQueueFilters, username: string | unde
     state: filters.states.length > 0 ? [...filters.states] : undefined,
     assignee: filters.unassigned ? undefined : filters.assignee === MINE ? username : filters.assignee,
     unassigned: filters.unassigned || undefined,
+    kind: filters.kind,
     ordering,
   };
 }

@@ -55,8 +55,12 @@ export interface TicketQuery {
   state?: TicketState[];
   assignee?: string;
   unassigned?: boolean;
+  /** Repair (a link taken out for corruption) or preventive (optics forecast to fail). */
+  kind?: TicketKind;
   ordering: TicketOrdering;
 }
+
+export type TicketKind = 'repair' | 'preventive';
 
 export type SuccessRate = Schemas['SuccessRate'];
 

@@ -4,6 +4,7 @@ import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 
 import {
   MINE,
+  TICKET_KIND_LABELS,
   TICKET_SORTS,
   TICKET_STATE_LABELS,
   TICKET_STATES,
@@ -105,6 +106,22 @@ export function TicketFiltersForm({ filters, fabrics, onChange }: TicketFiltersF
           />
         </label>
       ) : null}
+      <label>
+        Kind
+        <select
+          value={filters.kind ?? ''}
+          onChange={(event) =>
+            onChange({ ...filters, kind: (event.target.value || undefined) as TicketQueueFilters['kind'] })
+          }
+        >
+          <option value="">Repair and preventive</option>
+          {Object.entries(TICKET_KIND_LABELS).map(([kind, label]) => (
+            <option key={kind} value={kind}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
       <label>
         Sort
         <select

@@ -4,6 +4,7 @@ import { formatAge, formatTime } from '@/lib/format';
 
 import type { Ticket } from '../api/types';
 import { formatRate } from '../evidence';
+import { TICKET_KIND_LABELS } from '../ticketQueue';
 import { actionTodo } from '../repairActions';
 import { TicketStateBadge } from './TicketStateBadge';
 
@@ -25,6 +26,7 @@ export function TicketQueue({ tickets, fabricNames, now = new Date() }: TicketQu
         <tr>
           <th scope="col">Ticket</th>
           <th scope="col">Link</th>
+          <th scope="col">Kind</th>
           <th scope="col">State</th>
           <th scope="col">Recommended</th>
           <th scope="col" className="numeric">
@@ -55,6 +57,9 @@ export function TicketQueue({ tickets, fabricNames, now = new Date() }: TicketQu
             </th>
             <td data-label="Link" className="ticket-link-name">
               {ticket.link_name}
+            </td>
+            <td data-label="Kind" data-testid="ticket-kind-cell">
+              {TICKET_KIND_LABELS[ticket.kind]}
             </td>
             <td data-label="State">
               <TicketStateBadge state={ticket.state} />

@@ -4,9 +4,10 @@ import { useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
+import { csvExportHref, TableToolbar, useTableState } from '@/components/table';
 import { useCurrentUser } from '@/features/auth';
 import { useFabricChoices } from '@/features/fabrics';
-import { pageOffset, parsePageParam } from '@/lib/pagination';
+import { pageOffset } from '@/lib/pagination';
 
 import { useTicketMetrics } from '../api/useTicketMetrics';
 import { useTickets } from '../api/useTickets';
@@ -23,18 +24,18 @@ import {
 } from '../ticketQueue';
 import '../tickets.css';
 
-const PAGE_SIZE = 25;
-
 export function TicketsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = useMemo(() => queueFromSearchParams(searchParams), [searchParams]);
-  const page = parsePageParam(searchParams.get('page'));
+  // The queue keeps its own layout (cards on a phone) and Sort; the toolkit gives rows per page and CSV.
+  const table = useTableState('tickets', [], []);
+  const { page, pageSize } = table;
   const user = useCurrentUser();
   const username = user.data?.username;
   const query = useMemo(() => ticketQuery(filters, username), [filters, username]);
   const tickets = useTickets(query, {
-    limit: PAGE_SIZE,
-    offset: pageOffset(page, PAGE_SIZE),
+    limit: pageSize,
+    offset: pageOffset(page, pageSize),
     // "Mine" means nothing until we know who is asking.
     enabled: filters.assignee !== MINE || username !== undefined,
   });
@@ -43,8 +44,14 @@ export function TicketsPage() {
   const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
   const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
 
-  // Changing a filter starts again at page 1.
-  const applyFilters = (next: TicketQueueFilters) => setSearchParams(searchParamsFromQueue(next));
+  // Changing a filter starts again at page 1, keeping the page size.
+  const applyFilters = (next: TicketQueueFilters) =>
+    setSearchParams((current) => {
+      const params = searchParamsFromQueue(next);
+      const pageSizeParam = current.get('page_size');
+      if (pageSizeParam) params.set('page_size', pageSizeParam);
+      return params;
+    });
   const filterKey = searchParamsFromQueue(filters).toString();
 
   return (
@@ -63,6 +70,7 @@ export function TicketsPage() {
         </p>
       ) : null}
       <TicketFiltersForm key={filterKey} filters={filters} fabrics={fabrics} onChange={applyFilters} />
+      <TableToolbar table={table} csvHref={csvExportHref('/api/tickets/', { ...query }, undefined)} />
       {tickets.isPending && tickets.fetchStatus !== 'idle' ? <Loading label="Loading tickets…" /> : null}
       <ErrorList error={tickets.error} title="Could not load tickets." />
       {tickets.data ? (
@@ -75,9 +83,9 @@ export function TicketsPage() {
               label="Ticket pages"
               total={tickets.data.count}
               page={page}
-              pageSize={PAGE_SIZE}
+              pageSize={pageSize}
               shown={tickets.data.results.length}
-              onPageChange={(next) => setSearchParams(searchParamsFromQueue(filters, next))}
+              onPageChange={table.setPage}
             />
           </>
         )
