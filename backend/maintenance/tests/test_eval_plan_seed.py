@@ -3,16 +3,12 @@ on. The plan never costs more than first in first out, every visit the plan sche
 replayed against the capacity guard (the session's evaluate, visits in progress and their
 restorations as one set), and the same seeds give the same tables."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from fabric import services
+from lightpath.tests.scripts import load_script
 from lightpath_fixtures.generators import fb_fabric
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "eval_plan_seed.py"
 SEEDS = range(1, 7)
 TECHNICIANS = (1, 2)
 # 64 links, 48 h of onsets at 300 h between onsets per link: about ten corrupting links, a handful
@@ -24,13 +20,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("eval_plan_seed", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop(spec.name, None)
+    with load_script("eval_plan_seed") as module:
+        yield module
 
 
 @pytest.fixture

@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_trend.py"
+from lightpath.tests.scripts import script_path
+
+SCRIPT = script_path("bench_trend")
 
 
 def test_a_tiny_re_analysis_reports_rows_forecasts_times_and_memory(tmp_path: Path) -> None:

@@ -3,26 +3,20 @@ BENCHMARKS.md table relies on. The JSON has a row per Table 3.2 cause and the fa
 the decaying transmitters are flagged before their corruption onset with the right cause and end,
 and the same seed gives the same numbers."""
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "eval_forecast.py"
+from lightpath.tests.scripts import load_script
+
 TINY = ["--links", "40", "--days", "14", "--seeds", "7"]
 
 
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("eval_forecast", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop(spec.name, None)
+    with load_script("eval_forecast") as module:
+        yield module
 
 
 def run(script, tmp_path: Path, name: str, *args: str) -> dict:

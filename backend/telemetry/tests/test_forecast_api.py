@@ -4,6 +4,7 @@ with the cause in words and what to do where. The rows are made here as derivati
 (test_forecast_derivation.py makes them from telemetry)."""
 
 import datetime as dt
+import functools
 
 import pytest
 from django.db import connection
@@ -16,22 +17,15 @@ from fabric.tests.factories import FabricFactory, LinkFactory, SwitchFactory
 from lightpath.tests import query_counts
 from lightpath.tests.test_openapi_contract import Contract, _document
 from telemetry.models import LinkForecast
+from telemetry.tests.factories import forecast_row
 
 pytestmark = pytest.mark.django_db
 
 NOW = timezone.now().replace(microsecond=0)
 
 
-def forecast(link, *, days: float, cause: str, at_risk: bool = True, **fields) -> LinkForecast:
-    crossing = NOW + dt.timedelta(days=days)
-    values = {
-        "fabric_id": link.fabric_id, "computed_at": NOW, "crossing_at": crossing,
-        "earliest_at": crossing - dt.timedelta(days=1), "latest_at": crossing + dt.timedelta(days=2),
-        "confidence": 0.9, "at_risk": at_risk, "cause": cause, "side": "z", "quantity": "rx", "lane": 2,
-        "level_dbm": -9.1, "slope_db_per_day": -0.45, "limit_dbm": -11.9, "limit_provenance": "catalog",
-        "cause_side": "z", **fields,
-    }  # fmt: skip
-    return LinkForecast.objects.create(link=link, **values)
+# Forecast rows as derivation writes them, made NOW.
+forecast = functools.partial(forecast_row, now=NOW)
 
 
 @pytest.fixture

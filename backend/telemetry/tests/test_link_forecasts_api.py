@@ -3,7 +3,7 @@ first, each row the forecast endpoint's `forecast` with the link's name and both
 included), so the At risk page and `lightpath links at-risk` read a page in one request. The rows
 are made here as derivation writes them (test_forecast_derivation.py makes them from telemetry)."""
 
-import datetime as dt
+import functools
 import itertools
 
 import pytest
@@ -13,6 +13,7 @@ from accounts.roles import ROLES
 from fabric.tests.factories import FabricFactory, LinkFactory, SwitchFactory
 from lightpath.tests.api_base import ReadOnlyAPIViewTestBase
 from telemetry.models import LinkForecast
+from telemetry.tests.factories import forecast_row
 
 pytestmark = pytest.mark.django_db
 
@@ -21,16 +22,8 @@ ENDPOINT = "/api/link-forecasts/"
 _ports = itertools.count()
 
 
-def forecast(link, *, days: float, cause: str = "contamination", at_risk: bool = True, **fields) -> LinkForecast:
-    crossing = NOW + dt.timedelta(days=days)
-    values = {
-        "fabric_id": link.fabric_id, "computed_at": NOW, "crossing_at": crossing,
-        "earliest_at": crossing - dt.timedelta(days=1), "latest_at": crossing + dt.timedelta(days=2),
-        "confidence": 0.9, "at_risk": at_risk, "cause": cause, "side": "z", "quantity": "rx", "lane": 2,
-        "level_dbm": -9.1, "slope_db_per_day": -0.45, "limit_dbm": -11.9, "limit_provenance": "catalog",
-        "cause_side": "z", **fields,
-    }  # fmt: skip
-    return LinkForecast.objects.create(link=link, **values)
+# Forecast rows as derivation writes them, made NOW.
+forecast = functools.partial(forecast_row, now=NOW)
 
 
 def a_link(fabric, tor, agg):

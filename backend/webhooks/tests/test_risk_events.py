@@ -13,6 +13,7 @@ from django.utils import timezone
 from fabric.models import Link
 from telemetry.models import LinkForecast
 from telemetry.services import derivation, forecasts
+from telemetry.tests.factories import forecast_row
 from telemetry.tests.test_forecast_derivation import derive_in_batches, falling, flat, polls
 from webhooks import services
 from webhooks.models import WebhookDelivery, WebhookEvent
@@ -51,14 +52,8 @@ def test_a_falling_receiver_is_announced_once_with_its_forecast(
     assert body["changed_by"] == {"kind": "system", "username": None}
 
 
-def stored(link: Link, at_risk: bool = True) -> LinkForecast:
-    now = timezone.now()
-    return LinkForecast.objects.create(
-        link=link, fabric_id=link.fabric_id, computed_at=now, crossing_at=now + dt.timedelta(days=3),
-        earliest_at=now + dt.timedelta(days=2), latest_at=None, confidence=0.9, at_risk=at_risk, cause="bent_fiber",
-        side="z", quantity="rx", lane=0, level_dbm=-9.0, slope_db_per_day=-0.5, limit_dbm=-10.5,
-        limit_provenance="catalog", cause_side=None,
-    )  # fmt: skip
+def stored(link: Link) -> LinkForecast:
+    return forecast_row(link, days=3, cause="bent_fiber", latest_at=None, cause_side=None)
 
 
 def row(forecast: LinkForecast, **changes) -> tuple:
