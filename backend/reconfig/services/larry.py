@@ -13,8 +13,10 @@ import csv
 import io
 import math
 from collections.abc import Callable, Iterable, Sequence
+from datetime import timedelta
 from typing import Any
 
+from django.db.models import Max, Min
 from django.utils.dateparse import parse_datetime
 
 import lightpath_engine
@@ -421,9 +423,15 @@ def _telemetry_spec(
     """Counters from the job's fabric: a window [from, to] and the bytes a packet stands for."""
     unknown_keys(problems, spec, {"source", "from", "to", "bytes_per_packet"}, "counters.")
     merged = {**TELEMETRY_DEFAULTS, **spec}
+    said = len(problems)
+    if (merged.get("from") is None or merged.get("to") is None) and fabric is not None and rack_set is not None:
+        merged.update(_counters_range(problems, fabric, rack_set["racks"], merged.get("from"), merged.get("to")))
+    no_counters = len(problems) > said  # already said why a missing bound cannot be filled
     bounds = {}
     for key in ("from", "to"):
         text = merged.get(key)
+        if text is None and no_counters:
+            continue
         try:
             moment = parse_datetime(text) if isinstance(text, str) else None
         except ValueError:  # well formed but not a date, such as month 13
@@ -452,6 +460,34 @@ def _telemetry_spec(
         "to": merged.get("to"),
         "bytes_per_packet": size,
     }
+
+
+def _counters_range(problems: Problems, fabric: Fabric, racks: Sequence[str], start: Any, end: Any) -> dict[str, Any]:
+    """A window left out, from the racks' uplink counters: to their last sample, from their first
+    (at most MAX_TELEMETRY_DAYS before the end). A missing bound is only ever filled, never sent empty."""
+    samples = Sample.objects.filter(
+        link__fabric=fabric, link__a_switch__tier=0, link__a_switch__name__in=racks, side="a"
+    ).exclude(in_pkts=None, out_pkts=None)
+    span = samples.aggregate(first=Min("time"), last=Max("time"))
+    if span["last"] is None:
+        problems.add(
+            "counters.from",
+            f"fabric {fabric.name!r} has no uplink counter samples of these racks: give from and to",
+        )
+        return {}
+    filled: dict[str, Any] = {}
+    last = span["last"]
+    if end is None:
+        filled["to"] = last.isoformat()
+    else:  # a given end (checked with the rest) bounds the default start
+        try:
+            given = parse_datetime(end) if isinstance(end, str) else None
+        except ValueError:
+            given = None
+        last = given if given is not None and given.tzinfo is not None else last
+    if start is None:
+        filled["from"] = max(span["first"], last - timedelta(days=MAX_TELEMETRY_DAYS)).isoformat()
+    return filled
 
 
 def telemetry_samples(

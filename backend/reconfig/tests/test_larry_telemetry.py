@@ -105,3 +105,34 @@ def test_a_rack_without_counters_fails_the_job_by_name(client_for, small_fabric)
     response = submit(client_for("planner"), small_fabric, window(start, 3))
     assert services.run(response.json()["id"]) == "failed"
     assert "no uplink counter samples in the window for t2" in Job.objects.get(pk=response.json()["id"]).error
+
+
+@pytest.mark.django_db(transaction=True, databases=DBS)
+def test_a_window_left_out_is_the_counters_range(client_for, small_fabric):
+    """From and To left out (the form's fields left empty): the racks' counters from first to last
+    sample, stored in the job so a rerun reads the same window; no counters at all is said."""
+    client = client_for("planner")
+    counters = {"source": "telemetry", "bytes_per_packet": BYTES_PER_PACKET}
+    response = submit(client, small_fabric, counters)
+    assert response.status_code == 400
+    assert [(e["field"], e["message"]) for e in response.json()["errors"]] == [
+        (
+            "counters.from",
+            f"fabric {small_fabric.name!r} has no uplink counter samples of these racks: give from and to",
+        )
+    ]
+    start = (timezone.now() - dt.timedelta(hours=6)).replace(minute=0, second=0, microsecond=0)
+    ingest(small_fabric, poll_samples(start, 8, {"t0": 300.0, "t1": 10.0, "t2": 10.0}))
+    response = submit(client, small_fabric, counters)
+    assert response.status_code == 202, response.json()
+    job = Job.objects.get(pk=response.json()["id"])
+    window = job.params["counters"]
+    assert dt.datetime.fromisoformat(window["from"]) == start
+    assert dt.datetime.fromisoformat(window["to"]) == start + dt.timedelta(seconds=7 * PERIOD)
+    assert services.run(job.pk) == "succeeded", Job.objects.get(pk=job.pk).error
+    assert Job.objects.get(pk=job.pk).result["series"]["demand_gbps"][0] == pytest.approx([300.0, 10.0, 10.0], rel=1e-3)
+    # only To given: From is the first sample within it
+    to = (start + dt.timedelta(seconds=3 * PERIOD)).isoformat()
+    response = submit(client, small_fabric, {**counters, "to": to})
+    assert response.status_code == 202, response.json()
+    assert Job.objects.get(pk=response.json()["id"]).params["counters"]["from"] == start.isoformat()
