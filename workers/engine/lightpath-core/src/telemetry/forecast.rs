@@ -18,6 +18,8 @@
 //!   step down leaves the fit behind, and a short history has no fit. Such a
 //!   lane's level is the lower of the two, its slope the fit's (0 without).
 
+use std::cell::OnceCell;
+
 use super::trend::{
     ERRATIC_DB, EndTrend, Fit, MISSING, Quantity, SCALE, STEP_MIN_DB, Series, Slot, TrendSettings,
 };
@@ -27,6 +29,10 @@ pub const NO_LIGHT_DBM: f64 = -40.0;
 /// Links crossing later than this many horizons (or never), with no flag,
 /// are not reported.
 pub const REPORT_HORIZONS: i64 = 4;
+/// The least confidence for at risk of a lane whose transmitting laser is
+/// ageing (Tx falling, bias clearly rising), when the fabric asks for more:
+/// the median slope's crossing within the horizon.
+pub const CORROBORATED_CONFIDENCE: f64 = 0.5;
 
 /// Probable root cause of a forecast (CorrOpt, Table 3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,19 +131,56 @@ fn after_days(from: i64, days: f64) -> Option<i64> {
         .then(|| from.saturating_add((days * super::trend::DAY_US as f64).round() as i64))
 }
 
-/// The forecast of one lane (None: nothing to report).
+/// A falling fit's crossing: (crossing, earliest, latest, confidence).
+fn crossing_of(
+    fit: &Fit,
+    newest_end: i64,
+    limit: f64,
+    due: i64,
+) -> Option<(i64, i64, Option<i64>, f64)> {
+    let margin = fit.level - limit;
+    let crossing = after_days(newest_end, margin / -fit.slope)?;
+    let earliest = after_days(newest_end, margin / -fit.low).unwrap_or(crossing);
+    let latest = (fit.high < 0.0)
+        .then(|| after_days(newest_end, margin / -fit.high))
+        .flatten();
+    let within = fit
+        .slopes
+        .iter()
+        .filter(|&&s| s < 0.0 && after_days(newest_end, margin / -s).is_some_and(|t| t <= due))
+        .count();
+    Some((
+        crossing,
+        earliest,
+        latest,
+        within as f64 / fit.slopes.len() as f64,
+    ))
+}
+
+/// A lane's fits: the whole window's and the recent one's.
+#[derive(Default)]
+struct LaneFits {
+    whole: Option<Fit>,
+    recent: Option<Fit>,
+}
+
+/// The forecast of one lane (None: nothing to report); `min_confidence`
+/// gives the least confidence for at risk that applies to this lane (asked
+/// only when a crossing within the horizon makes it matter).
 #[allow(clippy::too_many_arguments)]
 fn lane_candidate(
     series: &Series,
-    fit: Option<&Fit>,
+    fits: &LaneFits,
     newest_end: i64,
     newest: i64,
     limit: f64,
     settings: &ForecastSettings,
+    min_confidence: &dyn Fn() -> f64,
     (side, quantity, lane): (bool, Quantity, usize),
 ) -> Option<Candidate> {
     let now = settings.now_us;
     let due = now.saturating_add(settings.horizon_us);
+    let fit = fits.whole.as_ref();
     let slope = fit.map_or(0.0, |f| f.slope);
     let base = Candidate {
         at_risk: true,
@@ -169,7 +212,7 @@ fn lane_candidate(
         }
         let confidence = under as f64 / present.max(1) as f64;
         return Some(Candidate {
-            at_risk: confidence >= settings.min_confidence,
+            at_risk: confidence >= min_confidence(),
             confidence,
             ..base
         });
@@ -196,29 +239,37 @@ fn lane_candidate(
     if fit.slope >= 0.0 {
         return None;
     }
-    let margin = fit.level - limit;
-    let crossing = after_days(newest_end, margin / -fit.slope)?;
-    let earliest = after_days(newest_end, margin / -fit.low).unwrap_or(crossing);
-    let latest = (fit.high < 0.0)
-        .then(|| after_days(newest_end, margin / -fit.high))
-        .flatten();
-    let within = fit
-        .slopes
-        .iter()
-        .filter(|&&s| s < 0.0 && after_days(newest_end, margin / -s).is_some_and(|t| t <= due))
-        .count();
-    let confidence = within as f64 / fit.slopes.len() as f64;
-    let reported = crossing <= now.saturating_add(REPORT_HORIZONS * settings.horizon_us);
-    reported.then_some(Candidate {
-        at_risk: crossing <= due && confidence >= settings.min_confidence,
-        crossing,
-        earliest,
-        latest,
-        confidence,
-        level: fit.level,
-        slope: fit.slope,
-        ..base
-    })
+    // The whole window's judgement, and the recent fit's when it falls too
+    // (both agree on the direction): the lane is at risk when either is, and
+    // reports the at-risk one, else the earlier crossing.
+    let judged = [Some(fit), fits.recent.as_ref().filter(|r| r.slope < 0.0)]
+        .into_iter()
+        .flatten()
+        .filter(|f| f.level > limit)
+        .filter_map(|f| {
+            let (crossing, earliest, latest, confidence) = crossing_of(f, newest_end, limit, due)?;
+            Some(Candidate {
+                at_risk: crossing <= due && confidence >= min_confidence(),
+                crossing,
+                earliest,
+                latest,
+                confidence,
+                level: f.level,
+                slope: f.slope,
+                ..base.clone()
+            })
+        })
+        .min_by(worse_first)?;
+    let reported = judged.crossing <= now.saturating_add(REPORT_HORIZONS * settings.horizon_us);
+    reported.then_some(judged)
+}
+
+/// The order of candidates, the worst first: an at-risk one before one that
+/// is not, then the earliest crossing, then the higher confidence.
+fn worse_first(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
+    (!a.at_risk, a.crossing)
+        .cmp(&(!b.at_risk, b.crossing))
+        .then(b.confidence.total_cmp(&a.confidence))
 }
 
 /// What the cause rules read of one end.
@@ -234,16 +285,32 @@ struct EndPattern {
     rx_clearly_falling: bool,
     /// A Tx lane's 90th percentile slope is negative.
     tx_falling: bool,
-    /// A Tx lane falling with its bias (the same lane, or the one bias) rising.
+    /// A Tx lane clearly falling (its 90th percentile slope is negative, over
+    /// the window or recently) with its bias (the same lane, or the one bias)
+    /// rising.
     decaying: bool,
+    /// ...and that bias clearly rising (its 10th percentile slope is
+    /// positive): two independent signals of an ageing laser.
+    decay_corroborated: bool,
 }
 
 /// An end's Rx and Tx lanes' fits.
-type EndFits = (Vec<Option<Fit>>, Vec<Option<Fit>>);
+type EndFits = (Vec<LaneFits>, Vec<LaneFits>);
 
 /// The fits of a quantity's lanes.
-fn fits(series: &[Series], newest: i64, settings: &TrendSettings) -> Vec<Option<Fit>> {
-    series.iter().map(|s| s.fit(newest, settings)).collect()
+fn fits(series: &[Series], newest: i64, settings: &TrendSettings) -> Vec<LaneFits> {
+    series
+        .iter()
+        .map(|s| LaneFits {
+            whole: s.fit(newest, settings),
+            recent: s.fit_recent(newest, settings),
+        })
+        .collect()
+}
+
+/// The fits of a lane, the whole window's first.
+fn both(f: &LaneFits) -> impl Iterator<Item = &Fit> {
+    f.whole.iter().chain(&f.recent)
 }
 
 /// The pattern of one end; `rx` and `tx` are its lanes' fits.
@@ -268,13 +335,23 @@ fn pattern(
         s.step
             .is_some_and(|st| f64::from(st.size) / SCALE <= -STEP_MIN_DB)
     });
-    p.rx_falling = rx.iter().flatten().any(|f| f.slope < 0.0);
-    p.rx_clearly_falling = rx.iter().flatten().any(|f| f.high < 0.0);
-    p.tx_falling = tx.iter().flatten().any(|f| f.high < 0.0);
-    p.decaying = tx.iter().enumerate().any(|(lane, f)| {
-        let bias = bias.get(lane).or(bias.first()).and_then(Option::as_ref);
-        f.as_ref().is_some_and(|f| f.high < 0.0) && bias.is_some_and(|b| b.slope > 0.0)
-    });
+    let rx_whole = || rx.iter().filter_map(|f| f.whole.as_ref());
+    p.rx_falling = rx_whole().any(|f| f.slope < 0.0);
+    p.rx_clearly_falling = rx_whole().any(|f| f.high < 0.0);
+    p.tx_falling = tx
+        .iter()
+        .filter_map(|f| f.whole.as_ref())
+        .any(|f| f.high < 0.0);
+    for (lane, f) in tx.iter().enumerate() {
+        if !both(f).any(|f| f.high < 0.0) {
+            continue;
+        }
+        let Some(bias) = bias.get(lane).or(bias.first()) else {
+            continue;
+        };
+        p.decaying |= both(bias).any(|b| b.slope > 0.0);
+        p.decay_corroborated |= both(bias).any(|b| b.low > 0.0);
+    }
     p
 }
 
@@ -326,49 +403,73 @@ pub fn forecast_link(
     trend: &TrendSettings,
     settings: &ForecastSettings,
 ) -> Option<Forecast> {
-    let mut worst: Option<Candidate> = None;
     // Each end's Rx and Tx fits, computed once for the lanes and the cause.
     let mut end_fits: [EndFits; 2] = Default::default();
+    for (side, end) in [false, true].into_iter().zip(ends) {
+        if let Some(end) = end {
+            let newest = end.newest_closed(link, trend);
+            end_fits[usize::from(side)] =
+                (fits(&end.rx, newest, trend), fits(&end.tx, newest, trend));
+        }
+    }
+    // The patterns (bias fits too) only when a lane's crossing or the cause
+    // needs them: most links have neither.
+    let patterns = OnceCell::new();
+    let patterns = || {
+        patterns.get_or_init(|| {
+            [
+                pattern(ends[0], &end_fits[0], link, trend),
+                pattern(ends[1], &end_fits[1], link, trend),
+            ]
+        })
+    };
+    let mut worst: Option<Candidate> = None;
     for (side, end) in [false, true].into_iter().zip(ends) {
         let Some(end) = end else { continue };
         let newest = end.newest_closed(link, trend);
         let newest_end = trend.bucket_end(link, newest);
-        let both = &mut end_fits[usize::from(side)];
-        *both = (fits(&end.rx, newest, trend), fits(&end.tx, newest, trend));
+        let both = &end_fits[usize::from(side)];
         for (quantity, k) in [(Quantity::Rx, 0), (Quantity::Tx, 1)] {
             let Some(limit) = limits[2 * usize::from(side) + k] else {
                 continue;
+            };
+            // A lane whose light comes from an ageing laser (its Tx falling
+            // while its bias clearly rises) has a second, independent signal:
+            // the median slope's crossing suffices.
+            let transmitting = if quantity == Quantity::Rx {
+                !side
+            } else {
+                side
+            };
+            let min_confidence = || {
+                if patterns()[usize::from(transmitting)].decay_corroborated {
+                    settings.min_confidence.min(CORROBORATED_CONFIDENCE)
+                } else {
+                    settings.min_confidence
+                }
             };
             let lane_fits = if k == 0 { &both.0 } else { &both.1 };
             for (lane, series) in end.series(quantity).iter().enumerate() {
                 let Some(c) = lane_candidate(
                     series,
-                    lane_fits[lane].as_ref(),
+                    &lane_fits[lane],
                     newest_end,
                     newest,
                     limit,
                     settings,
+                    &min_confidence,
                     (side, quantity, lane),
                 ) else {
                     continue;
                 };
-                let key = |c: &Candidate| (!c.at_risk, c.crossing, -c.confidence);
-                let better = worst.as_ref().is_none_or(|w| {
-                    let (a, b) = (key(&c), key(w));
-                    (a.0, a.1) < (b.0, b.1) || ((a.0, a.1) == (b.0, b.1) && a.2 < b.2)
-                });
-                if better {
+                if worst.as_ref().is_none_or(|w| worse_first(&c, w).is_lt()) {
                     worst = Some(c);
                 }
             }
         }
     }
     let worst = worst?;
-    let patterns = [
-        pattern(ends[0], &end_fits[0], link, trend),
-        pattern(ends[1], &end_fits[1], link, trend),
-    ];
-    let (cause, cause_side) = cause(&patterns, &worst);
+    let (cause, cause_side) = cause(patterns(), &worst);
     Some(Forecast {
         link,
         at_risk: worst.at_risk,
@@ -415,13 +516,23 @@ mod tests {
     }
 
     /// Feeds 5-minute polls for `days` days; `at(t_days)` gives the readings.
-    fn feed(days: f64, mut at: impl FnMut(f64) -> [Reading; 2]) -> [EndTrend; 2] {
+    fn feed(days: f64, at: impl FnMut(f64) -> [Reading; 2]) -> [EndTrend; 2] {
+        feed_judging(days, at, |_, _| {})
+    }
+
+    /// [`feed`], calling `judge(ends, time)` after every poll that closed a bucket.
+    fn feed_judging(
+        days: f64,
+        mut at: impl FnMut(f64) -> [Reading; 2],
+        mut judge: impl FnMut(&[EndTrend; 2], i64),
+    ) -> [EndTrend; 2] {
         let trend = TrendSettings::default();
         let mut ends = [EndTrend::new(), EndTrend::new()];
         let polls = (days * 288.0) as i64;
         for k in 0..polls {
             let time = k * 300_000_000;
             let readings = at(time as f64 / DAY_US as f64);
+            let mut closed = false;
             for (end, r) in ends.iter_mut().zip(&readings) {
                 let poll = Poll {
                     rx: &r.rx,
@@ -429,7 +540,10 @@ mod tests {
                     bias: &r.bias,
                     temperature: r.temperature,
                 };
-                end.feed(LINK, time, &poll, &trend);
+                closed |= end.feed(LINK, time, &poll, &trend);
+            }
+            if closed {
+                judge(&ends, time);
             }
         }
         ends
@@ -534,26 +648,140 @@ mod tests {
     #[test]
     fn a_flat_series_with_a_diurnal_swing_and_noise_never_crosses() {
         let mut noise = Noise(99);
-        let ends = feed(6.0, |t| {
-            let swing = (t * std::f64::consts::TAU + 1.0).sin();
-            let mut r = || Reading {
-                rx: vec![-7.0 + 0.3 * swing + 0.2 * noise.next()],
-                tx: vec![-1.0 + 0.3 * swing + 0.2 * noise.next()],
-                bias: vec![30.0 + noise.next()],
-                temperature: 40.0 + 1.5 * swing,
-            };
-            [r(), r()]
+        let mut judged = 0;
+        // Judged as every bucket closes from day 4 to 10, on the whole window
+        // and the recent one: 3 dB of margin at A, 0.8 dB at Z; a false
+        // crossing would be reported.
+        feed_judging(
+            10.0,
+            |t| {
+                let swing = (t * std::f64::consts::TAU + 1.0).sin();
+                let mut r = || Reading {
+                    rx: vec![-7.0 + 0.3 * swing + 0.2 * noise.next()],
+                    tx: vec![-1.0 + 0.3 * swing + 0.2 * noise.next()],
+                    bias: vec![30.0 + noise.next()],
+                    temperature: 40.0 + 1.5 * swing,
+                };
+                [r(), r()]
+            },
+            |ends, now| {
+                if now >= 4 * DAY_US {
+                    judged += 1;
+                    let f = run(ends, [Some(-10.0), Some(-6.0), Some(-7.8), Some(-6.0)], now);
+                    assert!(f.as_ref().is_none_or(|f| !f.at_risk), "{f:?}");
+                }
+            },
+        );
+        assert_eq!(judged, 24);
+    }
+
+    /// The confidence of a lane's judgements (whole window, recent) for
+    /// `limit` at `now`: the at-risk rule's input.
+    fn confidences(series: &Series, limit: f64, now: i64) -> Vec<f64> {
+        let trend = TrendSettings::default();
+        let newest = trend.bucket_of(LINK, now) - 1;
+        let newest_end = trend.bucket_end(LINK, newest);
+        [
+            series.fit(newest, &trend),
+            series.fit_recent(newest, &trend),
+        ]
+        .iter()
+        .flatten()
+        .filter(|f| f.slope < 0.0)
+        .filter_map(|f| crossing_of(f, newest_end, limit, now + 7 * DAY_US))
+        .map(|(.., confidence)| confidence)
+        .collect()
+    }
+
+    #[test]
+    fn a_fade_that_began_a_day_and_a_half_ago_is_judged_on_its_recent_slope() {
+        // Z's Rx is flat at -8 dBm for 2.75 days, then falls 0.6 dB a day:
+        // at 4.75 days it is at -9.2, 1.3 days from the -10 dBm limit. Most of
+        // the window's whole-day pairs still span the flat days, so the whole
+        // window alone is not confident; the last 2.5 days' pairs are.
+        let start = 2.75;
+        let ends = feed(4.75, |t| {
+            [
+                flat(-3.0, -1.0),
+                flat(-8.0 - 0.6 * (t - start).max(0.0), -1.0),
+            ]
         });
-        for day in [4.5, 5.0, 5.75, 6.0] {
-            let now = (day * DAY_US as f64) as i64;
-            // 3 dB of margin at A, 0.8 dB... a false crossing would be reported.
-            let f = run(
-                &ends,
-                [Some(-10.0), Some(-6.0), Some(-7.8), Some(-6.0)],
-                now,
-            );
-            assert!(f.as_ref().is_none_or(|f| !f.at_risk), "{f:?}");
-        }
+        let now = (4.75 * DAY_US as f64) as i64;
+        let trend = TrendSettings::default();
+        let newest = ends[1].newest_closed(LINK, &trend);
+        let whole = ends[1].rx[0].fit(newest, &trend).unwrap();
+        let recent = ends[1].rx[0].fit_recent(newest, &trend).unwrap();
+        assert!(
+            whole.slope > -0.25 && recent.slope < -0.35,
+            "{whole:?} {recent:?}"
+        );
+        let newest_end = trend.bucket_end(LINK, newest);
+        let (_, _, _, confidence) =
+            crossing_of(&whole, newest_end, -10.0, now + 7 * DAY_US).unwrap();
+        assert!(
+            confidence < 0.8,
+            "the whole window alone would flag it: {confidence}"
+        );
+        let f = run(&ends, LIMITS, now).unwrap();
+        assert!(f.at_risk, "{f:?}");
+        assert_eq!((f.side, f.quantity), (true, Quantity::Rx));
+        assert_eq!(f.slope_db_per_day, recent.slope);
+        // The recent slope's crossing: a day or two from now.
+        let days = (f.crossing_us - now) as f64 / DAY_US as f64;
+        assert!((0.8..2.5).contains(&days), "{days} {f:?}");
+        // A rise in the recent days (the opposite direction) changes nothing.
+        let ends = feed(4.75, |t| {
+            [
+                flat(-3.0, -1.0),
+                flat(-9.0 + 0.6 * (t - start).max(0.0), -1.0),
+            ]
+        });
+        assert!(run(&ends, LIMITS, now).is_none_or(|f| !f.at_risk));
+    }
+
+    #[test]
+    fn an_ageing_laser_needs_only_the_median_slope_when_its_bias_rises() {
+        // A's Tx fades 0.3 dB a day from day 2.5 (noise 0.1 dB); Z's Rx
+        // follows it. At day 4.5 the pair slopes spread between the flat and
+        // the falling days: a limit exists where the Rx lane's confidence is
+        // under 0.8 (whole window and recent) and at least 0.5 (either).
+        let fade = |rising_bias: bool| {
+            let mut noise = Noise(0x9E37_79B9);
+            feed(4.5, move |t| {
+                let down = 0.3 * (t - 2.5).max(0.0);
+                let mut n = || 0.1 * noise.next();
+                let a = Reading {
+                    tx: vec![-1.0 - down + n()],
+                    bias: vec![30.0 + if rising_bias { 4.0 * down } else { 0.0 } + n()],
+                    ..flat(-3.0 + n(), -1.0)
+                };
+                [a, flat(-6.0 - down + n(), -1.0)]
+            })
+        };
+        let now = (4.5 * DAY_US as f64) as i64;
+        let ends = fade(true);
+        let limit = (1..400)
+            .map(|k| -6.0 - 0.01 * f64::from(k))
+            .find(|&limit| {
+                let c = confidences(&ends[1].rx[0], limit, now);
+                c.iter().all(|c| *c < 0.8) && c.iter().any(|c| *c >= 0.5)
+            })
+            .expect("a limit giving a confidence between 0.5 and 0.8");
+        let limits = [Some(-30.0), Some(-30.0), Some(limit), Some(-30.0)];
+        let f = run(&ends, limits, now).unwrap();
+        assert_eq!((f.side, f.quantity), (true, Quantity::Rx), "{f:?}");
+        assert!(f.at_risk && f.confidence < 0.8, "{f:?}");
+        assert_eq!(
+            (f.cause, f.cause_side),
+            (Cause::DecayingTransmitter, Some(false))
+        );
+        // The same fade with a flat bias: one signal, the fabric's 0.8 holds.
+        let ends = fade(false);
+        let c = confidences(&ends[1].rx[0], limit, now);
+        assert!(c.iter().all(|c| *c < 0.8), "{c:?}");
+        let f = run(&ends, limits, now).unwrap();
+        assert!(!f.at_risk, "{f:?}");
+        assert_ne!(f.cause, Cause::DecayingTransmitter);
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub const STEP_MIN_DB: f64 = 1.0;
 pub const STEP_NOISES: f64 = 6.0;
 /// Noise above this (dB) makes an Rx or Tx lane erratic.
 pub const ERRATIC_DB: f64 = 1.0;
+/// The recent fit's window, days: whole-day pairs of its buckets span 1 and
+/// 2 days (8 pairs of 6-hour buckets).
+pub const RECENT_DAYS: f64 = 2.5;
 /// Microseconds in a day.
 pub const DAY_US: i64 = 86_400_000_000;
 
@@ -160,6 +163,11 @@ impl TrendSettings {
     /// A bucket's length in days.
     pub fn bucket_days(&self) -> f64 {
         self.bucket_us as f64 / DAY_US as f64
+    }
+
+    /// Buckets in the recent fit's window ([`RECENT_DAYS`]).
+    pub fn recent_buckets(&self) -> usize {
+        (RECENT_DAYS * self.day_lag() as f64).round() as usize
     }
 }
 
@@ -404,7 +412,27 @@ impl Series {
     /// days (a diurnal swing cancels in every such pair); None with fewer
     /// than [`MIN_PAIRS`] pairs. `newest` is the newest closed bucket.
     pub fn fit(&self, newest: i64, settings: &TrendSettings) -> Option<Fit> {
-        let values: Vec<i16> = self.window(newest).map(|s| s.value).collect();
+        self.fit_last(newest, settings, self.ring.len())
+    }
+
+    /// The recent fit: [`Series::fit`] over the newest [`RECENT_DAYS`] of the
+    /// window only, which sees a fade that began a day or two ago (or speeds
+    /// up) at its own slope, where the whole window's pairs still mostly span
+    /// the flat days before it. None when the window is not longer than that.
+    pub fn fit_recent(&self, newest: i64, settings: &TrendSettings) -> Option<Fit> {
+        let buckets = settings.recent_buckets();
+        (buckets < self.ring.len())
+            .then(|| self.fit_last(newest, settings, buckets))
+            .flatten()
+    }
+
+    /// [`Series::fit`] over the newest `buckets` closed buckets.
+    fn fit_last(&self, newest: i64, settings: &TrendSettings, buckets: usize) -> Option<Fit> {
+        let values: Vec<i16> = self
+            .window(newest)
+            .skip(self.ring.len().saturating_sub(buckets))
+            .map(|s| s.value)
+            .collect();
         let n = values.len();
         let d = settings.day_lag();
         let days = settings.bucket_days();
