@@ -1,5 +1,5 @@
 from django.db import transaction
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery
+from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -36,7 +36,7 @@ from ..filtersets import (
 )
 from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from ..services import constraints as capacity_constraints
-from ..services import link_state
+from ..services import link_state, overview
 from .serializers import (
     CapacityConstraintsSerializer,
     ConstraintsChangedSerializer,
@@ -249,13 +249,7 @@ class FabricViewSet(AuditedModelViewSet):
 
 
 class SwitchViewSet(AuditedModelViewSet):
-    queryset = Switch.objects.select_related("fabric").annotate(
-        drained=Exists(
-            Link.objects.filter(Q(a_switch=OuterRef("pk")) | Q(z_switch=OuterRef("pk"))).filter(
-                admin_state=Link.AdminState.DISABLED, admin_reason__startswith=link_state.MAINTENANCE
-            )
-        )
-    )
+    queryset = Switch.objects.select_related("fabric").annotate(drained=overview.drained())
     serializer_class = SwitchSerializer
     filterset_class = SwitchFilterSet
     write_roles = {

@@ -6,7 +6,7 @@ switches (`Switch.rack`), their links and open tickets.
 reason that starts with "maintenance" (fabric.services.link_state.MAINTENANCE). A switch is
 drained when some link of it is down for maintenance; `maintenance_links` says how many."""
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from corruption.models import Ticket
 
@@ -17,6 +17,15 @@ from .link_state import MAINTENANCE
 
 def _links_of(switches: Q) -> QuerySet:
     return Link.objects.filter(switches).select_related("a_switch", "z_switch").order_by("a_switch__name", "a_port")
+
+
+def drained() -> Exists:
+    """Annotates switches: some link of it is down for maintenance (drained)."""
+    return Exists(
+        Link.objects.filter(Q(a_switch=OuterRef("pk")) | Q(z_switch=OuterRef("pk"))).filter(
+            admin_state=Link.AdminState.DISABLED, admin_reason__startswith=MAINTENANCE
+        )
+    )
 
 
 def _down_for_maintenance(link: Link) -> bool:
@@ -74,7 +83,7 @@ def switch_overview(switch: Switch) -> dict:
         "fabric": switch.fabric_id,
         "fabric_name": switch.fabric.name,
         "tier": switch.tier,
-        "tier_name": _tier_name(switch.fabric, switch.tier),
+        "tier_name": tier_name(switch.fabric, switch.tier),
         "pod": switch.pod,
         "plane": switch.plane,
         "rack": switch.rack,
@@ -89,7 +98,8 @@ def switch_overview(switch: Switch) -> dict:
     }
 
 
-def _tier_name(fabric: Fabric, tier: int) -> str:
+def tier_name(fabric: Fabric, tier: int) -> str:
+    """The fabric's name of a tier ("tor", "spine"), or "tier N" beyond the names."""
     return fabric.tiers[tier] if tier < len(fabric.tiers) else f"tier {tier}"
 
 
@@ -121,7 +131,7 @@ def rack_overview(fabric: Fabric, rack: str) -> dict | None:
                 "id": switch.pk,
                 "name": switch.name,
                 "tier": switch.tier,
-                "tier_name": _tier_name(fabric, switch.tier),
+                "tier_name": tier_name(fabric, switch.tier),
                 "pod": switch.pod,
                 "links": sum(switch.pk in (row["a_switch"], row["z_switch"]) for row in links),
                 "maintenance_links": sum(

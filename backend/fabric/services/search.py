@@ -12,14 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.db.models.functions import Length
 
 from corruption.models import Ticket
 from jobs.models import Job
 
 from ..models import Fabric, Link, Switch, Transceiver
-from .link_state import MAINTENANCE
+from .overview import drained, tier_name
 
 MAX_QUERY_LENGTH = 100  # longer than any name, port or serial the models store
 # pg_trgm indexes strings of 3 characters and more: a shorter query is a prefix of a switch name or
@@ -130,17 +130,8 @@ def _closest_first(name_field: str, q: str) -> list:
     return [rank, Length(name_field), name_field]
 
 
-def _drained() -> Exists:
-    return Exists(
-        Link.objects.filter(Q(a_switch=OuterRef("pk")) | Q(z_switch=OuterRef("pk"))).filter(
-            admin_state=Link.AdminState.DISABLED, admin_reason__startswith=MAINTENANCE
-        )
-    )
-
-
 def switch_subtitle(switch: Switch, drained: bool) -> str:
-    tiers = switch.fabric.tiers
-    parts = [switch.fabric.name, tiers[switch.tier] if switch.tier < len(tiers) else f"tier {switch.tier}"]
+    parts = [switch.fabric.name, tier_name(switch.fabric, switch.tier)]
     if switch.rack:
         parts.append(f"rack {switch.rack}")
     if switch.pod is not None:
@@ -159,7 +150,7 @@ def _switches(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict],
     rows = (
         _in_fabric(Switch.objects.filter(_matching("name", q)), fabric)
         .select_related("fabric")
-        .annotate(is_drained=_drained())
+        .annotate(is_drained=drained())
         .order_by(*_closest_first("name", q), "fabric_id")
     )
     found, more = _page(rows, per_kind)
