@@ -60,6 +60,9 @@ from lightpath_engine import TelemetryState
 from lightpath_fixtures import fb_fabric, leaf_spine
 from lightpath_fixtures.telemetry import FaultSpec, SlowFaultSpec, generate_telemetry
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from telemetry.services.risk_hold import held  # pure: derivation's hysteresis, no Django
+
 START = datetime(2026, 6, 1, tzinfo=UTC)
 LINKS_PER_POD = 384  # fb_fabric's default pod: 48 ToRs x 4 fabric switches up, 4 x 48 spines
 HORIZON_DAYS = 7.0
@@ -209,12 +212,13 @@ def run_seed(args: argparse.Namespace, seed: int, mix: dict[str, int]) -> dict[s
         changed = state.trend_changed_links()
         if changed:
             forecast_calls += 1
-            reported = {
-                f["link"]: f
-                for f in state.forecasts(
-                    changed, [limits[link - 1] for link in changed], now_us, HORIZON_DAYS * 86_400.0, MIN_CONFIDENCE
-                )
-            }
+            # Derivation's hysteresis: a link at risk stays so while its crossing is within the
+            # horizon and the median slope says so (telemetry/services/risk_hold.py).
+            forecasts = state.forecasts(
+                changed, [limits[link - 1] for link in changed], now_us, HORIZON_DAYS * 86_400.0, MIN_CONFIDENCE
+            )
+            before = {link for link in changed if links[link].at_risk} if args.hold else set()
+            reported = {f["link"]: f for f in held(forecasts, before, now_us, HORIZON_DAYS * 86_400e6, MIN_CONFIDENCE)}
             for link in changed:
                 forecast = reported.get(link)
                 risky = bool(forecast and forecast["at_risk"])
@@ -414,6 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--faults", default="", help="an explicit mix instead, e.g. decaying_transmitter=2,bent_fiber=1"
     )
+    parser.add_argument(
+        "--no-hold", dest="hold", action="store_false", help="without derivation's hysteresis on at risk (to compare)"
+    )
     parser.add_argument("--json", type=Path, help="write the results here too")
     args = parser.parse_args(argv)
     if args.links < 1 or args.days <= WINDOW_DAYS or args.poll_minutes <= 0:
@@ -436,6 +443,7 @@ def main(argv: list[str] | None = None) -> int:
         "poll_minutes": args.poll_minutes,
         "horizon_days": HORIZON_DAYS,
         "min_confidence": MIN_CONFIDENCE,
+        "hold": args.hold,
         "fault_mix": mix,
         "held_out_seeds": args.seeds,
         "tuning_seeds": sorted(set(TUNING_SEEDS)),

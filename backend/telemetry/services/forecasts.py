@@ -5,8 +5,9 @@ state and forecasts, from them and the limits, when a lane's power will reach it
 why (Table 3.2). This module is the door between that answer and the database:
 - `write` runs inside a derivation run, after each apply: for the links a trend bucket of which
   closed (`trend_changed_links`), it resolves their low limits as `thresholds.effective_limits`
-  does (manual, device, catalog), asks the engine, upserts the links it reports and deletes the
-  rows of those it no longer reports;
+  does (manual, device, catalog), asks the engine, keeps links that were at risk at risk while
+  their forecast still says so well enough (`risk_hold`), upserts the links it reports and
+  deletes the rows of those it no longer reports;
 - `answer` is `GET /api/links/{id}/forecast/`: the stored row with the end, the cause's label and
   the recommended action; `listed` is a row of `GET /api/link-forecasts/` (the At risk page and
   `lightpath links at-risk`): the same, with the link and both its ends.
@@ -28,6 +29,7 @@ from fabric.models import Fabric, Link
 
 from webhooks import services as webhooks
 from ..models import LinkForecast, Side
+from .risk_hold import held
 from .thresholds import Resolved, effective_limits
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -117,13 +119,22 @@ def rows_from(fabric: Fabric, reported: list[dict[str, Any]], resolved: dict, no
 def write(cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | None = None) -> tuple[list[int], int]:
     """The forecasts of `links` (by default those whose trends moved in the last apply of `state`,
     the engine's TelemetryState), made at `now`: reported links are upserted, the others of those
-    links lose their row. Returns those links and how many the engine reported."""
+    links lose their row. Returns those links and how many the engine reported. The links whose
+    trends moved keep "at risk" by the hysteresis of `risk_hold`; explicit `links` (every link,
+    after the fabric's horizon or least confidence changed) are judged afresh by the new settings."""
+    hold = links is None
     if links is None:
         links = state.trend_changed_links()
     if not links:
         return [], 0
     limits, resolved = engine_limits(links)
-    reported = state.forecasts(links, limits, _us(now), horizon_s(fabric), float(fabric.forecast_min_confidence))
+    min_confidence = float(fabric.forecast_min_confidence)
+    reported = state.forecasts(links, limits, _us(now), horizon_s(fabric), min_confidence)
+    if hold:
+        # Hysteresis (risk_hold): the stored rows say which of these links were at risk.
+        cursor.execute("SELECT link_id FROM telemetry_linkforecast WHERE link_id = ANY(%s) AND at_risk", [links])
+        at_risk_before = {row[0] for row in cursor.fetchall()}
+        reported = held(reported, at_risk_before, _us(now), horizon_s(fabric) * 1e6, min_confidence)
     rows = rows_from(fabric, reported, resolved, now)
     cursor.execute(
         "DELETE FROM telemetry_linkforecast WHERE link_id = ANY(%s) AND NOT link_id = ANY(%s)",
