@@ -5,8 +5,9 @@ import { ErrorList } from '@/components/ErrorList';
 import { FabricSelect } from '@/components/FabricSelect';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
+import { csvExportHref, TableToolbar, useTableState } from '@/components/table';
 import { useFabricChoices } from '@/features/fabrics';
-import { pageOffset, parsePageParam } from '@/lib/pagination';
+import { pageOffset } from '@/lib/pagination';
 
 import type { DecisionAction, DecisionFilters, DecisionKind } from '../api/types';
 import { useDecisions } from '../api/useDecisions';
@@ -19,17 +20,22 @@ import {
 } from '../decisionLog';
 import '../corruption.css';
 
-const PAGE_SIZE = 50;
-
 export function DecisionsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = useMemo(() => decisionFiltersFromSearchParams(searchParams), [searchParams]);
-  const page = parsePageParam(searchParams.get('page'));
-  const decisions = useDecisions(filters, { limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
+  const table = useTableState('decisions', [], []);
+  const { page, pageSize } = table;
+  const decisions = useDecisions(filters, { limit: pageSize, offset: pageOffset(page, pageSize) });
   const fabricChoices = useFabricChoices();
   const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
   const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
-  const apply = (next: DecisionFilters) => setSearchParams(searchParamsFromDecisionFilters(next));
+  const apply = (next: DecisionFilters) =>
+    setSearchParams((current) => {
+      const params = searchParamsFromDecisionFilters(next);
+      const pageSizeParam = current.get('page_size');
+      if (pageSizeParam) params.set('page_size', pageSizeParam);
+      return params;
+    });
 
   return (
     <section aria-labelledby="decisions-heading">
@@ -99,6 +105,10 @@ export function DecisionsPage() {
           </button>
         </p>
       ) : null}
+      <TableToolbar
+        table={table}
+        csvHref={csvExportHref('/api/decisions/', { ...filters }, { field: 'created', descending: true })}
+      />
       {decisions.isPending ? <Loading label="Loading decisions…" /> : null}
       <ErrorList error={decisions.error} title="Could not load decisions." />
       {decisions.data ? (
@@ -111,9 +121,9 @@ export function DecisionsPage() {
               label="Decision pages"
               total={decisions.data.count}
               page={page}
-              pageSize={PAGE_SIZE}
+              pageSize={pageSize}
               shown={decisions.data.results.length}
-              onPageChange={(next) => setSearchParams(searchParamsFromDecisionFilters(filters, next))}
+              onPageChange={table.setPage}
             />
           </>
         )

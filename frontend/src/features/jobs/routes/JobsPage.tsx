@@ -4,9 +4,10 @@ import { useSearchParams } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
+import { csvExportHref, TableToolbar, useTableState } from '@/components/table';
 import { canCancelJob, useCurrentUser } from '@/features/auth';
 import { useFabricChoices } from '@/features/fabrics';
-import { pageOffset, parsePageParam } from '@/lib/pagination';
+import { pageOffset } from '@/lib/pagination';
 
 import type { JobState } from '../api/types';
 import { useCancelJob } from '../api/useCancelJob';
@@ -14,13 +15,12 @@ import { useJobs } from '../api/useJobs';
 import { JobsTable } from '../components/JobsTable';
 import { isActive, JOB_STATES } from '../jobState';
 
-const PAGE_SIZE = 25;
-
 export function JobsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const page = parsePageParam(searchParams.get('page'));
+  const table = useTableState('jobs', [], []);
+  const { page, pageSize } = table;
   const state = JOB_STATES.find((candidate) => candidate === searchParams.get('state'));
-  const jobs = useJobs({ state, limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
+  const jobs = useJobs({ state, limit: pageSize, offset: pageOffset(page, pageSize) });
   const cancelJob = useCancelJob();
   const user = useCurrentUser();
   const fabricChoices = useFabricChoices();
@@ -30,11 +30,14 @@ export function JobsPage() {
   );
   const activeCount = jobs.data?.results.filter(isActive).length ?? 0;
 
-  const setState = (next: JobState | undefined) => {
-    const params = new URLSearchParams();
-    if (next) params.set('state', next);
-    setSearchParams(params);
-  };
+  const setState = (next: JobState | undefined) =>
+    setSearchParams((current) => {
+      const params = new URLSearchParams();
+      if (next) params.set('state', next);
+      const pageSizeParam = current.get('page_size');
+      if (pageSizeParam) params.set('page_size', pageSizeParam);
+      return params;
+    });
 
   return (
     <section aria-labelledby="jobs-heading">
@@ -59,6 +62,7 @@ export function JobsPage() {
           </select>
         </label>
       </form>
+      <TableToolbar table={table} csvHref={csvExportHref('/api/jobs/', { state }, undefined)} />
       <ErrorList error={cancelJob.error} title="Could not cancel the job." />
       {jobs.isPending ? <Loading label="Loading jobs…" /> : null}
       <ErrorList error={jobs.error} title="Could not load jobs." />
@@ -78,13 +82,9 @@ export function JobsPage() {
               label="Jobs pages"
               total={jobs.data.count}
               page={page}
-              pageSize={PAGE_SIZE}
+              pageSize={pageSize}
               shown={jobs.data.results.length}
-              onPageChange={(next) => {
-                const params = new URLSearchParams(searchParams);
-                params.set('page', String(next));
-                setSearchParams(params);
-              }}
+              onPageChange={table.setPage}
             />
           </>
         )
