@@ -11,7 +11,7 @@ under one pod) with `lightpath fixtures telemetry`'s model: feed texture (lane n
 temperature moving the power, near-limit flat receivers, missed polls) and faults in Table 3.2's
 mix (corropt.md §2; the midpoint of each share's range as its weight):
 - the three causes that show in the optics first are slow faults with ground truth (decay onset,
-  threshold crossing, corruption onset = crossing): contamination (dirty_connector), bent fiber,
+  threshold crossing, corruption onset = crossing): contamination, bent fiber,
   decaying transmitter;
 - loose transceivers and shared components corrupt with normal powers (Table 3.2: H->H), so no
   optical forecast can see them coming; they are in the mix so their links are not counted healthy,
@@ -28,7 +28,7 @@ derivation does), with the generator's catalog limits, the default horizon (7 da
 
 Measured per root cause: faults; flagged before onset (at risk at some hour after the decay onset
 and before corruption onset); median lead time (corruption onset minus the first such flag);
-cause named correctly (the first flag's cause is the truth's; contamination = dirty_connector)
+cause named correctly (the first flag's cause is the truth's)
 and the end named correctly (cause_side is the truth's side). False alarms: at-risk episodes (a
 link going at risk) on links that never fail, per 1,000 healthy links per week, over the weeks
 after the trend window first fills (4 days).
@@ -58,7 +58,7 @@ import numpy as np
 
 from lightpath_engine import TelemetryState
 from lightpath_fixtures import fb_fabric, leaf_spine
-from lightpath_fixtures.telemetry import FaultSpec, SlowFaultSpec, generate_telemetry
+from lightpath_fixtures.telemetry import KIND_ALIASES, FaultSpec, SlowFaultSpec, generate_telemetry
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from telemetry.services.risk_hold import held  # pure: derivation's hysteresis, no Django
@@ -71,21 +71,21 @@ WINDOW_DAYS = 4.0  # the contract's trend window: 16 buckets of 6 h
 TUNING_SEEDS = (*range(1, 21), 7)
 # Table 3.2's shares (ranges) as midpoints; decaying transmitters "<1%" as 0.5%.
 TABLE_3_2 = {
-    "dirty_connector": (17 + 57) / 2,
+    "contamination": (17 + 57) / 2,
     "bent_fiber": (14 + 48) / 2,
     "decaying_transmitter": 0.5,
     "loose_transceiver": (6 + 45) / 2,
     "shared_component": (10 + 26) / 2,
 }
-SLOW_KINDS = ("decaying_transmitter", "dirty_connector", "bent_fiber")
+SLOW_KINDS = ("decaying_transmitter", "contamination", "bent_fiber")
 ENGINE_CAUSE = {
     "decaying_transmitter": "decaying_transmitter",
-    "dirty_connector": "contamination",
+    "contamination": "contamination",
     "bent_fiber": "bent_fiber",
     "loose_transceiver": "loose_transceiver",
     "shared_component": None,  # no optical pattern names it
 }
-TARGET_KINDS = ("decaying_transmitter", "dirty_connector")
+TARGET_KINDS = ("decaying_transmitter", "contamination")
 
 
 def fleet(links: int, seed: int) -> dict[str, Any]:
@@ -111,6 +111,7 @@ def parse_mix(text: str) -> dict[str, int]:
     mix: dict[str, int] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         kind, _, count = item.partition("=")
+        kind = KIND_ALIASES.get(kind, kind)  # the generator's old name of contamination
         if kind not in TABLE_3_2:
             raise SystemExit(f"--faults: unknown kind '{kind}' (kinds: {', '.join(TABLE_3_2)})")
         mix[kind] = int(count or 1)

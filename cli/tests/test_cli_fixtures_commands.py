@@ -179,7 +179,8 @@ def test_telemetry_to_files_with_the_truth(cli: Cli, tmp_path: Path) -> None:
     body = json.loads(out.read_text())
     truth = json.loads(truth_file.read_text())
     assert len(body["samples"]) == 1536
-    assert [fault["kind"] for fault in truth["faults"]] == ["dirty_connector", "dirty_connector", "shared_component"]
+    # dirty_connector is contamination's old name: the truth uses the one name (trial 27 item 13).
+    assert [fault["kind"] for fault in truth["faults"]] == ["contamination", "contamination", "shared_component"]
     assert [anomaly["kind"] for anomaly in truth["anomalies"]] == ["reset"]
     # The dirty connector's receiver reads under 100G-SR4's -10.3 dBm once the fault has started.
     fault = truth["faults"][0]
@@ -216,7 +217,8 @@ def test_telemetry_slow_faults_with_their_truth(cli: Cli, tmp_path: Path) -> Non
     assert "0 faults, 3 slow faults" in result.stderr
     truth = json.loads(truth_file.read_text())
     faults = truth["slow_faults"]
-    assert [f["kind"] for f in faults] == ["decaying_transmitter", "dirty_connector", "bent_fiber"]
+    # dirty_connector is the old name of contamination: the truth says contamination, as the forecast.
+    assert [f["kind"] for f in faults] == ["decaying_transmitter", "contamination", "bent_fiber"]
     assert truth["texture"]["missed_polls"] > 0  # the feed texture comes with slow faults
     rows = list(csv.DictReader(out.open()))
     for fault in faults:
@@ -281,3 +283,27 @@ def test_telemetry_bad_options_are_one_line_errors(cli: Cli, tmp_path: Path) -> 
     for result in (typo, count, anomaly, start, missing, too_many, slow):
         assert len(result.stderr.splitlines()) == 1, result.stderr
         assert result.stdout == ""
+
+
+def test_telemetry_help_gives_a_whole_slow_fault_example_that_runs(cli: Cli, tmp_path: Path) -> None:
+    """Trial 27 item 13: the example wrapped inside a word, named no durations and no full command."""
+    result = cli("fixtures", "telemetry", "--help")
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert "3-30 days" in text and "--hours must cover days" in text
+    lines = [line.strip() for line in text.splitlines()]
+    start = lines.index("lightpath fixtures telemetry --fabric-file fabric.json --hours 336 \\")
+    example = " ".join(line.rstrip("\\").strip() for line in lines[start : start + 3]).split()
+    assert "decaying_transmitter=3,contamination=2,bent_fiber=1" in example  # one unbroken word
+    # Run it as printed, on a small fabric.
+    args = [
+        str(FIXTURE_DATA / "leaf-spine-4x2.json") if word == "fabric.json" else str(tmp_path / word)
+        if word in ("truth.json", "telemetry.json") else word
+        for word in example[3:]
+    ]  # fmt: skip
+    ran = cli("fixtures", "telemetry", *args)
+    assert ran.exit_code == 0, ran.stderr
+    truth = json.loads((tmp_path / "truth.json").read_text())
+    kinds = sorted(fault["kind"] for fault in truth["slow_faults"])
+    assert kinds == ["bent_fiber", "contamination", "contamination", *["decaying_transmitter"] * 3]
+    assert (tmp_path / "telemetry.json").stat().st_size > 0

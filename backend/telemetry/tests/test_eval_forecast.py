@@ -26,18 +26,19 @@ def run(script, tmp_path: Path, name: str, *args: str) -> dict:
 
 
 def test_a_tiny_fleet_flags_its_decaying_transmitters_before_they_corrupt(script, tmp_path, capsys) -> None:
+    # dirty_connector: the generator's old name of contamination, still accepted
     mix = "decaying_transmitter=2,dirty_connector=2,bent_fiber=1,loose_transceiver=1"
     result = run(script, tmp_path, "a.json", "--faults", mix)
     assert (result["links"], result["days"], result["poll_minutes"]) == (40, 14.0, 15.0)
     assert result["fault_mix"] == {
         "decaying_transmitter": 2,
-        "dirty_connector": 2,
+        "contamination": 2,
         "bent_fiber": 1,
         "loose_transceiver": 1,
     }
     assert result["held_out_seeds"] == [7] and 7 in result["tuning_seeds"]
     assert set(result["causes"]) == {
-        "dirty_connector",
+        "contamination",
         "bent_fiber",
         "decaying_transmitter",
         "loose_transceiver",
@@ -72,5 +73,5 @@ def test_the_default_mix_follows_table_3_2(script) -> None:
     mix = script.fault_mix(10_000, 0.03, 30)
     assert sum(mix.values()) >= 300
     # Contamination > bent fiber > loose transceiver > shared component, as the midpoints of the shares.
-    assert mix["dirty_connector"] > mix["bent_fiber"] > mix["loose_transceiver"] > mix["shared_component"]
+    assert mix["contamination"] > mix["bent_fiber"] > mix["loose_transceiver"] > mix["shared_component"]
     assert mix["decaying_transmitter"] == 30  # "<1%": the floor, so its median means something

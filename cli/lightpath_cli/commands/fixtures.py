@@ -192,8 +192,8 @@ def telemetry_command(
         typer.Option(
             "--faults",
             metavar="KIND=N,...",
-            help="Faults on random links: dirty_connector, bent_fiber, decaying_transmitter, loose_transceiver, "
-            "shared_component (e.g. dirty_connector=2,bent_fiber=1).",
+            help="Faults on random links: contamination (old name: dirty_connector), bent_fiber, "
+            "decaying_transmitter, loose_transceiver, shared_component (e.g. contamination=2,bent_fiber=1).",
         ),
     ] = "",
     anomalies: Annotated[
@@ -207,9 +207,9 @@ def telemetry_command(
         typer.Option(
             "--slow-faults",
             metavar="KIND=N,...",
-            help="Faults that decay over days before they corrupt: decaying_transmitter, dirty_connector, "
-            "bent_fiber (e.g. decaying_transmitter=3,dirty_connector=2,bent_fiber=1); the truth file gets "
-            "their decay onset, threshold crossing and corruption onset.",
+            help="Faults that decay over days before they corrupt: decaying_transmitter, contamination, "
+            "bent_fiber (example below); the truth file gets their decay onset, threshold crossing and "
+            "corruption onset.",
         ),
     ] = "",
     texture: Annotated[
@@ -241,6 +241,16 @@ def telemetry_command(
 
     Healthy links follow the seed's optical margins; faults follow CorrOpt's Table 3.2 with Table
     3.1 loss rates. The same document, options and seed give the same file.
+
+    Slow faults take days: a laser ages 0.5-3 dB over 3-30 days, contamination grows over 3-30
+    days, a stressed fiber steps down 2-4 times 0.5-5 days apart. --hours must cover days for a
+    decay to show (the forecast's trend window is 4 days). Two weeks of a fabric with three
+    ageing lasers, two contaminations and a bend, and the truth of each:
+
+    \b
+      lightpath fixtures telemetry --fabric-file fabric.json --hours 336 \\
+        --slow-faults decaying_transmitter=3,contamination=2,bent_fiber=1 \\
+        --truth truth.json -o telemetry.json
     """
     fabric = required(document_file(fabric_file, fabric_old), "--fabric-file")
     started = time.perf_counter()
