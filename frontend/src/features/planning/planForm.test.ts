@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildPlanParams, defaultFabric, INITIAL_PLAN_FORM, initialPlanForm, priceText, stretchText } from './planForm';
+import { defaultFabric } from '@/components/defaultFabric';
+
+import { buildPlanParams, INITIAL_PLAN_FORM, initialPlanForm, priceText, stretchText } from './planForm';
 
 const CATALOG = [{ id: 1 }, { id: 2 }, { id: 3 }];
 

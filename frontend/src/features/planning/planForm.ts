@@ -64,20 +64,6 @@ export const INITIAL_PLAN_FORM: PlanFormState = {
   sweepStepM: '10',
 };
 
-/**
- * The fabric a planner's form starts on: the one the URL names (`?fabric=` id or name), else the
- * first stored fabric; none when there is no stored fabric (the generated fat tree is then the default).
- */
-export function defaultFabric(
-  fabrics: readonly { id: number; name: string }[],
-  requested: string | null,
-): number | null {
-  const named = requested
-    ? fabrics.find((fabric) => String(fabric.id) === requested || fabric.name === requested)
-    : undefined;
-  return (named ?? fabrics[0])?.id ?? null;
-}
-
 /** The plan form's first state: a stored fabric when there is one, the generated fat tree otherwise. */
 export function initialPlanForm(fabric: number | null): PlanFormState {
   return fabric === null ? INITIAL_PLAN_FORM : { ...INITIAL_PLAN_FORM, source: 'fabric', fabric: String(fabric) };

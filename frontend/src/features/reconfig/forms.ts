@@ -278,7 +278,8 @@ export function buildFabricRackSet(state: FabricRackSetState): Built<FabricRackS
 }
 
 export interface RunFormState {
-  countersSource: 'uploaded' | 'telemetry';
+  /** null: follow the rack set (a stored fabric's rack set reads that fabric's telemetry). */
+  countersSource: 'uploaded' | 'telemetry' | null;
   upload: Upload | null;
   /** Telemetry: a fabric id and a window in UTC (datetime-local text, read as UTC). */
   fabric: string;
@@ -291,7 +292,7 @@ export interface RunFormState {
 }
 
 export const INITIAL_RUN_FORM: RunFormState = {
-  countersSource: 'uploaded',
+  countersSource: null,
   upload: null,
   fabric: '',
   from: '',
@@ -317,6 +318,11 @@ export function countersParam(upload: Upload): CountersParam {
     : { source: 'uploaded', name: upload.name, json: upload.text };
 }
 
+/** Where the counters come from: as chosen, else a stored fabric's rack set's telemetry, else a file. */
+export function countersSource(form: RunFormState, rackSet: Built<RackSetParam>): 'uploaded' | 'telemetry' {
+  return form.countersSource ?? (isFabricRackSet(rackSet.value) ? 'telemetry' : 'uploaded');
+}
+
 /** The job's params, and its fabric when the counters come from that fabric's telemetry. */
 export function buildRunParams(
   form: RunFormState,
@@ -325,26 +331,35 @@ export function buildRunParams(
   const errors = [...rackSet.errors];
   let counters: CountersParam | null = null;
   let fabric: number | null = null;
-  if (form.countersSource === 'uploaded') {
+  if (countersSource(form, rackSet) === 'uploaded') {
     if (form.upload) counters = countersParam(form.upload);
     else errors.push('Choose a counters file (CSV or JSON).');
   } else {
-    if (form.fabric === '') errors.push('Choose the fabric whose telemetry holds the counters.');
-    else fabric = Number(form.fabric);
     if (isFabricRackSet(rackSet.value)) {
-      if (fabric !== null && fabric !== rackSet.value.fabric) {
-        errors.push('The counters must come from the fabric the rack set is built from.');
+      // A stored fabric's rack set reads that fabric's telemetry.
+      fabric = rackSet.value.fabric;
+    } else {
+      if (form.fabric === '') errors.push('Choose the fabric whose telemetry holds the counters.');
+      else fabric = Number(form.fabric);
+      if (rackSet.value && !rackSet.value.racks) {
+        errors.push('The rack set needs "racks": the names of the fabric’s ToRs, one per rack.');
       }
-    } else if (rackSet.value && !rackSet.value.racks) {
-      errors.push('The rack set needs "racks": the names of the fabric’s ToRs, one per rack.');
     }
-    const from = utcInstant(form.from);
-    const to = utcInstant(form.to);
-    if (!from) errors.push('From must be a date and time (UTC).');
-    if (!to) errors.push('To must be a date and time (UTC).');
+    // Empty From or To: left out, and the server takes the counters' first or last sample.
+    const from = form.from.trim() === '' ? undefined : utcInstant(form.from);
+    const to = form.to.trim() === '' ? undefined : utcInstant(form.to);
+    if (from === null) errors.push('From must be a date and time (UTC), or empty for the first counter sample.');
+    if (to === null) errors.push('To must be a date and time (UTC), or empty for the last counter sample.');
     if (from && to && Date.parse(to) <= Date.parse(from)) errors.push('To must be after From.');
     const bytesPerPacket = positive(form.bytesPerPacket, 'Bytes per packet', 65536, errors);
-    if (from && to) counters = { source: 'telemetry', from, to, bytes_per_packet: bytesPerPacket };
+    if (from !== null && to !== null) {
+      counters = {
+        source: 'telemetry',
+        ...(from ? { from } : {}),
+        ...(to ? { to } : {}),
+        bytes_per_packet: bytesPerPacket,
+      };
+    }
   }
   const periodS = form.periodS.trim() === '' ? null : positive(form.periodS, 'Period (s)', 86400, errors);
   const threshold = Number(form.threshold.trim());

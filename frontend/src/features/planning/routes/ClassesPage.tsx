@@ -1,6 +1,7 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
+import { defaultFabric } from '@/components/defaultFabric';
 import { Loading } from '@/components/Loading';
 import { useCurrentUser } from '@/features/auth';
 import { useFabricChoices } from '@/features/fabrics';
@@ -11,7 +12,6 @@ import { useSubmitRailJob } from '../api/useSubmitRailJob';
 import { ClassesForm } from '../components/ClassesForm';
 import { FecCalculator } from '../components/FecCalculator';
 import { RailJobsTable } from '../components/RailJobsTable';
-import { defaultFabric } from '../planForm';
 import { canRunPlanning } from '../roles';
 import '../planning.css';
 

@@ -127,7 +127,8 @@ export type CountersParam =
   | { source: 'uploaded'; name: string; csv: string }
   | { source: 'uploaded'; name: string; json: string }
   /** From the job's fabric: rack_set.racks name its ToRs; packets × bytes_per_packet. */
-  | { source: 'telemetry'; from: string; to: string; bytes_per_packet: number };
+  /** from/to left out: the racks' counters, first to last sample (the server fills them in). */
+  | { source: 'telemetry'; from?: string; to?: string; bytes_per_packet: number };
 
 export interface LarryParams {
   rack_set: RackSetParam;

@@ -148,21 +148,35 @@ describe('rack set from a stored fabric', () => {
     expect(buildFabricRackSet({ fabric: '7', circuitSwitches: [] })).toEqual({ value: { fabric: 7 }, errors: [] });
   });
 
-  it('runs on telemetry only of the fabric the rack set is built from', () => {
-    const form = {
-      ...INITIAL_RUN_FORM,
-      countersSource: 'telemetry' as const,
-      fabric: '8',
-      from: '2026-11-22T00:00',
-      to: '2026-11-22T06:00',
-    };
+  it('runs on the telemetry of the fabric the rack set is built from, by default', () => {
+    // (Changed by issue #20: the counters' fabric is no longer chosen apart from the rack set's, so
+    // a mismatch cannot be entered; the counters follow a stored rack set to its telemetry.)
     const rackSet = buildFabricRackSet({ fabric: '7', circuitSwitches: [] });
-    expect(buildRunParams(form, rackSet).errors).toEqual([
-      'The counters must come from the fabric the rack set is built from.',
-    ]);
-    const same = buildRunParams({ ...form, fabric: '7' }, rackSet);
-    expect(same.errors).toEqual([]);
-    expect(same.value?.params.rack_set).toEqual({ fabric: 7 });
-    expect(same.value?.fabric).toBe(7);
+    const form = { ...INITIAL_RUN_FORM, fabric: '8', from: '2026-11-22T00:00', to: '2026-11-22T06:00' };
+    const built = buildRunParams(form, rackSet);
+    expect(built.errors).toEqual([]);
+    expect(built.value?.params.rack_set).toEqual({ fabric: 7 });
+    expect(built.value?.fabric).toBe(7);
+    expect(built.value?.params.counters).toEqual({
+      source: 'telemetry',
+      from: '2026-11-22T00:00:00Z',
+      to: '2026-11-22T06:00:00Z',
+      bytes_per_packet: 1500,
+    });
+  });
+
+  it('leaves an empty From or To out, never sends it as an empty string', () => {
+    const rackSet = buildFabricRackSet({ fabric: '7', circuitSwitches: [] });
+    const empty = buildRunParams(INITIAL_RUN_FORM, rackSet);
+    expect(empty.errors).toEqual([]);
+    expect(empty.value?.params.counters).toEqual({ source: 'telemetry', bytes_per_packet: 1500 });
+    const onlyTo = buildRunParams({ ...INITIAL_RUN_FORM, to: '2026-11-22T06:00' }, rackSet);
+    expect(onlyTo.value?.params.counters).toEqual({
+      source: 'telemetry',
+      to: '2026-11-22T06:00:00Z',
+      bytes_per_packet: 1500,
+    });
+    const bad = buildRunParams({ ...INITIAL_RUN_FORM, from: 'yesterday' }, rackSet);
+    expect(bad.errors).toEqual(['From must be a date and time (UTC), or empty for the first counter sample.']);
   });
 });

@@ -5,7 +5,15 @@ import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 import { FormProblems } from '@/components/FormProblems';
 
 import type { LarryParams, LarryPolicy, RackSetParam } from '../api/types';
-import { type Built, buildRunParams, INITIAL_RUN_FORM, readFile, type RunFormState } from '../forms';
+import {
+  type Built,
+  buildRunParams,
+  countersSource,
+  INITIAL_RUN_FORM,
+  isFabricRackSet,
+  readFile,
+  type RunFormState,
+} from '../forms';
 import { POLICY_LABEL } from '../larryData';
 
 const COUNTER_SOURCES = [
@@ -32,6 +40,8 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
   const set = <K extends keyof RunFormState>(key: K, value: RunFormState[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
 
+  const source = countersSource(form, rackSet);
+  const fabricRackSet = isFabricRackSet(rackSet.value) ? rackSet.value : null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const built = buildRunParams(form, rackSet);
@@ -45,11 +55,11 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
         legend="Counters"
         name="counters-source"
         options={COUNTER_SOURCES}
-        value={form.countersSource}
+        value={source}
         onChange={(value) => set('countersSource', value)}
         className="filter-group sim-trace"
       >
-        {form.countersSource === 'uploaded' ? (
+        {source === 'uploaded' ? (
           <label className="wide-label">
             Counters file: CSV with header time_s,rack,ingress_bytes,egress_bytes (one row per rack per time), or JSON
             samples {'{time_s, ingress_bytes: [...], egress_bytes: [...]}'}
@@ -61,20 +71,41 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
           </label>
         ) : (
           <>
-            <FabricSelect
-              fabrics={fabrics}
-              emptyOption="Choose…"
-              value={form.fabric}
-              onChange={(fabric) => set('fabric', fabric)}
-            />
+            {fabricRackSet ? (
+              <p className="sim-field" data-testid="counters-fabric">
+                Telemetry of{' '}
+                {fabrics.find((fabric) => fabric.id === fabricRackSet.fabric)?.name ?? 'the rack set’s fabric'}, the
+                rack set’s fabric
+              </p>
+            ) : (
+              <FabricSelect
+                fabrics={fabrics}
+                emptyOption="Choose…"
+                value={form.fabric}
+                onChange={(fabric) => set('fabric', fabric)}
+              />
+            )}
             <label>
               From (UTC)
-              <input type="datetime-local" value={form.from} onChange={(event) => set('from', event.target.value)} />
+              <input
+                type="datetime-local"
+                value={form.from}
+                aria-describedby="window-help"
+                onChange={(event) => set('from', event.target.value)}
+              />
             </label>
             <label>
               To (UTC)
-              <input type="datetime-local" value={form.to} onChange={(event) => set('to', event.target.value)} />
+              <input
+                type="datetime-local"
+                value={form.to}
+                aria-describedby="window-help"
+                onChange={(event) => set('to', event.target.value)}
+              />
             </label>
+            <span id="window-help" className="muted sim-field">
+              empty: from the racks’ first counter sample to their last (at most 31 days)
+            </span>
             <label>
               Bytes per packet
               <input

@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { ErrorList } from '@/components/ErrorList';
+import { defaultFabric } from '@/components/defaultFabric';
 import { useCurrentUser } from '@/features/auth';
 import { useFabricChoices } from '@/features/fabrics';
 
@@ -37,8 +38,21 @@ export function LarryPage() {
   const fabrics = useFabricChoices();
   const navigate = useNavigate();
   const [rackSetDoc, setRackSetDoc] = useState(() => rackSetText(RACK_SET_PRESETS[0]!.rackSet));
-  const [rackSetSource, setRackSetSource] = useState<'document' | 'fabric'>('document');
-  const [fabricRackSet, setFabricRackSet] = useState<FabricRackSetState>(INITIAL_FABRIC_RACK_SET);
+  const [searchParams] = useSearchParams();
+  // Until the planner chooses, the rack set is a stored fabric's (the URL's, else the first) when there
+  // is one: racks come from what is stored, and a typed document stays an option.
+  const [chosenSource, setRackSetSource] = useState<'document' | 'fabric' | null>(null);
+  const [chosenFabricRackSet, setFabricRackSet] = useState<FabricRackSetState | null>(null);
+  const firstFabric = defaultFabric(fabrics.data?.results ?? [], searchParams.get('fabric'));
+  const rackSetSource = chosenSource ?? (firstFabric === null ? 'document' : 'fabric');
+  const fabricRackSet = useMemo(
+    () =>
+      chosenFabricRackSet ?? {
+        ...INITIAL_FABRIC_RACK_SET,
+        fabric: firstFabric === null ? '' : String(firstFabric),
+      },
+    [chosenFabricRackSet, firstFabric],
+  );
   const rackSet: Built<RackSetParam> = useMemo(
     () => (rackSetSource === 'document' ? parseRackSet(rackSetDoc) : buildFabricRackSet(fabricRackSet)),
     [rackSetSource, rackSetDoc, fabricRackSet],
