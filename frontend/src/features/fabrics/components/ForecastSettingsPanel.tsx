@@ -75,7 +75,7 @@ function ForecastSettingsForm({
   const [localProblems, setLocalProblems] = useState<FieldProblems>({});
   const server = splitServerProblems(update.error);
   const problems: FieldProblems = { ...server.fields, ...localProblems };
-  const ids = { horizon: useId(), confidence: useId(), auto: useId() };
+  const autoId = useId();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -94,48 +94,34 @@ function ForecastSettingsForm({
 
   return (
     <form className="forecast-settings-form" onSubmit={submit} noValidate>
-      <div className="dialog-field">
-        <label htmlFor={ids.horizon}>Horizon (days, 1–60)</label>
-        <input
-          id={ids.horizon}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={60}
-          step={1}
-          value={form.horizonDays}
-          onChange={(event) => change({ horizonDays: event.target.value })}
-          {...fieldAria('forecast_horizon_days', problems, ids.horizon)}
-        />
-        <FieldProblem field="forecast_horizon_days" problems={problems} id={ids.horizon} />
-      </div>
-      <div className="dialog-field">
-        <label htmlFor={ids.confidence}>Least confidence (fraction, 0.5–0.99)</label>
-        <input
-          id={ids.confidence}
-          type="number"
-          inputMode="decimal"
-          min={0.5}
-          max={0.99}
-          step={0.01}
-          value={form.minConfidence}
-          onChange={(event) => change({ minConfidence: event.target.value })}
-          {...fieldAria('forecast_min_confidence', problems, ids.confidence)}
-        />
-        <FieldProblem field="forecast_min_confidence" problems={problems} id={ids.confidence} />
-      </div>
+      <NumberField
+        field="forecast_horizon_days"
+        label="Horizon (days, 1–60)"
+        range={{ min: 1, max: 60, step: 1 }}
+        value={form.horizonDays}
+        onChange={(horizonDays) => change({ horizonDays })}
+        problems={problems}
+      />
+      <NumberField
+        field="forecast_min_confidence"
+        label="Least confidence (fraction, 0.5–0.99)"
+        range={{ min: 0.5, max: 0.99, step: 0.01 }}
+        value={form.minConfidence}
+        onChange={(minConfidence) => change({ minConfidence })}
+        problems={problems}
+      />
       <div className="dialog-field">
         <label className="check">
           <input
-            id={ids.auto}
+            id={autoId}
             type="checkbox"
             checked={form.autoTickets}
             onChange={(event) => change({ autoTickets: event.target.checked })}
-            {...fieldAria('auto_preventive_tickets', problems, ids.auto)}
+            {...fieldAria('auto_preventive_tickets', problems, autoId)}
           />{' '}
           Open a preventive ticket by itself for each link that becomes at risk
         </label>
-        <FieldProblem field="auto_preventive_tickets" problems={problems} id={ids.auto} />
+        <FieldProblem field="auto_preventive_tickets" problems={problems} id={autoId} />
       </div>
       {server.general.length > 0 ? (
         <ul className="error-box" role="alert">
@@ -153,6 +139,36 @@ function ForecastSettingsForm({
         </p>
       ) : null}
     </form>
+  );
+}
+
+interface NumberFieldProps {
+  field: ForecastField;
+  label: string;
+  range: { min: number; max: number; step: number };
+  /** As typed: a half-typed number is not rewritten. */
+  value: string;
+  onChange: (value: string) => void;
+  problems: FieldProblems;
+}
+
+/** A number input with its label and, under it, its problems (the input points at them). */
+function NumberField({ field, label, range, value, onChange, problems }: NumberFieldProps) {
+  const id = useId();
+  return (
+    <div className="dialog-field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="number"
+        inputMode={Number.isInteger(range.step) ? 'numeric' : 'decimal'}
+        {...range}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        {...fieldAria(field, problems, id)}
+      />
+      <FieldProblem field={field} problems={problems} id={id} />
+    </div>
   );
 }
 
