@@ -26,6 +26,7 @@ MAX_QUERY_LENGTH = 100  # longer than any name, port or serial the models store
 # rack (a scan of the switches, a few thousand rows) and is not looked for in serials (every
 # transceiver's row).
 MIN_SUBSTRING = 3
+MAX_NAMED_SWITCHES = 100  # switches of one name across fabrics, for a link by its ends' names
 DEFAULT_PER_KIND = 5
 MAX_PER_KIND = 20
 
@@ -215,9 +216,10 @@ def _links(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict], bo
     if ends is None:
         return [], False
     # Both ends among the switches of either name (one switch cannot be both ends): the switches
-    # first, through the name index, then their links through the (switch, port) indexes.
+    # first, through the name index, then their links through the (switch, port) indexes; as one
+    # query PostgreSQL joined every link to the switches instead.
     named = _in_fabric(Switch.objects.filter(Q(name__iexact=ends["a"]) | Q(name__iexact=ends["z"])), fabric)
-    ids = named.values("pk")
+    ids = list(named.values_list("pk", flat=True)[:MAX_NAMED_SWITCHES])
     rows = _link_rows().filter(a_switch__in=ids, z_switch__in=ids).order_by("id")
     found, more = _page(rows, per_kind)
     return [_link_hit(link) for link in found], more
