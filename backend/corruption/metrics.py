@@ -29,6 +29,7 @@ from django.db.models import Avg, Count, F, Q
 import lightpath_engine
 from fabric.models import Fabric, Link
 from fabric.services.capacity import fabric_capacity
+from fabric.services.corrupting import corrupting_in_service
 from telemetry.models import CorruptionEvent
 
 from .models import Decision, Ticket, TicketStep
@@ -244,18 +245,14 @@ FABRIC_NOW_KEYS = ("corrupting_links_in_service", "current_penalty", "worst_tor_
 
 
 def _fabric_now(fabric: Fabric) -> dict[str, Any]:
-    rates = list(
-        CorruptionEvent.objects.filter(
-            link__fabric=fabric,
-            ended_at__isnull=True,
-            link__admin_state=Link.AdminState.ENABLED,
-            link__oper_state=Link.OperState.UP,
-        ).values_list("link_id", "last_rate")
+    corrupting = corrupting_in_service(Link.objects.filter(fabric=fabric))
+    rates = CorruptionEvent.objects.filter(link__in=corrupting, ended_at__isnull=True).values_list(
+        "last_rate", flat=True
     )
     # The decisions' penalty (the engine's linear I(f) = f), summed over each link's directions.
-    penalty = sum(lightpath_engine.corropt_penalty("linear", rate) for _, rate in rates)
+    penalty = sum(lightpath_engine.corropt_penalty("linear", rate) for rate in rates)
     return {
-        "corrupting_links_in_service": len({link_id for link_id, _ in rates}),
+        "corrupting_links_in_service": corrupting.count(),
         "current_penalty": penalty,
         "worst_tor_fraction": fabric_capacity(fabric)["summary"]["min_fraction"],
     }

@@ -9,6 +9,7 @@ from lightpath.api.filters import LightpathFilterSet
 from telemetry.models import LinkForecast
 
 from .models import Fabric, Link, Switch, Transceiver, TransceiverModel
+from .services.corrupting import corrupting_in_service
 
 # The furthest a forecast is reported is 4 horizons of at most 60 days.
 MAX_CROSSING_WITHIN_DAYS = 365
@@ -61,6 +62,9 @@ class LinkFilterSet(LightpathFilterSet):
     risk_cause = django_filters.MultipleChoiceFilter(
         field_name="forecast__cause", choices=LinkForecast.Cause.choices, label="Its forecast's probable cause"
     )
+    corrupting_in_service = StrictBooleanFilter(
+        method="filter_corrupting_in_service", label="Enabled, up and corrupting now (what Health counts)"
+    )
     crossing_within_days = django_filters.NumberFilter(
         method="filter_crossing_within",
         min_value=0,
@@ -101,6 +105,12 @@ class LinkFilterSet(LightpathFilterSet):
         if value:
             return queryset.filter(forecast__at_risk=True)
         return queryset.exclude(forecast__at_risk=True)
+
+    def filter_corrupting_in_service(self, queryset, name, value):
+        if value is None:
+            return queryset
+        corrupting = corrupting_in_service(queryset)
+        return corrupting if value else queryset.exclude(pk__in=corrupting.values("pk"))
 
     def filter_crossing_within(self, queryset, name, value):
         if value is None:

@@ -456,6 +456,9 @@ class FabricTopologySerializer(serializers.Serializer):
     tiers = serializers.ListField(child=serializers.CharField(), help_text="Bottom-up: index 0 is the ToR tier.")
     switches = TopologySwitchSerializer(many=True)
     links = TopologyLinkSerializer(many=True)
+    corrupting_in_service = serializers.IntegerField(
+        help_text="Links enabled and up with an open corruption event: the count Health and Links show too."
+    )
 
 
 class TorCapacitySerializer(serializers.Serializer):

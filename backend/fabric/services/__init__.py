@@ -1,6 +1,7 @@
 """Fabric domain logic: topology rules, the interchange document, capacity."""
 
 from .capacity import fabric_capacity
+from .corrupting import corrupting_in_service
 from .interchange import (
     FORMAT,
     InterchangeError,
@@ -17,6 +18,7 @@ __all__ = [
     "FORMAT",
     "InterchangeError",
     "check_link_ends",
+    "corrupting_in_service",
     "delete_fabric",
     "document_error",
     "export_document",

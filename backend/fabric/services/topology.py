@@ -3,6 +3,7 @@ from django.db import connection, transaction
 from audit import services as audit
 
 from ..models import Fabric, Link, Switch, Transceiver
+from .corrupting import corrupting_in_service
 
 
 def check_link_ends(lower_tier: int, upper_tier: int) -> str | None:
@@ -44,7 +45,14 @@ def fabric_topology(fabric: Fabric) -> dict:
         .order_by("id")
         .values_list("id", "a_switch_id", "z_switch_id", "admin_state", "oper_state", "health")
     ]
-    return {"fabric": fabric.pk, "tiers": list(fabric.tiers), "switches": switches, "links": links}
+    corrupting = corrupting_in_service(Link.objects.filter(fabric=fabric)).count()
+    return {
+        "fabric": fabric.pk,
+        "tiers": list(fabric.tiers),
+        "switches": switches,
+        "links": links,
+        "corrupting_in_service": corrupting,
+    }
 
 
 def delete_fabric(fabric: Fabric) -> None:

@@ -3054,6 +3054,8 @@ export interface components {
             tiers: string[];
             switches: components["schemas"]["TopologySwitch"][];
             links: components["schemas"]["TopologyLink"][];
+            /** @description Links enabled and up with an open corruption event: the count Health and Links show too. */
+            corrupting_in_service: number;
         };
         FailureGroup: {
             group: string;
@@ -10450,6 +10452,8 @@ export interface operations {
                 admin_state__n?: ("disabled" | "enabled")[];
                 /** @description Its optics forecast says at risk (or not) */
                 at_risk?: boolean;
+                /** @description Enabled, up and corrupting now (what Health counts) */
+                corrupting_in_service?: boolean;
                 /** @description Its optics are forecast to cross their limit within this many days from now */
                 crossing_within_days?: number;
                 fabric?: number[];

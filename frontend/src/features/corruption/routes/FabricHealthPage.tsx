@@ -1,4 +1,5 @@
-import { useEffect, useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
@@ -8,6 +9,7 @@ import { canChangeLinkState, canEditConstraints, useCurrentUser } from '@/featur
 import { TopologyView, useFabricCapacity, useFabricChoices, useFabricTopology } from '@/features/fabrics';
 import { LinksTable, useLinks } from '@/features/links';
 import { useTicketMetrics } from '@/features/tickets';
+import { formatTime } from '@/lib/format';
 
 import { useConstraints } from '../api/useConstraints';
 import { useDecisions } from '../api/useDecisions';
@@ -24,6 +26,30 @@ import '../corruption.css';
 const DISABLED_SHOWN = 50;
 /** Kept-for-capacity links are few (each needs a ToR at its floor); one page holds them all. */
 const KEPT_SHOWN = 500;
+/** How often the page reads everything again while its tab is visible. */
+export const HEALTH_REFRESH_MS = 30_000;
+
+/** Every query on the page is read again each interval while the tab is visible (a hidden tab
+ * waits and refreshes as soon as it is shown again); returns when the page last refreshed. */
+function useRefreshWhileVisible(intervalMs: number): Date {
+  const queryClient = useQueryClient();
+  const [refreshedAt, setRefreshedAt] = useState(() => new Date());
+  useEffect(() => {
+    let last = Date.now();
+    const refresh = () => {
+      if (document.hidden || Date.now() - last < intervalMs) return;
+      last = Date.now();
+      void queryClient.invalidateQueries().then(() => setRefreshedAt(new Date()));
+    };
+    const timer = window.setInterval(refresh, 1_000);
+    document.addEventListener('visibilitychange', refresh);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', refresh);
+    };
+  }, [queryClient, intervalMs]);
+  return refreshedAt;
+}
 
 export function FabricHealthPage() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -73,6 +99,7 @@ function FabricHealth({ fabricId, fabricName }: { fabricId: number; fabricName: 
   const kept = useDecisions({ fabric: fabricId, kept_for_capacity: true }, { limit: KEPT_SHOWN, offset: 0 });
   const disabled = useLinks({ fabric: fabricId, admin_state: 'disabled' }, { limit: DISABLED_SHOWN, offset: 0 });
   const constraints = useConstraints(fabricId);
+  const refreshedAt = useRefreshWhileVisible(HEALTH_REFRESH_MS);
 
   const blocking = useMemo(() => blockingTors(kept.data?.results ?? []), [kept.data]);
   const counts = useMemo(() => (topology.data ? torLinkCounts(topology.data) : new Map()), [topology.data]);
@@ -83,6 +110,9 @@ function FabricHealth({ fabricId, fabricName }: { fabricId: number; fabricName: 
     <>
       <section className="panel" aria-labelledby="health-now-heading">
         <h2 id="health-now-heading">Now</h2>
+        <p className="muted" data-testid="health-updated">
+          Updated {formatTime(refreshedAt.toISOString())}; refreshes every {HEALTH_REFRESH_MS / 1000} s while shown.
+        </p>
         {metrics.isPending ? <Loading label="Loading metrics…" /> : null}
         <ErrorList error={metrics.error} title="Could not load the metrics." />
         {metrics.data ? <HealthMetrics metrics={metrics.data} /> : null}

@@ -10,9 +10,11 @@ const STATE_SWATCH_COLOUR = '#24313f';
 interface TopologyLegendProps {
   counts: Record<LinkState, number>;
   healthCounts: Record<LinkHealth, number>;
+  /** Enabled, up and corrupting now: the number Health's "Now" and the Links filter show too. */
+  corruptingInService: number;
 }
 
-export function TopologyLegend({ counts, healthCounts }: TopologyLegendProps) {
+export function TopologyLegend({ counts, healthCounts, corruptingInService }: TopologyLegendProps) {
   return (
     <div className="topology-legend">
       <ul className="legend" aria-label="Link health (line colour)">
@@ -28,6 +30,12 @@ export function TopologyLegend({ counts, healthCounts }: TopologyLegendProps) {
             </li>
           );
         })}
+        <li
+          data-testid="legend-corrupting-in-service"
+          title="Enabled and up with corruption measured now; a repaired link awaiting validation is not counted"
+        >
+          Corrupting in service <span className="legend-count">({formatCount(corruptingInService)})</span>
+        </li>
       </ul>
       <ul className="legend" aria-label="Link states (line pattern)">
         <li className="legend-heading" aria-hidden="true">

@@ -13,6 +13,7 @@ describe('TopologyView', () => {
     topology.links[1] = { ...topology.links[1]!, admin_state: 'disabled' };
     topology.links[2] = { ...topology.links[2]!, health: 'corrupting' };
     topology.links[3] = { ...topology.links[3]!, health: 'lossy', admin_state: 'disabled' };
+    topology.corrupting_in_service = 1;
     render(
       <MemoryRouter>
         <TopologyView topology={topology} fabricId={1} fabricName="demo-fb" />
@@ -36,6 +37,7 @@ describe('TopologyView', () => {
     expect(screen.getByRole('img', { name: /^Topology of demo-fb: 3 tiers/ })).toBeInTheDocument();
     expect(screen.getByTestId('legend-down')).toHaveTextContent('Enabled, down (1)');
     expect(screen.getByTestId('legend-health-corrupting')).toHaveTextContent('Corrupting (1)');
+    expect(screen.getByTestId('legend-corrupting-in-service')).toHaveTextContent('Corrupting in service (1)');
     expect(screen.getByTestId('legend-health-lossy')).toHaveTextContent('Lossy (1)');
     expect(screen.getByTestId('legend-health-clean')).toHaveTextContent('Clean (0)');
     expect(screen.getByTestId('legend-health-unknown')).toHaveTextContent(

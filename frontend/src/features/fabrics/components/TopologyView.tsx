@@ -53,7 +53,11 @@ export function TopologyView({ topology, fabricId, fabricName }: TopologyViewPro
       data-link-count={topology.links.length}
       data-switch-count={topology.switches.length}
     >
-      <TopologyLegend counts={counts} healthCounts={healthCounts} />
+      <TopologyLegend
+        counts={counts}
+        healthCounts={healthCounts}
+        corruptingInService={topology.corrupting_in_service}
+      />
       <p className="topology-readout" aria-live="polite">
         {hovered
           ? describeSwitch(hovered, hoveredTier, adjacency.get(hovered.id) ?? [])

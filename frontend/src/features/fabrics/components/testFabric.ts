@@ -44,7 +44,7 @@ export function buildClos(shape: ClosShape): FabricTopology {
       }
     });
   }
-  return { fabric: 1, tiers: ['tor', 'fabric', 'spine'], switches, links };
+  return { fabric: 1, tiers: ['tor', 'fabric', 'spine'], switches, links, corrupting_in_service: 0 };
 }
 
 /** Deterministic shuffle (mulberry32) so "order does not matter" tests are repeatable. */
