@@ -26,7 +26,8 @@ def _params(validate, job) -> dict[str, Any]:
 @job_kind(
     "sharebackup.plan",
     roles={PLANNER, OPERATOR},
-    description="ShareBackup failover plan of an event log on a k-ary fat tree: per event the replace() calls, "
+    description="ShareBackup failover plan of an event log on a k-ary fat tree (abstract, or a stored fabric of that shape "
+    "with circuit switches): per event the replace() calls, "
     "pools, DEGRADED groups and fallback, diagnosis circuits, circuit-switch matchings and the verifier's verdict.",
     needs_fabric=False,
     validate=sharebackup.validate_plan_params,
@@ -38,8 +39,11 @@ def _params(validate, job) -> dict[str, Any]:
 def sharebackup_plan(job, context) -> dict[str, Any]:
     params = _params(sharebackup.validate_plan_params, job)
     try:
-        with context.step(f"ShareBackup plan: k={params['k']}, {params['pods']} pods, {params['backups']} backups"):
-            result = sharebackup.plan(params, context.progress)
+        where = f"{job.fabric.name}, " if job.fabric is not None else ""
+        with context.step(
+            f"ShareBackup plan: {where}k={params['k']}, {params['pods']} pods, {params['backups']} backups"
+        ):
+            result = sharebackup.plan(params, context.progress, job.fabric)
     except sharebackup.EventLogRejected as exc:
         raise JobFailed(str(exc), {"errors": exc.errors}) from exc
     verdict = result["verdict"]

@@ -12,14 +12,16 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
 
 import lightpath_engine
+from circuits.models import CircuitSwitch
 from corruption.models import Ticket, TicketStep
-from fabric.models import Fabric, Switch
+from fabric.models import Fabric, Link, Switch
 from lightpath.problems import Problems, integer, is_int, number, random_seed, unknown_keys
 
 from .params import fat_tree
@@ -56,8 +58,9 @@ def validate_plan_params(params: Any, fabric: Fabric | None = None) -> dict[str,
     """The job's params checked and completed with defaults; InvalidParams lists every problem.
 
     An uploaded events file is parsed here, once, into `events`; the stored params never hold the
-    file's text. Accepts its own output (a retried or re-validated job). The fabric is not used: a
-    ShareBackup fabric is described by its parameters, as the engine takes it.
+    file's text. Accepts its own output (a retried or re-validated job). Without a fabric, k and pods
+    describe an abstract fat tree; with one, they are read from it (stored_fat_tree) and events may
+    name its switches by their stored names.
     """
     problems = Problems()
     if not isinstance(params, dict):
@@ -65,6 +68,15 @@ def validate_plan_params(params: Any, fabric: Fabric | None = None) -> dict[str,
         problems.raise_if_any()
     unknown_keys(problems, params, PLAN_KEYS)
     merged = {**PLAN_DEFAULTS, **params}
+    if fabric is not None:
+        stored = stored_fat_tree(fabric)
+        for key, value in (("k", stored.k), ("pods", stored.pods)):
+            if params.get(key) not in (None, value):
+                problems.add(key, f"{fabric.name} has {key} = {value}: leave {key} out to plan the stored fabric")
+        merged.update(k=stored.k, pods=stored.pods)
+        if isinstance(merged.get("events"), dict):
+            merged["events"] = stored.engine_events(merged["events"])
+        params = {**params, "events": merged["events"]}
     tree = fat_tree(problems, merged)
     backups = integer(problems, merged["backups"], "backups", 0, MAX_BACKUPS)
     reconfig_ms = number(problems, merged["reconfig_ms"], "reconfig_ms", 0, 1000, low_open=True)
@@ -186,6 +198,104 @@ def switch_name_problem(name: Any, tree: tuple[int, int] | None, backups: int | 
 
 
 # ---------------------------------------------------------------------------------------------
+# A stored fabric as the engine's fat tree
+
+
+@dataclass(frozen=True)
+class StoredFatTree:
+    """A stored fabric read as a k-ary fat tree: k, its pods, and each switch's engine name."""
+
+    k: int
+    pods: int
+    engine_names: dict[str, str]  # stored name -> "edge.p0.m1"
+
+    @property
+    def stored_names(self) -> dict[str, str]:
+        return {engine: stored for stored, engine in self.engine_names.items()}
+
+    def engine_events(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """Events naming stored switches renamed for the engine (engine names pass as they are)."""
+        events = spec.get("events")
+        if not isinstance(events, list):
+            return spec
+        renamed = [
+            {
+                key: self.engine_names.get(value, value) if key in ("switch", "a", "b") else value
+                for key, value in e.items()
+            }
+            if isinstance(e, dict)
+            else e
+            for e in events
+        ]
+        return {**spec, "events": renamed}
+
+
+def stored_fat_tree(fabric: Fabric) -> StoredFatTree:
+    """The stored fabric as a k-ary fat tree, or InvalidParams saying in one sentence why it is not.
+
+    ShareBackup needs circuit switches between the layers, three tiers, every pod with k/2 edge
+    (tier 0) and k/2 aggregation (tier 1) switches, and (k/2)^2 core switches. Within a pod, switches
+    are numbered in name order; core group c holds the cores linked to the c-th aggregation switch
+    of the pods (name order when the links do not say)."""
+    switches = list(
+        Switch.objects.filter(fabric=fabric).order_by("tier", "pod", "name").values("id", "name", "tier", "pod")
+    )
+    if not CircuitSwitch.objects.filter(fabric=fabric).exists():
+        raise_problems("fabric", f"{fabric.name} has no circuit switches: ShareBackup splices backups in through them")
+    tiers = sorted({s["tier"] for s in switches})
+    if tiers != [0, 1, 2]:
+        raise_problems(
+            "fabric",
+            f"{fabric.name} is not a k-ary fat tree: it has {len(tiers)} tiers, a fat tree has 3 (edge, aggregation, core)",
+        )
+    layers: dict[str, dict[int, list[dict[str, Any]]]] = {"edge": {}, "agg": {}}
+    for switch in switches:
+        if switch["tier"] < 2:
+            if switch["pod"] is None:
+                raise_problems("fabric", f"{fabric.name} is not a k-ary fat tree: {switch['name']} has no pod")
+            layers["edge" if switch["tier"] == 0 else "agg"].setdefault(switch["pod"], []).append(switch)
+    cores = [s for s in switches if s["tier"] == 2]
+    pods = sorted(set(layers["edge"]) | set(layers["agg"]))
+    first = pods[0]
+    half = len(layers["edge"].get(first, []))
+    for pod in pods:
+        edges, aggs = len(layers["edge"].get(pod, [])), len(layers["agg"].get(pod, []))
+        if edges != aggs:
+            why = f"pod {pod} has {edges} edge and {aggs} aggregation switches (a fat tree's pod has k/2 of each)"
+        elif edges != half:
+            why = f"pod {pod} has {edges} edge switches, pod {first} has {half}"
+        else:
+            continue
+        raise_problems("fabric", f"{fabric.name} is not a k-ary fat tree: {why}")
+    if half < 1 or len(pods) > 2 * half or len(cores) != half * half:
+        raise_problems(
+            "fabric",
+            f"{fabric.name} is not a k-ary fat tree: {len(pods)} pods of {half} edge and aggregation switches need "
+            f"at most {2 * half} pods and {half * half} core switches; it has {len(cores)} core switches",
+        )
+    names: dict[str, str] = {}
+    for layer in ("edge", "agg"):
+        for p, pod in enumerate(pods):
+            for m, switch in enumerate(layers[layer][pod]):
+                names[switch["name"]] = f"{layer}.p{p}.m{m}"
+    agg_index = {s["id"]: m for pod in pods for m, s in enumerate(layers["agg"][pod])}
+    core_ids = {s["id"] for s in cores}
+    seen: dict[int, set[int]] = {}
+    for a, z in Link.objects.filter(fabric=fabric).values_list("a_switch_id", "z_switch_id"):
+        for core, agg in ((a, z), (z, a)):
+            if core in core_ids and agg in agg_index:
+                seen.setdefault(core, set()).add(agg_index[agg])
+    groups = [next(iter(seen[s["id"]])) if len(seen.get(s["id"], ())) == 1 else i // half for i, s in enumerate(cores)]
+    if any(groups.count(c) != half for c in range(half)):
+        groups = [i // half for i in range(len(cores))]  # the links do not group them evenly: name order
+    members: dict[int, int] = {}
+    for switch, group in zip(cores, groups, strict=True):
+        names[switch["name"]] = f"core.c{group}.m{members.setdefault(group, 0)}"
+        members[group] += 1
+    return StoredFatTree(k=2 * half, pods=len(pods), engine_names=names)
+
+
+# ---------------------------------------------------------------------------------------------
 # sharebackup.plan: running
 
 
@@ -199,8 +309,11 @@ class EventLogRejected(Exception):
         self.errors = [{"section": "params", "field": field, "message": message}]
 
 
-def plan(params: dict[str, Any], progress: Callable[[float, str], None] | None = None) -> dict[str, Any]:
-    """The engine's schedule of the (validated) params, with inputs, groups, matchings and verdict."""
+def plan(
+    params: dict[str, Any], progress: Callable[[float, str], None] | None = None, fabric: Fabric | None = None
+) -> dict[str, Any]:
+    """The engine's schedule of the (validated) params, with inputs, groups, matchings and verdict;
+    of a stored fabric, also `stored_names`: each engine name's stored switch."""
     k, pods, backups = params["k"], params["pods"], params["backups"]
     spec = params["events"]
     if spec["source"] == "synthetic":
@@ -230,6 +343,8 @@ def plan(params: dict[str, Any], progress: Callable[[float, str], None] | None =
         "reconfig_ms": params["reconfig_ms"],
         "events": {**echo, "count": len(events)},
     }
+    schedule["inputs"]["fabric"] = None if fabric is None else {"id": fabric.pk, "name": fabric.name}
+    schedule["stored_names"] = None if fabric is None else stored_fat_tree(fabric).stored_names
     schedule["groups"] = failure_groups(k, pods, backups)
     schedule["verdict"] = {
         "sound": not schedule["violations"],

@@ -9,10 +9,13 @@ import json
 import pytest
 from django.utils import timezone
 
+from circuits.models import CircuitSwitch
 from corruption.models import Decision, Ticket, TicketStep
-from fabric.models import Link
+from fabric.models import Fabric, Link
+from fabric.services import import_document
 from jobs import services
 from jobs.models import Job
+from lightpath_fixtures.canned import demo_fb, fat_tree_k4
 
 DBS = ["default", "progress"]
 
@@ -394,3 +397,70 @@ def test_a_plan_too_large_to_store_is_refused_with_advice(monkeypatch):
     with pytest.raises(sharebackup.EventLogRejected, match="plan a shorter log") as refused:
         sharebackup.plan(params)
     assert refused.value.errors[0]["field"] == "events"
+
+
+# ---------------------------------------------------------------------------------------------
+# A stored fabric (issue #20): planned when it is a fat tree with circuit switches, else one sentence why
+
+
+def _stored(document) -> Fabric:
+    fabric = import_document(document)
+    CircuitSwitch.objects.create(fabric=fabric, name="ocs-sb", port_count=64)
+    return fabric
+
+
+def _submit_on(client, fabric, params):
+    body = {"kind": "sharebackup.plan", "fabric": fabric.pk, "params": params}
+    return client.post("/api/jobs/", body, format="json")
+
+
+@pytest.mark.django_db(transaction=True, databases=DBS)
+def test_a_stored_fat_tree_with_circuit_switches_is_planned_by_its_switch_names(client_for):
+    fabric = _stored(fat_tree_k4())
+    client = client_for("planner")
+    events = inline({"type": "switch_down", "switch": "p1-agg1"}, {"type": "switch_down", "switch": "core3"})
+    job = run_submitted(_submit_on(client, fabric, {"backups": 1, "events": events}))
+    result = job.result
+    # k and pods come from the fabric: 4 pods of 2 edge and 2 aggregation switches, 4 cores
+    assert (result["inputs"]["k"], result["inputs"]["pods"]) == (4, 4)
+    assert result["inputs"]["fabric"] == {"id": fabric.pk, "name": fabric.name}
+    assert result["verdict"]["sound"] is True
+    # the engine's names map back to the stored switches; core groups follow the links (agg c's cores)
+    names = result["stored_names"]
+    assert names["agg.p1.m1"] == "p1-agg1" and names["edge.p0.m0"] == "p0-tor0"
+    assert {names["core.c0.m0"], names["core.c0.m1"]} == {"core0", "core1"}
+    failed = [call["failed_switch"] for event in result["events"] for call in event["replace_calls"]]
+    assert {names[name] for name in failed} == {"p1-agg1", "core3"}
+    # a k that is not the fabric's is refused, with the fabric's own
+    response = _submit_on(client, fabric, {"k": 8, "events": {"source": "synthetic"}})
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["message"] == (
+        f"{fabric.name} has k = 4: leave k out to plan the stored fabric"
+    )
+
+
+@pytest.mark.django_db
+def test_a_stored_fabric_that_cannot_be_planned_says_why_in_one_sentence(client_for):
+    client = client_for("planner")
+    synthetic = {"events": {"source": "synthetic"}}
+    no_circuits = import_document({**fat_tree_k4(), "name": "plain-k4"})
+    response = _submit_on(client, no_circuits, synthetic)
+    assert response.status_code == 400
+    assert [e["message"] for e in response.json()["errors"]] == [
+        "plain-k4 has no circuit switches: ShareBackup splices backups in through them"
+    ]
+    # demo-fb's pods hold 8 ToRs and 4 fabric switches: not a fat tree
+    demo = _stored(demo_fb())
+    response = _submit_on(client, demo, synthetic)
+    assert [e["message"] for e in response.json()["errors"]] == [
+        f"{demo.name} is not a k-ary fat tree: pod 0 has 8 edge and 4 aggregation switches "
+        "(a fat tree's pod has k/2 of each)"
+    ]
+    uneven = fat_tree_k4()
+    uneven["name"] = "uneven-k4"
+    uneven["switches"] = [s for s in uneven["switches"] if s["name"] != "p3-tor1"]
+    uneven["links"] = [link for link in uneven["links"] if "p3-tor1" not in (link["a"], link["b"])]
+    response = _submit_on(client, _stored(uneven), synthetic)
+    assert [e["message"] for e in response.json()["errors"]] == [
+        "uneven-k4 is not a k-ary fat tree: pod 3 has 1 edge and 2 aggregation switches (a fat tree's pod has k/2 of each)"
+    ]
