@@ -7,6 +7,7 @@ import {
   loadHiddenColumns,
   type Ordering,
   orderingFromParams,
+  orderingParam,
   type PageSize,
   pageSizeFromParams,
   saveHiddenColumns,
@@ -15,6 +16,8 @@ import {
 
 export interface TableState {
   ordering: Ordering | undefined;
+  /** The ordering as the API's `?ordering=` value (undefined: the server's default). */
+  orderingQuery: string | undefined;
   page: number;
   pageSize: PageSize;
   hidden: readonly string[];
@@ -49,6 +52,7 @@ export function useTableState(tableId: string, columns: readonly string[], sorta
 
   return {
     ordering,
+    orderingQuery: ordering && orderingParam(ordering),
     page: parsePageParam(searchParams.get('page')),
     pageSize: pageSizeFromParams(searchParams),
     hidden,

@@ -92,7 +92,7 @@ export function AuditPage() {
   const events = useAuditEvents(filters, {
     limit: pageSize,
     offset: pageOffset(page, pageSize),
-    ordering: ordering && `${ordering.descending ? '-' : ''}${ordering.field}`,
+    ordering: table.orderingQuery,
   });
 
   return (

@@ -23,7 +23,7 @@ export function LinksPage() {
   const links = useLinks(filters, {
     limit: pageSize,
     offset: pageOffset(page, pageSize),
-    ordering: ordering && `${ordering.descending ? '-' : ''}${ordering.field}`,
+    ordering: table.orderingQuery,
   });
   const fabricChoices = useFabricChoices();
   const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
