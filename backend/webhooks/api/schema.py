@@ -132,25 +132,30 @@ link_oper_state_changed = OpenApiWebhook(
         responses=RESPONSES,
     ),
 )
-link_at_risk = OpenApiWebhook(
-    name="link.at_risk",
-    decorator=extend_schema(
-        summary="A link became at risk: its optics are forecast to cross their limit within the horizon",
-        description="POSTed to every enabled endpoint of the link's fabric when derivation's forecast flips the "
-        "link to at risk (docs/telemetry.md, 'Forecasts: optics at risk'). " + HEADERS,
-        request=LinkRiskSerializer,
-        responses=RESPONSES,
-    ),
+
+
+def _risk_webhook(name: str, summary: str, when: str) -> OpenApiWebhook:
+    """link.at_risk and link.risk_cleared: one body (LinkRiskSerializer), sent when `when`."""
+    return OpenApiWebhook(
+        name=name,
+        decorator=extend_schema(
+            summary=summary,
+            description=f"POSTed to every enabled endpoint of the link's fabric when {when}. " + HEADERS,
+            request=LinkRiskSerializer,
+            responses=RESPONSES,
+        ),
+    )
+
+
+link_at_risk = _risk_webhook(
+    "link.at_risk",
+    "A link became at risk: its optics are forecast to cross their limit within the horizon",
+    "derivation's forecast flips the link to at risk (docs/telemetry.md, 'Forecasts: optics at risk')",
 )
-link_risk_cleared = OpenApiWebhook(
-    name="link.risk_cleared",
-    decorator=extend_schema(
-        summary="A link is no longer at risk",
-        description="POSTed to every enabled endpoint of the link's fabric when derivation's forecast no "
-        "longer counts the link at risk (the trend recovered, a repair, or no forecast any more). " + HEADERS,
-        request=LinkRiskSerializer,
-        responses=RESPONSES,
-    ),
+link_risk_cleared = _risk_webhook(
+    "link.risk_cleared",
+    "A link is no longer at risk",
+    "derivation's forecast no longer counts the link at risk (the trend recovered, a repair, or no forecast any more)",
 )
 webhook_test = OpenApiWebhook(
     name="webhook.test",
