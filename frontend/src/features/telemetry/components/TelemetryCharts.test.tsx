@@ -81,6 +81,10 @@ describe('PowerChart with a forecast', () => {
     expect(within(legend).getByTestId('power-legend-forecast-lane')).toHaveTextContent(
       'Z Rx lane 2 when forecast: −8.0 dBm (where its trend starts)',
     );
+    // The Tx limit the Rx forecast does not cross is faint; the Rx limit it crosses is not.
+    expect(
+      [...chart.querySelectorAll('[data-testid="power-threshold"]')].map((line) => line.getAttribute('stroke-opacity')),
+    ).toEqual([null, '0.4']);
     // The limits' labels sit at the left end, away from the trend and crossing at the right.
     for (const label of chart.querySelectorAll('text.threshold-label')) {
       expect(label).toHaveAttribute('text-anchor', 'start');

@@ -27,6 +27,8 @@ export interface ThresholdMark {
   colour: string;
   dash: string;
   text: string;
+  /** Drawn faint: a line beside the point of the chart (e.g. a limit the forecast does not cross). */
+  muted?: boolean;
 }
 
 interface TimeChartProps {
@@ -136,6 +138,7 @@ export function TimeChart({
                 stroke={threshold.colour}
                 strokeWidth={1.5}
                 strokeDasharray={threshold.dash}
+                strokeOpacity={threshold.muted ? 0.4 : undefined}
               />
             ))}
             {children}
@@ -148,7 +151,7 @@ export function TimeChart({
               x={thresholdLabels === 'left' ? area.left + 4 : area.right - 4}
               y={threshold.labelY}
               textAnchor={thresholdLabels === 'left' ? 'start' : 'end'}
-              style={{ fill: threshold.colour }}
+              style={{ fill: threshold.colour, opacity: threshold.muted ? 0.55 : undefined }}
             >
               {threshold.text}
             </text>

@@ -220,6 +220,16 @@ describe('buildPowerChart with a forecast', () => {
     expect(chart.forecast!.offPlot).toBe('crossing in 20.0 d →');
   });
 
+  it('draws the limits the forecast does not cross faint, so its trend through them is not read as the crossing', () => {
+    const chart = buildPowerChart(rawTelemetry(), { ...options, forecast: forecastAnswer() });
+    expect(chart.thresholds.map((threshold) => [threshold.text, threshold.muted])).toEqual([
+      ['Rx low A, Z: −10.3 dBm', false],
+      ['Tx low A, Z: −8.4 dBm', true],
+    ]);
+    const plain = buildPowerChart(rawTelemetry(), options);
+    expect(plain.thresholds.every((threshold) => !threshold.muted)).toBe(true);
+  });
+
   it('draws nothing more for a link without a forecast', () => {
     const none = buildPowerChart(rawTelemetry(), { ...options, forecast: { ...forecastAnswer(), forecast: null } });
     const plain = buildPowerChart(rawTelemetry(), options);

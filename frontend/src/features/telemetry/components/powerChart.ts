@@ -76,6 +76,11 @@ export interface ThresholdLine {
   text: string;
   /** Baseline of the label, kept clear of the other thresholds' labels. */
   labelY: number;
+  /**
+   * A limit the forecast does not cross, drawn faint while a forecast is on the chart, so its trend
+   * passing through it does not read as the crossing (trial 27 item 10).
+   */
+  muted: boolean;
 }
 
 /**
@@ -349,6 +354,8 @@ export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOpt
     colour: THRESHOLD_STYLE[limit.kind].colour,
     dash: THRESHOLD_STYLE[limit.kind].dash,
     text: `${KIND_LABEL[limit.kind]} low ${limit.sides.map((side) => SIDE_LABEL[side]).join(', ')}: ${formatDbm(limit.value)}`,
+    muted:
+      forecast !== null && !(limit.kind === forecast.quantity && Math.abs(limit.value - forecast.limit_dbm) < 1e-9),
   }));
 
   const yTicks: AxisTick[] = y.ticks(Math.max(3, Math.floor(options.plotHeight / 40))).map((value) => ({
