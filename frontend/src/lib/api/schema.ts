@@ -5656,6 +5656,8 @@ export interface components {
             /** Format: double */
             reconfig_ms: number;
             events: components["schemas"]["EventsEcho"];
+            /** @description The stored fabric planned; null: abstract. */
+            fabric?: components["schemas"]["NamedObject"] | null;
         };
         ShareBackupResult: {
             fabric: components["schemas"]["ShareBackupFabric"];
@@ -5668,6 +5670,10 @@ export interface components {
             inputs: components["schemas"]["ShareBackupInputs"];
             groups: components["schemas"]["FailureGroup"][];
             verdict: components["schemas"]["Verdict"];
+            /** @description Of a stored fabric: each engine switch name's stored switch; null for an abstract fat tree. */
+            stored_names?: {
+                [key: string]: string;
+            } | null;
         };
         SiblingLink: {
             id: number;
