@@ -323,6 +323,9 @@ class ShareBackupInputsSerializer(serializers.Serializer):
     backups = serializers.IntegerField()
     reconfig_ms = serializers.FloatField()
     events = EventsEchoSerializer()
+    fabric = NamedObjectSerializer(
+        allow_null=True, required=False, help_text="The stored fabric planned; null: abstract."
+    )
 
 
 class SlotSerializer(serializers.Serializer):
@@ -356,6 +359,12 @@ class ShareBackupResultSerializer(serializers.Serializer):
     inputs = ShareBackupInputsSerializer()
     groups = FailureGroupSerializer(many=True)
     verdict = VerdictSerializer()
+    stored_names = serializers.DictField(
+        child=serializers.CharField(),
+        allow_null=True,
+        required=False,
+        help_text="Of a stored fabric: each engine switch name's stored switch; null for an abstract fat tree.",
+    )
 
 
 # --- Larry run (job larry.run) -----------------------------------------------------------------------

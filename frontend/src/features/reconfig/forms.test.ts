@@ -17,9 +17,25 @@ import {
 describe('plan form', () => {
   it('sends a synthetic log by default', () => {
     expect(buildPlanParams(INITIAL_PLAN_FORM)).toEqual({
-      value: { k: 4, pods: 2, backups: 1, reconfig_ms: 0.5, events: { source: 'synthetic', length: 12, seed: 0 } },
+      value: {
+        params: { k: 4, pods: 2, backups: 1, reconfig_ms: 0.5, events: { source: 'synthetic', length: 12, seed: 0 } },
+        fabric: null,
+      },
       errors: [],
     });
+  });
+
+  it('plans a stored fabric without k and pods: the server reads them from it', () => {
+    expect(buildPlanParams({ ...INITIAL_PLAN_FORM, tree: 'fabric', fabric: '5', k: 'x' })).toEqual({
+      value: {
+        params: { backups: 1, reconfig_ms: 0.5, events: { source: 'synthetic', length: 12, seed: 0 } },
+        fabric: 5,
+      },
+      errors: [],
+    });
+    expect(buildPlanParams({ ...INITIAL_PLAN_FORM, tree: 'fabric' }).errors).toEqual([
+      'Choose the stored fabric to plan.',
+    ]);
   });
 
   it('lists every problem at once', () => {
@@ -34,7 +50,8 @@ describe('plan form', () => {
   it('sends an uploaded file as its text, after checking its events', () => {
     const text = JSON.stringify([{ type: 'switch_down', switch: 'agg.p0.m1' }]);
     expect(
-      buildPlanParams({ ...INITIAL_PLAN_FORM, source: 'uploaded', upload: { name: 'e.json', text } }).value?.events,
+      buildPlanParams({ ...INITIAL_PLAN_FORM, source: 'uploaded', upload: { name: 'e.json', text } }).value?.params
+        .events,
     ).toEqual({
       source: 'uploaded',
       name: 'e.json',

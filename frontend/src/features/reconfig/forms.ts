@@ -72,6 +72,9 @@ function evenK(text: string, errors: string[]): number {
 // --- ShareBackup plan --------------------------------------------------------------------------
 
 export interface PlanFormState {
+  /** 'abstract': a k-ary fat tree of k and pods; 'fabric': the stored `fabric`, which the server reads. */
+  tree: 'abstract' | 'fabric';
+  fabric: string;
   k: string;
   pods: string;
   backups: string;
@@ -83,6 +86,8 @@ export interface PlanFormState {
 }
 
 export const INITIAL_PLAN_FORM: PlanFormState = {
+  tree: 'abstract',
+  fabric: '',
   k: '4',
   pods: '2',
   backups: '1',
@@ -93,10 +98,15 @@ export const INITIAL_PLAN_FORM: PlanFormState = {
   upload: null,
 };
 
-export function buildPlanParams(form: PlanFormState): Built<ShareBackupParams> {
+/** The plan's params and, for a stored fabric, its id (the server reads k and pods from it). */
+export function buildPlanParams(form: PlanFormState): Built<{ params: ShareBackupParams; fabric: number | null }> {
   const errors: string[] = [];
-  const k = evenK(form.k, errors);
-  const pods = integer(form.pods, 'Pods', 1, Number.isInteger(k) && k >= 2 ? k : 64, errors);
+  const stored = form.tree === 'fabric';
+  if (stored && form.fabric === '') errors.push('Choose the stored fabric to plan.');
+  const k = stored ? undefined : evenK(form.k, errors);
+  const pods = stored
+    ? undefined
+    : integer(form.pods, 'Pods', 1, k !== undefined && Number.isInteger(k) && k >= 2 ? k : 64, errors);
   const backups = integer(form.backups, 'Backups per group', 0, 8, errors);
   const reconfigMs = positive(form.reconfigMs, 'Circuit switching time', 1000, errors);
   let events: EventsParam | null = null;
@@ -115,7 +125,14 @@ export function buildPlanParams(form: PlanFormState): Built<ShareBackupParams> {
     events = { source: 'uploaded', name: form.upload.name, json: form.upload.text };
   }
   if (errors.length > 0 || !events) return { value: null, errors };
-  return { value: { k, pods, backups, reconfig_ms: reconfigMs, events }, errors };
+  const tree = stored ? {} : { k, pods };
+  return {
+    value: {
+      params: { ...tree, backups, reconfig_ms: reconfigMs, events },
+      fabric: stored ? Number(form.fabric) : null,
+    },
+    errors,
+  };
 }
 
 // --- Backup-pool sizing ------------------------------------------------------------------------

@@ -93,8 +93,9 @@ export type EventsParam =
   | { source: 'synthetic'; length: number; seed: number };
 
 export interface ShareBackupParams {
-  k: number;
-  pods: number;
+  /** Left out for a stored fabric: the server reads them from it. */
+  k?: number;
+  pods?: number;
   backups: number;
   reconfig_ms: number;
   events: EventsParam;

@@ -4,16 +4,8 @@ import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 import { FormProblems } from '@/components/FormProblems';
 
-import type { LarryParams, LarryPolicy, RackSetParam } from '../api/types';
-import {
-  type Built,
-  buildRunParams,
-  countersSource,
-  INITIAL_RUN_FORM,
-  isFabricRackSet,
-  readFile,
-  type RunFormState,
-} from '../forms';
+import { isFabricRackSet, type LarryParams, type LarryPolicy, type RackSetParam } from '../api/types';
+import { type Built, buildRunParams, countersSource, INITIAL_RUN_FORM, readFile, type RunFormState } from '../forms';
 import { POLICY_LABEL } from '../larryData';
 
 const COUNTER_SOURCES = [

@@ -1,10 +1,17 @@
 import { type FormEvent, useState } from 'react';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
+import { defaultFabric } from '@/components/defaultFabric';
+import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 import { FormProblems } from '@/components/FormProblems';
 
 import type { ShareBackupParams } from '../api/types';
 import { buildPlanParams, INITIAL_PLAN_FORM, type PlanFormState, readFile } from '../forms';
+
+const TREES = [
+  { value: 'abstract', label: 'A k-ary fat tree' },
+  { value: 'fabric', label: 'A stored fabric' },
+] as const;
 
 const EVENT_SOURCES = [
   { value: 'synthetic', label: 'Synthetic log' },
@@ -12,13 +19,20 @@ const EVENT_SOURCES = [
 ] as const;
 
 interface ShareBackupFormProps {
+  fabrics: FabricChoice[];
   submitting: boolean;
-  onSubmit: (params: ShareBackupParams) => void;
+  onSubmit: (job: { params: ShareBackupParams; fabric: number | null }) => void;
 }
 
-/** A fat tree (k, pods, backups per group) and an event log: a synthetic one or an uploaded JSON file. */
-export function ShareBackupForm({ submitting, onSubmit }: ShareBackupFormProps) {
-  const [form, setForm] = useState<PlanFormState>(INITIAL_PLAN_FORM);
+/**
+ * A fat tree (k and pods, or a stored fabric of that shape with circuit switches), backups per group
+ * and an event log: a synthetic one or an uploaded JSON file.
+ */
+export function ShareBackupForm({ fabrics, submitting, onSubmit }: ShareBackupFormProps) {
+  const [form, setForm] = useState<PlanFormState>(() => ({
+    ...INITIAL_PLAN_FORM,
+    fabric: String(defaultFabric(fabrics, null) ?? ''),
+  }));
   const [problems, setProblems] = useState<string[]>([]);
   const set = <K extends keyof PlanFormState>(key: K, value: PlanFormState[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
@@ -32,15 +46,41 @@ export function ShareBackupForm({ submitting, onSubmit }: ShareBackupFormProps) 
 
   return (
     <form className="sim-form" aria-label="New failover plan" onSubmit={submit} noValidate>
+      <ChoiceFieldset
+        legend="Fat tree"
+        name="sharebackup-tree"
+        options={TREES}
+        value={form.tree}
+        onChange={(value) => set('tree', value)}
+        className="filter-group sim-trace"
+      >
+        {form.tree === 'fabric' ? (
+          <>
+            <FabricSelect
+              fabrics={fabrics}
+              label="Stored fabric"
+              emptyOption="Choose…"
+              value={form.fabric}
+              onChange={(fabric) => set('fabric', fabric)}
+            />
+            <span className="muted sim-field">
+              a k-ary fat tree with circuit switches; k and pods are read from it, events may name its switches
+            </span>
+          </>
+        ) : (
+          <>
+            <label>
+              k (ports per switch)
+              <input inputMode="numeric" value={form.k} onChange={(event) => set('k', event.target.value)} />
+            </label>
+            <label>
+              Pods
+              <input inputMode="numeric" value={form.pods} onChange={(event) => set('pods', event.target.value)} />
+            </label>
+          </>
+        )}
+      </ChoiceFieldset>
       <div className="sim-form-row">
-        <label>
-          k (ports per switch)
-          <input inputMode="numeric" value={form.k} onChange={(event) => set('k', event.target.value)} />
-        </label>
-        <label>
-          Pods
-          <input inputMode="numeric" value={form.pods} onChange={(event) => set('pods', event.target.value)} />
-        </label>
         <label>
           Backups per group
           <input inputMode="numeric" value={form.backups} onChange={(event) => set('backups', event.target.value)} />

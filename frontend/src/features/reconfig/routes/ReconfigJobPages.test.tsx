@@ -122,7 +122,9 @@ describe('Larry run page', () => {
       'static',
     ]);
     // Numbers read at a glance: separators and a unit prefix, never "3.60e+3" or "2.500e+2".
-    const rows = Object.fromEntries(screen.getAllByTestId('metrics-row').map((row) => [row.dataset.policy, row]));
+    const rows: Record<string, HTMLElement> = Object.fromEntries(
+      screen.getAllByTestId('metrics-row').map((row) => [row.dataset.policy, row]),
+    );
     expect(
       within(rows.proportional!)
         .getAllByRole('cell')

@@ -51,6 +51,11 @@ function PlanView({ jobId, result }: { jobId: number; result: ShareBackupResult 
         <div>
           <dt>Fat tree</dt>
           <dd>
+            {inputs.fabric ? (
+              <>
+                <Link to={`/fabrics/${inputs.fabric.id}`}>{inputs.fabric.name}</Link>, read as{' '}
+              </>
+            ) : null}
             k = {fabric.k}, {fabric.pods} pod{fabric.pods === 1 ? '' : 's'}, {fabric.backups} backup
             {fabric.backups === 1 ? '' : 's'} per group: {formatCount(counts.active_switches)} active switches,{' '}
             {formatCount(counts.backup_switches)} backups in {counts.failure_groups} failure groups,{' '}

@@ -31,9 +31,11 @@ export function ShareBackupPage() {
         <div className="panel">
           <h2>New failover plan</h2>
           <ShareBackupForm
+            key={fabrics.data ? 'fabrics' : 'loading'}
+            fabrics={fabrics.data?.results ?? []}
             submitting={submit.isPending}
-            onSubmit={(params) =>
-              submit.mutate({ params }, { onSuccess: (job) => void navigate(`/sharebackup/${job.id}`) })
+            onSubmit={(job) =>
+              submit.mutate(job, { onSuccess: (created) => void navigate(`/sharebackup/${created.id}`) })
             }
           />
           <ErrorList error={submit.error} title="The server refused the plan." />
