@@ -55,7 +55,7 @@ describe('chart labels stay inside the svg', () => {
   it('savings against length: the last length label fits', () => {
     const points = [0, 500, 1000].map((lengthM) => ({ lengthM, savings: 0.05 }));
     const chart = buildSavingsChart(
-      [{ key: 'low', label: 'low', colour: '#000', dash: '', points, peak: null }],
+      [{ key: 'low', nrb: 0.99, label: 'low', colour: '#000', dash: '', points, peak: null }],
       { width: 640, height: 320 },
       null,
     );
