@@ -23,6 +23,7 @@ function day(date: string, fields: Partial<MetricsHistoryBucket> = {}): MetricsH
     repaired_tickets: 0,
     links_disabled: 0,
     repair_actions: 0,
+    preventive_first_attempt: rate(0, 0),
     ...fields,
   };
 }

@@ -33,6 +33,15 @@ describe('link filters in the URL', () => {
     expect(filtersFromSearchParams(new URLSearchParams('health=bogus')).health).toBeUndefined();
   });
 
+  it('keeps corrupting_in_service in the URL, so Health and the topology can link to the same list', () => {
+    const params = searchParamsFromFilters({ fabric: 2, corrupting_in_service: true });
+    expect(params.toString()).toBe('fabric=2&corrupting_in_service=true');
+    expect(filtersFromSearchParams(params)).toMatchObject({ fabric: 2, corrupting_in_service: true });
+    expect(
+      filtersFromSearchParams(new URLSearchParams('corrupting_in_service=yes')).corrupting_in_service,
+    ).toBeUndefined();
+  });
+
   it('writes health as a repeated parameter and rx_low only when set', () => {
     const params = searchParamsFromFilters({ fabric: 2, health: ['lossy', 'corrupting'], rx_low: true });
     expect(params.toString()).toBe('fabric=2&health=lossy&health=corrupting&rx_low=true');

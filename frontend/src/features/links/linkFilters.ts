@@ -32,6 +32,7 @@ export function filtersFromSearchParams(params: URLSearchParams): LinkFilters {
     rx_low: params.get('rx_low') === 'true' ? true : undefined,
     flapping: params.get('flapping') === 'true' ? true : undefined,
     at_risk: params.get('at_risk') === 'true' ? true : undefined,
+    corrupting_in_service: params.get('corrupting_in_service') === 'true' ? true : undefined,
   };
 }
 

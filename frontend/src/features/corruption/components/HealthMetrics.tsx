@@ -1,3 +1,5 @@
+import { Link } from 'react-router';
+
 import { formatRate, type TicketMetrics } from '@/features/tickets';
 
 import { formatFraction } from '../decisionLog';
@@ -20,7 +22,15 @@ export function HealthMetrics({ metrics }: { metrics: TicketMetrics }) {
       </div>
       <div>
         <dt>Corrupting links in service</dt>
-        <dd data-testid="metric-corrupting-in-service">{metrics.corrupting_links_in_service ?? '—'}</dd>
+        <dd data-testid="metric-corrupting-in-service">
+          {metrics.corrupting_links_in_service === null ? (
+            '—'
+          ) : (
+            <Link to={`/links?fabric=${metrics.fabric}&corrupting_in_service=true`}>
+              {metrics.corrupting_links_in_service}
+            </Link>
+          )}
+        </dd>
       </div>
       <div>
         <dt>Current penalty (sum of loss rates)</dt>

@@ -20,6 +20,7 @@ function bucket(start: string, end: string, fields: Partial<MetricsHistoryBucket
     repaired_tickets: 0,
     links_disabled: 0,
     repair_actions: 0,
+    preventive_first_attempt: none,
     ...fields,
   };
 }

@@ -26,6 +26,8 @@ export interface LinkFilters {
   flapping?: true;
   /** Only links whose optics are forecast to cross a limit. */
   at_risk?: true;
+  /** Only links enabled, up and corrupting now (the count Health and the topology show). */
+  corrupting_in_service?: true;
 }
 
 /** A ToR whose up-paths a change moves, against its capacity constraint. */

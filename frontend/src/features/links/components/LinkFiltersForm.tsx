@@ -59,6 +59,16 @@ export function LinkFiltersForm({ filters, fabrics, onChange }: LinkFiltersFormP
             {health}
           </label>
         ))}
+        <label className="check" title="Enabled and up with corruption measured now: the number Health shows">
+          <input
+            type="checkbox"
+            checked={filters.corrupting_in_service ?? false}
+            onChange={(event) =>
+              onChange({ ...filters, corrupting_in_service: event.target.checked ? true : undefined })
+            }
+          />
+          Corrupting in service only
+        </label>
       </fieldset>
       <fieldset className="filter-group">
         <legend>Oper state changes</legend>
