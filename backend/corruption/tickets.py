@@ -33,7 +33,7 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from audit import services as audit
-from fabric.models import Fabric, Link
+from fabric.models import Fabric, Link, Transceiver
 from fabric.services import link_state
 from maintenance.models import WorkOrder, WorkOrderTicket
 from maintenance.services import work_orders
@@ -246,11 +246,17 @@ class ActionResult:
 
 
 def record_action(
-    ticket: Ticket, user, action_taken: str, notes: str = "", now: dt.datetime | None = None
+    ticket: Ticket,
+    user,
+    action_taken: str,
+    notes: str = "",
+    now: dt.datetime | None = None,
+    new_serial: str = "",
 ) -> ActionResult:
     """The technician did `action_taken` on the current step: it is recorded (followed or not),
     the link's open corruption events end, the link is enabled again and validation starts (unless the link is disabled for another
-    reason than corruption, which the message says: validation then starts when it is enabled)."""
+    reason than corruption, which the message says: validation then starts when it is enabled).
+    A reseat or replacement also updates the transceiver it touched (_update_transceiver)."""
     if action_taken not in ACTIONS:
         raise ValueError(f"action_taken must be one of {', '.join(ACTIONS)}, got {action_taken!r}")
     now = now or timezone.now()
@@ -271,6 +277,7 @@ def record_action(
         step.acted_at = now
         step.save()
         audit.record(user, audit.UPDATE, step, before=before)
+        _update_transceiver(ticket.link_id, step, user, action_taken, new_serial.strip(), now)
         # The repair ends the fault episode: corruption after it opens a new event and decision.
         CorruptionEvent.objects.filter(link=ticket.link, ended_at__isnull=True).update(ended_at=now)
         link = Link.objects.select_for_update(of=("self",)).get(pk=ticket.link_id)
@@ -284,6 +291,46 @@ def record_action(
         )
         work_orders.regroup_on_commit(ticket.fabric_id)  # repaired: no longer waits for a visit
     return ActionResult(ticket, step, enabled, message)
+
+
+TRANSCEIVER_ACTIONS = {Action.RESEAT_TRANSCEIVER, Action.REPLACE_TRANSCEIVER, Action.REPLACE_FAR_TRANSCEIVER}
+
+
+def acted_end(step: TicketStep, action: str) -> str:
+    """Which end ("a" or "z") a transceiver action touches: the step's local end (the receiving
+    end of its direction, or a preventive step's end), the far one for replace_far_transceiver."""
+    local = step.evidence.get("local_end") or ("z" if step.direction == Direction.A_TO_Z else "a")
+    return ("a" if local == "z" else "z") if action == Action.REPLACE_FAR_TRANSCEIVER else local
+
+
+def _update_transceiver(link_id: int, step: TicketStep, user, action: str, new_serial: str, now: dt.datetime) -> None:
+    """The transceiver record follows the repair, so the next recommendation (reseated recently?)
+    and the ticket's "what to bring" read the part in the port. A reseat stamps last_reseated_at; a
+    replacement is a new part: installed now, never reseated, with the new serial when the technician
+    gave it, else a blank serial (the old one is gone; the audit keeps it)."""
+    if action not in TRANSCEIVER_ACTIONS:
+        return
+    transceiver = Transceiver.objects.select_for_update().filter(link_id=link_id, side=acted_end(step, action)).first()
+    if transceiver is None:  # the import recorded no optic at that end: nothing to update
+        return
+    before = audit.snapshot(transceiver)
+    if action == Action.RESEAT_TRANSCEIVER:
+        transceiver.last_reseated_at = now
+    else:
+        transceiver.serial = new_serial
+        transceiver.installed_at = now
+        transceiver.last_reseated_at = None
+    transceiver.save()
+    audit.record(user, audit.UPDATE, transceiver, before=before)
+
+
+# Parallel optics take a multi-fibre MPO cable; the others a duplex LC pair (one fibre each way).
+PARALLEL_OPTICS = ("SR4", "PSM4", "DR4", "SR8", "DR8", "SR10")
+
+
+def connector(transceiver_model: str) -> str:
+    """The cable connector a transceiver model takes: what the technician brings with the cable."""
+    return "MPO" if transceiver_model.upper().endswith(PARALLEL_OPTICS) else "LC duplex"
 
 
 def _check_taken_down_safely(ticket: Ticket) -> None:

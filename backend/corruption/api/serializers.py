@@ -215,6 +215,7 @@ class TicketLinkEndSerializer(serializers.Serializer):
     pod = serializers.IntegerField(allow_null=True)
     transceiver_model = serializers.CharField(allow_null=True)
     transceiver_serial = serializers.CharField(allow_null=True)
+    connector = serializers.CharField(allow_null=True, help_text="The cable connector its transceiver takes.")
     last_reseated_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -265,12 +266,15 @@ def link_end(link: Link, side: str) -> dict:
         "pod": switch.pod,
         "transceiver_model": transceiver.model.name if transceiver else None,
         "transceiver_serial": transceiver.serial if transceiver else None,
+        "connector": tickets.connector(transceiver.model.name) if transceiver else None,
         "last_reseated_at": transceiver.last_reseated_at if transceiver else None,
     }
 
 
 class TicketDetailSerializer(TicketSerializer):
     ends = serializers.SerializerMethodField()
+    cable_length_m = serializers.FloatField(source="link.length_m", read_only=True, allow_null=True)
+    fiber = serializers.CharField(source="link.fiber", read_only=True, help_text="SMF or MMF; blank: not recorded.")
     steps = TicketStepSerializer(many=True, read_only=True)
     comments = TicketCommentSerializer(many=True, read_only=True)
     recommendation = serializers.SerializerMethodField()
@@ -280,9 +284,20 @@ class TicketDetailSerializer(TicketSerializer):
         "link is out of service (the window starts when it is back)."
     )
 
+    validation_window_hours = serializers.SerializerMethodField(
+        help_text="How long a repaired link must stay clean before its ticket resolves."
+    )
+
     class Meta(TicketSerializer.Meta):
-        fields = [*TicketSerializer.Meta.fields, "ends", "recommendation", "validation_ends_at", "steps", "comments"]
+        fields = [
+            *TicketSerializer.Meta.fields, "ends", "cable_length_m", "fiber", "recommendation", "validation_ends_at",
+            "validation_window_hours", "steps", "comments",
+        ]  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(serializers.FloatField())
+    def get_validation_window_hours(self, ticket: Ticket) -> float:
+        return float(tickets.config()["validation_window_hours"])
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_validation_ends_at(self, ticket: Ticket) -> dt.datetime | None:
@@ -322,6 +337,13 @@ class TicketActedSerializer(TicketDetailSerializer):
 class ActionSerializer(serializers.Serializer):
     action_taken = serializers.ChoiceField(choices=tickets.ACTIONS)
     notes = serializers.CharField(required=False, allow_blank=True, default="", max_length=10_000)
+    new_serial = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=64,
+        help_text="A replacement's: the new transceiver's serial (blank: not known; the record's serial is cleared).",
+    )
 
 
 class OpenPreventiveSerializer(serializers.Serializer):

@@ -217,7 +217,9 @@ class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSe
         ticket = self.get_object()
         data = self._input(ActionSerializer)
         try:
-            result = tickets.record_action(ticket, request.user, data["action_taken"], data["notes"])
+            result = tickets.record_action(
+                ticket, request.user, data["action_taken"], data["notes"], new_serial=data["new_serial"]
+            )
         except tickets.TicketStateError as error:
             raise Conflict(str(error)) from error
         except tickets.WorkOrderNotStarted as error:

@@ -1,13 +1,17 @@
 """/api/tickets/ as a technician's phone and an operator's script use it."""
 
+import datetime as dt
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from audit.models import AuditEvent
 from corruption.models import Ticket
-from fabric.models import Link
+from fabric.models import Link, Transceiver, TransceiverModel
 
-from .test_tickets import disabled_ticket
+from .test_tickets import decide, disabled_ticket, event_at
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +44,70 @@ class TestTicketAPI:
         assert Link.objects.get(pk=ticket.link_id).admin_state == "enabled"
         commented = client.post(f"/api/tickets/{ticket.pk}/comment/", {"text": "will check tomorrow"})
         assert commented.status_code == 200 and commented.json()["comments"][0]["text"] == "will check tomorrow"
+
+    def test_the_ticket_says_what_to_bring_and_how_long_validation_lasts(self, ticket, client_for):
+        Link.objects.filter(pk=ticket.link_id).update(length_m=35.0, fiber="MMF")
+        parallel = TransceiverModel.objects.get(name="100G-SR4")
+        Transceiver.objects.create(link=ticket.link, side="z", model=parallel, serial="SN-Z")
+        client = client_for("technician")
+        body = client.get(f"/api/tickets/{ticket.pk}/").json()
+        assert (body["cable_length_m"], body["fiber"], body["validation_window_hours"]) == (35.0, "MMF", 24.0)
+        end_a, end_z = body["ends"]
+        assert (end_a["transceiver_model"], end_a["connector"]) == (None, None)
+        assert (end_z["transceiver_model"], end_z["transceiver_serial"], end_z["connector"]) == (
+            "100G-SR4",
+            "SN-Z",
+            "MPO",
+        )
+        client.post(f"/api/tickets/{ticket.pk}/start/")
+        acted = client.post(f"/api/tickets/{ticket.pk}/act/", {"action_taken": "clean_fiber"}).json()
+        started = dt.datetime.fromisoformat(acted["validation_started_at"])
+        assert dt.datetime.fromisoformat(acted["validation_ends_at"]) - started == dt.timedelta(hours=24)
+
+    def test_a_reseat_then_a_replacement_update_the_transceiver_at_the_acted_end_and_are_audited(
+        self, ticket, client_for
+    ):
+        # The event is a_to_z: the receiving end z (s0:p0) is the local end a reseat touches.
+        optic = TransceiverModel.objects.order_by("pk").first()
+        far = Transceiver.objects.create(link=ticket.link, side="a", model=optic, serial="FAR-1")
+        local = Transceiver.objects.create(link=ticket.link, side="z", model=optic, serial="OLD-7")
+        client = client_for("technician")
+        client.post(f"/api/tickets/{ticket.pk}/start/")
+        acted = client.post(f"/api/tickets/{ticket.pk}/act/", {"action_taken": "reseat_transceiver"})
+        assert acted.status_code == 200, acted.content
+        end_z = acted.json()["ends"][1]
+        assert end_z["switch"] == "s0" and end_z["last_reseated_at"] is not None
+        local.refresh_from_db()
+        assert local.serial == "OLD-7" and local.last_reseated_at is not None
+        audited = AuditEvent.objects.get(object_type="fabric.transceiver", object_id=local.pk)
+        assert audited.before["last_reseated_at"] is None and audited.after["last_reseated_at"] is not None
+        assert audited.user == Ticket.objects.get(pk=ticket.pk).assignee  # the technician who acted
+
+        # Corruption returns: the same ticket, a new step; this time the optic is replaced.
+        decide(event_at(ticket.link, timezone.now()))
+        client.post(f"/api/tickets/{ticket.pk}/start/")
+        acted = client.post(
+            f"/api/tickets/{ticket.pk}/act/", {"action_taken": "replace_transceiver", "new_serial": " NEW-42 "}
+        )
+        assert acted.status_code == 200, acted.content
+        assert (acted.json()["ends"][1]["transceiver_serial"], acted.json()["ends"][1]["last_reseated_at"]) == (
+            "NEW-42",
+            None,
+        )
+        local.refresh_from_db()
+        far.refresh_from_db()
+        assert (local.serial, far.serial, far.last_reseated_at) == ("NEW-42", "FAR-1", None)
+        replaced = AuditEvent.objects.filter(object_type="fabric.transceiver", object_id=local.pk).latest("pk")
+        assert (replaced.before["serial"], replaced.after["serial"]) == ("OLD-7", "NEW-42")
+
+    def test_a_replacement_without_a_serial_clears_the_old_one(self, ticket, client_for):
+        optic = TransceiverModel.objects.order_by("pk").first()
+        local = Transceiver.objects.create(link=ticket.link, side="z", model=optic, serial="OLD-7")
+        client = client_for("technician")
+        client.post(f"/api/tickets/{ticket.pk}/start/")
+        assert client.post(f"/api/tickets/{ticket.pk}/act/", {"action_taken": "replace_transceiver"}).status_code == 200
+        local.refresh_from_db()
+        assert local.serial == "" and local.installed_at is not None
 
     @pytest.mark.parametrize("role", ["viewer", "planner", "collector"])
     def test_roles_that_do_not_repair_get_403_on_every_action(self, ticket, client_for, role):

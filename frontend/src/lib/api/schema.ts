@@ -1833,6 +1833,11 @@ export interface components {
             action_taken: components["schemas"]["ActionTakenEnum"];
             /** @default  */
             notes: string;
+            /**
+             * @description A replacement's: the new transceiver's serial (blank: not known; the record's serial is cleared).
+             * @default
+             */
+            new_serial: string;
         };
         /**
          * @description * `replace_shared_component` - replace_shared_component
@@ -6140,12 +6145,21 @@ export interface components {
             last_reseated_at: string | null;
         };
         /** @description Repair metrics now (GET /api/tickets/metrics/): the fabric's part is null for all fabrics. */
+            /** Format: double */
+            readonly cable_length_m: number | null;
+            /** @description SMF or MMF; blank: not recorded. */
+            readonly fiber: string;
         TicketMetrics: {
             fabric: number | null;
             first_attempt: components["schemas"]["FirstAttempt"];
             /** Format: double */
             mean_time_to_repair_hours: number | null;
             repaired_tickets: number;
+            /**
+             * Format: double
+             * @description How long a repaired link must stay clean before its ticket resolves.
+             */
+            readonly validation_window_hours: number;
             open_tickets: number;
             open_tickets_by_state: components["schemas"]["OpenTicketsByState"];
             disabled_links: number;
@@ -6194,12 +6208,21 @@ export interface components {
             /** Format: date-time */
             readonly acted_at: string | null;
             readonly outcome: components["schemas"]["OutcomeEnum"];
+            /** Format: double */
+            readonly cable_length_m: number | null;
+            /** @description SMF or MMF; blank: not recorded. */
+            readonly fiber: string;
         };
         /** @description A user's visits in the newest maintenance plan naming them (null plan: none does). */
         Today: {
             user: string;
             plan: components["schemas"]["TodayPlan"] | null;
             /** @description Their visits in order, then their orders in progress not planned. */
+            /**
+             * Format: double
+             * @description How long a repaired link must stay clean before its ticket resolves.
+             */
+            readonly validation_window_hours: number;
             visits: components["schemas"]["TodayVisit"][];
             /** @description One sentence: how many visits, the next's time and rack. */
             detail: string;
@@ -6217,6 +6240,8 @@ export interface components {
             shift_start: string;
             /** Format: date-time */
             shift_end: string;
+            /** @description The cable connector its transceiver takes. */
+            connector: string | null;
             /** @description The open work orders changed since: plan the day again. */
             stale: boolean;
             /** @description One sentence per change. */
