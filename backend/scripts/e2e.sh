@@ -19,5 +19,6 @@ mkdir -p .local/logs
 backend/scripts/run-stack.sh --demo > .local/logs/e2e-stack.log 2>&1 &
 stack=$!
 trap 'kill -TERM $stack 2>/dev/null; wait $stack 2>/dev/null || true' EXIT
-"$DEVSTACK" wait-healthy "$LIGHTPATH_URL/api/health/" 90 || { cat .local/logs/e2e-stack.log >&2; exit 1; }
+# The stack starts in ~20 s alone; on a machine shared with builds it took over 90 s (session 28).
+"$DEVSTACK" wait-healthy "$LIGHTPATH_URL/api/health/" 300 || { cat .local/logs/e2e-stack.log >&2; exit 1; }
 cd e2e && npx playwright test "$@"
