@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { ErrorList } from '@/components/ErrorList';
 import { canChangeLinkState, canOverrideCapacity, useCurrentUser } from '@/features/auth';
 import { CapacityChangeDialog } from '@/features/links';
+import { switchPath } from '@/features/switches';
 
 import type { FabricSwitch, TopologyLink } from '../api/types';
 import { useDrainSwitch } from '../api/useDrainSwitch';
@@ -54,6 +55,7 @@ export function SwitchPanel({ sw, tierName, links, fabricId, onClose }: SwitchPa
       <p data-testid="switch-summary">{describeSwitch(sw, tierName, links)}</p>
       <ErrorList error={detail.error} title="Could not load the switch." />
       <p>
+        <Link to={switchPath(sw.id)}>Open its page</Link> ·{' '}
         <Link to={`/links?fabric=${fabricId}&switch=${sw.id}`}>List its {links.length} links</Link>
       </p>
       {mayChange ? (

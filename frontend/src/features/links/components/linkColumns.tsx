@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 
 import { HealthBadge } from '@/components/HealthBadge';
 import type { TableColumn } from '@/components/table';
+import { SwitchName } from '@/features/switches';
 import { formatTime } from '@/lib/format';
 
 import type { FabricLink } from '../api/types';
@@ -36,9 +37,10 @@ export function linkColumns(fabricNames: Map<number, string>): TableColumn<Fabri
       key: 'z_end',
       label: 'Z end',
       sortField: 'z_switch__name',
+      // The far switch's name opens its page (the A end's opens the link).
       cell: (link) => (
         <>
-          {link.z_switch_name} <span className="port">{link.z_port}</span>
+          <SwitchName id={link.z_switch} name={link.z_switch_name} /> <span className="port">{link.z_port}</span>
         </>
       ),
     },
