@@ -1,3 +1,5 @@
+import { Link } from 'react-router';
+
 import { LineSwatch } from '@/components/LineSwatch';
 import { formatCount } from '@/lib/format';
 import { LINK_HEALTH_STYLE, LINK_HEALTHS, type LinkHealth } from '@/lib/linkHealth';
@@ -12,9 +14,16 @@ interface TopologyLegendProps {
   healthCounts: Record<LinkHealth, number>;
   /** Enabled, up and corrupting now: the number Health's "Now" and the Links filter show too. */
   corruptingInService: number;
+  /** The Links page filtered to those links. */
+  corruptingInServiceHref: string;
 }
 
-export function TopologyLegend({ counts, healthCounts, corruptingInService }: TopologyLegendProps) {
+export function TopologyLegend({
+  counts,
+  healthCounts,
+  corruptingInService,
+  corruptingInServiceHref,
+}: TopologyLegendProps) {
   return (
     <div className="topology-legend">
       <ul className="legend" aria-label="Link health (line colour)">
@@ -34,7 +43,9 @@ export function TopologyLegend({ counts, healthCounts, corruptingInService }: To
           data-testid="legend-corrupting-in-service"
           title="Enabled and up with corruption measured now; a repaired link awaiting validation is not counted"
         >
-          Corrupting in service <span className="legend-count">({formatCount(corruptingInService)})</span>
+          <Link to={corruptingInServiceHref}>
+            Corrupting in service <span className="legend-count">({formatCount(corruptingInService)})</span>
+          </Link>
         </li>
       </ul>
       <ul className="legend" aria-label="Link states (line pattern)">

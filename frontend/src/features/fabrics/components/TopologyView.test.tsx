@@ -38,6 +38,10 @@ describe('TopologyView', () => {
     expect(screen.getByTestId('legend-down')).toHaveTextContent('Enabled, down (1)');
     expect(screen.getByTestId('legend-health-corrupting')).toHaveTextContent('Corrupting (1)');
     expect(screen.getByTestId('legend-corrupting-in-service')).toHaveTextContent('Corrupting in service (1)');
+    expect(screen.getByRole('link', { name: 'Corrupting in service (1)' })).toHaveAttribute(
+      'href',
+      '/links?fabric=1&corrupting_in_service=true',
+    );
     expect(screen.getByTestId('legend-health-lossy')).toHaveTextContent('Lossy (1)');
     expect(screen.getByTestId('legend-health-clean')).toHaveTextContent('Clean (0)');
     expect(screen.getByTestId('legend-health-unknown')).toHaveTextContent(

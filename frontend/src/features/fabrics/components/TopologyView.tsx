@@ -57,6 +57,7 @@ export function TopologyView({ topology, fabricId, fabricName }: TopologyViewPro
         counts={counts}
         healthCounts={healthCounts}
         corruptingInService={topology.corrupting_in_service}
+        corruptingInServiceHref={`/links?fabric=${fabricId}&corrupting_in_service=true`}
       />
       <p className="topology-readout" aria-live="polite">
         {hovered
