@@ -20,6 +20,9 @@ export function testTicket(overrides: Partial<TicketDetail> = {}): TicketDetail 
     validation_started_at: null,
     resolved_at: null,
     validation_ends_at: null,
+    validation_window_hours: 24,
+    cable_length_m: 12,
+    fiber: 'MMF',
     created: '2026-11-22T20:01:49Z',
     updated: '2026-11-22T20:01:49Z',
     ends: [
@@ -31,6 +34,7 @@ export function testTicket(overrides: Partial<TicketDetail> = {}): TicketDetail 
         pod: 0,
         transceiver_model: '100G-SR4',
         transceiver_serial: 'SN-A-19',
+        connector: 'MPO',
         last_reseated_at: null,
       },
       {
@@ -41,6 +45,7 @@ export function testTicket(overrides: Partial<TicketDetail> = {}): TicketDetail 
         pod: 0,
         transceiver_model: '100G-SR4',
         transceiver_serial: '',
+        connector: 'MPO',
         last_reseated_at: null,
       },
     ],

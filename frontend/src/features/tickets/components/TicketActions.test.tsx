@@ -98,7 +98,7 @@ describe('TicketActions', () => {
       {
         url: '/api/tickets/3/act/',
         method: 'POST',
-        body: { action_taken: 'clean_fiber', notes: 'both ends, scope showed dust' },
+        body: { action_taken: 'clean_fiber', notes: 'both ends, scope showed dust', new_serial: '' },
       },
     ]);
     rerender(withClient(<TicketActions ticket={answer} username="technician" />));

@@ -164,6 +164,9 @@ function RecordActionForm({ ticket, record, visit }: RecordProps & { visit: Visi
   const recommended = ticket.recommendation?.action;
   const [action, setAction] = useState<RepairAction | ''>(recommended ?? '');
   const [notes, setNotes] = useState('');
+  const [newSerial, setNewSerial] = useState('');
+  // A replaced optic is a new part: its serial goes on the transceiver record (blank: not known).
+  const replacing = action === 'replace_transceiver' || action === 'replace_far_transceiver';
 
   return (
     <form
@@ -171,7 +174,7 @@ function RecordActionForm({ ticket, record, visit }: RecordProps & { visit: Visi
       aria-label="Record the action taken"
       onSubmit={(event) => {
         event.preventDefault();
-        if (action) record.mutate({ action_taken: action, notes });
+        if (action) record.mutate({ action_taken: action, notes, new_serial: replacing ? newSerial.trim() : '' });
       }}
     >
       <ChoiceFieldset
@@ -186,6 +189,17 @@ function RecordActionForm({ ticket, record, visit }: RecordProps & { visit: Visi
         onChange={setAction}
         className="action-choices"
       />
+      {replacing ? (
+        <label>
+          New transceiver serial (optional)
+          <input
+            type="text"
+            autoComplete="off"
+            value={newSerial}
+            onChange={(event) => setNewSerial(event.target.value)}
+          />
+        </label>
+      ) : null}
       <label>
         Notes (what you found, parts used)
         <textarea rows={3} value={notes} onChange={(event) => setNotes(event.target.value)} />

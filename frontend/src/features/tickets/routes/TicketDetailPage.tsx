@@ -27,6 +27,7 @@ import { StepHistory } from '../components/StepHistory';
 import { TicketActions } from '../components/TicketActions';
 import { TicketComments } from '../components/TicketComments';
 import { TicketEnds } from '../components/TicketEnds';
+import { TicketHeader } from '../components/TicketHeader';
 import { TicketStateBadge } from '../components/TicketStateBadge';
 import { TicketWorkOrderLink } from '../components/TicketWorkOrderLink';
 import { formatRate } from '../evidence';
@@ -69,6 +70,8 @@ function TicketPage({ ticketId }: { ticketId: number }) {
       <ErrorList error={ticket.error} title="Could not load the ticket." />
       {data ? (
         <>
+          <TicketHeader ticket={data} />
+
           <TicketSummary ticket={data} />
 
           <section className="panel" aria-labelledby="recommendation-heading">
@@ -106,7 +109,7 @@ function TicketPage({ ticketId }: { ticketId: number }) {
 
           <section className="panel" aria-labelledby="steps-heading">
             <h2 id="steps-heading">Step history</h2>
-            <StepHistory steps={data.steps} />
+            <StepHistory steps={data.steps} ends={data.ends} />
           </section>
 
           <section className="panel" aria-labelledby="comments-heading">
