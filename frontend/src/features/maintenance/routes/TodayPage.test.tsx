@@ -56,6 +56,7 @@ function renderPage() {
       <MemoryRouter initialEntries={['/today']}>
         <Routes>
           <Route path="/today" element={<TodayPage />} />
+          <Route path="/tickets" element={<h1>Tickets</h1>} />
         </Routes>
       </MemoryRouter>
     </QueryClientProvider>,
@@ -110,11 +111,11 @@ describe('TodayPage', () => {
     expect(stale).toHaveTextContent('Work order 12 opened after this plan.');
   });
 
-  it('says in the server’s sentence that no plan names the user', async () => {
+  it('sends a technician no plan names to the ticket queue (issue #20: technicians land on their queue)', async () => {
     const detail = 'No maintenance plan names you yet: an operator plans the day on Work orders > Plan.';
     stubServer({ user: 'technician', plan: null, visits: [], detail });
     renderPage();
-    expect(await screen.findByTestId('today-empty')).toHaveTextContent(detail);
-    expect(screen.queryByRole('link', { name: 'Plan the day' })).toBeNull();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tickets' })).toBeInTheDocument();
+    expect(screen.queryByTestId('today-empty')).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
@@ -57,6 +57,9 @@ function Day({ answer, planner }: { answer: TodayAnswer; planner: boolean }) {
   const plan = answer.plan;
   const stale = plan ? staleWarning(plan) : null;
   if (plan === null || answer.visits.length === 0) {
+    // A technician no plan names today lands on the ticket queue instead (issue #20): the
+    // unresolved tickets, theirs among them, are the day's work.
+    if (!planner) return <Navigate to="/tickets" replace />;
     return (
       <div className="panel" data-testid="today-empty">
         <p>{answer.detail}</p>
