@@ -237,9 +237,12 @@ def stored_fat_tree(fabric: Fabric) -> StoredFatTree:
     (tier 0) and k/2 aggregation (tier 1) switches, and (k/2)^2 core switches. Within a pod, switches
     are numbered in name order; core group c holds the cores linked to the c-th aggregation switch
     of the pods (name order when the links do not say)."""
-    switches = list(
-        Switch.objects.filter(fabric=fabric).order_by("tier", "pod", "name").values("id", "name", "tier", "pod")
-    )
+    switches: list[dict[str, Any]] = [
+        dict(row)
+        for row in Switch.objects.filter(fabric=fabric)
+        .order_by("tier", "pod", "name")
+        .values("id", "name", "tier", "pod")
+    ]
     if not CircuitSwitch.objects.filter(fabric=fabric).exists():
         raise_problems("fabric", f"{fabric.name} has no circuit switches: ShareBackup splices backups in through them")
     tiers = sorted({s["tier"] for s in switches})
