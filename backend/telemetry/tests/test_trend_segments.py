@@ -10,25 +10,20 @@ import random
 import pytest
 from django.db import DatabaseError, connection, transaction
 
+from fabric.models import Link
 from telemetry.models import Checkpoint, Derivation, LinkForecast, TrendSegment
 from telemetry.services import derivation
 from telemetry.services.ingest import ingest
 
-from .test_forecast_derivation import NOW, T0, derive_in_batches, falling, flat, polls
+from .test_forecast_derivation import NOW, at, derive_in_batches, falling, flat, polls
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def link(small_fabric):
-    from fabric.models import Link
-
-    derivation.forget_cached_state()
+    derivation.forget_cached_state()  # each test starts as a fresh worker
     return Link.objects.get(fabric=small_fabric, a_switch__name="t0", a_port="up0")
-
-
-def at(days: float) -> dt.datetime:
-    return T0 + dt.timedelta(days=days)
 
 
 def receiver_falling(days: float) -> list[dict]:

@@ -84,6 +84,14 @@ fn feed(trends: &mut Trends, rows: &[Row]) {
     }
 }
 
+/// An empty state that keeps trends (default settings).
+fn with_trends() -> FabricState {
+    FabricState {
+        trends: Some(Trends::new(TrendSettings::default())),
+        ..FabricState::default()
+    }
+}
+
 fn forecasts(state: &FabricState, now: i64) -> Vec<String> {
     let trends = state.trends.as_ref().unwrap();
     let limits: Limits = [Some(-5.0), Some(-3.0), Some(-6.5), None];
@@ -142,10 +150,7 @@ proptest! {
     ) {
         let rows = rows(&raw);
         let cut = (rows.len() as f64 * cut) as usize;
-        let mut live = FabricState {
-            trends: Some(Trends::new(TrendSettings::default())),
-            ..FabricState::default()
-        };
+        let mut live = with_trends();
         feed(live.trends.as_mut().unwrap(), &rows[..cut]);
         let mut restored = FabricState::restore(&live.checkpoint()).unwrap();
         prop_assert_eq!(&restored, &live);
@@ -206,10 +211,7 @@ proptest! {
         let mut cuts: Vec<usize> = cuts.iter().map(|c| (rows.len() as f64 * c) as usize).collect();
         cuts.push(rows.len());
         cuts.sort_unstable();
-        let mut live = FabricState {
-            trends: Some(Trends::new(TrendSettings::default())),
-            ..FabricState::default()
-        };
+        let mut live = with_trends();
         let mut stored = Stored::default();
         let mut done = 0;
         for (run, &cut) in cuts.iter().enumerate() {
@@ -263,10 +265,7 @@ proptest! {
     fn a_whole_checkpoint_restores_and_then_splits(raw in polls(), cut in 0.0f64..1.0) {
         let rows = rows(&raw);
         let cut = (rows.len() as f64 * cut) as usize;
-        let mut live = FabricState {
-            trends: Some(Trends::new(TrendSettings::default())),
-            ..FabricState::default()
-        };
+        let mut live = with_trends();
         feed(live.trends.as_mut().unwrap(), &rows[..cut]);
         let mut restored = FabricState::restore(&live.checkpoint()).unwrap();
         let trends = restored.trends.as_ref().unwrap();

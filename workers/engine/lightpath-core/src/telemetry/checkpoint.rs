@@ -192,20 +192,26 @@ impl Writer {
         self.varint(ends.len() as u128);
         let mut link = 0i64;
         for (&(id, side), end) in ends {
-            self.signed(i128::from(id) - i128::from(link));
-            link = id;
-            self.out
-                .push(u8::from(side) | (end.temperature.len().min(1) as u8) << 1);
-            self.time(Some(end.time));
-            for q in [Quantity::Rx, Quantity::Tx, Quantity::Bias] {
-                self.varint(end.series(q).len() as u128);
-            }
+            self.end_header(&mut link, (id, side), end);
             let newest = end.newest_closed(id, settings);
             for (k, q) in Quantity::ALL.into_iter().enumerate() {
                 for series in end.series(q) {
                     self.series(series, newest, k, settings);
                 }
             }
+        }
+    }
+
+    /// An end's key (its link a delta from `link`), whether it has a
+    /// temperature, its newest reading time and its Rx, Tx and bias lanes.
+    fn end_header(&mut self, link: &mut i64, (id, side): EndKey, end: &EndTrend) {
+        self.signed(i128::from(id) - i128::from(*link));
+        *link = id;
+        self.out
+            .push(u8::from(side) | (end.temperature.len().min(1) as u8) << 1);
+        self.time(Some(end.time));
+        for q in [Quantity::Rx, Quantity::Tx, Quantity::Bias] {
+            self.varint(end.series(q).len() as u128);
         }
     }
 
@@ -318,14 +324,7 @@ impl Writer {
         self.varint(ends.len() as u128);
         let mut link = 0i64;
         for (&(id, side), end) in ends {
-            self.signed(i128::from(id) - i128::from(link));
-            link = id;
-            self.out
-                .push(u8::from(side) | (end.temperature.len().min(1) as u8) << 1);
-            self.time(Some(end.time));
-            for q in [Quantity::Rx, Quantity::Tx, Quantity::Bias] {
-                self.varint(end.series(q).len() as u128);
-            }
+            self.end_header(&mut link, (id, side), end);
             for (k, q) in Quantity::ALL.into_iter().enumerate() {
                 for s in end.series(q) {
                     self.out.push(
@@ -482,6 +481,8 @@ struct Reader<'a> {
 }
 
 type Read<T> = Result<T, CheckpointError>;
+/// A trend end's key, the end without series, and its lanes per quantity.
+type EndHeader = (EndKey, EndTrend, [usize; 4]);
 
 fn int<T: TryFrom<i128>>(v: i128) -> Read<T> {
     T::try_from(v).map_err(|_| CheckpointError(format!("value {v} out of range")))
@@ -634,6 +635,21 @@ impl Reader<'_> {
         Ok(settings)
     }
 
+    /// What [`Writer::end_header`] wrote: the end's key, the end resumed at
+    /// its time (no series yet) and its lanes per quantity.
+    fn end_header(&mut self, link: &mut i64, settings: &TrendSettings) -> Read<EndHeader> {
+        *link = int(i128::from(*link) + self.signed()?)?;
+        let flags = self.byte()?;
+        let time = self.time()?.ok_or_else(short)?;
+        let end = EndTrend::resume(*link, time, settings);
+        let mut lanes = [0usize; 4];
+        for lane in lanes.iter_mut().take(3) {
+            *lane = int::<usize>(self.varint()? as i128)?.min(1 << 16);
+        }
+        lanes[3] = usize::from(flags & 2 != 0);
+        Ok(((*link, flags & 1 != 0), end, lanes))
+    }
+
     fn trends(&mut self) -> Read<Option<Trends>> {
         if self.varint()? == 0 {
             return Ok(None);
@@ -644,15 +660,7 @@ impl Reader<'_> {
         trends.ends.reserve(count.min(1 << 24) as usize);
         let mut link = 0i64;
         for _ in 0..count {
-            link = int(i128::from(link) + self.signed()?)?;
-            let flags = self.byte()?;
-            let time = self.time()?.ok_or_else(short)?;
-            let mut end = EndTrend::resume(link, time, &settings);
-            let mut lanes = [0usize; 4];
-            for lane in lanes.iter_mut().take(3) {
-                *lane = int::<usize>(self.varint()? as i128)?.min(1 << 16);
-            }
-            lanes[3] = usize::from(flags & 2 != 0);
+            let (key, mut end, lanes) = self.end_header(&mut link, &settings)?;
             let newest = end.newest_closed(link, &settings);
             for (k, n) in lanes.into_iter().enumerate() {
                 let series = (0..n)
@@ -665,7 +673,7 @@ impl Reader<'_> {
                     _ => end.temperature = series,
                 }
             }
-            trends.ends.insert((link, flags & 1 != 0), end);
+            trends.ends.insert(key, end);
         }
         Ok(Some(trends))
     }
@@ -689,15 +697,7 @@ impl Reader<'_> {
         trends.ends.reserve(count.min(1 << 24) as usize);
         let mut link = 0i64;
         for _ in 0..count {
-            link = int(i128::from(link) + self.signed()?)?;
-            let flags = self.byte()?;
-            let time = self.time()?.ok_or_else(short)?;
-            let mut end = EndTrend::resume(link, time, &settings);
-            let mut lanes = [0usize; 4];
-            for lane in lanes.iter_mut().take(3) {
-                *lane = int::<usize>(self.varint()? as i128)?.min(1 << 16);
-            }
-            lanes[3] = usize::from(flags & 2 != 0);
+            let (key, mut end, lanes) = self.end_header(&mut link, &settings)?;
             for (k, (q, n)) in Quantity::ALL.into_iter().zip(lanes).enumerate() {
                 for _ in 0..n {
                     let flags = self.byte()?;
@@ -711,7 +711,7 @@ impl Reader<'_> {
                     end.series_mut(q).push(series);
                 }
             }
-            trends.ends.insert((link, flags & 1 != 0), end);
+            trends.ends.insert(key, end);
         }
         Ok(Some(trends))
     }
