@@ -370,6 +370,13 @@ def _enable_after_repair(link: Link, user, action_taken: str) -> tuple[bool, str
     return True, "The link is enabled again; validation has started."
 
 
+def counts(user) -> dict[str, int]:
+    """The nav's numbers: unresolved tickets, and those of them assigned to the user, in one query."""
+    return Ticket.objects.filter(state__in=UNRESOLVED).aggregate(
+        unresolved=Count("pk"), assigned_to_me=Count("pk", filter=Q(assignee=user))
+    )
+
+
 def comment(ticket: Ticket, user, text: str) -> TicketComment:
     with transaction.atomic():
         note = TicketComment.objects.create(ticket=ticket, author=user, text=text)

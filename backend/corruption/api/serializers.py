@@ -334,6 +334,13 @@ class TicketActedSerializer(TicketDetailSerializer):
         read_only_fields = fields
 
 
+class TicketCountsSerializer(serializers.Serializer):
+    unresolved = serializers.IntegerField(
+        help_text="Tickets not resolved yet (open, in progress, awaiting validation, reopened)."
+    )
+    assigned_to_me = serializers.IntegerField(help_text="Of those, the ones assigned to the logged-in user.")
+
+
 class ActionSerializer(serializers.Serializer):
     action_taken = serializers.ChoiceField(choices=tickets.ACTIONS)
     notes = serializers.CharField(required=False, allow_blank=True, default="", max_length=10_000)

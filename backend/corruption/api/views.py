@@ -32,6 +32,7 @@ from .serializers import (
     MetricsHistorySerializer,
     OpenPreventiveSerializer,
     TicketActedSerializer,
+    TicketCountsSerializer,
     TicketDetailSerializer,
     TicketMetricsSerializer,
     TicketSerializer,
@@ -243,6 +244,12 @@ class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSe
         except tickets.TicketStateError as error:
             raise Conflict(str(error)) from error
         return self._detail(ticket)
+
+    @extend_schema(responses=TicketCountsSerializer)
+    @action(detail=False, methods=["get"], pagination_class=None, filterset_class=None)
+    def counts(self, request):
+        """The nav's counts: unresolved tickets, and those assigned to the logged-in user."""
+        return Response(tickets.counts(request.user))
 
     @extend_schema(
         parameters=[OpenApiParameter("fabric", int, description="A fabric's id; all fabrics without it")],

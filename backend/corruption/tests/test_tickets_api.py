@@ -45,6 +45,16 @@ class TestTicketAPI:
         commented = client.post(f"/api/tickets/{ticket.pk}/comment/", {"text": "will check tomorrow"})
         assert commented.status_code == 200 and commented.json()["comments"][0]["text"] == "will check tomorrow"
 
+    def test_the_nav_counts_unresolved_tickets_and_mine(self, small_fabric, client_for):
+        client = client_for("technician")
+        assert client.get("/api/tickets/counts/").json() == {"unresolved": 0, "assigned_to_me": 0}
+        mine = disabled_ticket(small_fabric)
+        disabled_ticket(small_fabric, ("f2", "u0"))
+        client.post(f"/api/tickets/{mine.pk}/start/")
+        assert client.get("/api/tickets/counts/").json() == {"unresolved": 2, "assigned_to_me": 1}
+        Ticket.objects.filter(pk=mine.pk).update(state="resolved")
+        assert client.get("/api/tickets/counts/").json() == {"unresolved": 1, "assigned_to_me": 0}
+
     def test_the_ticket_says_what_to_bring_and_how_long_validation_lasts(self, ticket, client_for):
         Link.objects.filter(pk=ticket.link_id).update(length_m=35.0, fiber="MMF")
         parallel = TransceiverModel.objects.get(name="100G-SR4")

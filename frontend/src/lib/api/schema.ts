@@ -1356,6 +1356,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tickets/counts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The nav's counts: unresolved tickets, and those assigned to the logged-in user. */
+        get: operations["tickets_counts_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tickets/metrics/": {
         parameters: {
             query?: never;
@@ -6173,6 +6190,12 @@ export interface components {
         /**
          * @description * `open` - Open
          *     * `in_progress` - in progress
+        TicketCounts: {
+            /** @description Tickets not resolved yet (open, in progress, awaiting validation, reopened). */
+            unresolved: number;
+            /** @description Of those, the ones assigned to the logged-in user. */
+            assigned_to_me: number;
+        };
          *     * `awaiting_validation` - awaiting validation
          *     * `resolved` - Resolved
          *     * `reopened` - Reopened
@@ -13536,6 +13559,43 @@ export interface operations {
             400: {
                 headers: {
                     [name: string]: unknown;
+    tickets_counts_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketCounts"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
