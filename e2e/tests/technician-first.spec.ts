@@ -67,7 +67,10 @@ test.describe('technician first, on a phone', () => {
     // Take it and record a reseat: the receiving end's transceiver record says when.
     const receiving = ticket!.direction === 'a_to_z' ? 'z' : 'a';
     await expect(page.getByTestId(`ticket-end-${receiving}`)).toContainText('never recorded');
+    await expect(page.getByTestId('nav-ticket-counts')).toContainText(/^\d+ · 0 mine$/);
     await page.getByRole('button', { name: 'Take this ticket' }).click();
+    // The nav's counts follow: the ticket is now the technician's.
+    await expect(page.getByTestId('nav-ticket-counts')).toContainText(/^\d+ · 1 mine$/);
     const form = page.getByRole('form', { name: 'Record the action taken' });
     await form.getByRole('radio', { name: 'Reseated transceiver' }).check();
     await form.getByRole('button', { name: /Record action/ }).click();

@@ -9,6 +9,7 @@ import { PLANNING_ROLES } from '@/features/planning';
 import { RECONFIG_JOB_ROLES } from '@/features/reconfig';
 import { HeaderSearch } from '@/features/search';
 import { SIMULATION_ROLES } from '@/features/simulation';
+import { TicketNavCounts } from '@/features/tickets';
 
 /** Operator pages: who watches capacity and CorrOpt's decisions (everyone may still open them). */
 const OPERATOR_AUDIENCE = ['operator', 'admin', 'planner', 'viewer'];
@@ -50,6 +51,7 @@ export function AppLayout({ user, children }: { user: CurrentUser; children: Rea
             {navItems.map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to}>{item.label}</NavLink>
+                {item.to === '/tickets' ? <TicketNavCounts /> : null}
               </li>
             ))}
             <li>

@@ -12,3 +12,4 @@ export { useTickets } from './api/useTickets';
 export { TicketStateBadge } from './components/TicketStateBadge';
 export { formatRate } from './evidence';
 export { ACTION_LABELS, actionTodo, isRepairAction } from './repairActions';
+export { TicketNavCounts } from './components/TicketNavCounts';

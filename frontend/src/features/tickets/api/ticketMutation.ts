@@ -18,6 +18,7 @@ export function useTicketAction<TBody, TResult extends TicketDetail = TicketDeta
       queryClient.setQueryData(ticketDetailKey(ticketId), ticket);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: [...ticketsQueryKey, 'list'] }),
+        queryClient.invalidateQueries({ queryKey: [...ticketsQueryKey, 'counts'] }),
         queryClient.invalidateQueries({ queryKey: ['links'] }),
       ]);
     },

@@ -15,6 +15,9 @@ export type RepairAction = Schemas['ActionTakenEnum'];
 
 export type StepOutcome = Schemas['OutcomeEnum'];
 
+/** GET /api/tickets/counts/: the nav's numbers. */
+export type TicketCounts = Schemas['TicketCounts'];
+
 /** A row of the queue. */
 export type Ticket = Schemas['Ticket'];
 
