@@ -8,6 +8,18 @@ import { TicketEnds } from './TicketEnds';
 import { RecommendationPanel } from './RecommendationPanel';
 
 describe('RecommendationPanel', () => {
+  it('with the ends, names the end to work at instead of "the far-end transceiver"', () => {
+    const ticket = testTicket();
+    render(
+      <MemoryRouter>
+        <RecommendationPanel recommendation={ticket.recommendation!} ends={ticket.ends} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('recommended-action')).toHaveTextContent(
+      'Replace the transceiver at p0-tor4:eth2/3 (end A, rack p0-rack4)',
+    );
+  });
+
   it('shows the action, the rule that fired and the reading it fired on against its limit', () => {
     const recommendation = testTicket().recommendation!;
     render(

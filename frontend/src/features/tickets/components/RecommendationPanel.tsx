@@ -2,9 +2,10 @@ import { Link } from 'react-router';
 
 import { formatDbm, formatTime } from '@/lib/format';
 
-import type { Recommendation } from '../api/types';
+import type { LinkEnd, Recommendation } from '../api/types';
 import { decisiveEvidence, formatRate, historySummary, neighbourRows, opticsRows, reseatSummary } from '../evidence';
 import { actionTodo, describeRule, isEscalation, isPreventiveRule } from '../repairActions';
+import { actionAt } from '../ticketHeader';
 import { ForecastEvidence } from './ForecastEvidence';
 
 const DIRECTION_WORDS: Record<string, string> = { a_to_z: 'A → Z', z_to_a: 'Z → A' };
@@ -24,12 +25,12 @@ function preventiveHeadline(
 }
 
 /** The current step's advice and every fact behind it, the facts that made the rule fire marked. */
-export function RecommendationPanel({ recommendation }: { recommendation: Recommendation }) {
+export function RecommendationPanel({ recommendation, ends }: { recommendation: Recommendation; ends?: LinkEnd[] }) {
   const forecast = recommendation.evidence.forecast;
   if (isPreventiveRule(recommendation.rule) && forecast) {
     return <PreventiveRecommendation recommendation={recommendation} forecast={forecast} />;
   }
-  return <RepairRecommendation recommendation={recommendation} />;
+  return <RepairRecommendation recommendation={recommendation} ends={ends} />;
 }
 
 function PreventiveRecommendation({
@@ -60,7 +61,7 @@ function PreventiveRecommendation({
   );
 }
 
-function RepairRecommendation({ recommendation }: { recommendation: Recommendation }) {
+function RepairRecommendation({ recommendation, ends }: { recommendation: Recommendation; ends?: LinkEnd[] }) {
   const { evidence, rule } = recommendation;
   const decisive = decisiveEvidence(rule);
   const optics = opticsRows(evidence, rule);
@@ -75,7 +76,10 @@ function RepairRecommendation({ recommendation }: { recommendation: Recommendati
     <div className="recommendation" data-testid="recommendation" data-action={recommendation.action} data-rule={rule}>
       <p className="recommendation-action">
         <span className="muted">Step {recommendation.step}: </span>
-        <strong data-testid="recommended-action">{actionTodo(recommendation.action)}</strong>
+        <strong data-testid="recommended-action">
+          {/* With the ends known, the advice says which end: never "the far-end transceiver" alone. */}
+          {ends ? actionAt(recommendation.action, evidence, ends) : actionTodo(recommendation.action)}
+        </strong>
         {isEscalation(rule) ? <span className="badge badge-escalated">escalated</span> : null}
       </p>
       <p className="recommendation-explanation">{recommendation.explanation}</p>

@@ -77,7 +77,7 @@ function TicketPage({ ticketId }: { ticketId: number }) {
           <section className="panel" aria-labelledby="recommendation-heading">
             <h2 id="recommendation-heading">What to do</h2>
             {data.recommendation ? (
-              <RecommendationPanel recommendation={data.recommendation} />
+              <RecommendationPanel recommendation={data.recommendation} ends={data.ends} />
             ) : (
               <p>No recommendation: the ticket has no step yet.</p>
             )}
