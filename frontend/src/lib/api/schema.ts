@@ -3557,10 +3557,12 @@ export interface components {
             /**
              * @description * `link.admin_state_changed` - Link Admin State
              *     * `link.oper_state_changed` - Link Oper State
+             *     * `link.at_risk` - Link At Risk
+             *     * `link.risk_cleared` - Link Risk Cleared
              *     * `webhook.test` - Test
              * @enum {string}
              */
-            event: "link.admin_state_changed" | "link.oper_state_changed" | "webhook.test";
+            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "webhook.test";
             /** @description Grows in commit order for one link: apply an event only if it is above the last applied. */
             event_id: number;
             /**
@@ -3844,10 +3846,12 @@ export interface components {
             /**
              * @description * `link.admin_state_changed` - Link Admin State
              *     * `link.oper_state_changed` - Link Oper State
+             *     * `link.at_risk` - Link At Risk
+             *     * `link.risk_cleared` - Link Risk Cleared
              *     * `webhook.test` - Test
              * @enum {string}
              */
-            event: "link.admin_state_changed" | "link.oper_state_changed" | "webhook.test";
+            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "webhook.test";
             /** @description Grows in commit order for one link: apply an event only if it is above the last applied. */
             event_id: number;
             /**
@@ -3913,6 +3917,44 @@ export interface components {
             a_line_card?: string;
             /** @description Line card of side Z; blank: the port prefix. */
             z_line_card?: string;
+        };
+        LinkRisk: {
+            /**
+             * @description * `link.admin_state_changed` - Link Admin State
+             *     * `link.oper_state_changed` - Link Oper State
+             *     * `link.at_risk` - Link At Risk
+             *     * `link.risk_cleared` - Link Risk Cleared
+             *     * `webhook.test` - Test
+             * @enum {string}
+             */
+            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "webhook.test";
+            /** @description Grows in commit order for one link: apply an event only if it is above the last applied. */
+            event_id: number;
+            /**
+             * Format: uuid
+             * @description The same on every retry of this delivery; new on a redelivery.
+             */
+            delivery_id: string;
+            /**
+             * Format: date-time
+             * @description When the event was written.
+             */
+            created: string;
+            fabric: components["schemas"]["FabricRef"];
+            link: components["schemas"]["LinkRef"];
+            /** @description true for link.at_risk, false for link.risk_cleared. */
+            at_risk: boolean;
+            /** @description Null on link.risk_cleared when the link has no forecast any more. */
+            forecast: components["schemas"]["RiskForecast"] | null;
+            /** @description forecast */
+            reason: string;
+            /** @description Always the system: derivation's forecast. */
+            changed_by: components["schemas"]["ChangedBy"];
+            /**
+             * Format: date-time
+             * @description The derivation time the forecast was made at.
+             */
+            changed_at: string;
         };
         /** @description What GET /api/rail/plans/{id}/ says of the per-link rows it leaves out. */
         LinkRows: {
@@ -4111,19 +4153,21 @@ export interface components {
             tickets_resolved: number;
             /** @description Unresolved at the bucket's end */
             open_tickets: number;
-            /** @description First steps acted in the bucket whose outcome is known */
+            /** @description First steps acted in the bucket whose outcome is known. Of repair tickets only (links taken out for corruption); preventive work is preventive_first_attempt. */
             first_attempt: components["schemas"]["FirstAttempt"];
             /**
              * Format: double
-             * @description Ticket opened -> the action that fixed it, for the fixes acted in the bucket
+             * @description Ticket opened -> the action that fixed it, for the fixes acted in the bucket. Of repair tickets only (links taken out for corruption); preventive work is preventive_first_attempt.
              */
             mean_time_to_repair_hours: number | null;
-            /** @description Actions in the bucket that fixed their ticket */
+            /** @description Actions in the bucket that fixed their ticket. Of repair tickets only (links taken out for corruption); preventive work is preventive_first_attempt. */
             repaired_tickets: number;
             /** @description Decisions that disabled a link for corruption */
             links_disabled: number;
-            /** @description Actions recorded; each re-enables its link */
+            /** @description Actions recorded (both kinds); each re-enables its link */
             repair_actions: number;
+            /** @description Preventive tickets' first steps (the forecast's repair, on a link still in service) whose outcome is known: fixed, or its link corrupted anyway. */
+            preventive_first_attempt: components["schemas"]["SuccessRate"];
         };
         /**
          * @description * `replay` - replay
@@ -5400,6 +5444,43 @@ export interface components {
              */
             penalty: number;
         };
+        /** @description The forecast as derivation stored it (GET /api/links/{id}/forecast/ has it with labels). */
+        RiskForecast: {
+            /** Format: date-time */
+            computed_at: string;
+            /**
+             * Format: date-time
+             * @description When the worst lane's power is forecast to reach its limit.
+             */
+            crossing_at: string;
+            /** Format: date-time */
+            earliest_at: string;
+            /**
+             * Format: date-time
+             * @description Null: it may never cross.
+             */
+            latest_at: string | null;
+            /** Format: double */
+            confidence: number;
+            at_risk: boolean;
+            /** @description decaying_transmitter, contamination, bent_fiber, loose_transceiver, unknown */
+            cause: string;
+            /** @description The end whose reading crosses: a or z. */
+            side: string;
+            /** @description rx or tx */
+            quantity: string;
+            /** @description Counted from 0. */
+            lane: number;
+            /** Format: double */
+            level_dbm: number | null;
+            /** Format: double */
+            slope_db_per_day: number | null;
+            /** Format: double */
+            limit_dbm: number | null;
+            limit_provenance: string | null;
+            /** @description The end to act on; null when the cause names none. */
+            cause_side: string | null;
+        };
         /**
          * @description What a schedule job adds to the job: its demand, switches, algorithm, mode and a summary.
          *     Names come from the view's context (one query per page, not per job).
@@ -6033,7 +6114,7 @@ export interface components {
             readonly assignee: string | null;
             /**
              * Format: double
-             * @description The opening decision's; null for a preventive ticket.
+             * @description The opening decision's; a preventive ticket's first corruption decision's (null until it corrupts).
              */
             readonly penalty: number | null;
             readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
@@ -6065,7 +6146,7 @@ export interface components {
             readonly assignee: string | null;
             /**
              * Format: double
-             * @description The opening decision's; null for a preventive ticket.
+             * @description The opening decision's; a preventive ticket's first corruption decision's (null until it corrupts).
              */
             readonly penalty: number | null;
             readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
@@ -6081,12 +6162,21 @@ export interface components {
             /** Format: date-time */
             readonly updated: string;
             readonly ends: components["schemas"]["TicketLinkEnd"][];
+            /** Format: double */
+            readonly cable_length_m: number | null;
+            /** @description SMF or MMF; blank: not recorded. */
+            readonly fiber: string;
             readonly recommendation: components["schemas"]["Recommendation"] | null;
             /**
              * Format: date-time
              * @description Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the link is out of service (the window starts when it is back).
              */
             readonly validation_ends_at: string | null;
+            /**
+             * Format: double
+             * @description How long a repaired link must stay clean before its ticket resolves.
+             */
+            readonly validation_window_hours: number;
             readonly steps: components["schemas"]["TicketStep"][];
             readonly comments: components["schemas"]["TicketComment"][];
             /** @description The link is back in service. */
@@ -6099,6 +6189,12 @@ export interface components {
             readonly text: string;
             /** Format: date-time */
             readonly created: string;
+        };
+        TicketCounts: {
+            /** @description Tickets not resolved yet (open, in progress, awaiting validation, reopened). */
+            unresolved: number;
+            /** @description Of those, the ones assigned to the logged-in user. */
+            assigned_to_me: number;
         };
         /**
          * @description A ticket in the queue: the list needs no per-row query (penalty, action and step count
@@ -6119,7 +6215,7 @@ export interface components {
             readonly assignee: string | null;
             /**
              * Format: double
-             * @description The opening decision's; null for a preventive ticket.
+             * @description The opening decision's; a preventive ticket's first corruption decision's (null until it corrupts).
              */
             readonly penalty: number | null;
             readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
@@ -6135,12 +6231,21 @@ export interface components {
             /** Format: date-time */
             readonly updated: string;
             readonly ends: components["schemas"]["TicketLinkEnd"][];
+            /** Format: double */
+            readonly cable_length_m: number | null;
+            /** @description SMF or MMF; blank: not recorded. */
+            readonly fiber: string;
             readonly recommendation: components["schemas"]["Recommendation"] | null;
             /**
              * Format: date-time
              * @description Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the link is out of service (the window starts when it is back).
              */
             readonly validation_ends_at: string | null;
+            /**
+             * Format: double
+             * @description How long a repaired link must stay clean before its ticket resolves.
+             */
+            readonly validation_window_hours: number;
             readonly steps: components["schemas"]["TicketStep"][];
             readonly comments: components["schemas"]["TicketComment"][];
         };
@@ -6158,25 +6263,26 @@ export interface components {
             pod: number | null;
             transceiver_model: string | null;
             transceiver_serial: string | null;
+            /** @description The cable connector its transceiver takes. */
+            connector: string | null;
             /** Format: date-time */
             last_reseated_at: string | null;
         };
         /** @description Repair metrics now (GET /api/tickets/metrics/): the fabric's part is null for all fabrics. */
-            /** Format: double */
-            readonly cable_length_m: number | null;
-            /** @description SMF or MMF; blank: not recorded. */
-            readonly fiber: string;
         TicketMetrics: {
             fabric: number | null;
+            /** @description Of repair tickets only (links taken out for corruption); preventive work is preventive_first_attempt. */
             first_attempt: components["schemas"]["FirstAttempt"];
-            /** Format: double */
-            mean_time_to_repair_hours: number | null;
-            repaired_tickets: number;
             /**
              * Format: double
-             * @description How long a repaired link must stay clean before its ticket resolves.
+             * @description Of repair tickets only (links taken out for corruption); preventive work is preventive_first_attempt.
              */
-            readonly validation_window_hours: number;
+            mean_time_to_repair_hours: number | null;
+            /** @description Of repair tickets only (links taken out for corruption); preventive work is preventive_first_attempt. */
+            repaired_tickets: number;
+            /** @description Preventive tickets' first steps (the forecast's repair, on a link still in service) whose outcome is known: fixed, or its link corrupted anyway. */
+            preventive_first_attempt: components["schemas"]["SuccessRate"];
+            /** @description Unresolved tickets of both kinds. */
             open_tickets: number;
             open_tickets_by_state: components["schemas"]["OpenTicketsByState"];
             disabled_links: number;
@@ -6190,12 +6296,6 @@ export interface components {
         /**
          * @description * `open` - Open
          *     * `in_progress` - in progress
-        TicketCounts: {
-            /** @description Tickets not resolved yet (open, in progress, awaiting validation, reopened). */
-            unresolved: number;
-            /** @description Of those, the ones assigned to the logged-in user. */
-            assigned_to_me: number;
-        };
          *     * `awaiting_validation` - awaiting validation
          *     * `resolved` - Resolved
          *     * `reopened` - Reopened
@@ -6231,21 +6331,12 @@ export interface components {
             /** Format: date-time */
             readonly acted_at: string | null;
             readonly outcome: components["schemas"]["OutcomeEnum"];
-            /** Format: double */
-            readonly cable_length_m: number | null;
-            /** @description SMF or MMF; blank: not recorded. */
-            readonly fiber: string;
         };
         /** @description A user's visits in the newest maintenance plan naming them (null plan: none does). */
         Today: {
             user: string;
             plan: components["schemas"]["TodayPlan"] | null;
             /** @description Their visits in order, then their orders in progress not planned. */
-            /**
-             * Format: double
-             * @description How long a repaired link must stay clean before its ticket resolves.
-             */
-            readonly validation_window_hours: number;
             visits: components["schemas"]["TodayVisit"][];
             /** @description One sentence: how many visits, the next's time and rack. */
             detail: string;
@@ -6263,8 +6354,6 @@ export interface components {
             shift_start: string;
             /** Format: date-time */
             shift_end: string;
-            /** @description The cable connector its transceiver takes. */
-            connector: string | null;
             /** @description The open work orders changed since: plan the day again. */
             stale: boolean;
             /** @description One sentence per change. */
@@ -6651,10 +6740,12 @@ export interface components {
             /**
              * @description * `link.admin_state_changed` - Link Admin State
              *     * `link.oper_state_changed` - Link Oper State
+             *     * `link.at_risk` - Link At Risk
+             *     * `link.risk_cleared` - Link Risk Cleared
              *     * `webhook.test` - Test
              * @enum {string}
              */
-            event: "link.admin_state_changed" | "link.oper_state_changed" | "webhook.test";
+            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "webhook.test";
             /** @description Grows in commit order for one link: apply an event only if it is above the last applied. */
             event_id: number;
             /**
@@ -13468,6 +13559,43 @@ export interface operations {
             };
         };
     };
+    tickets_counts_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketCounts"];
+                };
+            };
+            /** @description Not signed in (no or an unknown token or session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     tickets_metrics_retrieve: {
         parameters: {
             query?: {
@@ -13559,43 +13687,6 @@ export interface operations {
             400: {
                 headers: {
                     [name: string]: unknown;
-    tickets_counts_retrieve: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TicketCounts"];
-                };
-            };
-            /** @description Not signed in (no or an unknown token or session). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Signed in without the role this needs (or a session write without its CSRF token). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
@@ -14674,9 +14765,11 @@ export interface operations {
                  *
                  *     * `link.admin_state_changed` - Link Admin State
                  *     * `link.oper_state_changed` - Link Oper State
+                 *     * `link.at_risk` - Link At Risk
+                 *     * `link.risk_cleared` - Link Risk Cleared
                  *     * `webhook.test` - Test
                  */
-                event_type?: ("link.admin_state_changed" | "link.oper_state_changed" | "webhook.test")[];
+                event_type?: ("link.admin_state_changed" | "link.at_risk" | "link.oper_state_changed" | "link.risk_cleared" | "webhook.test")[];
                 /** @description The endpoint's fabric */
                 fabric?: number[];
                 finished_at?: string;
