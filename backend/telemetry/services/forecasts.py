@@ -26,8 +26,8 @@ from django.db.models.functions import JSONObject
 from corruption.models import Ticket
 from corruption.recommend import Action
 from fabric.models import Fabric, Link
-
 from webhooks import services as webhooks
+
 from ..models import LinkForecast, Side
 from .risk_hold import held
 from .thresholds import Resolved, effective_limits
@@ -136,6 +136,7 @@ def write(cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | No
         at_risk_before = {row[0] for row in cursor.fetchall()}
         reported = held(reported, at_risk_before, _us(now), horizon_s(fabric) * 1e6, min_confidence)
     rows = rows_from(fabric, reported, resolved, now)
+    publish_risk_flips(cursor, fabric, links, rows, now)
     cursor.execute(
         "DELETE FROM telemetry_linkforecast WHERE link_id = ANY(%s) AND NOT link_id = ANY(%s)",
         [links, [row[0] for row in rows]],
@@ -147,7 +148,6 @@ def write(cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | No
         f"CREATE TEMP TABLE tmp_forecasts ({', '.join(f'{n} {t}' for n, t in zip(COLUMNS, TYPES, strict=True))}) "
         "ON COMMIT DROP"
     )
-    publish_risk_flips(cursor, fabric, links, rows, now)
     with cursor.cursor.copy("COPY tmp_forecasts FROM STDIN") as copy:
         for row in rows:
             copy.write_row(row)
@@ -161,17 +161,6 @@ def write(cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | No
         """
     )
     return links, len(rows)
-
-
-# ------------------------------------------------------------------------------------------
-# The answer of GET /api/links/{id}/forecast/
-
-
-def _end(link: Link, side: str | None) -> dict[str, Any] | None:
-    if side is None:
-        return None
-    switch = link.a_switch if side == Side.A else link.z_switch
-    return {"switch": switch.name, "port": link.a_port if side == Side.A else link.z_port, "rack": switch.rack or None}
 
 
 def publish_risk_flips(cursor, fabric: Fabric, links: list[int], rows: list[tuple], now: dt.datetime) -> None:
@@ -193,6 +182,17 @@ def publish_risk_flips(cursor, fabric: Fabric, links: list[int], rows: list[tupl
             flips.append((link_id, at_risk, forecast))
     if flips:
         webhooks.publish_risk_flips(fabric.pk, flips, now)
+
+
+# ------------------------------------------------------------------------------------------
+# The answer of GET /api/links/{id}/forecast/
+
+
+def _end(link: Link, side: str | None) -> dict[str, Any] | None:
+    if side is None:
+        return None
+    switch = link.a_switch if side == Side.A else link.z_switch
+    return {"switch": switch.name, "port": link.a_port if side == Side.A else link.z_port, "rack": switch.rack or None}
 
 
 def recommendation(forecast: LinkForecast, link: Link) -> tuple[str, str]:
