@@ -87,7 +87,9 @@ def test_a_plan_names_its_technicians_and_each_reads_their_day(
     assert day["plan"]["stale"] is False and day["visits"][0]["done"] is False
 
     # Otto reads his own day and tess's; she may not read his.
-    assert otto("work-orders", "today").stdout.splitlines()[0] == "1 visit, the first at 10:00 UTC in rack p2-rack-fab2."
+    assert (
+        otto("work-orders", "today").stdout.splitlines()[0] == "1 visit, the first at 10:00 UTC in rack p2-rack-fab2."
+    )
     assert otto.json("work-orders", "today", "--user", "tess")["visits"] == day["visits"]
     refused = tess("work-orders", "today", "--user", "otto")
     assert refused.exit_code == 1 and refused.stdout == ""
