@@ -6,10 +6,13 @@ import json
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from audit.models import AuditEvent
 from fabric.models import Link
 from fabric.services import link_state
+from telemetry.services import forecasts
+from telemetry.tests.factories import forecast_row
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
 from .conftest import SECRET
@@ -234,15 +237,24 @@ def test_schema_describes_the_bodies_actually_sent(client_for, small_fabric, end
 
     schema = client_for("viewer").get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     components = schema["components"]["schemas"]
-    assert set(schema["x-webhooks"]) == {"link.admin_state_changed", "link.oper_state_changed", "webhook.test"}
-    flip_links(small_fabric, 1)
-    link_state.set_oper_states(small_fabric.pk, {safe_to_disable(small_fabric).pk: "down"})
-    services.send_test_event(endpoint, make_user("operator"))
     components_of = {
         "link.admin_state_changed": "LinkAdminStateChanged",
         "link.oper_state_changed": "LinkOperStateChanged",
+        "link.at_risk": "LinkRisk",
+        "link.risk_cleared": "LinkRisk",
         "webhook.test": "WebhookTest",
     }
+    assert set(schema["x-webhooks"]) == set(components_of)
+    flip_links(small_fabric, 1)
+    link_state.set_oper_states(small_fabric.pk, {safe_to_disable(small_fabric).pk: "down"})
+    services.send_test_event(endpoint, make_user("operator"))
+    # Derivation's forecasts flip two links: one comes at risk, the other's forecast is gone.
+    rising, clearing = Link.objects.filter(fabric=small_fabric).order_by("id")[:2]
+    was_calm = forecast_row(rising, days=3, at_risk=False)
+    forecast_row(clearing, days=3)
+    at_risk_row = tuple(True if name == "at_risk" else getattr(was_calm, name) for name in forecasts.COLUMNS)
+    with connection.cursor() as cursor:
+        forecasts.publish_risk_flips(cursor, small_fabric, [rising.pk, clearing.pk], [at_risk_row], timezone.now())
     seen = set()
     for delivery in WebhookDelivery.objects.select_related("event"):
         body = json.loads(services.request_body(delivery))
