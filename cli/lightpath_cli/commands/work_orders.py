@@ -343,7 +343,8 @@ def finish(
         answer = _call(client, _order_id(order), "finish", {"outcome": outcome.value, "notes": notes})
     fmt = cli.output_format(output)
     if fmt is OutputFormat.table:
-        stdout_console().print(str(answer.get("detail") or ""), highlight=False)
+        # One sentence, one line: a script reads it whole (rich would wrap it at the console width).
+        stdout_console().print(str(answer.get("detail") or ""), highlight=False, soft_wrap=True)
         return
     _print_order(fmt, answer, WORK_ORDER_FINISH_KEYS)
 
