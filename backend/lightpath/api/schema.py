@@ -59,7 +59,19 @@ BODY_METHODS = {"POST", "PUT", "PATCH"}
 
 class LightpathAutoSchema(AutoSchema):
     def get_operation(self, path, path_regex, path_prefix, method, registry):
+        # Lazy: export.py's @extend_schema loads this schema class while export.py is being imported.
+        from .export import CSV_MEDIA_TYPE, CsvExportMixin
+
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if (
+            operation is not None
+            and isinstance(self.view, CsvExportMixin)
+            and getattr(self.view, "action", None) == "list"
+        ):
+            # `?format=csv` answers the same list as a CSV file (lightpath/api/export.py).
+            operation["responses"]["200"]["content"][CSV_MEDIA_TYPE] = {
+                "schema": {"type": "string", "description": "every matching row; a header line of column titles"}
+            }
         if operation is not None:
             for status, component in self._error_statuses(operation).items():
                 if status not in operation["responses"]:

@@ -7112,6 +7112,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedAuditEventList"];
+                    "text/csv": string;
                 };
             };
             /** @description Bad input: every problem, by field. */
@@ -8266,6 +8267,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedDecisionList"];
+                    "text/csv": string;
                 };
             };
             /** @description Bad input: every problem, by field. */
@@ -9927,6 +9929,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedJobListList"];
+                    "text/csv": string;
                 };
             };
             /** @description Bad input: every problem, by field. */
@@ -10685,6 +10688,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedLinkList"];
+                    "text/csv": string;
                 };
             };
             /** @description Bad input: every problem, by field. */
@@ -13154,6 +13158,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedTicketList"];
+                    "text/csv": string;
                 };
             };
             /** @description Bad input: every problem, by field. */
