@@ -98,7 +98,7 @@ test('an operator pushes corrupting telemetry for a link and sees it on the link
   await filters.getByLabel('Fabric').selectOption({ label: fabricName });
   await expect(page).toHaveURL(new RegExp(`fabric=${fabric.id}`));
   // The box follows the URL, which the router updates in a transition: click, then wait for both.
-  const corruptingBox = filters.getByRole('group', { name: 'Health' }).getByLabel('corrupting');
+  const corruptingBox = filters.getByRole('group', { name: 'Health' }).getByLabel('corrupting', { exact: true });
   await corruptingBox.click();
   await expect(page).toHaveURL(new RegExp(`fabric=${fabric.id}&health=corrupting`));
   await expect(corruptingBox).toBeChecked();
@@ -190,6 +190,6 @@ test('an operator pushes corrupting telemetry for a link and sees it on the link
   await page.goto(`/links?fabric=${fabric.id}&health=corrupting`);
   await expect(page.locator(`[data-testid="links-table"] tbody tr[data-link-id="${link.id}"]`)).toBeVisible();
   await expect(
-    page.getByRole('form', { name: 'Link filters' }).getByRole('group', { name: 'Health' }).getByLabel('corrupting'),
+    page.getByRole('form', { name: 'Link filters' }).getByRole('group', { name: 'Health' }).getByLabel('corrupting', { exact: true }),
   ).toBeChecked();
 });

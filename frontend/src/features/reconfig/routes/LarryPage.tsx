@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
+import { Loading } from '@/components/Loading';
 import { ErrorList } from '@/components/ErrorList';
 import { defaultFabric } from '@/components/defaultFabric';
 import { useCurrentUser } from '@/features/auth';
@@ -68,22 +69,30 @@ export function LarryPage() {
       </p>
       <div className="panel">
         <h2>Rack set</h2>
-        <ChoiceFieldset
-          legend="Rack set from"
-          name="rack-set-source"
-          options={RACK_SET_SOURCES}
-          value={rackSetSource}
-          onChange={setRackSetSource}
-          className="filter-group sim-trace"
-        />
-        {rackSetSource === 'document' ? (
-          <RackSetEditor text={rackSetDoc} parsed={parseRackSet(rackSetDoc)} onChange={setRackSetDoc} />
+        {/* The default source depends on whether a fabric is stored: until the fabrics are known, no
+            choice is shown (a choice made earlier flipped to the stored fabric when they arrived). */}
+        {fabrics.isPending ? (
+          <Loading label="Loading fabrics…" />
         ) : (
-          <FabricRackSetChooser
-            state={fabricRackSet}
-            fabrics={fabrics.data?.results ?? []}
-            onChange={setFabricRackSet}
-          />
+          <>
+            <ChoiceFieldset
+              legend="Rack set from"
+              name="rack-set-source"
+              options={RACK_SET_SOURCES}
+              value={rackSetSource}
+              onChange={setRackSetSource}
+              className="filter-group sim-trace"
+            />
+            {rackSetSource === 'document' ? (
+              <RackSetEditor text={rackSetDoc} parsed={parseRackSet(rackSetDoc)} onChange={setRackSetDoc} />
+            ) : (
+              <FabricRackSetChooser
+                state={fabricRackSet}
+                fabrics={fabrics.data?.results ?? []}
+                onChange={setFabricRackSet}
+              />
+            )}
+          </>
         )}
       </div>
       {canRunReconfigJobs(user.data) ? (

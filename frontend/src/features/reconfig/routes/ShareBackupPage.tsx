@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
+import { Loading } from '@/components/Loading';
 import { useCurrentUser } from '@/features/auth';
 import { useFabricChoices } from '@/features/fabrics';
 
@@ -30,14 +31,19 @@ export function ShareBackupPage() {
       {canRunReconfigJobs(user.data) ? (
         <div className="panel">
           <h2>New failover plan</h2>
-          <ShareBackupForm
-            key={fabrics.data ? 'fabrics' : 'loading'}
-            fabrics={fabrics.data?.results ?? []}
-            submitting={submit.isPending}
-            onSubmit={(job) =>
-              submit.mutate(job, { onSuccess: (created) => void navigate(`/sharebackup/${created.id}`) })
-            }
-          />
+          {/* The form starts once the fabrics are known: remounting it when they arrive wiped what
+              the planner had typed (its k and pods) and planned the defaults instead. */}
+          {fabrics.isPending ? (
+            <Loading label="Loading fabrics…" />
+          ) : (
+            <ShareBackupForm
+              fabrics={fabrics.data?.results ?? []}
+              submitting={submit.isPending}
+              onSubmit={(job) =>
+                submit.mutate(job, { onSuccess: (created) => void navigate(`/sharebackup/${created.id}`) })
+              }
+            />
+          )}
           <ErrorList error={submit.error} title="The server refused the plan." />
         </div>
       ) : (
