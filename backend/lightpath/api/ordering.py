@@ -2,6 +2,7 @@
 typo looked like a sort that did nothing), and the filter backend that lists a bad filter and a
 bad ordering in one 400."""
 
+from django.db.models import F
 from django_filters import utils as filter_utils
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework.exceptions import ValidationError
@@ -29,7 +30,17 @@ class StrictOrderingFilter(OrderingFilter):
         problems = ordering_problems(self, request, queryset, view)
         if problems:
             raise ValidationError(problems)
-        return super().filter_queryset(request, queryset, view)
+        ordering = self.get_ordering(request, queryset, view)
+        if not ordering:
+            return queryset
+        # Empty values last both ways (PostgreSQL puts NULL first when descending): "highest penalty
+        # first" must not open with the preventive tickets, whose penalty is not known yet.
+        return queryset.order_by(
+            *(
+                F(term[1:]).desc(nulls_last=True) if term.startswith("-") else F(term).asc(nulls_last=True)
+                for term in ordering
+            )
+        )
 
 
 class LightpathFilterBackend(DjangoFilterBackend):
