@@ -39,7 +39,8 @@ class StrictOrderingFilter(OrderingFilter):
             *(
                 F(term[1:]).desc(nulls_last=True) if term.startswith("-") else F(term).asc(nulls_last=True)
                 for term in ordering
-            )
+            ),
+            "pk",  # ties in one order, the same for a page and for the CSV export's server-side cursor
         )
 
 
