@@ -12,7 +12,7 @@ import {
   formatClock,
   formatTime,
   formatTimeRange,
-} from './format';
+} from '.';
 
 describe('formatTime', () => {
   it('shows a UTC instant to the minute with the zone spelled out', () => {
