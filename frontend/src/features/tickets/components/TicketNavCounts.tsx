@@ -1,7 +1,9 @@
 import { useTicketCounts } from '../api/useTicketCounts';
 import '../tickets.css';
 
-/** Beside the nav's Tickets link: how many are unresolved and how many of them are the user's. */
+/** Beside the nav's Tickets link, in words readable without the tooltip (a phone has none):
+ * "5 open · 0 mine". "Open" counts every unresolved ticket (open, in progress, awaiting validation,
+ * reopened); "mine" those of them assigned to the user. */
 export function TicketNavCounts() {
   const counts = useTicketCounts().data;
   if (!counts) return null;
@@ -9,9 +11,9 @@ export function TicketNavCounts() {
     <span
       className="nav-counts"
       data-testid="nav-ticket-counts"
-      title={`${counts.unresolved} unresolved, ${counts.assigned_to_me} assigned to you`}
+      title={`${counts.unresolved} unresolved (open, in progress or awaiting validation), ${counts.assigned_to_me} assigned to you`}
     >
-      {counts.unresolved} · {counts.assigned_to_me} mine
+      {counts.unresolved} open · {counts.assigned_to_me} mine
     </span>
   );
 }
