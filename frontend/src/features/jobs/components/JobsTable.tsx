@@ -1,13 +1,11 @@
-import { Fragment, useState } from 'react';
-import { Link } from 'react-router';
+import { useMemo, useState } from 'react';
 
-import { ProgressBar } from '@/components/ProgressBar';
-import { Time } from '@/components/Time';
+import { DataTable, type TableState } from '@/components/table';
 
 import type { JobRow } from '../api/types';
-import { jobPagePath } from '../jobPages';
-import { displayedProgress, isActive, progressTone } from '../jobState';
+import { isActive } from '../jobState';
 import { JobLog } from './JobLog';
+import { jobColumns, jobLogRowId } from './jobColumns';
 
 import '../jobs.css';
 
@@ -18,122 +16,52 @@ interface JobsTableProps {
   canCancel: (job: JobRow) => boolean;
   cancellingJobId: number | null;
   onCancel: (jobId: number) => void;
+  /** The Jobs page's sorting and chosen columns. */
+  table?: TableState;
+  busy?: boolean;
 }
 
-function jobLink(job: JobRow) {
-  const path = jobPagePath(job);
-  return path === null ? `#${job.id}` : <Link to={path}>#{job.id}</Link>;
-}
-
-const COLUMNS = 11;
-
-export function JobsTable({ jobs, fabricNames, canCancel, cancellingJobId, onCancel }: JobsTableProps) {
-  // Every job's log opens here, below its row: imports and capacity reports have no page of their own.
+export function JobsTable({ jobs, fabricNames, canCancel, cancellingJobId, onCancel, table, busy }: JobsTableProps) {
   const [shownLogs, setShownLogs] = useState<ReadonlySet<number>>(new Set());
-  const toggleLog = (jobId: number) =>
-    setShownLogs((shown) => {
-      const next = new Set(shown);
-      if (!next.delete(jobId)) next.add(jobId);
-      return next;
-    });
+  const columns = useMemo(
+    () =>
+      jobColumns({
+        fabricNames,
+        canCancel,
+        cancellingJobId,
+        onCancel,
+        shownLogs,
+        toggleLog: (jobId) =>
+          setShownLogs((shown) => {
+            const next = new Set(shown);
+            if (!next.delete(jobId)) next.add(jobId);
+            return next;
+          }),
+      }),
+    [fabricNames, canCancel, cancellingJobId, onCancel, shownLogs],
+  );
   // Scrolls on its own on a phone instead of widening the page, as the links table does.
   return (
-    <div className="table-scroll">
-      <table className="data-table" data-testid="jobs-table">
-        <caption className="visually-hidden">Jobs</caption>
-        <thead>
-          <tr>
-            <th scope="col">Job</th>
-            <th scope="col">
-              <span className="visually-hidden">Log</span>
-            </th>
-            <th scope="col">Kind</th>
-            <th scope="col">Fabric</th>
-            <th scope="col">State</th>
-            <th scope="col" className="progress-column">
-              Progress
-            </th>
-            <th scope="col">Message</th>
-            <th scope="col">Error</th>
-            <th scope="col">Created</th>
-            <th scope="col">Finished</th>
-            <th scope="col">Action</th>
+    <DataTable
+      caption="Jobs"
+      testId="jobs-table"
+      columns={columns}
+      rows={jobs}
+      rowKey={(job) => job.id}
+      table={table}
+      busy={busy}
+      rowProps={(job) => ({ 'data-testid': 'job-row', 'data-job-id': job.id, 'data-state': job.state })}
+      afterRow={(job, columnCount) =>
+        shownLogs.has(job.id) ? (
+          <tr id={jobLogRowId(job.id)} className="job-log-row">
+            <td colSpan={columnCount}>
+              <div role="region" aria-label={`Log of job ${job.id}`} className="job-log-region">
+                <JobLog jobId={job.id} active={isActive(job)} defaultOpen testId={`job-${job.id}`} />
+              </div>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {jobs.map((job) => {
-            const logShown = shownLogs.has(job.id);
-            const logId = `job-${job.id}-log-row`;
-            return (
-              <Fragment key={job.id}>
-                <tr data-testid="job-row" data-job-id={job.id} data-state={job.state}>
-                  <th scope="row">{jobLink(job)}</th>
-                  <td>
-                    <button
-                      type="button"
-                      className="job-log-toggle"
-                      aria-expanded={logShown}
-                      aria-controls={logShown ? logId : undefined}
-                      aria-label={`Log of job ${job.id}`}
-                      onClick={() => toggleLog(job.id)}
-                    >
-                      Log
-                    </button>
-                  </td>
-                  <td>
-                    <code>{job.kind}</code>
-                  </td>
-                  <td>{job.fabric === null ? '—' : (fabricNames.get(job.fabric) ?? job.fabric)}</td>
-                  <td>
-                    <span className={`badge badge-${job.state}`} data-testid="job-state">
-                      {job.state}
-                    </span>
-                  </td>
-                  <td>
-                    <ProgressBar
-                      value={displayedProgress(job)}
-                      tone={progressTone(job.state)}
-                      label={`Job ${job.id} progress`}
-                      testId="job-progress"
-                    />
-                  </td>
-                  <td>{job.message || '—'}</td>
-                  <td className="job-error">{job.error || '—'}</td>
-                  <td>
-                    <Time value={job.created} />
-                    {job.created_by ? <div className="muted">by {job.created_by}</div> : null}
-                  </td>
-                  <td>
-                    <Time value={job.finished} />
-                  </td>
-                  <td>
-                    {isActive(job) && canCancel(job) ? (
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => onCancel(job.id)}
-                        disabled={cancellingJobId === job.id}
-                        aria-label={`Cancel job ${job.id}`}
-                      >
-                        {cancellingJobId === job.id ? 'Cancelling…' : 'Cancel'}
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-                {logShown ? (
-                  <tr id={logId} className="job-log-row">
-                    <td colSpan={COLUMNS}>
-                      <div role="region" aria-label={`Log of job ${job.id}`} className="job-log-region">
-                        <JobLog jobId={job.id} active={isActive(job)} defaultOpen testId={`job-${job.id}`} />
-                      </div>
-                    </td>
-                  </tr>
-                ) : null}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        ) : null
+      }
+    />
   );
 }

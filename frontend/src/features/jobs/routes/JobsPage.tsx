@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
@@ -9,18 +9,19 @@ import { canCancelJob, useCurrentUser } from '@/features/auth';
 import { useFabricChoices } from '@/features/fabrics';
 import { pageOffset } from '@/lib/pagination';
 
-import type { JobState } from '../api/types';
+import type { JobRow, JobState } from '../api/types';
 import { useCancelJob } from '../api/useCancelJob';
 import { useJobs } from '../api/useJobs';
+import { JOB_COLUMN_KEYS, JOB_COLUMNS, JOB_SORT_FIELDS } from '../components/jobColumns';
 import { JobsTable } from '../components/JobsTable';
 import { isActive, JOB_STATES } from '../jobState';
 
 export function JobsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const table = useTableState('jobs', [], []);
-  const { page, pageSize } = table;
+  const table = useTableState('jobs', JOB_COLUMN_KEYS, JOB_SORT_FIELDS);
+  const { page, pageSize, ordering } = table;
   const state = JOB_STATES.find((candidate) => candidate === searchParams.get('state'));
-  const jobs = useJobs({ state, limit: pageSize, offset: pageOffset(page, pageSize) });
+  const jobs = useJobs({ state, ordering: table.orderingQuery, limit: pageSize, offset: pageOffset(page, pageSize) });
   const cancelJob = useCancelJob();
   const user = useCurrentUser();
   const fabricChoices = useFabricChoices();
@@ -28,14 +29,20 @@ export function JobsPage() {
     () => new Map((fabricChoices.data?.results ?? []).map((fabric) => [fabric.id, fabric.name])),
     [fabricChoices.data],
   );
+  const { mutate: cancel } = cancelJob;
+  const onCancel = useCallback((jobId: number) => cancel(jobId), [cancel]);
+  const canCancel = useCallback((job: JobRow) => canCancelJob(user.data, job), [user.data]);
   const activeCount = jobs.data?.results.filter(isActive).length ?? 0;
 
+  // A new state filter starts again at page 1, keeping the ordering and the page size.
   const setState = (next: JobState | undefined) =>
     setSearchParams((current) => {
       const params = new URLSearchParams();
       if (next) params.set('state', next);
-      const pageSizeParam = current.get('page_size');
-      if (pageSizeParam) params.set('page_size', pageSizeParam);
+      for (const key of ['ordering', 'page_size']) {
+        const value = current.get(key);
+        if (value) params.set(key, value);
+      }
       return params;
     });
 
@@ -62,7 +69,7 @@ export function JobsPage() {
           </select>
         </label>
       </form>
-      <TableToolbar table={table} csvHref={csvExportHref('/api/jobs/', { state }, undefined)} />
+      <TableToolbar columns={JOB_COLUMNS} table={table} csvHref={csvExportHref('/api/jobs/', { state }, ordering)} />
       <ErrorList error={cancelJob.error} title="Could not cancel the job." />
       {jobs.isPending ? <Loading label="Loading jobs…" /> : null}
       <ErrorList error={jobs.error} title="Could not load jobs." />
@@ -74,9 +81,11 @@ export function JobsPage() {
             <JobsTable
               jobs={jobs.data.results}
               fabricNames={fabricNames}
-              canCancel={(job) => canCancelJob(user.data, job)}
+              canCancel={canCancel}
               cancellingJobId={cancelJob.isPending ? (cancelJob.variables ?? null) : null}
-              onCancel={(jobId) => cancelJob.mutate(jobId)}
+              onCancel={onCancel}
+              table={table}
+              busy={jobs.isPlaceholderData}
             />
             <Pagination
               label="Jobs pages"

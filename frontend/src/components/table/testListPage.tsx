@@ -1,0 +1,48 @@
+/** Renders a list page against canned API answers, recording what it asked for (vitest only). */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+
+export const DEMO_FABRICS = { count: 1, next: null, previous: null, results: [{ id: 1, name: 'demo-fb' }] };
+
+export function page<T>(results: T[]) {
+  return { count: results.length, next: null, previous: null, results };
+}
+
+/**
+ * `answer(url)` is the body of every GET (fabric choices and the user are answered already); the
+ * returned `asked` lists each request's URL, `router` shows where the page navigated.
+ */
+export function renderListPage(
+  element: ReactElement,
+  path: string,
+  url: string,
+  answer: (url: URL) => unknown,
+  user: Record<string, unknown> = { username: 'operator', roles: ['operator'] },
+) {
+  const asked: URL[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (requested: string) => {
+      const parsed = new URL(requested, 'http://lightpath.test');
+      asked.push(parsed);
+      const body =
+        parsed.pathname === '/api/fabrics/'
+          ? DEMO_FABRICS
+          : parsed.pathname === '/api/auth/me/'
+            ? user
+            : answer(parsed);
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path, element }], { initialEntries: [url] });
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { asked, router };
+}
