@@ -10,7 +10,8 @@ import { useFabricChoices } from '@/features/fabrics';
 import { pageOffset } from '@/lib/pagination';
 
 import type { DecisionAction, DecisionFilters, DecisionKind } from '../api/types';
-import { useDecisions } from '../api/useDecisions';
+import { DECISIONS_DEFAULT_ORDERING, useDecisions } from '../api/useDecisions';
+import { DECISION_COLUMN_KEYS, DECISION_COLUMNS, DECISION_SORT_FIELDS } from '../components/decisionColumns';
 import { DecisionsTable } from '../components/DecisionsTable';
 import {
   DECISION_ACTIONS,
@@ -23,17 +24,24 @@ import '../corruption.css';
 export function DecisionsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = useMemo(() => decisionFiltersFromSearchParams(searchParams), [searchParams]);
-  const table = useTableState('decisions', [], []);
-  const { page, pageSize } = table;
-  const decisions = useDecisions(filters, { limit: pageSize, offset: pageOffset(page, pageSize) });
+  const table = useTableState('decisions', DECISION_COLUMN_KEYS, DECISION_SORT_FIELDS);
+  const { page, pageSize, ordering } = table;
+  const decisions = useDecisions(filters, {
+    limit: pageSize,
+    offset: pageOffset(page, pageSize),
+    ordering: table.orderingQuery,
+  });
   const fabricChoices = useFabricChoices();
   const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
   const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
+  // A new filter starts again at page 1, keeping the ordering and the page size.
   const apply = (next: DecisionFilters) =>
     setSearchParams((current) => {
       const params = searchParamsFromDecisionFilters(next);
-      const pageSizeParam = current.get('page_size');
-      if (pageSizeParam) params.set('page_size', pageSizeParam);
+      for (const key of ['ordering', 'page_size']) {
+        const value = current.get(key);
+        if (value) params.set(key, value);
+      }
       return params;
     });
 
@@ -106,8 +114,9 @@ export function DecisionsPage() {
         </p>
       ) : null}
       <TableToolbar
+        columns={DECISION_COLUMNS}
         table={table}
-        csvHref={csvExportHref('/api/decisions/', { ...filters }, { field: 'created', descending: true })}
+        csvHref={csvExportHref('/api/decisions/', { ordering: DECISIONS_DEFAULT_ORDERING, ...filters }, ordering)}
       />
       {decisions.isPending ? <Loading label="Loading decisions…" /> : null}
       <ErrorList error={decisions.error} title="Could not load decisions." />
@@ -116,7 +125,12 @@ export function DecisionsPage() {
           <p data-testid="decisions-empty">No decisions match these filters.</p>
         ) : (
           <>
-            <DecisionsTable decisions={decisions.data.results} fabricNames={fabricNames} />
+            <DecisionsTable
+              decisions={decisions.data.results}
+              fabricNames={fabricNames}
+              table={table}
+              busy={decisions.isPlaceholderData}
+            />
             <Pagination
               label="Decision pages"
               total={decisions.data.count}
