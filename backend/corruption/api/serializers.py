@@ -72,16 +72,34 @@ class TicketSerializer(BriefModelSerializer):
     )
     recommended_action = serializers.ChoiceField(choices=tickets.ACTIONS, read_only=True, allow_null=True)
     step_count = serializers.IntegerField(read_only=True)
+    # What was done on the current step and what the ticket waits for, so the queue says
+    # "Reseated transceiver, validating until ..." instead of the advice already followed.
+    action_taken = serializers.ChoiceField(
+        choices=tickets.ACTIONS,
+        read_only=True,
+        allow_null=True,
+        help_text="The current step's action as recorded; null until the technician records it.",
+    )
+    acted_at = serializers.DateTimeField(read_only=True, allow_null=True, help_text="When it was recorded.")
+    validation_ends_at = serializers.SerializerMethodField(
+        help_text="Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; "
+        "a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the "
+        "link is out of service (the window starts when it is back)."
+    )
 
     class Meta:
         model = Ticket
         fields = [
             "id", "url", "fabric", "link", "link_name", "pod", "kind", "direction", "state", "assignee", "penalty",
-            "recommended_action", "step_count", "decision", "validation_started_at", "resolved_at", "created",
-            "updated",
+            "recommended_action", "action_taken", "acted_at", "step_count", "decision", "validation_started_at",
+            "validation_ends_at", "resolved_at", "created", "updated",
         ]  # fmt: skip
         read_only_fields = fields
         brief_fields = ("id", "url", "link", "state")
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_validation_ends_at(self, ticket: Ticket) -> dt.datetime | None:
+        return tickets.validation_ends_at(ticket)
 
 
 # --- A ticket step's evidence (corruption/recommend.py), described for OpenAPI -----------------------
@@ -278,19 +296,13 @@ class TicketDetailSerializer(TicketSerializer):
     steps = TicketStepSerializer(many=True, read_only=True)
     comments = TicketCommentSerializer(many=True, read_only=True)
     recommendation = serializers.SerializerMethodField()
-    validation_ends_at = serializers.SerializerMethodField(
-        help_text="Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; "
-        "a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the "
-        "link is out of service (the window starts when it is back)."
-    )
-
     validation_window_hours = serializers.SerializerMethodField(
         help_text="How long a repaired link must stay clean before its ticket resolves."
     )
 
     class Meta(TicketSerializer.Meta):
         fields = [
-            *TicketSerializer.Meta.fields, "ends", "cable_length_m", "fiber", "recommendation", "validation_ends_at",
+            *TicketSerializer.Meta.fields, "ends", "cable_length_m", "fiber", "recommendation",
             "validation_window_hours", "steps", "comments",
         ]  # fmt: skip
         read_only_fields = fields
@@ -298,10 +310,6 @@ class TicketDetailSerializer(TicketSerializer):
     @extend_schema_field(serializers.FloatField())
     def get_validation_window_hours(self, ticket: Ticket) -> float:
         return float(tickets.config()["validation_window_hours"])
-
-    @extend_schema_field(serializers.DateTimeField(allow_null=True))
-    def get_validation_ends_at(self, ticket: Ticket) -> dt.datetime | None:
-        return tickets.validation_ends_at(ticket)
 
     @extend_schema_field(TicketLinkEndSerializer(many=True))
     def get_ends(self, ticket: Ticket) -> list[dict]:

@@ -1,7 +1,7 @@
 import math
 
-from django.db.models import Case, Count, F, OuterRef, Subquery, When
-from django.db.models.functions import Coalesce
+from django.db.models import Case, Count, F, OuterRef, Subquery, Value, When
+from django.db.models.functions import Coalesce, NullIf
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
@@ -129,6 +129,10 @@ class Conflict(APIException):
 WORKERS = {TECHNICIAN, OPERATOR}
 
 
+# A ticket's current step: its newest (TicketViewSet's annotations).
+current_step = TicketStep.objects.filter(ticket=OuterRef("pk")).order_by("-number")
+
+
 class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     """Repair tickets of links disabled for corruption (corruption.tickets), and preventive ones
     of links forecast to fail (corruption.preventive: operators open them). Everyone reads;
@@ -147,9 +151,9 @@ class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSe
                     .values("decision__penalty")[:1]
                 ),
             ),
-            recommended_action=Subquery(
-                TicketStep.objects.filter(ticket=OuterRef("pk")).order_by("-number").values("recommended_action")[:1]
-            ),
+            recommended_action=Subquery(current_step.values("recommended_action")[:1]),
+            action_taken=NullIf(Subquery(current_step.values("action_taken")[:1]), Value("")),
+            acted_at=Subquery(current_step.values("acted_at")[:1]),
             step_count=Count("steps"),
         )
         .order_by("-created", "-id")
@@ -167,6 +171,8 @@ class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSe
         CsvColumn("Direction", "direction"),
         CsvColumn("State", "state"),
         CsvColumn("Recommended action", "recommended_action"),
+        CsvColumn("Action taken", "action_taken"),
+        CsvColumn("Validating until", "validation_ends_at"),
         CsvColumn("Penalty", "penalty", significant(3)),
         CsvColumn("Assignee", "assignee"),
         CsvColumn("Opened", "created"),

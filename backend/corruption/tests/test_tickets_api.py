@@ -74,6 +74,36 @@ class TestTicketAPI:
         started = dt.datetime.fromisoformat(acted["validation_started_at"])
         assert dt.datetime.fromisoformat(acted["validation_ends_at"]) - started == dt.timedelta(hours=24)
 
+    def test_the_queue_says_what_was_done_and_until_when_it_is_validated(self, ticket, client_for):
+        client = client_for("technician")
+
+        def row() -> dict:
+            return client.get("/api/tickets/", {"link": ticket.link_id}).json()["results"][0]
+
+        before = row()
+        assert (before["recommended_action"], before["action_taken"], before["acted_at"]) == ("clean_fiber", None, None)
+        assert before["validation_ends_at"] is None
+        client.post(f"/api/tickets/{ticket.pk}/start/")
+        client.post(f"/api/tickets/{ticket.pk}/act/", {"action_taken": "reseat_transceiver"})
+        after = row()
+        acted_at = dt.datetime.fromisoformat(after["acted_at"])
+        assert (after["state"], after["action_taken"]) == ("awaiting_validation", "reseat_transceiver")
+        assert dt.datetime.fromisoformat(after["validation_ends_at"]) - acted_at == dt.timedelta(hours=24)
+        answer = client.get("/api/tickets/", {"link": ticket.link_id, "format": "csv"})
+        csv = b"".join(answer.streaming_content).decode()
+        header, line = csv.splitlines()[:2]
+        assert "Action taken" in header and "Validating until" in header and "reseat_transceiver" in line
+        # Corruption returns: the ticket's next step is advised, nothing done on it yet.
+        decide(event_at(Link.objects.get(pk=ticket.link_id), timezone.now()))
+        again = row()
+        assert (again["state"], again["step_count"], again["action_taken"], again["validation_ends_at"]) == (
+            "open",
+            2,
+            None,
+            None,
+        )
+        assert again["recommended_action"] != "reseat_transceiver"
+
     def test_a_reseat_then_a_replacement_update_the_transceiver_at_the_acted_end_and_are_audited(
         self, ticket, client_for
     ):

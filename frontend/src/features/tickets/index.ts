@@ -13,3 +13,4 @@ export { TicketStateBadge } from './components/TicketStateBadge';
 export { formatRate } from './evidence';
 export { ACTION_LABELS, actionTodo, isRepairAction } from './repairActions';
 export { TicketNavCounts } from './components/TicketNavCounts';
+export { nextStepText } from './ticketProgress';

@@ -15,6 +15,8 @@ export function testTicket(overrides: Partial<TicketDetail> = {}): TicketDetail 
     assignee: null,
     penalty: 8.523e-6,
     recommended_action: 'replace_far_transceiver',
+    action_taken: null,
+    acted_at: null,
     step_count: 1,
     decision: 8,
     validation_started_at: null,

@@ -50,14 +50,45 @@ export interface TicketWhere {
   far: LinkEnd | undefined;
 }
 
-/** Where the current step's work is, or undefined for a ticket without a step. */
+/** The current step: the newest. */
+export function currentStep(ticket: TicketDetail): TicketStep | undefined {
+  return stepsNewestFirst(ticket.steps)[0];
+}
+
+/** Where the current step's work is (what was done, once recorded, else the advice), or undefined
+ * for a ticket without a step. */
 export function ticketWhere(ticket: TicketDetail): TicketWhere | undefined {
   const recommendation = ticket.recommendation;
   if (!recommendation) return undefined;
-  const side = actedSide(recommendation.action, recommendation.evidence, ticket.direction);
+  const step = currentStep(ticket);
+  const side = step?.action_taken
+    ? actedSide(step.action_taken, step.evidence, step.direction)
+    : actedSide(recommendation.action, recommendation.evidence, ticket.direction);
   const end = ticket.ends.find((candidate) => candidate.side === side);
   if (!end) return undefined;
   return { end, far: ticket.ends.find((candidate) => candidate.side !== side) };
+}
+
+/** "Reseated transceiver at p0-fab1:eth1/1 (end Z, rack …), 2026-11-27 13:11 UTC": what was done on
+ * a step, where and when; null while nothing is recorded on it. */
+export function doneAt(step: TicketStep, ends: LinkEnd[]): string | null {
+  const action = step.action_taken;
+  if (!action) return null;
+  const end = ends.find((candidate) => candidate.side === actedSide(action, step.evidence, step.direction));
+  let what = actionDone(action);
+  if (end && AT_ONE_END.has(action)) what = `${what} at ${endPlace(end)}`;
+  else if (action === 'replace_cable' && ends.length === 2)
+    what = `${what} between ${ends.map(endPlace).join(' and ')}`;
+  return `${what}, ${formatTime(step.acted_at)}`;
+}
+
+/** The step before the current one when corruption came back after it: the reason the ticket asks
+ * for another repair ("Corruption returned after: Reseated transceiver …"). */
+export function returnedAfter(ticket: TicketDetail): string | null {
+  const [current, previous] = stepsNewestFirst(ticket.steps);
+  if (!current || current.action_taken || previous?.outcome !== 'recurred') return null;
+  const done = doneAt(previous, ticket.ends);
+  return done ? `Corruption returned after: ${done}. Next step:` : null;
 }
 
 /** What to bring, one line each: the cable, the transceiver for the end, the far end's rack. */
@@ -88,6 +119,12 @@ export function validationSentence(ticket: TicketDetail): string | null {
     return `Validation (${hours}) starts when the link is back in service.`;
   }
   return `After the repair the link must stay clean for ${hours} before the ticket resolves.`;
+}
+
+/** What happens if validation fails, said while the ticket waits for it; null otherwise. */
+export function ifValidationFails(ticket: TicketDetail): string | null {
+  if (ticket.state !== 'awaiting_validation') return null;
+  return 'If corruption returns, CorrOpt takes the link out of service again and this ticket gets its next step.';
 }
 
 /** "Reseated transceiver by ana, 2026-11-27 12:00 UTC: being validated": a done step in one line. */

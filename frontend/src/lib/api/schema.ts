@@ -6118,11 +6118,32 @@ export interface components {
              */
             readonly penalty: number | null;
             readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * @description The current step's action as recorded; null until the technician records it.
+             *
+             *     * `replace_shared_component` - replace_shared_component
+             *     * `replace_cable` - replace_cable
+             *     * `replace_far_transceiver` - replace_far_transceiver
+             *     * `clean_fiber` - clean_fiber
+             *     * `reseat_transceiver` - reseat_transceiver
+             *     * `replace_transceiver` - replace_transceiver
+             */
+            readonly action_taken: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * Format: date-time
+             * @description When it was recorded.
+             */
+            readonly acted_at: string | null;
             readonly step_count: number;
             /** @description The decision that opened it; none for a preventive ticket. */
             readonly decision: number | null;
             /** Format: date-time */
             readonly validation_started_at: string | null;
+            /**
+             * Format: date-time
+             * @description Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the link is out of service (the window starts when it is back).
+             */
+            readonly validation_ends_at: string | null;
             /** Format: date-time */
             readonly resolved_at: string | null;
             /** Format: date-time */
@@ -6150,11 +6171,32 @@ export interface components {
              */
             readonly penalty: number | null;
             readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * @description The current step's action as recorded; null until the technician records it.
+             *
+             *     * `replace_shared_component` - replace_shared_component
+             *     * `replace_cable` - replace_cable
+             *     * `replace_far_transceiver` - replace_far_transceiver
+             *     * `clean_fiber` - clean_fiber
+             *     * `reseat_transceiver` - reseat_transceiver
+             *     * `replace_transceiver` - replace_transceiver
+             */
+            readonly action_taken: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * Format: date-time
+             * @description When it was recorded.
+             */
+            readonly acted_at: string | null;
             readonly step_count: number;
             /** @description The decision that opened it; none for a preventive ticket. */
             readonly decision: number | null;
             /** Format: date-time */
             readonly validation_started_at: string | null;
+            /**
+             * Format: date-time
+             * @description Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the link is out of service (the window starts when it is back).
+             */
+            readonly validation_ends_at: string | null;
             /** Format: date-time */
             readonly resolved_at: string | null;
             /** Format: date-time */
@@ -6167,11 +6209,6 @@ export interface components {
             /** @description SMF or MMF; blank: not recorded. */
             readonly fiber: string;
             readonly recommendation: components["schemas"]["Recommendation"] | null;
-            /**
-             * Format: date-time
-             * @description Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the link is out of service (the window starts when it is back).
-             */
-            readonly validation_ends_at: string | null;
             /**
              * Format: double
              * @description How long a repaired link must stay clean before its ticket resolves.
@@ -6219,11 +6256,32 @@ export interface components {
              */
             readonly penalty: number | null;
             readonly recommended_action: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * @description The current step's action as recorded; null until the technician records it.
+             *
+             *     * `replace_shared_component` - replace_shared_component
+             *     * `replace_cable` - replace_cable
+             *     * `replace_far_transceiver` - replace_far_transceiver
+             *     * `clean_fiber` - clean_fiber
+             *     * `reseat_transceiver` - reseat_transceiver
+             *     * `replace_transceiver` - replace_transceiver
+             */
+            readonly action_taken: (components["schemas"]["ActionTakenEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * Format: date-time
+             * @description When it was recorded.
+             */
+            readonly acted_at: string | null;
             readonly step_count: number;
             /** @description The decision that opened it; none for a preventive ticket. */
             readonly decision: number | null;
             /** Format: date-time */
             readonly validation_started_at: string | null;
+            /**
+             * Format: date-time
+             * @description Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the link is out of service (the window starts when it is back).
+             */
+            readonly validation_ends_at: string | null;
             /** Format: date-time */
             readonly resolved_at: string | null;
             /** Format: date-time */
@@ -6236,11 +6294,6 @@ export interface components {
             /** @description SMF or MMF; blank: not recorded. */
             readonly fiber: string;
             readonly recommendation: components["schemas"]["Recommendation"] | null;
-            /**
-             * Format: date-time
-             * @description Awaiting validation: when the validation window ends (it resolves then if the link stayed clean; a preventive ticket also as soon as its forecast is no longer at risk). Null otherwise, and while the link is out of service (the window starts when it is back).
-             */
-            readonly validation_ends_at: string | null;
             /**
              * Format: double
              * @description How long a repaired link must stay clean before its ticket resolves.

@@ -1,17 +1,41 @@
 import { formatTime } from '@/lib/format';
 
 import type { TicketDetail } from '../api/types';
-import { actionAt, ticketWhere, validationSentence, whatToBring } from '../ticketHeader';
+import {
+  actionAt,
+  currentStep,
+  doneAt,
+  ifValidationFails,
+  returnedAfter,
+  ticketWhere,
+  validationSentence,
+  whatToBring,
+} from '../ticketHeader';
 
-/** First on the ticket, above the fold on a phone: what to do where, what to bring, and validation. */
+/** First on the ticket, above the fold on a phone: what to do where and what to bring; once the
+ * step is done, what was done and what the ticket waits for (validation until when). */
 export function TicketHeader({ ticket }: { ticket: TicketDetail }) {
   const where = ticketWhere(ticket);
   const recommendation = ticket.recommendation;
+  const step = currentStep(ticket);
+  const done = step ? doneAt(step, ticket.ends) : null;
+  const returned = returnedAfter(ticket);
   const validation = validationSentence(ticket);
+  const ifItFails = ifValidationFails(ticket);
   return (
     <section className="panel ticket-header" aria-label="Where and what to bring" data-testid="ticket-header">
-      {recommendation && where ? (
+      {done ? (
+        <p className="ticket-header-todo" data-testid="ticket-header-done">
+          <strong>Done: {done}</strong>
+        </p>
+      ) : null}
+      {recommendation && where && !done ? (
         <>
+          {returned ? (
+            <p className="ticket-header-returned" data-testid="ticket-header-returned">
+              {returned}
+            </p>
+          ) : null}
           <p className="ticket-header-todo" data-testid="ticket-header-todo">
             <strong>{actionAt(recommendation.action, recommendation.evidence, ticket.ends, ticket.direction)}</strong>
           </p>
@@ -21,13 +45,16 @@ export function TicketHeader({ ticket }: { ticket: TicketDetail }) {
               <li key={line}>{line}</li>
             ))}
           </ul>
-          <p data-testid="ticket-header-reseated">
-            Last reseated (end {where.end.side.toUpperCase()}):{' '}
-            {where.end.last_reseated_at ? formatTime(where.end.last_reseated_at) : 'never recorded'}
-          </p>
         </>
       ) : null}
+      {where ? (
+        <p data-testid="ticket-header-reseated">
+          Last reseated (end {where.end.side.toUpperCase()}):{' '}
+          {where.end.last_reseated_at ? formatTime(where.end.last_reseated_at) : 'never recorded'}
+        </p>
+      ) : null}
       {validation ? <p data-testid="ticket-header-validation">{validation}</p> : null}
+      {ifItFails ? <p data-testid="ticket-header-if-it-fails">{ifItFails}</p> : null}
     </section>
   );
 }

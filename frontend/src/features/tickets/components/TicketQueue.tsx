@@ -5,7 +5,7 @@ import { formatAge, formatTime } from '@/lib/format';
 import type { Ticket } from '../api/types';
 import { formatRate } from '../evidence';
 import { TICKET_KIND_LABELS } from '../ticketQueue';
-import { actionTodo } from '../repairActions';
+import { nextStepText } from '../ticketProgress';
 import { TicketStateBadge } from './TicketStateBadge';
 
 interface TicketQueueProps {
@@ -65,7 +65,7 @@ export function TicketQueue({ tickets, fabricNames, now = new Date() }: TicketQu
               <TicketStateBadge state={ticket.state} />
             </td>
             <td data-label="Recommended">
-              {actionTodo(ticket.recommended_action)}
+              {nextStepText(ticket)}
               {ticket.step_count > 1 ? <span className="muted"> (step {ticket.step_count})</span> : null}
             </td>
             <td data-label="Penalty" className="numeric">

@@ -20,7 +20,7 @@ import {
 } from '@/features/telemetry';
 import { formatAge, formatTime } from '@/lib/format';
 
-import type { TicketDetail } from '../api/types';
+import type { Recommendation, TicketDetail } from '../api/types';
 import { useTicket } from '../api/useTicket';
 import { RecommendationPanel } from '../components/RecommendationPanel';
 import { StepHistory } from '../components/StepHistory';
@@ -32,6 +32,7 @@ import { TicketStateBadge } from '../components/TicketStateBadge';
 import { TicketWorkOrderLink } from '../components/TicketWorkOrderLink';
 import { formatRate } from '../evidence';
 import { isPreventiveRule } from '../repairActions';
+import { currentStep, doneStepSummary } from '../ticketHeader';
 import { ticketChartRange } from '../ticketRange';
 import '../tickets.css';
 
@@ -77,7 +78,7 @@ function TicketPage({ ticketId }: { ticketId: number }) {
           <section className="panel" aria-labelledby="recommendation-heading">
             <h2 id="recommendation-heading">What to do</h2>
             {data.recommendation ? (
-              <RecommendationPanel recommendation={data.recommendation} ends={data.ends} />
+              <CurrentStepAdvice ticket={data} recommendation={data.recommendation} />
             ) : (
               <p>No recommendation: the ticket has no step yet.</p>
             )}
@@ -119,6 +120,24 @@ function TicketPage({ ticketId }: { ticketId: number }) {
         </>
       ) : null}
     </article>
+  );
+}
+
+/** The current step's advice, open while it is to be done; once done, one line saying so, the advice
+ * and its evidence folded under it (what was read when it was advised, not a task any more). */
+function CurrentStepAdvice({ ticket, recommendation }: { ticket: TicketDetail; recommendation: Recommendation }) {
+  const step = currentStep(ticket);
+  const panel = <RecommendationPanel recommendation={recommendation} ends={ticket.ends} />;
+  if (!step?.action_taken) return panel;
+  return (
+    <details className="advice-done" data-testid="advice-done">
+      <summary>
+        Step {step.number} done: {doneStepSummary(step)}.
+        {ticket.state === 'awaiting_validation' ? ' Nothing to do while it is validated.' : ''} The advice as given,
+        with its evidence:
+      </summary>
+      {panel}
+    </details>
   );
 }
 
