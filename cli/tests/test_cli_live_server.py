@@ -44,6 +44,7 @@ def test_import_list_show(planner: Cli) -> None:
 
 def test_export_round_trips_the_imported_document(planner: Cli, tmp_path: Path) -> None:
     original = read_document(FIXTURE_DATA / "fat-tree-k4.json")
+    checked = planner.json("fabric", "validate", str(FIXTURE_DATA / "fat-tree-k4.json"))
     import_file(planner, FIXTURE_DATA / "fat-tree-k4.json")
     target = tmp_path / "export.json"
     result = planner("fabric", "export", "fat-tree-k4", "-o", str(target))
@@ -67,11 +68,19 @@ def test_export_round_trips_the_imported_document(planner: Cli, tmp_path: Path) 
 
     assert links(exported) == links(original)
 
-    # The export carries the models its links use, with the values the import gave them.
+    # The export carries the models its links use, with the document's values, except where the
+    # shared catalog already had the model otherwise: the catalog's entry is kept, as validate said
+    # beforehand (the seeded 100G-SR4 is priced 99; the document leaves its price empty).
+    kept = {model["name"]: model["differences"] for model in checked["transceiver_models_kept"]}
+    assert kept["100G-SR4"]["price_usd"] == {"document": None, "catalog": 99.0}
     originals = {model["name"]: model for model in original["transceiver_models"]}
     assert exported["transceiver_models"]
     for model in exported["transceiver_models"]:
-        assert {key: model[key] for key in originals[model["name"]]} == originals[model["name"]]
+        expected = {
+            **originals[model["name"]],
+            **{key: values["catalog"] for key, values in kept.get(model["name"], {}).items()},
+        }
+        assert {key: model[key] for key in originals[model["name"]]} == expected
 
     as_csv = planner("fabric", "export", "fat-tree-k4", "--format", "csv")
     assert as_csv.exit_code == 0, as_csv.stderr
@@ -112,6 +121,10 @@ def test_validate_accepts_a_good_document(planner: Cli) -> None:
     result = planner("fabric", "validate", str(FIXTURE_DATA / "fat-tree-k4.json"))
     assert result.exit_code == 0
     assert "valid (20 switches, 32 links)" in result.stdout
+    # A model the catalog already has is kept as the catalog has it, and validate says where they differ.
+    assert "note: transceiver model 100G-SR4 is in the catalog; its entry is kept: price_usd None (catalog 99.0)" in (
+        result.stdout
+    )
 
 
 def test_validate_lists_every_problem_of_the_bad_document(planner: Cli) -> None:

@@ -215,6 +215,11 @@ class FabricViewSet(AuditedModelViewSet):
                     "switches": serializers.IntegerField(),
                     "links": serializers.IntegerField(),
                     "transceiver_models_created": serializers.ListField(child=serializers.CharField()),
+                    "transceiver_models_kept": serializers.ListField(
+                        child=serializers.DictField(),
+                        help_text="Catalog models the document describes otherwise: the catalog's entry is kept "
+                        "(shared by every fabric); each with {name, differences: {field: {document, catalog}}}.",
+                    ),
                 },
             ),
             201: FabricSerializer,
@@ -234,7 +239,8 @@ class FabricViewSet(AuditedModelViewSet):
                 plan = services.validate_document(document)
                 return Response(
                     {"valid": True, "switches": len(plan.switches), "links": len(plan.links),
-                     "transceiver_models_created": [model["name"] for model in plan.new_models]}
+                     "transceiver_models_created": [model["name"] for model in plan.new_models],
+                     "transceiver_models_kept": plan.kept_models}
                 )  # fmt: skip
             if _flag(request, "background"):
                 services.validate_document(document)  # fail fast; the job validates again

@@ -12,6 +12,7 @@ import io
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -76,6 +77,8 @@ class ValidatedDocument:
     links: list[dict]
     new_models: list[dict]
     model_names: set[str] = field(default_factory=set)
+    # Catalog entries the document describes otherwise, kept as the catalog has them.
+    kept_models: list[dict] = field(default_factory=list)
 
 
 class _Checker:
@@ -227,8 +230,13 @@ def validate_document(doc: Any) -> ValidatedDocument:
         "capacity_constraint": 0.75 if constraint is None else constraint,
     }
 
-    # Transceiver catalog: entries already in the catalog are reused as they are.
-    existing_models = set(TransceiverModel.objects.values_list("name", flat=True))
+    # Transceiver catalog: entries already in the catalog are reused as they are. The catalog is
+    # shared by every fabric and edited on its own (RAIL's prices, the forecasts' limits), so a
+    # document must not reprice or re-limit the optics of other fabrics; where its entry differs,
+    # the dry run and the audit record name each difference (`kept_models`).
+    catalog_fields = sorted(MODEL_KEYS - {"name"})
+    existing_models = {row["name"]: row for row in TransceiverModel.objects.values("name", *catalog_fields)}
+    kept_models: list[dict[str, Any]] = []
     new_models, model_names = [], set(existing_models)
     for index, row in enumerate(check.rows(doc, "transceiver_models")):
         if not isinstance(row, dict):
@@ -278,6 +286,18 @@ def validate_document(doc: Any) -> ValidatedDocument:
         model_names.add(model_name)
         if model_name not in existing_models:
             new_models.append(model)
+        else:
+            catalog = {
+                key: float(value) if isinstance(value, Decimal) else value
+                for key, value in existing_models[model_name].items()
+            }
+            differences = {
+                key: {"document": model[key], "catalog": catalog[key]}
+                for key in catalog_fields
+                if key in row and model[key] != catalog[key]
+            }
+            if differences:
+                kept_models.append({"name": model_name, "differences": differences})
 
     switches, tier_of = [], {}
     switch_rows = check.rows(doc, "switches")
@@ -371,7 +391,12 @@ def validate_document(doc: Any) -> ValidatedDocument:
     if check.errors:
         raise InterchangeError(check.errors)
     return ValidatedDocument(
-        fabric=fabric, switches=switches, links=links, new_models=new_models, model_names=model_names
+        fabric=fabric,
+        switches=switches,
+        links=links,
+        new_models=new_models,
+        model_names=model_names,
+        kept_models=kept_models,
     )
 
 
@@ -400,6 +425,7 @@ def import_document(doc: Any, user=None, progress: Progress | None = None) -> Fa
                     "switches": len(plan.switches),
                     "links": len(plan.links),
                     "transceiver_models_created": [model["name"] for model in plan.new_models],
+                    "transceiver_models_kept": plan.kept_models,
                 },
             )
     except IntegrityError as exc:  # e.g. a fabric of the same name committed meanwhile

@@ -80,10 +80,38 @@ def test_dry_run_validates_without_writing(client_for, small_document):
         "switches": 9,
         "links": 14,
         "transceiver_models_created": ["100G-SR4-lab"],
+        "transceiver_models_kept": [],
     }
     assert not Fabric.objects.exists()
     bad = client.post("/api/fabrics/import/?dry_run=1", {**small_document, "tiers": ["x"]}, format="json")
     assert bad.status_code == 400 and bad.json()["errors"]
+
+
+def test_a_catalog_model_is_kept_and_its_differences_named(client_for, small_document):
+    """The catalog is shared by every fabric: a document must not reprice another fabric's optics. The
+    dry run names each field the document describes otherwise; the import keeps the catalog's entry."""
+    client = client_for("planner")
+    model = small_document["transceiver_models"][0]
+    model.update(name="100G-SR4", price_usd=45.5, reach_m=70, tx_power_min_dbm=-6.0)
+    small_document["links"][0]["transceiver_model"] = "100G-SR4"
+    catalog_before = TransceiverModel.objects.filter(name="100G-SR4").values().get()
+
+    checked = client.post("/api/fabrics/import/?dry_run=1", small_document, format="json").json()
+    assert checked["transceiver_models_created"] == []
+    assert checked["transceiver_models_kept"] == [
+        {
+            "name": "100G-SR4",
+            "differences": {
+                "price_usd": {"document": 45.5, "catalog": 99.0},
+                "tx_power_min_dbm": {"document": -6.0, "catalog": -8.4},
+            },
+        }
+    ]
+
+    assert client.post("/api/fabrics/import/", small_document, format="json").status_code == 201
+    assert TransceiverModel.objects.filter(name="100G-SR4").values().get() == catalog_before
+    event = AuditEvent.objects.get(action="import", object_id=Fabric.objects.get(name="small").pk)
+    assert event.after["transceiver_models_kept"] == checked["transceiver_models_kept"]
 
 
 @pytest.mark.parametrize(

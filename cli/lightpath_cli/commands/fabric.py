@@ -377,8 +377,18 @@ def validate(ctx: typer.Context, file: DocumentArgument, output: OutputOption = 
                 raise
             errors = error.payload["errors"]
     switches, links = summary.get("switches", 0), summary.get("links", 0)
+    kept = summary.get("transceiver_models_kept", [])
     if fmt is OutputFormat.json:
-        print_json({"file": file, "valid": not errors, "switches": switches, "links": links, "errors": errors})
+        print_json(
+            {
+                "file": file,
+                "valid": not errors,
+                "switches": switches,
+                "links": links,
+                "errors": errors,
+                "transceiver_models_kept": kept,
+            }
+        )
         if errors:
             raise typer.Exit(1)
         return
@@ -394,6 +404,12 @@ def validate(ctx: typer.Context, file: DocumentArgument, output: OutputOption = 
             details=[format_error_row(row) for row in errors],
         )
     typer.echo(f"{file}: valid ({switches} switches, {links} links)")
+    for model in kept:
+        differences = ", ".join(
+            f"{field} {values['document']} (catalog {values['catalog']})"
+            for field, values in model["differences"].items()
+        )
+        typer.echo(f"note: transceiver model {model['name']} is in the catalog; its entry is kept: {differences}")
 
 
 # ----------------------------------------------------------------------------------------------
