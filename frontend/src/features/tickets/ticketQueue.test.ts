@@ -10,16 +10,15 @@ import {
 } from './ticketQueue';
 
 describe('ticket queue filters in the URL', () => {
-  it('shows the unresolved tickets, highest penalty first, when the URL says nothing', () => {
+  it('shows the unresolved tickets when the URL says nothing', () => {
     const filters = queueFromSearchParams(new URLSearchParams());
     expect(filters).toEqual({
       fabric: undefined,
       pod: undefined,
       states: [...UNRESOLVED_STATES],
       assignee: undefined,
-      sort: 'penalty',
     });
-    expect(ticketQuery(filters, 'tech')).toEqual({
+    expect(ticketQuery(filters, 'tech', '-penalty')).toEqual({
       fabric: undefined,
       pod: undefined,
       state: ['open', 'reopened', 'in_progress', 'awaiting_validation'],
@@ -30,24 +29,24 @@ describe('ticket queue filters in the URL', () => {
     expect(searchParamsFromQueue(filters).toString()).toBe('');
   });
 
-  it('round-trips fabric, pod 0, states, assignee, sort and page', () => {
-    const params = new URLSearchParams('fabric=3&pod=0&state=resolved&state=open&assignee=me&sort=oldest&page=2');
+  it('round-trips fabric, pod 0, states, assignee and page', () => {
+    const params = new URLSearchParams('fabric=3&pod=0&state=resolved&state=open&assignee=me&page=2');
     const filters = queueFromSearchParams(params);
-    expect(filters).toEqual({ fabric: 3, pod: 0, states: ['open', 'resolved'], assignee: MINE, sort: 'oldest' });
+    expect(filters).toEqual({ fabric: 3, pod: 0, states: ['open', 'resolved'], assignee: MINE });
     expect(searchParamsFromQueue(filters, 2).toString()).toBe(
-      'fabric=3&pod=0&state=open&state=resolved&assignee=me&sort=oldest&page=2',
+      'fabric=3&pod=0&state=open&state=resolved&assignee=me&page=2',
     );
   });
 
-  it('sends the logged-in username for "mine" and the age orderings the API knows', () => {
-    const mine = queueFromSearchParams(new URLSearchParams('assignee=me&sort=oldest'));
-    expect(ticketQuery(mine, 'technician')).toMatchObject({ assignee: 'technician', ordering: 'created' });
-    const someone = queueFromSearchParams(new URLSearchParams('assignee=alice&sort=newest'));
-    expect(ticketQuery(someone, 'technician')).toMatchObject({ assignee: 'alice', ordering: '-created' });
+  it('sends the logged-in username for "mine" and the ordering the table chose', () => {
+    const mine = queueFromSearchParams(new URLSearchParams('assignee=me'));
+    expect(ticketQuery(mine, 'technician', 'created')).toMatchObject({ assignee: 'technician', ordering: 'created' });
+    const someone = queueFromSearchParams(new URLSearchParams('assignee=alice'));
+    expect(ticketQuery(someone, 'technician', '-created')).toMatchObject({ assignee: 'alice', ordering: '-created' });
     const nobody = queueFromSearchParams(new URLSearchParams('unassigned=1&assignee=alice'));
     // "Unassigned" wins over a stale assignee in the URL, and survives the round trip.
     expect(nobody.assignee).toBeUndefined();
-    expect(ticketQuery(nobody, 'technician')).toMatchObject({ assignee: undefined, unassigned: true });
+    expect(ticketQuery(nobody, 'technician', '-penalty')).toMatchObject({ assignee: undefined, unassigned: true });
     expect(searchParamsFromQueue(nobody).toString()).toBe('unassigned=1');
   });
 
@@ -56,15 +55,14 @@ describe('ticket queue filters in the URL', () => {
     const params = searchParamsFromQueue(any);
     expect(params.toString()).toBe('state=any');
     expect(queueFromSearchParams(params).states).toEqual([]);
-    expect(ticketQuery(queueFromSearchParams(params), 'x').state).toBeUndefined();
+    expect(ticketQuery(queueFromSearchParams(params), 'x', '-penalty').state).toBeUndefined();
   });
 
   it('ignores values the API would refuse', () => {
-    const filters = queueFromSearchParams(new URLSearchParams('fabric=0&pod=-1&state=bogus&sort=random'));
+    const filters = queueFromSearchParams(new URLSearchParams('fabric=0&pod=-1&state=bogus'));
     expect(filters.fabric).toBeUndefined();
     expect(filters.pod).toBeUndefined();
     expect(filters.states).toEqual([...UNRESOLVED_STATES]);
-    expect(filters.sort).toBe('penalty');
   });
 
   it('toggles a state on and off in a stable order', () => {
@@ -78,7 +76,7 @@ describe('the kind filter', () => {
     const filters = queueFromSearchParams(new URLSearchParams('kind=preventive'));
     expect(filters.kind).toBe('preventive');
     expect(searchParamsFromQueue(filters).get('kind')).toBe('preventive');
-    expect(ticketQuery(filters, 'alice')).toMatchObject({ kind: 'preventive' });
+    expect(ticketQuery(filters, 'alice', '-penalty')).toMatchObject({ kind: 'preventive' });
     expect(queueFromSearchParams(new URLSearchParams('kind=bogus')).kind).toBeUndefined();
   });
 });

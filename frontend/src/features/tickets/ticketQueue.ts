@@ -1,8 +1,8 @@
 /**
- * The ticket queue's filters and sort live in the URL, so a technician can bookmark "my open
+ * The ticket queue's filters live in the URL (its ordering too, as the table's `ordering`), so a technician can bookmark "my open
  * tickets in pod 3" and the back button works. `assignee=me` stays "whoever is logged in".
  */
-import type { TicketKind, TicketOrdering, TicketQuery, TicketState } from './api/types';
+import type { TicketKind, TicketQuery, TicketState } from './api/types';
 
 export const TICKET_STATES: readonly TicketState[] = [
   'open',
@@ -26,15 +26,6 @@ export const TICKET_STATE_LABELS: Record<TicketState, string> = {
 export const TICKET_KIND_LABELS: Record<TicketKind, string> = { repair: 'Repair', preventive: 'Preventive' };
 const TICKET_KINDS = Object.keys(TICKET_KIND_LABELS) as TicketKind[];
 
-export type TicketSort = 'penalty' | 'oldest' | 'newest';
-
-export const TICKET_SORTS: readonly { key: TicketSort; label: string; ordering: TicketOrdering }[] = [
-  { key: 'penalty', label: 'Highest penalty first', ordering: '-penalty' },
-  { key: 'oldest', label: 'Oldest first', ordering: 'created' },
-  { key: 'newest', label: 'Newest first', ordering: '-created' },
-];
-
-const DEFAULT_SORT: TicketSort = 'penalty';
 /** The URL value for "no state filter": an explicit word, since no parameter means the default. */
 const ANY_STATE = 'any';
 export const MINE = 'me';
@@ -51,7 +42,6 @@ export interface TicketQueueFilters {
   unassigned?: boolean;
   /** Undefined: both kinds. */
   kind?: TicketKind;
-  sort: TicketSort;
 }
 
 function nonNegativeInt(value: string | null, min: number): number | undefined {
@@ -73,8 +63,6 @@ export function queueFromSearchParams(params: URLSearchParams): TicketQueueFilte
     states = TICKET_STATES.filter((state) => rawStates.includes(state));
     if (states.length === 0) states = [...UNRESOLVED_STATES];
   }
-  const sortParam = params.get('sort');
-  const sort = TICKET_SORTS.find((candidate) => candidate.key === sortParam)?.key ?? DEFAULT_SORT;
   const unassigned = params.get('unassigned') === '1';
   const assignee = unassigned ? undefined : params.get('assignee')?.trim() || undefined;
   return {
@@ -84,7 +72,6 @@ export function queueFromSearchParams(params: URLSearchParams): TicketQueueFilte
     assignee,
     ...(unassigned ? { unassigned } : {}),
     kind: TICKET_KINDS.find((candidate) => candidate === params.get('kind')),
-    sort,
   };
 }
 
@@ -100,14 +87,12 @@ export function searchParamsFromQueue(filters: TicketQueueFilters, page = 1): UR
   if (filters.unassigned) params.set('unassigned', '1');
   else if (filters.assignee) params.set('assignee', filters.assignee);
   if (filters.kind) params.set('kind', filters.kind);
-  if (filters.sort !== DEFAULT_SORT) params.set('sort', filters.sort);
   if (page > 1) params.set('page', String(page));
   return params;
 }
 
-/** The API's query for these filters; "mine" becomes the logged-in user's name. */
-export function ticketQuery(filters: TicketQueueFilters, username: string | undefined): TicketQuery {
-  const ordering = TICKET_SORTS.find((candidate) => candidate.key === filters.sort)?.ordering ?? '-penalty';
+/** The API's query for these filters in this `ordering`; "mine" becomes the logged-in user's name. */
+export function ticketQuery(filters: TicketQueueFilters, username: string | undefined, ordering: string): TicketQuery {
   return {
     fabric: filters.fabric,
     pod: filters.pod,

@@ -1,6 +1,6 @@
 /**
  * Shapes of /api/tickets/, generated from the server's OpenAPI document
- * (backend/corruption/api/serializers.py). UI-only: `TicketOrdering` and `TicketQuery` (the list's
+ * (backend/corruption/api/serializers.py). UI-only: `TicketQuery` (the list's
  * query), `MetricsBucket` (the history's choice), and `TicketMetrics` narrowed to the states the
  * page looks up.
  */
@@ -48,8 +48,6 @@ export type ActResponse = Schemas['TicketActed'];
 /** POST /api/tickets/{id}/act/ body. */
 export type RecordActionInput = Schemas['ActionRequest'];
 
-export type TicketOrdering = '-penalty' | 'penalty' | 'created' | '-created';
-
 /** Query parameters of the list, as the API reads them (a repeated parameter means OR). */
 export interface TicketQuery {
   fabric?: number;
@@ -60,7 +58,8 @@ export interface TicketQuery {
   unassigned?: boolean;
   /** Repair (a link taken out for corruption) or preventive (optics forecast to fail). */
   kind?: TicketKind;
-  ordering: TicketOrdering;
+  /** One of the list's ordering fields, `-` for descending (the server refuses any other). */
+  ordering: string;
 }
 
 export type TicketKind = 'repair' | 'preventive';

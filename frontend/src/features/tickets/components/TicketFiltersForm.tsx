@@ -5,12 +5,10 @@ import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 import {
   MINE,
   TICKET_KIND_LABELS,
-  TICKET_SORTS,
   TICKET_STATE_LABELS,
   TICKET_STATES,
   toggleState,
   type TicketQueueFilters,
-  type TicketSort,
 } from '../ticketQueue';
 
 interface TicketFiltersFormProps {
@@ -118,19 +116,6 @@ export function TicketFiltersForm({ filters, fabrics, onChange }: TicketFiltersF
           {Object.entries(TICKET_KIND_LABELS).map(([kind, label]) => (
             <option key={kind} value={kind}>
               {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Sort
-        <select
-          value={filters.sort}
-          onChange={(event) => onChange({ ...filters, sort: event.target.value as TicketSort })}
-        >
-          {TICKET_SORTS.map((sort) => (
-            <option key={sort.key} value={sort.key}>
-              {sort.label}
             </option>
           ))}
         </select>

@@ -12,6 +12,12 @@ import { pageOffset } from '@/lib/pagination';
 import { useTicketMetrics } from '../api/useTicketMetrics';
 import { useTickets } from '../api/useTickets';
 import { TicketFiltersForm } from '../components/TicketFiltersForm';
+import {
+  TICKET_COLUMN_KEYS,
+  TICKET_COLUMNS,
+  TICKET_SORT_FIELDS,
+  TICKETS_DEFAULT_ORDERING,
+} from '../components/ticketColumns';
 import { TicketQueue } from '../components/TicketQueue';
 import {
   MINE,
@@ -27,12 +33,13 @@ import '../tickets.css';
 export function TicketsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = useMemo(() => queueFromSearchParams(searchParams), [searchParams]);
-  // The queue keeps its own layout (cards on a phone) and Sort; the toolkit gives rows per page and CSV.
-  const table = useTableState('tickets', [], []);
+  // Highest penalty first until a header is chosen; the same order goes to the CSV.
+  const table = useTableState('tickets', TICKET_COLUMN_KEYS, TICKET_SORT_FIELDS);
   const { page, pageSize } = table;
+  const ordering = table.orderingQuery ?? TICKETS_DEFAULT_ORDERING;
   const user = useCurrentUser();
   const username = user.data?.username;
-  const query = useMemo(() => ticketQuery(filters, username), [filters, username]);
+  const query = useMemo(() => ticketQuery(filters, username, ordering), [filters, username, ordering]);
   const tickets = useTickets(query, {
     limit: pageSize,
     offset: pageOffset(page, pageSize),
@@ -44,12 +51,14 @@ export function TicketsPage() {
   const fabrics = useMemo(() => fabricChoices.data?.results ?? [], [fabricChoices.data]);
   const fabricNames = useMemo(() => new Map(fabrics.map((fabric) => [fabric.id, fabric.name])), [fabrics]);
 
-  // Changing a filter starts again at page 1, keeping the page size.
+  // Changing a filter starts again at page 1, keeping the ordering and the page size.
   const applyFilters = (next: TicketQueueFilters) =>
     setSearchParams((current) => {
       const params = searchParamsFromQueue(next);
-      const pageSizeParam = current.get('page_size');
-      if (pageSizeParam) params.set('page_size', pageSizeParam);
+      for (const key of ['ordering', 'page_size']) {
+        const value = current.get(key);
+        if (value) params.set(key, value);
+      }
       return params;
     });
   const filterKey = searchParamsFromQueue(filters).toString();
@@ -70,7 +79,11 @@ export function TicketsPage() {
         </p>
       ) : null}
       <TicketFiltersForm key={filterKey} filters={filters} fabrics={fabrics} onChange={applyFilters} />
-      <TableToolbar table={table} csvHref={csvExportHref('/api/tickets/', { ...query }, undefined)} />
+      <TableToolbar
+        columns={TICKET_COLUMNS}
+        table={table}
+        csvHref={csvExportHref('/api/tickets/', { ...query }, undefined)}
+      />
       {tickets.isPending && tickets.fetchStatus !== 'idle' ? <Loading label="Loading tickets…" /> : null}
       <ErrorList error={tickets.error} title="Could not load tickets." />
       {tickets.data ? (
@@ -78,7 +91,12 @@ export function TicketsPage() {
           <p data-testid="tickets-empty">No tickets match these filters.</p>
         ) : (
           <>
-            <TicketQueue tickets={tickets.data.results} fabricNames={fabricNames} />
+            <TicketQueue
+              tickets={tickets.data.results}
+              fabricNames={fabricNames}
+              table={table}
+              busy={tickets.isPlaceholderData}
+            />
             <Pagination
               label="Ticket pages"
               total={tickets.data.count}
