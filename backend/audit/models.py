@@ -6,10 +6,11 @@ class AuditEvent(models.Model):
     """Who changed what, with the object's state before and after."""
 
     class Action(models.TextChoices):
-        CREATE = "create"
-        UPDATE = "update"
-        DELETE = "delete"
-        IMPORT = "import"
+        # The labels are the change log's words (the page, the CSV); the values stay the API's codes.
+        CREATE = "create", "Created"
+        UPDATE = "update", "Changed"
+        DELETE = "delete", "Deleted"
+        IMPORT = "import", "Imported"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     action = models.CharField(max_length=16, choices=Action.choices)

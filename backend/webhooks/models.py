@@ -83,6 +83,9 @@ class WebhookDelivery(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     # Pending: when the next attempt is due (while one runs, when its lease expires). Null when finished.
     next_attempt_at = models.DateTimeField(null=True, blank=True)
+    # When the attempt now running started (null between attempts): the delivery log shows
+    # "Sending" rather than the lease's expiry as if it were a scheduled retry.
+    sending_since = models.DateTimeField(null=True, blank=True)
     last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)

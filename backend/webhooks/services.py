@@ -365,7 +365,11 @@ def attempt_delivery(delivery_id: int) -> AttemptOutcome | None:
     now = timezone.now()
     claimed = WebhookDelivery.objects.filter(
         pk=delivery_id, state=WebhookDelivery.State.PENDING, next_attempt_at__lte=now + timedelta(seconds=1)
-    ).update(next_attempt_at=now + timedelta(seconds=cfg["timeout_s"] + LEASE_MARGIN_S), attempts=F("attempts") + 1)
+    ).update(
+        next_attempt_at=now + timedelta(seconds=cfg["timeout_s"] + LEASE_MARGIN_S),
+        sending_since=now,
+        attempts=F("attempts") + 1,
+    )
     if not claimed:
         return None
     delivery = WebhookDelivery.objects.select_related("endpoint", "event").filter(pk=delivery_id).first()
@@ -512,6 +516,7 @@ def _record(
         WebhookDelivery.objects.filter(pk=delivery.pk).update(
             state=state,
             next_attempt_at=next_retry_at,
+            sending_since=None,
             last_status_code=status_code,
             last_error=error,
             finished_at=None if state == WebhookDelivery.State.PENDING else finished,

@@ -3,6 +3,7 @@ from rest_framework import viewsets
 from lightpath.api.export import CsvColumn, CsvExportMixin
 from lightpath.api.viewsets import BriefModeMixin
 
+from .. import words
 from ..filtersets import AuditEventFilterSet
 from ..models import AuditEvent
 from .serializers import AuditEventSerializer
@@ -20,8 +21,9 @@ class AuditEventViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelVi
         CsvColumn("Time", "timestamp"),
         CsvColumn("Who", "user"),
         CsvColumn("Action", "action"),
-        CsvColumn("Object type", "object_type"),
+        CsvColumn("Object type", "object_type_label"),
         CsvColumn("Object id", "object_id"),
         CsvColumn("Object", "object_repr"),
+        CsvColumn("What changed", "changes", number=words.change_text),
         CsvColumn("Note", "note"),
     )

@@ -29,3 +29,53 @@ class TestAuditEventAPI(ReadOnlyAPIViewTestBase):
             ({"username": "auditor"}, objects),
             ({"object_id": objects[1].object_id, "object_type": "fabric.fabric"}, objects[1:2]),
         ]
+
+
+@pytest.mark.django_db
+def test_the_log_and_its_csv_say_what_changed_in_words(client_for, make_user, small_fabric):
+    """Trial 28 items 3-4: the page read "state version: (none) → 12", users as ids, codes; the
+    CSV had no change at all. Both now read the change in words, the same words."""
+    import csv
+    import io
+
+    from fabric.models import Link
+    from fabric.services import link_state
+
+    operator = make_user("operator", "olga")
+    link = Link.objects.filter(fabric=small_fabric).order_by("id").first()
+    link_state.set_admin_state(link, Link.AdminState.DISABLED, "repair: reseat_transceiver", operator, override=True)
+
+    client = client_for("viewer")
+    (row,) = client.get("/api/audit/", {"object_type": "fabric.link", "object_id": link.pk}).json()["results"]
+    assert row["action"] == "update" and row["object_type_label"] == "Link"
+    changed = {change["field"]: (change["before"], change["after"]) for change in row["changes"]}
+    assert changed["admin state"] == ("Enabled", "Disabled")
+    assert changed["admin changed by"] == ("(none)", "olga")  # the username, not the id
+    assert "state version" not in changed and "state_version" not in changed
+    assert changed["admin changed at"][1].endswith(" UTC")
+
+    export = client.get("/api/audit/", {"object_type": "fabric.link", "object_id": link.pk, "format": "csv"})
+    (line,) = csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode()))
+    assert (line["Action"], line["Object type"]) == ("Changed", "Link")
+    assert "admin state: Enabled → Disabled" in line["What changed"]
+    assert "admin changed by: (none) → olga" in line["What changed"]
+
+
+@pytest.mark.django_db
+def test_a_page_of_changes_reads_its_usernames_in_one_query(
+    client_for, make_user, small_fabric, django_assert_max_num_queries
+):
+    from fabric.models import Link
+    from fabric.services import link_state
+
+    for n, link in enumerate(Link.objects.filter(fabric=small_fabric).order_by("id")[:4]):
+        link_state.set_admin_state(link, Link.AdminState.DISABLED, "", make_user("operator", f"op{n}"), override=True)
+    client = client_for("viewer")
+    with django_assert_max_num_queries(6):
+        rows = client.get("/api/audit/", {"object_type": "fabric.link"}).json()["results"]
+    assert {{c["field"]: c["after"] for c in row["changes"]}["admin changed by"] for row in rows} == {
+        "op0",
+        "op1",
+        "op2",
+        "op3",
+    }

@@ -116,5 +116,5 @@ def test_audit_csv_names_who_and_what_with_iso_utc_times(client_for, make_user, 
     rows = csv_rows(client_for("viewer").get("/api/audit/", {"user": operator.pk, "format": "csv"}))
     assert len(rows) == 1
     row = rows[0]
-    assert (row["Who"], row["Action"], row["Object type"], row["Object"]) == ("olga", "Update", "link", "tor-a eth0")
+    assert (row["Who"], row["Action"], row["Object type"], row["Object"]) == ("olga", "Changed", "link", "tor-a eth0")
     assert row["Time"].endswith("Z") and "T" in row["Time"] and "." not in row["Time"]

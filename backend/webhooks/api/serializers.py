@@ -113,7 +113,7 @@ class WebhookDeliverySerializer(BriefModelSerializer):
         model = WebhookDelivery
         fields = [
             "id", "url", "delivery_id", "fabric", "endpoint", "endpoint_name", "event", "event_type", "link",
-            "state", "attempts", "next_attempt_at", "last_status_code", "last_error", "redelivery_of", "created",
+            "state", "attempts", "next_attempt_at", "sending_since", "last_status_code", "last_error", "redelivery_of", "created",
             "finished_at",
         ]  # fmt: skip
         read_only_fields = fields

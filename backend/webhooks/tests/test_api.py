@@ -183,6 +183,42 @@ def test_send_test_event_and_redeliver(client_for, endpoint, role, django_captur
     assert redelivered.delivery_id != original.delivery_id and redelivered.state == "pending"
 
 
+@pytest.mark.django_db(transaction=True)  # the attempt runs in a thread, on a connection of its own
+def test_a_test_send_reads_sending_while_the_receiver_holds_it_then_delivered(client_for, endpoint, receiver):
+    """Trial 28: the log showed a test send as "Pending, next attempt in 40 s" (the running
+    attempt's lease) after the receiver had it. While the attempt runs the log says so
+    (`sending_since`); once the receiver answered, the same row reads delivered."""
+    import threading
+
+    from webhooks import services
+
+    client = client_for("operator")
+    receiver.delay_s = 1.0  # the receiver holds the request: the attempt is in flight meanwhile
+    delivery_id = client.post(f"/api/webhooks/{endpoint.pk}/test/").json()["id"]
+    row = client.get(f"/api/webhook-deliveries/{delivery_id}/").json()
+    assert (row["state"], row["attempts"], row["sending_since"]) == ("pending", 0, None)
+
+    def attempt_then_close() -> None:
+        try:
+            services.attempt_delivery(delivery_id)
+        finally:
+            connection.close()
+
+    attempt = threading.Thread(target=attempt_then_close)
+    attempt.start()
+    try:
+        receiver.wait_for(1, timeout=10)
+        sending = client.get(f"/api/webhook-deliveries/{delivery_id}/").json()
+    finally:
+        attempt.join(timeout=30)
+    assert sending["state"] == "pending" and sending["attempts"] == 1 and sending["sending_since"] is not None
+    assert sending["last_error"] == ""
+
+    done = client.get(f"/api/webhook-deliveries/{delivery_id}/").json()
+    assert (done["state"], done["last_status_code"], done["sending_since"]) == ("succeeded", 200, None)
+    assert done["next_attempt_at"] is None and done["finished_at"] is not None
+
+
 def test_a_disabled_endpoint_refuses_test_and_redeliver(client_for, small_fabric, endpoint):
     flip_links(small_fabric, 1)
     delivery = WebhookDelivery.objects.get()

@@ -4,18 +4,6 @@ import { ACTION_LABELS } from './auditText';
 const ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];
 const FILTER_KEYS = ['username', 'object_type', 'object_id', 'action', 'timestamp__gte', 'timestamp__lte'] as const;
 
-/** "2026-11-26T16:22:00Z" from a datetime-local value read as UTC ("2026-11-26T16:22"); undefined if not a time. */
-export function utcFromLocalInput(value: string): string | undefined {
-  if (!value) return undefined;
-  const date = new Date(`${value}Z`);
-  return Number.isNaN(date.getTime()) ? undefined : `${date.toISOString().slice(0, 19)}Z`;
-}
-
-/** The datetime-local value ("2026-11-26T16:22") of an ISO UTC time. */
-export function localInputFromUtc(iso: string | undefined): string {
-  return iso ? iso.slice(0, 16) : '';
-}
-
 /** Filters live in the URL so a filtered log can be shared; junk is dropped. */
 export function auditFiltersFromParams(params: URLSearchParams): AuditFilters {
   const objectId = Number(params.get('object_id'));

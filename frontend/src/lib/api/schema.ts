@@ -1906,26 +1906,34 @@ export interface components {
             optical_ports?: number;
             links?: number[];
         };
+        /** @description One field an update changed, in words ("state", "In progress", "Awaiting validation"). */
+        AuditChange: {
+            field: string;
+            before: string;
+            after: string;
+        };
         AuditEvent: {
             readonly id: number;
             /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
             readonly user: string | null;
             action: components["schemas"]["AuditEventActionEnum"];
             object_type: string;
+            readonly object_type_label: string;
             /** Format: int64 */
             object_id: number | null;
             object_repr: string;
             before: unknown;
             after: unknown;
+            readonly changes: components["schemas"]["AuditChange"][];
             note: string;
             /** Format: date-time */
             readonly timestamp: string;
         };
         /**
-         * @description * `create` - Create
-         *     * `update` - Update
-         *     * `delete` - Delete
-         *     * `import` - Import
+         * @description * `create` - Created
+         *     * `update` - Changed
+         *     * `delete` - Deleted
+         *     * `import` - Imported
          * @enum {string}
          */
         AuditEventActionEnum: "create" | "update" | "delete" | "import";
@@ -6682,6 +6690,8 @@ export interface components {
             readonly attempts: number;
             /** Format: date-time */
             readonly next_attempt_at: string | null;
+            /** Format: date-time */
+            readonly sending_since: string | null;
             readonly last_status_code: number | null;
             readonly last_error: string;
             readonly redelivery_of: number | null;
@@ -6710,6 +6720,8 @@ export interface components {
             readonly attempts: number;
             /** Format: date-time */
             readonly next_attempt_at: string | null;
+            /** Format: date-time */
+            readonly sending_since: string | null;
             readonly last_status_code: number | null;
             readonly last_error: string;
             readonly redelivery_of: number | null;
@@ -7109,17 +7121,17 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description * `create` - Create
-                 *     * `update` - Update
-                 *     * `delete` - Delete
-                 *     * `import` - Import
+                 * @description * `create` - Created
+                 *     * `update` - Changed
+                 *     * `delete` - Deleted
+                 *     * `import` - Imported
                  */
                 action?: ("create" | "delete" | "import" | "update")[];
                 /**
-                 * @description * `create` - Create
-                 *     * `update` - Update
-                 *     * `delete` - Delete
-                 *     * `import` - Import
+                 * @description * `create` - Created
+                 *     * `update` - Changed
+                 *     * `delete` - Deleted
+                 *     * `import` - Imported
                  */
                 action__n?: ("create" | "delete" | "import" | "update")[];
                 /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */

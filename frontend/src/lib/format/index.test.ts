@@ -12,6 +12,11 @@ import {
   formatClock,
   formatTime,
   formatTimeRange,
+  formatTimeWithAge,
+  parseTimeInput,
+  TIME_INPUT_EXAMPLE,
+  TIME_INPUT_PATTERN,
+  timeInputValue,
 } from '.';
 
 describe('formatTime', () => {
@@ -108,5 +113,27 @@ describe('formatGbit', () => {
     expect(formatGbit(0)).toBe('0 Gbit');
     expect(formatGbit(2.5e12)).toBe('2,500 Ebit');
     expect(formatGbit(null)).toBe('—');
+  });
+});
+
+describe('times typed and read with their age', () => {
+  const now = new Date('2026-11-26T19:30:00Z');
+
+  it('puts how long ago (or how soon) beside the one time format', () => {
+    expect(formatTimeWithAge('2026-11-26T16:22:37Z', now)).toBe('2026-11-26 16:22 UTC (3 h ago)');
+    expect(formatTimeWithAge('2026-11-26T21:30:00Z', now)).toBe('2026-11-26 21:30 UTC (in 2 h)');
+    expect(formatTimeWithAge(null, now)).toBe('—');
+  });
+
+  it('reads a typed time as UTC in the format it is shown in, and refuses what is not a time', () => {
+    expect(parseTimeInput('2026-11-26 16:22')).toBe('2026-11-26T16:22:00Z');
+    expect(parseTimeInput(' 2026-11-26 16:22 UTC ')).toBe('2026-11-26T16:22:00Z');
+    expect(parseTimeInput('2026-11-26')).toBe('2026-11-26T00:00:00Z');
+    expect(parseTimeInput('2026-02-30 10:00')).toBeUndefined();
+    expect(parseTimeInput('11/26/2026, 4:28 PM')).toBeUndefined();
+    expect(parseTimeInput('')).toBeUndefined();
+    expect(timeInputValue('2026-11-26T16:22:00Z')).toBe('2026-11-26 16:22');
+    expect(timeInputValue(undefined)).toBe('');
+    expect(new RegExp(`^${TIME_INPUT_PATTERN}$`).test(TIME_INPUT_EXAMPLE)).toBe(true);
   });
 });

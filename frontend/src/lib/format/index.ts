@@ -14,6 +14,35 @@ export function formatTime(iso: string | null | undefined): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** "2026-11-26 16:22 UTC (3 h ago)": the time and, beside it, how long ago (or "in 2 h"). */
+export function formatTimeWithAge(iso: string | null | undefined, now: Date = new Date()): string {
+  const text = formatTime(iso);
+  if (!iso || !text.endsWith(' UTC')) return text;
+  const then = new Date(iso).getTime();
+  if (then > now.getTime() + 60_000) return `${text} (in ${formatAge(now.toISOString(), new Date(then))})`;
+  return `${text} (${formatAge(iso, now)} ago)`;
+}
+
+/** The text a time field holds, as every time is shown but without the zone: "2026-11-26 16:22". */
+export function timeInputValue(iso: string | null | undefined): string {
+  const text = formatTime(iso);
+  return text.endsWith(' UTC') ? text.slice(0, 16) : '';
+}
+
+/** A typed time read as UTC, "2026-11-26 16:22" (or "2026-11-26", midnight; a "T" and a trailing
+ * " UTC" are accepted) -> "2026-11-26T16:22:00Z"; undefined when empty or not such a time. */
+export function parseTimeInput(text: string): string | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}))?(?: ?UTC| ?Z)?$/i.exec(text.trim());
+  if (!match) return undefined;
+  const iso = `${match[1]}T${match[2] ?? '00:00'}:00Z`;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 16) !== iso.slice(0, 16) ? undefined : iso;
+}
+
+/** The pattern a time field checks before submit, and the example it shows. */
+export const TIME_INPUT_PATTERN = String.raw`\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2})?( ?UTC)?`;
+export const TIME_INPUT_EXAMPLE = '2026-11-26 16:22';
+
 /** "2026-11-27 08:00–09:30 UTC" (the day once when both ends share it); "—" when either is missing. */
 export function formatTimeRange(startIso: string | null | undefined, endIso: string | null | undefined): string {
   const start = formatTime(startIso);

@@ -2,7 +2,7 @@ import type { TableColumn } from '@/components/table';
 import { formatTime } from '@/lib/format';
 
 import type { AuditEvent } from '../api/types';
-import { ACTION_LABELS, changeText, objectTypeLabel } from '../auditText';
+import { ACTION_LABELS, changeText } from '../auditText';
 import { AuditObjectLink } from './AuditObjectLink';
 
 export const AUDIT_COLUMNS: TableColumn<AuditEvent>[] = [
@@ -13,7 +13,7 @@ export const AUDIT_COLUMNS: TableColumn<AuditEvent>[] = [
     key: 'object_type',
     label: 'Object type',
     sortField: 'object_type',
-    cell: (event) => objectTypeLabel(event.object_type),
+    cell: (event) => event.object_type_label,
   },
   { key: 'object', label: 'Object', cell: (event) => <AuditObjectLink event={event} /> },
   { key: 'change', label: 'What changed', cell: (event) => changeText(event) || '—' },

@@ -5,21 +5,22 @@ import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
 import { csvExportHref, DataTable, TableToolbar, useTableState } from '@/components/table';
+import { parseTimeInput, TIME_INPUT_EXAMPLE, TIME_INPUT_PATTERN, timeInputValue } from '@/lib/format';
 import { pageOffset } from '@/lib/pagination';
 
 import type { AuditFilters } from '../api/types';
 import { useAuditEvents } from '../api/useAuditEvents';
-import { auditFiltersFromParams, localInputFromUtc, utcFromLocalInput, withAuditFilters } from '../auditFilters';
+import { auditFiltersFromParams, withAuditFilters } from '../auditFilters';
 import { ACTION_LABELS, OBJECT_TYPES } from '../auditText';
 import { AUDIT_COLUMN_KEYS, AUDIT_COLUMNS, AUDIT_SORT_FIELDS } from '../components/auditColumns';
 
 function AuditFiltersForm({ filters, onApply }: { filters: AuditFilters; onApply: (next: AuditFilters) => void }) {
   const [draft, setDraft] = useState(filters);
-  const [from, setFrom] = useState(localInputFromUtc(filters.timestamp__gte));
-  const [to, setTo] = useState(localInputFromUtc(filters.timestamp__lte));
+  const [from, setFrom] = useState(timeInputValue(filters.timestamp__gte));
+  const [to, setTo] = useState(timeInputValue(filters.timestamp__lte));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onApply({ ...draft, timestamp__gte: utcFromLocalInput(from), timestamp__lte: utcFromLocalInput(to) });
+    onApply({ ...draft, timestamp__gte: parseTimeInput(from), timestamp__lte: parseTimeInput(to) });
   };
   return (
     <form className="filters" aria-label="Audit filters" onSubmit={submit}>
@@ -73,11 +74,27 @@ function AuditFiltersForm({ filters, onApply }: { filters: AuditFilters; onApply
       </label>
       <label>
         From (UTC)
-        <input type="datetime-local" value={from} onChange={(event) => setFrom(event.target.value)} />
+        <input
+          type="text"
+          inputMode="numeric"
+          placeholder={TIME_INPUT_EXAMPLE}
+          pattern={TIME_INPUT_PATTERN}
+          title={`A time in UTC, as ${TIME_INPUT_EXAMPLE}`}
+          value={from}
+          onChange={(event) => setFrom(event.target.value)}
+        />
       </label>
       <label>
         To (UTC)
-        <input type="datetime-local" value={to} onChange={(event) => setTo(event.target.value)} />
+        <input
+          type="text"
+          inputMode="numeric"
+          placeholder={TIME_INPUT_EXAMPLE}
+          pattern={TIME_INPUT_PATTERN}
+          title={`A time in UTC, as ${TIME_INPUT_EXAMPLE}`}
+          value={to}
+          onChange={(event) => setTo(event.target.value)}
+        />
       </label>
       <button type="submit">Show changes</button>
     </form>

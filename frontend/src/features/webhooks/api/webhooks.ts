@@ -38,9 +38,19 @@ export function useWebhookDeliveries(
       ),
     placeholderData: keepPreviousData,
     enabled,
-    // Deliveries retry in the background: their state moves while the page is open.
-    refetchInterval: 10_000,
+    // Deliveries retry in the background: their state moves while the page is open. One being
+    // sent or due now (a test just sent) is read again each second until it has an answer.
+    refetchInterval: (query) => (query.state.data?.results.some(isDueSoon) ? 1_000 : 10_000),
   });
+}
+
+const DUE_SOON_MS = 5_000;
+
+/** A pending delivery whose attempt runs now or is due within a few seconds. */
+export function isDueSoon(delivery: WebhookDelivery, now = Date.now()): boolean {
+  if (delivery.state !== 'pending') return false;
+  if (delivery.sending_since) return true;
+  return delivery.next_attempt_at !== null && Date.parse(delivery.next_attempt_at) - now < DUE_SOON_MS;
 }
 
 function useWebhookMutation<Body, Answer>(send: (body: Body) => Promise<Answer>) {

@@ -33,7 +33,9 @@ export function DeliveriesTable({
       key: 'state',
       label: 'State',
       cell: (delivery) => (
-        <span className={`badge badge-delivery-${delivery.state}`}>{STATE_LABELS[delivery.state]}</span>
+        <span className={`badge badge-delivery-${delivery.state}`}>
+          {delivery.state === 'pending' && delivery.sending_since ? 'Sending…' : STATE_LABELS[delivery.state]}
+        </span>
       ),
     },
     {
@@ -46,11 +48,16 @@ export function DeliveriesTable({
     {
       key: 'error',
       label: 'Last error',
+      cell: (delivery) => delivery.last_error || '—',
+    },
+    {
+      key: 'next',
+      label: 'Next attempt',
+      // While an attempt runs, next_attempt_at is only its lease: no retry is scheduled.
       cell: (delivery) =>
-        delivery.last_error ||
-        (delivery.state === 'pending' && delivery.next_attempt_at
-          ? `next attempt ${formatTime(delivery.next_attempt_at)}`
-          : '—'),
+        delivery.state === 'pending' && !delivery.sending_since && delivery.next_attempt_at
+          ? formatTime(delivery.next_attempt_at)
+          : '—',
     },
   ];
   if (onRedeliver) {
