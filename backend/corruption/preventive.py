@@ -64,11 +64,6 @@ def _when(value: dt.datetime | None) -> str:
     return "never" if value is None else value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def act_on_side(forecast: LinkForecast) -> str:
-    """The end to act on: the cause's, else the end whose reading crosses."""
-    return forecast.cause_side or forecast.side
-
-
 def _trend(slope_db_per_day: float) -> str:
     """'falling 0.40 dB a day', 'rising ...' or 'flat' (a reading already under its limit is at risk
     whatever its slope), as the UI's slopeText says it."""
@@ -104,12 +99,12 @@ def advice(forecast: LinkForecast) -> tuple[Action, str, str, dict[str, Any]]:
     if action == forecasts.INSPECT:
         action, what = (
             Action.CLEAN_FIBER,
-            f"{what}, cleaning the connectors at the {act_on_side(forecast).upper()} end first",
+            f"{what}, cleaning the connectors at the {forecasts.act_on_side(forecast).upper()} end first",
         )
     explanation = (
         f"{what}: {PATTERNS[forecast.cause]}. {_reading(forecast)} The link stays in service until the repair."
     )
-    side = act_on_side(forecast)
+    side = forecasts.act_on_side(forecast)
     evidence = {
         "link": {"id": link.pk, "name": str(link), "fabric": link.fabric_id},
         "local_end": side,
@@ -125,7 +120,7 @@ def _forecast_of(link_id: int) -> LinkForecast | None:
 
 def _create(forecast: LinkForecast, user, now: dt.datetime) -> Ticket:
     action, rule, explanation, evidence = advice(forecast)
-    side = act_on_side(forecast)
+    side = forecasts.act_on_side(forecast)
     ticket = Ticket.objects.create(
         fabric_id=forecast.link.fabric_id,
         link=forecast.link,
@@ -180,6 +175,13 @@ def open_preventive(link_id: Any, user, now: dt.datetime | None = None) -> Ticke
                 f"with confidence {forecast.confidence:.0%}",
             )
         existing = _unresolved(link.pk)
+        if forecast is not None and forecast.at_risk and existing is None and forecasts.link_failed(link):
+            # Corrupting in service (CorrOpt kept it for capacity): not "at risk" any more (forecasts.at_risk_q).
+            problems.add(
+                "link",
+                f"{link} has already failed (corrupting, or out of service for corruption): its repair is a repair "
+                "ticket's, not a preventive one",
+            )
         if existing is not None:
             problems.add(
                 "link", f"{link} already has an unresolved {existing.kind} ticket #{existing.pk} ({existing.state})"
@@ -201,7 +203,7 @@ def auto_open(fabric: Fabric, link_ids: Iterable[int], now: dt.datetime | None =
     now = now or timezone.now()
     recent = now - dt.timedelta(days=config()["reopen_days"])
     at_risk = (
-        LinkForecast.objects.filter(fabric=fabric, link_id__in=list(link_ids), at_risk=True)
+        LinkForecast.objects.filter(forecasts.at_risk_q(), fabric=fabric, link_id__in=list(link_ids))
         # A pattern not yet clear (the first runs of a fade can read "unclear" before the trend
         # shows whose optic it is) waits for the next bucket rather than sending a technician to
         # inspect; an operator can still open one by hand.

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from lightpath.api.filters import LightpathFilterSet
 from telemetry.models import LinkForecast
+from telemetry.services import forecasts
 
 from .models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from .services.corrupting import corrupting_in_service
@@ -102,9 +103,8 @@ class LinkFilterSet(LightpathFilterSet):
     def filter_at_risk(self, queryset, name, value):
         if value is None:
             return queryset
-        if value:
-            return queryset.filter(forecast__at_risk=True)
-        return queryset.exclude(forecast__at_risk=True)
+        at_risk = forecasts.at_risk_q("forecast__", "")  # the one rule: forecast at risk, link not failed
+        return queryset.filter(at_risk) if value else queryset.exclude(at_risk)
 
     def filter_corrupting_in_service(self, queryset, name, value):
         if value is None:

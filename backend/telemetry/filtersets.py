@@ -7,6 +7,7 @@ from fabric.filtersets import MAX_CROSSING_WITHIN_DAYS, StrictBooleanFilter
 from lightpath.api.filters import LightpathFilterSet
 
 from .models import CorruptionEvent, LinkForecast, PowerThreshold
+from .services import forecasts
 
 
 class CorruptionEventFilterSet(LightpathFilterSet):
@@ -30,7 +31,11 @@ class LinkForecastFilterSet(LightpathFilterSet):
     """The at-risk list's filters, as GET /api/links/ reads them (`at_risk`, `crossing_within_days`);
     `cause` repeated means any of them."""
 
-    at_risk = StrictBooleanFilter(label="The forecast says at risk (or not)")
+    at_risk = StrictBooleanFilter(
+        method="filter_at_risk",
+        label="At risk (or not): the forecast says so and the link has not failed yet (not corrupting, not out "
+        "of service for corruption: such a link belongs to its repair ticket)",
+    )
     crossing_within_days = django_filters.NumberFilter(
         method="filter_crossing_within",
         min_value=0,
@@ -41,6 +46,12 @@ class LinkForecastFilterSet(LightpathFilterSet):
     class Meta:
         model = LinkForecast
         fields = ["fabric", "link", "cause", "side", "quantity", "crossing_at", "confidence"]
+
+    def filter_at_risk(self, queryset, name, value):
+        if value is None:
+            return queryset
+        at_risk = forecasts.at_risk_q()
+        return queryset.filter(at_risk) if value else queryset.exclude(at_risk)
 
     def filter_crossing_within(self, queryset, name, value):
         if value is None:

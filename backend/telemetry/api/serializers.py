@@ -283,10 +283,19 @@ LinkTelemetrySerializer = PolymorphicProxySerializer(
 class LinkForecastBriefSerializer(serializers.ModelSerializer):
     """A link's forecast in the link list and detail (null when it has none)."""
 
+    at_risk = serializers.SerializerMethodField(
+        help_text="The forecast says at risk and the link has not failed yet (a corrupting link, or one out of "
+        "service for corruption, belongs to its repair ticket): the Links list's 'At risk only' and the At risk page."
+    )
+
     class Meta:
         model = LinkForecast
-        fields = ["at_risk", "crossing_at", "cause", "confidence"]
+        fields = ["at_risk", "computed_at", "crossing_at", "earliest_at", "latest_at", "cause", "confidence"]
         read_only_fields = fields
+
+    def get_at_risk(self, forecast: LinkForecast) -> bool:
+        # Read from the link's list: the forecast comes joined to its link (select_related("forecast")).
+        return forecasts.at_risk_now(forecast, forecast.link)
 
 
 class ForecastEndSerializer(serializers.Serializer):

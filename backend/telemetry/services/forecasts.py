@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import JSONField, OuterRef, QuerySet, Subquery
+from django.db.models import JSONField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import JSONObject
 
 from corruption.models import Ticket
@@ -56,6 +56,44 @@ TYPES = (
     "int8", "int8", "timestamptz", "timestamptz", "timestamptz", "timestamptz", "float8", "bool", "text", "char(1)",
     "text", "int2", "float8", "float8", "float8", "text", "char(1)",
 )  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------
+# At risk: a forecast for a link still healthy (trial 28 item 11)
+#
+# A link that already failed (corrupting, in service or not, or out of service for corruption)
+# belongs to its repair ticket (or to CorrOpt, which kept it for capacity), not to a forecast: its
+# reading is past the limit, so "at its limit now" says nothing new, and a preventive ticket would
+# duplicate the repair. The stored `at_risk` stays the engine's verdict (the hysteresis reads it,
+# and a repair ticket reads the forecast its link had before it corrupted); every list, count and
+# filter of links at risk reads it through `at_risk_q`, and a shown row through `at_risk_now`.
+CORRUPTION_REASON = "corruption"  # corruption.services.ADMIN_REASON (importing it would be a cycle)
+
+
+def failed_q(to_link: str = "") -> Q:
+    """The links already failed; `to_link` is the path from the queryset's model to the link
+    ("" for links, "link__" for forecasts)."""
+    return Q(**{f"{to_link}health": Link.Health.CORRUPTING}) | Q(
+        **{f"{to_link}admin_state": Link.AdminState.DISABLED, f"{to_link}admin_reason": CORRUPTION_REASON}
+    )
+
+
+def at_risk_q(to_forecast: str = "", to_link: str = "link__") -> Q:
+    """Links at risk: the forecast says so and the link has not failed yet. Defaults: a
+    LinkForecast queryset; for links, at_risk_q("forecast__", "")."""
+    return Q(**{f"{to_forecast}at_risk": True}) & ~failed_q(to_link)
+
+
+def link_failed(link: Link) -> bool:
+    """`failed_q` for one loaded link."""
+    return link.health == Link.Health.CORRUPTING or (
+        link.admin_state == Link.AdminState.DISABLED and link.admin_reason == CORRUPTION_REASON
+    )
+
+
+def at_risk_now(forecast: LinkForecast, link: Link) -> bool:
+    """`at_risk_q` for one loaded forecast and its link."""
+    return forecast.at_risk and not link_failed(link)
 
 
 def horizon_s(fabric: Fabric) -> float:
@@ -195,11 +233,19 @@ def _end(link: Link, side: str | None) -> dict[str, Any] | None:
     return {"switch": switch.name, "port": link.a_port if side == Side.A else link.z_port, "rack": switch.rack or None}
 
 
+def act_on_side(forecast: LinkForecast) -> str:
+    """The end to act on: where the crossing reading is low when it is a transmitter's (a Tx is
+    measured at its own laser: nothing at the far end lowers it, trial 28 item 11's "Tx low at A,
+    clean Z"), else the cause's end, else the end whose reading crosses."""
+    if forecast.quantity == "tx":
+        return forecast.side
+    return forecast.cause_side or forecast.side
+
+
 def recommendation(forecast: LinkForecast, link: Link) -> tuple[str, str]:
-    """The action the cause calls for, and a sentence naming where (the end to act on, else the
-    end whose reading crosses)."""
+    """The action the cause calls for, and a sentence naming where (`act_on_side`)."""
     action, sentence = ACTIONS[forecast.cause]
-    side = forecast.cause_side or forecast.side
+    side = act_on_side(forecast)
     end = _end(link, side) or {}
     return str(action), sentence.format(end=f"{end['switch']}:{end['port']} (end {side.upper()})")
 
@@ -251,6 +297,7 @@ def listed(forecast: LinkForecast) -> dict[str, Any]:
     link = forecast.link
     return {
         **details(forecast, link),
+        "at_risk": at_risk_now(forecast, link),
         "link": {"id": link.pk, "name": str(link), "a": _end(link, Side.A), "z": _end(link, Side.Z)},
         "ticket": getattr(forecast, "unresolved_ticket", None),
     }
@@ -268,5 +315,5 @@ def answer(link: Link) -> dict[str, Any]:
         "link": link.pk,
         "horizon_days": fabric.forecast_horizon_days,
         "min_confidence": fabric.forecast_min_confidence,
-        "forecast": None if forecast is None else details(forecast, link),
+        "forecast": None if forecast is None else {**details(forecast, link), "at_risk": at_risk_now(forecast, link)},
     }

@@ -69,9 +69,14 @@ def test_each_link_row_carries_its_forecast_in_brief_or_null(client_for, links):
     viewer = client_for("viewer")
     rows = {row["id"]: row for row in viewer.get("/api/links/", {"fabric": links[0].fabric_id}).json()["results"]}
     first = rows[links[0].pk]["forecast"]
+    crossing = NOW + dt.timedelta(days=2)
     assert first == {
         "at_risk": True,
-        "crossing_at": (NOW + dt.timedelta(days=2)).isoformat().replace("+00:00", "Z"),
+        # When it was made and the interval: the Links list words the crossing as the At risk page does.
+        "computed_at": NOW.isoformat().replace("+00:00", "Z"),
+        "crossing_at": crossing.isoformat().replace("+00:00", "Z"),
+        "earliest_at": (crossing - dt.timedelta(days=1)).isoformat().replace("+00:00", "Z"),
+        "latest_at": (crossing + dt.timedelta(days=2)).isoformat().replace("+00:00", "Z"),
         "cause": "contamination",
         "confidence": 0.9,
     }

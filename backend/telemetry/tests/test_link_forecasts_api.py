@@ -187,3 +187,53 @@ def test_bad_filters_are_one_400_listing_every_problem(client_for, fleet):
     for value in ("-1", "nan", "inf", "366"):
         response = viewer.get(ENDPOINT, {"crossing_within_days": value})
         assert response.status_code == 400 and set(response.json()) == {"crossing_within_days"}, value
+
+
+def test_a_link_already_failed_is_not_at_risk_anywhere(client_for, fleet):
+    """Trial 28 item 11: a link corrupting (in service, kept for capacity) or out of service for
+    corruption belongs to its repair ticket; the At risk page, the Links list's 'At risk only', the
+    count, the link's forecast and preventive tickets agree that it is not "at risk at its limit now".
+    A link out of service for maintenance is still at risk (its preventive repair is the visit)."""
+    from rest_framework.exceptions import ValidationError
+
+    from corruption import preventive
+    from fabric.models import Link
+
+    viewer = client_for("viewer")
+    fabric = fleet[0].fabric_id
+    corrupting, out_for_corruption = fleet[0], fleet[1]
+    Link.objects.filter(pk=corrupting.pk).update(health="corrupting")
+    Link.objects.filter(pk=out_for_corruption.pk).update(admin_state="disabled", admin_reason="corruption")
+    assert ids(viewer, fabric=fabric, at_risk="true") == []
+    assert viewer.get(ENDPOINT, {"fabric": fabric, "at_risk": "true", "limit": 1}).json()["count"] == 0
+    assert set(ids(viewer, fabric=fabric, at_risk="false")) == {link.pk for link in fleet[:4]}
+    assert [row["at_risk"] for row in rows(viewer, fabric=fabric)] == [False] * 4
+    links = viewer.get("/api/links/", {"fabric": fabric, "at_risk": "true"}).json()
+    assert links["count"] == 0
+    shown = viewer.get(f"/api/links/{corrupting.pk}/").json()["forecast"]
+    assert shown["at_risk"] is False and shown["computed_at"] is not None
+    assert viewer.get(f"/api/links/{corrupting.pk}/forecast/").json()["forecast"]["at_risk"] is False
+    with pytest.raises(ValidationError, match="already failed"):
+        preventive.open_preventive(corrupting.pk, None)
+    fabric_row = corrupting.fabric
+    fabric_row.auto_preventive_tickets = True
+    fabric_row.save()
+    assert preventive.auto_open(fabric_row, [corrupting.pk, out_for_corruption.pk]) == []
+
+    # Back in service and clean: at risk again, everywhere.
+    Link.objects.filter(pk=corrupting.pk).update(health="clean")
+    Link.objects.filter(pk=out_for_corruption.pk).update(admin_state="disabled", admin_reason="maintenance")
+    assert ids(viewer, fabric=fabric, at_risk="true") == [corrupting.pk, out_for_corruption.pk]
+    listed = viewer.get("/api/links/", {"fabric": fabric, "at_risk": "true", "ordering": "id"}).json()["results"]
+    assert [(row["id"], row["forecast"]["at_risk"]) for row in listed] == [
+        (corrupting.pk, True),
+        (out_for_corruption.pk, True),
+    ]
+
+
+def test_a_falling_transmitter_is_acted_on_at_its_own_end(client_for, fleet):
+    """Trial 28 item 11 (link 76): the crossing reading is A's Tx, whatever end the cause names, so
+    the advice names end A: a far end's connectors do not lower a transmitter's output."""
+    LinkForecast.objects.filter(link=fleet[0]).update(side="a", quantity="tx", cause_side="z")
+    row = rows(client_for("viewer"), link=fleet[0].pk)[0]
+    assert row["recommended_action_label"] == "Clean the connectors, p0-tor1:eth0 (end A) first"

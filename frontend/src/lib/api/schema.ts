@@ -3661,12 +3661,28 @@ export interface components {
         };
         /** @description A link's forecast in the link list and detail (null when it has none). */
         LinkForecastBrief: {
+            /** @description The forecast says at risk and the link has not failed yet (a corrupting link, or one out of service for corruption, belongs to its repair ticket): the Links list's 'At risk only' and the At risk page. */
             readonly at_risk: boolean;
+            /**
+             * Format: date-time
+             * @description The derivation time ('now') the forecast was made at.
+             */
+            readonly computed_at: string;
             /**
              * Format: date-time
              * @description When the reading is forecast to reach its limit.
              */
             readonly crossing_at: string;
+            /**
+             * Format: date-time
+             * @description The crossing under the steepest likely slope (10th percentile).
+             */
+            readonly earliest_at: string;
+            /**
+             * Format: date-time
+             * @description The crossing under the gentlest likely slope (90th percentile); null: it may never cross.
+             */
+            readonly latest_at: string | null;
             readonly cause: components["schemas"]["ForecastCauseEnum"];
             /**
              * Format: double
@@ -10480,7 +10496,7 @@ export interface operations {
     link_forecasts_list: {
         parameters: {
             query?: {
-                /** @description The forecast says at risk (or not) */
+                /** @description At risk (or not): the forecast says so and the link has not failed yet (not corrupting, not out of service for corruption: such a link belongs to its repair ticket) */
                 at_risk?: boolean;
                 /**
                  * @description * `decaying_transmitter` - decaying transmitter

@@ -54,4 +54,26 @@ describe('LinksTable', () => {
     expect(flapping).toHaveAttribute('data-flapping', 'true');
     expect(within(steady!).queryByTestId('flapping')).toBeNull();
   });
+
+  it('words an at-risk crossing as the At risk page does: "at its limit now" when it already was (trial 28 item 11)', () => {
+    const made = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    const atLimit: FabricLink = {
+      ...LINK,
+      forecast: {
+        at_risk: true,
+        computed_at: made,
+        crossing_at: made,
+        earliest_at: made,
+        latest_at: made,
+        cause: 'contamination',
+        confidence: 1,
+      },
+    };
+    render(
+      <MemoryRouter>
+        <LinksTable links={[atLimit]} fabricNames={new Map([[1, 'demo-fb']])} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('link-at-risk')).toHaveTextContent(/^At risk at its limit now$/);
+  });
 });

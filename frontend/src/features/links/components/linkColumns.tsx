@@ -2,8 +2,8 @@ import { Link } from 'react-router';
 
 import { HealthBadge } from '@/components/HealthBadge';
 import type { TableColumn } from '@/components/table';
+import { crossingText } from '@/features/forecasts';
 import { SwitchName } from '@/features/switches';
-import { formatTime } from '@/lib/format';
 
 import type { FabricLink } from '../api/types';
 import { FlappingBadge } from './FlappingBadge';
@@ -62,8 +62,7 @@ export function linkColumns(fabricNames: Map<number, string>): TableColumn<Fabri
       cell: (link) =>
         link.forecast?.at_risk ? (
           <span data-testid="link-at-risk">
-            <span className="badge badge-at-risk">At risk</span> crosses its limit{' '}
-            {formatTime(link.forecast.crossing_at)}
+            <span className="badge badge-at-risk">At risk</span> {crossingText(link.forecast, new Date())}
           </span>
         ) : (
           '—'
