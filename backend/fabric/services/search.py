@@ -96,6 +96,11 @@ def search(q: str, *, fabric: Fabric | None = None, per_kind: int = DEFAULT_PER_
         ("ticket", "Tickets", _tickets),
         ("job", "Jobs", _jobs),
     ]
+    if _number(q) is not None:
+        # "#3" or "3" is most often a ticket's number (a technician's lookup), then a job's; a link
+        # by id comes after them (trial 28: link #3 was listed above ticket #3).
+        order = {"ticket": 0, "job": 1}
+        finders.sort(key=lambda finder: order.get(finder[0], 2))
     groups = []
     for kind, title, finder in finders:
         hits, more = finder(q, fabric, per_kind)

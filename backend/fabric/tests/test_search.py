@@ -128,6 +128,17 @@ def test_tickets_by_number_in_every_spelling(viewer, racked_fabric):
     assert "ticket" not in groups(viewer, q=f"job {ticket.pk}")
 
 
+def test_a_bare_number_lists_the_ticket_first_then_the_job_then_the_link(viewer, racked_fabric):
+    # One number that is a link's, a ticket's and a job's at once.
+    link = Link.objects.get(a_switch__name="t2", a_port="up0")
+    Ticket.objects.create(pk=link.pk, fabric=racked_fabric, link=link, kind="preventive", direction="z_to_a")
+    Job.objects.create(pk=link.pk, kind="fabric.import")
+    for q in (f"#{link.pk}", str(link.pk)):
+        response = viewer.get(URL, {"q": q})
+        assert [group["kind"] for group in response.json()["groups"]] == ["ticket", "job", "link"]
+    assert [group["kind"] for group in viewer.get(URL, {"q": f"link {link.pk}"}).json()["groups"]] == ["link"]
+
+
 def test_jobs_by_number_or_kind_open_their_page(viewer, racked_fabric):
     job = Job.objects.create(kind="corruption.simulate", fabric=racked_fabric)
     other = Job.objects.create(kind="fabric.import")
