@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.roles import OPERATOR, TECHNICIAN
+from fabric.api.export import FABRIC_COLUMN
 from fabric.models import Fabric, Link
 from jobs.api.serializers import JobSerializer
 from lightpath.api.export import CsvColumn, CsvExportMixin, decimals, significant
@@ -57,7 +58,7 @@ class DecisionViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelView
     csv_columns = (
         CsvColumn("Decision", "id"),
         CsvColumn("Time", "created"),
-        CsvColumn("Fabric", "fabric"),
+        FABRIC_COLUMN,
         CsvColumn("By", "kind"),
         CsvColumn("Decision taken", "action"),
         CsvColumn("Link", "link_name"),
@@ -165,7 +166,7 @@ class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSe
     csv_columns = (
         CsvColumn("Ticket", "id"),
         CsvColumn("Kind", "kind"),
-        CsvColumn("Fabric", "fabric"),
+        FABRIC_COLUMN,
         CsvColumn("Pod", "pod"),
         CsvColumn("Link", "link_name"),
         CsvColumn("Direction", "direction"),

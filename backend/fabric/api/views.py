@@ -20,7 +20,7 @@ from corruption import optimizer
 from jobs import services as jobs
 from jobs.api.serializers import JobSerializer
 from lightpath.api.exceptions import Conflict
-from lightpath.api.export import CsvColumn, CsvExportMixin, decimals
+from lightpath.api.export import CsvColumn, CsvExportMixin, rounded
 from lightpath.api.viewsets import AuditedModelViewSet
 from lightpath.problems import query_flag
 from telemetry.api.serializers import LinkForecastSerializer
@@ -37,6 +37,7 @@ from ..filtersets import (
 from ..models import Fabric, Link, Switch, Transceiver, TransceiverModel
 from ..services import constraints as capacity_constraints
 from ..services import link_state, overview
+from .export import FABRIC_COLUMN
 from .serializers import (
     CapacityConstraintsSerializer,
     ConstraintsChangedSerializer,
@@ -345,26 +346,28 @@ class LinkViewSet(CsvExportMixin, AuditedModelViewSet):
     filterset_class = LinkFilterSet
     ordering_fields = [
         "id", "fabric", "a_switch__name", "z_switch__name", "health", "length_m", "speed_gbps", "fiber",
-        "admin_state", "oper_state", "forecast__crossing_at",
+        "admin_state", "oper_state", "forecast__crossing_at", "a_switch__rack", "z_switch__rack",
     ]  # fmt: skip
     csv_name = "links"
     csv_columns = (
         CsvColumn("Link", "id"),
-        CsvColumn("Fabric", "fabric"),
+        FABRIC_COLUMN,
         CsvColumn("A switch", "a_switch_name"),
         CsvColumn("A port", "a_port"),
+        CsvColumn("A rack", "a_rack"),
         CsvColumn("Z switch", "z_switch_name"),
         CsvColumn("Z port", "z_port"),
+        CsvColumn("Z rack", "z_rack"),
         CsvColumn("Health", "health"),
         CsvColumn("Rx low", "rx_low"),
-        CsvColumn("Length (m)", "length_m", decimals(1)),
+        CsvColumn("Length (m)", "length_m", rounded(1)),
         CsvColumn("Speed (Gb/s)", "speed_gbps"),
         CsvColumn("Fiber", "fiber"),
         CsvColumn("Admin state", "admin_state"),
         CsvColumn("Admin reason", "admin_reason"),
         CsvColumn("Oper state", "oper_state"),
         CsvColumn("Flapping", "flapping"),
-        CsvColumn("At risk", "forecast.at_risk"),
+        CsvColumn("At risk", "forecast.at_risk", blank="no"),  # no forecast: not at risk, as the page says
         CsvColumn("Forecast crossing", "forecast.crossing_at"),
         CsvColumn("Forecast cause", "forecast.cause"),
     )

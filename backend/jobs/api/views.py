@@ -11,6 +11,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
 from accounts.roles import ADMIN, OPERATOR, ROLES, user_roles
+from fabric.api.export import FABRIC_COLUMN
 from lightpath.api.export import CsvColumn, CsvExportMixin, decimals
 from lightpath.api.viewsets import BriefModeMixin
 from lightpath.problems import InvalidParams
@@ -35,7 +36,7 @@ class JobViewSet(CsvExportMixin, BriefModeMixin, mixins.CreateModelMixin, viewse
     csv_columns = (
         CsvColumn("Job", "id"),
         CsvColumn("Kind", "kind"),
-        CsvColumn("Fabric", "fabric"),
+        FABRIC_COLUMN,
         CsvColumn("State", "state"),
         CsvColumn("Progress", "progress", decimals(2)),
         CsvColumn("Message", "message"),

@@ -8,7 +8,7 @@ UTC to the second)."""
 
 import csv
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,16 @@ def decimals(places: int) -> Callable[[Any], str]:
     return lambda value: f"{float(value):.{places}f}"
 
 
+def rounded(places: int) -> Callable[[Any], str]:
+    """At most `places` decimals, none when whole: "390", "390.7" (lengths as the page writes them)."""
+
+    def write(value: Any) -> str:
+        text = f"{float(value):.{places}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
+    return write
+
+
 def significant(digits: int) -> Callable[[Any], str]:
     """A number with `digits` significant digits (loss rates such as 1.23e-06)."""
     return lambda value: f"{float(value):.{digits}g}"
@@ -39,6 +49,10 @@ class CsvColumn:
     field: str
     # How a number is written; None: as the serializer answers it.
     number: Callable[[Any], str] | None = None
+    # Names of ids (a fabric's id -> its name), read once per export, when the page shows the name.
+    names: Callable[[], Mapping[Any, str]] | None = None
+    # What an empty value says ("no" where the page says no rather than leaving the cell blank).
+    blank: str = ""
 
 
 class _Line:
@@ -121,13 +135,16 @@ def _value_writer(serializer: serializers.Serializer, column: CsvColumn) -> Call
     field: Any = serializer
     for name in path:
         field = field.fields[name]
+    names = column.names() if column.names is not None else None
 
     def write(row: dict) -> str:
         value: Any = row
         for name in path:
             value = value.get(name) if isinstance(value, dict) else None
         if value is None or value == "":
-            return ""
+            return column.blank
+        if names is not None:
+            return names.get(value, str(value))
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(field, serializers.ChoiceField):
