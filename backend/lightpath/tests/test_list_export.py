@@ -55,7 +55,7 @@ def test_links_csv_has_every_filtered_row_in_the_requested_order(client_for, man
     assert [row["Z switch"] for row in rows[:3]] == ["spine-59", "spine-58", "spine-57"]
     first = rows[0]
     assert first["A switch"] == "tor-a" and first["A port"] == "eth59"
-    assert first["Length (m)"] == "60.0"  # rounded as the page shows it, not 60.05
+    assert first["Length (m)"] == "60"  # rounded as the page shows it ("60 m"), not 60.05
     assert first["Admin state"] == "Enabled" and first["Health"] == "Unknown"  # words, not codes
     assert response["Content-Disposition"] == 'attachment; filename="links.csv"'
 
