@@ -76,4 +76,37 @@ describe('LinksTable', () => {
     );
     expect(screen.getByTestId('link-at-risk')).toHaveTextContent(/^At risk at its limit now$/);
   });
+
+  it('shows both racks, a length with its unit and "no" for a link not at risk (trial 28 item 13)', () => {
+    render(
+      <MemoryRouter>
+        <LinksTable
+          links={[
+            { ...LINK, length_m: 390 },
+            { ...LINK, id: 48, length_m: 390.74 },
+          ]}
+          fabricNames={new Map([[1, 'demo-fb']])}
+        />
+      </MemoryRouter>,
+    );
+    const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
+    const [whole, fraction] = screen.getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
+    const cell = (row: HTMLElement, header: string) => within(row).getAllByRole('cell')[headers.indexOf(header)]!;
+    expect(cell(whole, 'A rack')).toHaveTextContent('r-a');
+    expect(cell(whole, 'Z rack')).toHaveTextContent('not recorded');
+    expect(cell(whole, 'Length')).toHaveTextContent(/^390 m$/);
+    expect(cell(fraction, 'Length')).toHaveTextContent(/^390.7 m$/);
+    expect(cell(whole, 'At risk')).toHaveTextContent(/^no$/);
+    expect(cell(whole, 'Fabric')).toHaveTextContent('demo-fb');
+  });
+
+  it('says it is updating while a new ordering loads, the old rows dimmed meanwhile', () => {
+    render(
+      <MemoryRouter>
+        <LinksTable links={[LINK]} fabricNames={new Map()} busy />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('status')).toHaveTextContent('Updating…');
+    expect(screen.getByTestId('links-table')).toHaveAttribute('aria-busy', 'true');
+  });
 });

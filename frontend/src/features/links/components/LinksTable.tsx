@@ -10,10 +10,13 @@ export function LinksTable({
   links,
   fabricNames,
   table,
+  busy,
 }: {
   links: FabricLink[];
   fabricNames: Map<number, string>;
   table?: TableState;
+  /** The rows are the previous answer while a new ordering or page loads. */
+  busy?: boolean;
 }) {
   const columns = useMemo(() => linkColumns(fabricNames), [fabricNames]);
   return (
@@ -24,6 +27,7 @@ export function LinksTable({
       rows={links}
       rowKey={(link) => link.id}
       table={table}
+      busy={busy}
       rowProps={(link) => ({
         'data-link-id': link.id,
         'data-admin-state': link.admin_state,

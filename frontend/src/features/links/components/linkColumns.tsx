@@ -4,6 +4,7 @@ import { HealthBadge } from '@/components/HealthBadge';
 import type { TableColumn } from '@/components/table';
 import { crossingText } from '@/features/forecasts';
 import { SwitchName } from '@/features/switches';
+import { formatMeters } from '@/lib/format/number';
 
 import type { FabricLink } from '../api/types';
 import { FlappingBadge } from './FlappingBadge';
@@ -45,6 +46,18 @@ export function linkColumns(fabricNames: Map<number, string>): TableColumn<Fabri
       ),
     },
     {
+      key: 'a_rack',
+      label: 'A rack',
+      sortField: 'a_switch__rack',
+      cell: (link) => link.a_rack || <span className="muted">not recorded</span>,
+    },
+    {
+      key: 'z_rack',
+      label: 'Z rack',
+      sortField: 'z_switch__rack',
+      cell: (link) => link.z_rack || <span className="muted">not recorded</span>,
+    },
+    {
       key: 'health',
       label: 'Health',
       sortField: 'health',
@@ -65,15 +78,16 @@ export function linkColumns(fabricNames: Map<number, string>): TableColumn<Fabri
             <span className="badge badge-at-risk">At risk</span> {crossingText(link.forecast, new Date())}
           </span>
         ) : (
-          '—'
+          // Said, not left blank: "no" as Flapping says it (the CSV writes the same).
+          <span className="muted">no</span>
         ),
     },
     {
       key: 'length',
-      label: 'Length (m)',
+      label: 'Length',
       sortField: 'length_m',
       numeric: true,
-      cell: (link) => formatOptional(link.length_m),
+      cell: (link) => formatMeters(link.length_m),
     },
     {
       key: 'speed',

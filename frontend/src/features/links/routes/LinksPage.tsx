@@ -70,7 +70,12 @@ export function LinksPage() {
           <p data-testid="links-empty">No links match these filters.</p>
         ) : (
           <>
-            <LinksTable links={links.data.results} fabricNames={fabricNames} table={table} />
+            <LinksTable
+              links={links.data.results}
+              fabricNames={fabricNames}
+              table={table}
+              busy={links.isPlaceholderData}
+            />
             <Pagination
               label="Links pages"
               total={links.data.count}
