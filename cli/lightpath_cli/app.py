@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from typing import Annotated, Any, NoReturn
 
 import httpx
@@ -84,9 +85,29 @@ def _fail(message: str) -> None:
     raise typer.Exit(1) from None
 
 
+# typer checks option values with pydantic, whose wording is a validator's ("Value error, 'rust' is not
+# one of ...", "Input should be greater than or equal to 0"): said plainly, as the CLI's own checks do.
+PYDANTIC_WORDING = (
+    (re.compile(r"Value error, "), ""),
+    (re.compile(r"Input should be greater than or equal to (\S+)"), r"must be at least \1"),
+    (re.compile(r"Input should be less than or equal to (\S+)"), r"must be at most \1"),
+    (re.compile(r"Input should be greater than (\S+)"), r"must be more than \1"),
+    (re.compile(r"Input should be less than (\S+)"), r"must be less than \1"),
+    (re.compile(r"Input should be a valid integer(, [^(]*)?"), "must be a whole number "),
+    (re.compile(r"Input should be a valid number(, [^(]*)?"), "must be a number "),
+)
+
+
+def plain_usage_message(message: str) -> str:
+    """A usage error's text without the validator's wording (PYDANTIC_WORDING), on one line."""
+    for pattern, plain in PYDANTIC_WORDING:
+        message = pattern.sub(plain, message)
+    return " ".join(message.split()).rstrip(".")
+
+
 def _usage_failure(error: UsageError) -> NoReturn:
     """`error: no such option: --bogus (see 'lightpath rail plan --help')`: one line, exit 2."""
-    message = " ".join(error.format_message().split()).rstrip(".")
+    message = plain_usage_message(error.format_message())
     if message[:2].istitle():  # "No such option", "Missing option", "Invalid value": our lower case
         message = message[0].lower() + message[1:]
     if error.ctx is not None:

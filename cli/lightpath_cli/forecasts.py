@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+import typer
+
 from .output import Column
 from .server.shapes import FORECAST_KEYS
 
@@ -22,6 +24,26 @@ class Cause(StrEnum):
     bent_fiber = "bent_fiber"
     loose_transceiver = "loose_transceiver"
     unknown = "unknown"
+
+
+# What --cause is typed as: the words the table prints (the server's cause_label for `unknown` is
+# "unclear"), so a cause reads and is asked for by one name; the API's code stays a hidden alias.
+CAUSE_NAMES = {"unclear" if cause is Cause.unknown else cause.value: cause for cause in Cause}
+CAUSE_ALIASES = {Cause.unknown.value: Cause.unknown}
+CAUSE_METAVAR = "|".join(CAUSE_NAMES)
+
+
+def parse_causes(values: list[str] | None) -> list[Cause]:
+    """--cause's values as causes; a value neither a name nor an alias is a usage error listing the names."""
+    causes = []
+    for value in values or []:
+        key = value.strip().lower().replace(" ", "_")  # "loose transceiver" typed with a space
+        cause = CAUSE_NAMES.get(key) or CAUSE_ALIASES.get(key)
+        if cause is None:
+            names = ", ".join(f"'{name}'" for name in CAUSE_NAMES)
+            raise typer.BadParameter(f"'{value}' is not one of {names}", param_hint="'--cause'")
+        causes.append(cause)
+    return causes
 
 
 def percent(value: Any) -> str:

@@ -144,6 +144,8 @@ def test_list_json_table_csv_and_filters(cli: Cli, ticket: dict[str, Any]) -> No
     assert [t["id"] for t in cli.json("tickets", "list", "--sort", "age")] == [ticket["id"]]
     assert [t["id"] for t in cli.json("tickets", "list", "--kind", "repair")] == [ticket["id"]]
     assert cli.json("tickets", "list", "--kind", "preventive") == []
+    empty = cli("tickets", "list", "--kind", "preventive")  # a sentence, not an empty table
+    assert (empty.exit_code, empty.stdout.strip(), empty.stderr) == (0, "No tickets match.", "")
 
     result = cli("tickets", "list")
     assert result.exit_code == 0, result.stderr

@@ -75,8 +75,25 @@ PARSE_ERRORS = [
     (("fixtures", "fat-tree"), "error: missing option '--k' (see 'lightpath fixtures fat-tree --help')"),
     (
         ("fixtures", "fat-tree", "--k", "4", "--format", "yaml"),
-        "error: invalid value for '--format': Value error, 'yaml' is not one of 'json', 'csv' "
+        "error: invalid value for '--format': 'yaml' is not one of 'json', 'csv' "
         "(see 'lightpath fixtures fat-tree --help')",
+    ),
+    # typer's checks said in plain words, not the validator's ("Input should be greater than or equal to 1")
+    (
+        ("tickets", "list", "--limit", "0"),
+        "error: invalid value for '--limit': must be at least 1 (see 'lightpath tickets list --help')",
+    ),
+    (
+        ("tickets", "list", "--limit", "many"),
+        "error: invalid value for '--limit': must be a whole number (see 'lightpath tickets list --help')",
+    ),
+    (
+        ("links", "at-risk", "--fabric", "f", "--horizon-days", "soon"),
+        "error: invalid value for '--horizon-days': must be a number (see 'lightpath links at-risk --help')",
+    ),
+    (
+        ("links", "at-risk", "--fabric", "f", "--horizon-days", "400"),
+        "error: invalid value for '--horizon-days': must be at most 365 (see 'lightpath links at-risk --help')",
     ),
     (("rail", "plan", "--bogus"), "error: no such option: --bogus (see 'lightpath rail plan --help')"),
     (("corropt", "nosuch"), "error: no such command 'nosuch' (see 'lightpath corropt --help')"),

@@ -375,12 +375,11 @@ def at_risk(
         ),
     ] = None,
     cause: Annotated[
-        list[forecasts.Cause] | None,
+        list[str] | None,
         typer.Option(
             "--cause",
-            metavar="decaying_transmitter|contamination|bent_fiber|loose_transceiver|unknown",
-            case_sensitive=False,
-            help="Only this probable cause; repeat for any of several.",
+            metavar=forecasts.CAUSE_METAVAR,
+            help="Only this probable cause (unclear: no known pattern); repeat for any of several.",
         ),
     ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many links.")] = 100,
@@ -400,8 +399,9 @@ def at_risk(
         params["at_risk"] = "true"
     else:
         params["crossing_within_days"] = horizon_days
-    if cause:
-        params["cause"] = [value.value for value in cause]
+    causes = forecasts.parse_causes(cause)
+    if causes:
+        params["cause"] = [value.value for value in causes]
     now = datetime.now(UTC)
     with cli.client() as client:
         fabric_row = resolve_fabric(client, fabric)

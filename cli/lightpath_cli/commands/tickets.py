@@ -171,7 +171,11 @@ def list_tickets(
         if fabric:
             params["fabric"] = resolve_fabric(client, fabric)["id"]
         tickets, total = client.first("/api/tickets/", params, limit)
-    print_first_rows(cli.output_format(output), tickets, total, TICKET_LIST_COLUMNS, TICKET_KEYS, noun="tickets")
+    fmt = cli.output_format(output)
+    if fmt is OutputFormat.table and not tickets:  # a sentence, not an empty table (JSON stays [])
+        stdout_console().print("No tickets match.")
+        return
+    print_first_rows(fmt, tickets, total, TICKET_LIST_COLUMNS, TICKET_KEYS, noun="tickets")
 
 
 @app.command("show")
