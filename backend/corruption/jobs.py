@@ -48,12 +48,16 @@ def summarize_optimize(result: dict) -> str:
     )
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def _penalty(value: float) -> str:
-    """As the UI writes penalties (a sum of loss rates): 5.6e-4, 0."""
+    """As the UI writes penalties (a sum of loss rates, lib/format/number's formatLossRate): 5.6 times ten to
+    the minus 4 with a multiplication sign and a superscript exponent, never 5.6e-4; 0 for none."""
     if value == 0:
         return "0"
     mantissa, exponent = f"{value:.1e}".split("e")
-    return f"{mantissa}e{int(exponent)}"
+    return f"{mantissa} \N{MULTIPLICATION SIGN} 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
 @job_kind(

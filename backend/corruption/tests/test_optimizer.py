@@ -188,8 +188,11 @@ class TestTriggers:
         job.refresh_from_db()
         assert [row["link_name"] for row in job.result["disabled"]] == [str(link(small_fabric, "f2", "u1"))]
         assert job.result["time_budget_s"] == 5
-        # What the Jobs list says of the run, not just "done".
-        assert job.message == "1 corrupting link: 1 disabled, 0 kept for capacity; penalty 1.0e-4 → 0 (proven optimal)"
+        # What the Jobs list says of the run, not just "done"; the penalty as the UI writes it, no exponent.
+        assert job.message == (
+            "1 corrupting link: 1 disabled, 0 kept for capacity; penalty 1.0 \N{MULTIPLICATION SIGN} 10⁻⁴ → 0 "
+            "(proven optimal)"
+        )
 
         bad = Job.objects.create(kind="corruption.optimize", fabric=small_fabric, params={"time_budget_s": "soon"})
         assert jobs.run(bad.pk) == "failed"
