@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink, useNavigation } from 'react-router';
+
+import { Loading } from '@/components/Loading';
 
 import { ErrorList } from '@/components/ErrorList';
+import { ThemeToggle } from '@/components/ThemeToggle';
 import { type CurrentUser, useLogout } from '@/features/auth';
 import { TODAY_ROLES } from '@/features/maintenance';
 import { WEBHOOK_ROLES } from '@/features/webhooks';
@@ -35,6 +38,8 @@ const NAV_ITEMS: readonly { to: string; label: string; audience?: readonly strin
 
 export function AppLayout({ user, children }: { user: CurrentUser; children: ReactNode }) {
   const logout = useLogout();
+  // A page's chunk is loading: the old page stays, with this line, until the new one can render.
+  const changingPage = useNavigation().state === 'loading';
   const roles = user.roles.length > 0 ? user.roles : user.is_admin ? ['admin'] : [];
   const navItems = NAV_ITEMS.filter((item) => !item.audience || item.audience.some((role) => roles.includes(role)));
 
@@ -73,6 +78,7 @@ export function AppLayout({ user, children }: { user: CurrentUser; children: Rea
               <span className="role">no role</span>
             )}
           </span>
+          <ThemeToggle />
           <button type="button" onClick={() => logout.mutate()} disabled={logout.isPending}>
             {logout.isPending ? 'Logging out…' : 'Logout'}
           </button>
@@ -84,6 +90,7 @@ export function AppLayout({ user, children }: { user: CurrentUser; children: Rea
         </div>
       ) : null}
       <main id="main" className="content">
+        {changingPage ? <Loading label="Loading page…" /> : null}
         {children}
       </main>
     </div>

@@ -9,6 +9,8 @@ export type {
 export { useTicketMetrics } from './api/useTicketMetrics';
 export { useTicketMetricsHistory } from './api/useTicketMetricsHistory';
 export { useTickets } from './api/useTickets';
+/** The router asks for a ticket while its page's code is still loading (a phone's round trips are long). */
+export { ticketQuery } from './api/useTicket';
 export { TicketStateBadge } from './components/TicketStateBadge';
 export { formatRate } from './evidence';
 export { ACTION_LABELS, actionTodo, isRepairAction } from './repairActions';

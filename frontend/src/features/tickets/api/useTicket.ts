@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { apiClient } from '@/lib/api-client';
 
@@ -10,9 +10,13 @@ export function ticketDetailKey(ticketId: number) {
 }
 
 /** GET /api/tickets/{id}/: both link ends, the recommendation with evidence, steps, comments. */
-export function useTicket(ticketId: number) {
-  return useQuery({
+export function ticketQuery(ticketId: number) {
+  return queryOptions({
     queryKey: ticketDetailKey(ticketId),
     queryFn: ({ signal }) => apiClient.get<TicketDetail>(`/api/tickets/${ticketId}/`, undefined, { signal }),
   });
+}
+
+export function useTicket(ticketId: number) {
+  return useQuery(ticketQuery(ticketId));
 }

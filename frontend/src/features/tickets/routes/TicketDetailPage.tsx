@@ -1,23 +1,11 @@
-import { useCallback, useMemo, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { Link, useParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { canWorkTickets, useCurrentUser } from '@/features/auth';
 import { useFabric } from '@/features/fabrics';
-import { ForecastSummary, useLinkForecast } from '@/features/forecasts';
 import { useLink } from '@/features/links';
-import {
-  brushedRange,
-  LossChart,
-  PowerChart,
-  RangeControls,
-  rangeFromSearchParams,
-  searchParamsWithRange,
-  telemetryQuery,
-  type TimeRange,
-  useLinkTelemetry,
-} from '@/features/telemetry';
 import { formatAge, formatTime } from '@/lib/format';
 
 import type { Recommendation, TicketDetail } from '../api/types';
@@ -33,8 +21,10 @@ import { TicketWorkOrderLink } from '../components/TicketWorkOrderLink';
 import { formatRate } from '../evidence';
 import { isPreventiveRule } from '../repairActions';
 import { currentStep, doneStepSummary } from '../ticketHeader';
-import { ticketChartRange } from '../ticketRange';
 import '../tickets.css';
+
+// The charts (D3) come after the header: a phone shows where to go without waiting for them.
+const TicketTelemetry = lazy(() => import('../components/TicketTelemetry'));
 
 export function TicketDetailPage() {
   const { ticketId: rawId } = useParams();
@@ -106,7 +96,9 @@ function TicketPage({ ticketId }: { ticketId: number }) {
             />
           </section>
 
-          <TicketTelemetry ticket={data} />
+          <Suspense fallback={<Loading label="Loading telemetry…" />}>
+            <TicketTelemetry ticket={data} />
+          </Suspense>
 
           <section className="panel" aria-labelledby="steps-heading">
             <h2 id="steps-heading">Step history</h2>
@@ -211,59 +203,5 @@ function TicketSummary({ ticket }: { ticket: TicketDetail }) {
         <dd>{ticket.assignee ?? 'nobody'}</dd>
       </div>
     </dl>
-  );
-}
-
-function TicketTelemetry({ ticket }: { ticket: TicketDetail }) {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const onset = ticket.recommendation?.evidence.rates?.onset;
-  // Fixed when the page opens, so the query does not change on every render.
-  const [defaultRange] = useState(() => ticketChartRange(onset, new Date()));
-  const range = useMemo(() => rangeFromSearchParams(searchParams) ?? defaultRange, [searchParams, defaultRange]);
-  const query = useMemo(() => telemetryQuery(range), [range]);
-  const telemetry = useLinkTelemetry(ticket.link, query);
-  // A preventive ticket is about the forecast: its charts draw it as the link page's do.
-  const preventive = ticket.kind === 'preventive';
-  const forecast = useLinkForecast(ticket.link, { enabled: preventive });
-  const shownForecast = preventive ? forecast.data : undefined;
-  const sideNames = useMemo(() => {
-    const name = (side: 'a' | 'z') => {
-      const end = ticket.ends.find((candidate) => candidate.side === side);
-      return end ? `${end.switch} ${end.port}` : side.toUpperCase();
-    };
-    return { a: name('a'), z: name('z') };
-  }, [ticket.ends]);
-  const changeRange = useCallback(
-    (next: TimeRange | null) => setSearchParams((current) => searchParamsWithRange(current, next)),
-    [setSearchParams],
-  );
-  const zoomTo = useCallback((start: Date, end: Date) => changeRange(brushedRange(start, end)), [changeRange]);
-
-  return (
-    <section className="panel" aria-labelledby="ticket-telemetry-heading" data-testid="ticket-telemetry">
-      <h2 id="ticket-telemetry-heading">Telemetry</h2>
-      <RangeControls
-        range={range}
-        shown={telemetry.data ?? null}
-        onChange={changeRange}
-        busy={telemetry.isFetching && telemetry.isPlaceholderData}
-      />
-      {telemetry.isPending ? <Loading label="Loading telemetry…" /> : null}
-      <ErrorList error={telemetry.error} title="Could not load telemetry." />
-      {telemetry.data ? (
-        <>
-          <section aria-labelledby="ticket-loss-heading" className="chart-section">
-            <h3 id="ticket-loss-heading">Loss rate per direction</h3>
-            <LossChart telemetry={telemetry.data} onZoom={zoomTo} forecast={shownForecast} />
-          </section>
-          <section aria-labelledby="ticket-power-heading" className="chart-section">
-            <h3 id="ticket-power-heading">Optical power, Tx and Rx of both ends</h3>
-            <PowerChart telemetry={telemetry.data} sideNames={sideNames} onZoom={zoomTo} forecast={shownForecast} />
-            {preventive ? <ErrorList error={forecast.error} title="Could not load the forecast." /> : null}
-            {shownForecast ? <ForecastSummary answer={shownForecast} now={new Date()} /> : null}
-          </section>
-        </>
-      ) : null}
-    </section>
   );
 }
