@@ -4,6 +4,7 @@ import { NavLink, useNavigation } from 'react-router';
 import { Loading } from '@/components/Loading';
 
 import { ErrorList } from '@/components/ErrorList';
+import { ThemeToggle } from '@/components/ThemeToggle';
 import { type CurrentUser, useLogout } from '@/features/auth';
 import { TODAY_ROLES } from '@/features/maintenance';
 import { WEBHOOK_ROLES } from '@/features/webhooks';
@@ -77,6 +78,7 @@ export function AppLayout({ user, children }: { user: CurrentUser; children: Rea
               <span className="role">no role</span>
             )}
           </span>
+          <ThemeToggle />
           <button type="button" onClick={() => logout.mutate()} disabled={logout.isPending}>
             {logout.isPending ? 'Logging out…' : 'Logout'}
           </button>

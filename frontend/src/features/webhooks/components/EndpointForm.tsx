@@ -157,7 +157,7 @@ export function EndpointForm({
           </ul>
         </div>
       ) : null}
-      <div className="form-actions">
+      <div className="button-row">
         <button type="submit" disabled={pending}>
           {pending ? 'Saving…' : endpoint ? 'Save' : 'Create endpoint'}
         </button>

@@ -154,23 +154,25 @@ function WebhooksManager() {
 
       <section className="panel" aria-labelledby="deliveries-heading">
         <h2 id="deliveries-heading">Deliveries</h2>
-        <label>
-          Endpoint
-          <select
-            value={endpointFilter ?? ''}
-            onChange={(event) => {
-              setEndpointFilter(Number(event.target.value) || undefined);
-              setPage(1);
-            }}
-          >
-            <option value="">All endpoints</option>
-            {(endpoints.data?.results ?? []).map((endpoint) => (
-              <option key={endpoint.id} value={endpoint.id}>
-                {endpoint.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="filters">
+          <label>
+            Endpoint
+            <select
+              value={endpointFilter ?? ''}
+              onChange={(event) => {
+                setEndpointFilter(Number(event.target.value) || undefined);
+                setPage(1);
+              }}
+            >
+              <option value="">All endpoints</option>
+              {(endpoints.data?.results ?? []).map((endpoint) => (
+                <option key={endpoint.id} value={endpoint.id}>
+                  {endpoint.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
         <ErrorList error={redeliver.error} title="Could not redeliver." />
         {redeliver.data ? <p role="status">Sent again as a new delivery ({redeliver.data.delivery_id}).</p> : null}
         {deliveries.isPending ? <Loading label="Loading deliveries…" /> : null}
