@@ -4,6 +4,19 @@ import { expect, type APIRequestContext, type BrowserContext, type Page } from '
 export const DEMO_PASSWORD = 'lightpath-demo';
 export const DEMO_FABRIC = 'demo-fb';
 
+/** The catalog's 100G-SR4 as a fabric document describes it, for the specs that import a fabric of their own. */
+export const SR4_MODEL = {
+  name: '100G-SR4',
+  speed_gbps: 100,
+  fiber: 'MMF',
+  reach_m: 70,
+  price_usd: null,
+  rx_power_min_dbm: -10.3,
+  rx_power_max_dbm: 2.4,
+  tx_power_min_dbm: -8.4,
+  tx_power_max_dbm: 2.4,
+};
+
 export async function loginThroughForm(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);

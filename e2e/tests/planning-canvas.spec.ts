@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { importFabric, loginAs, pushTelemetry, type TelemetrySample } from './helpers';
+import { importFabric, loginAs, pushTelemetry, SR4_MODEL, type TelemetrySample } from './helpers';
 
 // A leaf-spine fabric of 100 ToRs × 32 spines: 3,200 links, above the 3,000 where drawings switch to canvas.
 const TORS = 100;
@@ -52,19 +52,7 @@ function leafSpineDocument(name: string): Record<string, unknown> {
     capacity_constraint: 1,
     switches,
     links,
-    transceiver_models: [
-      {
-        name: '100G-SR4',
-        speed_gbps: 100,
-        fiber: 'MMF',
-        reach_m: 70,
-        price_usd: null,
-        rx_power_min_dbm: -10.3,
-        rx_power_max_dbm: 2.4,
-        tx_power_min_dbm: -8.4,
-        tx_power_max_dbm: 2.4,
-      },
-    ],
+    transceiver_models: [SR4_MODEL],
   };
 }
 

@@ -1,13 +1,14 @@
 import { expect, test, type Browser } from '@playwright/test';
 
 import {
-  csrfToken,
   type ApiListPage,
-  type LinkRow,
+  csrfToken,
   importFabric,
+  type LinkRow,
   loginAs,
   loginThroughForm,
   pushTelemetry,
+  SR4_MODEL,
   type TelemetrySample,
 } from './helpers';
 
@@ -52,19 +53,7 @@ async function corruptingLinkWithTicket(browser: Browser): Promise<{ fabricId: n
       fiber: 'MMF',
       transceiver_model: '100G-SR4',
     })),
-    transceiver_models: [
-      {
-        name: '100G-SR4',
-        speed_gbps: 100,
-        fiber: 'MMF',
-        reach_m: 70,
-        price_usd: null,
-        rx_power_min_dbm: -10.3,
-        rx_power_max_dbm: 2.4,
-        tx_power_min_dbm: -8.4,
-        tx_power_max_dbm: 2.4,
-      },
-    ],
+    transceiver_models: [SR4_MODEL],
   });
   const links = await page.request.get('/api/links/', {
     params: { fabric: fabric.id },

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-import { findLink, importFabric, loginAs, pushTelemetry, type TelemetrySample } from './helpers';
+import { findLink, importFabric, loginAs, pushTelemetry, SR4_MODEL, type TelemetrySample } from './helpers';
 
 const MINUTE_MS = 60_000;
 const POLLS = 24; // every 5 minutes over the last two hours
@@ -36,19 +36,7 @@ test('an operator pushes corrupting telemetry for a link and sees it on the link
         transceiver_model: '100G-SR4',
       },
     ],
-    transceiver_models: [
-      {
-        name: '100G-SR4',
-        speed_gbps: 100,
-        fiber: 'MMF',
-        reach_m: 70,
-        price_usd: null,
-        rx_power_min_dbm: -10.3,
-        rx_power_max_dbm: 2.4,
-        tx_power_min_dbm: -8.4,
-        tx_power_max_dbm: 2.4,
-      },
-    ],
+    transceiver_models: [SR4_MODEL],
   });
   // Names as the API reports them (the link list is where a collector would look them up).
   const link = await findLink(page.request, fabric.id);
@@ -190,6 +178,9 @@ test('an operator pushes corrupting telemetry for a link and sees it on the link
   await page.goto(`/links?fabric=${fabric.id}&health=corrupting`);
   await expect(page.locator(`[data-testid="links-table"] tbody tr[data-link-id="${link.id}"]`)).toBeVisible();
   await expect(
-    page.getByRole('form', { name: 'Link filters' }).getByRole('group', { name: 'Health' }).getByLabel('corrupting', { exact: true }),
+    page
+      .getByRole('form', { name: 'Link filters' })
+      .getByRole('group', { name: 'Health' })
+      .getByLabel('corrupting', { exact: true }),
   ).toBeChecked();
 });
