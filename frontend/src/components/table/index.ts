@@ -1,4 +1,5 @@
 export { DataTable, type TableColumn } from './DataTable';
+export { penaltyColumn } from './penaltyColumn';
 export { TableToolbar } from './TableToolbar';
 export { csvExportHref, type Ordering, type PageSize } from './tableState';
 export { type TableState, useTableState } from './useTableState';

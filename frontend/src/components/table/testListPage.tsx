@@ -1,11 +1,25 @@
 /** Renders a list page against canned API answers, recording what it asked for (vitest only). */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
 export const DEMO_FABRICS = { count: 1, next: null, previous: null, results: [{ id: 1, name: 'demo-fb' }] };
+
+/** The query string of the last request to `pathname`. */
+export function lastQuery(asked: readonly URL[], pathname: string): URLSearchParams {
+  const last = asked.filter((url) => url.pathname === pathname).at(-1);
+  if (!last) throw new Error(`nothing asked of ${pathname}`);
+  return last.searchParams;
+}
+
+/** Each test starts with no page, no fetch stub and no remembered columns. */
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
 
 export function page<T>(results: T[]) {
   return { count: results.length, next: null, previous: null, results };

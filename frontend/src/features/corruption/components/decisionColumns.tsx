@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 
-import type { TableColumn } from '@/components/table';
+import { penaltyColumn, type TableColumn } from '@/components/table';
 import { Time } from '@/components/Time';
 import { formatLossRate } from '@/lib/format/number';
 
@@ -57,20 +57,10 @@ export function decisionColumns(fabricNames?: Map<number, string>): TableColumn<
         </>
       ),
     },
-    {
-      key: 'penalty',
-      label: 'Penalty (loss rate)',
-      cardLabel: 'Penalty',
-      sortField: 'penalty',
-      numeric: true,
-      cell: (decision) => (
-        <span
-          title={`A→Z ${formatLossRate(decision.loss_rate_a_to_z)}, Z→A ${formatLossRate(decision.loss_rate_z_to_a)}`}
-        >
-          {formatLossRate(decision.penalty)}
-        </span>
-      ),
-    },
+    penaltyColumn(
+      (decision) =>
+        `A→Z ${formatLossRate(decision.loss_rate_a_to_z)}, Z→A ${formatLossRate(decision.loss_rate_z_to_a)}`,
+    ),
     {
       key: 'affected',
       label: 'ToRs below: capacity before → after',

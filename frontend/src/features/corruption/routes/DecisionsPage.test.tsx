@@ -1,8 +1,8 @@
 /** @vitest-environment jsdom */
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 
-import { page, renderListPage } from '@/components/table/testListPage';
+import { lastQuery, page, renderListPage } from '@/components/table/testListPage';
 
 import type { Decision } from '../api/types';
 import { DecisionsPage } from './DecisionsPage';
@@ -29,16 +29,6 @@ const DISABLED: Decision = {
   created: '2026-11-26T17:12:01Z',
 };
 
-function decisionsAsked(asked: URL[]) {
-  return asked.filter((url) => url.pathname === '/api/decisions/');
-}
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
-
 describe('DecisionsPage', () => {
   it('writes the penalty as a power of ten and a decision without a blocking ToR as none', async () => {
     renderListPage(<DecisionsPage />, '/decisions', '/decisions', () => page([DISABLED]));
@@ -53,7 +43,7 @@ describe('DecisionsPage', () => {
       page([DISABLED]),
     );
     await screen.findByTestId('decision-row');
-    expect(decisionsAsked(asked).at(-1)!.searchParams.get('ordering')).toBe('-created');
+    expect(lastQuery(asked, '/api/decisions/').get('ordering')).toBe('-created');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
       '/api/decisions/?ordering=-created&action=disabled&format=csv',
@@ -62,7 +52,7 @@ describe('DecisionsPage', () => {
     const penalty = screen.getByRole('columnheader', { name: /Penalty/ });
     fireEvent.click(within(penalty).getByRole('button'));
     fireEvent.click(within(penalty).getByRole('button'));
-    await waitFor(() => expect(decisionsAsked(asked).at(-1)!.searchParams.get('ordering')).toBe('-penalty'));
+    await waitFor(() => expect(lastQuery(asked, '/api/decisions/').get('ordering')).toBe('-penalty'));
     expect(penalty).toHaveAttribute('aria-sort', 'descending');
     expect(router.state.location.search).toBe('?action=disabled&ordering=-penalty');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(

@@ -1,8 +1,8 @@
 /** @vitest-environment jsdom */
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 
-import { page, renderListPage } from '@/components/table/testListPage';
+import { lastQuery, page, renderListPage } from '@/components/table/testListPage';
 
 import type { JobRow } from '../api/types';
 import { JobsPage } from './JobsPage';
@@ -27,16 +27,6 @@ const JOB: JobRow = {
 };
 const FAILED: JobRow = { ...JOB, id: 32, kind: 'fabric.capacity_report', state: 'failed', error: 'fabric vanished' };
 
-function jobsAsked(asked: URL[]) {
-  return asked.filter((url) => url.pathname === '/api/jobs/');
-}
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
-
 describe('JobsPage', () => {
   it('names kinds in words and leaves the error of a succeeded job blank', async () => {
     renderListPage(<JobsPage />, '/jobs', '/jobs', () => page([JOB, FAILED]));
@@ -56,12 +46,12 @@ describe('JobsPage', () => {
       page([FAILED]),
     );
     await screen.findByRole('row', { name: /#32/ });
-    expect(jobsAsked(asked).at(-1)!.searchParams.get('ordering')).toBeNull();
+    expect(lastQuery(asked, '/api/jobs/').get('ordering')).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Kind' }));
-    await waitFor(() => expect(jobsAsked(asked).at(-1)!.searchParams.get('ordering')).toBe('kind'));
-    expect(jobsAsked(asked).at(-1)!.searchParams.get('state')).toBe('failed');
-    expect(jobsAsked(asked).at(-1)!.searchParams.get('limit')).toBe('25');
+    await waitFor(() => expect(lastQuery(asked, '/api/jobs/').get('ordering')).toBe('kind'));
+    expect(lastQuery(asked, '/api/jobs/').get('state')).toBe('failed');
+    expect(lastQuery(asked, '/api/jobs/').get('limit')).toBe('25');
     expect(router.state.location.search).toBe('?state=failed&page_size=25&ordering=kind');
     expect(screen.getByRole('columnheader', { name: /Kind/ })).toHaveAttribute('aria-sort', 'ascending');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(

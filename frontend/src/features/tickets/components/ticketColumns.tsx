@@ -1,8 +1,7 @@
 import { Link } from 'react-router';
 
-import type { TableColumn } from '@/components/table';
+import { penaltyColumn, type TableColumn } from '@/components/table';
 import { formatAge, formatTime } from '@/lib/format';
-import { formatLossRate } from '@/lib/format/number';
 
 import type { Ticket } from '../api/types';
 import { nextStepText } from '../ticketProgress';
@@ -57,14 +56,7 @@ export function ticketColumns(fabricNames: Map<number, string>, now: Date): Tabl
         </>
       ),
     },
-    {
-      key: 'penalty',
-      label: 'Penalty (loss rate)',
-      cardLabel: 'Penalty',
-      sortField: 'penalty',
-      numeric: true,
-      cell: (ticket) => formatLossRate(ticket.penalty),
-    },
+    penaltyColumn(),
     {
       key: 'fabric',
       label: 'Fabric / pod',

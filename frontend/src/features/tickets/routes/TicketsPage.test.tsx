@@ -1,8 +1,8 @@
 /** @vitest-environment jsdom */
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 
-import { page, renderListPage } from '@/components/table/testListPage';
+import { lastQuery, page, renderListPage } from '@/components/table/testListPage';
 
 import { testTicket } from '../testTicket';
 import { TicketsPage } from './TicketsPage';
@@ -14,21 +14,11 @@ function answer(url: URL) {
   return url.pathname === '/api/tickets/metrics/' ? METRICS : page([TICKET]);
 }
 
-function ticketsAsked(asked: URL[]) {
-  return asked.filter((url) => url.pathname === '/api/tickets/');
-}
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  window.localStorage.clear();
-});
-
 describe('TicketsPage', () => {
   it('lists the costliest first until a header is chosen, penalties as a power of ten', async () => {
     const { asked } = renderListPage(<TicketsPage />, '/tickets', '/tickets', answer);
     const row = await screen.findByTestId('ticket-row');
-    expect(ticketsAsked(asked).at(-1)!.searchParams.get('ordering')).toBe('-penalty');
+    expect(lastQuery(asked, '/api/tickets/').get('ordering')).toBe('-penalty');
     expect(within(row).getByText('5.4 × 10⁻⁴')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toContain('ordering=-penalty');
     // One way to sort: the headers (the Sort field went).
@@ -39,8 +29,8 @@ describe('TicketsPage', () => {
     const { asked, router } = renderListPage(<TicketsPage />, '/tickets', '/tickets?kind=repair', answer);
     await screen.findByTestId('ticket-row');
     fireEvent.click(screen.getByRole('button', { name: 'Opened' }));
-    await waitFor(() => expect(ticketsAsked(asked).at(-1)!.searchParams.get('ordering')).toBe('created'));
-    const query = ticketsAsked(asked).at(-1)!.searchParams;
+    await waitFor(() => expect(lastQuery(asked, '/api/tickets/').get('ordering')).toBe('created'));
+    const query = lastQuery(asked, '/api/tickets/');
     expect(query.get('kind')).toBe('repair');
     expect(query.getAll('state')).toEqual(['open', 'reopened', 'in_progress', 'awaiting_validation']);
     expect(screen.getByRole('columnheader', { name: /Opened/ })).toHaveAttribute('aria-sort', 'ascending');
