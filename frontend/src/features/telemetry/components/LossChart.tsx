@@ -5,7 +5,7 @@ import { formatCount, formatTime } from '@/lib/format';
 
 import type { LinkTelemetry } from '../api/types';
 import { TimeChart } from './TimeChart';
-import { buildLossChart, formatDecade, LOSS_FLOOR, LOSS_THRESHOLD_STYLE } from './lossChart';
+import { buildLossChart, formatDecade, formatRate, LOSS_FLOOR, LOSS_THRESHOLD_STYLE } from './lossChart';
 import { useTimeChartSize } from './useTimeChartSize';
 
 interface LossChartProps {
@@ -25,6 +25,17 @@ export function LossChart({ telemetry, onZoom, forecast, width: fixedWidth }: Lo
     () => buildLossChart(telemetry, { width, plotHeight, forecast }),
     [telemetry, width, plotHeight, forecast],
   );
+  const readout = useMemo(
+    () =>
+      chart.lines.map((line) => ({
+        key: line.key,
+        label: line.label,
+        colour: line.colour,
+        points: line.readings,
+        format: formatRate,
+      })),
+    [chart],
+  );
   const rates = chart.lines.reduce((sum, line) => sum + line.measured, 0);
   const gaps = chart.lines.reduce((sum, line) => sum + line.gaps, 0);
   const summary =
@@ -34,6 +45,7 @@ export function LossChart({ telemetry, onZoom, forecast, width: fixedWidth }: Lo
   return (
     <TimeChart
       testId="loss-chart"
+      readout={readout}
       stageRef={stageRef}
       frame={chart}
       yTicks={chart.yTicks}

@@ -5,7 +5,7 @@ import { formatCount, formatTime } from '@/lib/format';
 
 import type { LinkTelemetry, Side } from '../api/types';
 import { type LegendSwatch, TimeChart } from './TimeChart';
-import { buildPowerChart, THRESHOLD_STYLE } from './powerChart';
+import { buildPowerChart, formatDbm, THRESHOLD_STYLE } from './powerChart';
 import { useTimeChartSize } from './useTimeChartSize';
 
 /** The forecast trend: dotted (round caps on short dashes), so it never reads as measured. */
@@ -37,6 +37,17 @@ export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixe
     [telemetry, width, plotHeight, sideNames, forecast],
   );
   const { area } = chart;
+  const readout = useMemo(
+    () =>
+      chart.lines.map((line) => ({
+        key: line.key,
+        label: line.label,
+        colour: line.colour,
+        points: line.readings,
+        format: formatDbm,
+      })),
+    [chart],
+  );
   const readings = chart.lines.reduce((sum, line) => sum + line.measured, 0);
   const summary =
     `Tx and Rx optical power of both ends in dBm, ${formatTime(telemetry.from)} to ${formatTime(telemetry.to)}` +
@@ -53,6 +64,7 @@ export function PowerChart({ telemetry, sideNames, onZoom, forecast, width: fixe
   return (
     <TimeChart
       testId="power-chart"
+      readout={readout}
       stageRef={stageRef}
       frame={chart}
       yTicks={chart.yTicks}

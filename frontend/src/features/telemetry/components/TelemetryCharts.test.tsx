@@ -33,6 +33,24 @@ describe('PowerChart', () => {
     expect(chart.querySelector('[data-testid="time-brush"] rect.overlay')).not.toBeNull();
   });
 
+  it("reads the nearest time and each line's value under the pointer, and with the arrow keys", () => {
+    render(<PowerChart telemetry={rawTelemetry()} sideNames={SIDE_NAMES} onZoom={() => {}} width={720} />);
+    const chart = screen.getByTestId('power-chart');
+    const readout = screen.getByTestId('power-chart-readout');
+    expect(readout).toHaveTextContent('Point at the chart');
+    const svg = within(chart).getByRole('img', { name: /optical power/ });
+    // jsdom lays nothing out: the SVG's left edge is at 0, so clientX is the plot's x.
+    fireEvent.pointerMove(svg, { clientX: 100 });
+    expect(readout).toHaveTextContent(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(readout).toHaveTextContent(/A Rx, average of lanes \(p0-tor0 eth2\/1\): −?\d+\.\d dBm/);
+    expect(chart.querySelector('[data-testid="power-chart-readout-line"]')).not.toBeNull();
+    const first = readout.textContent;
+    fireEvent.keyDown(svg, { key: 'ArrowRight' });
+    expect(readout.textContent).not.toBe(first);
+    fireEvent.pointerLeave(svg);
+    expect(readout).toHaveTextContent('Point at the chart');
+  });
+
   it('draws min–max bands at hour resolution and says what they are', () => {
     render(<PowerChart telemetry={hourlyTelemetry()} sideNames={SIDE_NAMES} onZoom={() => {}} width={720} />);
     const chart = screen.getByTestId('power-chart');

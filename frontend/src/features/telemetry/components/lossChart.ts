@@ -13,7 +13,7 @@ import { formatTime } from '@/lib/format';
 
 import type { Direction, LinkTelemetry, Resolution } from '../api/types';
 import { forecastDomain, futureShareFor } from './powerChart';
-import { insertGaps, labelBaselines, type TimeFrame, timeFrame } from './timeSeries';
+import { insertGaps, labelBaselines, type TimeFrame, timeFrame, type TimePoint } from './timeSeries';
 
 /** Where zero loss is drawn. Real rates this small would need 10^12 packets in one window. */
 export const LOSS_FLOOR = 1e-12;
@@ -65,6 +65,8 @@ export interface LossDot {
 
 export interface LossLine extends LossSeriesStyle {
   label: string;
+  /** The measured rates (the hover readout reads them). */
+  readings: TimePoint[];
   path: string;
   dots: LossDot[];
   /** Rates in the range (gaps not counted). */
@@ -207,6 +209,7 @@ export function buildLossChart(telemetry: LinkTelemetry, options: LossChartOptio
     return {
       ...style,
       label,
+      readings: measured.map((point) => ({ t: point.t, v: point.rate })),
       path: toPath(points) ?? '',
       dots,
       measured: measured.length,

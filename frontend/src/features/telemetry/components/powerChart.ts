@@ -47,6 +47,8 @@ const EMPTY_DOMAIN: [number, number] = [-15, 5];
 
 export interface PowerLine extends PowerSeriesStyle {
   label: string;
+  /** The line's readings (the hover readout reads them). */
+  readings: TimePoint[];
   /** SVG path of the values (average per hour at hour resolution); breaks at gaps. */
   path: string;
   /** SVG area of the hourly min–max, or null at raw resolution. */
@@ -316,6 +318,7 @@ export function buildPowerChart(telemetry: LinkTelemetry, options: PowerChartOpt
     return {
       ...style,
       label: `${SIDE_LABEL[style.side]} ${KIND_LABEL[style.kind]}, average of lanes (${options.sideNames[style.side]})`,
+      readings: toPoints(values.times, values.average),
       path: toPath(points) ?? '',
       band,
       measured: values.average.filter((value) => value !== null).length,
