@@ -5,6 +5,7 @@ import type { TableColumn } from '@/components/table';
 import { crossingText } from '@/features/forecasts';
 import { SwitchName } from '@/features/switches';
 import { formatMeters } from '@/lib/format/number';
+import { formatReason } from '@/lib/format';
 
 import type { FabricLink } from '../api/types';
 import { FlappingBadge } from './FlappingBadge';
@@ -20,6 +21,7 @@ export function linkColumns(fabricNames: Map<number, string>): TableColumn<Fabri
       key: 'fabric',
       label: 'Fabric',
       sortField: 'fabric',
+      className: 'nowrap',
       cell: (link) => fabricNames.get(link.fabric) ?? link.fabric,
     },
     {
@@ -49,12 +51,14 @@ export function linkColumns(fabricNames: Map<number, string>): TableColumn<Fabri
       key: 'a_rack',
       label: 'A rack',
       sortField: 'a_switch__rack',
+      className: 'nowrap',
       cell: (link) => link.a_rack || <span className="muted">not recorded</span>,
     },
     {
       key: 'z_rack',
       label: 'Z rack',
       sortField: 'z_switch__rack',
+      className: 'nowrap',
       cell: (link) => link.z_rack || <span className="muted">not recorded</span>,
     },
     {
@@ -104,7 +108,7 @@ export function linkColumns(fabricNames: Map<number, string>): TableColumn<Fabri
       cell: (link) => (
         <>
           <span className={`badge badge-${link.admin_state}`}>{link.admin_state}</span>
-          {link.admin_reason ? <span className="reason"> {link.admin_reason}</span> : null}
+          {link.admin_reason ? <span className="reason"> {formatReason(link.admin_reason)}</span> : null}
         </>
       ),
     },
