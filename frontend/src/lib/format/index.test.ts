@@ -13,6 +13,7 @@ import {
   formatTime,
   formatTimeRange,
   formatTimeWithAge,
+  formatReason,
   parseTimeInput,
   TIME_INPUT_EXAMPLE,
   TIME_INPUT_PATTERN,
@@ -135,5 +136,13 @@ describe('times typed and read with their age', () => {
     expect(timeInputValue('2026-11-26T16:22:00Z')).toBe('2026-11-26 16:22');
     expect(timeInputValue(undefined)).toBe('');
     expect(new RegExp(`^${TIME_INPUT_PATTERN}$`).test(TIME_INPUT_EXAMPLE)).toBe(true);
+  });
+});
+
+describe('formatReason', () => {
+  it('puts the codes of a reason in words and leaves the rest as typed', () => {
+    expect(formatReason('repair: reseat_transceiver')).toBe('repair: reseat transceiver');
+    expect(formatReason('corruption')).toBe('corruption');
+    expect(formatReason('Bent fiber at rack R12, ticket 7')).toBe('Bent fiber at rack R12, ticket 7');
   });
 });

@@ -122,3 +122,9 @@ export function formatGbit(gbit: number | null | undefined): string {
   const digits = Math.abs(value) >= 100 || value === 0 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
   return `${formatCount(Number(value.toFixed(digits)))} ${BIT_PREFIXES[prefix]}`;
 }
+
+/** A reason with its codes in words: "repair: reseat_transceiver" -> "repair: reseat transceiver".
+ * Only snake_case words change; what a person typed otherwise stays as it is. */
+export function formatReason(reason: string): string {
+  return reason.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (code) => code.replaceAll('_', ' '));
+}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { formatReason } from '@/lib/format';
 
 import type { FabricLink } from '../api/types';
 import { useChangeLinkAdminState } from '../api/useChangeLinkAdminState';
@@ -130,7 +131,7 @@ function EnableDialog({ link, linkName, onClose, onDone }: DialogProps) {
     >
       <p>
         Put this link back in service? Enabling is always allowed: it only adds up-paths.
-        {link.admin_reason ? ` It was disabled for “${link.admin_reason}”.` : ''}
+        {link.admin_reason ? ` It was disabled for “${formatReason(link.admin_reason)}”.` : ''}
       </p>
       <p className="muted">
         Once it commits, CorrOpt’s optimizer re-runs on this fabric: with the capacity back it may disable corrupting

@@ -24,7 +24,7 @@ import {
   useLinkTelemetry,
 } from '@/features/telemetry';
 import { TicketStateBadge, useTickets } from '@/features/tickets';
-import { formatCount, formatTime } from '@/lib/format';
+import { formatCount, formatReason, formatTime } from '@/lib/format';
 
 import type { FabricLink } from '../api/types';
 import { useLink } from '../api/useLink';
@@ -134,7 +134,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
             <dt>Admin state</dt>
             <dd data-testid="link-admin-state">
               <span className={`badge badge-${link.data.admin_state}`}>{link.data.admin_state}</span>
-              {link.data.admin_reason ? <span className="reason"> {link.data.admin_reason}</span> : null}
+              {link.data.admin_reason ? <span className="reason"> {formatReason(link.data.admin_reason)}</span> : null}
               {link.data.admin_changed_by ? (
                 <div className="reason">
                   by {link.data.admin_changed_by}, {formatTime(link.data.admin_changed_at)}

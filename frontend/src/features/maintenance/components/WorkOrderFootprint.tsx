@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 
-import { formatSeconds } from '@/lib/format';
+import { formatReason, formatSeconds } from '@/lib/format';
 
 import { actionLabel } from '../actionLabel';
 import type { LinkFacts, WorkOrderDetail } from '../api/types';
@@ -54,7 +54,7 @@ export function WorkOrderFootprint({ order, links = [] }: { order: WorkOrderDeta
                   <td data-label="ToR">{link.tor ?? '—'}</td>
                   <td data-label="Now">
                     {link.admin_state}
-                    {link.admin_reason ? ` (${link.admin_reason})` : ''}, {link.oper_state}
+                    {link.admin_reason ? ` (${formatReason(link.admin_reason)})` : ''}, {link.oper_state}
                   </td>
                   <td data-label="Taken down">{guard.links.includes(link.id) ? 'yes' : 'already out'}</td>
                   <td data-label="Why">

@@ -6,7 +6,7 @@ import { Loading } from '@/components/Loading';
 import { canWorkTickets, useCurrentUser } from '@/features/auth';
 import { useFabric } from '@/features/fabrics';
 import { useLink } from '@/features/links';
-import { formatAge, formatTime } from '@/lib/format';
+import { formatAge, formatReason, formatTime } from '@/lib/format';
 
 import type { Recommendation, TicketDetail } from '../api/types';
 import { useTicket } from '../api/useTicket';
@@ -176,7 +176,7 @@ function TicketSummary({ ticket }: { ticket: TicketDetail }) {
           {link.data ? (
             <>
               <span className={`badge badge-${link.data.admin_state}`}>{link.data.admin_state}</span>
-              {link.data.admin_reason ? <span className="reason"> {link.data.admin_reason}</span> : null}
+              {link.data.admin_reason ? <span className="reason"> {formatReason(link.data.admin_reason)}</span> : null}
             </>
           ) : (
             '…'
