@@ -17,6 +17,9 @@
 //!   newest present bucket of the window) as well as the fitted level: a
 //!   step down leaves the fit behind, and a short history has no fit. Such a
 //!   lane's level is the lower of the two, its slope the fit's (0 without).
+//!   A reading under the limit by no more than the lane's noise counts only
+//!   when the newest day's buckets average at or under the limit: a daily
+//!   low touching it is not a crossing.
 
 use std::cell::OnceCell;
 
@@ -164,7 +167,8 @@ struct LaneFits {
     recent: Option<Fit>,
 }
 
-/// The forecast of one lane (None: nothing to report); `min_confidence`
+/// The forecast of one lane (None: nothing to report); `newest` is the
+/// newest closed bucket and `day` the buckets in a day; `min_confidence`
 /// gives the least confidence for at risk that applies to this lane (asked
 /// only when a crossing within the horizon makes it matter).
 #[allow(clippy::too_many_arguments)]
@@ -172,7 +176,7 @@ fn lane_candidate(
     series: &Series,
     fits: &LaneFits,
     newest_end: i64,
-    newest: i64,
+    (newest, day): (i64, usize),
     limit: f64,
     settings: &ForecastSettings,
     min_confidence: &dyn Fn() -> f64,
@@ -221,12 +225,7 @@ fn lane_candidate(
     // crosses now, whatever the fit says: after a step down the fitted level
     // (a median over the window) lags the readings and the slope may not
     // fall, and a short history has no fit at all.
-    let reading = series
-        .window(newest)
-        .filter(Slot::is_present)
-        .last()
-        .map(|slot| f64::from(slot.value) / SCALE);
-    if let Some(reading) = reading.filter(|r| *r <= limit) {
+    if let Some(reading) = newest_crossing(series, newest, day, limit, noise.unwrap_or(0.0)) {
         return Some(Candidate {
             level: fit.map_or(reading, |f| f.level.min(reading)),
             ..base
@@ -262,6 +261,36 @@ fn lane_candidate(
         .min_by(worse_first)?;
     let reported = judged.crossing <= now.saturating_add(REPORT_HORIZONS * settings.horizon_us);
     reported.then_some(judged)
+}
+
+/// The newest reading (dBm) when it has crossed `limit`: at or below it by
+/// more than the lane's `noise`, or at or below it with the newest day's
+/// buckets (`day` of them) at or below it on average. A bucket or two at a
+/// daily swing's low dipping under the limit by less than the noise is a
+/// receiver sitting at its limit, not a crossing: it would go in and out of
+/// "at risk" every day.
+fn newest_crossing(
+    series: &Series,
+    newest: i64,
+    day: usize,
+    limit: f64,
+    noise: f64,
+) -> Option<f64> {
+    let mut day_values = series
+        .window(newest)
+        .rev()
+        .take(day)
+        .filter(Slot::is_present)
+        .map(|slot| f64::from(slot.value) / SCALE)
+        .peekable();
+    // The newest present bucket within the day; an older one is no reading
+    // of today.
+    let reading = day_values.peek().copied().filter(|r| *r <= limit)?;
+    if reading < limit - noise {
+        return Some(reading);
+    }
+    let (sum, count) = day_values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    (sum / count as f64 <= limit).then_some(reading)
 }
 
 /// The order of candidates, the worst first: an at-risk one before one that
@@ -454,7 +483,7 @@ pub fn forecast_link(
                     series,
                     &lane_fits[lane],
                     newest_end,
-                    newest,
+                    (newest, trend.day_lag()),
                     limit,
                     settings,
                     &min_confidence,
@@ -842,6 +871,80 @@ mod tests {
             "{f:?}"
         );
         assert_eq!((f.cause, f.cause_side), (Cause::BentFiber, None));
+    }
+
+    /// Z's Rx around `mean(t)` dBm with a ±0.2 dB daily swing and ±0.2 dB
+    /// noise, judged with a -10.3 dBm limit at every bucket close from day 4
+    /// to 10: `judge(forecast, now, newest bucket's value)`.
+    fn at_its_limit(mean: impl Fn(f64) -> f64, mut judge: impl FnMut(Option<Forecast>, i64, f64)) {
+        let mut noise = Noise(0x5DEE_CE66);
+        let limits = [Some(-30.0), Some(-30.0), Some(-10.3), Some(-30.0)];
+        feed_judging(
+            10.0,
+            |t| {
+                let swing = 0.2 * (t * std::f64::consts::TAU).sin();
+                let z = flat(mean(t) + swing + 0.2 * noise.next(), -1.0);
+                [flat(-3.0, -1.0), z]
+            },
+            |ends, now| {
+                if now >= 4 * DAY_US {
+                    let trend = TrendSettings::default();
+                    let newest = ends[1].newest_closed(LINK, &trend);
+                    let value = ends[1].rx[0].window(newest).last().unwrap().value;
+                    judge(run(ends, limits, now), now, f64::from(value) / SCALE);
+                }
+            },
+        );
+    }
+
+    #[test]
+    fn a_receiver_whose_daily_low_touches_its_limit_is_not_at_risk() {
+        // Flat 0.1 dB above the limit: the bucket at the swing's low dips
+        // under it by less than the lane's noise once a day, the others stay
+        // above. Neither that dip nor the flat slope is a crossing.
+        let (mut judged, mut dips) = (0, 0);
+        at_its_limit(
+            |_| -10.2,
+            |f, _, value| {
+                judged += 1;
+                dips += usize::from(value <= -10.3);
+                assert!(f.as_ref().is_none_or(|f| !f.at_risk), "{f:?}");
+            },
+        );
+        assert_eq!(judged, 24);
+        assert!(dips >= 4, "the daily low must touch the limit: {dips}");
+    }
+
+    #[test]
+    fn a_receiver_that_stays_under_its_limit_or_drops_well_under_it_crosses_now() {
+        // Half a dB down at day 5 (no step: under 1 dB): the first bucket
+        // after it is under the limit by more than the noise.
+        let mut flagged_after = 0;
+        at_its_limit(
+            |t| if t < 5.0 { -10.0 } else { -10.8 },
+            |f, now, value| {
+                if value < -10.6 {
+                    flagged_after += 1;
+                    let f = f.expect("under its limit");
+                    assert!(f.at_risk && f.crossing_us == now, "{f:?}");
+                }
+            },
+        );
+        assert!(flagged_after >= 18, "{flagged_after}");
+        // Just under the limit (by less than the noise) bucket after bucket:
+        // that is no daily dip, it has crossed.
+        let mut judged = 0;
+        at_its_limit(
+            |_| -10.36,
+            |f, now, value| {
+                if value <= -10.3 {
+                    judged += 1;
+                    let f = f.expect("under its limit");
+                    assert!(f.at_risk && f.crossing_us == now, "{f:?}");
+                }
+            },
+        );
+        assert!(judged >= 12, "{judged}");
     }
 
     #[test]

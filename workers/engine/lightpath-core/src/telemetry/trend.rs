@@ -338,7 +338,7 @@ impl Series {
 
     /// The window's slots, oldest first, the newest being `newest` (the
     /// newest closed bucket).
-    pub fn window(&self, newest: i64) -> impl Iterator<Item = Slot> + '_ {
+    pub fn window(&self, newest: i64) -> impl DoubleEndedIterator<Item = Slot> + '_ {
         let n = self.ring.len() as i64;
         (newest - n + 1..=newest).map(move |b| *self.slot(b))
     }
