@@ -4,6 +4,7 @@ import { HealthBadge } from '@/components/HealthBadge';
 
 import type { SwitchLinkRow } from '../api/types';
 import { RackName, SwitchName } from './SwitchName';
+import '../switches.css';
 
 function stateWords(row: SwitchLinkRow): string {
   if (row.down_for_maintenance) return `down for maintenance (${row.admin_reason})`;
@@ -15,7 +16,10 @@ function stateWords(row: SwitchLinkRow): string {
   return parts.join(', ');
 }
 
-/** Links with both ends (switch, port, rack), health and state; each switch and rack opens its page. */
+/**
+ * Links with both ends (switch, port, rack), health and state; each switch and rack opens its page.
+ * On a phone each link is a card, label before value (the table ran off the screen's right edge).
+ */
 export function LinkRowsTable({
   links,
   fabricId,
@@ -28,7 +32,7 @@ export function LinkRowsTable({
   if (links.length === 0) return <p className="muted">No links.</p>;
   return (
     <div className="table-scroll">
-      <table className="data-table" data-testid="switch-links">
+      <table className="data-table link-rows" data-testid="switch-links">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -44,25 +48,25 @@ export function LinkRowsTable({
         <tbody>
           {links.map((row) => (
             <tr key={row.id}>
-              <td>
+              <td data-label="Link">
                 <Link to={`/links/${row.id}`}>#{row.id}</Link>
               </td>
-              <td>
+              <td data-label="Side A">
                 <SwitchName id={row.a_switch} name={row.a_switch_name} /> {row.a_port}
               </td>
-              <td>
+              <td data-label="Rack A">
                 <RackName fabricId={fabricId} rack={row.a_rack} />
               </td>
-              <td>
+              <td data-label="Side Z">
                 <SwitchName id={row.z_switch} name={row.z_switch_name} /> {row.z_port}
               </td>
-              <td>
+              <td data-label="Rack Z">
                 <RackName fabricId={fabricId} rack={row.z_rack} />
               </td>
-              <td>
+              <td data-label="Health">
                 <HealthBadge health={row.health} />
               </td>
-              <td>{stateWords(row)}</td>
+              <td data-label="State">{stateWords(row)}</td>
             </tr>
           ))}
         </tbody>

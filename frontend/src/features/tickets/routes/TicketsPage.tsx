@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
+import { FoldingFilters } from '@/components/FoldingFilters';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
 import { csvExportHref, TableToolbar, useTableState } from '@/components/table';
@@ -78,7 +79,9 @@ export function TicketsPage() {
           ).join(' · ')}
         </p>
       ) : null}
-      <TicketFiltersForm key={filterKey} filters={filters} fabrics={fabrics} onChange={applyFilters} />
+      <FoldingFilters>
+        <TicketFiltersForm key={filterKey} filters={filters} fabrics={fabrics} onChange={applyFilters} />
+      </FoldingFilters>
       <TableToolbar
         columns={TICKET_COLUMNS}
         table={table}
