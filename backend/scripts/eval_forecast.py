@@ -316,6 +316,7 @@ def run_seed(args: argparse.Namespace, seed: int, mix: dict[str, int]) -> dict[s
             "episodes": len(alarms),
             "links_flagged": len({link for link, _, _ in alarms}),
             "by_cause": dict(Counter(cause for _, _, cause in alarms)),
+            "episodes_by_link": dict(Counter(link for link, _, _ in alarms).most_common()),
         },
         "near_limit_receivers": len(telemetry.truth["texture"]["near_limit"]),
         "timings_s": {
