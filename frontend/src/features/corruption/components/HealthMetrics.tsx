@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 
-import { formatRate, type TicketMetrics } from '@/features/tickets';
+import { type TicketMetrics } from '@/features/tickets';
+import { formatCount, formatHours } from '@/lib/format';
+import { formatLossRate } from '@/lib/format/number';
 
 import { formatFraction } from '../decisionLog';
 
@@ -16,8 +18,8 @@ export function HealthMetrics({ metrics }: { metrics: TicketMetrics }) {
       <div>
         <dt>Disabled links</dt>
         <dd data-testid="metric-disabled-links">
-          {metrics.disabled_links}
-          <span className="muted"> ({metrics.disabled_links_for_corruption} for corruption)</span>
+          {formatCount(metrics.disabled_links)}
+          <span className="muted"> ({formatCount(metrics.disabled_links_for_corruption)} for corruption)</span>
         </dd>
       </div>
       <div>
@@ -27,14 +29,14 @@ export function HealthMetrics({ metrics }: { metrics: TicketMetrics }) {
             '—'
           ) : (
             <Link to={`/links?fabric=${metrics.fabric}&corrupting_in_service=true`}>
-              {metrics.corrupting_links_in_service}
+              {formatCount(metrics.corrupting_links_in_service)}
             </Link>
           )}
         </dd>
       </div>
       <div>
         <dt>Current penalty (sum of loss rates)</dt>
-        <dd>{formatRate(metrics.current_penalty)}</dd>
+        <dd>{formatLossRate(metrics.current_penalty)}</dd>
       </div>
       <div>
         <dt>Worst ToR capacity fraction</dt>
@@ -42,7 +44,7 @@ export function HealthMetrics({ metrics }: { metrics: TicketMetrics }) {
       </div>
       <div>
         <dt>Unresolved tickets</dt>
-        <dd>{metrics.open_tickets}</dd>
+        <dd>{formatCount(metrics.open_tickets)}</dd>
       </div>
       <div>
         <dt>First-attempt success (followed / not)</dt>
@@ -50,15 +52,13 @@ export function HealthMetrics({ metrics }: { metrics: TicketMetrics }) {
           {percent(first.all.rate)}
           <span className="muted">
             {' '}
-            ({percent(first.followed.rate)} / {percent(first.not_followed.rate)} of {first.all.attempts})
+            ({percent(first.followed.rate)} / {percent(first.not_followed.rate)} of {formatCount(first.all.attempts)})
           </span>
         </dd>
       </div>
       <div>
         <dt>Mean time to repair</dt>
-        <dd>
-          {metrics.mean_time_to_repair_hours === null ? '—' : `${metrics.mean_time_to_repair_hours.toFixed(1)} h`}
-        </dd>
+        <dd>{formatHours(metrics.mean_time_to_repair_hours)}</dd>
       </div>
     </dl>
   );

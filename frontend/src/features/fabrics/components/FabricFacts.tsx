@@ -1,4 +1,4 @@
-import { formatCount, formatTime } from '@/lib/format';
+import { formatCount, formatTimeWithAge } from '@/lib/format';
 
 import type { Fabric } from '../api/types';
 
@@ -25,7 +25,7 @@ export function FabricFacts({ fabric }: { fabric: Fabric }) {
         </div>
         <div>
           <dt>Updated</dt>
-          <dd>{formatTime(fabric.updated)}</dd>
+          <dd>{formatTimeWithAge(fabric.updated)}</dd>
         </div>
       </dl>
     </>

@@ -1,4 +1,4 @@
-import { formatTime } from '@/lib/format';
+import { formatTimeWithAge } from '@/lib/format';
 
 import type { PowerClass, SideStatus, ThresholdField } from '../api/types';
 import { formatDbm } from './powerChart';
@@ -93,11 +93,11 @@ export function SideReadings({ sideLabel, endName, status }: SideReadingsProps) 
           </tr>
           <tr>
             <th scope="row">Optics read</th>
-            <td colSpan={2}>{formatTime(status.optical_time)}</td>
+            <td colSpan={2}>{formatTimeWithAge(status.optical_time)}</td>
           </tr>
           <tr>
             <th scope="row">Counters read</th>
-            <td colSpan={2}>{formatTime(status.counter_time)}</td>
+            <td colSpan={2}>{formatTimeWithAge(status.counter_time)}</td>
           </tr>
         </tbody>
       </table>
