@@ -11,7 +11,8 @@
 //!   is not, then the earliest crossing, then the higher confidence.
 //! - For contamination the far end's Rx and Tx count as "falling" only when
 //!   clearly so (their 90th percentile slope is below zero, or an Rx step
-//!   down), so noise on a healthy far end does not hide the pattern.
+//!   down) and at least [`FAR_SHARE`] as fast as the near end's Rx, so noise
+//!   on a healthy far end does not hide the pattern.
 //! - A crossing more than a million days away counts as never.
 //! - "Already at or below the limit" is judged on the newest reading (the
 //!   newest present bucket of the window) as well as the fitted level: a
@@ -36,6 +37,10 @@ pub const REPORT_HORIZONS: i64 = 4;
 /// ageing (Tx falling, bias clearly rising), when the fabric asks for more:
 /// the median slope's crossing within the horizon.
 pub const CORROBORATED_CONFIDENCE: f64 = 0.5;
+
+/// The share of the near end's Rx fall at which a clearly falling far end
+/// explains it (the contamination rule).
+pub const FAR_SHARE: f64 = 0.5;
 
 /// Probable root cause of a forecast (CorrOpt, Table 3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,12 +313,13 @@ struct EndPattern {
     loose: bool,
     /// An Rx lane stepped down by at least 1 dB within the window.
     rx_step_down: bool,
-    /// An Rx lane's median slope is negative.
-    rx_falling: bool,
-    /// An Rx lane's 90th percentile slope is negative.
-    rx_clearly_falling: bool,
-    /// A Tx lane's 90th percentile slope is negative.
-    tx_falling: bool,
+    /// The steepest median slope of the Rx lanes (dB/day; 0 when none falls).
+    rx_slope: f64,
+    /// The steepest median slope of the Rx lanes clearly falling (their 90th
+    /// percentile slope is negative; 0 when none is).
+    rx_clear_slope: f64,
+    /// The same of the Tx lanes.
+    tx_clear_slope: f64,
     /// A Tx lane clearly falling (its 90th percentile slope is negative, over
     /// the window or recently) with its bias (the same lane, or the one bias)
     /// rising.
@@ -365,12 +371,15 @@ fn pattern(
             .is_some_and(|st| f64::from(st.size) / SCALE <= -STEP_MIN_DB)
     });
     let rx_whole = || rx.iter().filter_map(|f| f.whole.as_ref());
-    p.rx_falling = rx_whole().any(|f| f.slope < 0.0);
-    p.rx_clearly_falling = rx_whole().any(|f| f.high < 0.0);
-    p.tx_falling = tx
-        .iter()
-        .filter_map(|f| f.whole.as_ref())
-        .any(|f| f.high < 0.0);
+    let steepest = |fits: &mut dyn Iterator<Item = &Fit>| fits.map(|f| f.slope).fold(0.0, f64::min);
+    p.rx_slope = steepest(&mut rx_whole());
+    p.rx_clear_slope = steepest(&mut rx_whole().filter(|f| f.high < 0.0));
+    p.tx_clear_slope = steepest(
+        &mut tx
+            .iter()
+            .filter_map(|f| f.whole.as_ref())
+            .filter(|f| f.high < 0.0),
+    );
     for (lane, f) in tx.iter().enumerate() {
         if !both(f).any(|f| f.high < 0.0) {
             continue;
@@ -412,9 +421,14 @@ fn cause(patterns: &[EndPattern; 2], worst: &Candidate) -> (Cause, Option<bool>)
     };
     for side in order(receiving) {
         let (near, far) = (at(side), at(!side));
-        if (near.rx_falling || near.rx_step_down)
-            && !(far.rx_clearly_falling || far.rx_step_down)
-            && !far.tx_falling
+        // The far end hides the pattern when its light fades clearly and
+        // at least half as fast as the near end's Rx: with few pairs and
+        // several lanes, a steady far end's slopes are all negative by
+        // chance now and then.
+        let explains = |far_slope: f64| far_slope < 0.0 && far_slope <= FAR_SHARE * near.rx_slope;
+        if (near.rx_slope < 0.0 || near.rx_step_down)
+            && !(explains(far.rx_clear_slope) || far.rx_step_down)
+            && !explains(far.tx_clear_slope)
         {
             return (Cause::Contamination, Some(side));
         }
@@ -811,6 +825,67 @@ mod tests {
         let f = run(&ends, limits, now).unwrap();
         assert!(!f.at_risk, "{f:?}");
         assert_ne!(f.cause, Cause::DecayingTransmitter);
+    }
+
+    #[test]
+    fn a_falling_receiver_is_contamination_from_its_first_flag_in_every_bucket_phase() {
+        // A's Rx (four lanes, 0.08 dB noise) loses 1.2 dB a day from -3 dBm;
+        // Z steady with 0.05 dB of Tx noise. Each link id staggers the buckets
+        // differently; the first at-risk forecast of each must name the cause.
+        let trend = TrendSettings::default();
+        let mut noise = Noise(0xC0FF_EE11);
+        let mut lanes = |level: f64, n: f64| -> Vec<f64> {
+            [0.0, -0.2, 0.1, -0.1]
+                .iter()
+                .map(|o| level + o + n * noise.next())
+                .collect()
+        };
+        for link in 1..=48 {
+            let mut ends = [EndTrend::new(), EndTrend::new()];
+            let mut first = None;
+            for k in 0..(5 * 96) {
+                let time = k * 900_000_000;
+                let day = time as f64 / DAY_US as f64;
+                let readings = [
+                    (lanes(-3.0 - 1.2 * day, 0.14), lanes(-1.8, 0.09)),
+                    (lanes(-2.6, 0.14), lanes(-1.5, 0.09)),
+                ];
+                let mut closed = false;
+                for (end, (rx, tx)) in ends.iter_mut().zip(&readings) {
+                    let bias = [6.5; 4];
+                    let poll = Poll {
+                        rx,
+                        tx,
+                        bias: &bias,
+                        temperature: 40.0,
+                    };
+                    closed |= end.feed(link, time, &poll, &trend);
+                }
+                if closed {
+                    let f = forecast_link(
+                        link,
+                        [Some(&ends[0]), Some(&ends[1])],
+                        &LIMITS,
+                        &trend,
+                        &ForecastSettings {
+                            now_us: time,
+                            horizon_us: 7 * DAY_US,
+                            min_confidence: 0.8,
+                        },
+                    );
+                    if let Some(f) = f.filter(|f| f.at_risk) {
+                        first = Some(f);
+                        break;
+                    }
+                }
+            }
+            let f = first.unwrap_or_else(|| panic!("link {link} never at risk"));
+            assert_eq!(
+                (f.cause, f.cause_side),
+                (Cause::Contamination, Some(false)),
+                "link {link}: {f:?}"
+            );
+        }
     }
 
     #[test]
