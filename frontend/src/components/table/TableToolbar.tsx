@@ -1,6 +1,6 @@
 import './table.css';
 
-import { useId } from 'react';
+import { useId, useState } from 'react';
 
 import { PAGE_SIZES, type PageSize } from './tableState';
 import type { TableColumn } from './DataTable';
@@ -17,25 +17,30 @@ interface TableToolbarProps<T> {
 /** Above a list: which columns to show, rows per page and the CSV export. */
 export function TableToolbar<T>({ columns, table, csvHref }: TableToolbarProps<T>) {
   const sizeId = useId();
+  // The choices exist only while the chooser is open: closed, a column's name must not also label a
+  // hidden checkbox beside the page's filter of the same name ("Assignee", "Kind", "State").
+  const [chooserOpen, setChooserOpen] = useState(false);
   const optional = (columns ?? []).filter((column) => !column.required);
   return (
     <div className="table-toolbar">
       {optional.length === 0 ? null : (
-        <details className="column-chooser">
+        <details className="column-chooser" onToggle={(event) => setChooserOpen(event.currentTarget.open)}>
           <summary>Columns</summary>
-          <fieldset>
-            <legend className="visually-hidden">Columns to show</legend>
-            {optional.map((column) => (
-              <label key={column.key}>
-                <input
-                  type="checkbox"
-                  checked={!table.hidden.includes(column.key)}
-                  onChange={(event) => table.setColumnShown(column.key, event.target.checked)}
-                />{' '}
-                {column.label}
-              </label>
-            ))}
-          </fieldset>
+          {chooserOpen ? (
+            <fieldset>
+              <legend className="visually-hidden">Columns to show</legend>
+              {optional.map((column) => (
+                <label key={column.key}>
+                  <input
+                    type="checkbox"
+                    checked={!table.hidden.includes(column.key)}
+                    onChange={(event) => table.setColumnShown(column.key, event.target.checked)}
+                  />{' '}
+                  {column.label}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
         </details>
       )}
       <label htmlFor={sizeId}>Rows per page</label>

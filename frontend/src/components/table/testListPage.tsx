@@ -1,6 +1,6 @@
 /** Renders a list page against canned API answers, recording what it asked for (vitest only). */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, vi } from 'vitest';
@@ -12,6 +12,12 @@ export function lastQuery(asked: readonly URL[], pathname: string): URLSearchPar
   const last = asked.filter((url) => url.pathname === pathname).at(-1);
   if (!last) throw new Error(`nothing asked of ${pathname}`);
   return last.searchParams;
+}
+
+/** Opens the column chooser and switches the column `name` on or off. */
+export async function toggleColumn(name: string): Promise<void> {
+  fireEvent.click(screen.getByText('Columns'));
+  fireEvent.click(await screen.findByRole('checkbox', { name }));
 }
 
 /** Each test starts with no page, no fetch stub and no remembered columns. */

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { lastQuery, page, renderListPage } from '@/components/table/testListPage';
+import { lastQuery, page, renderListPage, toggleColumn } from '@/components/table/testListPage';
 
 import type { Decision } from '../api/types';
 import { DecisionsPage } from './DecisionsPage';
@@ -68,7 +68,7 @@ describe('DecisionsPage', () => {
   it('hides a column chosen off; the link that names the row always stays', async () => {
     renderListPage(<DecisionsPage />, '/decisions', '/decisions', () => page([DISABLED]));
     await screen.findByTestId('decision-row');
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Blocking ToR' }));
+    await toggleColumn('Blocking ToR');
     expect(screen.queryByRole('columnheader', { name: 'Blocking ToR' })).toBeNull();
     expect(screen.queryByRole('checkbox', { name: 'Link' })).toBeNull();
   });

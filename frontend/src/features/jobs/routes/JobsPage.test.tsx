@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { lastQuery, page, renderListPage } from '@/components/table/testListPage';
+import { lastQuery, page, renderListPage, toggleColumn } from '@/components/table/testListPage';
 
 import type { JobRow } from '../api/types';
 import { JobsPage } from './JobsPage';
@@ -67,7 +67,7 @@ describe('JobsPage', () => {
   it('hides a column chosen off and remembers it', async () => {
     renderListPage(<JobsPage />, '/jobs', '/jobs', () => page([JOB]));
     await screen.findByRole('row', { name: /#31/ });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Message' }));
+    await toggleColumn('Message');
     expect(screen.queryByRole('columnheader', { name: 'Message' })).toBeNull();
     expect(JSON.parse(window.localStorage.getItem('lightpath.table.jobs')!)).toEqual(['message']);
     // The job's number and its log button always stay.

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { lastQuery, page, renderListPage } from '@/components/table/testListPage';
+import { lastQuery, page, renderListPage, toggleColumn } from '@/components/table/testListPage';
 
 import { testTicket } from '../testTicket';
 import { TicketsPage } from './TicketsPage';
@@ -48,7 +48,7 @@ describe('TicketsPage', () => {
   it('hides a column chosen off and keeps the ticket number', async () => {
     renderListPage(<TicketsPage />, '/tickets', '/tickets', answer);
     await screen.findByTestId('ticket-row');
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Assignee' }));
+    await toggleColumn('Assignee');
     expect(screen.queryByRole('columnheader', { name: /Assignee/ })).toBeNull();
     expect(JSON.parse(window.localStorage.getItem('lightpath.table.tickets')!)).toEqual(['assignee']);
     expect(screen.queryByRole('checkbox', { name: 'Ticket' })).toBeNull();
