@@ -49,6 +49,8 @@ test.describe('technician on a phone', () => {
     const ticket = await openTicket(page.request, fabric.id);
 
     // The queue: the ticket is a card with its link, state and what to do; nothing scrolls sideways.
+    // On a phone the navigation and the filters are folded behind a button each.
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tickets', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Tickets' })).toBeVisible();
     const row = page.locator(`[data-testid="ticket-row"][data-ticket-id="${ticket.id}"]`);
@@ -57,10 +59,11 @@ test.describe('technician on a phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     // Filtering to "mine" hides it: nobody has it yet.
-    await page.getByLabel('Assignee').selectOption('mine');
+    await page.getByRole('button', { name: /^Filters/ }).click();
+    await page.getByRole('combobox', { name: 'Assignee' }).selectOption('mine');
     await expect(page).toHaveURL(/assignee=me/);
     await expect(row).toHaveCount(0);
-    await page.getByLabel('Assignee').selectOption('anyone');
+    await page.getByRole('combobox', { name: 'Assignee' }).selectOption('anyone');
 
     await row.getByRole('link', { name: new RegExp(`^Ticket ${ticket.id}:`) }).click();
     await expect(page).toHaveURL(new RegExp(`/tickets/${ticket.id}$`));

@@ -163,8 +163,9 @@ test.describe("work orders on a phone (390x844)", () => {
     // "breakout cable p3-tor1 eth2/1-4": the ToR whose uplinks ride the cable.
     const tor = order.component_name.split(" ")[2]!;
 
-    // The list: from the navigation, the order with its location, footprint and tickets.
+    // The list: from the navigation (behind Menu on a phone), the order with its location, footprint and tickets.
     await page.goto("/fabrics");
+    await page.getByRole("button", { name: "Menu" }).click();
     await page
       .getByRole("navigation", { name: "Main" })
       .getByRole("link", { name: "Work orders" })
