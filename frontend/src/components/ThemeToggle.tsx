@@ -15,13 +15,15 @@ export function ThemeToggle() {
       type="button"
       className="theme-toggle"
       aria-pressed={theme === 'dark'}
+      aria-label="Dark theme"
       title={`Switch to the ${next} theme (remembered in this browser)`}
       onClick={() => {
         chooseTheme(next);
         setTheme(next);
       }}
     >
-      Dark theme
+      {/* A moon: narrow, so the header's navigation keeps its rows. */}
+      <span aria-hidden="true">☾</span>
     </button>
   );
 }
