@@ -165,6 +165,8 @@ test('a planner runs Larry on uploaded counters and checks an uplink vector on d
   await expect(page.getByTestId('moved-circuit').first()).toContainText('→ rack 2');
 
   // A click on the chart selects the step under it; a drag zooms to the steps it covers.
+  // mouse.click takes viewport coordinates and never scrolls: bring the chart into view first.
+  await chart.scrollIntoViewIfNeeded();
   const box = (await chart.boundingBox())!;
   await page.mouse.click(box.x + box.width - 30, box.y + 40);
   await expect(page.getByTestId('step-detail')).toContainText('Step 9 at 5 s');
