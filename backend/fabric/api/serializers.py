@@ -501,6 +501,33 @@ class CapacityReportResultSerializer(serializers.Serializer):
     below_constraint = TorCapacitySerializer(many=True)
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "number"},
+            {"type": "string"},
+            {"type": "boolean"},
+            {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "number"}}},
+        ],
+        "nullable": True,
+    }
+)
+class CatalogValueField(serializers.JSONField):
+    """A transceiver model field's value: a number, a string, a boolean, the stretch list or null."""
+
+
+class CatalogDifferenceSerializer(serializers.Serializer):
+    document = CatalogValueField(help_text="The document's value.")
+    catalog = CatalogValueField(help_text="The catalog's value, which the import keeps.")
+
+
+class KeptTransceiverModelSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    differences = serializers.DictField(
+        child=CatalogDifferenceSerializer(), help_text="Field name -> the document's and the catalog's value."
+    )
+
+
 @result_of("fabric.import")
 class ImportResultSerializer(serializers.Serializer):
     fabric = serializers.IntegerField()

@@ -50,6 +50,7 @@ from .serializers import (
     GuardPreviewSerializer,
     GuardRefusalSerializer,
     InterchangeErrorSerializer,
+    KeptTransceiverModelSerializer,
     LinkSerializer,
     LinkStateChangeSerializer,
     SwitchSerializer,
@@ -216,10 +217,10 @@ class FabricViewSet(AuditedModelViewSet):
                     "switches": serializers.IntegerField(),
                     "links": serializers.IntegerField(),
                     "transceiver_models_created": serializers.ListField(child=serializers.CharField()),
-                    "transceiver_models_kept": serializers.ListField(
-                        child=serializers.DictField(),
+                    "transceiver_models_kept": KeptTransceiverModelSerializer(
+                        many=True,
                         help_text="Catalog models the document describes otherwise: the catalog's entry is kept "
-                        "(shared by every fabric); each with {name, differences: {field: {document, catalog}}}.",
+                        "(shared by every fabric).",
                     ),
                 },
             ),

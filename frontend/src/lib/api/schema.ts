@@ -2025,6 +2025,16 @@ export interface components {
              */
             min_fraction: number | null;
         };
+        CatalogDifference: {
+            /** @description The document's value. */
+            document: (number | string | boolean | {
+                [key: string]: number;
+            }[]) | null;
+            /** @description The catalog's value, which the import keeps. */
+            catalog: (number | string | boolean | {
+                [key: string]: number;
+            }[]) | null;
+        };
         CatalogEntry: {
             id: number;
             name: string;
@@ -3242,6 +3252,8 @@ export interface components {
             switches: number;
             links: number;
             transceiver_models_created: string[];
+            /** @description Catalog models the document describes otherwise: the catalog's entry is kept (shared by every fabric). */
+            transceiver_models_kept: components["schemas"]["KeptTransceiverModel"][];
         };
         ImportErrors: {
             errors: components["schemas"]["InterchangeError"][];
@@ -3393,6 +3405,13 @@ export interface components {
          * @enum {string}
          */
         JobStateEnum: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        KeptTransceiverModel: {
+            name: string;
+            /** @description Field name -> the document's and the catalog's value. */
+            differences: {
+                [key: string]: components["schemas"]["CatalogDifference"];
+            };
+        };
         /** @description Every policy's metrics on the same counters. */
         LarryBaselines: {
             conservative: components["schemas"]["LarryMetrics"];
