@@ -91,6 +91,8 @@ test('an operator plans the day for the technician, who reads it on Today on a p
 
   // The operator looks at the technician's day from Today.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Today' }).click();
+  // Pages load on first use: the plan stays on screen until Today's code has arrived.
+  await expect(page).toHaveURL(/\/today$/);
   await page.getByLabel('Technician').selectOption('technician');
   await expect(page).toHaveURL(/\/today\?user=technician$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('technician’s day');
