@@ -175,7 +175,7 @@ test.describe('technician first, on a phone', () => {
     const mineBefore = Number((await counts.textContent())!.match(/(\d+) mine/)![1]);
     await page.getByRole('button', { name: 'Take this ticket' }).click();
     // The nav's counts follow: one more ticket is the technician's.
-    await expect(counts).toContainText(new RegExp(`^\\d+ open · ${mineBefore + 1} mine$`));
+    await expect(counts).toContainText(new RegExp(`^\\d+ unresolved · ${mineBefore + 1} mine$`));
     const form = page.getByRole('form', { name: 'Record the action taken' });
     await form.getByRole('radio', { name: 'Reseated transceiver' }).check();
     await form.getByRole('button', { name: /Record action/ }).click();

@@ -28,7 +28,7 @@ describe('TicketNavCounts', () => {
       </QueryClientProvider>,
     );
     const counts = await screen.findByTestId('nav-ticket-counts');
-    expect(counts).toHaveTextContent(/^5 open · 0 mine$/);
+    expect(counts).toHaveTextContent(/^5 unresolved · 0 mine$/);
     expect(counts).toHaveAttribute('title', expect.stringContaining('0 assigned to you'));
   });
 });
