@@ -1,6 +1,8 @@
 """/api/tickets/ as a technician's phone and an operator's script use it."""
 
+import csv as csv_module
 import datetime as dt
+import io
 
 import pytest
 from django.db import connection
@@ -93,6 +95,11 @@ class TestTicketAPI:
         csv = b"".join(answer.streaming_content).decode()
         header, line = csv.splitlines()[:2]
         assert "Action taken" in header and "Validating until" in header and "reseat_transceiver" in line
+        # The validation end in the one CSV time format, as every other time column (trial 29: a
+        # Python datetime's str, '2026-11-28 16:29:40.646407+00:00').
+        until = dt.datetime.fromisoformat(after["validation_ends_at"]).astimezone(dt.UTC)
+        cells = next(csv_module.DictReader(io.StringIO(csv)))
+        assert cells["Validating until"] == until.strftime("%Y-%m-%dT%H:%M:%SZ")
         # Corruption returns: the ticket's next step is advised, nothing done on it yet.
         decide(event_at(Link.objects.get(pk=ticket.link_id), timezone.now()))
         again = row()

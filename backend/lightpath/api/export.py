@@ -149,9 +149,10 @@ def _value_writer(serializer: serializers.Serializer, column: CsvColumn) -> Call
             return "yes" if value else "no"
         if isinstance(field, serializers.ChoiceField):
             return str(field.choices.get(value, value))
-        if isinstance(field, serializers.DateTimeField):
-            moment = dt.datetime.fromisoformat(value).astimezone(dt.UTC)
-            return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+        if isinstance(value, dt.datetime) or isinstance(field, serializers.DateTimeField):
+            # A method field hands the datetime itself, a DateTimeField its ISO text: one format.
+            moment = value if isinstance(value, dt.datetime) else dt.datetime.fromisoformat(value)
+            return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         if column.number is not None:
             return column.number(value)
         return str(value)
