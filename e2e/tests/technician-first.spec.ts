@@ -169,6 +169,7 @@ test.describe('technician first, on a phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     // Take it and record a reseat: the receiving end's transceiver record says when.
+    await expect(page.getByTestId('ticket-work-order')).toContainText('(open)');
     const receiving = ticket.direction === 'a_to_z' ? 'z' : 'a';
     await expect(page.getByTestId(`ticket-end-${receiving}`)).toContainText('never recorded');
     const counts = page.getByTestId('nav-ticket-counts');
@@ -180,6 +181,8 @@ test.describe('technician first, on a phone', () => {
     await form.getByRole('radio', { name: 'Reseated transceiver' }).check();
     await form.getByRole('button', { name: /Record action/ }).click();
     await expect(page.getByTestId('act-message')).toContainText('validation has started');
+    // The visit is over: the ticket no longer names an open work order, without a reload.
+    await expect(page.getByTestId('ticket-work-order')).toHaveCount(0);
 
     await expect(page.getByTestId(`ticket-end-${receiving}`)).not.toContainText('never recorded');
     await expect(page.getByTestId(`ticket-end-${receiving}`)).toContainText(
