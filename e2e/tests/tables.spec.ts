@@ -92,6 +92,7 @@ test('the tickets list sorts by a header and exports exactly the filtered ticket
   await page.goto(`/tickets?fabric=${fabric.id}&state=any`);
   const queue = page.getByTestId('ticket-queue');
   await expect(queue.getByTestId('ticket-row').first()).toBeVisible();
+  await expect(page.getByTestId('ticket-counts')).toContainText(/\d+ open/);
 
   const opened = queue.getByRole('columnheader', { name: /Opened/ });
   await opened.getByRole('button').click();

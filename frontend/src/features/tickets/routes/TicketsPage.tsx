@@ -71,14 +71,16 @@ export function TicketsPage() {
         Repairs of links that CorrOpt took out of service for corruption, and preventive work on links whose optics are
         forecast to fail (they stay in service). Each ticket says what to do first and why.
       </p>
-      {metrics.data ? (
-        <p className="ticket-counts" data-testid="ticket-counts">
-          Unresolved{filters.fabric === undefined ? '' : ' in this fabric'}:{' '}
-          {UNRESOLVED_STATES.map(
-            (state) => `${metrics.data.open_tickets_by_state[state] ?? 0} ${TICKET_STATE_LABELS[state]}`,
-          ).join(' · ')}
-        </p>
-      ) : null}
+      {/* Always there, so the counts arriving after the list do not push the table down under a
+          click or a tap (an e2e header click landed elsewhere when they came late). */}
+      <p className="ticket-counts" data-testid="ticket-counts">
+        Unresolved{filters.fabric === undefined ? '' : ' in this fabric'}:{' '}
+        {metrics.data
+          ? UNRESOLVED_STATES.map(
+              (state) => `${metrics.data.open_tickets_by_state[state] ?? 0} ${TICKET_STATE_LABELS[state]}`,
+            ).join(' · ')
+          : '…'}
+      </p>
       <FoldingFilters>
         <TicketFiltersForm key={filterKey} filters={filters} fabrics={fabrics} onChange={applyFilters} />
       </FoldingFilters>
