@@ -30,11 +30,12 @@ export function formatLossRate(rate: number | null | undefined): string {
   if (Math.abs(rate) >= PLAIN_FROM) return String(Number(rate.toPrecision(2)));
   // toExponential rounds the mantissa first (9.96e-5 -> "1.0e-4"), so the exponent matches it.
   const [mantissa, exponent] = rate.toExponential(1).split('e');
-  const power = String(Number(exponent))
-    .split('')
-    .map((character) => SUPERSCRIPT[character] ?? character)
-    .join('');
-  return `${mantissa} × 10${power}`;
+  return `${mantissa} × 10${superscript(String(Number(exponent)))}`;
+}
+
+/** An exponent's digits and sign as superscripts: "-4" -> "⁻⁴". */
+export function superscript(text: string): string {
+  return [...text].map((character) => SUPERSCRIPT[character] ?? character).join('');
 }
 
 /** "390 m", "7.8 m": at most one decimal, none when whole; "—" when the length is unknown. */

@@ -10,6 +10,7 @@ import { line, scaleLog, type ScaleLogarithmic } from 'd3';
 import type { AxisTick } from '@/components/charts/plotArea';
 import type { LinkForecastAnswer } from '@/features/forecasts';
 import { formatTime } from '@/lib/format';
+import { superscript } from '@/lib/format/number';
 
 import type { Direction, LinkTelemetry, Resolution } from '../api/types';
 import { forecastDomain, futureShareFor } from './powerChart';
@@ -112,20 +113,6 @@ export function lossPoints(times: readonly string[], rates: readonly (number | n
   return insertGaps<LossPoint>(points, (t) => ({ t, rate: null, drawn: null }));
 }
 
-const SUPERSCRIPT: Record<string, string> = {
-  '-': '⁻',
-  '0': '⁰',
-  '1': '¹',
-  '2': '²',
-  '3': '³',
-  '4': '⁴',
-  '5': '⁵',
-  '6': '⁶',
-  '7': '⁷',
-  '8': '⁸',
-  '9': '⁹',
-};
-
 /** 10^exponent, exactly as written in source (10 ** -4 is 0.00009999999999999999). */
 function decade(exponent: number): number {
   return Number(`1e${exponent}`);
@@ -133,7 +120,7 @@ function decade(exponent: number): number {
 
 export function formatDecade(exponent: number): string {
   if (exponent === 0) return '1';
-  return `10${[...String(exponent)].map((char) => SUPERSCRIPT[char] ?? char).join('')}`;
+  return `10${superscript(String(exponent))}`;
 }
 
 /** "5.0×10⁻⁵", "1×10⁻⁶", "0": loss rates as fractions, never percentages. */
