@@ -72,30 +72,8 @@ function AuditFiltersForm({ filters, onApply }: { filters: AuditFilters; onApply
           ))}
         </select>
       </label>
-      <label>
-        From (UTC)
-        <input
-          type="text"
-          inputMode="numeric"
-          placeholder={TIME_INPUT_EXAMPLE}
-          pattern={TIME_INPUT_PATTERN}
-          title={`A time in UTC, as ${TIME_INPUT_EXAMPLE}`}
-          value={from}
-          onChange={(event) => setFrom(event.target.value)}
-        />
-      </label>
-      <label>
-        To (UTC)
-        <input
-          type="text"
-          inputMode="numeric"
-          placeholder={TIME_INPUT_EXAMPLE}
-          pattern={TIME_INPUT_PATTERN}
-          title={`A time in UTC, as ${TIME_INPUT_EXAMPLE}`}
-          value={to}
-          onChange={(event) => setTo(event.target.value)}
-        />
-      </label>
+      <UtcTimeField label="From (UTC)" value={from} onChange={setFrom} />
+      <UtcTimeField label="To (UTC)" value={to} onChange={setTo} />
       <button type="submit">Show changes</button>
     </form>
   );
@@ -154,5 +132,23 @@ export function AuditPage() {
         )
       ) : null}
     </section>
+  );
+}
+
+/** A time typed in the one format, in UTC ("2026-11-26 16:22"): no locale date picker. */
+function UtcTimeField({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {label}
+      <input
+        type="text"
+        inputMode="numeric"
+        placeholder={TIME_INPUT_EXAMPLE}
+        pattern={TIME_INPUT_PATTERN}
+        title={`A time in UTC, as ${TIME_INPUT_EXAMPLE}`}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </label>
   );
 }
