@@ -37,7 +37,7 @@ test('a technician sees the first ticket without scrolling, the filters behind o
   const ticketId = await firstRow.getAttribute('data-ticket-id');
   await page.goto(`/tickets/${ticketId}`);
   await expect(page.getByTestId('ticket-header')).toBeVisible();
-  await expect(page).toHaveTitle(`Ticket ${ticketId} · Lightpath`);
+  await expect(page).toHaveTitle(`Ticket #${ticketId} · Lightpath`);
 });
 
 test('on a phone the navigation folds behind Menu, and following a link closes it', async ({ page }) => {

@@ -57,7 +57,7 @@ describe('page titles', () => {
   });
 
   it.each([
-    ['/tickets/12', 'Ticket 12 · Lightpath'],
+    ['/tickets/12', 'Ticket #12 · Lightpath'],
     ['/links', 'Links · Lightpath'],
     ['/fabrics/1/racks/p1-rack0', 'Rack p1-rack0 · Lightpath'],
     ['/no/such/page', 'Page not found · Lightpath'],

@@ -92,7 +92,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'tickets/:ticketId',
                 lazy: page(tickets, 'TicketDetailPage'),
-                handle: titled(({ ticketId }) => `Ticket ${ticketId}`),
+                handle: titled(({ ticketId }) => `Ticket #${ticketId}`),
                 loader: prefetchTicket,
               },
               { path: 'today', lazy: page(maintenance, 'TodayPage'), handle: titled('Today') },
@@ -101,7 +101,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'work-orders/:workOrderId',
                 lazy: page(maintenance, 'WorkOrderDetailPage'),
-                handle: titled(({ workOrderId }) => `Work order ${workOrderId}`),
+                handle: titled(({ workOrderId }) => `Work order #${workOrderId}`),
               },
               { path: 'fabric-health', lazy: page(corruption, 'FabricHealthPage'), handle: titled('Health') },
               { path: 'decisions', lazy: page(corruption, 'DecisionsPage'), handle: titled('Decisions') },
