@@ -220,6 +220,11 @@ test('the webhooks page shows a new secret once, lists deliveries and redelivers
   const deliveries = page.getByTestId('webhook-deliveries').locator('tbody tr');
   await expect(deliveries).toHaveCount(1);
   await expect(deliveries.first()).toContainText('Test');
+  // Once the delivery has its answer (it fails: nothing listens, one attempt), the endpoint's row
+  // counts it without a reload (trial 30: it said "Waiting 1" until one).
+  await expect(deliveries.first()).toHaveAttribute('data-state', 'failed', { timeout: 60_000 });
+  await expect(endpointRow.locator('td[data-label="Waiting"]')).toHaveText('0');
+  await expect(endpointRow.locator('td[data-label="Failed"]')).toHaveText('1');
 
   await deliveries
     .first()

@@ -11,12 +11,13 @@ import type {
 } from './types';
 
 const webhooksKey = ['webhooks'] as const;
+const endpointsKey = [...webhooksKey, 'endpoints'] as const;
 const ENDPOINTS_SHOWN = 200;
 
 /** GET /api/webhooks/: every endpoint (a handful per fabric). */
 export function useWebhookEndpoints(enabled = true) {
   return useQuery({
-    queryKey: [...webhooksKey, 'endpoints'],
+    queryKey: endpointsKey,
     queryFn: ({ signal }) =>
       apiClient.get<Page<WebhookEndpoint>>('/api/webhooks/', { limit: ENDPOINTS_SHOWN }, { signal }),
     enabled,
@@ -28,14 +29,24 @@ export function useWebhookDeliveries(
   query: { endpoint?: number; state?: string },
   { limit, offset, enabled = true }: { limit: number; offset: number; enabled?: boolean },
 ) {
+  const queryClient = useQueryClient();
+  const queryKey = [...webhooksKey, 'deliveries', { ...query, limit, offset }];
   return useQuery({
-    queryKey: [...webhooksKey, 'deliveries', { ...query, limit, offset }],
-    queryFn: ({ signal }) =>
-      apiClient.get<Page<WebhookDelivery>>(
+    queryKey,
+    queryFn: async ({ signal }) => {
+      const before = queryClient.getQueryData<Page<WebhookDelivery>>(queryKey);
+      const after = await apiClient.get<Page<WebhookDelivery>>(
         '/api/webhook-deliveries/',
         { ...query, ordering: '-created', limit, offset },
         { signal },
-      ),
+      );
+      // The endpoints' "Waiting" and "Last delivered" count these deliveries: read them again when
+      // one settles (trial 30: after "Send test" the row said "Waiting 1" until a reload).
+      if (before && deliveriesSettled(before.results, after.results)) {
+        void queryClient.invalidateQueries({ queryKey: endpointsKey });
+      }
+      return after;
+    },
     placeholderData: keepPreviousData,
     enabled,
     // Deliveries retry in the background: their state moves while the page is open. One being
@@ -51,6 +62,15 @@ export function isDueSoon(delivery: WebhookDelivery, now = Date.now()): boolean 
   if (delivery.state !== 'pending') return false;
   if (delivery.sending_since) return true;
   return delivery.next_attempt_at !== null && Date.parse(delivery.next_attempt_at) - now < DUE_SOON_MS;
+}
+
+/**
+ * A delivery settled (succeeded, or failed for good) since the earlier read of the same page: it was
+ * pending then, or not there yet (a test can be answered before the page reads it as pending).
+ */
+export function deliveriesSettled(before: readonly WebhookDelivery[], after: readonly WebhookDelivery[]): boolean {
+  const settledBefore = new Set(before.filter((delivery) => delivery.state !== 'pending').map((delivery) => delivery.id));
+  return after.some((delivery) => delivery.state !== 'pending' && !settledBefore.has(delivery.id));
 }
 
 function useWebhookMutation<Body, Answer>(send: (body: Body) => Promise<Answer>) {
