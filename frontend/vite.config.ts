@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+import { routePreloads } from './build/routePreloads.ts';
+
 const OWN_SCRIPT = /\/frontend\/src\/.*\.tsx?$/;
 const FEATURE_PAGES = /\/src\/features\/([^/]+)\/routes\/index\.ts$/;
 
@@ -13,7 +15,7 @@ function isOwnScript(id: string): boolean {
 // The Django backend serves dist/index.html for every non-/api path and the
 // bundles under /assets/, so the build keeps Vite's default base and assetsDir.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), routePreloads(fileURLToPath(new URL('./src/app/routes.tsx', import.meta.url)))],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -1,6 +1,6 @@
 from django.conf import settings
 from django.db import connection
-from django.http import FileResponse, Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.csrf import csrf_failure as django_csrf_failure
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from fabric.services import engine
+from lightpath import spa
 from lightpath_worker import app as celery_app
 
 
@@ -45,11 +46,13 @@ class HealthView(APIView):
 
 
 def spa_index(request, path=""):
-    """The React app's index.html for every client-side route (assets come from WhiteNoise)."""
-    index = settings.FRONTEND_DIST / "index.html"
-    if not index.is_file():
-        raise Http404("The frontend is not built: run `make frontend`.")
-    return FileResponse(index.open("rb"), content_type="text/html; charset=utf-8")
+    """The React app's index.html for every client-side route (assets come from WhiteNoise), naming
+    the route's page code for the browser to fetch at once (lightpath.spa)."""
+    try:
+        html = spa.index_html(settings.FRONTEND_DIST, path)
+    except FileNotFoundError:
+        raise Http404("The frontend is not built: run `make frontend`.") from None
+    return HttpResponse(html, content_type="text/html; charset=utf-8")
 
 
 # Answers Django gives outside DRF views, in the API's error shape ({"detail"}) under /api/:

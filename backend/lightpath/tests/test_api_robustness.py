@@ -99,8 +99,43 @@ def test_client_routes_get_the_app_and_missing_assets_stay_404(client, settings,
     for route in ("/", "/fabrics/3", "/jobs"):
         response = client.get(route)
         assert response.status_code == 200
-        assert b"id=root" in b"".join(response.streaming_content)
+        assert b"id=root" in response.content
     assert client.get("/assets/index-missing.js").status_code == 404
+
+
+def test_a_routes_page_code_and_data_are_named_in_its_index_html(client, settings, tmp_path):
+    # A phone fetches the ticket page's code and its ticket alongside the first download
+    # (BENCHMARKS "Speed on a phone"): the build's route table says which files each route loads.
+    (tmp_path / "index.html").write_text("<!doctype html><head><title>L</title></head><div id=root></div>")
+    (tmp_path / "route-preloads.json").write_text(
+        json.dumps(
+            {
+                "login": ["/assets/auth-pages-e5.js"],
+                "tickets/:ticketId": ["/assets/tickets-pages-a1.js", "/assets/routes-b2.css"],
+                "work-orders/:workOrderId": ["/assets/maintenance-pages-c3.js"],
+                "work-orders/plan": ["/assets/maintenance-pages-c3.js", "/assets/plan-d4.js"],
+            }
+        )
+    )
+    settings.FRONTEND_DIST = tmp_path
+
+    def head(route: str) -> str:
+        response = client.get(route)
+        assert response.status_code == 200
+        return response.content.decode().split("</head>")[0]
+
+    ticket = head("/tickets/12")
+    assert '<link rel="modulepreload" crossorigin href="/assets/tickets-pages-a1.js">' in ticket
+    assert '<link rel="preload" as="style" crossorigin href="/assets/routes-b2.css">' in ticket
+    for data in ("/api/auth/me/", "/api/tickets/12/"):
+        assert f'<link rel="preload" as="fetch" crossorigin="use-credentials" href="{data}">' in ticket
+    assert "/assets/plan-d4.js" in head("/work-orders/plan/")  # the fixed part wins, as in the router
+    assert "/assets/plan-d4.js" not in head("/work-orders/7")
+    # Nobody is signed in on the login page; a ticket "id" that is not a number fetches no data.
+    assert "/api/" not in head("/login")
+    assert "/api/tickets/" not in head("/tickets/%3Cscript%3E")
+    for unmatched in ("/tickets", "/tickets/12/extra", "/"):
+        assert "preload" not in head(unmatched)
 
 
 def test_the_built_ui_goes_compressed_to_browsers_that_accept_it(client, settings):

@@ -9,7 +9,10 @@ export function ticketDetailKey(ticketId: number) {
   return [...ticketsQueryKey, 'detail', ticketId] as const;
 }
 
-/** GET /api/tickets/{id}/: both link ends, the recommendation with evidence, steps, comments. */
+/**
+ * GET /api/tickets/{id}/: both link ends, the recommendation with evidence, steps, comments. The
+ * ticket page's index.html preloads this exact URL (backend/lightpath/spa.py): keep them equal.
+ */
 export function ticketQuery(ticketId: number) {
   return queryOptions({
     queryKey: ticketDetailKey(ticketId),
