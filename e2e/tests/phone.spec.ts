@@ -33,11 +33,16 @@ test('a technician sees the first ticket without scrolling, the filters behind o
   await expect(page.getByRole('button', { name: /^Hide filters/ })).toHaveAttribute('aria-expanded', 'true');
   await noSidewaysScroll(page);
 
-  // The ticket's tab names it.
+  // The ticket's tab names it. Its index.html preloads the ticket and who is signed in (a phone
+  // saves the round trips): the page reuses those answers rather than asking again.
   const ticketId = await firstRow.getAttribute('data-ticket-id');
+  const asked: string[] = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
   await page.goto(`/tickets/${ticketId}`);
   await expect(page.getByTestId('ticket-header')).toBeVisible();
   await expect(page).toHaveTitle(`Ticket #${ticketId} · Lightpath`);
+  expect(asked.filter((path) => path === `/api/tickets/${ticketId}/`)).toHaveLength(1);
+  expect(asked.filter((path) => path === '/api/auth/me/')).toHaveLength(1);
 });
 
 test('on a phone the navigation folds behind Menu, and following a link closes it', async ({ page }) => {
