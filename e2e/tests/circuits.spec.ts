@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-import { loginAs } from './helpers';
+import { followNavLink, loginAs } from './helpers';
 
 // Three one-second windows between demo ToRs: two hot pairs, a third joining in window 2.
 const DEMAND_CSV = [
@@ -25,7 +25,7 @@ const BAD_CSV = [
 test('a planner uploads a demand, runs a schedule and reads the heat map and the timeline', async ({ page }) => {
   test.setTimeout(120_000);
   await loginAs(page, 'planner');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Circuits', exact: true }).click();
+  await followNavLink(page, 'Circuits');
   await expect(page.getByRole('heading', { level: 1, name: 'Circuit schedules' })).toBeVisible();
   await expect(page.getByTestId('circuit-switch-row').filter({ hasText: 'ocs-1' })).toContainText('32 / 32 / 32');
 

@@ -1,8 +1,8 @@
 import { expect, type Page, test } from "@playwright/test";
 
-import { loginAs } from "./helpers";
+import { loginAs, openAccountMenu } from "./helpers";
 
-// The browser says the system is dark: the UI follows it until the header's toggle chooses.
+// The browser says the system is dark: the UI follows it until the account menu's theme chooses.
 test.use({ colorScheme: "dark" });
 
 /** The page background's lightness, 0 (black) to 255 (white). */
@@ -14,14 +14,15 @@ async function pageLightness(page: Page): Promise<number> {
   return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
 }
 
-test("a dark system gets the dark theme; the header toggle switches it, and the choice is remembered", async ({
+test("a dark system gets the dark theme; the account menu picks light or dark, remembered, and goes back to the system", async ({
   page,
 }) => {
   await loginAs(page, "viewer");
   await page.goto("/fabric-health");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  const toggle = page.getByRole("button", { name: "Dark theme" });
-  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await openAccountMenu(page);
+  const theme = page.getByRole("group", { name: "Theme" });
+  await expect(theme.getByRole("radio", { name: "System (dark)" })).toBeChecked();
   expect(await pageLightness(page)).toBeLessThan(60);
   // Text stays readable: the ink is light on the dark page.
   const ink = await page.evaluate(
@@ -29,18 +30,27 @@ test("a dark system gets the dark theme; the header toggle switches it, and the 
   );
   expect(Number(ink.match(/\d+/)?.[0])).toBeGreaterThan(180);
 
-  await toggle.click();
-  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await theme.getByRole("radio", { name: "Light", exact: true }).check();
   expect(await pageLightness(page)).toBeGreaterThan(200);
 
   await page.reload();
-  await expect(
-    page.getByRole("button", { name: "Dark theme" }),
-  ).toHaveAttribute("aria-pressed", "false");
+  await openAccountMenu(page);
+  await expect(theme.getByRole("radio", { name: "Light", exact: true })).toBeChecked();
   expect(await pageLightness(page)).toBeGreaterThan(200);
 
-  await page.getByRole("button", { name: "Dark theme" }).click();
+  await theme.getByRole("radio", { name: "Dark", exact: true }).check();
   expect(await pageLightness(page)).toBeLessThan(60);
+
+  // Back to the system (trial 30: once chosen, light or dark could not be undone): still dark
+  // here, and it stays the system's after a reload.
+  await theme.getByRole("radio", { name: "System (dark)" }).check();
+  expect(await pageLightness(page)).toBeLessThan(60);
+  await page.reload();
+  await openAccountMenu(page);
+  await expect(theme.getByRole("radio", { name: "System (dark)" })).toBeChecked();
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect(theme.getByRole("radio", { name: "System (light)" })).toBeChecked();
+  expect(await pageLightness(page)).toBeGreaterThan(200);
 });
 
 /** WCAG contrast of an element's text on its own background (both opaque here). */

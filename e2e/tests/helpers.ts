@@ -29,6 +29,32 @@ export async function loginAs(page: Page, username: string): Promise<void> {
   await expect(page.getByTestId('current-user')).toContainText(username);
 }
 
+/**
+ * Follows a page's link in the top bar, opening what holds it first: the phone's "Menu", or the
+ * bar's "Plan" / "More" menu (only the daily pages are links in the bar itself).
+ */
+export async function followNavLink(page: Page, name: string): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  // Folded links are hidden, so the lookup includes hidden ones.
+  const link = nav.getByRole('link', { name, exact: true, includeHidden: true });
+  await link.waitFor({ state: 'attached' });
+  const phoneMenu = page.getByRole('button', { name: 'Menu', exact: true });
+  if ((await phoneMenu.isVisible()) && (await phoneMenu.getAttribute('aria-expanded')) !== 'true') {
+    await phoneMenu.click();
+  }
+  if (!(await link.isVisible())) {
+    const folded = page.getByRole('link', { name, exact: true, includeHidden: true });
+    await nav.locator('.header-menu').filter({ has: folded }).getByRole('button').click();
+  }
+  await link.click();
+}
+
+/** Opens the account menu (name, roles, theme, Logout) at the end of the top bar. */
+export async function openAccountMenu(page: Page): Promise<void> {
+  const account = page.getByTestId('current-user').getByRole('button', { name: /^Account: / });
+  if ((await account.getAttribute('aria-expanded')) !== 'true') await account.click();
+}
+
 /** The session's CSRF token, for API calls made with page.request (which shares the browser's cookies). */
 export async function csrfToken(context: BrowserContext, request: APIRequestContext): Promise<string> {
   const fromCookies = async () => (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value;

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-import { csrfToken, DEMO_FABRIC, findFabric, loginAs } from './helpers';
+import { csrfToken, DEMO_FABRIC, findFabric, followNavLink, loginAs } from './helpers';
 
 test('the jobs page shows live progress bars and a capacity report runs to a full bar', async ({ page }) => {
   test.setTimeout(120_000);
@@ -16,7 +16,7 @@ test('the jobs page shows live progress bars and a capacity report runs to a ful
   expect(created.status(), await created.text()).toBe(202);
   const job = (await created.json()) as { id: number };
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs', exact: true }).click();
+  await followNavLink(page, 'Jobs');
   await expect(page.getByRole('heading', { level: 1, name: 'Jobs' })).toBeVisible();
 
   const rows = page.getByTestId('job-row');

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { DEMO_FABRIC, loginAs } from './helpers';
+import { DEMO_FABRIC, followNavLink, loginAs } from './helpers';
 
 /** Fills the planner form for a generated k = 8 fat tree (256 links) and runs it; returns the job page's URL. */
 async function runPlan(page: Page, name: string, stretch: string): Promise<string> {
@@ -22,7 +22,7 @@ test('a planner runs a stretch plan, reads the breakdown and the savings curves,
 }) => {
   test.setTimeout(120_000);
   await loginAs(page, 'planner');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Planning' }).click();
+  await followNavLink(page, 'Planning');
   await expect(page.getByRole('heading', { level: 1, name: 'RAIL stretch planner' })).toBeVisible();
 
   const form = page.getByRole('form', { name: 'New stretch plan' });
@@ -252,7 +252,7 @@ test('an operator builds reliability classes on the demo fabric, sees a class on
 
 test('a viewer has no Planning entry and may only read plans', async ({ page }) => {
   await loginAs(page, 'viewer');
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Planning' })).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Planning', includeHidden: true })).toHaveCount(0);
   await page.goto('/planning');
   await expect(page.getByTestId('planning-readonly')).toBeVisible();
   await expect(page.getByRole('form', { name: 'New stretch plan' })).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-import { DEMO_FABRIC, loginAs } from './helpers';
+import { DEMO_FABRIC, followNavLink, loginAs } from './helpers';
 
 /** Cumulative per-ToR byte counters, one CSV row per rack per time: rack 0 runs hot, then rack 2. */
 function countersCsv(): string {
@@ -29,7 +29,7 @@ function countersCsv(): string {
 test('a planner plans ShareBackup failover and reads an event’s replace() calls and matchings', async ({ page }) => {
   test.setTimeout(90_000);
   await loginAs(page, 'planner');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Failover' }).click();
+  await followNavLink(page, 'Failover');
   await expect(
     page.getByRole('heading', {
       level: 1,
@@ -109,7 +109,7 @@ test('a planner plans ShareBackup failover and reads an event’s replace() call
 test('a planner runs Larry on uploaded counters and checks an uplink vector on degraded cabling', async ({ page }) => {
   test.setTimeout(90_000);
   await loginAs(page, 'planner');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Uplinks' }).click();
+  await followNavLink(page, 'Uplinks');
   await expect(page.getByRole('heading', { level: 1, name: 'Rack uplinks on demand' })).toBeVisible();
 
   // A typed rack set is the option beside the stored fabric's (the default).

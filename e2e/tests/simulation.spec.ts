@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 
-import { DEMO_FABRIC, loginAs } from './helpers';
+import { DEMO_FABRIC, followNavLink, loginAs } from './helpers';
 
 test('a planner runs a what-if simulation and reads its charts and downloads', async ({ page }) => {
   test.setTimeout(120_000);
   await loginAs(page, 'planner');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Simulations' }).click();
+  await followNavLink(page, 'Simulations');
   await expect(page.getByRole('heading', { level: 1, name: 'What-if simulations' })).toBeVisible();
 
   const form = page.getByRole('form', { name: 'New simulation' });

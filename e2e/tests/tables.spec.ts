@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 
 import { expect, type Page, test } from '@playwright/test';
 
-import { csrfToken, DEMO_FABRIC, findFabric, loginAs } from './helpers';
+import { csrfToken, DEMO_FABRIC, findFabric, followNavLink, loginAs } from './helpers';
 
 /** One CSV line's values; a quoted value may hold commas and doubled quotes (no line breaks here). */
 function csvValues(line: string): string[] {
@@ -168,7 +168,7 @@ test('the audit page filters by who, object type and action, and links the objec
   });
   expect(created.status()).toBe(201);
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+  await followNavLink(page, 'Audit');
   await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
   const form = page.getByRole('form', { name: 'Audit filters' });
   await form.getByLabel('Who').fill('operator');

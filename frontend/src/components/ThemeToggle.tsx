@@ -1,29 +1,53 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 
-import { applyTheme, chooseTheme, effectiveTheme, onSystemThemeChange, type Theme } from '@/lib/theme';
+import {
+  applyTheme,
+  chooseTheme,
+  currentThemeChoice,
+  onSystemThemeChange,
+  systemTheme,
+  type Theme,
+  type ThemeChoice,
+} from '@/lib/theme';
 
-/** The header's switch between the light and the dark theme; it starts on the system's setting. */
+const CHOICES: readonly { value: ThemeChoice; label: string }[] = [
+  { value: 'system', label: 'System' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
+
+/**
+ * The theme: follow the system, or always light, or always dark (remembered in this browser).
+ * Three radios, so the current one is visible and "System" can be chosen again after a pick
+ * (trial 30: a light/dark toggle never gave the system its say back).
+ */
 export function ThemeToggle() {
-  const [theme, setTheme] = useState<Theme>(effectiveTheme);
+  const name = useId();
+  const [choice, setChoice] = useState<ThemeChoice>(currentThemeChoice);
+  const [system, setSystem] = useState<Theme>(systemTheme);
   useEffect(() => {
     applyTheme();
-    return onSystemThemeChange(() => setTheme(effectiveTheme()));
+    return onSystemThemeChange(() => setSystem(systemTheme()));
   }, []);
-  const next: Theme = theme === 'dark' ? 'light' : 'dark';
   return (
-    <button
-      type="button"
-      className="theme-toggle"
-      aria-pressed={theme === 'dark'}
-      aria-label="Dark theme"
-      title={`Switch to the ${next} theme (remembered in this browser)`}
-      onClick={() => {
-        chooseTheme(next);
-        setTheme(next);
-      }}
-    >
-      {/* A moon: narrow, so the header's navigation keeps its rows. */}
-      <span aria-hidden="true">☾</span>
-    </button>
+    <fieldset className="theme-toggle">
+      <legend>Theme</legend>
+      {CHOICES.map(({ value, label }) => (
+        <label key={value}>
+          <input
+            type="radio"
+            name={name}
+            value={value}
+            checked={choice === value}
+            onChange={() => {
+              chooseTheme(value);
+              setChoice(value);
+            }}
+          />
+          {/* "System (dark)": which theme following the system gives right now. */}
+          {value === 'system' ? `${label} (${system})` : label}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -18,6 +18,9 @@ describe('theme', () => {
     expect(effectiveTheme()).toBe('dark');
     chooseTheme('light');
     expect(effectiveTheme()).toBe('light');
+    chooseTheme('system');
+    expect(localStorage.getItem(THEME_STORAGE_KEY)).toBeNull();
+    expect(document.documentElement.dataset.theme).toBeUndefined();
   });
 
   it('ignores a stored value that is not a theme', () => {

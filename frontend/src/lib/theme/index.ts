@@ -4,6 +4,8 @@
  * styles.css holds both palettes as custom properties, which the charts read too.
  */
 export type Theme = 'light' | 'dark';
+/** What the user picks: a theme, or "system" to forget the pick and follow the system again. */
+export type ThemeChoice = Theme | 'system';
 
 export const THEME_STORAGE_KEY = 'lightpath.theme';
 const DARK_QUERY = '(prefers-color-scheme: dark)';
@@ -22,10 +24,20 @@ export function effectiveTheme(): Theme {
   return storedTheme() ?? systemTheme();
 }
 
-/** Shows and remembers a choice. */
-export function chooseTheme(theme: Theme): void {
-  globalThis.localStorage?.setItem(THEME_STORAGE_KEY, theme);
-  applyTheme(theme);
+/** Shows and remembers a choice; "system" forgets it, so the system's setting shows again. */
+export function chooseTheme(choice: ThemeChoice): void {
+  if (choice === 'system') {
+    globalThis.localStorage?.removeItem(THEME_STORAGE_KEY);
+    applyTheme(null);
+    return;
+  }
+  globalThis.localStorage?.setItem(THEME_STORAGE_KEY, choice);
+  applyTheme(choice);
+}
+
+/** The choice to show as current: the remembered theme, else "system". */
+export function currentThemeChoice(): ThemeChoice {
+  return storedTheme() ?? 'system';
 }
 
 /** Puts a remembered choice on <html>; with none, the CSS follows the system by itself. */
