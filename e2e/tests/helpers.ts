@@ -124,6 +124,61 @@ export interface TelemetrySample {
   [measurement: string]: string | number;
 }
 
+/** The two ends of a link, as the links API names them. */
+export type LinkEnds = Pick<LinkRow, 'a_switch_name' | 'a_port' | 'z_switch_name' | 'z_port'>;
+
+const FIVE_MINUTES_MS = 5 * 60_000;
+
+/**
+ * Two hours of telemetry (24 polls) that make a link corrupting A→Z, ending at the current minute:
+ * optics every 5 minutes, counters every 15 (one window each third poll); Z receives 50 FCS errors
+ * per million packets (5e-5, far above the 1e-6 action threshold), A receives cleanly.
+ */
+export function corruptingSamples(
+  link: LinkEnds,
+  {
+    polls = 24,
+    txDbm = { a: -1.2, z: -1.2 },
+    outDiscardsPerWindow = 0,
+    zRxDbm = () => -4.5,
+  }: {
+    polls?: number;
+    txDbm?: { a: number; z: number };
+    outDiscardsPerWindow?: number;
+    /** Z's received power at a poll (a spec may make it go dark once). */
+    zRxDbm?: (poll: number) => number;
+  } = {},
+): TelemetrySample[] {
+  const start = Math.floor(Date.now() / 60_000) * 60_000 - (polls - 1) * FIVE_MINUTES_MS;
+  const samples: TelemetrySample[] = [];
+  for (let poll = 0; poll < polls; poll++) {
+    const time = new Date(start + poll * FIVE_MINUTES_MS).toISOString();
+    const window = poll % 3 === 0 ? poll / 3 + 1 : null;
+    for (const end of [
+      { switch: link.a_switch_name, port: link.a_port, rx: -3.1, tx: txDbm.a, fcs: 0 },
+      { switch: link.z_switch_name, port: link.z_port, rx: zRxDbm(poll), tx: txDbm.z, fcs: 50 },
+    ]) {
+      const sample: TelemetrySample = {
+        time,
+        switch: end.switch,
+        port: end.port,
+        input_power_dbm: end.rx,
+        output_power_dbm: end.tx,
+      };
+      if (window !== null) {
+        Object.assign(sample, {
+          in_pkts: window * 1_000_000,
+          in_fcs_errors: window * end.fcs,
+          out_pkts: window * 1_000_000,
+          out_discards: window * outDiscardsPerWindow,
+        });
+      }
+      samples.push(sample);
+    }
+  }
+  return samples;
+}
+
 /** POST /api/telemetry/ as the logged-in user; fails the test with the API's errors if the batch is refused. */
 export async function pushTelemetry(page: Page, fabricName: string, samples: TelemetrySample[]): Promise<unknown> {
   const token = await csrfToken(page.context(), page.request);

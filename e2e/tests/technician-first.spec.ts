@@ -2,6 +2,7 @@ import { expect, test, type Browser } from '@playwright/test';
 
 import {
   type ApiListPage,
+  corruptingSamples,
   csrfToken,
   importFabric,
   type LinkRow,
@@ -9,11 +10,8 @@ import {
   loginThroughForm,
   pushTelemetry,
   SR4_MODEL,
-  type TelemetrySample,
 } from './helpers';
 
-const MINUTE_MS = 60_000;
-const POLLS = 24; // every 5 minutes over the last two hours
 
 interface TicketAnswer {
   id: number;
@@ -77,33 +75,7 @@ async function corruptingLinkWithTicket(browser: Browser): Promise<{ fabricId: n
   }
 
   // Z receives 50 FCS errors per million packets (corruption A→Z, far above the action threshold).
-  const start = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - (POLLS - 1) * 5 * MINUTE_MS;
-  const samples: TelemetrySample[] = [];
-  for (let poll = 0; poll < POLLS; poll++) {
-    const time = new Date(start + poll * 5 * MINUTE_MS).toISOString();
-    const counters = poll % 3 === 0 ? poll / 3 + 1 : null;
-    for (const end of [
-      { switch: link.a_switch_name, port: link.a_port, rx: -3.1, fcs: 0 },
-      { switch: link.z_switch_name, port: link.z_port, rx: -4.5, fcs: 50 },
-    ]) {
-      const sample: TelemetrySample = {
-        time,
-        switch: end.switch,
-        port: end.port,
-        input_power_dbm: end.rx,
-        output_power_dbm: -1.2,
-      };
-      if (counters !== null) {
-        Object.assign(sample, {
-          in_pkts: counters * 1_000_000,
-          in_fcs_errors: counters * end.fcs,
-          out_pkts: counters * 1_000_000,
-          out_discards: 0,
-        });
-      }
-      samples.push(sample);
-    }
-  }
+  const samples = corruptingSamples(link);
   await pushTelemetry(page, fabricName, samples);
 
   let ticket: TicketAnswer | undefined;

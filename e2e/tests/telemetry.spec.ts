@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
 
-import { findLink, importFabric, loginAs, pushTelemetry, SR4_MODEL, type TelemetrySample } from './helpers';
+import { corruptingSamples, findLink, importFabric, loginAs, pushTelemetry, SR4_MODEL } from './helpers';
 
-const MINUTE_MS = 60_000;
-const POLLS = 24; // every 5 minutes over the last two hours
 const DARK_POLL = 10; // Z's receiver reports no light once
 
 test('an operator pushes corrupting telemetry for a link and sees it on the link page and in the links table', async ({
@@ -42,36 +40,12 @@ test('an operator pushes corrupting telemetry for a link and sees it on the link
   const link = await findLink(page.request, fabric.id);
   expect(link.health).toBe('unknown');
 
-  // Optics every 5 minutes, counters every 15 (one window): Z receives 50 FCS errors per million
-  // packets (corruption A→Z 5e-5, far above the 1e-6 action threshold); A receives cleanly.
-  const start = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - (POLLS - 1) * 5 * MINUTE_MS;
-  const samples: TelemetrySample[] = [];
-  for (let poll = 0; poll < POLLS; poll++) {
-    const time = new Date(start + poll * 5 * MINUTE_MS).toISOString();
-    const counters = poll % 3 === 0 ? poll / 3 + 1 : null;
-    const ends = [
-      { switch: link.a_switch_name, port: link.a_port, rx: -3.1, tx: -1.0, fcs: 0 },
-      { switch: link.z_switch_name, port: link.z_port, rx: poll === DARK_POLL ? -40 : -4.5, tx: -1.4, fcs: 50 },
-    ];
-    for (const end of ends) {
-      const sample: TelemetrySample = {
-        time,
-        switch: end.switch,
-        port: end.port,
-        input_power_dbm: end.rx,
-        output_power_dbm: end.tx,
-      };
-      if (counters !== null) {
-        Object.assign(sample, {
-          in_pkts: counters * 1_000_000,
-          in_fcs_errors: counters * end.fcs,
-          out_pkts: counters * 1_000_000,
-          out_discards: counters * 20,
-        });
-      }
-      samples.push(sample);
-    }
-  }
+  // Corrupting A→Z (helpers' corruptingSamples), with Z's receiver dark once and some discards.
+  const samples = corruptingSamples(link, {
+    txDbm: { a: -1.0, z: -1.4 },
+    outDiscardsPerWindow: 20,
+    zRxDbm: (poll) => (poll === DARK_POLL ? -40 : -4.5),
+  });
   const result = (await pushTelemetry(page, fabricName, samples)) as { inserted: number; derivation: string };
   expect(result.inserted).toBe(samples.length);
   // The push stores the samples; the worker derives health and events right after it commits.
