@@ -51,6 +51,7 @@ class WebhookEvent(models.Model):
         LINK_OPER_STATE = "link.oper_state_changed"
         LINK_AT_RISK = "link.at_risk"
         LINK_RISK_CLEARED = "link.risk_cleared"
+        LINK_RISK_CHANGED = "link.risk_changed"
         TEST = "webhook.test"
 
     fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="+")

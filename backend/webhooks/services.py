@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from fabric.models import Link
 from lightpath import dispatch
+from telemetry.models import LinkForecast
 
 from . import addresses
 from .models import DeliveryAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent
@@ -78,7 +79,7 @@ class LinkStateChange:
     forecast: dict[str, Any] | None = None  # a risk event's: the forecast that flipped it
 
 
-RISK_KINDS = (WebhookEvent.Kind.LINK_AT_RISK, WebhookEvent.Kind.LINK_RISK_CLEARED)
+RISK_KINDS = (WebhookEvent.Kind.LINK_AT_RISK, WebhookEvent.Kind.LINK_RISK_CLEARED, WebhookEvent.Kind.LINK_RISK_CHANGED)
 
 
 _batch: contextvars.ContextVar[list[LinkStateChange] | None] = contextvars.ContextVar("webhook_batch", default=None)
@@ -121,26 +122,88 @@ def publish_oper_changes(changes: list[tuple[Link, str]], changed_at: datetime) 
             )
 
 
-def publish_risk_flips(fabric_id: int, flips: list[tuple[int, bool, dict[str, Any] | None]], at: datetime) -> None:
-    """Called by derivation (telemetry.services.forecasts.write), in its transaction, for the links
-    whose forecast's at-risk state flipped: (link id, at risk now, the forecast or None when the
-    link has none any more). `link.at_risk` carries the forecast; `link.risk_cleared` the forecast
-    still stored (no longer at risk), or null when the trend no longer heads for a limit."""
+# What a risk event's `reason` says (docs/telemetry.md, "Webhooks of links at risk"). A link is at
+# risk when its forecast says so and it has not failed (telemetry.services.forecasts.at_risk_q);
+# subscribers hear every change of that, whichever side of it moved.
+RISK_FORECAST = "forecast"  # link.at_risk: the forecast now says at risk
+RISK_NO_LONGER_FAILED = "no_longer_failed"  # link.at_risk: a failed link is back and its forecast still says at risk
+RISK_FAILED = "failed"  # link.risk_cleared: the link failed (corrupting, or out of service for corruption)
+RISK_RECOVERED = "recovered"  # link.risk_cleared: the forecast no longer says at risk
+RISK_NO_FORECAST = "no_forecast"  # link.risk_cleared: the optics no longer head for a limit at all
+RISK_CAUSE_CHANGED = "cause_changed"  # link.risk_changed: still at risk, another probable cause
+RISK_REASONS = {
+    WebhookEvent.Kind.LINK_AT_RISK: (RISK_FORECAST, RISK_NO_LONGER_FAILED),
+    WebhookEvent.Kind.LINK_RISK_CLEARED: (RISK_FAILED, RISK_RECOVERED, RISK_NO_FORECAST),
+    WebhookEvent.Kind.LINK_RISK_CHANGED: (RISK_CAUSE_CHANGED,),
+}
+# A stored forecast's fields as a risk event carries them (api/schema.py, RiskForecastSerializer).
+FORECAST_FIELDS = (
+    "computed_at", "crossing_at", "earliest_at", "latest_at", "confidence", "at_risk", "cause", "side",
+    "quantity", "lane", "level_dbm", "slope_db_per_day", "limit_dbm", "limit_provenance", "cause_side",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RiskEvent:
+    link_id: int
+    kind: str  # one of RISK_KINDS
+    reason: str  # one of RISK_REASONS[kind]
+    forecast: dict[str, Any] | None  # the forecast stored after the change; None when the link has none
+    previous_cause: str | None = None  # link.risk_changed: the cause announced before
+
+
+def forecast_payload(values: dict[str, Any]) -> dict[str, Any]:
+    """A forecast's FORECAST_FIELDS from `values` (a stored row or one about to be), times as ISO text."""
+    return {
+        name: value.isoformat() if isinstance(value, datetime) else value
+        for name, value in ((name, values[name]) for name in FORECAST_FIELDS)
+    }
+
+
+def publish_risk_events(fabric_id: int, events: list[RiskEvent], at: datetime) -> None:
+    """Called in the transaction that changed what makes links at risk: derivation's forecasts
+    (telemetry.services.forecasts.write) and a link failing or coming back (`link_failures_changed`).
+    `link.at_risk` and `link.risk_changed` carry the forecast; `link.risk_cleared` the forecast still
+    stored, or null when the link has none any more."""
     with batched_link_changes():
-        for link_id, at_risk, forecast in flips:
+        for event in events:
+            at_risk = event.kind != WebhookEvent.Kind.LINK_RISK_CLEARED
             _publish(
                 LinkStateChange(
-                    link_id=link_id,
+                    link_id=event.link_id,
                     fabric_id=fabric_id,
-                    previous_state="not_at_risk" if at_risk else "at_risk",
+                    previous_state=event.previous_cause or "",
                     admin_state="at_risk" if at_risk else "not_at_risk",
-                    reason="forecast",
+                    reason=event.reason,
                     changed_by=None,
                     changed_at=at,
-                    kind=WebhookEvent.Kind.LINK_AT_RISK if at_risk else WebhookEvent.Kind.LINK_RISK_CLEARED,
-                    forecast=forecast,
+                    kind=event.kind,
+                    forecast=event.forecast,
                 )
             )
+
+
+def link_failures_changed(changes: Iterable[tuple[int, int, bool]], at: datetime) -> None:
+    """Called by the capacity guard (fabric.services.link_state) when links failed or stopped being
+    failed: (link id, fabric id, failed now). A link whose stored forecast says at risk is at risk
+    only while it has not failed, so it gets `link.risk_cleared` (reason "failed") when it fails and
+    `link.at_risk` (reason "no_longer_failed") when it is back. One query; none without changes."""
+    failed_now = {link_id: (fabric_id, failed) for link_id, fabric_id, failed in changes}
+    if not failed_now:
+        return
+    by_fabric: dict[int, list[RiskEvent]] = defaultdict(list)
+    for values in LinkForecast.objects.filter(link_id__in=failed_now, at_risk=True).values("link_id", *FORECAST_FIELDS):
+        fabric_id, failed = failed_now[values["link_id"]]
+        by_fabric[fabric_id].append(
+            RiskEvent(
+                link_id=values["link_id"],
+                kind=WebhookEvent.Kind.LINK_RISK_CLEARED if failed else WebhookEvent.Kind.LINK_AT_RISK,
+                reason=RISK_FAILED if failed else RISK_NO_LONGER_FAILED,
+                forecast=forecast_payload(values),
+            )
+        )
+    for fabric_id, events in by_fabric.items():
+        publish_risk_events(fabric_id, sorted(events, key=lambda event: event.link_id), at)
 
 
 def _publish(change: LinkStateChange) -> None:
@@ -226,7 +289,7 @@ def _link_payload(
     state = (
         {"oper_state": change.admin_state, "previous_oper_state": change.previous_state}
         if change.kind == WebhookEvent.Kind.LINK_OPER_STATE
-        else {"at_risk": change.kind == WebhookEvent.Kind.LINK_AT_RISK, "forecast": change.forecast}
+        else _risk_payload(change)
         if change.kind in RISK_KINDS
         else {
             "admin_state": change.admin_state,
@@ -250,6 +313,13 @@ def _link_payload(
         ),
         "changed_at": change.changed_at.isoformat(),
     }
+
+
+def _risk_payload(change: LinkStateChange) -> dict[str, Any]:
+    payload = {"at_risk": change.kind != WebhookEvent.Kind.LINK_RISK_CLEARED, "forecast": change.forecast}
+    if change.kind == WebhookEvent.Kind.LINK_RISK_CHANGED:
+        payload["previous_cause"] = change.previous_state
+    return payload
 
 
 def send_test_event(endpoint: WebhookEndpoint, user) -> WebhookDelivery:

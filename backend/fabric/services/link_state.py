@@ -30,6 +30,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from audit import services as audit
+from telemetry.services.forecasts import disabled_for_corruption_sql, link_failed
 from webhooks import services as webhooks
 
 from ..models import Link, Switch
@@ -230,6 +231,7 @@ def _write_admin(
     now = timezone.now()
     by = user if user is not None and user.is_authenticated else None
     befores = [(link, audit.snapshot(link), link.admin_state, link.usable) for link in links]
+    failed_before = {link.pk: link_failed(link) for link in links}
     for link in links:
         change = wanted[link.pk]
         link.admin_state = change.admin_state
@@ -255,6 +257,10 @@ def _write_admin(
     with webhooks.batched_link_changes():
         for link, _, previous, _ in befores:
             webhooks.link_admin_state_changed(link, previous, override=verdict.override)
+        webhooks.link_failures_changed(
+            [(link.pk, fabric_id, link_failed(link)) for link in links if link_failed(link) != failed_before[link.pk]],
+            now,
+        )
     back = [link for link, _, _, was_usable in befores if link.usable and not was_usable]
     _capacity_back(fabric_id, back, user, why)
     return links
@@ -383,15 +389,31 @@ def set_oper_states(fabric_id: int, states: Mapping[int, str]) -> list[int]:
 def set_measured_health(rows_sql: str, params: Mapping[str, Any] | Sequence[Any] | None = None) -> int:
     """Telemetry's health and rx_low of links: `rows_sql` is a query of (id, health, rx_low)
     rows, written where they differ in one statement (derivation scopes it to the links it
-    touched; a 100K-link fabric is one UPDATE, never a save per row). Returns how many changed."""
+    touched; a 100K-link fabric is one UPDATE, never a save per row). Links that start or stop
+    corrupting fail or stop being failed: their risk webhooks follow (`webhooks.link_failures_changed`).
+    Returns how many changed."""
     table = Link._meta.db_table
+    corrupting = f"'{Link.Health.CORRUPTING}'"
     with connection.cursor() as cursor:
+        # `o` is the row before the statement: its health against the new one.
         cursor.execute(
-            f"UPDATE {table} l SET health = s.health, rx_low = s.rx_low FROM ({rows_sql}) s "  # noqa: S608 (SQL from code)
-            "WHERE l.id = s.id AND (l.health <> s.health OR l.rx_low <> s.rx_low)",
+            f"""
+            WITH changed AS (
+                UPDATE {table} l SET health = s.health, rx_low = s.rx_low
+                  FROM ({rows_sql}) s JOIN {table} o ON o.id = s.id
+                 WHERE l.id = s.id AND (l.health <> s.health OR l.rx_low <> s.rx_low)
+                RETURNING l.id, l.fabric_id, s.health = {corrupting} AS corrupting,
+                          (o.health = {corrupting}) <> (s.health = {corrupting}) AND NOT {disabled_for_corruption_sql("l")}
+                          AS failure_changed
+            )
+            SELECT count(*), coalesce(json_agg(json_build_array(id, fabric_id, corrupting)) FILTER (WHERE failure_changed),
+                                      '[]') FROM changed
+            """,  # noqa: S608 (SQL from code)
             params,
         )
-        return cursor.rowcount
+        count, failures = cursor.fetchone()
+    webhooks.link_failures_changed([tuple(failure) for failure in failures], timezone.now())
+    return count
 
 
 def set_flapping(fabric_id: int, flags: Mapping[int, bool]) -> None:

@@ -73,7 +73,12 @@ def test_load_demo_opens_with_two_links_at_risk(settings, client_for):
     from telemetry.models import LinkForecast
 
     settings.LIGHTPATH_DEMO = True
+    loading = timezone.now().replace(second=0, microsecond=0)
     call_command("load_demo", verbosity=0)
+    # Made when the demo loads, not when each link's trend bucket last closed (up to 6 h earlier:
+    # trial 29 item 3, "forecast made 2 h ago" on a 5-minute-old demo).
+    made = set(LinkForecast.objects.filter(fabric__name="demo-fb").values_list("computed_at", flat=True))
+    assert len(made) == 1 and loading <= made.pop() <= timezone.now(), made
     at_risk = {
         forecast.cause: forecast
         for forecast in LinkForecast.objects.filter(fabric__name="demo-fb", at_risk=True).select_related("link")

@@ -261,6 +261,7 @@ SPECTACULAR_SETTINGS = {
         "webhooks.api.schema.link_oper_state_changed",
         "webhooks.api.schema.link_at_risk",
         "webhooks.api.schema.link_risk_cleared",
+        "webhooks.api.schema.link_risk_changed",
         "webhooks.api.schema.webhook_test",
     ],
     "POSTPROCESSING_HOOKS": [

@@ -305,10 +305,23 @@ class ForecastEndSerializer(serializers.Serializer):
 
 
 class LinkForecastDetailSerializer(serializers.ModelSerializer):
+    at_risk = serializers.BooleanField(
+        read_only=True,
+        help_text="At risk: the crossing is within the fabric's horizon with enough confidence AND the link has not "
+        "failed yet. Always false for a failed link (corrupting, or out of service for corruption): it is past "
+        "forecasting and belongs to its repair ticket (the forecast answer's `failed`)."
+    )
+    crossing_at = serializers.DateTimeField(
+        read_only=True,
+        help_text="When the reading is forecast to reach its limit; equal to `computed_at` when the reading was "
+        "already at or past its limit when the forecast was made."
+    )
     cause_label = serializers.CharField(help_text="The cause in words, e.g. 'bent or damaged fiber'.")
     end = ForecastEndSerializer(help_text="The end at `side`, whose reading crosses.")
     recommended_action = serializers.ChoiceField(
-        choices=RECOMMENDED_ACTIONS, help_text="The ticket rules' action for the cause ('inspect': unclear)."
+        choices=RECOMMENDED_ACTIONS,
+        help_text="The ticket rules' action for the cause ('inspect': unclear). Advice for a link not yet failed: "
+        "a failed link's ticket says what to do.",
     )
     recommended_action_label = serializers.CharField(help_text="What to do and where, in words.")
 
@@ -322,6 +335,27 @@ class LinkForecastDetailSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class ForecastTicketSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Ticket.Kind.choices)
+    state = serializers.ChoiceField(choices=[c for c in Ticket.State.choices if c[0] != Ticket.State.RESOLVED])
+
+
+class LinkFailureSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(
+        choices=[("disabled", "out of service for corruption"), ("corrupting", "corrupting in service")],
+        help_text="disabled: out of service for corruption; corrupting: corrupting in service (CorrOpt keeps it for "
+        "capacity).",
+    )
+    since = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When it failed: when it was taken out of service, or when its first direction started corrupting.",
+    )
+    ticket = ForecastTicketSerializer(
+        allow_null=True, help_text="The link's unresolved ticket, which owns it now; null when it has none."
+    )
+
+
 class LinkForecastSerializer(serializers.Serializer):
     """GET /api/links/{id}/forecast/ (services/forecasts.answer)."""
 
@@ -331,6 +365,11 @@ class LinkForecastSerializer(serializers.Serializer):
     forecast = LinkForecastDetailSerializer(
         allow_null=True, help_text="null: the link's optics are not forecast to cross a limit."
     )
+    failed = LinkFailureSerializer(
+        allow_null=True,
+        help_text="Set when the link has already failed (corrupting, or out of service for corruption): it is not "
+        "a forecast matter any more, `forecast.at_risk` is false and its ticket says what to do. null: not failed.",
+    )
 
 
 class ForecastLinkSerializer(serializers.Serializer):
@@ -338,12 +377,6 @@ class ForecastLinkSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="A_SWITCH:A_PORT - Z_SWITCH:Z_PORT")
     a = ForecastEndSerializer()
     z = ForecastEndSerializer()
-
-
-class ForecastTicketSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=Ticket.Kind.choices)
-    state = serializers.ChoiceField(choices=[c for c in Ticket.State.choices if c[0] != Ticket.State.RESOLVED])
 
 
 class LinkForecastRowSerializer(LinkForecastDetailSerializer):

@@ -18,8 +18,10 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import JSONField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import JSONObject
 
@@ -27,8 +29,9 @@ from corruption.models import Ticket
 from corruption.recommend import Action
 from fabric.models import Fabric, Link
 from webhooks import services as webhooks
+from webhooks.models import WebhookEvent
 
-from ..models import LinkForecast, Side
+from ..models import Derivation, LinkForecast, Side
 from .risk_hold import held
 from .thresholds import Resolved, effective_limits
 
@@ -82,6 +85,16 @@ def at_risk_q(to_forecast: str = "", to_link: str = "link__") -> Q:
     """Links at risk: the forecast says so and the link has not failed yet. Defaults: a
     LinkForecast queryset; for links, at_risk_q("forecast__", "")."""
     return Q(**{f"{to_forecast}at_risk": True}) & ~failed_q(to_link)
+
+
+def disabled_for_corruption_sql(link: str) -> str:
+    """The second half of `failed_q` in SQL, for the links table under the alias `link`."""
+    return f"({link}.admin_state = '{Link.AdminState.DISABLED}' AND {link}.admin_reason = '{CORRUPTION_REASON}')"
+
+
+def failed_sql(link: str) -> str:
+    """`failed_q` in SQL, for the links table under the alias `link` (constants from code)."""
+    return f"({link}.health = '{Link.Health.CORRUPTING}' OR {disabled_for_corruption_sql(link)})"
 
 
 def link_failed(link: Link) -> bool:
@@ -154,13 +167,17 @@ def rows_from(fabric: Fabric, reported: list[dict[str, Any]], resolved: dict, no
     return rows
 
 
-def write(cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | None = None) -> tuple[list[int], int]:
+def write(
+    cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | None = None, *, hold: bool | None = None
+) -> tuple[list[int], int]:
     """The forecasts of `links` (by default those whose trends moved in the last apply of `state`,
     the engine's TelemetryState), made at `now`: reported links are upserted, the others of those
     links lose their row. Returns those links and how many the engine reported. The links whose
     trends moved keep "at risk" by the hysteresis of `risk_hold`; explicit `links` (every link,
-    after the fabric's horizon or least confidence changed) are judged afresh by the new settings."""
-    hold = links is None
+    after the fabric's horizon or least confidence changed) are judged afresh by the new settings
+    unless `hold` (the same settings, forecasts made anew at another time: `refresh`)."""
+    if hold is None:
+        hold = links is None
     if links is None:
         links = state.trend_changed_links()
     if not links:
@@ -168,13 +185,14 @@ def write(cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | No
     limits, resolved = engine_limits(links)
     min_confidence = float(fabric.forecast_min_confidence)
     reported = state.forecasts(links, limits, _us(now), horizon_s(fabric), min_confidence)
+    before = stored_risk(cursor, links)
     if hold:
         # Hysteresis (risk_hold): the stored rows say which of these links were at risk.
-        cursor.execute("SELECT link_id FROM telemetry_linkforecast WHERE link_id = ANY(%s) AND at_risk", [links])
-        at_risk_before = {row[0] for row in cursor.fetchall()}
+        at_risk_before = {link for link, stored in before.items() if stored.at_risk}
         reported = held(reported, at_risk_before, _us(now), horizon_s(fabric) * 1e6, min_confidence)
     rows = rows_from(fabric, reported, resolved, now)
-    publish_risk_flips(cursor, fabric, links, rows, now)
+    # Before the stale rows go: a link losing its row is announced from what `before` read of it.
+    publish_risk_changes(fabric, links, before, rows, now)
     cursor.execute(
         "DELETE FROM telemetry_linkforecast WHERE link_id = ANY(%s) AND NOT link_id = ANY(%s)",
         [links, [row[0] for row in rows]],
@@ -201,25 +219,78 @@ def write(cursor, fabric: Fabric, state, now: dt.datetime, links: list[int] | No
     return links, len(rows)
 
 
-def publish_risk_flips(cursor, fabric: Fabric, links: list[int], rows: list[tuple], now: dt.datetime) -> None:
-    """Before `write` stores `rows` for `links`: the links whose at-risk state flips (compared with
-    the stored rows; a link losing its row is no longer at risk) get a webhook event, `link.at_risk`
-    or `link.risk_cleared`, with the new forecast, through the outbox in derivation's transaction."""
-    cursor.execute("SELECT link_id FROM telemetry_linkforecast WHERE link_id = ANY(%s) AND at_risk", [links])
-    was = {row[0] for row in cursor.fetchall()}
-    new = {row[0]: row for row in rows}
-    flips = []
+def refresh(fabric: Fabric, now: dt.datetime) -> tuple[list[int], int]:
+    """Every link's forecast made anew at `now` from the fabric's derived state, with the
+    hysteresis of a run (the demo loader: its forecasts are made when it loads, not at the last
+    bucket each link closed hours before)."""
+    from . import derivation  # derivation runs `write`: imported here, not at the module's top
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [derivation.LOCK_NAMESPACE, fabric.pk])
+        watermark = Derivation.objects.filter(fabric=fabric).values_list("watermark", flat=True).first() or 0
+        state = derivation.restore(fabric, watermark)
+        every = list(Link.objects.filter(fabric=fabric).values_list("id", flat=True))
+        return write(cursor, fabric, state, now, links=every, hold=True)
+
+
+@dataclass(frozen=True)
+class StoredRisk:
+    at_risk: bool  # the stored forecast's verdict (the hysteresis reads it); False without a row
+    cause: str | None
+    failed: bool  # failed_q: such a link is not at risk, whatever its forecast says
+
+    @property
+    def announced(self) -> bool:
+        """At risk as every list, count and webhook says it (at_risk_q)."""
+        return self.at_risk and not self.failed
+
+
+def stored_risk(cursor, links: list[int]) -> dict[int, StoredRisk]:
+    """The links of `links` stored at risk or failed, in one query; a link not in the answer has
+    no forecast at risk and has not failed."""
+    failed = failed_sql("l")
+    cursor.execute(
+        f"SELECT l.id, coalesce(f.at_risk, false), f.cause, {failed} FROM fabric_link l "
+        f"LEFT JOIN telemetry_linkforecast f ON f.link_id = l.id WHERE l.id = ANY(%s) AND (f.at_risk OR {failed})",
+        [links],
+    )
+    return {link: StoredRisk(at_risk, cause, failed) for link, at_risk, cause, failed in cursor.fetchall()}
+
+
+NOT_AT_RISK = StoredRisk(at_risk=False, cause=None, failed=False)
+
+
+def publish_risk_changes(
+    fabric: Fabric, links: list[int], before: dict[int, StoredRisk], rows: list[tuple], now: dt.datetime
+) -> None:
+    """Before `write` stores `rows` for `links`: a webhook event, through the outbox in derivation's
+    transaction, for each link whose announced at-risk state (`StoredRisk.announced`) the new
+    forecasts change: `link.at_risk`, `link.risk_cleared` (reason "recovered", or "no_forecast" when
+    the link loses its row), or `link.risk_changed` when it stays at risk with another cause. A
+    failed link's forecast changes nothing: it was not at risk and is not (the capacity guard
+    announces its failing and its return, `webhooks.link_failures_changed`)."""
+    new = {row[0]: dict(zip(COLUMNS, row, strict=True)) for row in rows}
+    events = []
     for link_id in links:
+        stored = before.get(link_id, NOT_AT_RISK)
         row = new.get(link_id)
-        at_risk = row is not None and bool(row[COLUMNS.index("at_risk")])
-        if at_risk != (link_id in was):
-            forecast = None if row is None else {
-                name: value.isoformat() if isinstance(value, dt.datetime) else value
-                for name, value in zip(COLUMNS[2:], row[2:], strict=True)
-            }  # fmt: skip
-            flips.append((link_id, at_risk, forecast))
-    if flips:
-        webhooks.publish_risk_flips(fabric.pk, flips, now)
+        if stored.failed:
+            continue
+        at_risk = row is not None and bool(row["at_risk"])
+        forecast = None if row is None else webhooks.forecast_payload(row)
+        if at_risk and not stored.announced:
+            events.append(webhooks.RiskEvent(link_id, WebhookEvent.Kind.LINK_AT_RISK, webhooks.RISK_FORECAST, forecast))
+        elif stored.announced and not at_risk:
+            reason = webhooks.RISK_RECOVERED if row is not None else webhooks.RISK_NO_FORECAST
+            events.append(webhooks.RiskEvent(link_id, WebhookEvent.Kind.LINK_RISK_CLEARED, reason, forecast))
+        elif at_risk and row is not None and row["cause"] != stored.cause:
+            events.append(
+                webhooks.RiskEvent(
+                    link_id, WebhookEvent.Kind.LINK_RISK_CHANGED, webhooks.RISK_CAUSE_CHANGED, forecast, stored.cause
+                )
+            )
+    if events:
+        webhooks.publish_risk_events(fabric.pk, events, now)
 
 
 # ------------------------------------------------------------------------------------------
@@ -303,9 +374,31 @@ def listed(forecast: LinkForecast) -> dict[str, Any]:
     }
 
 
+def failure(link: Link) -> dict[str, Any] | None:
+    """How a failed link (`link_failed`) failed: out of service for corruption ("disabled", since
+    its admin state changed) or corrupting in service ("corrupting": CorrOpt keeps it for capacity;
+    since its first direction started corrupting), and its unresolved ticket {id, kind, state}, which
+    owns it now; None for a link that has not failed."""
+    if not link_failed(link):
+        return None
+    disabled = link.admin_state == Link.AdminState.DISABLED and link.admin_reason == CORRUPTION_REASON
+    if disabled:
+        since = link.admin_changed_at
+    else:
+        since = min(
+            (health.health_since for health in link.direction_health.all()
+             if health.health == Link.Health.CORRUPTING and health.health_since is not None),
+            default=None,
+        )  # fmt: skip
+    ticket = Ticket.objects.filter(link=link).exclude(state=Ticket.State.RESOLVED).values("id", "kind", "state").first()
+    return {"state": "disabled" if disabled else "corrupting", "since": since, "ticket": ticket}
+
+
 def answer(link: Link) -> dict[str, Any]:
     """A link's forecast with the fabric's settings it was judged by; `forecast` is null when the
-    link's optics are not forecast to cross a limit (or have too little history yet)."""
+    link's optics are not forecast to cross a limit (or have too little history yet). A failed
+    link's `failed` says how and which ticket owns it: its forecast is kept (the power chart draws
+    it) but is no longer at risk, and what to do is the ticket's, not the forecast's."""
     fabric = link.fabric
     try:
         forecast: LinkForecast | None = link.forecast
@@ -316,4 +409,5 @@ def answer(link: Link) -> dict[str, Any]:
         "horizon_days": fabric.forecast_horizon_days,
         "min_confidence": fabric.forecast_min_confidence,
         "forecast": None if forecast is None else {**details(forecast, link), "at_risk": at_risk_now(forecast, link)},
+        "failed": failure(link),
     }

@@ -12,11 +12,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.roles import ROLES
-from fabric.models import Fabric
+from corruption.models import Decision, Ticket
+from fabric.models import Fabric, Link
 from fabric.tests.factories import FabricFactory, LinkFactory, SwitchFactory
 from lightpath.tests import query_counts
 from lightpath.tests.test_openapi_contract import Contract, _document
-from telemetry.models import LinkForecast
+from telemetry.models import DirectionHealth, LinkForecast
 from telemetry.tests.factories import forecast_row
 
 pytestmark = pytest.mark.django_db
@@ -119,8 +120,47 @@ def test_forecast_endpoint_names_the_cause_the_end_and_what_to_do(client_for, li
         "horizon_days": 14,
         "min_confidence": 0.9,
         "forecast": None,
+        "failed": None,
     }
     assert viewer.get("/api/links/987654321/forecast/").status_code == 404
+
+
+def test_a_failed_links_forecast_says_it_failed_and_which_ticket_owns_it(client_for, links):
+    """Trial 29 item 3 (demo link 76: Tx 5 dB under its limit, out of service with a repair ticket)
+    read 'not at risk' with 'inspect both ends': a failed link is not at risk, and the answer says
+    how it failed, since when and which ticket has it."""
+    viewer = client_for("viewer")
+    dirty = links[0]
+    # Corrupting in service (CorrOpt keeps it for capacity), since its first corrupting direction.
+    Link.objects.filter(pk=dirty.pk).update(health="corrupting")
+    since = NOW - dt.timedelta(hours=3)
+    DirectionHealth.objects.create(link=dirty, direction="a_to_z", health="corrupting", health_since=since)
+    DirectionHealth.objects.create(link=dirty, direction="z_to_a", health="clean", health_since=NOW)
+    body = viewer.get(f"/api/links/{dirty.pk}/forecast/").json()
+    assert body["forecast"]["at_risk"] is False and body["forecast"]["cause"] == "contamination"
+    assert body["failed"] == {"state": "corrupting", "since": since.isoformat().replace("+00:00", "Z"), "ticket": None}
+
+    # Out of service for corruption, with its repair ticket: the ticket owns it.
+    disabled_at = NOW - dt.timedelta(hours=1)
+    Link.objects.filter(pk=dirty.pk).update(
+        health="unknown", admin_state="disabled", admin_reason="corruption", admin_changed_at=disabled_at
+    )
+    opened_by = Decision.objects.create(
+        fabric=dirty.fabric, link=dirty, kind="fast_checker", action="disabled", loss_rate_a_to_z=1e-4,
+        penalty=1e-4, engine_ms=1.5,
+    )  # fmt: skip
+    ticket = Ticket.objects.create(fabric=dirty.fabric, link=dirty, direction="a_to_z", decision=opened_by)
+    failed = viewer.get(f"/api/links/{dirty.pk}/forecast/").json()["failed"]
+    assert failed == {
+        "state": "disabled",
+        "since": disabled_at.isoformat().replace("+00:00", "Z"),
+        "ticket": {"id": ticket.pk, "kind": "repair", "state": "open"},
+    }
+    # Not on the at-risk list either, while a link disabled for maintenance stays on it.
+    assert listed(viewer, fabric=dirty.fabric_id, at_risk="true") == [links[1].pk]
+    Link.objects.filter(pk=links[1].pk).update(admin_state="disabled", admin_reason="maintenance")
+    assert viewer.get(f"/api/links/{links[1].pk}/forecast/").json()["failed"] is None
+    assert listed(viewer, fabric=dirty.fabric_id, at_risk="true") == [links[1].pk]
 
 
 def test_every_role_reads_forecasts_and_no_one_else(client_for, anonymous, links):
@@ -183,3 +223,7 @@ def test_answers_match_the_openapi_document(client_for, links):
     contract.check(viewer.get(f"/api/links/{links[3].pk}/").json(), "/api/links/{id}/")
     for link in links[:4]:
         contract.check(viewer.get(f"/api/links/{link.pk}/forecast/").json(), "/api/links/{id}/forecast/")
+    Link.objects.filter(pk=links[0].pk).update(admin_state="disabled", admin_reason="corruption")
+    failed = viewer.get(f"/api/links/{links[0].pk}/forecast/").json()
+    assert failed["failed"] is not None
+    contract.check(failed, "/api/links/{id}/forecast/")

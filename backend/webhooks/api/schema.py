@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from fabric.models import Link
 
+from .. import services
 from ..models import WebhookEvent
 
 
@@ -87,13 +88,29 @@ class RiskForecastSerializer(serializers.Serializer):
 
 class LinkRiskSerializer(EnvelopeSerializer):
     link = LinkRefSerializer()
-    at_risk = serializers.BooleanField(help_text="true for link.at_risk, false for link.risk_cleared.")
-    forecast = RiskForecastSerializer(
-        allow_null=True, help_text="Null on link.risk_cleared when the link has no forecast any more."
+    at_risk = serializers.BooleanField(
+        help_text="true for link.at_risk and link.risk_changed, false for link.risk_cleared."
     )
-    reason = serializers.CharField(help_text="forecast")
-    changed_by = ChangedBySerializer(help_text="Always the system: derivation's forecast.")
-    changed_at = serializers.DateTimeField(help_text="The derivation time the forecast was made at.")
+    forecast = RiskForecastSerializer(
+        allow_null=True,
+        help_text="The link's forecast after the change (its `at_risk` is the forecast's own verdict, which a "
+        "failed link may still have). Null on link.risk_cleared when the link has no forecast any more.",
+    )
+    reason = serializers.ChoiceField(
+        choices=sorted({reason for reasons in services.RISK_REASONS.values() for reason in reasons}),
+        help_text="Why. link.at_risk: `forecast` (the forecast now says at risk) or `no_longer_failed` (a failed "
+        "link is back and its forecast still says at risk). link.risk_cleared: `failed` (the link failed: corrupting "
+        "or out of service for corruption; its repair ticket owns it), `recovered` (the forecast no longer says at "
+        "risk) or `no_forecast` (its optics no longer head for a limit). link.risk_changed: `cause_changed`.",
+    )
+    changed_by = ChangedBySerializer(help_text="Always the system: derivation's forecast or measured health.")
+    changed_at = serializers.DateTimeField(
+        help_text="The derivation time the forecast was made at, or when the link failed or came back."
+    )
+
+
+class LinkRiskChangedSerializer(LinkRiskSerializer):
+    previous_cause = serializers.CharField(help_text="The probable cause the link was announced at risk with before.")
 
 
 class WebhookTestSerializer(EnvelopeSerializer):
@@ -155,7 +172,19 @@ link_at_risk = _risk_webhook(
 link_risk_cleared = _risk_webhook(
     "link.risk_cleared",
     "A link is no longer at risk",
-    "derivation's forecast no longer counts the link at risk (the trend recovered, a repair, or no forecast any more)",
+    "a link announced at risk no longer is, for any reason: it failed (corrupting, or out of service for "
+    "corruption), its forecast recovered, or it has no forecast any more (`reason` says which)",
+)
+link_risk_changed = OpenApiWebhook(
+    name="link.risk_changed",
+    decorator=extend_schema(
+        summary="A link at risk has another probable cause",
+        description="POSTed to every enabled endpoint of the link's fabric when derivation's forecast of a link "
+        "that stays at risk names another probable cause (so another recommended action) than the one announced "
+        "with link.at_risk or the last link.risk_changed. " + HEADERS,
+        request=LinkRiskChangedSerializer,
+        responses=RESPONSES,
+    ),
 )
 webhook_test = OpenApiWebhook(
     name="webhook.test",

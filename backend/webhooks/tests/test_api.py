@@ -278,19 +278,25 @@ def test_schema_describes_the_bodies_actually_sent(client_for, small_fabric, end
         "link.oper_state_changed": "LinkOperStateChanged",
         "link.at_risk": "LinkRisk",
         "link.risk_cleared": "LinkRisk",
+        "link.risk_changed": "LinkRiskChanged",
         "webhook.test": "WebhookTest",
     }
     assert set(schema["x-webhooks"]) == set(components_of)
     flip_links(small_fabric, 1)
     link_state.set_oper_states(small_fabric.pk, {safe_to_disable(small_fabric).pk: "down"})
     services.send_test_event(endpoint, make_user("operator"))
-    # Derivation's forecasts flip two links: one comes at risk, the other's forecast is gone.
-    rising, clearing = Link.objects.filter(fabric=small_fabric).order_by("id")[:2]
+    # Derivation's forecasts change three links: one comes at risk, the second's forecast is gone,
+    # the third stays at risk with another cause.
+    rising, clearing, changing = Link.objects.filter(fabric=small_fabric).order_by("id")[:3]
     was_calm = forecast_row(rising, days=3, at_risk=False)
     forecast_row(clearing, days=3)
+    was_dirty = forecast_row(changing, days=3, cause="contamination")
     at_risk_row = tuple(True if name == "at_risk" else getattr(was_calm, name) for name in forecasts.COLUMNS)
+    bent_row = tuple("bent_fiber" if name == "cause" else getattr(was_dirty, name) for name in forecasts.COLUMNS)
+    links = [rising.pk, clearing.pk, changing.pk]
     with connection.cursor() as cursor:
-        forecasts.publish_risk_flips(cursor, small_fabric, [rising.pk, clearing.pk], [at_risk_row], timezone.now())
+        before = forecasts.stored_risk(cursor, links)
+    forecasts.publish_risk_changes(small_fabric, links, before, [at_risk_row, bent_row], timezone.now())
     seen = set()
     for delivery in WebhookDelivery.objects.select_related("event"):
         body = json.loads(services.request_body(delivery))

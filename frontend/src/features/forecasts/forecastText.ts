@@ -3,9 +3,9 @@
  * reading crosses its limit (days from now, the interval, the date), which end and lane, the
  * trend, the cause and what to do. Pure, so vitest reads the sentences without rendering.
  */
-import { formatDbm, formatTime } from '@/lib/format';
+import { formatDbm, formatTime, formatTimeWithAge } from '@/lib/format';
 
-import type { ForecastCause, LinkForecast } from './api/types';
+import type { ForecastCause, LinkFailure, LinkForecast } from './api/types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -181,4 +181,39 @@ export function emptyText(horizonDays: number, causes: readonly ForecastCause[])
   }
   const named = causes.map((cause) => CAUSE_LABELS[cause]).join(' or ');
   return `No link is forecast to cross its limit ${within} (cause: ${named}).`;
+}
+
+const FAILED_WORDS: Record<LinkFailure['state'], string> = {
+  disabled: 'out of service for corruption',
+  corrupting: 'corrupting in service',
+};
+
+/** "Failed: out of service for corruption since 2026-11-27 13:10 UTC (5 h ago)." */
+export function failedText(failed: Pick<LinkFailure, 'state' | 'since'>, now: Date): string {
+  const since = failed.since ? ` since ${formatTimeWithAge(failed.since, now)}` : '';
+  return `Failed: ${FAILED_WORDS[failed.state]}${since}.`;
+}
+
+/**
+ * "A end Tx lane 1 reads -13.7 dBm, past its limit -8.4 dBm (catalog)." for a forecast reading at or past
+ * its limit ("… is dark." for a dark lane); null when the reading is still above it (the link failed of
+ * something its optics do not show).
+ */
+export function pastLimitText(
+  forecast: Pick<LinkForecast, 'side' | 'quantity' | 'lane' | 'level_dbm' | 'limit_dbm' | 'limit_provenance'>,
+): string | null {
+  if (forecast.level_dbm === null) return `${readingName(forecast)} is dark.`;
+  if (forecast.limit_dbm === null || forecast.level_dbm > forecast.limit_dbm) return null;
+  const provenance = forecast.limit_provenance ? ` (${forecast.limit_provenance})` : '';
+  return (
+    `${readingName(forecast)} reads ${formatDbm(forecast.level_dbm)}, ` +
+    `past its limit ${formatDbm(forecast.limit_dbm)}${provenance}.`
+  );
+}
+
+/** What owns a failed link when no ticket does yet: CorrOpt for one it keeps in service. */
+export function failedWithoutTicketText(failed: Pick<LinkFailure, 'state'>): string {
+  return failed.state === 'corrupting'
+    ? 'CorrOpt keeps it in service for capacity; no ticket has it yet.'
+    : 'No ticket has it yet.';
 }

@@ -3586,10 +3586,11 @@ export interface components {
              *     * `link.oper_state_changed` - Link Oper State
              *     * `link.at_risk` - Link At Risk
              *     * `link.risk_cleared` - Link Risk Cleared
+             *     * `link.risk_changed` - Link Risk Changed
              *     * `webhook.test` - Test
              * @enum {string}
              */
-            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "webhook.test";
+            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "link.risk_changed" | "webhook.test";
             /** @description Grows in commit order for one link: apply an event only if it is above the last applied. */
             event_id: number;
             /**
@@ -3665,6 +3666,28 @@ export interface components {
             switch: string;
             port: string;
         };
+        LinkFailure: {
+            /**
+             * @description disabled: out of service for corruption; corrupting: corrupting in service (CorrOpt keeps it for capacity).
+             *
+             *     * `disabled` - out of service for corruption
+             *     * `corrupting` - corrupting in service
+             */
+            state: components["schemas"]["LinkFailureStateEnum"];
+            /**
+             * Format: date-time
+             * @description When it failed: when it was taken out of service, or when its first direction started corrupting.
+             */
+            since: string | null;
+            /** @description The link's unresolved ticket, which owns it now; null when it has none. */
+            ticket: components["schemas"]["ForecastTicket"] | null;
+        };
+        /**
+         * @description * `disabled` - out of service for corruption
+         *     * `corrupting` - corrupting in service
+         * @enum {string}
+         */
+        LinkFailureStateEnum: "disabled" | "corrupting";
         /** @description GET /api/links/{id}/forecast/ (services/forecasts.answer). */
         LinkForecast: {
             link: number;
@@ -3677,6 +3700,8 @@ export interface components {
             min_confidence: number;
             /** @description null: the link's optics are not forecast to cross a limit. */
             forecast: components["schemas"]["LinkForecastDetail"] | null;
+            /** @description Set when the link has already failed (corrupting, or out of service for corruption): it is not a forecast matter any more, `forecast.at_risk` is false and its ticket says what to do. null: not failed. */
+            failed: components["schemas"]["LinkFailure"] | null;
         };
         /** @description A link's forecast in the link list and detail (null when it has none). */
         LinkForecastBrief: {
@@ -3717,7 +3742,7 @@ export interface components {
             readonly computed_at: string;
             /**
              * Format: date-time
-             * @description When the reading is forecast to reach its limit.
+             * @description When the reading is forecast to reach its limit; equal to `computed_at` when the reading was already at or past its limit when the forecast was made.
              */
             readonly crossing_at: string;
             /**
@@ -3735,6 +3760,7 @@ export interface components {
              * @description Share of the trend's slopes under which it crosses within the horizon.
              */
             readonly confidence: number;
+            /** @description At risk: the crossing is within the fabric's horizon with enough confidence AND the link has not failed yet. Always false for a failed link (corrupting, or out of service for corruption): it is past forecasting and belongs to its repair ticket (the forecast answer's `failed`). */
             readonly at_risk: boolean;
             readonly cause: components["schemas"]["ForecastCauseEnum"];
             /** @description The cause in words, e.g. 'bent or damaged fiber'. */
@@ -3781,7 +3807,7 @@ export interface components {
              */
             readonly cause_side: (components["schemas"]["SideEnum"] | components["schemas"]["NullEnum"]) | null;
             /**
-             * @description The ticket rules' action for the cause ('inspect': unclear).
+             * @description The ticket rules' action for the cause ('inspect': unclear). Advice for a link not yet failed: a failed link's ticket says what to do.
              *
              *     * `replace_transceiver` - replace_transceiver
              *     * `clean_fiber` - clean_fiber
@@ -3805,7 +3831,7 @@ export interface components {
             readonly computed_at: string;
             /**
              * Format: date-time
-             * @description When the reading is forecast to reach its limit.
+             * @description When the reading is forecast to reach its limit; equal to `computed_at` when the reading was already at or past its limit when the forecast was made.
              */
             readonly crossing_at: string;
             /**
@@ -3823,6 +3849,7 @@ export interface components {
              * @description Share of the trend's slopes under which it crosses within the horizon.
              */
             readonly confidence: number;
+            /** @description At risk: the crossing is within the fabric's horizon with enough confidence AND the link has not failed yet. Always false for a failed link (corrupting, or out of service for corruption): it is past forecasting and belongs to its repair ticket (the forecast answer's `failed`). */
             readonly at_risk: boolean;
             readonly cause: components["schemas"]["ForecastCauseEnum"];
             /** @description The cause in words, e.g. 'bent or damaged fiber'. */
@@ -3869,7 +3896,7 @@ export interface components {
              */
             readonly cause_side: (components["schemas"]["SideEnum"] | components["schemas"]["NullEnum"]) | null;
             /**
-             * @description The ticket rules' action for the cause ('inspect': unclear).
+             * @description The ticket rules' action for the cause ('inspect': unclear). Advice for a link not yet failed: a failed link's ticket says what to do.
              *
              *     * `replace_transceiver` - replace_transceiver
              *     * `clean_fiber` - clean_fiber
@@ -3891,10 +3918,11 @@ export interface components {
              *     * `link.oper_state_changed` - Link Oper State
              *     * `link.at_risk` - Link At Risk
              *     * `link.risk_cleared` - Link Risk Cleared
+             *     * `link.risk_changed` - Link Risk Changed
              *     * `webhook.test` - Test
              * @enum {string}
              */
-            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "webhook.test";
+            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "link.risk_changed" | "webhook.test";
             /** @description Grows in commit order for one link: apply an event only if it is above the last applied. */
             event_id: number;
             /**
@@ -3967,10 +3995,11 @@ export interface components {
              *     * `link.oper_state_changed` - Link Oper State
              *     * `link.at_risk` - Link At Risk
              *     * `link.risk_cleared` - Link Risk Cleared
+             *     * `link.risk_changed` - Link Risk Changed
              *     * `webhook.test` - Test
              * @enum {string}
              */
-            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "webhook.test";
+            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "link.risk_changed" | "webhook.test";
             /** @description Grows in commit order for one link: apply an event only if it is above the last applied. */
             event_id: number;
             /**
@@ -3985,19 +4014,80 @@ export interface components {
             created: string;
             fabric: components["schemas"]["FabricRef"];
             link: components["schemas"]["LinkRef"];
-            /** @description true for link.at_risk, false for link.risk_cleared. */
+            /** @description true for link.at_risk and link.risk_changed, false for link.risk_cleared. */
             at_risk: boolean;
-            /** @description Null on link.risk_cleared when the link has no forecast any more. */
+            /** @description The link's forecast after the change (its `at_risk` is the forecast's own verdict, which a failed link may still have). Null on link.risk_cleared when the link has no forecast any more. */
             forecast: components["schemas"]["RiskForecast"] | null;
-            /** @description forecast */
-            reason: string;
-            /** @description Always the system: derivation's forecast. */
+            /**
+             * @description Why. link.at_risk: `forecast` (the forecast now says at risk) or `no_longer_failed` (a failed link is back and its forecast still says at risk). link.risk_cleared: `failed` (the link failed: corrupting or out of service for corruption; its repair ticket owns it), `recovered` (the forecast no longer says at risk) or `no_forecast` (its optics no longer head for a limit). link.risk_changed: `cause_changed`.
+             *
+             *     * `cause_changed` - cause_changed
+             *     * `failed` - failed
+             *     * `forecast` - forecast
+             *     * `no_forecast` - no_forecast
+             *     * `no_longer_failed` - no_longer_failed
+             *     * `recovered` - recovered
+             * @enum {string}
+             */
+            reason: "cause_changed" | "failed" | "forecast" | "no_forecast" | "no_longer_failed" | "recovered";
+            /** @description Always the system: derivation's forecast or measured health. */
             changed_by: components["schemas"]["ChangedBy"];
             /**
              * Format: date-time
-             * @description The derivation time the forecast was made at.
+             * @description The derivation time the forecast was made at, or when the link failed or came back.
              */
             changed_at: string;
+        };
+        LinkRiskChanged: {
+            /**
+             * @description * `link.admin_state_changed` - Link Admin State
+             *     * `link.oper_state_changed` - Link Oper State
+             *     * `link.at_risk` - Link At Risk
+             *     * `link.risk_cleared` - Link Risk Cleared
+             *     * `link.risk_changed` - Link Risk Changed
+             *     * `webhook.test` - Test
+             * @enum {string}
+             */
+            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "link.risk_changed" | "webhook.test";
+            /** @description Grows in commit order for one link: apply an event only if it is above the last applied. */
+            event_id: number;
+            /**
+             * Format: uuid
+             * @description The same on every retry of this delivery; new on a redelivery.
+             */
+            delivery_id: string;
+            /**
+             * Format: date-time
+             * @description When the event was written.
+             */
+            created: string;
+            fabric: components["schemas"]["FabricRef"];
+            link: components["schemas"]["LinkRef"];
+            /** @description true for link.at_risk and link.risk_changed, false for link.risk_cleared. */
+            at_risk: boolean;
+            /** @description The link's forecast after the change (its `at_risk` is the forecast's own verdict, which a failed link may still have). Null on link.risk_cleared when the link has no forecast any more. */
+            forecast: components["schemas"]["RiskForecast"] | null;
+            /**
+             * @description Why. link.at_risk: `forecast` (the forecast now says at risk) or `no_longer_failed` (a failed link is back and its forecast still says at risk). link.risk_cleared: `failed` (the link failed: corrupting or out of service for corruption; its repair ticket owns it), `recovered` (the forecast no longer says at risk) or `no_forecast` (its optics no longer head for a limit). link.risk_changed: `cause_changed`.
+             *
+             *     * `cause_changed` - cause_changed
+             *     * `failed` - failed
+             *     * `forecast` - forecast
+             *     * `no_forecast` - no_forecast
+             *     * `no_longer_failed` - no_longer_failed
+             *     * `recovered` - recovered
+             * @enum {string}
+             */
+            reason: "cause_changed" | "failed" | "forecast" | "no_forecast" | "no_longer_failed" | "recovered";
+            /** @description Always the system: derivation's forecast or measured health. */
+            changed_by: components["schemas"]["ChangedBy"];
+            /**
+             * Format: date-time
+             * @description The derivation time the forecast was made at, or when the link failed or came back.
+             */
+            changed_at: string;
+            /** @description The probable cause the link was announced at risk with before. */
+            previous_cause: string;
         };
         /** @description What GET /api/rail/plans/{id}/ says of the per-link rows it leaves out. */
         LinkRows: {
@@ -6842,10 +6932,11 @@ export interface components {
              *     * `link.oper_state_changed` - Link Oper State
              *     * `link.at_risk` - Link At Risk
              *     * `link.risk_cleared` - Link Risk Cleared
+             *     * `link.risk_changed` - Link Risk Changed
              *     * `webhook.test` - Test
              * @enum {string}
              */
-            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "webhook.test";
+            event: "link.admin_state_changed" | "link.oper_state_changed" | "link.at_risk" | "link.risk_cleared" | "link.risk_changed" | "webhook.test";
             /** @description Grows in commit order for one link: apply an event only if it is above the last applied. */
             event_id: number;
             /**
@@ -14872,9 +14963,10 @@ export interface operations {
                  *     * `link.oper_state_changed` - Link Oper State
                  *     * `link.at_risk` - Link At Risk
                  *     * `link.risk_cleared` - Link Risk Cleared
+                 *     * `link.risk_changed` - Link Risk Changed
                  *     * `webhook.test` - Test
                  */
-                event_type?: ("link.admin_state_changed" | "link.at_risk" | "link.oper_state_changed" | "link.risk_cleared" | "webhook.test")[];
+                event_type?: ("link.admin_state_changed" | "link.at_risk" | "link.oper_state_changed" | "link.risk_changed" | "link.risk_cleared" | "webhook.test")[];
                 /** @description The endpoint's fabric */
                 fabric?: number[];
                 finished_at?: string;

@@ -15,6 +15,9 @@ export type LinkForecast = Schemas['LinkForecastDetail'];
 /** GET /api/links/{id}/forecast/: the forecast (null: none) with the fabric's horizon it was judged by. */
 export type LinkForecastAnswer = Schemas['LinkForecast'];
 
+/** How a failed link failed (corrupting, or out of service for corruption), since when, and its ticket. */
+export type LinkFailure = Schemas['LinkFailure'];
+
 /** A row of GET /api/link-forecasts/: the forecast in full with its link's name and both ends (racks included). */
 export type LinkForecastRow = Schemas['LinkForecastRow'];
 

@@ -17,6 +17,7 @@ function renderHeader(props: Partial<ComponentProps<typeof LinkAtRisk>> = {}) {
             link: 7,
             horizon_days: 7,
             min_confidence: 0.8,
+            failed: null,
             forecast: linkForecast({ crossing_at: inDays(2.3) }),
           }}
           now={NOW}
@@ -49,6 +50,7 @@ describe('LinkAtRisk', () => {
         horizon_days: 7,
         min_confidence: 0.8,
         forecast: linkForecast({ crossing_at: NOW.toISOString(), earliest_at: NOW.toISOString() }),
+        failed: null,
       },
     });
     expect(screen.getByTestId('link-at-risk-crossing')).toHaveTextContent('Z end Rx lane 3 is at its limit now');
@@ -73,14 +75,20 @@ describe('LinkAtRisk', () => {
 
   it('shows nothing when the link is not at risk or has no forecast', () => {
     const { container, rerender } = renderHeader({
-      answer: { link: 7, horizon_days: 7, min_confidence: 0.8, forecast: linkForecast({ at_risk: false }) },
+      answer: {
+        link: 7,
+        horizon_days: 7,
+        min_confidence: 0.8,
+        forecast: linkForecast({ at_risk: false }),
+        failed: null,
+      },
     });
     expect(container).toBeEmptyDOMElement();
     rerender(
       <QueryClientProvider client={new QueryClient()}>
         <MemoryRouter>
           <LinkAtRisk
-            answer={{ link: 7, horizon_days: 7, min_confidence: 0.8, forecast: null }}
+            answer={{ link: 7, horizon_days: 7, min_confidence: 0.8, forecast: null, failed: null }}
             now={NOW}
             ticket={null}
             canOpen

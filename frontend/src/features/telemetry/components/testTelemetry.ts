@@ -220,6 +220,7 @@ export function forecastAnswer(overrides: Partial<LinkForecast> = {}, horizonDay
     link: 47,
     horizon_days: horizonDays,
     min_confidence: 0.8,
+    failed: null,
     forecast: {
       computed_at: iso(made),
       crossing_at: iso(made + 36 * HOUR),
