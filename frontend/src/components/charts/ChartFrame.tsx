@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, SVGProps } from 'react';
 
 import { ChartAxes } from './ChartAxes';
 import type { AxisTick, PlotArea } from './plotArea';
@@ -14,12 +14,25 @@ interface ChartFrameProps {
   summary: string;
   testId: string;
   children: ReactNode;
+  /** Handlers and focus of a hover readout (useChartReadout's svgProps). */
+  svgProps?: SVGProps<SVGSVGElement>;
 }
 
 /** The SVG of a simulation chart: value axis with gridlines on the left, x axis below, marks inside. */
-export function ChartFrame({ area, xTicks, yTicks, xTitle, yTitle, summary, testId, children }: ChartFrameProps) {
+export function ChartFrame({
+  area,
+  xTicks,
+  yTicks,
+  xTitle,
+  yTitle,
+  summary,
+  testId,
+  children,
+  svgProps,
+}: ChartFrameProps) {
   return (
     <svg
+      {...svgProps}
       className="sim-chart"
       width={area.width}
       height={area.height}

@@ -1,10 +1,15 @@
 /**
- * The hover readout of a telemetry chart: at the pointer's time (or the time the arrow keys
- * stepped to), each line's nearest reading. Pure, so vitest checks it without a browser.
+ * The hover readout of a chart over time (the link page's telemetry, Health's repair history): at
+ * the pointer's time (or the time the arrow keys stepped to), each line's nearest reading. Pure,
+ * so vitest checks it without a browser; ChartReadout.tsx wires it to a chart.
  */
 import { formatTime } from '@/lib/format';
 
-import type { TimePoint } from './timeSeries';
+/** A reading at a time (ms since the epoch); null is a gap. */
+export interface TimePoint {
+  t: number;
+  v: number | null;
+}
 
 export interface ReadoutSeries {
   key: string;
@@ -36,7 +41,13 @@ function nearestIndex(points: readonly TimePoint[], t: number): number | null {
  * reading within `toleranceMs` of it gets a row (the two ends are polled apart). null when no
  * line has a reading.
  */
-export function readoutAt(series: readonly ReadoutSeries[], t: number, toleranceMs: number): Readout | null {
+export function readoutAt(
+  series: readonly ReadoutSeries[],
+  t: number,
+  toleranceMs: number,
+  /** How the readout names its time (default: the UTC minute; a daily chart names the day). */
+  formatReadoutTime: (t: number) => string = (at) => formatTime(new Date(at).toISOString()),
+): Readout | null {
   let nearest: number | null = null;
   for (const line of series) {
     const index = nearestIndex(line.points, t);
@@ -51,7 +62,7 @@ export function readoutAt(series: readonly ReadoutSeries[], t: number, tolerance
     if (!point || point.v === null || Math.abs(point.t - nearest) > toleranceMs) return [];
     return [{ key: line.key, label: line.label, colour: line.colour, text: line.format(point.v) }];
   });
-  return { t: nearest, time: formatTime(new Date(nearest).toISOString()), rows };
+  return { t: nearest, time: formatReadoutTime(nearest), rows };
 }
 
 /** Every time some line has a reading, sorted: the stops of the arrow keys. */

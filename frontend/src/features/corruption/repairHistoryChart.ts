@@ -10,12 +10,19 @@ export interface HistoryLine {
   colour: string;
   dash: string;
   path: string;
-  /** Where each bucket with a value is drawn (one dot each: a lone bucket between gaps has no segment). */
-  points: { x: number; y: number; value: number; start: string }[];
+  /**
+   * Where each bucket with a value is drawn (one dot each: a lone bucket between gaps has no
+   * segment); `t` is the bucket's middle (ms), where the hover readout reads it.
+   */
+  points: { x: number; y: number; t: number; value: number; start: string }[];
 }
 
 export interface HistoryChartModel {
   area: PlotArea;
+  /** The time axis, for the hover readout (pointer position to time). */
+  x: d3.ScaleTime<number, number>;
+  /** The readout's name of a bucket, from its middle: "2026-11-26", or "Week of 2026-11-23". */
+  bucketName: (t: number) => string;
   xTicks: AxisTick[];
   yTicks: AxisTick[];
   xTitle: string;
@@ -73,7 +80,12 @@ function timeAxis(history: TicketMetricsHistory, area: PlotArea) {
     label: format(date),
   }));
   const xTitle = `Date (UTC, per ${history.bucket === 'week' ? 'ISO week' : 'day'})`;
-  return { x, xTicks, xTitle };
+  const starts = new Map(history.buckets.map((bucket) => [middle(bucket).getTime(), bucket.start.slice(0, 10)]));
+  const bucketName = (t: number) => {
+    const day = starts.get(t) ?? new Date(t).toISOString().slice(0, 10);
+    return history.bucket === 'week' ? `Week of ${day}` : day;
+  };
+  return { x, xTicks, xTitle, bucketName };
 }
 
 function lines(
@@ -98,7 +110,13 @@ function lines(
       path: line(values) ?? '',
       points: values
         .filter((d): d is { bucket: MetricsHistoryBucket; value: number } => d.value !== null)
-        .map((d) => ({ x: x(middle(d.bucket)), y: y(d.value), value: d.value, start: d.bucket.start })),
+        .map((d) => ({
+          x: x(middle(d.bucket)),
+          y: y(d.value),
+          t: middle(d.bucket).getTime(),
+          value: d.value,
+          start: d.bucket.start,
+        })),
     };
   });
 }
@@ -109,12 +127,14 @@ export function buildSuccessRateChart(
   size: { width: number; height: number },
 ): HistoryChartModel {
   const area = plotArea(size.width, size.height);
-  const { x, xTicks, xTitle } = timeAxis(history, area);
+  const { x, xTicks, xTitle, bucketName } = timeAxis(history, area);
   const y = d3.scaleLinear().domain([0, 1]).range([area.bottom, area.top]);
   const yTicks = y.ticks(5).map((value) => ({ value, position: y(value), label: `${Math.round(value * 100)}%` }));
   const drawn = lines(history, RATE_SERIES, x, y);
   return {
     area,
+    x,
+    bucketName,
     xTicks,
     yTicks,
     xTitle,
@@ -130,7 +150,7 @@ export function buildTicketCountChart(
   size: { width: number; height: number },
 ): HistoryChartModel {
   const area = plotArea(size.width, size.height);
-  const { x, xTicks, xTitle } = timeAxis(history, area);
+  const { x, xTicks, xTitle, bucketName } = timeAxis(history, area);
   const largest = d3.max(history.buckets, (b) => Math.max(b.tickets_opened, b.tickets_resolved, b.open_tickets)) ?? 0;
   const y = d3
     .scaleLinear()
@@ -144,6 +164,8 @@ export function buildTicketCountChart(
     .map((value) => ({ value, position: y(value), label: String(value) }));
   return {
     area,
+    x,
+    bucketName,
     xTicks,
     yTicks,
     xTitle,

@@ -81,4 +81,41 @@ describe('RepairHistory', () => {
     expect(await screen.findAllByText('Date (UTC, per ISO week)')).toHaveLength(2);
     expect(urls.at(-1)!.searchParams.get('bucket')).toBe('week');
   });
+
+  it("reads the Tickets chart's values on hover or with the arrow keys, per day then per week", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const body = answer(new URL(url, 'http://test').searchParams.get('bucket') === 'week' ? 'week' : 'day');
+        return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <RepairHistory fabricId={7} />
+      </QueryClientProvider>,
+    );
+
+    const chart = await screen.findByTestId('repair-history-tickets');
+    const readout = screen.getByTestId('repair-history-tickets-readout');
+    expect(readout).toHaveTextContent('Point at the chart, or focus it and use ← →, to read its values.');
+    fireEvent.keyDown(chart, { key: 'ArrowRight' });
+    expect(readout).toHaveTextContent('2026-11-02');
+    expect(readout).toHaveTextContent('Opened: 2 tickets');
+    expect(readout).toHaveTextContent('Resolved: 0 tickets');
+    expect(readout).toHaveTextContent('Unresolved at the end: 1 ticket');
+    expect(screen.getByTestId('repair-history-tickets-readout-line')).toBeInTheDocument();
+    fireEvent.keyDown(chart, { key: 'ArrowRight' });
+    expect(readout).toHaveTextContent('2026-11-03');
+    expect(readout).toHaveTextContent('Resolved: 1 ticket');
+    fireEvent.keyDown(chart, { key: 'Escape' });
+    expect(readout).toHaveTextContent('Point at the chart');
+    expect(screen.queryByTestId('repair-history-tickets-readout-line')).toBeNull();
+
+    fireEvent.change(screen.getByLabelText('Per'), { target: { value: 'week' } });
+    await screen.findAllByText('Date (UTC, per ISO week)');
+    fireEvent.keyDown(screen.getByTestId('repair-history-tickets'), { key: 'ArrowRight' });
+    expect(screen.getByTestId('repair-history-tickets-readout')).toHaveTextContent('Week of 2026-11-02');
+  });
 });

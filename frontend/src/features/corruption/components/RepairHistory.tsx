@@ -4,10 +4,16 @@ import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { ChartFrame } from '@/components/charts/ChartFrame';
 import { ChartLegend } from '@/components/charts/ChartLegend';
+import { ChartReadoutLine, ChartReadoutText } from '@/components/charts/ChartReadout';
+import { useChartReadout } from '@/components/charts/useChartReadout';
+import type { ReadoutSeries } from '@/components/charts/readout';
 import { type MetricsBucket, type TicketMetricsHistory, useTicketMetricsHistory } from '@/features/tickets';
 import { useElementWidth } from '@/lib/useElementWidth';
 
 import { buildSuccessRateChart, buildTicketCountChart, type HistoryChartModel } from '../repairHistoryChart';
+
+const formatPercent = (value: number) => `${Math.round(value * 100)}%`;
+const formatCount = (value: number) => (value === 1 ? '1 ticket' : `${value} tickets`);
 
 const RANGES = [
   { days: 30, label: 'Last 30 days' },
@@ -26,8 +32,22 @@ function HistoryChart({
   testId: string;
   format: (value: number) => string;
 }) {
+  // The same hover readout as the link page's charts (trial 30: Health's charts had none).
+  const series: ReadoutSeries[] = useMemo(
+    () =>
+      chart.lines.map((line) => ({
+        key: line.key,
+        label: line.label,
+        colour: line.colour,
+        format,
+        points: line.points.map((point) => ({ t: point.t, v: point.value })),
+      })),
+    [chart.lines, format],
+  );
+  const { readout, readoutX, hasReadout, svgProps } = useChartReadout(series, chart.x, chart.area, chart.bucketName);
   return (
     <div className="sim-chart-block">
+      {hasReadout ? <ChartReadoutText testId={`${testId}-readout`} readout={readout} /> : null}
       <ChartFrame
         area={chart.area}
         xTicks={chart.xTicks}
@@ -36,6 +56,7 @@ function HistoryChart({
         yTitle={chart.yTitle}
         summary={summary}
         testId={testId}
+        svgProps={svgProps}
       >
         {chart.lines.map((line) => (
           <g key={line.key} data-testid={`${testId}-line`} data-series={line.key}>
@@ -53,6 +74,7 @@ function HistoryChart({
             ))}
           </g>
         ))}
+        <ChartReadoutLine testId={`${testId}-readout-line`} x={readoutX} area={chart.area} />
       </ChartFrame>
       <ChartLegend
         label={`${summary} legend`}
@@ -79,7 +101,7 @@ function HistoryCharts({ history, width }: { history: TicketMetricsHistory; widt
           chart={rates}
           summary="First-attempt success rate over time"
           testId="repair-history-rates"
-          format={(value) => `${Math.round(value * 100)}%`}
+          format={formatPercent}
         />
       ) : (
         <p className="muted">No first attempt with a known outcome in this range.</p>
@@ -89,7 +111,7 @@ function HistoryCharts({ history, width }: { history: TicketMetricsHistory; widt
         chart={counts}
         summary="Tickets opened, resolved and unresolved over time"
         testId="repair-history-tickets"
-        format={String}
+        format={formatCount}
       />
     </>
   );

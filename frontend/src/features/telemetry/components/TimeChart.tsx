@@ -1,9 +1,11 @@
-import { type KeyboardEvent, type PointerEvent, type ReactNode, type Ref, useId, useMemo, useState } from 'react';
+import { type ReactNode, type Ref, useId } from 'react';
 
 import { LineSwatch } from '@/components/LineSwatch';
 
 import { ChartAxes } from '@/components/charts/ChartAxes';
-import { readoutAt, type ReadoutSeries, readoutTimes } from './readout';
+import { ChartReadoutLine, ChartReadoutText } from '@/components/charts/ChartReadout';
+import { useChartReadout } from '@/components/charts/useChartReadout';
+import type { ReadoutSeries } from '@/components/charts/readout';
 import { TimeBrush } from './TimeBrush';
 import type { TimeFrame } from './timeSeries';
 
@@ -72,9 +74,6 @@ interface TimeChartProps {
   readout?: readonly ReadoutSeries[];
 }
 
-/** A line's reading counts at the readout's time when within this share of the time axis. */
-const READOUT_TOLERANCE = 0.02;
-
 /**
  * The frame every telemetry chart shares: legend, stage, SVG, clip, time and value axes,
  * drag-to-zoom brush and threshold lines. A chart brings its model (y scale, ticks, paths) and
@@ -100,30 +99,7 @@ export function TimeChart({
 }: TimeChartProps) {
   const clipId = useId();
   const { area } = frame;
-  const [readoutTime, setReadoutTime] = useState<number | null>(null);
-  const stops = useMemo(() => readoutTimes(readoutSeries), [readoutSeries]);
-  const [start, end] = frame.x.domain().map((date) => date.getTime());
-  const readout =
-    readoutTime === null
-      ? null
-      : readoutAt(readoutSeries, readoutTime, ((end ?? 0) - (start ?? 0)) * READOUT_TOLERANCE);
-  const readoutX = readout ? frame.x(new Date(readout.t)) : null;
-  const hasReadout = readoutSeries.length > 0 && stops.length > 0;
-  const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
-    const px = event.clientX - event.currentTarget.getBoundingClientRect().left;
-    setReadoutTime(px < area.left || px > area.right ? null : frame.x.invert(px).getTime());
-  };
-  const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
-    if (event.key === 'Escape') return setReadoutTime(null);
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    event.preventDefault();
-    const at = readout?.t ?? null;
-    const next =
-      event.key === 'ArrowRight'
-        ? (stops.find((t) => at === null || t > at) ?? stops.at(-1))
-        : ([...stops].reverse().find((t) => at === null || t < at) ?? stops[0]);
-    if (next !== undefined) setReadoutTime(next);
-  };
+  const { readout, readoutX, hasReadout, svgProps } = useChartReadout(readoutSeries, frame.x, area);
   return (
     <div className="telemetry-chart" data-testid={testId} data-resolution={frame.resolution}>
       <ul className="legend" aria-label={legend.label}>
@@ -136,23 +112,7 @@ export function TimeChart({
         {legend.extra}
         <li className="legend-note">{legend.note}</li>
       </ul>
-      {hasReadout ? (
-        <p className="chart-readout" data-testid={`${testId}-readout`} aria-live="polite">
-          {readout ? (
-            <>
-              <strong>{readout.time}</strong>
-              {readout.rows.map((row) => (
-                <span key={row.key} className="chart-readout-row">
-                  <LineSwatch colour={row.colour} width={2.5} />
-                  {row.label}: {row.text}
-                </span>
-              ))}
-            </>
-          ) : (
-            <span className="chart-readout-hint">Point at the chart, or focus it and use ← →, to read its values.</span>
-          )}
-        </p>
-      ) : null}
+      {hasReadout ? <ChartReadoutText testId={`${testId}-readout`} readout={readout} /> : null}
       <div ref={stageRef} className="chart-stage">
         <svg
           width={area.width}
@@ -160,11 +120,7 @@ export function TimeChart({
           viewBox={`0 0 ${area.width} ${area.height}`}
           role="img"
           aria-label={summary}
-          tabIndex={hasReadout ? 0 : undefined}
-          onPointerMove={hasReadout ? onPointerMove : undefined}
-          onPointerLeave={hasReadout ? () => setReadoutTime(null) : undefined}
-          onKeyDown={hasReadout ? onKeyDown : undefined}
-          onBlur={hasReadout ? () => setReadoutTime(null) : undefined}
+          {...svgProps}
         >
           <defs>
             <clipPath id={clipId}>
@@ -197,16 +153,7 @@ export function TimeChart({
             {children}
           </g>
           {overlay}
-          {readoutX !== null ? (
-            <line
-              className="readout-line"
-              data-testid={`${testId}-readout-line`}
-              x1={readoutX}
-              x2={readoutX}
-              y1={area.top}
-              y2={area.bottom}
-            />
-          ) : null}
+          <ChartReadoutLine testId={`${testId}-readout-line`} x={readoutX} area={area} />
           {thresholds.map((threshold) => (
             <text
               key={threshold.key}
