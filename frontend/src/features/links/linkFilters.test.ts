@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { filtersFromSearchParams, searchParamsFromFilters, toggleHealth } from './linkFilters';
+import { activeFilterCount, filtersFromSearchParams, searchParamsFromFilters, toggleHealth } from './linkFilters';
 
 describe('link filters in the URL', () => {
   it('reads valid filters and ignores junk', () => {
@@ -69,5 +69,16 @@ describe('toggleHealth', () => {
     expect(toggleHealth(['corrupting'], 'clean', true)).toEqual(['clean', 'corrupting']);
     expect(toggleHealth(['clean', 'corrupting'], 'clean', false)).toEqual(['corrupting']);
     expect(toggleHealth(['corrupting'], 'corrupting', false)).toBeUndefined();
+  });
+});
+
+describe('activeFilterCount', () => {
+  it('counts what the form sets, a health list as one, and not the switch shown on its own line', () => {
+    expect(activeFilterCount(filtersFromSearchParams(new URLSearchParams('')))).toBe(0);
+    expect(
+      activeFilterCount(
+        filtersFromSearchParams(new URLSearchParams('fabric=3&health=lossy&health=corrupting&rx_low=true&switch=9')),
+      ),
+    ).toBe(3);
   });
 });

@@ -59,3 +59,13 @@ export function toggleHealth(
   const ordered = LINK_HEALTHS.filter((candidate) => next.has(candidate));
   return ordered.length > 0 ? ordered : undefined;
 }
+
+/**
+ * How many filters the form sets, for the folded "Filters" button on a phone; the switch has a
+ * line of its own above the list, so it is not counted.
+ */
+export function activeFilterCount(filters: LinkFilters): number {
+  return Object.entries(filters).filter(
+    ([key, value]) => key !== 'switch' && value !== undefined && value !== '' && value !== false,
+  ).length;
+}

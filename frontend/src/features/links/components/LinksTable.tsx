@@ -4,6 +4,7 @@ import { DataTable, type TableState } from '@/components/table';
 
 import type { FabricLink } from '../api/types';
 import { linkColumns } from './linkColumns';
+import '@/components/card.css';
 
 /** Links as a table; with `table` (the Links page) sortable and with the chosen columns. */
 export function LinksTable({
@@ -23,6 +24,8 @@ export function LinksTable({
     <DataTable
       caption="Links"
       testId="links-table"
+      // Phones: each link a card, its facts in two columns (trial 30: a sideways-scrolling table).
+      className="phone-cards phone-cards-grid"
       columns={columns}
       rows={links}
       rowKey={(link) => link.id}

@@ -29,6 +29,8 @@ export function linkColumns(fabricNames: Map<number, string>): TableColumn<Fabri
       label: 'A end',
       sortField: 'a_switch__name',
       required: true,
+      // The A end names the link: a phone card's title (components/card.css).
+      className: 'card-title',
       // The A end names the link: it opens the link page with its telemetry.
       cell: (link) => (
         <Link to={`/links/${link.id}`}>

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { ErrorList } from '@/components/ErrorList';
+import { FoldingFilters } from '@/components/FoldingFilters';
 import { Loading } from '@/components/Loading';
 import { Pagination } from '@/components/Pagination';
 import { csvExportHref, TableToolbar, useTableState } from '@/components/table';
@@ -13,7 +14,7 @@ import { useLinks } from '../api/useLinks';
 import { LinkFiltersForm } from '../components/LinkFiltersForm';
 import { LINK_COLUMN_KEYS, LINK_SORT_FIELDS, linkColumns } from '../components/linkColumns';
 import { LinksTable } from '../components/LinksTable';
-import { filtersFromSearchParams, searchParamsFromFilters } from '../linkFilters';
+import { activeFilterCount, filtersFromSearchParams, searchParamsFromFilters } from '../linkFilters';
 
 export function LinksPage() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -53,7 +54,10 @@ export function LinksPage() {
     <section aria-labelledby="links-heading">
       <h1 id="links-heading">Links</h1>
       <p className="lede">Optical links between adjacent tiers. The A end is always the lower tier.</p>
-      <LinkFiltersForm filters={filters} fabrics={fabrics} onChange={applyFilters} />
+      {/* Phones: the filters fold behind one button, so the first link shows on the first screen. */}
+      <FoldingFilters active={activeFilterCount(filters)}>
+        <LinkFiltersForm filters={filters} fabrics={fabrics} onChange={applyFilters} />
+      </FoldingFilters>
       {filters.switch ? (
         <p className="active-filter">
           Only links of switch {switchName ?? `#${filters.switch}`}{' '}

@@ -4,7 +4,7 @@ import { HealthBadge } from '@/components/HealthBadge';
 
 import type { SwitchLinkRow } from '../api/types';
 import { RackName, SwitchName } from './SwitchName';
-import '../switches.css';
+import '@/components/card.css';
 
 function stateWords(row: SwitchLinkRow): string {
   if (row.down_for_maintenance) return `down for maintenance (${row.admin_reason})`;
@@ -32,7 +32,7 @@ export function LinkRowsTable({
   if (links.length === 0) return <p className="muted">No links.</p>;
   return (
     <div className="table-scroll">
-      <table className="data-table link-rows" data-testid="switch-links">
+      <table className="data-table phone-cards" data-testid="switch-links">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
