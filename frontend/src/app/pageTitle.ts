@@ -15,7 +15,7 @@ export function isRouteHandle(handle: unknown): handle is RouteHandle {
   return typeof handle === 'object' && handle !== null && 'useTitle' in handle;
 }
 
-/** "Ticket 12 · Lightpath": the page first, so tabs tell pages apart when they are narrow. */
+/** "Ticket #12 · Lightpath": the page first, so tabs tell pages apart when they are narrow. */
 export function documentTitle(pageTitle: string | undefined): string {
   return pageTitle ? `${pageTitle} · Lightpath` : 'Lightpath';
 }
