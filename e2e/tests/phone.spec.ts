@@ -43,6 +43,13 @@ test('a technician sees the first ticket without scrolling, the filters behind o
   await expect(page).toHaveTitle(`Ticket #${ticketId} · Lightpath`);
   expect(asked.filter((path) => path === `/api/tickets/${ticketId}/`)).toHaveLength(1);
   expect(asked.filter((path) => path === '/api/auth/me/')).toHaveLength(1);
+  const initiators = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((entry) => {
+      const timing = entry as PerformanceResourceTiming;
+      return [new URL(timing.name).pathname, timing.initiatorType];
+    }),
+  );
+  expect(initiators).toContainEqual([`/api/tickets/${ticketId}/`, 'link']);
 });
 
 test('on a phone the navigation folds behind Menu, and following a link closes it', async ({ page }) => {
