@@ -69,7 +69,9 @@ export function isDueSoon(delivery: WebhookDelivery, now = Date.now()): boolean 
  * pending then, or not there yet (a test can be answered before the page reads it as pending).
  */
 export function deliveriesSettled(before: readonly WebhookDelivery[], after: readonly WebhookDelivery[]): boolean {
-  const settledBefore = new Set(before.filter((delivery) => delivery.state !== 'pending').map((delivery) => delivery.id));
+  const settledBefore = new Set(
+    before.filter((delivery) => delivery.state !== 'pending').map((delivery) => delivery.id),
+  );
   return after.some((delivery) => delivery.state !== 'pending' && !settledBefore.has(delivery.id));
 }
 
