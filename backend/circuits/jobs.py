@@ -14,6 +14,7 @@ from . import schedule
 
 @job_kind(
     schedule.JOB_KIND,
+    title="Circuit schedule",
     roles={PLANNER, OPERATOR},
     description="Circuit schedule (c-Through): circuits per period for a stored demand on a circuit switch or a zone, "
     "with metrics and an algorithm comparison. Params: demand, circuit_switch or zone, params.",

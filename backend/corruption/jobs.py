@@ -6,6 +6,7 @@ from accounts.roles import OPERATOR, PLANNER
 from fabric.models import Fabric
 from jobs.registry import job_kind
 from jobs.services import JobFailed
+from lightpath.numbers import loss_rate_text
 from lightpath.problems import InvalidParams, Problems, is_number
 
 from . import optimizer, simulation
@@ -40,7 +41,9 @@ def summarize_optimize(result: dict) -> str:
     disabled, kept = len(result.get("disabled", [])), len(result.get("kept", [])) + result.get("still_kept", 0)
     if result.get("resumed"):
         return f"{disabled} link{'s' if disabled != 1 else ''} disabled (resumed after a lost worker)"
-    penalty = f"penalty {_penalty(result['penalty_before'])} → {_penalty(result['remaining_penalty'])}"
+    # As the UI writes penalties (a power of ten with a superscript exponent), never 5.6e-4.
+    before, after = loss_rate_text(result["penalty_before"]), loss_rate_text(result["remaining_penalty"])
+    penalty = f"penalty {before} → {after}"
     proof = "proven optimal" if result.get("proven_optimal") else "best found in the time budget"
     return (
         f"{result.get('candidates', 0)} corrupting link{'s' if result.get('candidates') != 1 else ''}: "
@@ -48,20 +51,9 @@ def summarize_optimize(result: dict) -> str:
     )
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def _penalty(value: float) -> str:
-    """As the UI writes penalties (a sum of loss rates, lib/format/number's formatLossRate): 5.6 times ten to
-    the minus 4 with a multiplication sign and a superscript exponent, never 5.6e-4; 0 for none."""
-    if value == 0:
-        return "0"
-    mantissa, exponent = f"{value:.1e}".split("e")
-    return f"{mantissa} \N{MULTIPLICATION SIGN} 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
-
-
 @job_kind(
     optimizer.JOB_KIND,
+    title="CorrOpt optimization",
     roles={OPERATOR},
     summary=summarize_optimize,
     purpose="decisions",
@@ -81,6 +73,7 @@ def optimize(job, context) -> dict:
 
 @job_kind(
     "corruption.simulate",
+    title="CorrOpt what-if simulation",
     roles={PLANNER, OPERATOR},
     description="What-if: replay a corruption trace under switch-local, fast-checker and CorrOpt for several "
     "capacity constraints and repair accuracies.",

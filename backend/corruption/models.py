@@ -15,10 +15,38 @@ from fabric.models import Fabric, Link, Switch
 from telemetry.models import CorruptionEvent
 
 
+class RepairAction(models.TextChoices):
+    """What a ticket step recommends and what the technician records (corruption.recommend's
+    actions), labelled with what to do; REPAIR_ACTION_DONE says it as done. The one table of their words: the
+    CSV reads it (the UI keeps its own copy in repairActions.ts)."""
+
+    REPLACE_SHARED_COMPONENT = (
+        "replace_shared_component",
+        "Replace the shared component (breakout cable, line card or switch)",
+    )
+    REPLACE_CABLE = "replace_cable", "Replace the cable"
+    REPLACE_FAR_TRANSCEIVER = "replace_far_transceiver", "Replace the far-end transceiver"
+    CLEAN_FIBER = "clean_fiber", "Clean the fiber (both ends)"
+    RESEAT_TRANSCEIVER = "reseat_transceiver", "Reseat the transceiver"
+    REPLACE_TRANSCEIVER = "replace_transceiver", "Replace the transceiver"
+
+
+# The step history's and the act form's words: what was done.
+REPAIR_ACTION_DONE = {
+    "replace_shared_component": "Replaced shared component",
+    "replace_cable": "Replaced cable",
+    "replace_far_transceiver": "Replaced far-end transceiver",
+    "clean_fiber": "Cleaned fiber",
+    "reseat_transceiver": "Reseated transceiver",
+    "replace_transceiver": "Replaced transceiver",
+}
+
+
 class Decision(models.Model):
     class Kind(models.TextChoices):
-        FAST_CHECKER = "fast_checker"
-        OPTIMIZER = "optimizer"
+        # The decision log's words, lower case as in "disabled by fast checker".
+        FAST_CHECKER = "fast_checker", "fast checker"
+        OPTIMIZER = "optimizer", "optimizer"
 
     class Action(models.TextChoices):
         DISABLED = "disabled"
@@ -72,8 +100,9 @@ class Decision(models.Model):
         ]
         indexes = [models.Index(fields=["fabric", "created"]), models.Index(fields=["link", "created"])]
 
+    # In words: the audit log and the admin show it ("fast checker: disabled link #16").
     def __str__(self) -> str:
-        return f"{self.kind} {self.action} link {self.link_id}"
+        return f"{self.get_kind_display()}: {self.get_action_display()} link #{self.link_id}"
 
 
 class Ticket(models.Model):
@@ -134,8 +163,9 @@ class Ticket(models.Model):
         ]
         indexes = [models.Index(fields=["fabric", "state"])]
 
+    # In words: the audit log shows it ("Ticket #1 on link #16, awaiting validation").
     def __str__(self) -> str:
-        return f"ticket {self.pk} link {self.link_id} {self.state}"
+        return f"Ticket #{self.pk} on link #{self.link_id}, {self.get_state_display()}"
 
 
 class TicketStep(models.Model):
@@ -185,7 +215,7 @@ class TicketStep(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"ticket {self.ticket_id} step {self.number}"
+        return f"Ticket #{self.ticket_id}, step {self.number}"
 
 
 class TicketComment(models.Model):
@@ -198,4 +228,4 @@ class TicketComment(models.Model):
         ordering = ["ticket", "created", "id"]
 
     def __str__(self) -> str:
-        return f"comment {self.pk} on ticket {self.ticket_id}"
+        return f"Comment on ticket #{self.ticket_id}"

@@ -49,26 +49,21 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from django.conf import settings as django_settings
 from django.db.models import Q
 from django.utils import timezone
 
+from corruption.models import RepairAction
 from fabric.models import Link, Transceiver
 from fabric.services.components import breakout_group, line_card
+from lightpath.numbers import loss_rate_text
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth, EndState, PowerClass
 from telemetry.services.thresholds import Resolved, effective_limits
 
-
-class Action(StrEnum):
-    REPLACE_SHARED_COMPONENT = "replace_shared_component"
-    REPLACE_CABLE = "replace_cable"
-    REPLACE_FAR_TRANSCEIVER = "replace_far_transceiver"
-    CLEAN_FIBER = "clean_fiber"
-    RESEAT_TRANSCEIVER = "reseat_transceiver"
-    REPLACE_TRANSCEIVER = "replace_transceiver"
+# The repair actions, with their words (corruption.models keeps the one table).
+Action = RepairAction
 
 
 @dataclass(frozen=True)
@@ -126,7 +121,8 @@ def _other(side: str) -> str:
 
 
 def _fmt_rate(rate: float | None) -> str:
-    return "unknown" if rate is None else f"{rate:.1e}"
+    # As the UI writes rates (a power of ten with a superscript exponent), never 1.0e-06.
+    return loss_rate_text(rate)
 
 
 def _fmt_dbm(value: float | None) -> str:

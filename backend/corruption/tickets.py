@@ -233,7 +233,9 @@ def start(ticket: Ticket, user) -> Ticket:
     with transaction.atomic():
         ticket = _locked(ticket)
         if ticket.state not in STARTABLE:
-            raise TicketStateError(f"ticket {ticket.pk} is {ticket.state}; only an open or reopened ticket can start")
+            raise TicketStateError(
+                f"ticket {ticket.pk} is {ticket.get_state_display()}; only an open or reopened ticket can start"
+            )
         return _change(ticket, user, state=State.IN_PROGRESS, assignee=ticket.assignee or user)
 
 
@@ -264,7 +266,7 @@ def record_action(
         ticket = _locked(ticket)
         if ticket.state != State.IN_PROGRESS:
             raise TicketStateError(
-                f"ticket {ticket.pk} is {ticket.state}; record an action on a ticket in progress (start it first)"
+                f"ticket {ticket.pk} is {ticket.get_state_display()}; record an action on a ticket in progress (start it first)"
             )
         _check_taken_down_safely(ticket)
         step = ticket.steps.order_by("-number").first()

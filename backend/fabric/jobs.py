@@ -10,6 +10,7 @@ from .models import Fabric
 
 @job_kind(
     "fabric.import",
+    title="Fabric import",
     roles={PLANNER, OPERATOR},
     description="Import a fabric interchange document (atomic; large fabrics report progress).",
     needs_fabric=False,
@@ -39,6 +40,7 @@ def _drop_document(job, **changes) -> None:
 
 @job_kind(
     "fabric.capacity_report",
+    title="Fabric capacity report",
     roles=set(ROLES),
     description="Per-ToR up-path capacity against the constraints, with a per-pod summary.",
 )

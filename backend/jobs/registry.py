@@ -3,6 +3,9 @@
 A handler takes the Job and a JobContext and returns a JSON-able result. Handlers must be
 idempotent: with late acknowledgement a job whose worker died is run again from the start.
 
+Every kind has a `title`, its name in words ("CorrOpt optimization"): the UI, search and the
+Jobs CSV show it; the name (`corruption.optimize`) stays the API's code.
+
 A kind may also declare:
 - `validate(params, fabric) -> params`: checks the params when the job is submitted through the
   API and returns them cleaned (what the handler gets); raises lightpath.problems.InvalidParams
@@ -11,7 +14,8 @@ A kind may also declare:
 - `csv_tables`: table name -> function turning the job's result into (header, rows), served by
   `GET /api/jobs/{id}/result/?format=csv&table=NAME` (the first table is the default).
 - `summary(result) -> str`: one line saying what a succeeded job found, kept as its final `message`
-  so job lists (which leave results out) can show it; without one the message is "done".
+  so job lists (which leave results out) can show it; without one the message is left empty
+  (a bare "done" said nothing the state does not).
 - `purpose`: the queue it runs on, "jobs" (batch, the default) or "decisions" (work that keeps the
   fabric safe and must not wait behind a batch: the optimizer).
 """
@@ -26,6 +30,7 @@ CsvTable = Callable[[dict], tuple[Sequence[str], Iterable[Sequence[Any]]]]
 @dataclass(frozen=True)
 class JobKind:
     name: str
+    title: str
     handler: Callable[[Any, Any], dict]
     roles: frozenset[str]
     description: str
@@ -39,6 +44,12 @@ class JobKind:
 KINDS: dict[str, JobKind] = {}
 
 
+def kind_title(name: str) -> str:
+    """A kind's title; a kind no longer registered (an old job's) by its name."""
+    kind = KINDS.get(name)
+    return kind.title if kind else name
+
+
 def kind_names() -> list[str]:
     """The registered kinds, sorted: the API's choices and the schema's JobKindEnum."""
     return sorted(KINDS)
@@ -47,6 +58,7 @@ def kind_names() -> list[str]:
 def job_kind(
     name: str,
     *,
+    title: str,
     roles: set[str],
     description: str,
     needs_fabric: bool = True,
@@ -58,6 +70,7 @@ def job_kind(
     def register(handler):
         KINDS[name] = JobKind(
             name,
+            title,
             handler,
             frozenset(roles),
             description,

@@ -165,7 +165,7 @@ def run(job_id: int) -> str:
             raise UnknownJob(f"unknown job kind '{job.kind}'")
         with liveness.heartbeat(job.pk):
             result = kind.handler(job, JobContext(job))
-        summary = kind.summary(result) if kind.summary else "done"
+        summary = kind.summary(result) if kind.summary else ""
     except (OperationalError, InterfaceError) as exc:
         # The database went away mid-run (a restart, a failover): not the job's fault. Run it
         # again; if the database is still away, the heartbeat stops and the sweep does it later.
@@ -202,9 +202,13 @@ def run(job_id: int) -> str:
         )
     else:
         late = Job.objects.filter(pk=job.pk, cancel_requested=True).exists()
-        message = f"{summary} (the cancel request came after its last checkpoint)" if late else summary
+        if late:
+            cancel_late = "the cancel request came after its last checkpoint"
+            message = f"{summary} ({cancel_late})" if summary else cancel_late
+        else:
+            message = summary
         seconds = (timezone.now() - job.started).total_seconds()
-        done = ("info", f"succeeded in {seconds:.1f} s: {message}")
+        done = ("info", f"succeeded in {seconds:.1f} s" + (f": {message}" if message else ""))
         _finish(job, Job.State.SUCCEEDED, done, result=result, progress=1.0, message=message)
     return Job.objects.values_list("state", flat=True).get(pk=job_id)
 

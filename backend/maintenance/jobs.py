@@ -122,6 +122,7 @@ def summarize(result: dict) -> str:
 
 @job_kind(
     "tickets.plan",
+    title="Work-order plan",
     roles={TECHNICIAN, PLANNER, OPERATOR},
     summary=summarize,
     description="Maintenance plan: per technician, the visits of the fabric's open work orders in order "

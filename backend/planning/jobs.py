@@ -12,6 +12,7 @@ from .services.csv_numbers import rounded
 
 @job_kind(
     "rail.plan",
+    title="RAIL stretch plan",
     roles={PLANNER, OPERATOR},
     description="RAIL stretch plan: transceivers without and with stretch, costs, savings, good paths",
     needs_fabric=False,
@@ -35,6 +36,7 @@ def rail_plan(job, ctx):
 
 @job_kind(
     "rail.classes",
+    title="RAIL reliability classes",
     roles={PLANNER, OPERATOR},
     description="RAIL reliability classes from measured loss rates: nested link sets, worst paths, FEC",
     validate=reliability.validate_params,

@@ -25,6 +25,7 @@ def _params(validate, job) -> dict[str, Any]:
 
 @job_kind(
     "sharebackup.plan",
+    title="ShareBackup failover plan",
     roles={PLANNER, OPERATOR},
     description="ShareBackup failover plan of an event log on a k-ary fat tree (abstract, or a stored fabric of that shape "
     "with circuit switches): per event the replace() calls, "
@@ -53,6 +54,7 @@ def sharebackup_plan(job, context) -> dict[str, Any]:
 
 @job_kind(
     "larry.run",
+    title="Larry rack uplinks",
     roles={PLANNER, OPERATOR},
     description="Larry rack-uplink controller over per-ToR counters: uplinks per rack over time, the circuits "
     "that moved, reconfigurations per hour, and the static, one-big-switch and proportional baselines.",

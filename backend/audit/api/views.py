@@ -18,12 +18,13 @@ class AuditEventViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelVi
     ordering_fields = ["id", "timestamp", "user__username", "action", "object_type", "object_id"]
     csv_name = "audit"
     csv_columns = (
-        CsvColumn("Time", "timestamp"),
-        CsvColumn("Who", "user"),
+        # Keys are the page's columns (`columns=`).
+        CsvColumn("Time", "timestamp", key="time"),
+        CsvColumn("Who", "user", key="who"),
         CsvColumn("Action", "action"),
-        CsvColumn("Object type", "object_type_label"),
-        CsvColumn("Object id", "object_id"),
-        CsvColumn("Object", "object_repr"),
-        CsvColumn("What changed", "changes", number=words.change_text),
+        CsvColumn("Object type", "object_type_label", key="object_type"),
+        CsvColumn("Object id", "object_id", key="object"),
+        CsvColumn("Object", "object_repr", key="object"),
+        CsvColumn("What changed", "changes", number=words.change_text, key="change"),
         CsvColumn("Note", "note"),
     )

@@ -21,7 +21,7 @@ from lightpath.api.viewsets import BriefModeMixin
 from .. import metrics as repair_metrics
 from .. import optimizer, services, tickets
 from ..filtersets import DecisionFilterSet, TicketFilterSet
-from ..models import Decision, Ticket, TicketStep
+from ..models import REPAIR_ACTION_DONE, Decision, RepairAction, Ticket, TicketStep
 from ..preventive import open_preventive
 from .serializers import (
     ActionSerializer,
@@ -40,6 +40,16 @@ from .serializers import (
 )
 
 
+def affected_text(tors: list[dict]) -> str:
+    """The ToRs below a decided link as the decision log lists them:
+    "p0-tor4 1.00 → 0.75 (16 → 12 of 16 paths, needs 12)", one after another."""
+    return "; ".join(
+        f"{tor['name']} {tor['fraction_before']:.2f} → {tor['fraction_after']:.2f} "
+        f"({tor['paths_before']} → {tor['paths_after']} of {tor['design_paths']} paths, needs {tor['required_paths']})"
+        for tor in tors
+    )
+
+
 class DecisionViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSet):
     """CorrOpt decisions: links disabled for corruption, or kept enabled for capacity with the
     ToR that blocked it. `?kept_for_capacity=true` lists the links that are now corrupting and
@@ -56,18 +66,20 @@ class DecisionViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelView
     ordering_fields = ["id", "created", "penalty", "kind", "action", "link", "blocking_tor__name"]
     csv_name = "decisions"
     csv_columns = (
-        CsvColumn("Decision", "id"),
+        # Keys are the page's columns (`columns=`): "Decision" says what, by whom and which run.
+        CsvColumn("Decision", "id", key="action"),
         CsvColumn("Time", "created"),
         FABRIC_COLUMN,
-        CsvColumn("By", "kind"),
+        CsvColumn("By", "kind", key="action"),
         CsvColumn("Decision taken", "action"),
-        CsvColumn("Link", "link_name"),
-        CsvColumn("Loss rate A to Z", "loss_rate_a_to_z", significant(3)),
-        CsvColumn("Loss rate Z to A", "loss_rate_z_to_a", significant(3)),
+        CsvColumn("Link", "link_name", key="link"),
+        CsvColumn("Loss rate A to Z", "loss_rate_a_to_z", significant(3), key="penalty"),
+        CsvColumn("Loss rate Z to A", "loss_rate_z_to_a", significant(3), key="penalty"),
         CsvColumn("Penalty", "penalty", significant(3)),
-        CsvColumn("Blocking ToR", "blocking_tor_name"),
-        CsvColumn("Blocking ToR capacity", "blocking_tor_fraction", decimals(3)),
-        CsvColumn("Job", "job"),
+        CsvColumn("ToRs below: capacity before → after", "affected", affected_text, key="affected"),
+        CsvColumn("Blocking ToR", "blocking_tor_name", key="blocking_tor"),
+        CsvColumn("Blocking ToR capacity", "blocking_tor_fraction", decimals(3), key="blocking_tor"),
+        CsvColumn("Job", "job", key="action"),
     )
     write_roles: set[str] = set()
 
@@ -164,15 +176,18 @@ class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSe
     ordering_fields = ["id", "penalty", "created", "updated", "state", "kind", "resolved_at", "assignee__username"]
     csv_name = "tickets"
     csv_columns = (
+        # Keys are the page's columns (`columns=`); the others are the CSV's only (every column by default).
         CsvColumn("Ticket", "id"),
         CsvColumn("Kind", "kind"),
         FABRIC_COLUMN,
-        CsvColumn("Pod", "pod"),
-        CsvColumn("Link", "link_name"),
+        CsvColumn("Pod", "pod", key="fabric"),  # the page's "Fabric / pod"
+        CsvColumn("Link", "link_name", key="link"),
         CsvColumn("Direction", "direction"),
         CsvColumn("State", "state"),
-        CsvColumn("Recommended action", "recommended_action"),
-        CsvColumn("Action taken", "action_taken"),
+        CsvColumn(
+            "Recommended action", "recommended_action", names=lambda: dict(RepairAction.choices), key="recommended"
+        ),
+        CsvColumn("Action taken", "action_taken", names=lambda: REPAIR_ACTION_DONE),
         CsvColumn("Validating until", "validation_ends_at"),
         CsvColumn("Penalty", "penalty", significant(3)),
         CsvColumn("Assignee", "assignee"),

@@ -351,26 +351,28 @@ class LinkViewSet(CsvExportMixin, AuditedModelViewSet):
     ]  # fmt: skip
     csv_name = "links"
     csv_columns = (
-        CsvColumn("Link", "id"),
+        # Keys are the page's columns (`columns=`): the A end names the link, so its id goes with it.
+        CsvColumn("Link", "id", key="a_end"),
         FABRIC_COLUMN,
-        CsvColumn("A switch", "a_switch_name"),
-        CsvColumn("A port", "a_port"),
+        CsvColumn("A switch", "a_switch_name", key="a_end"),
+        CsvColumn("A port", "a_port", key="a_end"),
         CsvColumn("A rack", "a_rack"),
-        CsvColumn("Z switch", "z_switch_name"),
-        CsvColumn("Z port", "z_port"),
+        CsvColumn("Z switch", "z_switch_name", key="z_end"),
+        CsvColumn("Z port", "z_port", key="z_end"),
         CsvColumn("Z rack", "z_rack"),
         CsvColumn("Health", "health"),
-        CsvColumn("Rx low", "rx_low"),
-        CsvColumn("Length (m)", "length_m", rounded(1)),
-        CsvColumn("Speed (Gb/s)", "speed_gbps"),
+        CsvColumn("Rx low", "rx_low", key="health"),
+        CsvColumn("Length (m)", "length_m", rounded(1), key="length"),
+        CsvColumn("Speed (Gb/s)", "speed_gbps", key="speed"),
         CsvColumn("Fiber", "fiber"),
         CsvColumn("Admin state", "admin_state"),
-        CsvColumn("Admin reason", "admin_reason"),
+        CsvColumn("Admin reason", "admin_reason", key="admin_state"),
         CsvColumn("Oper state", "oper_state"),
-        CsvColumn("Flapping", "flapping"),
-        CsvColumn("At risk", "forecast.at_risk", blank="no"),  # no forecast: not at risk, as the page says
-        CsvColumn("Forecast crossing", "forecast.crossing_at"),
-        CsvColumn("Forecast cause", "forecast.cause"),
+        CsvColumn("Flapping", "flapping", key="oper_state"),
+        # No forecast: not at risk, as the page says.
+        CsvColumn("At risk", "forecast.at_risk", blank="no", key="at_risk"),
+        CsvColumn("Forecast crossing", "forecast.crossing_at", key="at_risk"),
+        CsvColumn("Forecast cause", "forecast.cause", key="at_risk"),
     )
     write_roles = {
         "create": TOPOLOGY_WRITERS,

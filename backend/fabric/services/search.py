@@ -17,6 +17,7 @@ from django.db.models.functions import Length
 
 from corruption.models import Ticket
 from jobs.models import Job
+from jobs.registry import KINDS, kind_title
 
 from ..models import Fabric, Link, Switch, Transceiver
 from .overview import drained, tier_name
@@ -298,18 +299,20 @@ def _tickets(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict], 
 
 
 def _jobs(q: str, fabric: Fabric | None, per_kind: int) -> tuple[list[dict], bool]:
-    """A job by id ("12", "job 12") or by kind ("corruption.opt", "rail")."""
+    """A job by id ("12", "job 12"), by kind ("corruption.opt", "rail") or by its kind's title
+    ("CorrOpt", "what-if"); labelled with the title, as the Jobs page names it."""
     number = _number(q)
     if number is not None:
         if number[0] not in (None, "job"):
             return [], False
         rows = Job.objects.filter(pk=number[1])
     else:
-        rows = Job.objects.filter(kind__istartswith=q).order_by("-created", "-id")
+        titled = [kind.name for kind in KINDS.values() if q.casefold() in kind.title.casefold()]
+        rows = Job.objects.filter(Q(kind__istartswith=q) | Q(kind__in=titled)).order_by("-created", "-id")
     found, more = _page(_in_fabric(rows.select_related("fabric"), fabric), per_kind)
     return [
         {
-            "label": f"Job #{job.pk} · {job.kind}",
+            "label": f"Job #{job.pk} · {kind_title(job.kind)}",
             "subtitle": " · ".join(
                 [
                     job.get_state_display().lower(),

@@ -144,7 +144,11 @@ def test_jobs_by_number_or_kind_open_their_page(viewer, racked_fabric):
     other = Job.objects.create(kind="fabric.import")
     assert groups(viewer, q=f"job {job.pk}")["job"][0]["path"] == f"/simulations/{job.pk}"
     found = groups(viewer, q="corruption.sim")["job"]
-    assert [hit["label"] for hit in found] == [f"Job #{job.pk} · corruption.simulate"]
+    # Named as the Jobs page names the kind, not by its code.
+    assert [hit["label"] for hit in found] == [f"Job #{job.pk} · CorrOpt what-if simulation"]
+    assert [hit["label"] for hit in groups(viewer, q="what-if")["job"]] == [
+        f"Job #{job.pk} · CorrOpt what-if simulation"
+    ]
     assert found[0]["subtitle"].startswith(f"queued · {racked_fabric.name} · ")
     assert groups(viewer, q=f"#{other.pk}")["job"][0]["path"] == "/jobs"  # a kind without a page of its own
 

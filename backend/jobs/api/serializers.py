@@ -5,7 +5,7 @@ from lightpath.api.serializers import BriefModelSerializer
 
 from ..log import MAX_ENTRIES
 from ..models import Job, JobLogEntry
-from ..registry import KINDS, kind_names
+from ..registry import KINDS, kind_names, kind_title
 from .results import JobResultField
 
 
@@ -13,6 +13,7 @@ class JobSerializer(BriefModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="job-detail")
     created_by: serializers.SlugRelatedField = serializers.SlugRelatedField(slug_field="username", read_only=True)
     kind = serializers.ChoiceField(choices=[])
+    kind_title = serializers.SerializerMethodField(help_text='The kind in words ("CorrOpt optimization").')
     fabric = serializers.PrimaryKeyRelatedField(queryset=Fabric.objects.all(), required=False, allow_null=True)
     # Input only: an import job's params hold the whole fabric document, too big to echo
     # back on every poll of the jobs list.
@@ -22,7 +23,7 @@ class JobSerializer(BriefModelSerializer):
     class Meta:
         model = Job
         fields = [
-            "id", "url", "kind", "state", "progress", "message", "params", "result", "error",
+            "id", "url", "kind", "kind_title", "state", "progress", "message", "params", "result", "error",
             "fabric", "created_by", "created", "started", "finished", "cancel_requested", "attempts",
             "worker", "heartbeat_at",
         ]  # fmt: skip
@@ -31,6 +32,9 @@ class JobSerializer(BriefModelSerializer):
             "cancel_requested", "attempts", "worker", "heartbeat_at",
         ]  # fmt: skip
         brief_fields = ("id", "url", "kind", "state", "progress")
+
+    def get_kind_title(self, job: Job) -> str:
+        return kind_title(job.kind)
 
     def get_fields(self):
         fields = super().get_fields()

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from accounts.roles import ADMIN, OPERATOR, ROLES, user_roles
 from fabric.api.export import FABRIC_COLUMN
-from lightpath.api.export import CsvColumn, CsvExportMixin, decimals
+from lightpath.api.export import CsvColumn, CsvExportMixin, percent
 from lightpath.api.viewsets import BriefModeMixin
 from lightpath.problems import InvalidParams
 
@@ -34,14 +34,15 @@ class JobViewSet(CsvExportMixin, BriefModeMixin, mixins.CreateModelMixin, viewse
     ordering_fields = ["id", "kind", "state", "fabric", "created", "started", "finished", "created_by__username"]
     csv_name = "jobs"
     csv_columns = (
+        # Keys are the page's columns (`columns=`): "Created" says when and by whom.
         CsvColumn("Job", "id"),
-        CsvColumn("Kind", "kind"),
+        CsvColumn("Kind", "kind_title", key="kind"),
         FABRIC_COLUMN,
         CsvColumn("State", "state"),
-        CsvColumn("Progress", "progress", decimals(2)),
+        CsvColumn("Progress", "progress", percent),
         CsvColumn("Message", "message"),
         CsvColumn("Error", "error"),
-        CsvColumn("Started by", "created_by"),
+        CsvColumn("Started by", "created_by", key="created"),
         CsvColumn("Created", "created"),
         CsvColumn("Finished", "finished"),
     )
@@ -144,7 +145,7 @@ class JobViewSet(CsvExportMixin, BriefModeMixin, mixins.CreateModelMixin, viewse
     @extend_schema(
         responses=inline_serializer(
             "JobKind",
-            {"name": serializers.CharField(), "description": serializers.CharField(),
+            {"name": serializers.CharField(), "title": serializers.CharField(), "description": serializers.CharField(),
              "roles": serializers.ListField(child=serializers.CharField()), "needs_fabric": serializers.BooleanField(),
              "csv_tables": serializers.ListField(child=serializers.CharField())},
             many=True,
@@ -156,6 +157,7 @@ class JobViewSet(CsvExportMixin, BriefModeMixin, mixins.CreateModelMixin, viewse
             [
                 {
                     "name": k.name,
+                    "title": k.title,
                     "description": k.description,
                     "roles": sorted(k.roles),
                     "needs_fabric": k.needs_fabric,

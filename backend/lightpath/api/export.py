@@ -4,7 +4,11 @@ filters match, not one page, in the list's ordering.
 The rows are streamed: a server-side cursor (`QuerySet.iterator`) feeds the list serializer a
 chunk at a time, so memory stays constant however many rows match. Columns are titled in words;
 values are written as the page shows them (choices as their labels, numbers rounded, times ISO
-UTC to the second)."""
+UTC to the second).
+
+`columns=<keys>` (comma-separated, or repeated) keeps the page's chosen columns in the page's
+order: a key is the page's column key, and one page column may be several CSV columns (the A
+end is its switch and its port). Without it, every column, as scripts expect."""
 
 import csv
 import datetime as dt
@@ -37,6 +41,11 @@ def rounded(places: int) -> Callable[[Any], str]:
     return write
 
 
+def percent(value: Any) -> str:
+    """A fraction as the page's progress bar says it: 1.0 -> "100%"."""
+    return f"{float(value) * 100:.0f}%"
+
+
 def significant(digits: int) -> Callable[[Any], str]:
     """A number with `digits` significant digits (loss rates such as 1.23e-06)."""
     return lambda value: f"{float(value):.{digits}g}"
@@ -53,6 +62,12 @@ class CsvColumn:
     names: Callable[[], Mapping[Any, str]] | None = None
     # What an empty value says ("no" where the page says no rather than leaving the cell blank).
     blank: str = ""
+    # The page's column this one belongs to (`columns=`); the field's name when they agree.
+    key: str = ""
+
+    @property
+    def column_key(self) -> str:
+        return self.key or self.field.split(".")[0]
 
 
 class _Line:
@@ -66,6 +81,47 @@ def wants_csv(accept_header: str) -> bool:
     return CSV_MEDIA_TYPE in (part.split(";")[0].strip() for part in accept_header.split(","))
 
 
+def column_keys(columns: Iterable[CsvColumn]) -> list[str]:
+    """The keys `columns=` accepts, in the declared order, each once."""
+    return list(dict.fromkeys(column.column_key for column in columns))
+
+
+def chosen_columns(columns: tuple[CsvColumn, ...], requested: list[str]) -> tuple[CsvColumn, ...]:
+    """The columns of the requested keys, in the requested order (a key's own columns in their
+    declared order); nothing requested: every column. An unknown key is a ValidationError naming
+    every unknown key and the valid ones."""
+    keys = list(dict.fromkeys(key.strip() for raw in requested for key in raw.split(",") if key.strip()))
+    if not keys:
+        return columns
+    valid = column_keys(columns)
+    unknown = [key for key in keys if key not in valid]
+    if unknown:
+        raise ValidationError(
+            {"columns": [f"unknown column(s): {', '.join(unknown)}; the columns are: {', '.join(valid)}"]}
+        )
+    return tuple(column for key in keys for column in columns if column.column_key == key)
+
+
+def _export_parameters(columns: tuple[CsvColumn, ...]) -> list[OpenApiParameter]:
+    return [
+        OpenApiParameter(
+            "format",
+            OpenApiTypes.STR,
+            enum=FORMATS,
+            description="csv: every matching row (not one page) as a CSV file, in this ordering; "
+            "also with `Accept: text/csv`. Columns in words, values as the UI shows them.",
+        ),
+        OpenApiParameter(
+            "columns",
+            OpenApiTypes.STR,
+            description="With format=csv: the columns to write, as comma-separated keys of the page's "
+            "columns, in this order (the UI passes the columns shown on its page); an unknown key is a "
+            "400 naming it and the valid keys. Without it, every column. "
+            f"Keys: {', '.join(column_keys(columns))}.",
+        ),
+    ]
+
+
 class CsvExportMixin:
     """For a list viewset: declare `csv_columns` (and `csv_name`, the file's stem)."""
 
@@ -73,22 +129,23 @@ class CsvExportMixin:
     csv_name: str
     csv_chunk_rows = 1000
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        columns = cls.__dict__.get("csv_columns")
+        if columns is None or "list" in cls.__dict__:
+            return
+
+        # A list of its own, so that its OpenAPI parameters name this list's column keys.
+        def list_or_export(self, request, *args, **kwargs):
+            return CsvExportMixin.list(self, request, *args, **kwargs)
+
+        cls.list = extend_schema(parameters=_export_parameters(columns))(list_or_export)  # type: ignore[method-assign]
+
     def perform_content_negotiation(self, request, force=False):
         # No renderer speaks text/csv (the list answers it itself); errors then answer JSON.
         self.csv_accepted = wants_csv(request.META.get("HTTP_ACCEPT", ""))
         return super().perform_content_negotiation(request, force=force or self.csv_accepted)  # type: ignore[misc]
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "format",
-                OpenApiTypes.STR,
-                enum=FORMATS,
-                description="csv: every matching row (not one page) as a CSV file, in this ordering; "
-                "also with `Accept: text/csv`. Columns in words, values as the UI shows them.",
-            )
-        ]
-    )
     def list(self, request, *args, **kwargs):
         problems: dict[str, Any] = {}
         fmt = request.query_params.get("format") or ("csv" if self.csv_accepted else "json")
@@ -96,6 +153,11 @@ class CsvExportMixin:
             return super().list(request, *args, **kwargs)  # type: ignore[misc]
         if fmt != "csv":
             problems["format"] = [f"must be json or csv, not {fmt!r}"]
+        columns = self.csv_columns
+        try:
+            columns = chosen_columns(self.csv_columns, request.query_params.getlist("columns"))
+        except ValidationError as error:
+            problems.update(error.detail)  # type: ignore[arg-type]
         try:
             queryset = self.filter_queryset(self.get_queryset())  # type: ignore[attr-defined]
         except ValidationError as error:
@@ -104,15 +166,17 @@ class CsvExportMixin:
             problems = {**error.detail, **problems}
         if problems:
             raise ValidationError(problems)
-        response = StreamingHttpResponse(self._csv_lines(queryset), content_type=f"{CSV_MEDIA_TYPE}; charset=utf-8")
+        response = StreamingHttpResponse(
+            self._csv_lines(queryset, columns), content_type=f"{CSV_MEDIA_TYPE}; charset=utf-8"
+        )
         response["Content-Disposition"] = f'attachment; filename="{self.csv_name}.csv"'
         return response
 
-    def _csv_lines(self, queryset) -> Iterator[str]:
+    def _csv_lines(self, queryset, columns: tuple[CsvColumn, ...]) -> Iterator[str]:
         writer = csv.writer(_Line(), lineterminator="\n")
         list_serializer = self.get_serializer(many=True)  # type: ignore[attr-defined]
-        writers = [_value_writer(list_serializer.child, column) for column in self.csv_columns]
-        yield writer.writerow([column.title for column in self.csv_columns])
+        writers = [_value_writer(list_serializer.child, column) for column in columns]
+        yield writer.writerow([column.title for column in columns])
         for chunk in _chunks(queryset.iterator(chunk_size=self.csv_chunk_rows), self.csv_chunk_rows):
             rows = self.get_serializer(chunk, many=True).data  # type: ignore[attr-defined]
             yield "".join(writer.writerow([write(row) for write in writers]) for row in rows)

@@ -19,6 +19,8 @@ export interface TableColumn<T> {
   cardLabel?: string;
   /** A header read by screen readers only (a column of buttons). */
   labelHidden?: boolean;
+  /** false: nothing to export (a column of buttons); the CSV leaves it out. */
+  csv?: boolean;
   cell: (row: T) => ReactNode;
 }
 

@@ -2,7 +2,7 @@ import './table.css';
 
 import { useId, useState } from 'react';
 
-import { PAGE_SIZES, type PageSize } from './tableState';
+import { exportedColumnKeys, PAGE_SIZES, type PageSize, withCsvColumns } from './tableState';
 import type { TableColumn } from './DataTable';
 import type { TableState } from './useTableState';
 
@@ -10,7 +10,7 @@ interface TableToolbarProps<T> {
   /** The columns a person may hide; none: no column chooser (a table with its own layout). */
   columns?: readonly TableColumn<T>[];
   table: Pick<TableState, 'hidden' | 'setColumnShown' | 'pageSize' | 'setPageSize'>;
-  /** The CSV of exactly what is filtered and in this order (`csvExportHref`). */
+  /** The CSV of exactly what is filtered and in this order (`csvExportHref`); it gets the shown columns. */
   csvHref: string;
 }
 
@@ -21,6 +21,8 @@ export function TableToolbar<T>({ columns, table, csvHref }: TableToolbarProps<T
   // hidden checkbox beside the page's filter of the same name ("Assignee", "Kind", "State").
   const [chooserOpen, setChooserOpen] = useState(false);
   const optional = (columns ?? []).filter((column) => !column.required);
+  // The CSV is the page: the columns shown, in the page's order.
+  const href = columns ? withCsvColumns(csvHref, exportedColumnKeys(columns, table.hidden)) : csvHref;
   return (
     <div className="table-toolbar">
       {optional.length === 0 ? null : (
@@ -55,7 +57,7 @@ export function TableToolbar<T>({ columns, table, csvHref }: TableToolbarProps<T
           </option>
         ))}
       </select>
-      <a className="button-link" href={csvHref} download>
+      <a className="button-link" href={href} download>
         Export CSV
       </a>
     </div>

@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   ariaSort,
   csvExportHref,
+  exportedColumnKeys,
   loadHiddenColumns,
   nextOrdering,
   orderingFromParams,
   pageSizeFromParams,
   saveHiddenColumns,
+  withCsvColumns,
   withTableState,
 } from './tableState';
 
@@ -84,6 +86,22 @@ describe('CSV export link', () => {
     );
     expect(href).toBe('/api/links/?fabric=2&health=clean&health=degraded&at_risk=true&ordering=-length_m&format=csv');
     expect(csvExportHref('/api/jobs/', {}, undefined)).toBe('/api/jobs/?format=csv');
+  });
+
+  it('carries the columns shown, in the page order, leaving out buttons', () => {
+    const columns = [
+      { key: 'id', required: true },
+      { key: 'log', required: true, csv: false },
+      { key: 'kind' },
+      { key: 'state' },
+      { key: 'action', csv: false },
+    ];
+    const keys = exportedColumnKeys(columns, ['kind', 'id']);
+    expect(keys).toEqual(['id', 'state']); // a required column stays even if once hidden
+    expect(withCsvColumns('/api/jobs/?state=failed&format=csv', keys)).toBe(
+      '/api/jobs/?state=failed&format=csv&columns=id%2Cstate',
+    );
+    expect(withCsvColumns('/api/jobs/?format=csv', [])).toBe('/api/jobs/?format=csv');
   });
 });
 

@@ -73,7 +73,7 @@ export function withTableState(
 
 /**
  * The CSV export of exactly what the table lists: the page's filters and ordering, every row
- * (no page, no page size).
+ * (no page, no page size). TableToolbar adds the columns shown (`withCsvColumns`).
  */
 export function csvExportHref(
   endpoint: string,
@@ -88,6 +88,28 @@ export function csvExportHref(
   if (ordering) params.set('ordering', orderingParam(ordering));
   params.set('format', 'csv');
   return `${endpoint}?${params.toString()}`;
+}
+
+/** `href` (a csvExportHref) limited to `columns`, in that order (the API's `columns=`). */
+export function withCsvColumns(href: string, columns: readonly string[]): string {
+  if (columns.length === 0) return href;
+  const [path, query = ''] = href.split('?', 2);
+  const params = new URLSearchParams(query);
+  params.set('columns', columns.join(','));
+  return `${path}?${params.toString()}`;
+}
+
+/**
+ * The keys of the columns the CSV should carry: those shown (required or not hidden), in the page's
+ * order, leaving out the ones with nothing to export (a button).
+ */
+export function exportedColumnKeys(
+  columns: readonly { key: string; required?: boolean; csv?: boolean }[],
+  hidden: readonly string[],
+): string[] {
+  return columns
+    .filter((column) => column.csv !== false && (column.required || !hidden.includes(column.key)))
+    .map((column) => column.key);
 }
 
 const STORAGE_PREFIX = 'lightpath.table.';

@@ -2535,8 +2535,8 @@ export interface components {
          */
         DecisionActionEnum: "disabled" | "kept";
         /**
-         * @description * `fast_checker` - Fast Checker
-         *     * `optimizer` - Optimizer
+         * @description * `fast_checker` - fast checker
+         *     * `optimizer` - optimizer
          * @enum {string}
          */
         DecisionKindEnum: "fast_checker" | "optimizer";
@@ -3298,6 +3298,8 @@ export interface components {
             /** Format: uri */
             readonly url: string;
             kind: components["schemas"]["JobKindEnum"];
+            /** @description The kind in words ("CorrOpt optimization"). */
+            readonly kind_title: string;
             readonly state: components["schemas"]["JobStateEnum"];
             /** Format: double */
             readonly progress: number;
@@ -3327,6 +3329,7 @@ export interface components {
         };
         JobKind: {
             name: string;
+            title: string;
             description: string;
             roles: string[];
             needs_fabric: boolean;
@@ -3355,6 +3358,8 @@ export interface components {
             /** Format: uri */
             readonly url: string;
             kind: components["schemas"]["JobKindEnum"];
+            /** @description The kind in words ("CorrOpt optimization"). */
+            readonly kind_title: string;
             readonly state: components["schemas"]["JobStateEnum"];
             /** Format: double */
             readonly progress: number;
@@ -5291,6 +5296,8 @@ export interface components {
             /** Format: uri */
             readonly url: string;
             kind: components["schemas"]["JobKindEnum"];
+            /** @description The kind in words ("CorrOpt optimization"). */
+            readonly kind_title: string;
             readonly state: components["schemas"]["JobStateEnum"];
             /** Format: double */
             readonly progress: number;
@@ -5623,6 +5630,8 @@ export interface components {
             /** Format: uri */
             readonly url: string;
             kind: components["schemas"]["JobKindEnum"];
+            /** @description The kind in words ("CorrOpt optimization"). */
+            readonly kind_title: string;
             readonly state: components["schemas"]["JobStateEnum"];
             /** Format: double */
             readonly progress: number;
@@ -5726,6 +5735,8 @@ export interface components {
             /** Format: uri */
             readonly url: string;
             kind: components["schemas"]["JobKindEnum"];
+            /** @description The kind in words ("CorrOpt optimization"). */
+            readonly kind_title: string;
             readonly state: components["schemas"]["JobStateEnum"];
             /** Format: double */
             readonly progress: number;
@@ -7260,6 +7271,8 @@ export interface operations {
                  *     * `import` - Imported
                  */
                 action__n?: ("create" | "delete" | "import" | "update")[];
+                /** @description With format=csv: the columns to write, as comma-separated keys of the page's columns, in this order (the UI passes the columns shown on its page); an unknown key is a 400 naming it and the valid keys. Without it, every column. Keys: time, who, action, object_type, object, change, note. */
+                columns?: string;
                 /** @description csv: every matching row (not one page) as a CSV file, in this ordering; also with `Accept: text/csv`. Columns in words, values as the UI shows them. */
                 format?: "csv" | "json";
                 /** @description Number of results to return per page. */
@@ -8405,6 +8418,8 @@ export interface operations {
                 action__n?: ("disabled" | "kept")[];
                 blocking_tor?: number[];
                 blocking_tor__n?: number[];
+                /** @description With format=csv: the columns to write, as comma-separated keys of the page's columns, in this order (the UI passes the columns shown on its page); an unknown key is a 400 naming it and the valid keys. Without it, every column. Keys: action, created, fabric, link, penalty, affected, blocking_tor. */
+                columns?: string;
                 created?: string;
                 created__gt?: string;
                 created__gte?: string;
@@ -8422,13 +8437,13 @@ export interface operations {
                 /** @description The link's newest decision kept it enabled for capacity, and it still is (event open, enabled) */
                 kept_for_capacity?: boolean;
                 /**
-                 * @description * `fast_checker` - Fast Checker
-                 *     * `optimizer` - Optimizer
+                 * @description * `fast_checker` - fast checker
+                 *     * `optimizer` - optimizer
                  */
                 kind?: ("fast_checker" | "optimizer")[];
                 /**
-                 * @description * `fast_checker` - Fast Checker
-                 *     * `optimizer` - Optimizer
+                 * @description * `fast_checker` - fast checker
+                 *     * `optimizer` - optimizer
                  */
                 kind__n?: ("fast_checker" | "optimizer")[];
                 /** @description Number of results to return per page. */
@@ -10067,6 +10082,8 @@ export interface operations {
     jobs_list: {
         parameters: {
             query?: {
+                /** @description With format=csv: the columns to write, as comma-separated keys of the page's columns, in this order (the UI passes the columns shown on its page); an unknown key is a 400 naming it and the valid keys. Without it, every column. Keys: id, kind, fabric, state, progress, message, error, created, finished. */
+                columns?: string;
                 created?: string;
                 created__gt?: string;
                 created__gte?: string;
@@ -10791,6 +10808,8 @@ export interface operations {
                 admin_state__n?: ("disabled" | "enabled")[];
                 /** @description Its optics forecast says at risk (or not) */
                 at_risk?: boolean;
+                /** @description With format=csv: the columns to write, as comma-separated keys of the page's columns, in this order (the UI passes the columns shown on its page); an unknown key is a 400 naming it and the valid keys. Without it, every column. Keys: a_end, fabric, a_rack, z_end, z_rack, health, length, speed, fiber, admin_state, oper_state, at_risk. */
+                columns?: string;
                 /** @description Enabled, up and corrupting now (what Health counts) */
                 corrupting_in_service?: boolean;
                 /** @description Its optics are forecast to cross their limit within this many days from now */
@@ -13274,6 +13293,8 @@ export interface operations {
             query?: {
                 /** @description Assignee's username */
                 assignee?: string[];
+                /** @description With format=csv: the columns to write, as comma-separated keys of the page's columns, in this order (the UI passes the columns shown on its page); an unknown key is a 400 naming it and the valid keys. Without it, every column. Keys: id, kind, fabric, link, direction, state, recommended, action_taken, validation_ends_at, penalty, assignee, created, resolved_at. */
+                columns?: string;
                 created?: string;
                 created__gt?: string;
                 created__gte?: string;

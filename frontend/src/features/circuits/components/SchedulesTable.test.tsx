@@ -10,6 +10,7 @@ const JOB: ScheduleJobBrief = {
   id: 12,
   url: '/api/jobs/12/',
   kind: 'circuits.schedule',
+  kind_title: 'Circuit schedule',
   state: 'succeeded',
   progress: 1,
   message: 'done',

@@ -13,6 +13,7 @@ function job(result: ScheduleResult | null, state: ScheduleJob['state'] = 'succe
     id: 5,
     url: '/api/jobs/5/',
     kind: 'circuits.schedule',
+    kind_title: 'Circuit schedule',
     state,
     progress: state === 'succeeded' ? 1 : 0.4,
     message: state === 'succeeded' ? 'done' : 'exact: planning 4 periods (run 1 of 3)',

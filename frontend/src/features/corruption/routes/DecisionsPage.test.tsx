@@ -46,7 +46,7 @@ describe('DecisionsPage', () => {
     expect(lastQuery(asked, '/api/decisions/').get('ordering')).toBe('-created');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
-      '/api/decisions/?ordering=-created&action=disabled&format=csv',
+      '/api/decisions/?ordering=-created&action=disabled&format=csv&columns=created%2Caction%2Clink%2Cpenalty%2Caffected%2Cblocking_tor',
     );
 
     const penalty = screen.getByRole('columnheader', { name: /Penalty/ });
@@ -57,7 +57,7 @@ describe('DecisionsPage', () => {
     expect(router.state.location.search).toBe('?action=disabled&ordering=-penalty');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
-      '/api/decisions/?ordering=-penalty&action=disabled&format=csv',
+      '/api/decisions/?ordering=-penalty&action=disabled&format=csv&columns=created%2Caction%2Clink%2Cpenalty%2Caffected%2Cblocking_tor',
     );
 
     // A filter keeps the chosen ordering.

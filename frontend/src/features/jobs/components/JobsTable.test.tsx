@@ -13,6 +13,7 @@ const baseJob: JobRow = {
   id: 1,
   url: '/api/jobs/1/',
   kind: 'fabric.capacity_report',
+  kind_title: 'Fabric capacity report',
   state: 'running',
   progress: 0.4,
   message: 'Counting paths',

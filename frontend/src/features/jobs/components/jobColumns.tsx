@@ -5,7 +5,6 @@ import type { TableColumn } from '@/components/table';
 import { Time } from '@/components/Time';
 
 import type { JobRow } from '../api/types';
-import { jobKindLabel } from '../jobKinds';
 import { jobPagePath } from '../jobPages';
 import { displayedProgress, isActive, progressTone } from '../jobState';
 
@@ -36,6 +35,7 @@ export function jobColumns(options: JobColumnsOptions): TableColumn<JobRow>[] {
       label: 'Log',
       labelHidden: true,
       required: true,
+      csv: false,
       // Every job's log opens here, below its row: imports and capacity reports have no page of their own.
       cell: (job) => {
         const shown = shownLogs.has(job.id);
@@ -57,7 +57,7 @@ export function jobColumns(options: JobColumnsOptions): TableColumn<JobRow>[] {
       key: 'kind',
       label: 'Kind',
       sortField: 'kind',
-      cell: (job) => <span title={job.kind}>{jobKindLabel(job.kind)}</span>,
+      cell: (job) => <span title={job.kind}>{job.kind_title}</span>,
     },
     {
       key: 'fabric',
@@ -115,6 +115,7 @@ export function jobColumns(options: JobColumnsOptions): TableColumn<JobRow>[] {
     {
       key: 'action',
       label: 'Action',
+      csv: false,
       cell: (job) =>
         isActive(job) && canCancel(job) ? (
           <button

@@ -11,6 +11,7 @@ const JOB: JobRow = {
   id: 31,
   url: '/api/jobs/31/',
   kind: 'corruption.optimize',
+  kind_title: 'CorrOpt optimization',
   state: 'succeeded',
   progress: 1,
   message: '3 corrupting links: 1 disabled',
@@ -25,13 +26,20 @@ const JOB: JobRow = {
   worker: 'w1:42',
   heartbeat_at: null,
 };
-const FAILED: JobRow = { ...JOB, id: 32, kind: 'fabric.capacity_report', state: 'failed', error: 'fabric vanished' };
+const FAILED: JobRow = {
+  ...JOB,
+  id: 32,
+  kind: 'fabric.capacity_report',
+  kind_title: 'Fabric capacity report',
+  state: 'failed',
+  error: 'fabric vanished',
+};
 
 describe('JobsPage', () => {
-  it('names kinds in words and leaves the error of a succeeded job blank', async () => {
+  it("names kinds in the API's words and leaves the error of a succeeded job blank", async () => {
     renderListPage(<JobsPage />, '/jobs', '/jobs', () => page([JOB, FAILED]));
     const succeeded = await screen.findByRole('row', { name: /#31/ });
-    expect(within(succeeded).getByText('CorrOpt optimize')).toBeInTheDocument();
+    expect(within(succeeded).getByText('CorrOpt optimization')).toBeInTheDocument();
     expect(succeeded).not.toHaveTextContent('corruption.optimize');
     const errorCell = within(succeeded).getAllByRole('cell')[6]!;
     expect(screen.getAllByRole('columnheader')[7]).toHaveTextContent('Error');
@@ -54,9 +62,10 @@ describe('JobsPage', () => {
     expect(lastQuery(asked, '/api/jobs/').get('limit')).toBe('25');
     expect(router.state.location.search).toBe('?state=failed&page_size=25&ordering=kind');
     expect(screen.getByRole('columnheader', { name: /Kind/ })).toHaveAttribute('aria-sort', 'ascending');
+    // The CSV is the page: the columns shown, in its order, without the Log and Cancel buttons.
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
-      '/api/jobs/?state=failed&ordering=kind&format=csv',
+      '/api/jobs/?state=failed&ordering=kind&format=csv&columns=id%2Ckind%2Cfabric%2Cstate%2Cprogress%2Cmessage%2Cerror%2Ccreated%2Cfinished',
     );
 
     // Another state keeps the ordering and the page size.
@@ -70,6 +79,12 @@ describe('JobsPage', () => {
     await toggleColumn('Message');
     expect(screen.queryByRole('columnheader', { name: 'Message' })).toBeNull();
     expect(JSON.parse(window.localStorage.getItem('lightpath.table.jobs')!)).toEqual(['message']);
+    // A hidden column is not exported either.
+    expect(
+      new URL(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')!, 'http://x').searchParams.get(
+        'columns',
+      ),
+    ).toBe('id,kind,fabric,state,progress,error,created,finished');
     // The job's number and its log button always stay.
     expect(screen.queryByRole('checkbox', { name: 'Job' })).toBeNull();
     expect(screen.queryByRole('checkbox', { name: 'Log' })).toBeNull();

@@ -38,7 +38,7 @@ describe('TicketsPage', () => {
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
       '/api/tickets/?state=open&state=reopened&state=in_progress&state=awaiting_validation&kind=repair' +
-        '&ordering=created&format=csv',
+        '&ordering=created&format=csv&columns=id%2Clink%2Ckind%2Cstate%2Crecommended%2Cpenalty%2Cfabric%2Cassignee%2Ccreated',
     );
 
     fireEvent.change(screen.getByRole('combobox', { name: 'Kind' }), { target: { value: 'preventive' } });
