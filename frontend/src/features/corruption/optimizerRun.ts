@@ -1,5 +1,5 @@
 /** How an optimizer run's result reads (a `corruption.optimize` job, README "Corruption decisions"). */
-import { formatRate } from '@/features/tickets';
+import { formatLossRate } from '@/lib/format/number';
 
 import type { OptimizerJob, OptimizerRunResult } from './api/types';
 
@@ -13,8 +13,8 @@ export function describeOptimality(result: OptimizerRunResult): string {
   if (result.proven_optimal) return 'Proven optimal: no other set of links to disable leaves less penalty in service.';
   const budget = result.time_budget_s === null ? '' : ` within its ${result.time_budget_s} s time budget`;
   return (
-    `Not proven optimal${budget}: gap ${formatRate(optimalityGap(result))} ` +
-    `(remaining ${formatRate(result.remaining_penalty)} − lower bound ${formatRate(result.remaining_penalty_lower_bound)}).`
+    `Not proven optimal${budget}: gap ${formatLossRate(optimalityGap(result))} ` +
+    `(remaining ${formatLossRate(result.remaining_penalty)} − lower bound ${formatLossRate(result.remaining_penalty_lower_bound)}).`
   );
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Evidence, EvidenceOptics } from './api/types';
-import { decisiveEvidence, formatRate, historySummary, neighbourRows, opticsRows, reseatSummary } from './evidence';
+import { decisiveEvidence, historySummary, neighbourRows, opticsRows, reseatSummary } from './evidence';
 import { describeRule, stepStatus } from './repairActions';
 
 const thresholds = {
@@ -46,13 +46,6 @@ const farTxLow: Evidence = {
 };
 
 describe('evidence on the ticket page', () => {
-  it('formats loss rates as fractions in scientific notation', () => {
-    expect(formatRate(8.523e-6)).toBe('8.5e-6');
-    expect(formatRate(0.000456)).toBe('4.6e-4');
-    expect(formatRate(0)).toBe('0');
-    expect(formatRate(null)).toBe('—');
-  });
-
   it('puts each reading beside its limit and marks the one the rule fired on', () => {
     const rows = opticsRows(farTxLow, 'far_tx_low');
     expect(rows.map((row) => row.label)).toEqual([
@@ -157,7 +150,7 @@ describe('evidence on the ticket page', () => {
         link: 55,
         name: 'p1-tor5:eth2/3 - p1-fab2:eth1/6',
         where: 'p1-tor5 eth2/3',
-        rate: '4.0e-5',
+        rate: '4.0 × 10⁻⁵',
         firstSeen: '2026-11-22T01:00:00Z',
         relation: 'same breakout group, started within the window, similar rate',
       },

@@ -4,16 +4,10 @@
  * rule fire.
  */
 import { formatDbm, formatTime } from '@/lib/format';
+import { formatLossRate } from '@/lib/format/number';
 
 import type { Evidence, EvidenceOptics } from './api/types';
 import { actionDone } from './repairActions';
-
-/** Loss rates are fractions (1e-6), shown in scientific notation: "3.0e-5". */
-export function formatRate(rate: number | null | undefined): string {
-  if (rate === null || rate === undefined || !Number.isFinite(rate)) return '—';
-  if (rate === 0) return '0';
-  return rate.toExponential(1);
-}
 
 export type EvidenceKey =
   'neighbours' | 'opposite' | 'far_tx' | 'local_rx' | 'far_rx' | 'reseat' | 'history' | 'no_optics';
@@ -141,7 +135,7 @@ export function neighbourRows(evidence: Evidence): NeighbourRow[] {
         link: neighbour.link,
         name: neighbour.name,
         where: `${neighbour.switch} ${neighbour.port}`,
-        rate: formatRate(neighbour.rate),
+        rate: formatLossRate(neighbour.rate),
         firstSeen: neighbour.first_seen,
         relation: reasons.length > 0 ? reasons.join(', ') : 'unrelated port on the same switch',
       };

@@ -12,7 +12,6 @@ export { useTickets } from './api/useTickets';
 /** The router asks for a ticket while its page's code is still loading (a phone's round trips are long). */
 export { ticketQuery } from './api/useTicket';
 export { TicketStateBadge } from './components/TicketStateBadge';
-export { formatRate } from './evidence';
 export { ACTION_LABELS, actionTodo, isRepairAction } from './repairActions';
 export { TicketNavCounts } from './components/TicketNavCounts';
 export { nextStepText } from './ticketProgress';

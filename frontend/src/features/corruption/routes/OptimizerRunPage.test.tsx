@@ -121,10 +121,10 @@ describe('Optimizer run page', () => {
     expect(await screen.findByRole('heading', { name: 'Optimizer run #7 on demo-fb' })).toBeInTheDocument();
     expect(screen.getByTestId('optimizer-reasons')).toHaveTextContent('run by operator from the UI');
     expect(screen.getByTestId('optimizer-candidates')).toHaveTextContent('3');
-    expect(screen.getByTestId('optimizer-penalty-before')).toHaveTextContent('3.5e-4');
-    expect(screen.getByTestId('optimizer-penalty-after')).toHaveTextContent('1.5e-4');
+    expect(screen.getByTestId('optimizer-penalty-before')).toHaveTextContent('3.5 × 10⁻⁴');
+    expect(screen.getByTestId('optimizer-penalty-after')).toHaveTextContent('1.5 × 10⁻⁴');
     expect(screen.getByTestId('optimizer-optimality')).toHaveTextContent(
-      'Not proven optimal within its 30 s time budget: gap 5.0e-5 (remaining 1.5e-4 − lower bound 1.0e-4).',
+      'Not proven optimal within its 30 s time budget: gap 5.0 × 10⁻⁵ (remaining 1.5 × 10⁻⁴ − lower bound 1.0 × 10⁻⁴).',
     );
     const disabled = screen.getByTestId('optimizer-disabled');
     expect(within(disabled).getByRole('link', { name: 'p0-tor1:eth2/1 ↔ p0-fab1:eth1/2' })).toHaveAttribute(
@@ -132,7 +132,7 @@ describe('Optimizer run page', () => {
       '/links/40',
     );
     const kept = screen.getByTestId('optimizer-kept');
-    expect(within(kept).getByRole('row', { name: /p1-tor5:eth2\/3/ })).toHaveTextContent('1.0e-4p1-tor5');
+    expect(within(kept).getByRole('row', { name: /p1-tor5:eth2\/3/ })).toHaveTextContent('1.0 × 10⁻⁴p1-tor5');
     expect(screen.getByTestId('optimizer-still-kept')).toHaveTextContent('1 more link stays kept for the same ToR');
     // The link kept from before is listed with its blocking ToR; the run's own kept link is not repeated.
     const keptNow = await screen.findAllByTestId('optimizer-kept-now-row');

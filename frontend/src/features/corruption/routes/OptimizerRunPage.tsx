@@ -4,7 +4,7 @@ import { ErrorList } from '@/components/ErrorList';
 import { Loading } from '@/components/Loading';
 import { useFabric } from '@/features/fabrics';
 import { JobStatus } from '@/features/jobs';
-import { formatRate } from '@/features/tickets';
+import { formatLossRate } from '@/lib/format/number';
 import { formatCount, formatTime } from '@/lib/format';
 
 import type { OptimizerJob, OptimizerRow, OptimizerRunResult } from '../api/types';
@@ -122,11 +122,11 @@ function RunResult({ result }: { result: OptimizerRunResult }) {
           </div>
           <div>
             <dt>Penalty before (loss rate)</dt>
-            <dd data-testid="optimizer-penalty-before">{formatRate(result.penalty_before)}</dd>
+            <dd data-testid="optimizer-penalty-before">{formatLossRate(result.penalty_before)}</dd>
           </div>
           <div>
             <dt>Penalty remaining after</dt>
-            <dd data-testid="optimizer-penalty-after">{formatRate(result.remaining_penalty)}</dd>
+            <dd data-testid="optimizer-penalty-after">{formatLossRate(result.remaining_penalty)}</dd>
           </div>
           <div>
             <dt>Time budget</dt>
@@ -232,7 +232,7 @@ function RowsTable({ rows, caption, kind }: { rows: OptimizerRow[]; caption: str
               <td>
                 <Link to={`/links/${row.link}`}>{row.link_name}</Link>
               </td>
-              <td className="numeric">{formatRate(row.penalty)}</td>
+              <td className="numeric">{formatLossRate(row.penalty)}</td>
               {kind === 'kept' ? <td>{row.blocking_tor_name ?? '—'}</td> : null}
             </tr>
           ))}
@@ -272,7 +272,7 @@ function KeptNow({ fabricId, except }: { fabricId: number; except: Set<number> }
                   <td>
                     <Link to={`/links/${decision.link}`}>{decision.link_name}</Link>
                   </td>
-                  <td className="numeric">{formatRate(decision.penalty)}</td>
+                  <td className="numeric">{formatLossRate(decision.penalty)}</td>
                   <td>
                     {decision.blocking_tor_name ?? '—'}
                     {typeof decision.blocking_tor_constraint === 'number' ? (

@@ -1,7 +1,9 @@
 import { formatTime } from '@/lib/format';
 
 import type { CorruptionEvent } from '../api/types';
-import { DIRECTION_LABEL, formatRate } from './lossChart';
+import { formatLossRate } from '@/lib/format/number';
+
+import { DIRECTION_LABEL } from './lossChart';
 
 /** Episodes of corruption on one link, newest first: when each began, how bad it got, whether it ended. */
 export function CorruptionEventsTable({ events }: { events: CorruptionEvent[] }) {
@@ -31,9 +33,9 @@ export function CorruptionEventsTable({ events }: { events: CorruptionEvent[] })
             <tr key={event.id} data-testid="corruption-event" data-direction={event.direction}>
               <th scope="row">{DIRECTION_LABEL[event.direction]}</th>
               <td>{formatTime(event.first_seen)}</td>
-              <td className="numeric">{formatRate(event.rate)}</td>
-              <td className="numeric">{formatRate(event.peak_rate)}</td>
-              <td className="numeric">{formatRate(event.last_rate)}</td>
+              <td className="numeric">{formatLossRate(event.rate)}</td>
+              <td className="numeric">{formatLossRate(event.peak_rate)}</td>
+              <td className="numeric">{formatLossRate(event.last_rate)}</td>
               <td>{formatTime(event.last_seen)}</td>
               <td>
                 {event.ended_at ? formatTime(event.ended_at) : <span className="badge badge-ongoing">ongoing</span>}

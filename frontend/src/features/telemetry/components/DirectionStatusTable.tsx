@@ -2,7 +2,9 @@ import { HealthBadge } from '@/components/HealthBadge';
 import { formatTime } from '@/lib/format';
 
 import type { Direction, DirectionSignature, LinkStatus } from '../api/types';
-import { DIRECTION_LABEL, formatRate } from './lossChart';
+import { formatLossRate } from '@/lib/format/number';
+
+import { DIRECTION_LABEL } from './lossChart';
 import { signatureDetail } from './signatureDetail';
 
 interface DirectionStatusTableProps {
@@ -51,8 +53,8 @@ export function DirectionStatusTable({ status, signatures, switchNames }: Direct
                 <td>
                   <HealthBadge health={direction.health ?? 'unknown'} />
                 </td>
-                <td className="numeric">{formatRate(direction.corruption_rate)}</td>
-                <td className="numeric">{formatRate(direction.congestion_rate)}</td>
+                <td className="numeric">{formatLossRate(direction.corruption_rate)}</td>
+                <td className="numeric">{formatLossRate(direction.congestion_rate)}</td>
                 <td>{formatTime(direction.health_since)}</td>
                 <td data-testid={`signature-${key}`}>
                   {signatures ? (

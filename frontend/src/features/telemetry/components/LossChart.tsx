@@ -2,10 +2,11 @@ import { useMemo } from 'react';
 
 import type { LinkForecastAnswer } from '@/features/forecasts';
 import { formatCount, formatTime } from '@/lib/format';
+import { formatLossRate } from '@/lib/format/number';
 
 import type { LinkTelemetry } from '../api/types';
 import { TimeChart } from './TimeChart';
-import { buildLossChart, formatDecade, formatRate, LOSS_FLOOR, LOSS_THRESHOLD_STYLE } from './lossChart';
+import { buildLossChart, formatDecade, LOSS_FLOOR, LOSS_THRESHOLD_STYLE } from './lossChart';
 import { useTimeChartSize } from './useTimeChartSize';
 
 interface LossChartProps {
@@ -32,7 +33,7 @@ export function LossChart({ telemetry, onZoom, forecast, width: fixedWidth }: Lo
         label: line.label,
         colour: line.colour,
         points: line.readings,
-        format: formatRate,
+        format: formatLossRate,
       })),
     [chart],
   );

@@ -140,7 +140,7 @@ describe('LossChart', () => {
     for (const line of lines) expect(line.getAttribute('d')!.match(/M/g)).toHaveLength(2);
     expect(chart.querySelector('[data-testid="loss-threshold-action"]')).not.toBeNull();
     expect(chart.querySelector('[data-testid="loss-threshold-report"]')).not.toBeNull();
-    expect(within(chart).getByText('action 1×10⁻⁶')).toBeInTheDocument();
+    expect(within(chart).getByText('action 1.0 × 10⁻⁶')).toBeInTheDocument();
     expect(within(chart).getByTestId('loss-legend-zero')).toHaveTextContent(
       'Rate 0: drawn on the bottom line at 10⁻¹²',
     );

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildLossChart, clampRate, formatDecade, formatRate, LOSS_FLOOR, lossDomain, lossPoints } from './lossChart';
+import { buildLossChart, clampRate, formatDecade, LOSS_FLOOR, lossDomain, lossPoints } from './lossChart';
 import { buildPowerChart } from './powerChart';
 import { forecastAnswer, HOUR, iso, rawTelemetry, T0 } from './testTelemetry';
 
 const segments = (path: string) => (path.match(/M/g) ?? []).length;
+
+describe('formatDecade', () => {
+  it('writes an axis decade as a power of ten', () => {
+    expect(formatDecade(-12)).toBe('10⁻¹²');
+    expect(formatDecade(0)).toBe('1');
+  });
+});
 
 describe('clampRate', () => {
   it('lifts zero (and anything below the floor) to the floor, leaves real rates alone', () => {
@@ -36,17 +43,6 @@ describe('lossDomain', () => {
   it('reaches down to the floor when a rate is zero, and never above 1', () => {
     expect(lossDomain([0, 2e-5], [1e-6, 1e-8])[0]).toBe(LOSS_FLOOR);
     expect(lossDomain([0.5], [1e-6, 1e-8])[1]).toBe(1);
-  });
-});
-
-describe('formatRate', () => {
-  it('writes fractions in powers of ten', () => {
-    expect(formatRate(1e-6)).toBe('1×10⁻⁶');
-    expect(formatRate(4.99975e-5)).toBe('5×10⁻⁵');
-    expect(formatRate(2.5e-7)).toBe('2.5×10⁻⁷');
-    expect(formatRate(0)).toBe('0');
-    expect(formatRate(null)).toBe('—');
-    expect(formatDecade(-12)).toBe('10⁻¹²');
   });
 });
 
@@ -87,7 +83,7 @@ describe('buildLossChart', () => {
     const action = chart.thresholds.find((threshold) => threshold.key === 'action')!;
     const report = chart.thresholds.find((threshold) => threshold.key === 'report')!;
     expect(action.y).toBeLessThan(report.y);
-    expect(action.text).toBe('action 1×10⁻⁶');
+    expect(action.text).toBe('action 1.0 × 10⁻⁶');
     for (const dot of byKey.get('a_to_z-corruption')!.dots) expect(dot.y).toBeLessThan(action.y);
   });
 

@@ -10,7 +10,7 @@ import { line, scaleLog, type ScaleLogarithmic } from 'd3';
 import type { AxisTick } from '@/components/charts/plotArea';
 import type { LinkForecastAnswer } from '@/features/forecasts';
 import { formatTime } from '@/lib/format';
-import { superscript } from '@/lib/format/number';
+import { formatLossRate, superscript } from '@/lib/format/number';
 
 import type { Direction, LinkTelemetry, Resolution } from '../api/types';
 import { forecastDomain, futureShareFor } from './powerChart';
@@ -123,17 +123,6 @@ export function formatDecade(exponent: number): string {
   return `10${superscript(String(exponent))}`;
 }
 
-/** "5.0×10⁻⁵", "1×10⁻⁶", "0": loss rates as fractions, never percentages. */
-export function formatRate(rate: number | null | undefined): string {
-  if (rate === null || rate === undefined) return '—';
-  if (rate === 0) return '0';
-  const exponent = Math.floor(Math.log10(Math.abs(rate)));
-  const mantissa = rate / decade(exponent);
-  const shown =
-    Math.abs(mantissa - Math.round(mantissa)) < 0.05 ? Math.round(mantissa).toString() : mantissa.toFixed(1);
-  return `${shown}×${formatDecade(exponent)}`;
-}
-
 /**
  * Whole decades from one below the smallest rate or threshold to one above the largest: the
  * thresholds are always in view, and the floor is the bottom when some rate was zero.
@@ -191,7 +180,7 @@ export function buildLossChart(telemetry: LinkTelemetry, options: LossChartOptio
             x: x(point.t),
             y: y(point.drawn ?? LOSS_FLOOR),
             clamped: clampRate(point.rate ?? 0).clamped,
-            text: `${label} ${formatRate(point.rate)} at ${formatTime(new Date(point.t).toISOString())}`,
+            text: `${label} ${formatLossRate(point.rate)} at ${formatTime(new Date(point.t).toISOString())}`,
           }));
     return {
       ...style,
@@ -217,7 +206,7 @@ export function buildLossChart(telemetry: LinkTelemetry, options: LossChartOptio
     labelY: baselines[index]!,
     colour: LOSS_THRESHOLD_STYLE[key].colour,
     dash: LOSS_THRESHOLD_STYLE[key].dash,
-    text: `${key} ${formatRate(value)}`,
+    text: `${key} ${formatLossRate(value)}`,
   }));
 
   const [low, high] = y.domain() as [number, number];

@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
 
 import { formatDbm, formatTime } from '@/lib/format';
+import { formatLossRate } from '@/lib/format/number';
 
 import type { LinkEnd, Recommendation } from '../api/types';
-import { decisiveEvidence, formatRate, historySummary, neighbourRows, opticsRows, reseatSummary } from '../evidence';
+import { decisiveEvidence, historySummary, neighbourRows, opticsRows, reseatSummary } from '../evidence';
 import { actionTodo, describeRule, isEscalation, isPreventiveRule } from '../repairActions';
 import { actionAt } from '../ticketHeader';
 import { ForecastEvidence } from './ForecastEvidence';
@@ -48,8 +49,9 @@ function PreventiveRecommendation({
         <strong data-testid="recommended-action">{preventiveHeadline(recommendation, forecast)}</strong>
       </p>
       <p className="recommendation-explanation">{recommendation.explanation}</p>
-      <p className="recommendation-rule" data-testid="recommendation-rule">
-        Rule: {describeRule(rule)} <code>{rule}</code>
+      {/* The rule in words; its code (for a bug report) only on hover. */}
+      <p className="recommendation-rule" data-testid="recommendation-rule" title={`rule ${rule}`}>
+        Rule: {describeRule(rule)}
       </p>
       <h3>Evidence: the forecast</h3>
       <ForecastEvidence forecast={forecast} />
@@ -83,20 +85,21 @@ function RepairRecommendation({ recommendation, ends }: { recommendation: Recomm
         {isEscalation(rule) ? <span className="badge badge-escalated">escalated</span> : null}
       </p>
       <p className="recommendation-explanation">{recommendation.explanation}</p>
-      <p className="recommendation-rule" data-testid="recommendation-rule">
-        Rule: {describeRule(rule)} <code>{rule}</code>
+      {/* The rule in words; its code (for a bug report) only on hover. */}
+      <p className="recommendation-rule" data-testid="recommendation-rule" title={`rule ${rule}`}>
+        Rule: {describeRule(rule)}
       </p>
 
       <h3>Evidence</h3>
       <dl className="facts evidence-facts">
         <div>
           <dt>Corruption {direction ? `(${direction})` : ''}</dt>
-          <dd data-testid="evidence-rate">{formatRate(rates?.this)}</dd>
+          <dd data-testid="evidence-rate">{formatLossRate(rates?.this)}</dd>
         </div>
         <div className={decisive.includes('opposite') ? 'decisive' : undefined} data-testid="evidence-opposite">
           <dt>Opposite direction ({opposite})</dt>
           <dd>
-            {formatRate(rates?.opposite)}
+            {formatLossRate(rates?.opposite)}
             {rates?.opposite_corrupting ? ' — corrupting too' : ''}
           </dd>
         </div>

@@ -7,6 +7,7 @@ import { canWorkTickets, useCurrentUser } from '@/features/auth';
 import { useFabric } from '@/features/fabrics';
 import { useLink } from '@/features/links';
 import { formatAge, formatReason, formatTime } from '@/lib/format';
+import { formatLossRate } from '@/lib/format/number';
 
 import type { Recommendation, TicketDetail } from '../api/types';
 import { useTicket } from '../api/useTicket';
@@ -18,7 +19,6 @@ import { TicketEnds } from '../components/TicketEnds';
 import { TicketHeader } from '../components/TicketHeader';
 import { TicketStateBadge } from '../components/TicketStateBadge';
 import { TicketWorkOrderLink } from '../components/TicketWorkOrderLink';
-import { formatRate } from '../evidence';
 import { isPreventiveRule } from '../repairActions';
 import { currentStep, doneStepSummary } from '../ticketHeader';
 import '../tickets.css';
@@ -192,7 +192,7 @@ function TicketSummary({ ticket }: { ticket: TicketDetail }) {
       </div>
       <div>
         <dt>Penalty (loss rate)</dt>
-        <dd>{formatRate(ticket.penalty)}</dd>
+        <dd>{formatLossRate(ticket.penalty)}</dd>
       </div>
       <div>
         <dt>Opened</dt>
