@@ -26,6 +26,10 @@ def _port_state_cache(serializer: serializers.Field) -> dict[int, services.PortS
     return cache
 
 
+# A circuit carries at most 100 Tb/s (as Larry's rack sets): the UI's switch form checks the same.
+MAX_CIRCUIT_CAPACITY_GBPS = 1e5
+
+
 class PortUnavailableSerializer(serializers.Serializer):
     link = serializers.IntegerField()
     reason = serializers.CharField(help_text="disabled, down or open_ticket.")
@@ -119,7 +123,10 @@ class CircuitSwitchSerializer(BriefModelSerializer):
             "attachments", "attach_all_tors", "ports_attached", "ports_available", "created", "updated",
         ]  # fmt: skip
         brief_fields = ("id", "url", "name", "zone", "fabric")
-        extra_kwargs = {"dark_time_s": {"max_value": 10.0}, "capacity_gbps": {"min_value": 1e-9}}
+        extra_kwargs = {
+            "dark_time_s": {"max_value": 10.0},
+            "capacity_gbps": {"min_value": 1e-9, "max_value": MAX_CIRCUIT_CAPACITY_GBPS},
+        }
 
     def get_fields(self):
         fields = super().get_fields()

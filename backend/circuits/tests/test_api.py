@@ -99,6 +99,15 @@ def test_a_planner_creates_a_circuit_switch_and_everyone_reads_it(client_for, ra
     assert [row["name"] for row in listed["results"]] == ["ocs-a"]
 
 
+def test_a_circuit_capacity_past_100_tbps_is_a_400_as_the_form_says(client_for, racks):
+    body = {"fabric": racks.pk, "name": "ocs-big", "port_count": 8, "capacity_gbps": 2e9}
+    refused = client_for("planner").post("/api/circuit-switches/", body, format="json")
+    assert refused.status_code == 400
+    assert "100000" in refused.json()["capacity_gbps"][0]
+    accepted = client_for("planner").post("/api/circuit-switches/", {**body, "capacity_gbps": 1e5}, format="json")
+    assert accepted.status_code == 201, accepted.json()
+
+
 @pytest.mark.parametrize(
     ("role", "create", "delete"),
     [

@@ -1,4 +1,6 @@
 /** Demand uploads read in the browser: CSV text as is, JSON as rows (the server reports bad rows by line or entry). */
+import type { TextUpload } from '@/lib/textUpload';
+
 import type { DemandUpload } from './api/types';
 
 /** The server's body limit (contract-circuits §2). */
@@ -8,7 +10,8 @@ export interface DemandUploadForm {
   name: string;
   description: string;
   windowS: string;
-  file: { name: string; text: string } | null;
+  /** `problem` when the chosen file is not text. */
+  file: TextUpload | null;
 }
 
 export const EMPTY_DEMAND_FORM: DemandUploadForm = { name: '', description: '', windowS: '', file: null };
@@ -28,6 +31,8 @@ export function buildDemandUpload(
   let content: Pick<DemandUpload, 'csv' | 'rows'> | null = null;
   if (!form.file) {
     errors.push('Choose a file: CSV with header src,dst,bytes,window_start, or JSON rows.');
+  } else if (form.file.problem) {
+    errors.push(form.file.problem);
   } else if (new Blob([form.file.text]).size > MAX_DEMAND_BYTES) {
     errors.push(`${form.file.name} is larger than ${MAX_DEMAND_BYTES / (1024 * 1024)} MiB.`);
   } else if (/^\s*[[{]/.test(form.file.text)) {

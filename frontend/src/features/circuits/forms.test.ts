@@ -140,6 +140,14 @@ describe('buildSwitchInput', () => {
     );
     expect(tooFew.errors).toEqual(['The switch has 1 ports but the attachments need 2.']);
   });
+
+  it("refuses a capacity past the server's bound, as the server does", () => {
+    const build = (capacityGbps: string) =>
+      buildSwitchInput({ ...EMPTY_SWITCH_FORM, name: 'x', capacityGbps }, 3, TORS, true).errors;
+    expect(build('2e9')).toEqual(['The circuit capacity must be a number of Gb/s above 0 and up to 100,000.']);
+    expect(build('100000')).toEqual([]);
+    expect(build('0')).toHaveLength(1);
+  });
 });
 
 describe('buildDemandUpload', () => {

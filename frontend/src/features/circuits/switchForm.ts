@@ -27,6 +27,10 @@ export const EMPTY_SWITCH_FORM: SwitchFormState = {
   links: {},
 };
 
+/** The server's bounds of a circuit's capacity (circuits' MAX_CIRCUIT_CAPACITY_GBPS): above 0, up to 100 Tb/s. */
+export const MAX_CAPACITY_GBPS = 100_000;
+export const CAPACITY_HINT = 'The circuit capacity must be a number of Gb/s above 0 and up to 100,000.';
+
 export function switchFormFrom(circuitSwitch: CircuitSwitch): SwitchFormState {
   return {
     name: circuitSwitch.name,
@@ -57,8 +61,8 @@ export function buildSwitchInput(
   if (form.darkTimeMs.trim() === '' || !Number.isFinite(darkMs) || darkMs < 0 || darkMs >= 10_000)
     errors.push('The dark time must be a number of ms from 0 to below 10,000.');
   const capacity = Number(form.capacityGbps);
-  if (form.capacityGbps.trim() === '' || !Number.isFinite(capacity) || capacity <= 0)
-    errors.push('The circuit capacity must be a number of Gb/s above 0.');
+  if (form.capacityGbps.trim() === '' || !Number.isFinite(capacity) || capacity <= 0 || capacity > MAX_CAPACITY_GBPS)
+    errors.push(CAPACITY_HINT);
 
   const useAll = creating && form.attachAll;
   const attachments: AttachmentInput[] = [];

@@ -64,6 +64,9 @@ export const INITIAL_PLAN_FORM: PlanFormState = {
   sweepStepM: '10',
 };
 
+/** The server's limit of a plan's name (planning's params check). */
+export const PLAN_NAME_MAX = 100;
+
 /** The plan form's first state: a stored fabric when there is one, the generated fat tree otherwise. */
 export function initialPlanForm(fabric: number | null): PlanFormState {
   return fabric === null ? INITIAL_PLAN_FORM : { ...INITIAL_PLAN_FORM, source: 'fabric', fabric: String(fabric) };
@@ -82,7 +85,7 @@ export function buildPlanParams(
 ): { fabric: number | null; params: PlanParams | null; errors: string[] } {
   const errors: string[] = [];
   const params: PlanParams = {};
-  if (form.name.trim().length > 100) errors.push('Name: at most 100 characters.');
+  if (form.name.trim().length > PLAN_NAME_MAX) errors.push(`Name: at most ${PLAN_NAME_MAX} characters.`);
   if (form.name.trim()) params.name = form.name.trim();
 
   let fabric: number | null = null;

@@ -61,6 +61,16 @@ describe('plan form', () => {
       'Choose an events file (JSON).',
     ]);
   });
+
+  it('refuses a file that is not text in its one sentence, sending nothing', () => {
+    const problem = 'events.png is a PNG image, not a text file: choose the CSV or JSON file.';
+    const upload = { name: 'events.png', text: '', problem };
+    const plan = buildPlanParams({ ...INITIAL_PLAN_FORM, source: 'uploaded', upload });
+    expect([plan.value, plan.errors]).toEqual([null, [problem]]);
+    const run = buildRunParams({ ...INITIAL_RUN_FORM, countersSource: 'uploaded', upload }, parseRackSet(''));
+    expect(run.value).toBeNull();
+    expect(run.errors).toContain(problem);
+  });
 });
 
 describe('sizing form', () => {

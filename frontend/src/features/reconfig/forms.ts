@@ -6,6 +6,8 @@ export const MAX_EVENTS = 500;
  * (/work/briefs/contract-reconfig.md) so a typo is answered before anything is sent. The server
  * checks again and its 400 lists every problem.
  */
+import { readTextUpload, type TextUpload } from '@/lib/textUpload';
+
 import {
   type CostsRequest,
   type CountersParam,
@@ -26,11 +28,8 @@ export interface Built<T> {
   errors: string[];
 }
 
-/** An uploaded file's name and text (read in the browser). */
-export interface Upload {
-  name: string;
-  text: string;
-}
+/** An uploaded file's name and text (read in the browser); `problem` when it is not text. */
+export type Upload = TextUpload;
 
 function integer(text: string, label: string, min: number, max: number, errors: string[]): number {
   const value = Number(text.trim());
@@ -116,6 +115,8 @@ export function buildPlanParams(form: PlanFormState): Built<{ params: ShareBacku
     events = { source: 'synthetic', length, seed };
   } else if (!form.upload) {
     errors.push('Choose an events file (JSON).');
+  } else if (form.upload.problem) {
+    errors.push(form.upload.problem);
   } else {
     const parsed = parseEventsFile(form.upload.text);
     errors.push(...parsed.errors);
@@ -349,7 +350,8 @@ export function buildRunParams(
   let counters: CountersParam | null = null;
   let fabric: number | null = null;
   if (countersSource(form, rackSet) === 'uploaded') {
-    if (form.upload) counters = countersParam(form.upload);
+    if (form.upload?.problem) errors.push(form.upload.problem);
+    else if (form.upload) counters = countersParam(form.upload);
     else errors.push('Choose a counters file (CSV or JSON).');
   } else {
     if (isFabricRackSet(rackSet.value)) {
@@ -456,11 +458,11 @@ export function buildCostsRequest(form: CostFormState): Built<CostsRequest> {
   return errors.length > 0 ? { value: null, errors } : { value: request, errors };
 }
 
-/** Reads a chosen file's text in the browser; null when the choice is cleared. */
+/** Reads a chosen file's text in the browser (a file that is not text carries its `problem`); null when the choice is cleared. */
 export function readFile(file: File | undefined, onRead: (upload: Upload | null) => void) {
   if (!file) {
     onRead(null);
     return;
   }
-  void file.text().then((text) => onRead({ name: file.name, text }));
+  void readTextUpload(file).then(onRead);
 }

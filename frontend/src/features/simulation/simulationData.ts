@@ -1,4 +1,6 @@
 /** Data shaping for the what-if simulation pages: the form's params and the result's runs. */
+import type { TextUpload } from '@/lib/textUpload';
+
 import {
   POLICIES,
   type PenaltyFunction,
@@ -33,8 +35,8 @@ export interface SimulationFormState {
   traceSource: 'generated' | 'uploaded';
   hours: string;
   mttfHours: string;
-  /** The uploaded file's name and text (read in the browser). */
-  upload: { name: string; text: string } | null;
+  /** The uploaded file's name and text (read in the browser); `problem` when it is not text. */
+  upload: TextUpload | null;
 }
 
 export const INITIAL_FORM: SimulationFormState = {
@@ -117,6 +119,8 @@ export function buildSimulationParams(form: SimulationFormState): {
     trace = { source: 'generated', hours, mttf_hours: mttf, seed };
   } else if (!form.upload) {
     errors.push('Choose a trace file (CSV with header time_s,link,loss_rate).');
+  } else if (form.upload.problem) {
+    errors.push(form.upload.problem);
   } else if (new Blob([form.upload.text]).size > MAX_TRACE_BYTES) {
     errors.push(`The trace file is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB.`);
   } else {

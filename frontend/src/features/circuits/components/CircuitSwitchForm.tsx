@@ -5,7 +5,13 @@ import { ErrorList } from '@/components/ErrorList';
 
 import type { CircuitSwitch, CircuitSwitchInput } from '../api/types';
 import type { TorChoice } from '../api/useTors';
-import { buildSwitchInput, EMPTY_SWITCH_FORM, switchFormFrom, type SwitchFormState } from '../switchForm';
+import {
+  buildSwitchInput,
+  EMPTY_SWITCH_FORM,
+  MAX_CAPACITY_GBPS,
+  switchFormFrom,
+  type SwitchFormState,
+} from '../switchForm';
 
 interface CircuitSwitchFormProps {
   fabric: number;
@@ -85,7 +91,11 @@ export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave
             inputMode="decimal"
             value={form.capacityGbps}
             onChange={(event) => set('capacityGbps', event.target.value)}
+            aria-describedby="circuit-capacity-hint"
           />
+          <span id="circuit-capacity-hint" className="field-hint">
+            Above 0, up to {MAX_CAPACITY_GBPS.toLocaleString('en-US')}.
+          </span>
         </label>
         <label>
           Description

@@ -2,6 +2,7 @@ import { FormProblems } from '@/components/FormProblems';
 import { type FormEvent, useState } from 'react';
 
 import { ErrorList } from '@/components/ErrorList';
+import { readTextUpload } from '@/lib/textUpload';
 
 import type { DemandUpload } from '../api/types';
 import { buildDemandUpload, type DemandUploadForm as FormState, EMPTY_DEMAND_FORM } from '../demandUpload';
@@ -26,7 +27,7 @@ export function DemandUploadForm({ fabric, uploading, error, onUpload }: DemandU
       set('file', null);
       return;
     }
-    void file.text().then((text) => set('file', { name: file.name, text }));
+    void readTextUpload(file).then((upload) => set('file', upload));
   };
 
   const submit = (event: FormEvent) => {

@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 import { FormProblems } from '@/components/FormProblems';
+import { lengthHint } from '@/lib/format/length';
 
 import type { PlanParams, TransceiverModel } from '../api/types';
 import {
@@ -10,6 +11,7 @@ import {
   COST_FIELDS,
   formatLength,
   initialPlanForm,
+  PLAN_NAME_MAX,
   type PlanFormState,
   priceText,
   type StretchLevel,
@@ -35,6 +37,8 @@ interface PlanFormProps {
 export function PlanForm({ fabrics, initialFabric, catalog, catalogLoading, submitting, onSubmit }: PlanFormProps) {
   const [form, setForm] = useState<PlanFormState>(() => initialPlanForm(initialFabric));
   const [problems, setProblems] = useState<string[]>([]);
+  const nameHintId = useId();
+  const nameHint = lengthHint(form.name.trim().length, PLAN_NAME_MAX);
   const set = <K extends keyof PlanFormState>(key: K, value: PlanFormState[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
 
@@ -50,9 +54,18 @@ export function PlanForm({ fabrics, initialFabric, catalog, catalogLoading, subm
   return (
     <form className="sim-form" aria-label="New stretch plan" onSubmit={submit} noValidate>
       <div className="sim-form-row">
+        {/* No maxLength: a pasted name is never cut silently; past the limit the field says so. */}
         <label>
           Plan name
-          <input value={form.name} maxLength={100} onChange={(event) => set('name', event.target.value)} />
+          <input
+            value={form.name}
+            onChange={(event) => set('name', event.target.value)}
+            aria-invalid={nameHint.over || undefined}
+            aria-describedby={nameHintId}
+          />
+          <span id={nameHintId} className={nameHint.over ? 'field-error' : 'field-hint'}>
+            {nameHint.text}
+          </span>
         </label>
         <ChoiceFieldset
           legend="Fabric"

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
 import { FormProblems } from '@/components/FormProblems';
+import { readTextUpload } from '@/lib/textUpload';
 
 import { type PenaltyFunction, POLICIES } from '../api/types';
 import { buildSimulationParams, INITIAL_FORM, POLICY_STYLE, type SimulationFormState } from '../simulationData';
@@ -37,7 +38,7 @@ export function SimulationForm({ fabrics, submitting, onSubmit }: SimulationForm
       set('upload', null);
       return;
     }
-    void file.text().then((text) => set('upload', { name: file.name, text }));
+    void readTextUpload(file).then((upload) => set('upload', upload));
   };
 
   return (

@@ -2,6 +2,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 
 import { FabricSelect } from '@/components/FabricSelect';
 import { useFabricChoices } from '@/features/fabrics';
+import { lengthHint } from '@/lib/format/length';
 
 import type { WebhookEndpoint, WebhookEndpointCreated } from '../api/types';
 import { useCreateWebhookEndpoint, useUpdateWebhookEndpoint } from '../api/webhooks';
@@ -69,6 +70,7 @@ export function EndpointForm({
   const [maxAttempts, setMaxAttempts] = useState(String(endpoint?.max_attempts ?? 10));
   const pending = create.isPending || update.isPending;
   const { byField, general } = fieldProblems<FieldKey>(create.error ?? update.error, FIELDS);
+  const nameHint = lengthHint(name.length, NAME_MAX);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -98,16 +100,13 @@ export function EndpointForm({
           ) : null}
         </>
       )}
-      <Field label="Name" hint={`Up to ${NAME_MAX} characters (${name.length} now).`} problems={byField.name}>
-        {(aria) => (
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            maxLength={NAME_MAX}
-            required
-            {...aria}
-          />
-        )}
+      {/* No maxLength: a paste is never cut silently; past the limit the field says so (the server too). */}
+      <Field
+        label="Name"
+        hint={nameHint.over ? undefined : nameHint.text}
+        problems={byField.name ?? (nameHint.over ? [nameHint.text] : undefined)}
+      >
+        {(aria) => <input value={name} onChange={(event) => setName(event.target.value)} required {...aria} />}
       </Field>
       <Field label="Payload URL" problems={byField.payload_url}>
         {(aria) => (
