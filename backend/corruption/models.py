@@ -119,11 +119,12 @@ class Ticket(models.Model):
         PREVENTIVE = "preventive"
 
     class State(models.TextChoices):
-        OPEN = "open"
+        # The queue's words, all lower case ("open", "in progress"), in the CSV and the audit log too.
+        OPEN = "open", "open"
         IN_PROGRESS = "in_progress", "in progress"
         AWAITING_VALIDATION = "awaiting_validation", "awaiting validation"
-        RESOLVED = "resolved"
-        REOPENED = "reopened"
+        RESOLVED = "resolved", "resolved"
+        REOPENED = "reopened", "reopened"
 
     fabric = models.ForeignKey(Fabric, on_delete=models.CASCADE, related_name="tickets")
     link = models.ForeignKey(Link, on_delete=models.CASCADE, related_name="tickets")

@@ -320,4 +320,5 @@ class Transceiver(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.model.name} on link {self.link_id} side {self.side}"
+        # In words: the audit log's Object ("QSFP28-SR4 at end A of link #16").
+        return f"{self.model.name} at end {self.side.upper()} of link #{self.link_id}"

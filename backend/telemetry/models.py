@@ -250,7 +250,8 @@ class PowerThreshold(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.source} thresholds of link {self.link_id} side {self.side}"
+        # In words: the audit log's Object ("Manual thresholds at end A of link #16").
+        return f"{self.get_source_display()} thresholds at end {self.side.upper()} of link #{self.link_id}"
 
 
 class CorruptionEvent(models.Model):

@@ -79,3 +79,14 @@ def test_a_page_of_changes_reads_its_usernames_in_one_query(
         "op2",
         "op3",
     }
+
+
+def test_a_tickets_changes_name_it_in_words_not_codes(client_for, small_fabric):
+    from corruption.tests.test_tickets import disabled_ticket
+
+    ticket = disabled_ticket(small_fabric)
+    rows = client_for("viewer").get("/api/audit/", {"object_type": "corruption.ticket"}).json()["results"]
+    assert f"Ticket #{ticket.pk} on link #{ticket.link_id}, open" in {row["object_repr"] for row in rows}
+    steps = client_for("viewer").get("/api/audit/", {"object_type": "corruption.ticketstep"}).json()["results"]
+    assert {row["object_repr"] for row in steps} == {f"Ticket #{ticket.pk}, step 1"}
+    assert not any("_" in row["object_repr"] for row in rows + steps)  # no awaiting_validation, in_progress

@@ -3160,10 +3160,10 @@ export interface components {
             state: components["schemas"]["ForecastTicketStateEnum"];
         };
         /**
-         * @description * `open` - Open
+         * @description * `open` - open
          *     * `in_progress` - in progress
          *     * `awaiting_validation` - awaiting validation
-         *     * `reopened` - Reopened
+         *     * `reopened` - reopened
          * @enum {string}
          */
         ForecastTicketStateEnum: "open" | "in_progress" | "awaiting_validation" | "reopened";
@@ -6491,11 +6491,11 @@ export interface components {
             worst_tor_fraction: number | null;
         };
         /**
-         * @description * `open` - Open
+         * @description * `open` - open
          *     * `in_progress` - in progress
          *     * `awaiting_validation` - awaiting validation
-         *     * `resolved` - Resolved
-         *     * `reopened` - Reopened
+         *     * `resolved` - resolved
+         *     * `reopened` - reopened
          * @enum {string}
          */
         TicketStateEnum: "open" | "in_progress" | "awaiting_validation" | "resolved" | "reopened";
@@ -13340,19 +13340,19 @@ export interface operations {
                 resolved_at__lte?: string;
                 resolved_at__n?: string;
                 /**
-                 * @description * `open` - Open
+                 * @description * `open` - open
                  *     * `in_progress` - in progress
                  *     * `awaiting_validation` - awaiting validation
-                 *     * `resolved` - Resolved
-                 *     * `reopened` - Reopened
+                 *     * `resolved` - resolved
+                 *     * `reopened` - reopened
                  */
                 state?: ("awaiting_validation" | "in_progress" | "open" | "reopened" | "resolved")[];
                 /**
-                 * @description * `open` - Open
+                 * @description * `open` - open
                  *     * `in_progress` - in progress
                  *     * `awaiting_validation` - awaiting validation
-                 *     * `resolved` - Resolved
-                 *     * `reopened` - Reopened
+                 *     * `resolved` - resolved
+                 *     * `reopened` - reopened
                  */
                 state__n?: ("awaiting_validation" | "in_progress" | "open" | "reopened" | "resolved")[];
                 /** @description true: tickets nobody is assigned to; false: assigned ones */
