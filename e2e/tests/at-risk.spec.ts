@@ -94,7 +94,7 @@ test('a viewer reads the links at risk, filters them and follows one to its fore
   await expect(dirty.getByTestId('at-risk-cause')).toHaveText('contamination');
   await expect(dirty.getByTestId('at-risk-confidence')).toHaveText(/^\d+%$/);
   await expect(dirty.getByTestId('at-risk-reading')).toHaveText(
-    /^[AZ] end Rx lane \d+: -?\d+\.\d dBm, falling \d+\.\d\d dB\/day, limit -?\d+\.\d dBm \((catalog|device|manual)\)$/,
+    /^[AZ] end Rx lane \d+: −?\d+\.\d dBm, falling \d+\.\d\d dB\/day, limit −?\d+\.\d dBm \((catalog|device|manual)\)$/,
   );
   const racks = await rackNames(page.request, fabric.id, [contamination.a_switch_name, contamination.z_switch_name]);
   await expect(dirty.getByTestId('at-risk-racks')).toHaveText(

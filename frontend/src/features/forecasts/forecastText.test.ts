@@ -58,16 +58,16 @@ describe('readingText', () => {
   it('names the end, quantity and lane, the level, the slope and the limit with its provenance', () => {
     // Lanes count from 1 as modules number them: the API's lane 2 is lane 3.
     expect(readingText(linkForecast())).toBe(
-      'Z end Rx lane 3: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog)',
+      'Z end Rx lane 3: −8.9 dBm, falling 0.40 dB/day, limit −10.0 dBm (catalog)',
     );
     expect(readingText(linkForecast({ side: 'a', quantity: 'tx', lane: 0, limit_provenance: 'manual' }))).toBe(
-      'A end Tx lane 1: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (manual)',
+      'A end Tx lane 1: −8.9 dBm, falling 0.40 dB/day, limit −10.0 dBm (manual)',
     );
   });
 
   it('reads a dark lane as dark: it has no level nor slope', () => {
     expect(readingText(linkForecast({ level_dbm: null, slope_db_per_day: null }))).toBe(
-      'Z end Rx lane 3: dark, limit -10.0 dBm (catalog)',
+      'Z end Rx lane 3: dark, limit −10.0 dBm (catalog)',
     );
   });
 
@@ -80,7 +80,7 @@ describe('readingText', () => {
 describe('forecastSentence', () => {
   it('says the chart’s forecast in words: reading, crossing with its interval, confidence, horizon, cause, action', () => {
     expect(forecastSentence(linkForecast(), 7, NOW)).toBe(
-      'Forecast made 2026-11-27 08:00 UTC. Z end Rx lane 3: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog). ' +
+      'Forecast made 2026-11-27 08:00 UTC. Z end Rx lane 3: −8.9 dBm, falling 0.40 dB/day, limit −10.0 dBm (catalog). ' +
         'It reaches its limit 2026-11-30 12:48 UTC (between 2026-11-29 10:24 UTC and 2026-12-02 08:00 UTC); ' +
         '87% confidence, at risk within the 7-day horizon. Probable cause: contamination. ' +
         'Recommended: Clean the connectors, p0-fab0:eth1/1 (end Z) first.',

@@ -56,13 +56,13 @@ describe('evidence on the ticket page', () => {
     ]);
     const farTx = rows.find((row) => row.key === 'far_tx')!;
     expect(farTx).toMatchObject({ value: -13.6, average: -13.44, limit: -8.4, provenance: 'catalog', low: true });
-    expect(farTx.comparison).toBe('-13.6 dBm ≤ -8.4 dBm');
+    expect(farTx.comparison).toBe('−13.6 dBm ≤ −8.4 dBm');
     expect(farTx.decisive).toBe(true);
     const localRx = rows.find((row) => row.key === 'local_rx')!;
-    expect(localRx.comparison).toBe('-13.9 dBm < -10.3 dBm');
+    expect(localRx.comparison).toBe('−13.9 dBm < −10.3 dBm');
     // Low too, but the far Tx rule matched first: only that row is marked.
     expect(localRx.decisive).toBe(false);
-    expect(rows.find((row) => row.key === 'far_rx')!.comparison).toBe('-2.2 dBm ≥ -10.3 dBm');
+    expect(rows.find((row) => row.key === 'far_rx')!.comparison).toBe('−2.2 dBm ≥ −10.3 dBm');
   });
 
   it('says "no light" for a dark receiver and names a missing limit', () => {

@@ -51,8 +51,9 @@ describe('number formats', () => {
     expect(formatPercent(Number.NaN)).toBe('—');
   });
 
-  it('shows optical power in dBm with one decimal', () => {
-    expect(formatDbm(-13.64)).toBe('-13.6 dBm');
+  it('shows optical power in dBm with one decimal and a true minus sign', () => {
+    expect(formatDbm(-13.64)).toBe('−13.6 dBm');
+    expect(formatDbm(-0.04)).toBe('0.0 dBm'); // no "−0.0"
     expect(formatDbm(2)).toBe('2.0 dBm');
     expect(formatDbm(null)).toBe('—');
   });

@@ -70,10 +70,15 @@ export function formatPercent(fraction: number, digits = 1): string {
   return `${(fraction * 100).toFixed(digits)}%`;
 }
 
-/** "-13.6 dBm"; "—" when there is no reading. */
+/**
+ * "−13.6 dBm" with a true minus sign (U+2212), the one way the screen writes optical power; "—"
+ * when there is no reading. Only the screen: the API and the CSV keep ASCII numbers ("-13.6").
+ */
 export function formatDbm(value: number | null | undefined, digits = 1): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  return `${value.toFixed(digits)} dBm`;
+  const text = value.toFixed(digits);
+  // A reading that rounds to zero is "0.0", not "−0.0".
+  return `${Number(text) === 0 ? text.replace('-', '') : text.replace('-', '−')} dBm`;
 }
 
 /** "100 Gb/s"; "—" when the speed is unknown. */

@@ -59,7 +59,7 @@ describe('AtRiskResults', () => {
     expect(first.getByTestId('at-risk-cause')).toHaveTextContent('decaying transmitter');
     expect(first.getByTestId('at-risk-confidence')).toHaveTextContent('93%');
     expect(first.getByTestId('at-risk-reading')).toHaveTextContent(
-      'A end Rx lane 1: -9.4 dBm, falling 0.31 dB/day, limit -10.0 dBm (catalog)',
+      'A end Rx lane 1: −9.4 dBm, falling 0.31 dB/day, limit −10.0 dBm (catalog)',
     );
     // A switch without a rack reads "—".
     expect(first.getByTestId('at-risk-racks')).toHaveTextContent('A — Z r90');

@@ -39,7 +39,7 @@ describe('ForecastSummary', () => {
   it('says under the power chart what the chart draws of the forecast', () => {
     renderSummary({});
     expect(screen.getByTestId('power-forecast-text')).toHaveTextContent(
-      'Z end Rx lane 3: -8.9 dBm, falling 0.40 dB/day, limit -10.0 dBm (catalog). It reaches its limit 2026-11-30 12:48 UTC',
+      'Z end Rx lane 3: −8.9 dBm, falling 0.40 dB/day, limit −10.0 dBm (catalog). It reaches its limit 2026-11-30 12:48 UTC',
     );
   });
 
@@ -56,7 +56,7 @@ describe('ForecastSummary', () => {
     const text = screen.getByTestId('power-forecast-text');
     expect(text).toHaveTextContent(
       'Failed: out of service for corruption since 2026-11-27 02:00 UTC (6 h ago). ' +
-        'A end Tx lane 1 reads -13.7 dBm, past its limit -8.4 dBm (catalog). ' +
+        'A end Tx lane 1 reads −13.7 dBm, past its limit −8.4 dBm (catalog). ' +
         'Not a forecast matter any more: it belongs to its repair ticket #12 (open).',
     );
     expect(screen.getByRole('link', { name: '#12' })).toHaveAttribute('href', '/tickets/12');

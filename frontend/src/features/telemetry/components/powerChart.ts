@@ -7,6 +7,7 @@ import { area, line, scaleLinear } from 'd3';
 
 import type { AxisTick } from '@/components/charts/plotArea';
 import { laneLabel, type LinkForecastAnswer } from '@/features/forecasts';
+import { formatDbm } from '@/lib/format';
 
 import type { LinkTelemetry, Resolution, Side, SideThresholds, ThresholdField } from '../api/types';
 import {
@@ -186,9 +187,8 @@ export function lowerLimits(
   return limits;
 }
 
-export function formatDbm(value: number): string {
-  return `${value.toFixed(1).replace('-', '−')} dBm`;
-}
+// The one dBm format (lib/format: a true minus), for the chart's callers.
+export { formatDbm };
 
 export function powerDomain(values: readonly number[]): [number, number] {
   if (values.length === 0) return EMPTY_DOMAIN;

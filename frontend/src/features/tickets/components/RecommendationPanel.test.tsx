@@ -37,8 +37,8 @@ describe('RecommendationPanel', () => {
       .filter((row) => row.getAttribute('data-decisive') === 'true');
     expect(decisive).toHaveLength(1);
     expect(decisive[0]).toHaveTextContent('Tx at A (far end)');
-    expect(decisive[0]).toHaveTextContent('-13.6 dBm');
-    expect(decisive[0]).toHaveTextContent('-8.4 dBm (catalog)');
+    expect(decisive[0]).toHaveTextContent('−13.6 dBm');
+    expect(decisive[0]).toHaveTextContent('−8.4 dBm (catalog)');
     expect(decisive[0]).toHaveTextContent('low');
     expect(screen.getByTestId('evidence-history')).toHaveTextContent('no earlier step');
   });
@@ -99,9 +99,9 @@ describe('RecommendationPanel', () => {
     );
     expect(screen.getByTestId('evidence-forecast-confidence')).toHaveTextContent('91%');
     expect(screen.getByTestId('evidence-forecast-reading')).toHaveTextContent(
-      'Rx of lane 3 at A (p0-tor4:eth2/3): -8.9 dBm, falling 0.42 dB a day',
+      'Rx of lane 3 at A (p0-tor4:eth2/3): −8.9 dBm, falling 0.42 dB a day',
     );
-    expect(screen.getByTestId('evidence-forecast-limit')).toHaveTextContent('-10.3 dBm (catalog)');
+    expect(screen.getByTestId('evidence-forecast-limit')).toHaveTextContent('−10.3 dBm (catalog)');
     // None of a repair's corruption furniture, nor "receives the errors".
     expect(screen.queryByTestId('evidence-rate')).toBeNull();
     expect(screen.queryByText(/Other corrupting links/)).toBeNull();
