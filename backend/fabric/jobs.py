@@ -11,6 +11,7 @@ from .models import Fabric
 @job_kind(
     "fabric.import",
     title="Fabric import",
+    summary=lambda result: f"fabric '{result['name']}' imported",
     roles={PLANNER, OPERATOR},
     description="Import a fabric interchange document (atomic; large fabrics report progress).",
     needs_fabric=False,
@@ -41,6 +42,9 @@ def _drop_document(job, **changes) -> None:
 @job_kind(
     "fabric.capacity_report",
     title="Fabric capacity report",
+    summary=lambda result: (
+        f"{result['summary']['tors']} ToRs, {result['summary']['below_constraint']} below the capacity constraint"
+    ),
     roles=set(ROLES),
     description="Per-ToR up-path capacity against the constraints, with a per-pod summary.",
 )

@@ -74,7 +74,8 @@ test.describe('technician on a phone', () => {
     await expect(recommendation).toHaveAttribute('data-action', ticket.recommended_action ?? '');
     await expect(page.getByTestId('recommended-action')).not.toBeEmpty();
     await expect(page.getByTestId('recommendation-rule')).toContainText('Rule:');
-    await expect(page.getByTestId('evidence-rate')).toHaveText(/^\d\.\de-\d+$/);
+    // A loss rate as every page writes it: "5.0 × 10⁻⁵", not 5.0e-5.
+    await expect(page.getByTestId('evidence-rate')).toHaveText(/^\d\.\d × 10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+$/);
     await expect(page.getByTestId('evidence-optics-row')).toHaveCount(4);
     await expect(page.getByTestId('evidence-optics-row').first()).toContainText('dBm');
 

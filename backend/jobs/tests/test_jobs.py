@@ -84,6 +84,7 @@ def test_capacity_report_runs_and_is_idempotent(small_fabric):
     assert (job.progress, job.attempts, job.error) == (1.0, 1, "")
     assert job.result["summary"] == {"tors": 3, "below_constraint": 0, "min_fraction": 1.0}
     assert [p["pod"] for p in job.result["pods"]] == [0, 1]
+    assert job.message == "3 ToRs, 0 below the capacity constraint"  # what it found, not "done"
     # a redelivered task finds the job finished and does nothing
     assert services.run(job.pk) == "succeeded"
     job.refresh_from_db()
