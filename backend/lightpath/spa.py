@@ -38,7 +38,9 @@ def _mtime(path: Path) -> int:
 
 
 def _matches(pattern: tuple[str, ...], parts: list[str]) -> bool:
-    return len(pattern) == len(parts) and all(p.startswith(":") or p == part for p, part in zip(pattern, parts, strict=True))
+    return len(pattern) == len(parts) and all(
+        p.startswith(":") or p == part for p, part in zip(pattern, parts, strict=True)
+    )
 
 
 def _route_for(routes: tuple[Route, ...], path: str) -> tuple[Route, dict[str, str]] | None:
