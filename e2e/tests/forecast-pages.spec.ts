@@ -190,6 +190,76 @@ test('the fabric page counts its links at risk and holds the forecast settings, 
   await viewerContext.close();
 });
 
+interface ForecastAnswer {
+  forecast: { at_risk: boolean } | null;
+  failed: {
+    state: string;
+    since: string | null;
+    ticket: { id: number; kind: string; state: string } | null;
+  } | null;
+}
+
+test('a failed link’s page says it failed and which ticket has it, not a forecast', async ({ page }) => {
+  // Trial 29 item 3: demo link 76 (Tx 5 dB under its limit, out of service with a repair ticket) read
+  // "flat", "at its limit now", "not at risk", cause "unclear", "inspect both ends".
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await loginAs(page, 'viewer');
+  const fabric = await findFabric(page.request, DEMO_FABRIC);
+  let failed: { link: number; answer: ForecastAnswer } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const tickets = await page.request.get('/api/tickets/', {
+          params: { fabric: fabric.id, kind: 'repair', limit: 100 },
+        });
+        for (const ticket of ((await tickets.json()) as ApiListPage<{ link: number; state: string }>).results) {
+          if (ticket.state === 'resolved') continue;
+          const answer = (await (
+            await page.request.get(`/api/links/${ticket.link}/forecast/`)
+          ).json()) as ForecastAnswer;
+          if (answer.forecast !== null && answer.failed?.state === 'disabled' && answer.failed.ticket !== null) {
+            failed = { link: ticket.link, answer };
+            return true;
+          }
+        }
+        return false;
+      },
+      {
+        message: 'a demo link out of service for corruption, with a forecast and its repair ticket',
+        timeout: 120_000,
+      },
+    )
+    .toBe(true);
+  const { link, answer } = failed!;
+  const ticket = answer.failed!.ticket!;
+  // The API does not contradict itself: not at risk, and not on the At risk list.
+  expect(answer.forecast!.at_risk).toBe(false);
+  expect((await forecastRows(page.request, fabric.id)).results.map((row) => row.link.id)).not.toContain(link);
+
+  await page.goto(`/links/${link}`);
+  const text = page.getByTestId('power-forecast-text');
+  await expect(text).toHaveText(
+    new RegExp(
+      String.raw`^Failed: out of service for corruption since \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(.+ ago\)\. ` +
+        String.raw`(.+ past its limit .+\. |.+ is dark\. )?` +
+        String.raw`Not a forecast matter any more: it belongs to its repair ticket #${ticket.id} \(.+\)\.$`,
+    ),
+  );
+  for (const words of ['at risk', 'at its limit now', 'Probable cause', 'Recommended', 'Inspect']) {
+    await expect(text).not.toContainText(words);
+  }
+  await expect(page.getByTestId('link-at-risk')).toHaveCount(0);
+  // Its chart draws no trend "to its limit" nor a crossing: the reading is past it.
+  await expect(page.getByTestId('power-chart')).toBeVisible();
+  await expect(page.getByTestId('power-forecast-crossing')).toHaveCount(0);
+  await expect(page.getByTestId('power-forecast-trend')).toHaveCount(0);
+  await text.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('failed-link-1440.png') });
+  await text.getByRole('link', { name: `#${ticket.id}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/tickets/${ticket.id}$`));
+});
+
 test('on a phone the readings keep most of the power chart and the loss chart shares its time axis', async ({
   browser,
 }) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  chartedForecast,
   crossingText,
   emptyText,
   forecastAgeText,
@@ -104,5 +105,19 @@ describe('emptyText', () => {
     expect(emptyText(1, ['contamination', 'bent_fiber'])).toBe(
       'No link is forecast to cross its limit within 1 day (cause: contamination or bent or damaged fiber).',
     );
+  });
+});
+
+describe('chartedForecast', () => {
+  it('draws the forecast of a link that has not failed, none of a failed one', () => {
+    const answer = { link: 3, horizon_days: 7, min_confidence: 0.8, forecast: linkForecast(), failed: null };
+    expect(chartedForecast(answer)).toBe(answer);
+    expect(
+      chartedForecast({
+        ...answer,
+        failed: { state: 'disabled', since: null, ticket: { id: 4, kind: 'repair', state: 'open' } },
+      }),
+    ).toBeUndefined();
+    expect(chartedForecast(undefined)).toBeUndefined();
   });
 });

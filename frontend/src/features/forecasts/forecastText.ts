@@ -5,7 +5,7 @@
  */
 import { formatDbm, formatTime, formatTimeWithAge } from '@/lib/format';
 
-import type { ForecastCause, LinkFailure, LinkForecast } from './api/types';
+import type { ForecastCause, LinkFailure, LinkForecast, LinkForecastAnswer } from './api/types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -216,4 +216,12 @@ export function failedWithoutTicketText(failed: Pick<LinkFailure, 'state'>): str
   return failed.state === 'corrupting'
     ? 'CorrOpt keeps it in service for capacity; no ticket has it yet.'
     : 'No ticket has it yet.';
+}
+
+/**
+ * The forecast the link's charts draw: none for a failed link (its reading is past the limit: a trend
+ * "to its limit" and a crossing band at "now" would say nothing the failure does not).
+ */
+export function chartedForecast(answer: LinkForecastAnswer | undefined): LinkForecastAnswer | undefined {
+  return answer?.failed ? undefined : answer;
 }

@@ -6,6 +6,6 @@
 export type { LinkForecast, LinkForecastAnswer } from './api/types';
 export { useLinkForecast } from './api/useLinkForecast';
 export { ForecastSummary } from './components/ForecastSummary';
-export { crossingText, laneLabel } from './forecastText';
+export { chartedForecast, crossingText, laneLabel } from './forecastText';
 export { LinkAtRisk } from './components/LinkAtRisk';
 export { FabricAtRiskCount } from './components/FabricAtRiskCount';

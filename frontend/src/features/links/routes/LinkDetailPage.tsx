@@ -7,7 +7,7 @@ import { Loading } from '@/components/Loading';
 import { ObjectHistory } from '@/features/audit';
 import { canChangeLinkState, canOverrideCapacity, useCurrentUser } from '@/features/auth';
 import { useFabric } from '@/features/fabrics';
-import { ForecastSummary, LinkAtRisk, useLinkForecast } from '@/features/forecasts';
+import { chartedForecast, ForecastSummary, LinkAtRisk, useLinkForecast } from '@/features/forecasts';
 import {
   brushedRange,
   CorruptionEventsTable,
@@ -221,13 +221,18 @@ function LinkDetail({ linkId }: { linkId: number }) {
           <>
             <section aria-labelledby="power-heading" className="chart-section">
               <h3 id="power-heading">Optical power, Tx and Rx of both ends</h3>
-              <PowerChart telemetry={telemetry.data} sideNames={sideNames} onZoom={zoomTo} forecast={forecast.data} />
+              <PowerChart
+                telemetry={telemetry.data}
+                sideNames={sideNames}
+                onZoom={zoomTo}
+                forecast={chartedForecast(forecast.data)}
+              />
               <ErrorList error={forecast.error} title="Could not load the forecast." />
               {forecast.data ? <ForecastSummary answer={forecast.data} now={new Date()} /> : null}
             </section>
             <section aria-labelledby="loss-heading" className="chart-section">
               <h3 id="loss-heading">Loss rate per direction</h3>
-              <LossChart telemetry={telemetry.data} onZoom={zoomTo} forecast={forecast.data} />
+              <LossChart telemetry={telemetry.data} onZoom={zoomTo} forecast={chartedForecast(forecast.data)} />
             </section>
           </>
         ) : null}
