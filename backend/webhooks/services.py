@@ -316,7 +316,10 @@ def _link_payload(
 
 
 def _risk_payload(change: LinkStateChange) -> dict[str, Any]:
-    payload = {"at_risk": change.kind != WebhookEvent.Kind.LINK_RISK_CLEARED, "forecast": change.forecast}
+    payload: dict[str, Any] = {
+        "at_risk": change.kind != WebhookEvent.Kind.LINK_RISK_CLEARED,
+        "forecast": change.forecast,
+    }
     if change.kind == WebhookEvent.Kind.LINK_RISK_CHANGED:
         payload["previous_cause"] = change.previous_state
     return payload

@@ -309,12 +309,12 @@ class LinkForecastDetailSerializer(serializers.ModelSerializer):
         read_only=True,
         help_text="At risk: the crossing is within the fabric's horizon with enough confidence AND the link has not "
         "failed yet. Always false for a failed link (corrupting, or out of service for corruption): it is past "
-        "forecasting and belongs to its repair ticket (the forecast answer's `failed`)."
+        "forecasting and belongs to its repair ticket (the forecast answer's `failed`).",
     )
     crossing_at = serializers.DateTimeField(
         read_only=True,
         help_text="When the reading is forecast to reach its limit; equal to `computed_at` when the reading was "
-        "already at or past its limit when the forecast was made."
+        "already at or past its limit when the forecast was made.",
     )
     cause_label = serializers.CharField(help_text="The cause in words, e.g. 'bent or damaged fiber'.")
     end = ForecastEndSerializer(help_text="The end at `side`, whose reading crosses.")
