@@ -113,10 +113,19 @@ test('the tickets list sorts by a header and exports exactly the filtered ticket
   const shown = await queue.getByTestId('ticket-row').evaluateAll((rows) => rows.map((row) => row.dataset.ticketId));
   expect(shown).toEqual(expected.results.slice(0, 50).map((ticket) => String(ticket.id)));
 
+  // The CSV is the page: a column chosen off is not exported, the others come in the page's order.
+  await page.getByText('Columns', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Assignee' }).uncheck();
+  await expect(queue.getByRole('columnheader', { name: 'Assignee' })).toHaveCount(0);
   const { name, rows } = await exportCsv(page);
   expect(name).toBe('tickets.csv');
+  expect(Object.keys(rows[0]!)).toEqual([
+    'Ticket', 'Link', 'Kind', 'State', 'Recommended action', 'Penalty', 'Fabric', 'Pod', 'Opened',
+  ]); // prettier-ignore
   expect(rows.map((row) => Number(row['Ticket']))).toEqual(expected.results.map((ticket) => ticket.id));
   expect(new Set(rows.map((row) => row['Fabric']))).toEqual(new Set([DEMO_FABRIC]));
+  // Words as the page writes them, not codes.
+  expect(rows.some((row) => /_/.test(row['Recommended action']!))).toBe(false);
 });
 
 test('the jobs list sorts by kind, names kinds in words and exports the jobs in that order', async ({ page }) => {
@@ -147,6 +156,9 @@ test('the jobs list sorts by kind, names kinds in words and exports the jobs in 
   expect(expected.count).toBeGreaterThan(1);
   expect(rows.map((row) => Number(row['Job']))).toEqual(expected.results.map((job) => job.id));
   expect(new Set(rows.map((row) => row['State']))).toEqual(new Set(['Succeeded']));
+  // Kinds and progress as the page says them: "CorrOpt optimization", "100%".
+  expect(rows.some((row) => row['Kind']!.includes('.'))).toBe(false);
+  expect(new Set(rows.map((row) => row['Progress']))).toEqual(new Set(['100%']));
   const firstRow = table.getByTestId('job-row').first();
   await expect(firstRow).toHaveAttribute('data-job-id', String(expected.results[0]!.id));
 });
