@@ -86,16 +86,13 @@ export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave
           />
         </label>
         <label>
-          Circuit capacity (Gb/s)
+          {/* The server's bound in the label, before submit (a hint line would unalign the row). */}
+          Circuit capacity (Gb/s, up to {MAX_CAPACITY_GBPS.toLocaleString('en-US')})
           <input
             inputMode="decimal"
             value={form.capacityGbps}
             onChange={(event) => set('capacityGbps', event.target.value)}
-            aria-describedby="circuit-capacity-hint"
           />
-          <span id="circuit-capacity-hint" className="field-hint">
-            Above 0, up to {MAX_CAPACITY_GBPS.toLocaleString('en-US')}.
-          </span>
         </label>
         <label>
           Description
