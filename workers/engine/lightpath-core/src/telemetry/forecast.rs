@@ -173,20 +173,22 @@ struct LaneFits {
 }
 
 /// The forecast of one lane (None: nothing to report); `newest` is the
-/// newest closed bucket and `day` the buckets in a day; `min_confidence`
-/// gives the least confidence for at risk that applies to this lane (asked
-/// only when a crossing within the horizon makes it matter).
+/// newest closed bucket; `min_confidence` gives the least confidence for at
+/// risk that applies to this lane and `freshly_ageing` whether the laser its
+/// light comes from is freshly ageing ([`EndPattern::freshly_ageing`]), both
+/// asked only when a crossing within the horizon makes them matter.
 #[allow(clippy::too_many_arguments)]
 fn lane_candidate(
     series: &Series,
     fits: &LaneFits,
     newest_end: i64,
-    (newest, day): (i64, usize),
+    (newest, trend): (i64, &TrendSettings),
     limit: f64,
     settings: &ForecastSettings,
-    min_confidence: &dyn Fn() -> f64,
+    (min_confidence, freshly_ageing): (&dyn Fn() -> f64, &dyn Fn() -> bool),
     (side, quantity, lane): (bool, Quantity, usize),
 ) -> Option<Candidate> {
+    let day = trend.day_lag();
     let now = settings.now_us;
     let due = now.saturating_add(settings.horizon_us);
     let fit = fits.whole.as_ref();
@@ -240,30 +242,59 @@ fn lane_candidate(
     if fit.level <= limit {
         return Some(base);
     }
-    if fit.slope >= 0.0 {
-        return None;
-    }
     // The whole window's judgement, and the recent fit's when it falls too
     // (both agree on the direction): the lane is at risk when either is, and
     // reports the at-risk one, else the earlier crossing.
-    let judged = [Some(fit), fits.recent.as_ref().filter(|r| r.slope < 0.0)]
-        .into_iter()
-        .flatten()
-        .filter(|f| f.level > limit)
-        .filter_map(|f| {
-            let (crossing, earliest, latest, confidence) = crossing_of(f, newest_end, limit, due)?;
-            Some(Candidate {
-                at_risk: crossing <= due && confidence >= min_confidence(),
-                crossing,
-                earliest,
-                latest,
-                confidence,
-                level: f.level,
-                slope: f.slope,
-                ..base.clone()
-            })
+    let falling = fit.slope < 0.0;
+    let judged = [
+        Some(fit).filter(|_| falling),
+        fits.recent.as_ref().filter(|r| falling && r.slope < 0.0),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|f| f.level > limit)
+    .filter_map(|f| {
+        let (crossing, earliest, latest, confidence) = crossing_of(f, newest_end, limit, due)?;
+        Some(Candidate {
+            at_risk: crossing <= due && confidence >= min_confidence(),
+            crossing,
+            earliest,
+            latest,
+            confidence,
+            level: f.level,
+            slope: f.slope,
+            ..base.clone()
         })
-        .min_by(worse_first)?;
+    })
+    .min_by(worse_first);
+    if judged.as_ref().is_some_and(|c| c.at_risk) {
+        return judged;
+    }
+    // A fade that began less than a day ago, of light from a laser whose Tx
+    // fell and whose bias rose over each of the newest day's whole-day pairs:
+    // two independent signals agree, so the newest day's pairs judge the
+    // lane, with the corroborated confidence, a day before most of the
+    // recent fit's pairs see the fade. Only an at-risk verdict is taken: on
+    // their own these few pairs are too noisy to report a crossing.
+    let fresh = || {
+        let f = series
+            .fit_fresh(newest, trend)
+            .filter(|f| f.slope < 0.0 && f.level > limit)?;
+        let (crossing, earliest, latest, confidence) = crossing_of(&f, newest_end, limit, due)?;
+        let at_risk = crossing <= due
+            && confidence >= settings.min_confidence.min(CORROBORATED_CONFIDENCE)
+            && freshly_ageing();
+        at_risk.then(|| Candidate {
+            crossing,
+            earliest,
+            latest,
+            confidence,
+            level: f.level,
+            slope: f.slope,
+            ..base.clone()
+        })
+    };
+    let judged = fresh().or(judged)?;
     let reported = judged.crossing <= now.saturating_add(REPORT_HORIZONS * settings.horizon_us);
     reported.then_some(judged)
 }
@@ -327,6 +358,10 @@ struct EndPattern {
     /// ...and that bias clearly rising (its 10th percentile slope is
     /// positive): two independent signals of an ageing laser.
     decay_corroborated: bool,
+    /// A Tx lane clearly falling and its bias clearly rising over the newest
+    /// day's whole-day pairs (the fresh fits): an ageing laser seen within a
+    /// day of its fade's start.
+    freshly_ageing: bool,
 }
 
 /// An end's Rx and Tx lanes' fits.
@@ -390,6 +425,16 @@ fn pattern(
         p.decaying |= both(bias).any(|b| b.slope > 0.0);
         p.decay_corroborated |= both(bias).any(|b| b.low > 0.0);
     }
+    p.freshly_ageing = end.tx.iter().enumerate().any(|(lane, tx)| {
+        tx.fit_fresh(newest, settings).is_some_and(|f| f.high < 0.0)
+            && end
+                .bias
+                .get(lane)
+                .or(end.bias.first())
+                .and_then(|b| b.fit_fresh(newest, settings))
+                .is_some_and(|b| b.low > 0.0)
+    });
+    p.decaying |= p.freshly_ageing;
     p
 }
 
@@ -491,16 +536,17 @@ pub fn forecast_link(
                     settings.min_confidence
                 }
             };
+            let freshly_ageing = || patterns()[usize::from(transmitting)].freshly_ageing;
             let lane_fits = if k == 0 { &both.0 } else { &both.1 };
             for (lane, series) in end.series(quantity).iter().enumerate() {
                 let Some(c) = lane_candidate(
                     series,
                     &lane_fits[lane],
                     newest_end,
-                    (newest, trend.day_lag()),
+                    (newest, trend),
                     limit,
                     settings,
-                    &min_confidence,
+                    (&min_confidence, &freshly_ageing),
                     (side, quantity, lane),
                 ) else {
                     continue;
@@ -825,6 +871,54 @@ mod tests {
         let f = run(&ends, limits, now).unwrap();
         assert!(!f.at_risk, "{f:?}");
         assert_ne!(f.cause, Cause::DecayingTransmitter);
+    }
+
+    #[test]
+    fn a_fade_under_a_day_old_is_at_risk_when_its_laser_ages() {
+        // A's Tx fades 0.6 dB a day from day 3.55 (noise 0.1 dB); Z's Rx,
+        // 2 dB above its limit, follows it: the crossing is 3.3 days after
+        // the start. At day 4.75 the newest closed bucket ends 0.98 days
+        // into the fade: too young for the window's and the recent fit's
+        // pairs (most span flat days), old enough for each of the newest
+        // day's pairs.
+        let start = 3.55;
+        let fade = |rising_bias: bool| {
+            let mut noise = Noise(0x5DEE_CE66);
+            feed(4.75, move |t| {
+                let down = 0.6 * (t - start).max(0.0);
+                let mut n = || 0.1 * noise.next();
+                let a = Reading {
+                    tx: vec![-1.0 - down + n()],
+                    bias: vec![30.0 + if rising_bias { 4.0 * down } else { 0.0 } + n()],
+                    ..flat(-3.0 + n(), -1.0)
+                };
+                [a, flat(-8.0 - down + n(), -1.0)]
+            })
+        };
+        let now = (4.75 * DAY_US as f64) as i64;
+        let limits = [Some(-30.0), Some(-30.0), Some(-10.0), Some(-30.0)];
+        let ends = fade(true);
+        let c = confidences(&ends[1].rx[0], -10.0, now);
+        assert!(
+            c.iter().all(|c| *c < 0.5),
+            "the older rules would flag it: {c:?}"
+        );
+        let f = run(&ends, limits, now).unwrap();
+        assert_eq!((f.side, f.quantity), (true, Quantity::Rx), "{f:?}");
+        assert!(f.at_risk, "{f:?}");
+        assert_eq!(
+            (f.cause, f.cause_side),
+            (Cause::DecayingTransmitter, Some(false))
+        );
+        // The crossing from the newest day's pairs (some of them span the
+        // fade's start, so their median is slower than the fade): within
+        // the horizon, not before the fade's own (2.1 days from now).
+        let days = (f.crossing_us - now) as f64 / DAY_US as f64;
+        assert!((2.0..7.0).contains(&days), "{days} {f:?}");
+        // The same fade with a flat bias: the newest day's pairs alone are
+        // not enough.
+        let ends = fade(false);
+        assert!(run(&ends, limits, now).is_none_or(|f| !f.at_risk));
     }
 
     #[test]

@@ -42,6 +42,11 @@ pub const ERRATIC_DB: f64 = 1.0;
 /// The recent fit's window, days: whole-day pairs of its buckets span 1 and
 /// 2 days (8 pairs of 6-hour buckets).
 pub const RECENT_DAYS: f64 = 2.5;
+/// The fresh fit's window, days: its whole-day pairs are the newest day's
+/// buckets against the day before (4 pairs of 6-hour buckets).
+pub const FRESH_DAYS: f64 = 2.0;
+/// The fresh fit needs this many pairs (a day of 6-hour buckets).
+pub const FRESH_MIN_PAIRS: usize = 4;
 /// Microseconds in a day.
 pub const DAY_US: i64 = 86_400_000_000;
 
@@ -168,6 +173,11 @@ impl TrendSettings {
     /// Buckets in the recent fit's window ([`RECENT_DAYS`]).
     pub fn recent_buckets(&self) -> usize {
         (RECENT_DAYS * self.day_lag() as f64).round() as usize
+    }
+
+    /// Buckets in the fresh fit's window ([`FRESH_DAYS`]).
+    pub fn fresh_buckets(&self) -> usize {
+        (FRESH_DAYS * self.day_lag() as f64).round() as usize
     }
 }
 
@@ -412,7 +422,7 @@ impl Series {
     /// days (a diurnal swing cancels in every such pair); None with fewer
     /// than [`MIN_PAIRS`] pairs. `newest` is the newest closed bucket.
     pub fn fit(&self, newest: i64, settings: &TrendSettings) -> Option<Fit> {
-        self.fit_last(newest, settings, self.ring.len())
+        self.fit_last(newest, settings, self.ring.len(), MIN_PAIRS)
     }
 
     /// The recent fit: [`Series::fit`] over the newest [`RECENT_DAYS`] of the
@@ -422,12 +432,33 @@ impl Series {
     pub fn fit_recent(&self, newest: i64, settings: &TrendSettings) -> Option<Fit> {
         let buckets = settings.recent_buckets();
         (buckets < self.ring.len())
-            .then(|| self.fit_last(newest, settings, buckets))
+            .then(|| self.fit_last(newest, settings, buckets, MIN_PAIRS))
             .flatten()
     }
 
-    /// [`Series::fit`] over the newest `buckets` closed buckets.
-    fn fit_last(&self, newest: i64, settings: &TrendSettings, buckets: usize) -> Option<Fit> {
+    /// The fresh fit: the newest day's buckets against the day before
+    /// ([`FRESH_DAYS`], one pair per bucket of the newest day), which sees a
+    /// fade that began less than a day ago. Too few pairs to judge a lane on
+    /// alone: the forecast uses it only where a second signal agrees (an
+    /// ageing laser: its Tx falling and its bias rising over the same pairs).
+    /// None when the window is not longer than that, or a pair is missing
+    /// (fewer than [`FRESH_MIN_PAIRS`]).
+    pub fn fit_fresh(&self, newest: i64, settings: &TrendSettings) -> Option<Fit> {
+        let buckets = settings.fresh_buckets();
+        (buckets < self.ring.len())
+            .then(|| self.fit_last(newest, settings, buckets, FRESH_MIN_PAIRS))
+            .flatten()
+    }
+
+    /// [`Series::fit`] over the newest `buckets` closed buckets; None with
+    /// fewer than `min_pairs` pairs.
+    fn fit_last(
+        &self,
+        newest: i64,
+        settings: &TrendSettings,
+        buckets: usize,
+        min_pairs: usize,
+    ) -> Option<Fit> {
         let values: Vec<i16> = self
             .window(newest)
             .skip(self.ring.len().saturating_sub(buckets))
@@ -446,7 +477,7 @@ impl Series {
                 }
             }
         }
-        if slopes.len() < MIN_PAIRS {
+        if slopes.len() < min_pairs {
             return None;
         }
         slopes.sort_unstable_by(f64::total_cmp);
