@@ -39,6 +39,9 @@ from .serializers import (
     TicketSerializer,
 )
 
+# A direction as the ticket page writes it ("A → Z"; the choice's label would be "A To Z").
+DIRECTION_WORDS = {"a_to_z": "A → Z", "z_to_a": "Z → A"}
+
 
 def affected_text(tors: list[dict]) -> str:
     """The ToRs below a decided link as the decision log lists them:
@@ -182,7 +185,7 @@ class TicketViewSet(CsvExportMixin, BriefModeMixin, viewsets.ReadOnlyModelViewSe
         FABRIC_COLUMN,
         CsvColumn("Pod", "pod", key="fabric"),  # the page's "Fabric / pod"
         CsvColumn("Link", "link_name", key="link"),
-        CsvColumn("Direction", "direction"),
+        CsvColumn("Direction", "direction", names=lambda: DIRECTION_WORDS),
         CsvColumn("State", "state"),
         CsvColumn(
             "Recommended action", "recommended_action", names=lambda: dict(RepairAction.choices), key="recommended"

@@ -85,6 +85,7 @@ def test_csv_values_are_the_pages_words(client_for, small_fabric, make_user):
     assert row["Recommended action"] and "_" not in row["Recommended action"]
     (row,) = csv_rows(client.get("/api/tickets/", {"format": "csv"}))
     assert row["Action taken"] == "Reseated transceiver"  # not reseat_transceiver
+    assert row["Direction"] in {"A → Z", "Z → A"} and row["State"] == "awaiting validation"
 
     (job,) = csv_rows(client.get("/api/jobs/", {"format": "csv", "kind": "corruption.optimize"}))
     assert job["Kind"] == "CorrOpt optimization" and job["Progress"] == "100%"
