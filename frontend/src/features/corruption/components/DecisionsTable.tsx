@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 
 import { DataTable, type TableState } from '@/components/table';
+import '@/components/card.css';
 
 import type { Decision } from '../api/types';
 import { decisionColumns } from './decisionColumns';
@@ -22,7 +23,7 @@ export function DecisionsTable({
   return (
     <DataTable
       caption="CorrOpt decisions"
-      className="decisions-table"
+      className="decisions-table phone-cards"
       testId="decisions-table"
       columns={columns}
       rows={decisions}

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 
+import '@/components/card.css';
+
 import { formatDbm, formatTime } from '@/lib/format';
 import { formatLossRate } from '@/lib/format/number';
 
@@ -111,7 +113,7 @@ function RepairRecommendation({ recommendation, ends }: { recommendation: Recomm
       <p className="muted">Loss rates are fractions of packets (1e-6 = one in a million).</p>
 
       {optics.length > 0 ? (
-        <table className="data-table evidence-optics" data-testid="evidence-optics">
+        <table className="data-table evidence-optics phone-cards" data-testid="evidence-optics">
           <caption>Optical power against the lower limits (lowest lane when lanes are reported)</caption>
           <thead>
             <tr>

@@ -1,4 +1,5 @@
 import { DataTable, type TableState } from '@/components/table';
+import '@/components/card.css';
 
 import type { Ticket } from '../api/types';
 import { ticketColumns } from './ticketColumns';
@@ -13,8 +14,8 @@ interface TicketQueueProps {
 }
 
 /**
- * The queue as a table; below 640 px each row becomes a card (tickets.css), label beside value,
- * so the main facts never need horizontal scrolling on a phone.
+ * The queue as a table; below 640 px each row becomes a card (components/card.css, tickets.css),
+ * label beside value, so the main facts never need horizontal scrolling on a phone.
  */
 export function TicketQueue({ tickets, fabricNames, now, table, busy }: TicketQueueProps) {
   // Built on every render: the ages move on with each refresh of the queue.
@@ -22,7 +23,7 @@ export function TicketQueue({ tickets, fabricNames, now, table, busy }: TicketQu
   return (
     <DataTable
       caption="Repair tickets"
-      className="ticket-queue"
+      className="ticket-queue phone-cards phone-cards-grid"
       testId="ticket-queue"
       columns={columns}
       rows={tickets}
