@@ -131,6 +131,8 @@ struct Candidate {
     level: f64,
     slope: f64,
     limit: f64,
+    /// At risk on the fresh fit of light from a freshly ageing laser.
+    fresh: bool,
 }
 
 /// `from` plus `days` days, in µs; None past a million days (never).
@@ -205,6 +207,7 @@ fn lane_candidate(
         level: fit.map_or(NO_LIGHT_DBM, |f| f.level),
         slope,
         limit,
+        fresh: false,
     };
     if series.is_dark() {
         return Some(Candidate {
@@ -291,6 +294,7 @@ fn lane_candidate(
             confidence,
             level: f.level,
             slope: f.slope,
+            fresh: true,
             ..base.clone()
         })
     };
@@ -434,7 +438,6 @@ fn pattern(
                 .and_then(|b| b.fit_fresh(newest, settings))
                 .is_some_and(|b| b.low > 0.0)
     });
-    p.decaying |= p.freshly_ageing;
     p
 }
 
@@ -455,6 +458,12 @@ fn cause(patterns: &[EndPattern; 2], worst: &Candidate) -> (Cause, Option<bool>)
     }
     if at(false).rx_step_down && at(true).rx_step_down {
         return (Cause::BentFiber, None);
+    }
+    // A fresh verdict was given for an ageing laser at the transmitting end
+    // (only there: the same pattern on another lane of a link that is not
+    // at risk from it is the noise of four pairs, not a cause).
+    if worst.fresh {
+        return (Cause::DecayingTransmitter, Some(transmitting));
     }
     if let Some(side) = order(transmitting).into_iter().find(|&s| at(s).decaying) {
         return (Cause::DecayingTransmitter, Some(side));
