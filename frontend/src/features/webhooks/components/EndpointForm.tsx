@@ -2,11 +2,11 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 
 import { FabricSelect } from '@/components/FabricSelect';
 import { useFabricChoices } from '@/features/fabrics';
+import { fieldProblems } from '@/lib/fieldProblems';
 import { lengthHint } from '@/lib/format/length';
 
 import type { WebhookEndpoint, WebhookEndpointCreated } from '../api/types';
 import { useCreateWebhookEndpoint, useUpdateWebhookEndpoint } from '../api/webhooks';
-import { fieldProblems } from '../fieldProblems';
 
 const NAME_MAX = 100;
 const SECRET_MIN = 16;

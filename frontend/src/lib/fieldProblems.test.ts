@@ -27,3 +27,20 @@ describe('fieldProblems', () => {
     expect(fieldProblems(null, FIELDS)).toEqual({ byField: {}, general: [] });
   });
 });
+
+describe('fieldProblems with rows of {section, field, message}', () => {
+  it('puts a job or upload row under its field without "params.fabric:" and keeps every row', () => {
+    const error = new ApiError(400, [], {
+      errors: [
+        { section: 'params', field: 'fabric', message: 'demo-fb is not a k-ary fat tree: pod 0 has 8 edge' },
+        { section: 'demand', field: 'name', message: 'must be a name of 1 to 100 characters' },
+        { section: 'demand', field: 'name', message: 'already used' },
+        { section: 'demand', field: 'file', line: 3, message: 'line 3: not a number' },
+      ],
+    });
+    const { byField, general } = fieldProblems(error, ['fabric', 'name'] as const);
+    expect(byField.fabric).toEqual(['demo-fb is not a k-ary fat tree: pod 0 has 8 edge']);
+    expect(byField.name).toEqual(['must be a name of 1 to 100 characters', 'already used']);
+    expect(general).toEqual(['demand.file: line 3: not a number']);
+  });
+});
