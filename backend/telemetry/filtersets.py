@@ -36,6 +36,11 @@ class LinkForecastFilterSet(LightpathFilterSet):
         label="At risk (or not): the forecast says so and the link has not failed yet (not corrupting, not out "
         "of service for corruption: such a link belongs to its repair ticket)",
     )
+    failed = StrictBooleanFilter(
+        method="filter_failed",
+        label="The link has failed already (corrupting, or out of service for corruption; its forecast is no "
+        "more a forecast: the link belongs to its repair ticket) or not",
+    )
     crossing_within_days = django_filters.NumberFilter(
         method="filter_crossing_within",
         min_value=0,
@@ -52,6 +57,12 @@ class LinkForecastFilterSet(LightpathFilterSet):
             return queryset
         at_risk = forecasts.at_risk_q()
         return queryset.filter(at_risk) if value else queryset.exclude(at_risk)
+
+    def filter_failed(self, queryset, name, value):
+        if value is None:
+            return queryset
+        failed = forecasts.failed_q("link__")
+        return queryset.filter(failed) if value else queryset.exclude(failed)
 
     def filter_crossing_within(self, queryset, name, value):
         if value is None:

@@ -127,6 +127,13 @@ def test_cause_and_horizon_narrow_or_widen_the_list(viewer: Cli, forecasts: dict
     assert listed("--horizon-days", "3") == [second]
     assert listed("--horizon-days", "30") == [second, first, far]
     assert listed("--horizon-days", "30", "--cause", "bent_fiber") == [far]
+    # A link that failed since belongs to its repair ticket, not to the forecast list (trial 30).
+    from fabric.models import Link
+
+    health = Link.objects.get(pk=first).health
+    Link.objects.filter(pk=first).update(health=Link.Health.CORRUPTING)
+    assert listed("--horizon-days", "30") == [second, far]
+    Link.objects.filter(pk=first).update(health=health)
     # One name for a cause without a known pattern: the table's "unclear" (the API's code "unknown" is
     # still accepted); a bad value's line lists the names, in plain words.
     from telemetry.models import LinkForecast

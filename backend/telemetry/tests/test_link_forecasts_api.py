@@ -10,9 +10,11 @@ import pytest
 from django.utils import timezone
 
 from accounts.roles import ROLES
+from fabric.models import Link
 from fabric.tests.factories import FabricFactory, LinkFactory, SwitchFactory
 from lightpath.tests.api_base import ReadOnlyAPIViewTestBase
 from telemetry.models import LinkForecast
+from telemetry.services.forecasts import CORRUPTION_REASON
 from telemetry.tests.factories import forecast_row
 
 pytestmark = pytest.mark.django_db
@@ -158,6 +160,23 @@ def test_the_at_risk_page_query(client_for, fleet):
     assert ids(viewer, fabric=fabric, at_risk="true", crossing_within_days="3") == [fleet[0].pk]
     # What the CLI's --horizon-days asks: every forecast crossing within it, at risk or not.
     assert ids(viewer, fabric=fabric, crossing_within_days="30", cause="bent_fiber") == [fleet[3].pk]
+
+
+def test_failed_links_are_filtered_by_failed(client_for, fleet):
+    """A link that failed (corrupting, or out of service for corruption) keeps its last forecast row,
+    but `failed=false` (what the CLI's --horizon-days asks) leaves it out: it belongs to its ticket
+    (trial 30: the CLI listed failed links as crossing "now" with a cause and advice)."""
+    viewer = client_for("viewer")
+    fabric = fleet[0].fabric_id
+    Link.objects.filter(pk=fleet[1].pk).update(health=Link.Health.CORRUPTING)
+    Link.objects.filter(pk=fleet[3].pk).update(admin_state=Link.AdminState.DISABLED, admin_reason=CORRUPTION_REASON)
+    within = {"fabric": fabric, "crossing_within_days": "30"}
+    assert ids(viewer, **within) == [fleet[0].pk, fleet[1].pk, fleet[2].pk, fleet[3].pk]
+    assert ids(viewer, **within, failed="false") == [fleet[0].pk, fleet[2].pk]
+    assert ids(viewer, **within, failed="true") == [fleet[1].pk, fleet[3].pk]
+    assert ids(viewer, fabric=fabric, at_risk="true") == [fleet[0].pk]  # at risk never counts a failed link
+    bad = viewer.get(ENDPOINT, {"failed": "perhaps"})
+    assert bad.status_code == 400 and set(bad.json()) == {"failed"}
 
 
 def test_every_role_reads_the_list_and_no_one_writes_it(client_for, anonymous, fleet):

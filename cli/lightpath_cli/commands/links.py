@@ -371,7 +371,8 @@ def at_risk(
             min=0.0,
             max=365.0,
             help="Every link forecast to cross its limit within this many days, whatever the fabric's horizon "
-            "and least confidence say (default: the links the fabric counts at risk, within its horizon).",
+            "and least confidence say, except links already failed (default: the links the fabric counts at "
+            "risk, within its horizon).",
         ),
     ] = None,
     cause: Annotated[
@@ -398,7 +399,9 @@ def at_risk(
     if horizon_days is None:
         params["at_risk"] = "true"
     else:
+        # Links that failed already belong to their repair tickets, whatever their trend says.
         params["crossing_within_days"] = horizon_days
+        params["failed"] = "false"
     causes = forecasts.parse_causes(cause)
     if causes:
         params["cause"] = [value.value for value in causes]

@@ -10657,6 +10657,8 @@ export interface operations {
                 crossing_within_days?: number;
                 fabric?: number[];
                 fabric__n?: number[];
+                /** @description The link has failed already (corrupting, or out of service for corruption; its forecast is no more a forecast: the link belongs to its repair ticket) or not */
+                failed?: boolean;
                 /** @description Number of results to return per page. */
                 limit?: number;
                 link?: number[];
