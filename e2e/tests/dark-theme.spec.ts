@@ -1,6 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 
-import { loginAs, openAccountMenu } from "./helpers";
+import { DEMO_FABRIC, findFabric, loginAs, openAccountMenu } from "./helpers";
 
 // The browser says the system is dark: the UI follows it until the account menu's theme chooses.
 test.use({ colorScheme: "dark" });
@@ -76,4 +76,76 @@ test("in the dark theme the tickets' state badges stay readable", async ({ page 
   await expect(page.locator(badge).first()).toBeVisible({ timeout: 90_000 });
   // Trial 29: the base badge's grey (dark slate here) covered each state's own colours, 1.4:1.
   expect(await badgeContrast(page, badge)).toBeGreaterThanOrEqual(4.5);
+});
+
+/**
+ * WCAG contrast of a chart mark's paint (an SVG text's fill, a line's stroke) on the first opaque
+ * background behind it, the paint blended by its own and its ancestors' opacity.
+ */
+async function paintContrast(mark: Locator, paint: 'fill' | 'stroke'): Promise<number> {
+  return mark.evaluate((element, property) => {
+    const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = ([r, g, b]: number[]) => {
+      const [lr, lg, lb] = [r!, g!, b!].map((value) => {
+        const channel = value / 255;
+        return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * lr! + 0.7152 * lg! + 0.0722 * lb!;
+    };
+    const style = getComputedStyle(element);
+    let alpha = Number(style.getPropertyValue(`${property}-opacity`) || 1);
+    let background: number[] | null = null;
+    for (let node: Element | null = element; node; node = node.parentElement) {
+      const nodeStyle = getComputedStyle(node);
+      alpha *= Number(nodeStyle.opacity);
+      const back = channels(nodeStyle.backgroundColor);
+      if (background === null && back.length >= 3 && (back[3] ?? 1) > 0) background = back;
+    }
+    const page = background ?? [255, 255, 255];
+    const ink = channels(style.getPropertyValue(property)).slice(0, 3);
+    const seen = ink.map((value, index) => alpha * value + (1 - alpha) * page[index]!);
+    const [light, dark] = [luminance(seen), luminance(page)].sort((a, b) => b - a);
+    return (light! + 0.05) / (dark! + 0.05);
+  }, paint);
+}
+
+test("in the dark theme the power chart's limit labels and Health's ticket lines stay readable", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await loginAs(page, "viewer");
+  // Trial 30: the Tx limit's label was dark olive on navy and the "Unresolved at the end" line
+  // and its legend mark near-black; text needs 4.5:1, lines and marks 3:1.
+  await page.goto("/fabric-health");
+  const tickets = page.getByTestId("repair-history-tickets");
+  await expect(tickets).toBeVisible({ timeout: 90_000 });
+  for (const line of await tickets.locator('[data-testid="repair-history-tickets-line"] path').all()) {
+    expect(await paintContrast(line, "stroke")).toBeGreaterThanOrEqual(3);
+  }
+  const legend = page.getByRole("list", { name: "Tickets opened, resolved and unresolved over time legend" });
+  const unresolved = legend.getByRole("listitem").filter({ hasText: "Unresolved at the end" });
+  expect(await paintContrast(unresolved.locator("line"), "stroke")).toBeGreaterThanOrEqual(3);
+
+  const fabric = await findFabric(page.request, DEMO_FABRIC);
+  let linkId: number | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get("/api/link-forecasts/", {
+          params: { fabric: fabric.id, at_risk: "true", limit: 1 },
+        });
+        linkId = ((await response.json()) as { results: { link: { id: number } }[] }).results[0]?.link.id;
+        return linkId !== undefined;
+      },
+      { message: "the demo fabric has a link at risk", timeout: 120_000, intervals: [1_000, 2_000, 5_000] },
+    )
+    .toBe(true);
+  await page.goto(`/links/${linkId}`);
+  const labels = page.getByTestId("power-chart").locator("text.threshold-label");
+  await expect(labels.first()).toBeVisible();
+  const texts = await labels.allTextContents();
+  expect(texts.some((text) => text.startsWith("Tx low"))).toBe(true);
+  for (const label of await labels.all()) {
+    expect(await paintContrast(label, "fill")).toBeGreaterThanOrEqual(4.5);
+  }
 });

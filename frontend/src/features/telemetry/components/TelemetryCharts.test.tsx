@@ -103,6 +103,16 @@ describe('PowerChart with a forecast', () => {
     expect(
       [...chart.querySelectorAll('[data-testid="power-threshold"]')].map((line) => line.getAttribute('stroke-opacity')),
     ).toEqual([null, '0.4']);
+    // Its label is lighter in weight but not faded (faded text was unreadable on the dark theme).
+    expect(
+      [...chart.querySelectorAll('text.threshold-label')].map((label) => [
+        label.classList.contains('threshold-label-muted'),
+        (label as SVGTextElement).style.opacity,
+      ]),
+    ).toEqual([
+      [false, ''],
+      [true, ''],
+    ]);
     // The limits' labels sit at the left end, away from the trend and crossing at the right.
     for (const label of chart.querySelectorAll('text.threshold-label')) {
       expect(label).toHaveAttribute('text-anchor', 'start');

@@ -157,11 +157,13 @@ export function TimeChart({
           {thresholds.map((threshold) => (
             <text
               key={threshold.key}
-              className="threshold-label"
+              // A muted limit's label is lighter in weight, not faded: faded text fell under 4.5:1
+              // on the dark theme (trial 30).
+              className={threshold.muted ? 'threshold-label threshold-label-muted' : 'threshold-label'}
               x={thresholdLabels === 'left' ? area.left + 4 : area.right - 4}
               y={threshold.labelY}
               textAnchor={thresholdLabels === 'left' ? 'start' : 'end'}
-              style={{ fill: threshold.colour, opacity: threshold.muted ? 0.55 : undefined }}
+              style={{ fill: threshold.colour }}
             >
               {threshold.text}
             </text>

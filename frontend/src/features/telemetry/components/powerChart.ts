@@ -39,8 +39,8 @@ export const POWER_SERIES: readonly PowerSeriesStyle[] = [
 ];
 
 export const THRESHOLD_STYLE: Record<PowerKind, { colour: string; dash: string; label: string }> = {
-  rx: { colour: '#b3261e', dash: '2 3', label: 'Rx lower limit' },
-  tx: { colour: '#6b4e16', dash: '8 3 2 3', label: 'Tx lower limit' },
+  rx: { colour: 'var(--chart-rx-limit)', dash: '2 3', label: 'Rx lower limit' },
+  tx: { colour: 'var(--chart-tx-limit)', dash: '8 3 2 3', label: 'Tx lower limit' },
 };
 
 /** Shown when a range has no reading at all, so the axis still reads as dBm around normal levels. */
