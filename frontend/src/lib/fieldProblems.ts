@@ -16,7 +16,8 @@ export function fieldProblems<Field extends string>(
   if (!(error instanceof ApiError) || typeof error.body !== 'object' || error.body === null) {
     return { byField, general: errorMessages(error) };
   }
-  const isField = (key: unknown): key is Field => typeof key === 'string' && (fields as readonly string[]).includes(key);
+  const isField = (key: unknown): key is Field =>
+    typeof key === 'string' && (fields as readonly string[]).includes(key);
   const add = (field: Field, message: string) => {
     byField[field] = [...(byField[field] ?? []), message];
   };

@@ -35,15 +35,16 @@ export function notTextKind(bytes: Uint8Array): string | null {
   return null;
 }
 
-export function notTextProblem(name: string, kind: string): string {
+/** `accepts`: what the field takes, as the sentence names it ("CSV or JSON", "JSON"). */
+export function notTextProblem(name: string, kind: string, accepts = 'CSV or JSON'): string {
   return kind === 'not UTF-8 text'
-    ? `${name} is not UTF-8 text: save it as UTF-8 (CSV or JSON) and choose it again.`
-    : `${name} is ${kind}, not a text file: choose the CSV or JSON file.`;
+    ? `${name} is not UTF-8 text: save it as UTF-8 (${accepts}) and choose it again.`
+    : `${name} is ${kind}, not a text file: choose the ${accepts} file.`;
 }
 
-export async function readTextUpload(file: File): Promise<TextUpload> {
+export async function readTextUpload(file: File, accepts?: string): Promise<TextUpload> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const kind = notTextKind(bytes);
-  if (kind !== null) return { name: file.name, text: '', problem: notTextProblem(file.name, kind) };
+  if (kind !== null) return { name: file.name, text: '', problem: notTextProblem(file.name, kind, accepts) };
   return { name: file.name, text: new TextDecoder('utf-8').decode(bytes) };
 }

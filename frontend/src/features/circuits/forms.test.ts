@@ -127,7 +127,7 @@ describe('buildSwitchInput', () => {
     expect(body).toBeNull();
     expect(errors).toEqual([
       'Give the circuit switch a name.',
-      'The dark time must be a number of ms from 0 to below 10,000.',
+      'The dark time must be a number of ms from 0 to 10,000.',
       'p0-tor1: optical ports must be a whole number ≥ 1 (or empty when not attached).',
       'p0-tor2: links must be link ids separated by commas.',
       // Only p0-tor0's two ports count: the others were refused.
@@ -147,6 +147,27 @@ describe('buildSwitchInput', () => {
     expect(build('2e9')).toEqual(['The circuit capacity must be a number of Gb/s above 0 and up to 100,000.']);
     expect(build('100000')).toEqual([]);
     expect(build('0')).toHaveLength(1);
+  });
+
+  it("checks the server's name, zone and dark-time bounds and says each problem at its field", () => {
+    const long = 'n'.repeat(120);
+    const { body, byField } = buildSwitchInput(
+      { ...EMPTY_SWITCH_FORM, name: long, zone: 'z'.repeat(101), darkTimeMs: '10001', capacityGbps: '2e9' },
+      3,
+      TORS,
+      true,
+    );
+    expect(body).toBeNull();
+    expect(byField).toEqual({
+      name: 'Name: 120 characters: up to 100, 20 too many.',
+      zone: 'Zone: 101 characters: up to 100, 1 too many.',
+      dark_time_s: 'The dark time must be a number of ms from 0 to 10,000.',
+      capacity_gbps: 'The circuit capacity must be a number of Gb/s above 0 and up to 100,000.',
+    });
+    // The server takes exactly 100 characters and 10 s of dark time.
+    expect(
+      buildSwitchInput({ ...EMPTY_SWITCH_FORM, name: 'n'.repeat(100), darkTimeMs: '10000' }, 3, TORS, true).errors,
+    ).toEqual([]);
   });
 });
 
@@ -178,12 +199,39 @@ describe('buildDemandUpload', () => {
   it('lists every problem at once', () => {
     expect(buildDemandUpload({ ...EMPTY_DEMAND_FORM, windowS: '0' }, 3).errors).toEqual([
       'Give the demand a name.',
-      'The window length must be a number of seconds above 0.',
+      'The window length must be a number of seconds above 0 and up to 86,400 (a day).',
       'Choose a file: CSV with header src,dst,bytes,window_start, or JSON rows.',
     ]);
     expect(
       buildDemandUpload({ ...EMPTY_DEMAND_FORM, name: 'x', file: { name: 'd.json', text: '{"rows": 3}' } }, 3).errors,
     ).toEqual(['d.json: expected a list of {src, dst, bytes, window_start} or {"demand": [...]}.']);
+  });
+
+  it("checks the server's name and window bounds, each at its field, all at once", () => {
+    const { body, byField } = buildDemandUpload(
+      {
+        ...EMPTY_DEMAND_FORM,
+        name: 'd'.repeat(120),
+        windowS: '2e9',
+        file: {
+          name: 'photo.png',
+          text: '',
+          problem: 'photo.png is a PNG image, not a text file: choose the CSV or JSON file.',
+        },
+      },
+      3,
+    );
+    expect(body).toBeNull();
+    expect(byField).toEqual({
+      name: 'Name: 120 characters: up to 100, 20 too many.',
+      window_s: 'The window length must be a number of seconds above 0 and up to 86,400 (a day).',
+      file: 'photo.png is a PNG image, not a text file: choose the CSV or JSON file.',
+    });
+    const oneDay = buildDemandUpload(
+      { ...EMPTY_DEMAND_FORM, name: 'd'.repeat(100), windowS: '86400', file: { name: 'd.csv', text: csv } },
+      3,
+    );
+    expect(oneDay.errors).toEqual([]);
   });
 });
 

@@ -1,4 +1,7 @@
 /** The circuit-switch form: fields as typed and the ToRs' optical ports, turned into a create/update body. */
+import { type FormCheck, formCheck } from '@/lib/formCheck';
+import { lengthHint } from '@/lib/format/length';
+
 import type { AttachmentInput, CircuitSwitch, CircuitSwitchInput } from './api/types';
 
 export interface SwitchFormState {
@@ -29,6 +32,14 @@ export const EMPTY_SWITCH_FORM: SwitchFormState = {
 
 /** The server's bounds of a circuit's capacity (circuits' MAX_CIRCUIT_CAPACITY_GBPS): above 0, up to 100 Tb/s. */
 export const MAX_CAPACITY_GBPS = 100_000;
+/** The model's name and zone columns (CharField max_length=100). */
+export const SWITCH_NAME_MAX = 100;
+export const SWITCH_ZONE_MAX = 100;
+/** The serializer's bound of dark_time_s (max_value 10 s). */
+export const MAX_DARK_TIME_MS = 10_000;
+/** The fields a problem can be said at: the server's names, so its 400 lands at the same fields. */
+export const SWITCH_FIELDS = ['name', 'zone', 'port_count', 'dark_time_s', 'capacity_gbps', 'description'] as const;
+export type SwitchField = (typeof SWITCH_FIELDS)[number];
 export const CAPACITY_HINT = 'The circuit capacity must be a number of Gb/s above 0 and up to 100,000.';
 
 export function switchFormFrom(circuitSwitch: CircuitSwitch): SwitchFormState {
@@ -54,15 +65,20 @@ export function buildSwitchInput(
   fabric: number,
   tors: readonly { id: number; name: string }[],
   creating: boolean,
-): { body: CircuitSwitchInput | null; errors: string[] } {
-  const errors: string[] = [];
-  if (form.name.trim() === '') errors.push('Give the circuit switch a name.');
+): FormCheck<SwitchField> & { body: CircuitSwitchInput | null } {
+  const check = formCheck<SwitchField>();
+  const errors = check.errors;
+  const name = lengthHint(form.name.trim().length, SWITCH_NAME_MAX);
+  if (form.name.trim() === '') check.add('Give the circuit switch a name.', 'name');
+  else if (name.over) check.add(`Name: ${name.text}`, 'name');
+  const zone = lengthHint(form.zone.trim().length, SWITCH_ZONE_MAX);
+  if (zone.over) check.add(`Zone: ${zone.text}`, 'zone');
   const darkMs = Number(form.darkTimeMs);
-  if (form.darkTimeMs.trim() === '' || !Number.isFinite(darkMs) || darkMs < 0 || darkMs >= 10_000)
-    errors.push('The dark time must be a number of ms from 0 to below 10,000.');
+  if (form.darkTimeMs.trim() === '' || !Number.isFinite(darkMs) || darkMs < 0 || darkMs > MAX_DARK_TIME_MS)
+    check.add('The dark time must be a number of ms from 0 to 10,000.', 'dark_time_s');
   const capacity = Number(form.capacityGbps);
   if (form.capacityGbps.trim() === '' || !Number.isFinite(capacity) || capacity <= 0 || capacity > MAX_CAPACITY_GBPS)
-    errors.push(CAPACITY_HINT);
+    check.add(CAPACITY_HINT, 'capacity_gbps');
 
   const useAll = creating && form.attachAll;
   const attachments: AttachmentInput[] = [];
@@ -72,14 +88,14 @@ export function buildSwitchInput(
       if (text === '' || text === '0') continue;
       const ports = Number(text);
       if (!Number.isSafeInteger(ports) || ports < 1) {
-        errors.push(`${tor.name}: optical ports must be a whole number ≥ 1 (or empty when not attached).`);
+        check.add(`${tor.name}: optical ports must be a whole number ≥ 1 (or empty when not attached).`);
         continue;
       }
       const linkText = (form.links[tor.id] ?? '').trim();
       const linkParts = linkText === '' ? [] : linkText.split(/[\s,;]+/).filter(Boolean);
       const links = linkParts.map(Number);
       if (links.some((link) => !Number.isSafeInteger(link) || link < 1)) {
-        errors.push(`${tor.name}: links must be link ids separated by commas.`);
+        check.add(`${tor.name}: links must be link ids separated by commas.`);
         continue;
       }
       attachments.push({ tor: tor.id, optical_ports: ports, links });
@@ -90,15 +106,16 @@ export function buildSwitchInput(
   if (form.portCount.trim() === '') {
     // Blank: exactly as many ports as attached.
     portCount = attached;
-    if (attached === 0) errors.push('Give the port count or attach at least one ToR.');
+    if (attached === 0) check.add('Give the port count or attach at least one ToR.', 'port_count');
   } else if (!Number.isSafeInteger(portCount) || portCount < 1) {
-    errors.push('The port count must be a whole number ≥ 1.');
+    check.add('The port count must be a whole number ≥ 1.', 'port_count');
   } else if (portCount < attached) {
-    errors.push(`The switch has ${portCount} ports but the attachments need ${attached}.`);
+    check.add(`The switch has ${portCount} ports but the attachments need ${attached}.`, 'port_count');
   }
-  if (errors.length > 0) return { body: null, errors };
+  if (errors.length > 0) return { body: null, errors, byField: check.byField };
   return {
     errors,
+    byField: check.byField,
     body: {
       fabric,
       name: form.name.trim(),

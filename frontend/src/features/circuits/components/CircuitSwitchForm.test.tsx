@@ -39,6 +39,12 @@ const TORS = [
   { id: 13, url: '', name: 'p0-tor1', tier: 0 },
 ];
 
+/** What a screen reader reads after the field's name: its hint and its problem. */
+function describedBy(element: HTMLElement): string {
+  const ids = (element.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+  return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+}
+
 describe('CircuitSwitchForm', () => {
   it('edits a switch, keeping attached ToRs the fabric list lacks, and lists the server refusal', () => {
     const onSave = vi.fn();
@@ -98,5 +104,51 @@ describe('CircuitSwitchForm', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
     expect(onSave).not.toHaveBeenCalled();
     expect(within(form).getByRole('alert').textContent).toContain('The switch has 2 ports but the attachments need 3.');
+  });
+
+  it("says the name limit before submit, and every problem, the browser's or the server's, at its field", () => {
+    const { rerender } = render(
+      <CircuitSwitchForm
+        fabric={3}
+        tors={TORS}
+        editing={null}
+        saving={false}
+        error={null}
+        onSave={() => undefined}
+        onCancel={() => undefined}
+      />,
+    );
+    const form = screen.getByRole('form', { name: 'New circuit switch' });
+    const name = within(form).getByRole('textbox', { name: /^Name/ });
+    expect(form.textContent).toContain('Up to 100 characters.');
+    fireEvent.change(name, { target: { value: 'n'.repeat(120) } });
+    // At once, before submit: the field is invalid and says by how much.
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(name)).toBe('120 characters: up to 100, 20 too many.');
+    const capacity = within(form).getByRole('textbox', { name: /^Circuit capacity/ });
+    fireEvent.change(capacity, { target: { value: '2e9' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Create circuit switch' }));
+    expect(capacity.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(capacity)).toContain('above 0 and up to 100,000');
+    expect(form.textContent).not.toContain('Check the form.');
+
+    // The server's field errors land at their fields, without its keys.
+    const refused = new ApiError(400, [], { name: ['circuit switch with this name already exists.'] });
+    rerender(
+      <CircuitSwitchForm
+        fabric={3}
+        tors={TORS}
+        editing={null}
+        saving={false}
+        error={refused}
+        onSave={() => undefined}
+        onCancel={() => undefined}
+      />,
+    );
+    fireEvent.change(name, { target: { value: 'ocs-9' } });
+    fireEvent.change(capacity, { target: { value: '100' } });
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(name)).toContain('circuit switch with this name already exists.');
+    expect(form.textContent).not.toContain('name:');
   });
 });

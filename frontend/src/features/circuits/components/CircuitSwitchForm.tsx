@@ -1,7 +1,10 @@
-import { FormProblems } from '@/components/FormProblems';
 import { type FormEvent, useMemo, useState } from 'react';
 
-import { ErrorList } from '@/components/ErrorList';
+import { FormField, RefusedProblems } from '@/components/FormField';
+import { FormProblems } from '@/components/FormProblems';
+import { fieldProblems } from '@/lib/fieldProblems';
+import { type FormCheck, generalProblems, problemsOf } from '@/lib/formCheck';
+import { lengthHint } from '@/lib/format/length';
 
 import type { CircuitSwitch, CircuitSwitchInput } from '../api/types';
 import type { TorChoice } from '../api/useTors';
@@ -9,6 +12,10 @@ import {
   buildSwitchInput,
   EMPTY_SWITCH_FORM,
   MAX_CAPACITY_GBPS,
+  SWITCH_FIELDS,
+  SWITCH_NAME_MAX,
+  SWITCH_ZONE_MAX,
+  type SwitchField,
   switchFormFrom,
   type SwitchFormState,
 } from '../switchForm';
@@ -30,7 +37,13 @@ const collator = new Intl.Collator('en', { numeric: true });
 /** Create or edit an optical circuit switch and the ToRs attached to it (optical ports, links carrying them). */
 export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave, onCancel }: CircuitSwitchFormProps) {
   const [form, setForm] = useState<SwitchFormState>(() => (editing ? switchFormFrom(editing) : EMPTY_SWITCH_FORM));
-  const [problems, setProblems] = useState<string[]>([]);
+  // After a submit the browser's check follows every edit: a fixed field stops saying its problem.
+  const [submitted, setSubmitted] = useState(false);
+  const server = fieldProblems<SwitchField>(error, SWITCH_FIELDS);
+  const nameHint = lengthHint(form.name.trim().length, SWITCH_NAME_MAX);
+  const zoneHint = lengthHint(form.zone.trim().length, SWITCH_ZONE_MAX);
+  // A field says its problem: the browser's check from the last submit, else the server's refusal.
+  const problems = (field: SwitchField) => problemsOf(checked.byField[field], server.byField[field]);
   const creating = editing === null;
   // The switch's own ToRs always count, even before the fabric's list arrives or beyond its first
   // 1,000: an edit sends the whole attachment list, and a ToR left out would be detached.
@@ -41,13 +54,16 @@ export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave
     }
     return [...byId.values()].sort((x, y) => collator.compare(x.name, y.name));
   }, [tors, editing]);
+  const checked: FormCheck<SwitchField> = submitted
+    ? buildSwitchInput(form, fabric, choices, creating)
+    : { errors: [], byField: {} };
   const set = <K extends keyof SwitchFormState>(key: K, value: SwitchFormState[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const built = buildSwitchInput(form, fabric, choices, creating);
-    setProblems(built.errors);
+    setSubmitted(true);
     if (built.body) onSave(built.body);
   };
 
@@ -60,44 +76,67 @@ export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave
     >
       <h3>{creating ? 'New circuit switch' : `Edit ${editing.name}`}</h3>
       <div className="circuits-form">
-        <label>
-          Name
-          <input value={form.name} onChange={(event) => set('name', event.target.value)} />
-        </label>
-        <label>
-          Zone
-          <input value={form.zone} onChange={(event) => set('zone', event.target.value)} placeholder="optional" />
-        </label>
-        <label>
-          Ports
-          <input
-            inputMode="numeric"
-            value={form.portCount}
-            onChange={(event) => set('portCount', event.target.value)}
-            placeholder="as attached"
-          />
-        </label>
-        <label>
-          Dark time (ms)
-          <input
-            inputMode="decimal"
-            value={form.darkTimeMs}
-            onChange={(event) => set('darkTimeMs', event.target.value)}
-          />
-        </label>
-        <label>
-          {/* The server's bound in the label, before submit (a hint line would unalign the row). */}
-          Circuit capacity (Gb/s, up to {MAX_CAPACITY_GBPS.toLocaleString('en-US')})
-          <input
-            inputMode="decimal"
-            value={form.capacityGbps}
-            onChange={(event) => set('capacityGbps', event.target.value)}
-          />
-        </label>
-        <label>
-          Description
-          <input value={form.description} onChange={(event) => set('description', event.target.value)} />
-        </label>
+        {/* No maxLength: a paste is never cut silently; past the limit the field says so at once. */}
+        <FormField
+          label="Name"
+          hint={nameHint.over ? undefined : nameHint.text}
+          problems={problems('name') ?? (nameHint.over ? [nameHint.text] : undefined)}
+        >
+          {(aria) => <input value={form.name} onChange={(event) => set('name', event.target.value)} {...aria} />}
+        </FormField>
+        <FormField
+          label="Zone"
+          hint={zoneHint.over ? undefined : zoneHint.text}
+          problems={problems('zone') ?? (zoneHint.over ? [zoneHint.text] : undefined)}
+        >
+          {(aria) => (
+            <input
+              value={form.zone}
+              onChange={(event) => set('zone', event.target.value)}
+              placeholder="optional"
+              {...aria}
+            />
+          )}
+        </FormField>
+        <FormField label="Ports" problems={problems('port_count')}>
+          {(aria) => (
+            <input
+              inputMode="numeric"
+              value={form.portCount}
+              onChange={(event) => set('portCount', event.target.value)}
+              placeholder="as attached"
+              {...aria}
+            />
+          )}
+        </FormField>
+        <FormField label="Dark time (ms)" hint="From 0 to 10,000." problems={problems('dark_time_s')}>
+          {(aria) => (
+            <input
+              inputMode="decimal"
+              value={form.darkTimeMs}
+              onChange={(event) => set('darkTimeMs', event.target.value)}
+              {...aria}
+            />
+          )}
+        </FormField>
+        <FormField
+          label={`Circuit capacity (Gb/s, up to ${MAX_CAPACITY_GBPS.toLocaleString('en-US')})`}
+          problems={problems('capacity_gbps')}
+        >
+          {(aria) => (
+            <input
+              inputMode="decimal"
+              value={form.capacityGbps}
+              onChange={(event) => set('capacityGbps', event.target.value)}
+              {...aria}
+            />
+          )}
+        </FormField>
+        <FormField label="Description" problems={problems('description')}>
+          {(aria) => (
+            <input value={form.description} onChange={(event) => set('description', event.target.value)} {...aria} />
+          )}
+        </FormField>
       </div>
       {creating ? (
         <label className="check">
@@ -153,8 +192,8 @@ export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave
           </table>
         </div>
       ) : null}
-      <FormProblems problems={problems} />
-      <ErrorList error={error} title="The server refused the circuit switch." />
+      <FormProblems problems={generalProblems(checked)} />
+      <RefusedProblems title="The server refused the circuit switch." problems={server.general} />
       <div className="circuits-form">
         <button type="submit" className="primary" disabled={saving}>
           {saving ? 'Saving…' : creating ? 'Create circuit switch' : 'Save changes'}
