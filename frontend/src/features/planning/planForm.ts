@@ -1,4 +1,6 @@
 /** The planner form's state and the `rail.plan` params it makes (contract 2a; the server checks again). */
+import { type FormCheck, formCheck } from '@/lib/formCheck';
+
 import type { CostParams, PlanParams, StretchReach, TransceiverModel } from './api/types';
 import { formatNrb } from './planData';
 
@@ -78,35 +80,51 @@ function number(text: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-/** The job's fabric and params, or every problem found. */
+/** The fields a problem is said at (a price by its key: `costs.years`). */
+export type PlanField =
+  | 'name'
+  | 'fabric'
+  | 'k'
+  | 'min_length_m'
+  | 'max_length_m'
+  | 'seed'
+  | 'nrb'
+  | 'max_hops'
+  | `costs.${keyof CostParams}`
+  | 'sweep_max_length_m'
+  | 'sweep_step_m';
+
+/** The job's fabric and params, or every problem found, each with its field. */
 export function buildPlanParams(
   form: PlanFormState,
   catalog: readonly Pick<TransceiverModel, 'id'>[],
-): { fabric: number | null; params: PlanParams | null; errors: string[] } {
-  const errors: string[] = [];
+): FormCheck<PlanField> & { fabric: number | null; params: PlanParams | null } {
+  const check = formCheck<PlanField>();
+  const errors = check.errors;
   const params: PlanParams = {};
-  if (form.name.trim().length > PLAN_NAME_MAX) errors.push(`Name: at most ${PLAN_NAME_MAX} characters.`);
+  if (form.name.trim().length > PLAN_NAME_MAX) check.add(`Name: at most ${PLAN_NAME_MAX} characters.`, 'name');
   if (form.name.trim()) params.name = form.name.trim();
 
   let fabric: number | null = null;
   if (form.source === 'fabric') {
-    if (!form.fabric) errors.push('Choose a fabric.');
+    if (!form.fabric) check.add('Choose a fabric.', 'fabric');
     else fabric = Number(form.fabric);
   } else {
     const k = number(form.k);
     if (k === null || !Number.isInteger(k) || k < 2 || k > 64 || k % 2 !== 0)
-      errors.push('Fat tree k must be an even whole number from 2 to 64.');
+      check.add('Fat tree k must be an even whole number from 2 to 64.', 'k');
     const minLength = number(form.minLengthM);
     const maxLength = number(form.maxLengthM);
-    if (minLength === null || minLength < 0) errors.push('Shortest link must be a length ≥ 0 m.');
-    if (maxLength === null || maxLength > 100_000) errors.push('Longest link must be a length up to 100,000 m.');
+    if (minLength === null || minLength < 0) check.add('Shortest link must be a length ≥ 0 m.', 'min_length_m');
+    if (maxLength === null || maxLength > 100_000)
+      check.add('Longest link must be a length up to 100,000 m.', 'max_length_m');
     else if (minLength !== null && maxLength < minLength)
-      errors.push('Longest link must not be shorter than the shortest.');
+      check.add('Longest link must not be shorter than the shortest.', 'max_length_m');
     const seed = number(form.seed);
     if (form.lengths === 'sampled' && (seed === null || !Number.isInteger(seed) || seed < 0))
-      errors.push('Seed must be a whole number ≥ 0.');
+      check.add('Seed must be a whole number ≥ 0.', 'seed');
     const speed = number(form.speedGbps);
-    if (speed === null || !Number.isInteger(speed) || speed <= 0) errors.push('Choose a link speed.');
+    if (speed === null || !Number.isInteger(speed) || speed <= 0) check.add('Choose a link speed.');
     params.generate = {
       k: k ?? 0,
       min_length_m: minLength ?? 0,
@@ -118,20 +136,20 @@ export function buildPlanParams(
   }
 
   const included = catalog.filter((model) => !form.excluded.includes(model.id));
-  if (catalog.length > 0 && included.length === 0) errors.push('Keep at least one catalog part.');
+  if (catalog.length > 0 && included.length === 0) check.add('Keep at least one catalog part.');
   params.catalog = form.excluded.length === 0 ? null : included.map((model) => model.id);
 
   if (form.stretch === 'none') params.nrb = null;
   else if (form.stretch === 'custom') {
     const nrb = number(form.customNrb);
-    if (nrb === null || nrb <= 0 || nrb > 1) errors.push('NRB must be a fraction in (0, 1], e.g. 0.97.');
+    if (nrb === null || nrb <= 0 || nrb > 1) check.add('NRB must be a fraction in (0, 1], e.g. 0.97.', 'nrb');
     params.nrb = nrb;
   } else params.nrb = STRETCH_NRB[form.stretch];
 
   if (form.maxHops.trim() !== '') {
     const hops = number(form.maxHops);
     if (hops === null || !Number.isInteger(hops) || hops < 1 || hops > 16)
-      errors.push('Maximum hops must be a whole number from 1 to 16 (empty: 2 × (tiers − 1)).');
+      check.add('Maximum hops must be a whole number from 1 to 16 (empty: 2 × (tiers − 1)).', 'max_hops');
     params.max_hops = hops;
   }
 
@@ -139,10 +157,11 @@ export function buildPlanParams(
   for (const field of COST_FIELDS) {
     const value = number(form.costs[field.key]);
     if (value === null || value < 0 || (field.key === 'years' && (value <= 0 || value > 50)))
-      errors.push(
+      check.add(
         field.key === 'years'
           ? 'Period must be more than 0 and at most 50 years.'
           : `${field.label} (${field.unit}) must be a number ≥ 0.`,
+        `costs.${field.key}`,
       );
     else costs[field.key] = value;
   }
@@ -151,13 +170,14 @@ export function buildPlanParams(
   const sweepMax = number(form.sweepMaxLengthM);
   const sweepStep = number(form.sweepStepM);
   if (sweepMax === null || sweepMax <= 0 || sweepMax > 100_000)
-    errors.push('Curves up to: a length above 0 and at most 100,000 m.');
-  if (sweepStep === null || sweepStep <= 0) errors.push('Curve step must be a length above 0 m.');
+    check.add('Curves up to: a length above 0 and at most 100,000 m.', 'sweep_max_length_m');
+  if (sweepStep === null || sweepStep <= 0) check.add('Curve step must be a length above 0 m.', 'sweep_step_m');
   else if (sweepMax !== null && sweepMax / sweepStep > 2000)
-    errors.push('The curves would need more than 2,000 points: take a longer step.');
+    check.add('The curves would need more than 2,000 points: take a longer step.', 'sweep_step_m');
   params.sweep = { max_length_m: sweepMax ?? 0, step_m: sweepStep ?? 0 };
 
-  return errors.length > 0 ? { fabric, params: null, errors } : { fabric, params, errors };
+  const { byField } = check;
+  return errors.length > 0 ? { fabric, params: null, errors, byField } : { fabric, params, errors, byField };
 }
 
 /** "480 m at NRB 99%, 580 m at NRB 95%", or "not stretched". */

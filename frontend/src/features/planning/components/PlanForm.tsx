@@ -2,7 +2,9 @@ import { type FormEvent, useId, useState } from 'react';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
+import { FormField } from '@/components/FormField';
 import { FormProblems } from '@/components/FormProblems';
+import { type FormCheck, generalProblems } from '@/lib/formCheck';
 import { lengthHint } from '@/lib/format/length';
 
 import type { PlanParams, TransceiverModel } from '../api/types';
@@ -11,6 +13,7 @@ import {
   COST_FIELDS,
   formatLength,
   initialPlanForm,
+  type PlanField,
   PLAN_NAME_MAX,
   type PlanFormState,
   priceText,
@@ -36,7 +39,10 @@ interface PlanFormProps {
 /** Stretch plan inputs: a stored or generated fabric, the catalog, the NRB, hops and prices. */
 export function PlanForm({ fabrics, initialFabric, catalog, catalogLoading, submitting, onSubmit }: PlanFormProps) {
   const [form, setForm] = useState<PlanFormState>(() => initialPlanForm(initialFabric));
-  const [problems, setProblems] = useState<string[]>([]);
+  // After a submit the check follows every edit: a fixed field stops saying its problem.
+  const [submitted, setSubmitted] = useState(false);
+  const checked: FormCheck<PlanField> = submitted ? buildPlanParams(form, catalog) : { errors: [], byField: {} };
+  const problem = (field: PlanField) => (checked.byField[field] ? [checked.byField[field]] : undefined);
   const nameHintId = useId();
   const nameHint = lengthHint(form.name.trim().length, PLAN_NAME_MAX);
   const set = <K extends keyof PlanFormState>(key: K, value: PlanFormState[K]) =>
@@ -45,7 +51,7 @@ export function PlanForm({ fabrics, initialFabric, catalog, catalogLoading, subm
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const built = buildPlanParams(form, catalog);
-    setProblems(built.errors);
+    setSubmitted(true);
     if (built.params) onSubmit(built.fabric, built.params);
   };
 
@@ -86,30 +92,40 @@ export function PlanForm({ fabrics, initialFabric, catalog, catalogLoading, subm
               onChange={(fabric) => set('fabric', fabric)}
             />
             <span className="muted">every link needs a length</span>
+            {problem('fabric') ? (
+              <span className="field-error" role="alert">
+                {problem('fabric')}
+              </span>
+            ) : null}
           </div>
         </div>
       ) : (
         <div className="sim-form-row">
-          <label>
-            Fat tree k
-            <input inputMode="numeric" value={form.k} onChange={(event) => set('k', event.target.value)} />
-          </label>
-          <label>
-            Shortest link (m)
-            <input
-              inputMode="decimal"
-              value={form.minLengthM}
-              onChange={(event) => set('minLengthM', event.target.value)}
-            />
-          </label>
-          <label>
-            Longest link (m)
-            <input
-              inputMode="decimal"
-              value={form.maxLengthM}
-              onChange={(event) => set('maxLengthM', event.target.value)}
-            />
-          </label>
+          <FormField label="Fat tree k" problems={problem('k')}>
+            {(aria) => (
+              <input inputMode="numeric" value={form.k} onChange={(event) => set('k', event.target.value)} {...aria} />
+            )}
+          </FormField>
+          <FormField label="Shortest link (m)" problems={problem('min_length_m')}>
+            {(aria) => (
+              <input
+                inputMode="decimal"
+                value={form.minLengthM}
+                onChange={(event) => set('minLengthM', event.target.value)}
+                {...aria}
+              />
+            )}
+          </FormField>
+          <FormField label="Longest link (m)" problems={problem('max_length_m')}>
+            {(aria) => (
+              <input
+                inputMode="decimal"
+                value={form.maxLengthM}
+                onChange={(event) => set('maxLengthM', event.target.value)}
+                {...aria}
+              />
+            )}
+          </FormField>
           <label>
             Lengths
             <select
@@ -121,10 +137,16 @@ export function PlanForm({ fabrics, initialFabric, catalog, catalogLoading, subm
             </select>
           </label>
           {form.lengths === 'sampled' ? (
-            <label>
-              Seed
-              <input inputMode="numeric" value={form.seed} onChange={(event) => set('seed', event.target.value)} />
-            </label>
+            <FormField label="Seed" problems={problem('seed')}>
+              {(aria) => (
+                <input
+                  inputMode="numeric"
+                  value={form.seed}
+                  onChange={(event) => set('seed', event.target.value)}
+                  {...aria}
+                />
+              )}
+            </FormField>
           ) : null}
           <label>
             Link speed
@@ -149,25 +171,37 @@ export function PlanForm({ fabrics, initialFabric, catalog, catalogLoading, subm
           </select>
         </label>
         {form.stretch === 'custom' ? (
-          <div className="sim-field">
-            <label>
-              NRB
+          <FormField
+            label="NRB"
+            className="sim-field"
+            hint="expected share of good paths kept, in (0, 1]"
+            problems={problem('nrb')}
+          >
+            {(aria) => (
               <input
                 inputMode="decimal"
                 value={form.customNrb}
                 onChange={(event) => set('customNrb', event.target.value)}
+                {...aria}
               />
-            </label>
-            <span className="muted">expected share of good paths kept, in (0, 1]</span>
-          </div>
+            )}
+          </FormField>
         ) : null}
-        <div className="sim-field">
-          <label>
-            Maximum hops
-            <input inputMode="numeric" value={form.maxHops} onChange={(event) => set('maxHops', event.target.value)} />
-          </label>
-          <span className="muted">empty: 2 × (tiers − 1)</span>
-        </div>
+        <FormField
+          label="Maximum hops"
+          className="sim-field"
+          hint="empty: 2 × (tiers − 1)"
+          problems={problem('max_hops')}
+        >
+          {(aria) => (
+            <input
+              inputMode="numeric"
+              value={form.maxHops}
+              onChange={(event) => set('maxHops', event.target.value)}
+              {...aria}
+            />
+          )}
+        </FormField>
       </div>
       <fieldset className="filter-group">
         <legend>Catalog</legend>
@@ -234,36 +268,42 @@ export function PlanForm({ fabrics, initialFabric, catalog, catalogLoading, subm
       <fieldset className="filter-group sim-form-row">
         <legend>Prices</legend>
         {COST_FIELDS.map((field) => (
-          <label key={field.key}>
-            {field.label} ({field.unit})
-            <input
-              inputMode="decimal"
-              value={form.costs[field.key]}
-              onChange={(event) => set('costs', { ...form.costs, [field.key]: event.target.value })}
-            />
-          </label>
+          <FormField key={field.key} label={`${field.label} (${field.unit})`} problems={problem(`costs.${field.key}`)}>
+            {(aria) => (
+              <input
+                inputMode="decimal"
+                value={form.costs[field.key]}
+                onChange={(event) => set('costs', { ...form.costs, [field.key]: event.target.value })}
+                {...aria}
+              />
+            )}
+          </FormField>
         ))}
       </fieldset>
       <fieldset className="filter-group sim-form-row">
         <legend>Savings curves</legend>
-        <label>
-          Up to a longest link of (m)
-          <input
-            inputMode="decimal"
-            value={form.sweepMaxLengthM}
-            onChange={(event) => set('sweepMaxLengthM', event.target.value)}
-          />
-        </label>
-        <label>
-          Every (m)
-          <input
-            inputMode="decimal"
-            value={form.sweepStepM}
-            onChange={(event) => set('sweepStepM', event.target.value)}
-          />
-        </label>
+        <FormField label="Up to a longest link of (m)" problems={problem('sweep_max_length_m')}>
+          {(aria) => (
+            <input
+              inputMode="decimal"
+              value={form.sweepMaxLengthM}
+              onChange={(event) => set('sweepMaxLengthM', event.target.value)}
+              {...aria}
+            />
+          )}
+        </FormField>
+        <FormField label="Every (m)" problems={problem('sweep_step_m')}>
+          {(aria) => (
+            <input
+              inputMode="decimal"
+              value={form.sweepStepM}
+              onChange={(event) => set('sweepStepM', event.target.value)}
+              {...aria}
+            />
+          )}
+        </FormField>
       </fieldset>
-      <FormProblems problems={problems} />
+      <FormProblems problems={generalProblems(checked)} />
       <button type="submit" disabled={submitting}>
         {submitting ? 'Starting…' : 'Run plan'}
       </button>
