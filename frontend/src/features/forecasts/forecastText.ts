@@ -195,20 +195,37 @@ export function failedText(failed: Pick<LinkFailure, 'state' | 'since'>, now: Da
 }
 
 /**
- * "A end Tx lane 1 reads -13.7 dBm, past its limit -8.4 dBm (catalog)." for a forecast reading at or past
- * its limit ("… is dark." for a dark lane); null when the reading is still above it (the link failed of
- * something its optics do not show).
+ * The newest readings of one link end, as the link page's "Newest readings" table shows them
+ * (telemetry's SideStatus): the failed sentence reads these, not the forecast's level when it was made.
+ */
+export interface NewestSideReadings {
+  input_power_dbm: number | null;
+  input_power_min_channel_dbm: number | null;
+  output_power_dbm: number | null;
+  output_power_min_channel_dbm: number | null;
+  rx_no_light: boolean | null;
+  tx_no_light: boolean | null;
+}
+
+/**
+ * "A end Tx reads −13.7 dBm, lowest lane −14.0 dBm, past its limit −8.4 dBm (catalog)." for the
+ * forecast's end and quantity when its newest reading (trial 30: the same numbers as the Newest
+ * readings table, not the forecast's older level) is at or past the limit ("… is dark." for a dark
+ * end); null when it is still above it (the link failed of something its optics do not show).
  */
 export function pastLimitText(
-  forecast: Pick<LinkForecast, 'side' | 'quantity' | 'lane' | 'level_dbm' | 'limit_dbm' | 'limit_provenance'>,
+  forecast: Pick<LinkForecast, 'side' | 'quantity' | 'limit_dbm' | 'limit_provenance'>,
+  newest: NewestSideReadings,
 ): string | null {
-  if (forecast.level_dbm === null) return `${readingName(forecast)} is dark.`;
-  if (forecast.limit_dbm === null || forecast.level_dbm > forecast.limit_dbm) return null;
+  const rx = forecast.quantity === 'rx';
+  const name = `${SIDE_LABEL[forecast.side]} end ${rx ? 'Rx' : 'Tx'}`;
+  if (rx ? newest.rx_no_light : newest.tx_no_light) return `${name} is dark.`;
+  const average = rx ? newest.input_power_dbm : newest.output_power_dbm;
+  const lowest = (rx ? newest.input_power_min_channel_dbm : newest.output_power_min_channel_dbm) ?? average;
+  if (average === null || lowest === null || forecast.limit_dbm === null || lowest > forecast.limit_dbm) return null;
+  const lanes = lowest !== average ? `, lowest lane ${formatDbm(lowest)}` : '';
   const provenance = forecast.limit_provenance ? ` (${forecast.limit_provenance})` : '';
-  return (
-    `${readingName(forecast)} reads ${formatDbm(forecast.level_dbm)}, ` +
-    `past its limit ${formatDbm(forecast.limit_dbm)}${provenance}.`
-  );
+  return `${name} reads ${formatDbm(average)}${lanes}, past its limit ${formatDbm(forecast.limit_dbm)}${provenance}.`;
 }
 
 /** What owns a failed link when no ticket does yet: CorrOpt for one it keeps in service. */

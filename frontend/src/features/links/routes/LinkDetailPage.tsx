@@ -228,7 +228,9 @@ function LinkDetail({ linkId }: { linkId: number }) {
                 forecast={chartedForecast(forecast.data)}
               />
               <ErrorList error={forecast.error} title="Could not load the forecast." />
-              {forecast.data ? <ForecastSummary answer={forecast.data} now={new Date()} /> : null}
+              {forecast.data ? (
+                <ForecastSummary answer={forecast.data} newest={telemetry.data.status.sides} now={new Date()} />
+              ) : null}
             </section>
             <section aria-labelledby="loss-heading" className="chart-section">
               <h3 id="loss-heading">Loss rate per direction</h3>

@@ -69,7 +69,9 @@ export default function TicketTelemetry({ ticket }: { ticket: TicketDetail }) {
             <h3 id="ticket-power-heading">Optical power, Tx and Rx of both ends</h3>
             <PowerChart telemetry={telemetry.data} sideNames={sideNames} onZoom={zoomTo} forecast={shownForecast} />
             {preventive ? <ErrorList error={forecast.error} title="Could not load the forecast." /> : null}
-            {shownForecast ? <ForecastSummary answer={shownForecast} now={new Date()} /> : null}
+            {shownForecast ? (
+              <ForecastSummary answer={shownForecast} newest={telemetry.data.status.sides} now={new Date()} />
+            ) : null}
           </section>
         </>
       ) : null}
