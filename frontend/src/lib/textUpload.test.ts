@@ -20,6 +20,13 @@ describe('readTextUpload', () => {
     });
   });
 
+  it('names what the field accepts when it takes one format', async () => {
+    const upload = await readTextUpload(new File([PNG], 'events.png'), 'JSON');
+    expect(upload.problem).toBe('events.png is a PNG image, not a text file: choose the JSON file.');
+    const latin1 = await readTextUpload(new File([new Uint8Array([0x63, 0xe9, 0x0a])], 'events.json'), 'JSON');
+    expect(latin1.problem).toBe('events.json is not UTF-8 text: save it as UTF-8 (JSON) and choose it again.');
+  });
+
   it('names what else is not text', () => {
     expect(notTextKind(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1]))).toBe('a ZIP archive (or an Excel workbook)');
     expect(notTextKind(new Uint8Array([0x41, 0x00, 0x42]))).toBe('binary data');

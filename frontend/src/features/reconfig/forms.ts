@@ -458,11 +458,14 @@ export function buildCostsRequest(form: CostFormState): Built<CostsRequest> {
   return errors.length > 0 ? { value: null, errors } : { value: request, errors };
 }
 
-/** Reads a chosen file's text in the browser (a file that is not text carries its `problem`); null when the choice is cleared. */
-export function readFile(file: File | undefined, onRead: (upload: Upload | null) => void) {
+/**
+ * Reads a chosen file's text in the browser (a file that is not text carries its `problem`, naming
+ * what the field `accepts`: "JSON"; "CSV or JSON" when left out); null when the choice is cleared.
+ */
+export function readFile(file: File | undefined, onRead: (upload: Upload | null) => void, accepts?: string) {
   if (!file) {
     onRead(null);
     return;
   }
-  void readTextUpload(file).then(onRead);
+  void readTextUpload(file, accepts).then(onRead);
 }

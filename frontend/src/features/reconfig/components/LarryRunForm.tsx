@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 
 import { ChoiceFieldset } from '@/components/ChoiceFieldset';
 import { type FabricChoice, FabricSelect } from '@/components/FabricSelect';
+import { FormField } from '@/components/FormField';
 import { FormProblems } from '@/components/FormProblems';
 
 import { isFabricRackSet, type LarryParams, type LarryPolicy, type RackSetParam } from '../api/types';
@@ -33,6 +34,8 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
     setForm((current) => ({ ...current, [key]: value }));
 
   const source = countersSource(form, rackSet);
+  // A file that is not text is said at the file field as soon as it is picked, and not again in the box.
+  const uploadProblem = source === 'uploaded' ? form.upload?.problem : undefined;
   const fabricRackSet = isFabricRackSet(rackSet.value) ? rackSet.value : null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -52,15 +55,25 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
         className="filter-group sim-trace"
       >
         {source === 'uploaded' ? (
-          <label className="wide-label">
-            Counters file: CSV with header time_s,rack,ingress_bytes,egress_bytes (one row per rack per time), or JSON
-            samples {'{time_s, ingress_bytes: [...], egress_bytes: [...]}'}
-            <input
-              type="file"
-              accept=".csv,.json,text/csv,application/json"
-              onChange={(event) => readFile(event.target.files?.[0], (upload) => set('upload', upload))}
-            />
-          </label>
+          <FormField
+            className="wide-label"
+            label={
+              <>
+                Counters file: CSV with header time_s,rack,ingress_bytes,egress_bytes (one row per rack per time), or
+                JSON samples {'{time_s, ingress_bytes: [...], egress_bytes: [...]}'}
+              </>
+            }
+            problems={uploadProblem ? [uploadProblem] : undefined}
+          >
+            {(aria) => (
+              <input
+                type="file"
+                accept=".csv,.json,text/csv,application/json"
+                onChange={(event) => readFile(event.target.files?.[0], (upload) => set('upload', upload))}
+                {...aria}
+              />
+            )}
+          </FormField>
         ) : (
           <>
             {fabricRackSet ? (
@@ -147,7 +160,7 @@ export function LarryRunForm({ rackSet, fabrics, submitting, onSubmit }: LarryRu
           </select>
         </label>
       </div>
-      <FormProblems problems={problems} />
+      <FormProblems problems={problems.filter((problem) => problem !== uploadProblem)} />
       <button type="submit" disabled={submitting}>
         {submitting ? 'Submitting…' : 'Run the controller'}
       </button>

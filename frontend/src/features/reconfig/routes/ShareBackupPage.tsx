@@ -39,12 +39,12 @@ export function ShareBackupPage() {
             <ShareBackupForm
               fabrics={fabrics.data?.results ?? []}
               submitting={submit.isPending}
+              error={submit.error}
               onSubmit={(job) =>
                 submit.mutate(job, { onSuccess: (created) => void navigate(`/sharebackup/${created.id}`) })
               }
             />
           )}
-          <ErrorList error={submit.error} title="The server refused the plan." />
         </div>
       ) : (
         <p className="notice" data-testid="sharebackup-readonly">
