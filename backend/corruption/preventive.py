@@ -38,6 +38,7 @@ from django.utils import timezone
 
 from audit import services as audit
 from fabric.models import Fabric, Link
+from lightpath.numbers import dbm_text
 from lightpath.problems import Problems
 from maintenance.services import work_orders
 from telemetry.models import LinkForecast
@@ -84,8 +85,8 @@ def _reading(forecast: LinkForecast) -> str:
     if forecast.level_dbm is None or forecast.slope_db_per_day is None or forecast.limit_dbm is None:
         return f"The {where} is flagged from {_when(forecast.crossing_at)} ({sure})."
     return (
-        f"The {where} is {forecast.level_dbm:.1f} dBm, {_trend(forecast.slope_db_per_day)}, and is "
-        f"forecast to reach its limit {forecast.limit_dbm:.1f} dBm ({forecast.limit_provenance}) at "
+        f"The {where} is {dbm_text(forecast.level_dbm)}, {_trend(forecast.slope_db_per_day)}, and is "
+        f"forecast to reach its limit {dbm_text(forecast.limit_dbm)} ({forecast.limit_provenance}) at "
         f"{_when(forecast.crossing_at)} (between {_when(forecast.earliest_at)} and {_when(forecast.latest_at)}; {sure})."
     )
 

@@ -58,7 +58,7 @@ from django.utils import timezone
 from corruption.models import RepairAction
 from fabric.models import Link, Transceiver
 from fabric.services.components import breakout_group, line_card
-from lightpath.numbers import loss_rate_text
+from lightpath.numbers import dbm_text, loss_rate_text
 from telemetry.models import CorruptionEvent, Direction, DirectionHealth, EndState, PowerClass
 from telemetry.services.thresholds import Resolved, effective_limits
 
@@ -126,7 +126,8 @@ def _fmt_rate(rate: float | None) -> str:
 
 
 def _fmt_dbm(value: float | None) -> str:
-    return "unknown" if value is None else f"{value:.1f} dBm"
+    # As the UI writes powers (formatDbm), with the true minus sign the evidence beside it uses.
+    return dbm_text(value)
 
 
 class _Context:

@@ -1,5 +1,5 @@
 """Numbers in the server's sentences (recommendations, job summaries) written as the UI writes
-them (frontend/src/lib/format/number.ts), so a rate reads the same in both."""
+them (frontend/src/lib/format/number.ts, formatDbm), so a rate or a power reads the same in both."""
 
 import math
 
@@ -21,3 +21,14 @@ def loss_rate_text(rate: float | None) -> str:
     # Formatting rounds the mantissa first (9.96e-5 -> "1.0e-04"), so the exponent matches it.
     mantissa, exponent = f"{rate:.1e}".split("e")
     return f"{mantissa} \N{MULTIPLICATION SIGN} 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def dbm_text(value: float | None) -> str:
+    """An optical power as formatDbm writes it: one decimal with the true minus sign (U+2212, not
+    the hyphen of "-7.9 dBm"; "0.0 dBm", never minus zero), "unknown" without one."""
+    if value is None or not math.isfinite(value):
+        return "unknown"
+    text = f"{value:.1f}"
+    if text == "-0.0":
+        text = "0.0"
+    return text.replace("-", "\N{MINUS SIGN}") + " dBm"

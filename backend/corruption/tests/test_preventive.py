@@ -97,7 +97,7 @@ class TestOpenByHand:
         recommendation = body["recommendation"]
         assert (recommendation["action"], recommendation["rule"]) == ("clean_fiber", "preventive.contamination")
         assert recommendation["explanation"].startswith("Clean the connectors, s0:p0 (end Z) first: the Rx power falls")
-        assert "forecast to reach its limit -10.5 dBm (catalog)" in recommendation["explanation"]
+        assert "forecast to reach its limit \N{MINUS SIGN}10.5 dBm (catalog)" in recommendation["explanation"]
         evidence = recommendation["evidence"]
         assert (evidence["local_end"], evidence["forecast"]["cause"], evidence["forecast"]["at_risk"]) == (
             "z",
@@ -216,7 +216,7 @@ class TestAdviceFromTheCause:
         rising fit, which read 'falling -0.02 dB a day' (trial 27)."""
         forecast(uplink, level_dbm=-11.0, slope_db_per_day=slope)
         step = preventive.open_preventive(uplink.pk, operator_user).steps.get()
-        assert f"The Rx power of lane 3 at s0:p0 is -11.0 dBm, {words}" in step.explanation
+        assert f"The Rx power of lane 3 at s0:p0 is \N{MINUS SIGN}11.0 dBm, {words}" in step.explanation
 
 
 @pytest.fixture

@@ -85,8 +85,10 @@ class TestRulesPerRootCause:
         rec = recommend(link_at(demo, "p0-tor0:eth2/1"), "a_to_z")
         assert (rec.action, rec.rule) == (Action.CLEAN_FIBER, "local_rx_low")
         rx_z = EndState.objects.get(link=link_at(demo, "p0-tor0:eth2/1"), side="z").input_power_min_channel_dbm
+        # Powers as the UI writes them, with the true minus sign (trial 30: a hyphen beside the evidence's minus).
+        rx_z_text = f"{rx_z:.1f}".replace("-", "\N{MINUS SIGN}")
         assert rec.explanation == (
-            f"Rx at Z is {rx_z:.1f} dBm, below the 100G-SR4 minimum of -10.3 dBm (catalog): "
+            f"Rx at Z is {rx_z_text} dBm, below the 100G-SR4 minimum of \N{MINUS SIGN}10.3 dBm (catalog): "
             "clean both ends of the fiber."
         )
 

@@ -41,7 +41,12 @@ interface Series {
 }
 
 const RATE_SERIES: Series[] = [
-  { key: 'all', label: 'All first attempts', colour: 'var(--chart-plain-series)', value: (b) => b.first_attempt.all.rate },
+  {
+    key: 'all',
+    label: 'All first attempts',
+    colour: 'var(--chart-plain-series)',
+    value: (b) => b.first_attempt.all.rate,
+  },
   {
     key: 'followed',
     label: 'Recommendation followed',
@@ -60,7 +65,13 @@ const RATE_SERIES: Series[] = [
 const TICKET_SERIES: Series[] = [
   { key: 'opened', label: 'Opened', colour: '#dc2626', value: (b) => b.tickets_opened },
   { key: 'resolved', label: 'Resolved', colour: '#16a34a', value: (b) => b.tickets_resolved },
-  { key: 'open', label: 'Unresolved at the end', colour: 'var(--chart-plain-series)', dash: '6 4', value: (b) => b.open_tickets },
+  {
+    key: 'open',
+    label: 'Unresolved at the end',
+    colour: 'var(--chart-plain-series)',
+    dash: '6 4',
+    value: (b) => b.open_tickets,
+  },
 ];
 
 /** Each bucket is drawn at its middle, so a week's value sits over its week. */

@@ -13,7 +13,7 @@ export const REPAIR_ACTIONS: readonly RepairAction[] = [
 
 /** What to do (the recommendation) and what was done (the step history, the act form). */
 export const ACTION_LABELS: Record<RepairAction, { todo: string; done: string }> = {
-  clean_fiber: { todo: 'Clean the fiber (both ends)', done: 'Cleaned fiber' },
+  clean_fiber: { todo: 'Clean the connectors (both ends)', done: 'Cleaned fiber' },
   reseat_transceiver: { todo: 'Reseat the transceiver', done: 'Reseated transceiver' },
   replace_transceiver: { todo: 'Replace the transceiver', done: 'Replaced transceiver' },
   replace_far_transceiver: { todo: 'Replace the far-end transceiver', done: 'Replaced far-end transceiver' },

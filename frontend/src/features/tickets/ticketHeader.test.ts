@@ -60,7 +60,7 @@ describe('actionAt', () => {
     expect(actionAt('replace_cable', evidence, ticket.ends)).toBe(
       'Replace the cable between p0-tor4:eth2/3 (end A, rack p0-rack4) and p0-fab2:eth1/5 (end Z, rack not recorded)',
     );
-    expect(actionAt('clean_fiber', evidence, ticket.ends)).toBe('Clean the fiber (both ends)');
+    expect(actionAt('clean_fiber', evidence, ticket.ends)).toBe('Clean the connectors (both ends)');
   });
 });
 

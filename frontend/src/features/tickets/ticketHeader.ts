@@ -6,8 +6,8 @@
 import type { Side } from '@/features/telemetry';
 import { formatTime } from '@/lib/format';
 
-import type { Evidence, LinkEnd, RepairAction, TicketDetail, TicketStep } from './api/types';
-import { actionDone, actionTodo, isRepairAction, stepStatus } from './repairActions';
+import type { Evidence, LinkEnd, Recommendation, RepairAction, TicketDetail, TicketStep } from './api/types';
+import { actionDone, actionTodo, isPreventiveRule, isRepairAction, stepStatus } from './repairActions';
 
 /** The end a step's action is done at: the far end for replace_far_transceiver, else the local
  * (receiving, or a preventive step's) end; from the direction when the evidence names none. */
@@ -41,6 +41,30 @@ export function actionAt(action: string, evidence: Evidence, ends: LinkEnd[], di
     return `Replace the cable between ${ends.map(endPlace).join(' and ')}`;
   }
   return actionTodo(action);
+}
+
+/**
+ * The current step's instruction, one text for the ticket's header and its step (trial 30: the header
+ * said "Clean the fiber (both ends)" while the step said "Clean the connectors, p0-tor0:eth2/1 (end A)
+ * first"). A preventive step says the forecast's recommendation, which names the end to act on, as
+ * its explanation does; an unclear cause's "inspect" became cleaning, said with the end to start at.
+ * A repair step says the action where it is done (actionAt).
+ */
+export function stepInstruction(
+  recommendation: Recommendation,
+  ends: LinkEnd[] | undefined,
+  direction?: string,
+): string {
+  const forecast = recommendation.evidence.forecast;
+  if (isPreventiveRule(recommendation.rule) && forecast) {
+    if (forecast.recommended_action === recommendation.action) return forecast.recommended_action_label;
+    const end = recommendation.evidence.local_end;
+    return `${actionTodo(recommendation.action)}${end ? `, the ${end.toUpperCase()} end first` : ''}`;
+  }
+  // With the ends known, the advice says which end: never "the far-end transceiver" alone.
+  return ends
+    ? actionAt(recommendation.action, recommendation.evidence, ends, direction)
+    : actionTodo(recommendation.action);
 }
 
 export interface TicketWhere {

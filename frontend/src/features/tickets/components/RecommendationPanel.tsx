@@ -7,25 +7,11 @@ import { formatLossRate } from '@/lib/format/number';
 
 import type { LinkEnd, Recommendation } from '../api/types';
 import { decisiveEvidence, historySummary, neighbourRows, opticsRows, reseatSummary } from '../evidence';
-import { actionTodo, describeRule, isEscalation, isPreventiveRule } from '../repairActions';
-import { actionAt } from '../ticketHeader';
+import { describeRule, isEscalation, isPreventiveRule } from '../repairActions';
+import { stepInstruction } from '../ticketHeader';
 import { ForecastEvidence } from './ForecastEvidence';
 
 const DIRECTION_WORDS: Record<string, string> = { a_to_z: 'A → Z', z_to_a: 'Z → A' };
-
-/**
- * A preventive step's headline: the forecast's recommendation, which names the end to act on
- * ("Clean the connectors, p0-tor0:eth2/1 (end A) first"), as its explanation does; an unclear cause's
- * "inspect" became cleaning, said with the end to start at.
- */
-function preventiveHeadline(
-  recommendation: Recommendation,
-  forecast: NonNullable<Recommendation['evidence']['forecast']>,
-) {
-  if (forecast.recommended_action === recommendation.action) return forecast.recommended_action_label;
-  const end = recommendation.evidence.local_end;
-  return `${actionTodo(recommendation.action)}${end ? `, the ${end.toUpperCase()} end first` : ''}`;
-}
 
 /** The current step's advice and every fact behind it, the facts that made the rule fire marked. */
 export function RecommendationPanel({ recommendation, ends }: { recommendation: Recommendation; ends?: LinkEnd[] }) {
@@ -48,7 +34,7 @@ function PreventiveRecommendation({
     <div className="recommendation" data-testid="recommendation" data-action={recommendation.action} data-rule={rule}>
       <p className="recommendation-action">
         <span className="muted">Step {recommendation.step}: </span>
-        <strong data-testid="recommended-action">{preventiveHeadline(recommendation, forecast)}</strong>
+        <strong data-testid="recommended-action">{stepInstruction(recommendation, undefined)}</strong>
       </p>
       <p className="recommendation-explanation">{recommendation.explanation}</p>
       {/* The rule in words; its code (for a bug report) only on hover. */}
@@ -80,10 +66,7 @@ function RepairRecommendation({ recommendation, ends }: { recommendation: Recomm
     <div className="recommendation" data-testid="recommendation" data-action={recommendation.action} data-rule={rule}>
       <p className="recommendation-action">
         <span className="muted">Step {recommendation.step}: </span>
-        <strong data-testid="recommended-action">
-          {/* With the ends known, the advice says which end: never "the far-end transceiver" alone. */}
-          {ends ? actionAt(recommendation.action, evidence, ends) : actionTodo(recommendation.action)}
-        </strong>
+        <strong data-testid="recommended-action">{stepInstruction(recommendation, ends)}</strong>
         {isEscalation(rule) ? <span className="badge badge-escalated">escalated</span> : null}
       </p>
       <p className="recommendation-explanation">{recommendation.explanation}</p>

@@ -1,9 +1,11 @@
 /** @vitest-environment jsdom */
 import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import type { TicketDetail } from '../api/types';
-import { testTicket } from '../testTicket';
+import { testPreventiveTicket, testTicket } from '../testTicket';
+import { RecommendationPanel } from './RecommendationPanel';
 import { TicketHeader } from './TicketHeader';
 
 /** The demo ticket after the technician reseated Z's transceiver (the receiving end of a_to_z). */
@@ -43,6 +45,23 @@ describe('TicketHeader', () => {
     );
     expect(screen.getByTestId('ticket-header-bring')).toHaveTextContent('Cable: 12 m, MMF');
     expect(screen.queryByTestId('ticket-header-done')).toBeNull();
+  });
+
+  it('a preventive ticket: the header says the step’s one instruction, naming the end to start at', () => {
+    const ticket = testPreventiveTicket();
+    render(
+      <MemoryRouter>
+        <TicketHeader ticket={ticket} />
+        <RecommendationPanel recommendation={ticket.recommendation!} ends={ticket.ends} />
+      </MemoryRouter>,
+    );
+    // Trial 30: the header said "Clean the fiber (both ends)" above the step's "Clean the connectors, … first".
+    expect(screen.getByTestId('ticket-header-todo')).toHaveTextContent(
+      /^Clean the connectors, p0-tor4:eth2\/3 \(end A\) first$/,
+    );
+    expect(screen.getByTestId('recommended-action')).toHaveTextContent(
+      screen.getByTestId('ticket-header-todo').textContent!,
+    );
   });
 
   it('after a reseat: what was done and what the ticket waits for, never the advice already followed', () => {

@@ -2,11 +2,11 @@ import { formatTime } from '@/lib/format';
 
 import type { TicketDetail } from '../api/types';
 import {
-  actionAt,
   currentStep,
   doneAt,
   ifValidationFails,
   returnedAfter,
+  stepInstruction,
   ticketWhere,
   validationSentence,
   whatToBring,
@@ -37,7 +37,7 @@ export function TicketHeader({ ticket }: { ticket: TicketDetail }) {
             </p>
           ) : null}
           <p className="ticket-header-todo" data-testid="ticket-header-todo">
-            <strong>{actionAt(recommendation.action, recommendation.evidence, ticket.ends, ticket.direction)}</strong>
+            <strong>{stepInstruction(recommendation, ticket.ends, ticket.direction)}</strong>
           </p>
           <h2 className="ticket-header-title">What to bring</h2>
           <ul className="ticket-header-bring" data-testid="ticket-header-bring">
