@@ -54,7 +54,7 @@ describe('buildScheduleRequest', () => {
   });
 
   it('lists every problem at once', () => {
-    const { request, errors } = buildScheduleRequest({
+    const { request, errors, byField } = buildScheduleRequest({
       ...INITIAL_SCHEDULE_FORM,
       periodS: '0.01',
       darkTimeMs: '10',
@@ -71,6 +71,15 @@ describe('buildScheduleRequest', () => {
       'The hysteresis must be from 0 to 10 (got “much”).',
       'The seed must be a whole number ≥ 0 (got “-1”).',
     ]);
+    // Each said at its field.
+    expect(byField).toEqual({
+      demand: 'Choose a demand (upload one first if the list is empty).',
+      target: 'Choose a circuit switch or a zone.',
+      dark_time_s: 'The dark time (10 ms) must be shorter than the period (0.01 s).',
+      burst_active: 'Burst: active windows must be a whole number from 1 to 1000 (got “0”).',
+      hysteresis: 'The hysteresis must be from 0 to 10 (got “much”).',
+      seed: 'The seed must be a whole number ≥ 0 (got “-1”).',
+    });
   });
 });
 

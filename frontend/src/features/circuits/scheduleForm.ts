@@ -1,4 +1,6 @@
 /** The new-schedule form: text fields as typed, turned into a POST /api/circuit-schedules/ body. */
+import { type FormCheck, formCheck } from '@/lib/formCheck';
+
 import {
   ALGORITHMS,
   type Algorithm,
@@ -56,22 +58,25 @@ export const MAX_HYSTERESIS = 10;
 
 type Check = (value: number) => boolean;
 
-function optionalNumber(text: string, what: string, valid: Check, rule: string, errors: string[]): number | undefined {
+/** Where a problem goes: the form's check, at the field it belongs to. */
+type Report = (message: string) => void;
+
+function optionalNumber(text: string, what: string, valid: Check, rule: string, report: Report): number | undefined {
   if (text.trim() === '') return undefined;
   const value = Number(text);
   if (!Number.isFinite(value) || !valid(value)) {
-    errors.push(`${what} must be ${rule} (got “${text.trim()}”).`);
+    report(`${what} must be ${rule} (got “${text.trim()}”).`);
     return undefined;
   }
   return value;
 }
 
-function requiredNumber(text: string, what: string, valid: Check, rule: string, errors: string[]): number | undefined {
+function requiredNumber(text: string, what: string, valid: Check, rule: string, report: Report): number | undefined {
   if (text.trim() === '') {
-    errors.push(`${what} is required (${rule}).`);
+    report(`${what} is required (${rule}).`);
     return undefined;
   }
-  return optionalNumber(text, what, valid, rule, errors);
+  return optionalNumber(text, what, valid, rule, report);
 }
 
 const isWhole = (value: number) => Number.isSafeInteger(value);
@@ -80,7 +85,7 @@ const isWhole = (value: number) => Number.isSafeInteger(value);
  * Edge groups (rack pairs that earn a bonus when all have circuits in the same slot; the schedule
  * reports how often they did), one a line: `shuffle 500000000 p0-tor0:p2-tor0 p1-tor3:p3-tor5`.
  */
-export function parseEdgeGroups(text: string, errors: string[]): EdgeGroup[] {
+export function parseEdgeGroups(text: string, report: Report): EdgeGroup[] {
   const groups: EdgeGroup[] = [];
   text.split('\n').forEach((raw, index) => {
     const line = raw.trim();
@@ -100,70 +105,104 @@ export function parseEdgeGroups(text: string, errors: string[]): EdgeGroup[] {
         problems.push(`“${pairText}” is not SRC:DST of two ToRs`);
       else pairs.push([ends[0], ends[1]]);
     }
-    if (problems.length > 0) errors.push(`${at}: ${problems.join('; ')}.`);
+    if (problems.length > 0) report(`${at}: ${problems.join('; ')}.`);
     else groups.push({ name: name ?? '', pairs, bonus_bytes: bonus });
   });
-  if (groups.length > MAX_EDGE_GROUPS) errors.push(`At most ${MAX_EDGE_GROUPS} edge groups.`);
+  if (groups.length > MAX_EDGE_GROUPS) report(`At most ${MAX_EDGE_GROUPS} edge groups.`);
   return groups;
 }
 
-export function buildScheduleRequest(form: ScheduleFormState): { request: ScheduleRequest | null; errors: string[] } {
-  const errors: string[] = [];
+/** The fields a problem is said at, by the params' names (`target`: the switch or zone). */
+export type ScheduleField =
+  | 'demand'
+  | 'target'
+  | 'period_s'
+  | 'dark_time_s'
+  | 'min_demand_bytes'
+  | 'burst_active'
+  | 'burst_reset'
+  | 'hysteresis'
+  | 'seed'
+  | 'time_budget_s'
+  | 'edge_groups';
+
+export function buildScheduleRequest(form: ScheduleFormState): FormCheck<ScheduleField> & {
+  request: ScheduleRequest | null;
+} {
+  const check = formCheck<ScheduleField>();
+  const errors = check.errors;
+  const at =
+    (field: ScheduleField): Report =>
+    (message) =>
+      check.add(message, field);
   const demand = form.demand ? Number(form.demand) : null;
-  if (demand === null) errors.push('Choose a demand (upload one first if the list is empty).');
+  if (demand === null) check.add('Choose a demand (upload one first if the list is empty).', 'demand');
   let circuitSwitch: number | undefined;
   let zone: string | undefined;
   if (form.target.startsWith('switch:')) circuitSwitch = Number(form.target.slice('switch:'.length));
   else if (form.target.startsWith('zone:')) zone = form.target.slice('zone:'.length);
-  else errors.push('Choose a circuit switch or a zone.');
+  else check.add('Choose a circuit switch or a zone.', 'target');
 
   const period = optionalNumber(
     form.periodS,
     'The period',
     (v) => v > 0 && v <= MAX_PERIOD_S,
     `above 0 s and at most ${MAX_PERIOD_S} s`,
-    errors,
+    at('period_s'),
   );
-  const darkMs = optionalNumber(form.darkTimeMs, 'The dark time', (v) => v >= 0, 'a number of ms ≥ 0', errors);
+  const darkMs = optionalNumber(
+    form.darkTimeMs,
+    'The dark time',
+    (v) => v >= 0,
+    'a number of ms ≥ 0',
+    at('dark_time_s'),
+  );
   if (period !== undefined && darkMs !== undefined && darkMs / 1000 >= period) {
-    errors.push(`The dark time (${darkMs} ms) must be shorter than the period (${period} s).`);
+    check.add(`The dark time (${darkMs} ms) must be shorter than the period (${period} s).`, 'dark_time_s');
   }
-  const minDemandMb = requiredNumber(form.minDemandMb, 'The minimum demand', (v) => v >= 0, 'MB ≥ 0', errors);
+  const minDemandMb = requiredNumber(
+    form.minDemandMb,
+    'The minimum demand',
+    (v) => v >= 0,
+    'MB ≥ 0',
+    at('min_demand_bytes'),
+  );
   const burstActive = requiredNumber(
     form.burstActive,
     'Burst: active windows',
     (v) => isWhole(v) && v >= 1 && v <= MAX_BURST,
     `a whole number from 1 to ${MAX_BURST}`,
-    errors,
+    at('burst_active'),
   );
   const burstReset = requiredNumber(
     form.burstReset,
     'Burst: idle windows to reset',
     (v) => isWhole(v) && v >= 1 && v <= MAX_BURST,
     `a whole number from 1 to ${MAX_BURST}`,
-    errors,
+    at('burst_reset'),
   );
   const hysteresis = requiredNumber(
     form.hysteresis,
     'The hysteresis',
     (v) => v >= 0 && v <= MAX_HYSTERESIS,
     `from 0 to ${MAX_HYSTERESIS}`,
-    errors,
+    at('hysteresis'),
   );
-  const seed = requiredNumber(form.seed, 'The seed', (v) => isWhole(v) && v >= 0, 'a whole number ≥ 0', errors);
+  const seed = requiredNumber(form.seed, 'The seed', (v) => isWhole(v) && v >= 0, 'a whole number ≥ 0', at('seed'));
   const timeBudget = optionalNumber(
     form.timeBudgetS,
     'The time budget',
     (v) => v > 0 && v <= 3600,
     'above 0 s and at most 3600 s',
-    errors,
+    at('time_budget_s'),
   );
 
-  const edgeGroups = parseEdgeGroups(form.edgeGroups, errors);
+  const edgeGroups = parseEdgeGroups(form.edgeGroups, at('edge_groups'));
 
-  if (errors.length > 0 || demand === null) return { request: null, errors };
+  if (errors.length > 0 || demand === null) return { request: null, errors, byField: check.byField };
   return {
     errors,
+    byField: check.byField,
     request: {
       demand,
       ...(circuitSwitch !== undefined ? { circuit_switch: circuitSwitch } : { zone }),

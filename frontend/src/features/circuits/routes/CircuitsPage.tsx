@@ -187,11 +187,11 @@ function FabricCircuits({ fabric, mayEdit, mayPlan }: { fabric: number; mayEdit:
               demands={demandList}
               switches={switchList}
               submitting={submit.isPending}
+              error={submit.error}
               onSubmit={(request) =>
                 submit.mutate(request, { onSuccess: (job) => void navigate(`/circuits/schedules/${job.id}`) })
               }
             />
-            <ErrorList error={submit.error} title="The server refused the schedule." />
           </div>
         ) : (
           <p className="notice" data-testid="circuits-readonly">
