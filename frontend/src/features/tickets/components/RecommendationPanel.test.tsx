@@ -18,6 +18,11 @@ describe('RecommendationPanel', () => {
     expect(screen.getByTestId('recommended-action')).toHaveTextContent(
       'Replace the transceiver at p0-tor4:eth2/3 (end A, rack p0-rack4)',
     );
+    // The rates' key in the page's own notation (trial 30: "1e-6" beside "8.5 × 10⁻⁶").
+    expect(screen.getByText(/^Loss rates are fractions of packets/)).toHaveTextContent(
+      'Loss rates are fractions of packets (1.0 × 10⁻⁶ = one in a million).',
+    );
+    expect(screen.getByTestId('recommendation')).not.toHaveTextContent(/\de-\d/);
   });
 
   it('shows the action, the rule that fired and the reading it fired on against its limit', () => {

@@ -93,7 +93,7 @@ function RepairRecommendation({ recommendation, ends }: { recommendation: Recomm
           <dd>{formatTime(rates?.onset)}</dd>
         </div>
       </dl>
-      <p className="muted">Loss rates are fractions of packets (1e-6 = one in a million).</p>
+      <p className="muted">Loss rates are fractions of packets ({formatLossRate(1e-6)} = one in a million).</p>
 
       {optics.length > 0 ? (
         <table className="data-table evidence-optics phone-cards" data-testid="evidence-optics">
