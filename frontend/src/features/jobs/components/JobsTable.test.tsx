@@ -94,7 +94,8 @@ describe('JobsTable', () => {
       { ...baseJob, id: 7, kind: 'circuits.schedule' },
       { ...baseJob, id: 8, kind: 'sharebackup.plan' },
       { ...baseJob, id: 9, kind: 'larry.run' },
-      { ...baseJob, id: 10, kind: 'fabric.import' },
+      { ...baseJob, id: 10, kind: 'fabric.import', fabric: 7 },
+      { ...baseJob, id: 11, kind: 'fabric.capacity_report', fabric: null },
     ];
     render(
       <JobsTable
@@ -113,10 +114,12 @@ describe('JobsTable', () => {
       ['#7', '/circuits/schedules/7'],
       ['#8', '/sharebackup/8'],
       ['#9', '/larry/9'],
+      // An import has no page of its own: its number leads to its fabric's, where its links show.
+      ['#10', '/fabrics/7'],
     ]);
-    // An import has no page of its own: its number is plain text.
-    expect(screen.getByRole('rowheader', { name: '#10' })).toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: '#10' })).toBeNull();
+    // A job with neither a page nor a fabric: its number is plain text.
+    expect(screen.getByRole('rowheader', { name: '#11' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: '#11' })).toBeNull();
   });
 
   it("opens any job's log below its row, a kind without a page too", async () => {
