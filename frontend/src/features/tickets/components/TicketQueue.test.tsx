@@ -23,5 +23,7 @@ describe('TicketQueue', () => {
         .getByRole('link', { name: /Ticket 6/ })
         .getAttribute('href'),
     ).toBe('/tickets/6');
+    // Its name holds both kinds (trial 30: "Repair tickets" above preventive ones too).
+    expect(screen.getByRole('table', { name: 'Repair and preventive tickets' })).toBeInTheDocument();
   });
 });

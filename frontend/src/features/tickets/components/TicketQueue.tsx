@@ -22,7 +22,7 @@ export function TicketQueue({ tickets, fabricNames, now, table, busy }: TicketQu
   const columns = ticketColumns(fabricNames, now ?? new Date());
   return (
     <DataTable
-      caption="Repair tickets"
+      caption="Repair and preventive tickets"
       className="ticket-queue phone-cards phone-cards-grid"
       testId="ticket-queue"
       columns={columns}
