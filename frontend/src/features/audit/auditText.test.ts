@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { changeText, objectPath } from './auditText';
+import { changeText, OBJECT_TYPES, objectPath } from './auditText';
 
 describe('audit rows in words', () => {
   it("says what an update changed in the server's words, and nothing for a creation", () => {
@@ -20,6 +20,28 @@ describe('audit rows in words', () => {
     expect(objectPath({ object_type: 'corruption.ticket', object_id: 3, action: 'create' })).toBe('/tickets/3');
     expect(objectPath({ object_type: 'fabric.link', object_id: 7, action: 'delete' })).toBeUndefined();
     expect(objectPath({ object_type: 'fabric.switch', object_id: 2, action: 'update' })).toBeUndefined();
+    expect(objectPath({ object_type: 'circuits.demand', object_id: 4, action: 'create' })).toBe('/circuits');
+  });
+
+  it('offers every object type the server audits in the filter (trial 30: no "Demand")', () => {
+    // The models given to audit.record / AuditedModelViewSet on the server (their _meta.label_lower).
+    const audited = [
+      'fabric.fabric',
+      'fabric.switch',
+      'fabric.link',
+      'fabric.transceiver',
+      'fabric.transceivermodel',
+      'corruption.ticket',
+      'corruption.ticketstep',
+      'corruption.ticketcomment',
+      'maintenance.workorder',
+      'circuits.circuitswitch',
+      'circuits.demand',
+      'telemetry.powerthreshold',
+      'webhooks.webhookendpoint',
+    ];
+    expect(Object.keys(OBJECT_TYPES).sort()).toEqual([...audited].sort());
+    expect(OBJECT_TYPES['circuits.demand']?.label).toBe('Demand');
   });
 });
 

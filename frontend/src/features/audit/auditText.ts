@@ -11,8 +11,11 @@ export const OBJECT_TYPES: Record<string, { label: string; path?: (id: number) =
   'fabric.transceivermodel': { label: 'Transceiver model' },
   'corruption.ticket': { label: 'Ticket', path: (id) => `/tickets/${id}` },
   'corruption.ticketstep': { label: 'Ticket step' },
+  'corruption.ticketcomment': { label: 'Ticket comment' },
   'maintenance.workorder': { label: 'Work order', path: (id) => `/work-orders/${id}` },
   'circuits.circuitswitch': { label: 'Circuit switch' },
+  // Demands are uploaded and deleted on the Circuits page (circuits/api/views.py audits both).
+  'circuits.demand': { label: 'Demand', path: () => '/circuits' },
   'telemetry.powerthreshold': { label: 'Power threshold' },
   'webhooks.webhookendpoint': { label: 'Webhook endpoint', path: () => '/webhooks' },
 };
