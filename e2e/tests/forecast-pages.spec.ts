@@ -72,6 +72,10 @@ test('an at-risk link says so under its title; its preventive ticket draws the f
   });
 
   await page.goto(`/links/${dirty.link.id}`);
+  // The tab says the link's name, as its heading does (trial 30: "Link 1" under "p0-tor0 eth2/1 ↔ …").
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toContainText(' ↔ ');
+  await expect(page).toHaveTitle(`${await heading.textContent()} · Lightpath`);
   const header = page.getByTestId('link-at-risk');
   await expect(header).toContainText('At risk');
   await expect(header.getByTestId('link-at-risk-crossing')).toHaveText(

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { LoaderFunctionArgs, Params, RouteObject } from 'react-router';
 
 import { useFabric } from '@/features/fabrics';
+import { useLinkName } from '@/features/links';
 import { useSwitchName } from '@/features/switches';
 import { ticketQuery } from '@/features/tickets';
 
@@ -47,6 +48,11 @@ function useSwitchTitle({ switchId }: Params): string {
   return useSwitchName(Number(switchId)) ?? `Switch ${switchId}`;
 }
 
+/** The link's name, as its page's heading (trial 30: the tab read "Link 1" under "p0-tor0 eth2/1 ↔ …"). */
+function useLinkTitle({ linkId }: Params): string {
+  return useLinkName(Number(linkId)) ?? `Link ${linkId}`;
+}
+
 /**
  * The technician's ticket is asked for while its page's code loads, not after: on a phone each
  * round trip is ~300 ms. The page reads the same query; the loader waits for nothing.
@@ -85,7 +91,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'links/:linkId',
                 lazy: page(links, 'LinkDetailPage'),
-                handle: titled(({ linkId }) => `Link ${linkId}`),
+                handle: titled(useLinkTitle),
               },
               { path: 'at-risk', lazy: page(forecasts, 'AtRiskPage'), handle: titled('At risk') },
               { path: 'tickets', lazy: page(tickets, 'TicketsPage'), handle: titled('Tickets') },

@@ -27,7 +27,7 @@ import { TicketStateBadge, useTickets } from '@/features/tickets';
 import { formatCount, formatReason, formatTime } from '@/lib/format';
 
 import type { FabricLink } from '../api/types';
-import { useLink } from '../api/useLink';
+import { linkName, useLink } from '../api/useLink';
 import { FlappingBadge } from '../components/FlappingBadge';
 import { LinkComponentsFacts } from '../components/LinkComponentsFacts';
 import { LinkStateControls } from '../components/LinkStateControls';
@@ -81,7 +81,7 @@ function LinkDetail({ linkId }: { linkId: number }) {
 
   // At most one ticket of a link is unresolved at a time (the server refuses another), so it is the newest.
   const unresolvedTicket = tickets.data?.results.find((ticket) => ticket.state !== 'resolved') ?? null;
-  const title = link.data ? `${endName(link.data, 'a')} ↔ ${endName(link.data, 'z')}` : `Link ${linkId}`;
+  const title = link.data ? linkName(link.data) : `Link ${linkId}`;
   const status = telemetry.data?.status;
 
   return (
