@@ -39,8 +39,16 @@ test('a planner runs a stretch plan, reads the breakdown and the savings curves,
   await form.getByLabel('Fat tree k').fill('5');
   await form.getByLabel('Switch port (USD)').fill('x');
   await form.getByRole('button', { name: 'Run plan' }).click();
-  await expect(form.getByRole('alert')).toContainText('Fat tree k must be an even whole number from 2 to 64.');
-  await expect(form.getByRole('alert')).toContainText('Switch port (USD) must be a number ≥ 0.');
+  // Each at its field (trial 30: only in a box above the button).
+  await expect(form.getByLabel('Fat tree k')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByLabel('Fat tree k')).toHaveAccessibleDescription(
+    'Fat tree k must be an even whole number from 2 to 64.',
+  );
+  await expect(form.getByLabel('Switch port (USD)')).toHaveAccessibleDescription(
+    'Switch port (USD) must be a number ≥ 0.',
+  );
+  await form.getByLabel('Fat tree k').fill('8');
+  await expect(form.getByLabel('Fat tree k')).not.toHaveAttribute('aria-invalid');
   await form.getByLabel('Switch port (USD)').fill('90');
 
   const lowUrl = await runPlan(page, 'e2e low stretch', 'low: NRB 99%');

@@ -48,6 +48,15 @@ test('a planner plans ShareBackup failover and reads an event’s replace() call
   await form.getByLabel('Backups per group').fill('1');
   // An uploaded log naming switches the fabric does not have: the server lists each bad event.
   await form.getByLabel('Upload JSON').check();
+  // A picture picked by mistake is said at the file field at once, naming what it takes.
+  await form.getByLabel(/Events file/).setInputFiles({
+    name: 'photo.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
+  });
+  await expect(form.getByLabel(/Events file/)).toHaveAccessibleDescription(
+    'photo.png is a PNG image, not a text file: choose the JSON file.',
+  );
   await form.getByLabel(/Events file/).setInputFiles({
     name: 'events.json',
     mimeType: 'application/json',
