@@ -155,7 +155,7 @@ test('the jobs list sorts by kind, names kinds in words and exports the jobs in 
   };
   expect(expected.count).toBeGreaterThan(1);
   expect(rows.map((row) => Number(row['Job']))).toEqual(expected.results.map((job) => job.id));
-  expect(new Set(rows.map((row) => row['State']))).toEqual(new Set(['Succeeded']));
+  expect(new Set(rows.map((row) => row['State']))).toEqual(new Set(['succeeded']));
   // Kinds and progress as the page says them: "CorrOpt optimization", "100%".
   expect(rows.some((row) => row['Kind']!.includes('.'))).toBe(false);
   expect(new Set(rows.map((row) => row['Progress']))).toEqual(new Set(['100%']));

@@ -193,6 +193,16 @@ def _chunks(items: Iterable, size: int) -> Iterator[list]:
         yield chunk
 
 
+def _choice_text(field: serializers.ChoiceField, value: Any) -> str:
+    """A choice as the page writes it: its label when the code names one ("kept for capacity"), else
+    the code as a word ("succeeded", "up"), as the page's badges show it, not the label Django makes
+    up from it ("Succeeded")."""
+    label = str(field.choices.get(value, value))
+    code = str(value)
+    made_up = label == code.replace("_", " ").title()
+    return code.replace("_", " ") if made_up else label
+
+
 def _value_writer(serializer: serializers.Serializer, column: CsvColumn) -> Callable[[dict], str]:
     """Reads `column.field` of a serialized row and writes it as the page shows it."""
     path = column.field.split(".")
@@ -212,7 +222,7 @@ def _value_writer(serializer: serializers.Serializer, column: CsvColumn) -> Call
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(field, serializers.ChoiceField):
-            return str(field.choices.get(value, value))
+            return _choice_text(field, value)
         if isinstance(value, dt.datetime) or isinstance(field, serializers.DateTimeField):
             # A method field hands the datetime itself, a DateTimeField its ISO text: one format.
             moment = value if isinstance(value, dt.datetime) else dt.datetime.fromisoformat(value)
