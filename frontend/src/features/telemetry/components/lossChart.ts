@@ -36,14 +36,14 @@ export interface LossSeriesStyle {
 
 /** Colour tells the direction, dash tells corruption (solid) from congestion (dotted). */
 export const LOSS_SERIES: readonly LossSeriesStyle[] = [
-  { key: 'a_to_z-corruption', direction: 'a_to_z', kind: 'corruption', colour: '#1f5fa8' },
-  { key: 'z_to_a-corruption', direction: 'z_to_a', kind: 'corruption', colour: '#7b3fa0' },
-  { key: 'a_to_z-congestion', direction: 'a_to_z', kind: 'congestion', colour: '#1f5fa8', dash: '2 3' },
-  { key: 'z_to_a-congestion', direction: 'z_to_a', kind: 'congestion', colour: '#7b3fa0', dash: '2 3' },
+  { key: 'a_to_z-corruption', direction: 'a_to_z', kind: 'corruption', colour: 'var(--chart-side-a)' },
+  { key: 'z_to_a-corruption', direction: 'z_to_a', kind: 'corruption', colour: 'var(--chart-side-z)' },
+  { key: 'a_to_z-congestion', direction: 'a_to_z', kind: 'congestion', colour: 'var(--chart-side-a)', dash: '2 3' },
+  { key: 'z_to_a-congestion', direction: 'z_to_a', kind: 'congestion', colour: 'var(--chart-side-z)', dash: '2 3' },
 ];
 
 export const LOSS_THRESHOLD_STYLE = {
-  action: { colour: '#c62828', dash: '7 3', label: 'Action threshold (corrupting)' },
+  action: { colour: 'var(--chart-action-threshold)', dash: '7 3', label: 'Action threshold (corrupting)' },
   report: { colour: '#d9822b', dash: '7 3', label: 'Report threshold (lossy)' },
 } as const;
 

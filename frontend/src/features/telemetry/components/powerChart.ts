@@ -32,9 +32,9 @@ export interface PowerSeriesStyle {
 
 /** Four lines told apart by colour, and Tx also by dash, so they survive grey-scale printing. */
 export const POWER_SERIES: readonly PowerSeriesStyle[] = [
-  { key: 'a-rx', side: 'a', kind: 'rx', colour: '#1f5fa8' },
+  { key: 'a-rx', side: 'a', kind: 'rx', colour: 'var(--chart-side-a)' },
   { key: 'a-tx', side: 'a', kind: 'tx', colour: '#2a9d8f', dash: '6 3' },
-  { key: 'z-rx', side: 'z', kind: 'rx', colour: '#7b3fa0' },
+  { key: 'z-rx', side: 'z', kind: 'rx', colour: 'var(--chart-side-z)' },
   { key: 'z-tx', side: 'z', kind: 'tx', colour: '#c4661f', dash: '6 3' },
 ];
 
