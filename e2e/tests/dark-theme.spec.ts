@@ -23,6 +23,12 @@ test("a dark system gets the dark theme; the account menu picks light or dark, r
   await openAccountMenu(page);
   const theme = page.getByRole("group", { name: "Theme" });
   await expect(theme.getByRole("radio", { name: "System (dark)" })).toBeChecked();
+  // The three choices share one row (trial 30: "Dark" wrapped onto a second line at 1440 px).
+  const tops = await theme
+    .locator("label")
+    .evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().top)));
+  expect(tops).toHaveLength(3);
+  expect(new Set(tops).size).toBe(1);
   expect(await pageLightness(page)).toBeLessThan(60);
   // Text stays readable: the ink is light on the dark page.
   const ink = await page.evaluate(
@@ -146,6 +152,14 @@ test("in the dark theme the power chart's limit labels and Health's ticket lines
   const texts = await labels.allTextContents();
   expect(texts.some((text) => text.startsWith("Tx low"))).toBe(true);
   for (const label of await labels.all()) {
+    expect(await paintContrast(label, "fill")).toBeGreaterThanOrEqual(4.5);
+  }
+  // The lines of both charts (the A end's blue and the Z end's purple were 2.4:1 and 2.3:1) and the
+  // loss chart's threshold labels.
+  for (const line of await page.locator('[data-testid="power-line"], [data-testid="loss-line"]').all()) {
+    expect(await paintContrast(line, "stroke")).toBeGreaterThanOrEqual(3);
+  }
+  for (const label of await page.getByTestId("loss-chart").locator("text.threshold-label").all()) {
     expect(await paintContrast(label, "fill")).toBeGreaterThanOrEqual(4.5);
   }
 });
