@@ -36,9 +36,11 @@ test('a planner uploads a demand, runs a schedule and reads the heat map and the
     .getByLabel(/Demand file/)
     .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(BAD_CSV) });
   await upload.getByRole('button', { name: 'Upload demand' }).click();
-  const refused = upload.getByRole('alert');
-  await expect(refused).toContainText('The server refused the demand.');
-  for (const line of ['line 2', 'line 3', 'line 4']) await expect(refused).toContainText(line);
+  // At the file field, every bad line, without the server's 'csv:' key.
+  const file = upload.getByLabel(/Demand file/);
+  await expect(file).toHaveAttribute('aria-invalid', 'true');
+  for (const line of ['line 2', 'line 3', 'line 4']) await expect(file).toHaveAccessibleDescription(new RegExp(line));
+  await expect(upload).not.toContainText('csv:');
 
   await upload
     .getByLabel(/Demand file/)
@@ -129,11 +131,27 @@ test('a planner sees the server refuse a circuit switch with a name already used
   await page.goto('/circuits');
   await page.getByRole('button', { name: 'New circuit switch' }).click();
   const form = page.getByRole('form', { name: 'New circuit switch' });
+  const name = form.getByLabel('Name', { exact: true });
+  // The limit is said before submit; past it the field says by how much at once.
+  await expect(name).toHaveAccessibleDescription('Up to 100 characters.');
+  await name.fill('n'.repeat(120));
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toHaveAccessibleDescription('120 characters: up to 100, 20 too many.');
+  await name.fill('');
+  await form.getByLabel(/^Circuit capacity/).fill('2e9');
   await form.getByRole('button', { name: 'Create circuit switch' }).click();
-  await expect(form.getByRole('alert')).toContainText('Give the circuit switch a name.');
-  await form.getByLabel('Name', { exact: true }).fill('ocs-1');
+  // Every problem at once, each at its field.
+  await expect(name).toHaveAccessibleDescription(/Give the circuit switch a name\./);
+  await expect(form.getByLabel(/^Circuit capacity/)).toHaveAccessibleDescription(
+    'The circuit capacity must be a number of Gb/s above 0 and up to 100,000.',
+  );
+  await expect(form.getByText('Check the form.')).toHaveCount(0);
+  await form.getByLabel(/^Circuit capacity/).fill('100');
+  await name.fill('ocs-1');
   await form.getByRole('button', { name: 'Create circuit switch' }).click();
+  // The server's refusal (a duplicate is not one field's problem: DRF's unique-together check), without a key.
   await expect(form.getByRole('alert')).toContainText('The server refused the circuit switch.');
+  await expect(form).not.toContainText('name:');
 });
 
 test('a planner deletes an uploaded demand after confirming', async ({ page }) => {
