@@ -88,7 +88,10 @@ test("in the dark theme the tickets' state badges stay readable", async ({ page 
  * WCAG contrast of a chart mark's paint (an SVG text's fill, a line's stroke) on the first opaque
  * background behind it, the paint blended by its own and its ancestors' opacity.
  */
-async function paintContrast(mark: Locator, paint: 'fill' | 'stroke'): Promise<number> {
+async function paintContrast(
+  mark: Locator,
+  paint: "fill" | "stroke" | "background-color" | "border-top-color",
+): Promise<number> {
   return mark.evaluate((element, property) => {
     const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
     const luminance = ([r, g, b]: number[]) => {
@@ -100,12 +103,14 @@ async function paintContrast(mark: Locator, paint: 'fill' | 'stroke'): Promise<n
     };
     const style = getComputedStyle(element);
     let alpha = Number(style.getPropertyValue(`${property}-opacity`) || 1);
-    let background: number[] | null = null;
     for (let node: Element | null = element; node; node = node.parentElement) {
-      const nodeStyle = getComputedStyle(node);
-      alpha *= Number(nodeStyle.opacity);
-      const back = channels(nodeStyle.backgroundColor);
-      if (background === null && back.length >= 3 && (back[3] ?? 1) > 0) background = back;
+      alpha *= Number(getComputedStyle(node).opacity);
+    }
+    // Behind the mark: its parent's background on up (a swatch's own background is its paint).
+    let background: number[] | null = null;
+    for (let node = element.parentElement; node && background === null; node = node.parentElement) {
+      const back = channels(getComputedStyle(node).backgroundColor);
+      if (back.length >= 3 && (back[3] ?? 1) > 0) background = back;
     }
     const page = background ?? [255, 255, 255];
     const ink = channels(style.getPropertyValue(property)).slice(0, 3);
@@ -127,6 +132,18 @@ test("in the dark theme the power chart's limit labels and Health's ticket lines
   await expect(tickets).toBeVisible({ timeout: 90_000 });
   for (const line of await tickets.locator('[data-testid="repair-history-tickets-line"] path').all()) {
     expect(await paintContrast(line, "stroke")).toBeGreaterThanOrEqual(3);
+  }
+  // The capacity chart's marks: its legend's swatches and the rows of disabled and corrupting uplinks.
+  const healthLegend = page.getByRole("list", { name: "Fabric health chart legend" });
+  await expect(page.locator('[data-testid="marks-corrupting"] rect').first()).toBeVisible();
+  for (const name of ["Has disabled uplinks", "Has corrupting uplinks in service"]) {
+    const swatch = healthLegend.getByRole("listitem").filter({ hasText: name }).locator(".swatch");
+    expect(await paintContrast(swatch, "background-color")).toBeGreaterThanOrEqual(3);
+  }
+  const blocking = healthLegend.getByRole("listitem").filter({ hasText: "Blocks disabling" }).locator(".swatch");
+  expect(await paintContrast(blocking, "border-top-color")).toBeGreaterThanOrEqual(3);
+  for (const mark of await page.locator('[data-testid^="marks-"] rect').all()) {
+    expect(await paintContrast(mark, "fill")).toBeGreaterThanOrEqual(3);
   }
   const legend = page.getByRole("list", { name: "Tickets opened, resolved and unresolved over time legend" });
   const unresolved = legend.getByRole("listitem").filter({ hasText: "Unresolved at the end" });

@@ -12,10 +12,11 @@ import {
   type TorCapacity,
 } from '@/features/fabrics';
 
+// Theme variables (styles.css): the light colours fell to 1.9-2.8:1 on the dark theme's navy.
 export const HEALTH_COLOURS = {
-  blocking: '#7a1fa2',
-  disabled: '#5d6b79',
-  corrupting: '#c62828',
+  blocking: 'var(--chart-blocking)',
+  disabled: 'var(--chart-disabled)',
+  corrupting: 'var(--chart-corrupting)',
 } as const;
 
 export interface TorLinkCounts {
