@@ -1,3 +1,7 @@
+import { useState } from 'react';
+
+import { FormField } from '@/components/FormField';
+
 import type { MinCut, RackSetWithNames } from '../api/types';
 import { type Built, RACK_SET_PRESETS, rackSetText, readFile } from '../forms';
 import { usableCables } from '../larryData';
@@ -11,6 +15,8 @@ interface RackSetEditorProps {
 
 /** The rack-set document: a preset of the reference, typed JSON or an uploaded file. */
 export function RackSetEditor({ text, parsed, onChange }: RackSetEditorProps) {
+  // A file that is not text is said at the file field; the document typed so far stays.
+  const [fileProblem, setFileProblem] = useState<string | undefined>();
   const preset = RACK_SET_PRESETS.find((candidate) => rackSetText(candidate.rackSet) === text)?.id ?? '';
   return (
     <div className="sim-form" data-testid="rack-set">
@@ -32,14 +38,29 @@ export function RackSetEditor({ text, parsed, onChange }: RackSetEditorProps) {
             ))}
           </select>
         </label>
-        <label>
-          Or upload a rack-set file (JSON)
-          <input
-            type="file"
-            accept=".json,application/json"
-            onChange={(event) => readFile(event.target.files?.[0], (upload) => upload && onChange(upload.text))}
-          />
-        </label>
+        <FormField
+          label="Or upload a rack-set file (JSON)"
+          className="sim-field"
+          problems={fileProblem ? [fileProblem] : undefined}
+        >
+          {(aria) => (
+            <input
+              type="file"
+              accept=".json,application/json"
+              onChange={(event) =>
+                readFile(
+                  event.target.files?.[0],
+                  (upload) => {
+                    setFileProblem(upload?.problem);
+                    if (upload && !upload.problem) onChange(upload.text);
+                  },
+                  'JSON',
+                )
+              }
+              {...aria}
+            />
+          )}
+        </FormField>
       </div>
       <label className="wide-label">
         Rack set (JSON: static_uplinks S, cables[rack][circuit switch], cs_uplinks R per circuit switch, capacity_gbps,
