@@ -26,7 +26,7 @@ class RepairAction(models.TextChoices):
     )
     REPLACE_CABLE = "replace_cable", "Replace the cable"
     REPLACE_FAR_TRANSCEIVER = "replace_far_transceiver", "Replace the far-end transceiver"
-    CLEAN_FIBER = "clean_fiber", "Clean the fiber (both ends)"
+    CLEAN_FIBER = "clean_fiber", "Clean the connectors (both ends)"
     RESEAT_TRANSCEIVER = "reseat_transceiver", "Reseat the transceiver"
     REPLACE_TRANSCEIVER = "replace_transceiver", "Replace the transceiver"
 
