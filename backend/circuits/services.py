@@ -212,8 +212,8 @@ def create_demand(
         errors.append(
             {"section": "demand", "field": "name", "message": f"fabric {fabric.name!r} already has a demand {name!r}"}
         )
-    if window_s is not None and not (math.isfinite(window_s) and 0 < window_s <= 86_400):
-        errors.append({"section": "demand", "field": "window_s", "message": "must be in (0, 86400] seconds"})
+    if window_s is not None and not window_in_range(window_s):
+        errors.append({"section": "demand", "field": "window_s", "message": WINDOW_RANGE})
         window_s = None
     parsed = parse_upload(fabric, text=text, rows=rows, field=source_field)
     errors += _error_rows(parsed, source_field)
@@ -251,6 +251,13 @@ def create_demand(
     return demand
 
 
+WINDOW_RANGE = "must be in (0, 86400] seconds"
+
+
+def window_in_range(window_s: float) -> bool:
+    return math.isfinite(window_s) and 0 < window_s <= 86_400
+
+
 def upload_demand(data: Mapping[str, Any], file_bytes: bytes | None, user) -> Demand:
     """An upload as the API receives it: `{fabric, name, window_s?, description?}` with the rows as
     `csv` (text), `rows` (a JSON list) or a multipart file (CSV or JSON). DemandInvalid lists every
@@ -273,6 +280,10 @@ def upload_demand(data: Mapping[str, Any], file_bytes: bytes | None, user) -> De
             window_s = float(raw_window)
         except (TypeError, ValueError):
             problem("window_s", f"must be a number of seconds, got {raw_window!r}")
+        else:
+            # Said with the form's other problems, not on the next submit (trial 30).
+            if not window_in_range(window_s):
+                problem("window_s", WINDOW_RANGE)
     name = data.get("name")
     if not isinstance(name, str) or not 0 < len(name.strip()) <= 100:
         problem("name", "must be a name of 1 to 100 characters")

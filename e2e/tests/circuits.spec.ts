@@ -149,8 +149,8 @@ test('a planner sees the server refuse a circuit switch with a name already used
   await form.getByLabel(/^Circuit capacity/).fill('100');
   await name.fill('ocs-1');
   await form.getByRole('button', { name: 'Create circuit switch' }).click();
-  // The server's refusal (a duplicate is not one field's problem: DRF's unique-together check), without a key.
-  await expect(form.getByRole('alert')).toContainText('The server refused the circuit switch.');
+  // The server's refusal of a name already used in the fabric, at the name, without a key.
+  await expect(name).toHaveAccessibleDescription(/already has a circuit switch 'ocs-1'/);
   await expect(form).not.toContainText('name:');
 });
 

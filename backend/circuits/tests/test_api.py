@@ -260,6 +260,24 @@ def test_every_bad_line_of_an_upload_is_listed_with_its_number(client_for, racks
     ]
 
 
+def test_a_duplicate_switch_name_is_said_at_the_name_with_the_ports_problem(client_for, racks, ocs):
+    # Not DRF's whole-form "The fields fabric, name must make a unique set." (trial 30).
+    body = {"fabric": racks.pk, "name": ocs.name, "port_count": 1, "attach_all_tors": True}
+    refused = client_for("planner").post("/api/circuit-switches/", body, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["name"] == [f"fabric {racks.name!r} already has a circuit switch {ocs.name!r}"]
+    assert set(refused.json()) == {"name", "port_count"}, refused.json()
+
+
+def test_a_long_name_and_a_window_out_of_range_are_one_400(client_for, racks):
+    response = upload(client_for("planner"), racks, name="n" * 120, window_s="2e9")
+    assert response.status_code == 400
+    assert {(e["field"], e["message"]) for e in response.json()["errors"]} == {
+        ("name", "must be a name of 1 to 100 characters"),
+        ("window_s", "must be in (0, 86400] seconds"),
+    }
+
+
 def test_the_form_and_the_rows_are_checked_together(client_for, racks):
     upload(client_for("planner"), racks)
     response = upload(client_for("planner"), racks, text="src,dst\nt0,t1\n", window_s="often")
