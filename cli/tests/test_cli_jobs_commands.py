@@ -139,7 +139,8 @@ def test_background_import_watches_the_job(planner: Cli, worker: Any) -> None:
     # One line per change of the job, the last one its end.
     progress = result.stderr.splitlines()
     assert all(line.startswith(f"job {job['id']} fabric.import ") for line in progress)
-    assert progress[-1] == f"job {job['id']} fabric.import succeeded 100% done"
+    # The job's message says what was done (#20: it said only "done").
+    assert progress[-1] == f"job {job['id']} fabric.import succeeded 100% fabric 'demo-fb' imported"
 
 
 @pytest.mark.integration
@@ -169,7 +170,9 @@ def test_jobs_watch_a_job_that_succeeds(planner: Cli, planner_api: httpx.Client,
     job = json.loads(result.stdout)
     assert (job["state"], job["kind"], job["fabric"]) == ("succeeded", "fabric.capacity_report", fabric["id"])
     assert job["result"]["summary"] == {"tors": 32, "below_constraint": 1, "min_fraction": 0.5}
-    assert result.stderr.splitlines()[-1] == f"job {job_id} fabric.capacity_report succeeded 100% done"
+    assert result.stderr.splitlines()[-1] == (
+        f"job {job_id} fabric.capacity_report succeeded 100% 32 ToRs, 1 below the capacity constraint"
+    )
 
 
 @pytest.mark.integration

@@ -38,9 +38,10 @@ def test_watch_prints_the_log_lines_as_they_come_and_log_lists_them(
     ]
     assert log_lines[0][:20] == _minute(planner.json("jobs", "show", str(job_id))["started"])
     assert "info    32 ToRs, 1 below the capacity constraint" in [line[21:] for line in log_lines]
-    assert log_lines[-1][21:].startswith("info    succeeded in ") and log_lines[-1].endswith(" s: done")
+    summary = "32 ToRs, 1 below the capacity constraint"  # what was done (#20: it said only "done")
+    assert log_lines[-1][21:].startswith("info    succeeded in ") and log_lines[-1].endswith(f" s: {summary}")
     assert len(set(log_lines)) == len(log_lines)
-    assert stderr[-1] == f"job {job_id} fabric.capacity_report succeeded 100% done"
+    assert stderr[-1] == f"job {job_id} fabric.capacity_report succeeded 100% {summary}"
 
     entries = planner.json("jobs", "log", str(job_id))
     assert [list(entry) for entry in entries] == [["id", "created_at", "level", "message"]] * len(log_lines)

@@ -234,7 +234,7 @@ def test_technician_works_the_ticket(cli: Cli, ticket: dict[str, Any]) -> None:
     twice = cli("tickets", "act", tid, "--action", "replace_cable")
     assert twice.exit_code == 1
     assert twice.stderr.strip() == (
-        f"error: cannot act ticket {tid}: ticket {tid} is awaiting_validation; "
+        f"error: cannot act ticket {tid}: ticket {tid} is awaiting validation; "
         "record an action on a ticket in progress (start it first)"
     )
 
