@@ -78,7 +78,7 @@ test('the links list sorts by a column and exports exactly the filtered rows in 
   expect(name).toBe('links.csv');
   expect(rows).toHaveLength(expected.count);
   expect(rows.map((row) => Number(row['Link']))).toEqual(expected.results.map((link) => link.id));
-  expect(new Set(rows.map((row) => row['Oper state']))).toEqual(new Set(['Up']));
+  expect(new Set(rows.map((row) => row['Oper state']))).toEqual(new Set(['up']));
   // What the page shows: the fabric's name, a length as the table writes it, "no" rather than blank.
   expect(new Set(rows.map((row) => row['Fabric']))).toEqual(new Set([DEMO_FABRIC]));
   expect(rows.every((row) => /^\d+(\.\d)?$/.test(row['Length (m)']!))).toBe(true);
