@@ -77,7 +77,9 @@ export function AtRiskPage() {
           <AtRiskFiltersForm
             filters={filters}
             fabricHorizonDays={fabricHorizon}
-            onChange={(next) => setSearchParams(searchParamsFromFilters(next))}
+            // The filters live in the URL: flushSync renders a ticked box at once, not after the
+            // navigation's transition (a controlled checkbox otherwise shows unticked in between).
+            onChange={(next) => setSearchParams(searchParamsFromFilters(next), { flushSync: true })}
           />
           <ErrorList error={fabric.error} title="Could not load the fabric." />
           {fabric.isPending || links.isPending ? <Loading label="Loading links at risk…" /> : null}
