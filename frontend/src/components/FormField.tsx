@@ -1,5 +1,7 @@
 import { type ReactNode, useId } from 'react';
 
+import type { LengthHint } from '@/lib/format/length';
+
 export interface FieldAria {
   'aria-invalid'?: true;
   'aria-describedby'?: string;
@@ -7,24 +9,30 @@ export interface FieldAria {
 
 /**
  * A labelled control with its limit (`hint`, said before submit) and its problems (the browser's
- * check or the server's refusal, in words) underneath, tied to it for screen readers.
+ * check or the server's refusal, in words) underneath, tied to it for screen readers. A text's
+ * length limit (`limit`, lib/format/length) is its hint until the text is too long, then its
+ * problem (when nothing else is).
  */
 export function FormField({
   label,
   hint,
+  limit,
   problems,
   className,
   children,
 }: {
   label: ReactNode;
   hint?: string;
+  limit?: LengthHint;
   problems?: readonly string[];
   className?: string;
   children: (aria: FieldAria) => ReactNode;
 }) {
+  const shownHint = hint ?? (limit && !limit.over ? limit.text : undefined);
+  const shownProblems = problems ?? (limit?.over ? [limit.text] : undefined);
   const id = useId();
-  const invalid = problems !== undefined && problems.length > 0;
-  const described = [hint ? `${id}-hint` : '', invalid ? `${id}-problem` : ''].filter(Boolean).join(' ');
+  const invalid = shownProblems !== undefined && shownProblems.length > 0;
+  const described = [shownHint ? `${id}-hint` : '', invalid ? `${id}-problem` : ''].filter(Boolean).join(' ');
   // The hint and the problem sit outside the label: the field's name stays its label alone.
   return (
     <div className={['form-field', className].filter(Boolean).join(' ')}>
@@ -32,14 +40,14 @@ export function FormField({
         {label}
         {children({ 'aria-invalid': invalid ? true : undefined, 'aria-describedby': described || undefined })}
       </label>
-      {hint ? (
+      {shownHint ? (
         <span id={`${id}-hint`} className="field-hint">
-          {hint}
+          {shownHint}
         </span>
       ) : null}
       {invalid ? (
         <span id={`${id}-problem`} className="field-error" role="alert">
-          {problems.join(' ')}
+          {shownProblems.join(' ')}
         </span>
       ) : null}
     </div>

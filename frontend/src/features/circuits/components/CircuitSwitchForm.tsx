@@ -77,18 +77,10 @@ export function CircuitSwitchForm({ fabric, tors, editing, saving, error, onSave
       <h3>{creating ? 'New circuit switch' : `Edit ${editing.name}`}</h3>
       <div className="circuits-form">
         {/* No maxLength: a paste is never cut silently; past the limit the field says so at once. */}
-        <FormField
-          label="Name"
-          hint={nameHint.over ? undefined : nameHint.text}
-          problems={problems('name') ?? (nameHint.over ? [nameHint.text] : undefined)}
-        >
+        <FormField label="Name" limit={nameHint} problems={problems('name')}>
           {(aria) => <input value={form.name} onChange={(event) => set('name', event.target.value)} {...aria} />}
         </FormField>
-        <FormField
-          label="Zone"
-          hint={zoneHint.over ? undefined : zoneHint.text}
-          problems={problems('zone') ?? (zoneHint.over ? [zoneHint.text] : undefined)}
-        >
+        <FormField label="Zone" limit={zoneHint} problems={problems('zone')}>
           {(aria) => (
             <input
               value={form.zone}

@@ -70,11 +70,7 @@ export function DemandUploadForm({ fabric, uploading, error, onUpload }: DemandU
     <form aria-label="Upload demand" onSubmit={submit} noValidate>
       <div className="circuits-form">
         {/* No maxLength: a paste is never cut silently; past the limit the field says so at once. */}
-        <FormField
-          label="Name"
-          hint={nameHint.over ? undefined : nameHint.text}
-          problems={problems('name') ?? (nameHint.over ? [nameHint.text] : undefined)}
-        >
+        <FormField label="Name" limit={nameHint} problems={problems('name')}>
           {(aria) => <input value={form.name} onChange={(event) => set('name', event.target.value)} {...aria} />}
         </FormField>
         <FormField
